@@ -1,0 +1,67 @@
+import { readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import react from '@vitejs/plugin-react';
+import { defineConfig } from 'electron-vite';
+import type { Plugin } from 'vite';
+
+const root = import.meta.dirname;
+const { version } = JSON.parse(readFileSync(resolve(root, 'package.json'), 'utf8')) as {
+  version: string;
+};
+
+/**
+ * Loosens the page's Content-Security-Policy for the dev server only.
+ *
+ * `renderer/index.html` carries the strict policy that ships. While developing, Vite injects an
+ * inline React Refresh preamble and inline `<style>` tags and talks to its HMR socket, so the dev
+ * page alone gets 'unsafe-inline' for scripts and styles and may connect to the dev server.
+ */
+function devContentSecurityPolicy(): Plugin {
+  return {
+    name: 'relay-desktop:dev-csp',
+    apply: 'serve',
+    transformIndexHtml(html) {
+      return html.replace(
+        /(<meta\s+http-equiv="Content-Security-Policy"\s+content=")([^"]*)(")/,
+        (_match, open: string, policy: string, close: string) =>
+          open +
+          policy
+            .replace("script-src 'self'", "script-src 'self' 'unsafe-inline'")
+            .replace("style-src 'self'", "style-src 'self' 'unsafe-inline'")
+            .replace("connect-src 'self'", "connect-src 'self' ws://localhost:* ws://127.0.0.1:*") +
+          close,
+      );
+    },
+  };
+}
+
+export default defineConfig({
+  main: {
+    build: {
+      rolldownOptions: {
+        input: { index: resolve(root, 'electron/main/index.ts') },
+      },
+    },
+  },
+  preload: {
+    define: { __APP_VERSION__: JSON.stringify(version) },
+    build: {
+      // A sandboxed preload is run as a classic script with a minimal `require`: it must be a
+      // single CommonJS file with every dependency but `electron` bundled in.
+      externalizeDeps: false,
+      rolldownOptions: {
+        input: { index: resolve(root, 'electron/preload/index.ts') },
+        output: { format: 'cjs', entryFileNames: '[name].cjs' },
+      },
+    },
+  },
+  renderer: {
+    root: resolve(root, 'renderer'),
+    plugins: [react(), devContentSecurityPolicy()],
+    build: {
+      rolldownOptions: {
+        input: { index: resolve(root, 'renderer/index.html') },
+      },
+    },
+  },
+});

@@ -1,0 +1,42 @@
+import { BrowserWindow, shell, type WebContents } from 'electron';
+import { isSafeExternalUrl, mainWindowOptions } from './main-window-options';
+
+/**
+ * Locks down a web contents: no navigation away from the app, no new windows, no permissions.
+ *
+ * Links meant for a browser (`target="_blank"` or `window.open`) go to the operating system's
+ * browser when they are plain http(s) URLs; everything else is dropped.
+ */
+export function hardenWebContents(contents: WebContents): void {
+  contents.on('will-navigate', (event) => {
+    if (!event.isSameDocument) event.preventDefault();
+  });
+  contents.on('will-frame-navigate', (event) => {
+    if (!event.isSameDocument) event.preventDefault();
+  });
+  contents.on('will-attach-webview', (event) => {
+    event.preventDefault();
+  });
+  contents.setWindowOpenHandler(({ url }) => {
+    if (isSafeExternalUrl(url)) void shell.openExternal(url);
+    return { action: 'deny' };
+  });
+  contents.session.setPermissionRequestHandler((_contents, _permission, callback) => {
+    callback(false);
+  });
+  contents.session.setPermissionCheckHandler(() => false);
+}
+
+/** Where the renderer comes from: the dev server while developing, the built page otherwise. */
+export type RendererSource = { url: string } | { file: string };
+
+/** Creates the main window and loads the renderer into it. */
+export function createMainWindow(preloadPath: string, source: RendererSource): BrowserWindow {
+  const window = new BrowserWindow(mainWindowOptions(preloadPath));
+  window.once('ready-to-show', () => window.show());
+  const loading = 'url' in source ? window.loadURL(source.url) : window.loadFile(source.file);
+  loading.catch((error: unknown) => {
+    console.error('The main window could not load the renderer:', error);
+  });
+  return window;
+}

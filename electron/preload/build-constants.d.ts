@@ -1,0 +1,2 @@
+/** The app's version from package.json, replaced at build time by electron-vite's `define`. */
+declare const __APP_VERSION__: string;
