@@ -1,0 +1,193 @@
+import { builtinModules } from 'node:module';
+import js from '@eslint/js';
+import { defineConfig } from 'eslint/config';
+import { importX, createNodeResolver } from 'eslint-plugin-import-x';
+import globals from 'globals';
+import tseslint from 'typescript-eslint';
+
+/**
+ * Lint configuration, including the import rules of the architecture (shared/design/architecture.md):
+ * which folder may import which, and who may import `electron` or Node's modules.
+ */
+
+const NODE_BUILTINS = `^(node:.*|(${builtinModules.join('|')})(/.*)?)$`;
+const ELECTRON = '^electron(/.*)?$';
+
+const noElectron = (where, allowTypeImports = false) => ({
+  regex: ELECTRON,
+  allowTypeImports,
+  message: `${where} does not import Electron: only electron/main/platform, electron/main/windows, electron/main/index.ts and the preload do.`,
+});
+
+const noNode = (where) => ({
+  regex: NODE_BUILTINS,
+  message: `${where} runs without Node: no Node built-in modules.`,
+});
+
+export default defineConfig(
+  {
+    ignores: [
+      'out/',
+      'dist/',
+      'node_modules/',
+      'bench-results/',
+      'test-results/',
+      'coverage/',
+      '**/*.d.ts',
+    ],
+  },
+
+  js.configs.recommended,
+  tseslint.configs.recommended,
+
+  {
+    languageOptions: {
+      ecmaVersion: 2023,
+      sourceType: 'module',
+      globals: globals.node,
+    },
+    rules: {
+      '@typescript-eslint/no-unused-vars': [
+        'error',
+        { argsIgnorePattern: '^_', varsIgnorePattern: '^_', caughtErrors: 'none' },
+      ],
+      '@typescript-eslint/consistent-type-imports': ['error', { fixStyle: 'inline-type-imports' }],
+    },
+  },
+
+  {
+    files: ['renderer/**/*.{ts,tsx}'],
+    languageOptions: { globals: globals.browser },
+  },
+
+  // Folder-to-folder rules. `from` lists what files under `target` must never import.
+  {
+    plugins: { 'import-x': importX },
+    settings: {
+      'import-x/resolver-next': [
+        createNodeResolver({
+          extensions: ['.ts', '.tsx', '.mts', '.cts', '.js', '.mjs', '.cjs', '.json'],
+          extensionAlias: { '.js': ['.ts', '.tsx', '.js'], '.mjs': ['.mts', '.mjs'] },
+        }),
+      ],
+    },
+    rules: {
+      'import-x/no-restricted-paths': [
+        'error',
+        {
+          basePath: import.meta.dirname,
+          zones: [
+            {
+              target: './electron/shared',
+              from: [
+                './electron/main',
+                './electron/preload',
+                './electron/demo-relay',
+                './renderer',
+                './tests',
+              ],
+              message: 'electron/shared is the contract: it imports nothing of the app.',
+            },
+            {
+              target: './electron/main',
+              from: ['./electron/preload', './renderer'],
+              message: 'The main process never imports preload or renderer code.',
+            },
+            {
+              target: './electron/preload',
+              from: ['./electron/main', './electron/demo-relay', './renderer'],
+              message: 'The preload imports only electron/shared and Electron.',
+            },
+            {
+              target: './renderer',
+              from: ['./electron/main', './electron/preload', './electron/demo-relay'],
+              message: 'The renderer reaches the main process only through window.relay.',
+            },
+            {
+              target: './electron/demo-relay',
+              from: ['./electron/preload', './renderer'],
+              message: 'The demo relay runs on its own: no preload or renderer code.',
+            },
+            {
+              target: ['./electron', './renderer'],
+              from: './tests',
+              message: 'Source never imports tests.',
+            },
+          ],
+        },
+      ],
+    },
+  },
+
+  // Package rules. One block per area, because a later block replaces an earlier block's options.
+  {
+    files: ['electron/shared/**'],
+    rules: {
+      '@typescript-eslint/no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            noElectron('electron/shared'),
+            noNode('electron/shared (loaded by every process)'),
+          ],
+        },
+      ],
+    },
+  },
+  {
+    files: ['electron/main/**', 'electron/demo-relay/**'],
+    ignores: ['electron/main/platform/**', 'electron/main/windows/**', 'electron/main/index.ts'],
+    rules: {
+      '@typescript-eslint/no-restricted-imports': [
+        'error',
+        { patterns: [noElectron('This folder')] },
+      ],
+    },
+  },
+  {
+    // The router stays a plain function, but its handlers may name Electron's event types.
+    files: ['electron/main/ipc/**'],
+    rules: {
+      '@typescript-eslint/no-restricted-imports': [
+        'error',
+        { patterns: [noElectron('electron/main/ipc (type imports aside)', true)] },
+      ],
+    },
+  },
+  {
+    files: ['electron/preload/**'],
+    rules: {
+      '@typescript-eslint/no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              regex: '^(?!electron$|\\.)',
+              message:
+                'A sandboxed preload imports only Electron and electron/shared (by relative path).',
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
+    files: ['renderer/**'],
+    rules: {
+      '@typescript-eslint/no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            noElectron('The renderer'),
+            noNode('The renderer'),
+            {
+              regex: '(^|/)electron/shared(/|$)',
+              allowTypeImports: true,
+              message: 'The renderer uses only `import type` from electron/shared.',
+            },
+          ],
+        },
+      ],
+    },
+  },
+);

@@ -1,0 +1,109 @@
+import { join } from 'node:path';
+import { ESLint } from 'eslint';
+import { describe, expect, it } from 'vitest';
+
+const repoRoot = join(import.meta.dirname, '../../..');
+const eslint = new ESLint({ cwd: repoRoot });
+
+/** Lints `code` as if it were the file at `path` (relative to the repo root); returns rule ids. */
+async function violations(path: string, code: string): Promise<string[]> {
+  const [result] = await eslint.lintText(`${code}\n`, { filePath: join(repoRoot, path) });
+  const ruleIds = (result?.messages ?? []).map((message) => message.ruleId ?? message.message);
+  // Fixtures import but never use: only the import rules matter here.
+  return ruleIds.filter((id) => id !== '@typescript-eslint/no-unused-vars');
+}
+
+const RESTRICTED_IMPORT = '@typescript-eslint/no-restricted-imports';
+const RESTRICTED_PATH = 'import-x/no-restricted-paths';
+
+describe('import rules of the architecture', () => {
+  it('keeps Electron and Node out of the renderer', async () => {
+    expect(
+      await violations('renderer/src/fixture.ts', "import { ipcRenderer } from 'electron';"),
+    ).toEqual([RESTRICTED_IMPORT]);
+    expect(
+      await violations('renderer/src/fixture.ts', "import { readFile } from 'node:fs/promises';"),
+    ).toEqual([RESTRICTED_IMPORT]);
+    expect(await violations('renderer/src/fixture.ts', "import path from 'path';")).toEqual([
+      RESTRICTED_IMPORT,
+    ]);
+  });
+
+  it('lets the renderer take only types from electron/shared', async () => {
+    expect(
+      await violations(
+        'renderer/src/fixture.ts',
+        "import type { RelayErrorKind } from '../../electron/shared/relay-errors';",
+      ),
+    ).toEqual([]);
+    expect(
+      await violations(
+        'renderer/src/fixture.ts',
+        "import { RELAY_ERROR_KINDS } from '../../electron/shared/relay-errors';",
+      ),
+    ).toEqual([RESTRICTED_IMPORT]);
+  });
+
+  it('keeps the renderer away from main-process code', async () => {
+    expect(
+      await violations('renderer/src/fixture.ts', "import '../../electron/main/index';"),
+    ).toEqual([RESTRICTED_PATH]);
+  });
+
+  it('keeps the main process away from preload and renderer code', async () => {
+    expect(
+      await violations('electron/main/fixture.ts', "import '../../renderer/src/main';"),
+    ).toEqual([RESTRICTED_PATH]);
+    expect(await violations('electron/main/fixture.ts', "import '../preload/index';")).toEqual([
+      RESTRICTED_PATH,
+    ]);
+  });
+
+  it('lets only platform, windows and index.ts import Electron in main', async () => {
+    const code = "import { app } from 'electron';";
+    expect(await violations('electron/main/services/fixture.ts', code)).toEqual([
+      RESTRICTED_IMPORT,
+    ]);
+    expect(await violations('electron/main/ipc/fixture.ts', code)).toEqual([RESTRICTED_IMPORT]);
+    expect(await violations('electron/demo-relay/fixture.ts', code)).toEqual([RESTRICTED_IMPORT]);
+    expect(await violations('electron/main/platform/fixture.ts', code)).toEqual([]);
+    expect(await violations('electron/main/windows/fixture.ts', code)).toEqual([]);
+    expect(await violations('electron/main/index.ts', code)).toEqual([]);
+  });
+
+  it('keeps electron/shared free of the app, Electron and Node', async () => {
+    expect(
+      await violations('electron/shared/fixture.ts', "import { app } from 'electron';"),
+    ).toEqual([RESTRICTED_IMPORT]);
+    expect(
+      await violations('electron/shared/fixture.ts', "import { join } from 'node:path';"),
+    ).toEqual([RESTRICTED_IMPORT]);
+    expect(await violations('electron/shared/fixture.ts', "import '../main/index';")).toEqual([
+      RESTRICTED_PATH,
+    ]);
+    expect(await violations('electron/shared/fixture.ts', "import { z } from 'zod';")).toEqual([]);
+  });
+
+  it('lets the preload import only Electron and electron/shared', async () => {
+    expect(
+      await violations('electron/preload/fixture.ts', "import { contextBridge } from 'electron';"),
+    ).toEqual([]);
+    expect(
+      await violations('electron/preload/fixture.ts', "import '../shared/relay-errors';"),
+    ).toEqual([]);
+    expect(await violations('electron/preload/fixture.ts', "import '../main/index';")).toEqual([
+      RESTRICTED_PATH,
+    ]);
+    expect(await violations('electron/preload/fixture.ts', "import { z } from 'zod';")).toEqual([
+      RESTRICTED_IMPORT,
+    ]);
+    expect(await violations('electron/preload/fixture.ts', "import fs from 'node:fs';")).toEqual([
+      RESTRICTED_IMPORT,
+    ]);
+  });
+
+  it('keeps tests out of the source', async () => {
+    const code = "import '../../../tests/unit/windows/main-window.test';";
+    expect(await violations('electron/main/services/fixture.ts', code)).toEqual([RESTRICTED_PATH]);
+  });
+});
