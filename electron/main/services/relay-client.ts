@@ -1,0 +1,318 @@
+/**
+ * The Model Relay client: every call the app makes to a relay goes through here.
+ *
+ * Its surface is public and stable (IPC handlers, our tests and tests outside this repository
+ * drive it). It runs on an injected `fetch` (Electron's `net.fetch` in the app, Node's in tests)
+ * and is liberal in what it accepts, as wire-conventions.md asks: every variant a real relay sends
+ * either works or ends in a `RelayError` whose `kind` says what a person can do about it.
+ */
+import type { ZodType } from 'zod';
+import {
+  chatRequestSchema,
+  embeddingRequestSchema,
+  imageRequestSchema,
+  issuePathToParam,
+  type ChatRequest,
+  type EmbeddingRequest,
+  type ImageRequest,
+} from '../../shared/relay-requests';
+import { endpointUrl, resolveBaseUrl, type RelayEndpoint } from './relay/base-url';
+import { readChatResponse, type ChatResult } from './relay/chat-response';
+import { readEmbeddings, type EmbeddingResult } from './relay/embeddings';
+import { errorFromHttp, errorFromNetwork, errorFromPayload, looksLikeHtml, makeRedactor, readErrorPayload, type Redact } from './relay/http-errors';
+import { checkImageUrl, readImageSources, sniffImageType, type GeneratedImage, type ImageResult } from './relay/images';
+import { readModelList, type ModelKind, type RelayModel } from './relay/models';
+import { RelayError } from './relay/relay-error';
+import { formatSeconds, hostOf, ResponseReader } from './relay/response-reader';
+import { abortedError, backoffDelay, isRetryable, retryAfterFromHeaders, sleep } from './relay/retry';
+
+export { RelayError, isRelayError } from './relay/relay-error';
+export { resolveBaseUrl } from './relay/base-url';
+export { classifyModel } from './relay/models';
+export type { RelayErrorDetails } from './relay/relay-error';
+export type { ChatResult, Usage } from './relay/chat-response';
+export type { EmbeddingResult } from './relay/embeddings';
+export type { GeneratedImage, ImageResult } from './relay/images';
+export type { ModelKind, ModelKindSource, RelayModel } from './relay/models';
+export type { RelayEndpoint } from './relay/base-url';
+
+/** The part of `fetch` the client uses; Node's `fetch` and Electron's `net.fetch` both fit. */
+export type FetchLike = (url: string, init: RequestInit) => Promise<Response>;
+
+export interface RetryInfo {
+  /** 1 for the first retry, 2 for the second… */
+  attempt: number;
+  /** How long the client waits before that retry. */
+  delayMs: number;
+  /** What went wrong on the attempt before. */
+  error: RelayError;
+}
+
+export interface RelayClientOptions {
+  /** The relay's address, as people paste it (`https://h`, `https://h/v1/`, `https://h/mount`). */
+  baseUrl: string;
+  /** The key, or a function that fetches it (from the keychain) for each attempt. */
+  apiKey: string | (() => string | Promise<string>);
+  fetch?: FetchLike;
+  /** Retries after the first attempt, for 408, 429 and 5xx before any body arrived. Default 2 (3 attempts). */
+  maxRetries?: number;
+  /** How long to wait for the response headers. Default 120 s. */
+  timeoutMs?: number;
+  /** How long a body (a stream above all) may stay silent before it is given up. Default 60 s. */
+  idleTimeoutMs?: number;
+  /** A relay that asks to wait longer than this is not retried automatically. Default 60 s. */
+  maxRetryDelayMs?: number;
+  /** Reports each wait before a retry, so the app can show a countdown. */
+  onRetry?: (info: RetryInfo) => void;
+  /** Images downloaded from `url` results are refused past this size. Default 50 MB. */
+  maxImageBytes?: number;
+  /** The jitter source; injectable so that tests can pin delays. */
+  random?: () => number;
+}
+
+export interface CallOptions {
+  signal?: AbortSignal;
+}
+
+export interface ChatOptions extends CallOptions {
+  /** Each piece of reply text, as it arrives. */
+  onDelta?: (text: string) => void;
+}
+
+export interface ListModelsOptions extends CallOptions {
+  /** The person's own kind for some models; it always wins over what the list suggests. */
+  overrides?: Readonly<Record<string, ModelKind>>;
+}
+
+export interface RelayClient {
+  /** `<origin><mount>`, the address every endpoint hangs under. */
+  readonly baseUrl: string;
+  /** The full URL of one endpoint, for showing the person what is requested. */
+  endpointUrl(endpoint: RelayEndpoint): string;
+  listModels(options?: ListModelsOptions): Promise<RelayModel[]>;
+  chat(request: ChatRequest, options?: ChatOptions): Promise<ChatResult>;
+  embed(request: EmbeddingRequest, options?: CallOptions): Promise<EmbeddingResult>;
+  generateImages(request: ImageRequest, options?: CallOptions): Promise<ImageResult>;
+}
+
+const MAX_ERROR_BODY_BYTES = 256 * 1024;
+const MAX_JSON_BYTES = 128 * 1024 * 1024;
+
+/** Checks a request against the spec's rules before anything is sent. */
+function validate<T>(schema: ZodType<T>, request: unknown): T {
+  const parsed = schema.safeParse(request);
+  if (parsed.success) return parsed.data;
+  const issue = parsed.error.issues[0];
+  const param = issue ? issuePathToParam(issue.path) : undefined;
+  let message = issue?.message ?? 'The request is not valid.';
+  if (issue?.code === 'unrecognized_keys') {
+    message = `The request has fields the relay does not take: ${issue.keys.join(', ')}.`;
+  }
+  throw new RelayError('bad_request', message, param ? { param } : {});
+}
+
+export function createRelayClient(options: RelayClientOptions): RelayClient {
+  const base = resolveBaseUrl(options.baseUrl);
+  const fetchImpl: FetchLike = options.fetch ?? ((url, init) => globalThis.fetch(url, init));
+  const maxRetries = Math.max(0, Math.floor(options.maxRetries ?? 2));
+  const timeoutMs = options.timeoutMs ?? 120_000;
+  const idleTimeoutMs = options.idleTimeoutMs ?? 60_000;
+  const maxRetryDelayMs = options.maxRetryDelayMs ?? 60_000;
+  const maxImageBytes = options.maxImageBytes ?? 50 * 1024 * 1024;
+  const random = options.random ?? Math.random;
+  const usedKeys = new Set<string>();
+  const redact: Redact = makeRedactor(() => [...usedKeys]);
+
+  async function resolveKey(): Promise<string> {
+    let key: string;
+    try {
+      key = typeof options.apiKey === 'function' ? await options.apiKey() : options.apiKey;
+    } catch (error) {
+      if (error instanceof RelayError) throw error;
+      throw new RelayError('unauthorized', 'The API key could not be read, so nothing was sent. Enter the key again.');
+    }
+    if (typeof key !== 'string') {
+      throw new RelayError('unauthorized', 'No API key is set for this relay. Enter the key to connect.');
+    }
+    key = key.trim();
+    if (key !== '') usedKeys.add(key);
+    return key;
+  }
+
+  /** Fetches with a deadline for the headers; the returned reader owns the connection. */
+  async function send(url: string, init: RequestInit, signal: AbortSignal | undefined): Promise<ResponseReader> {
+    if (signal?.aborted) throw abortedError();
+    const controller = new AbortController();
+    const onUserAbort = () => controller.abort();
+    signal?.addEventListener('abort', onUserAbort, { once: true });
+    const detach = () => signal?.removeEventListener('abort', onUserAbort);
+    let headersTimedOut = false;
+    const timer = setTimeout(() => {
+      headersTimedOut = true;
+      controller.abort();
+    }, timeoutMs);
+    let response: Response;
+    try {
+      response = await fetchImpl(url, { ...init, signal: controller.signal });
+    } catch (error) {
+      detach();
+      if (signal?.aborted) throw abortedError();
+      if (headersTimedOut) {
+        throw new RelayError('timeout', `${hostOf(url)} did not answer within ${formatSeconds(timeoutMs)}.`);
+      }
+      throw errorFromNetwork(error, url);
+    } finally {
+      clearTimeout(timer);
+    }
+    return new ResponseReader(response, controller, signal, idleTimeoutMs, url, detach);
+  }
+
+  /** One API call: the key, the headers, retries for what is worth retrying, errors mapped. */
+  async function open(
+    endpoint: RelayEndpoint,
+    body: unknown,
+    accept: string,
+    signal: AbortSignal | undefined,
+  ): Promise<ResponseReader> {
+    const url = endpointUrl(base, endpoint);
+    for (let retry = 0; ; retry++) {
+      const key = await resolveKey();
+      const headers: Record<string, string> = { Accept: accept };
+      if (key !== '') headers.Authorization = `Bearer ${key}`;
+      if (body !== undefined) headers['Content-Type'] = 'application/json';
+      const init: RequestInit = { method: body === undefined ? 'GET' : 'POST', headers };
+      if (body !== undefined) init.body = JSON.stringify(body);
+      const reader = await send(url, init, signal);
+      const { response } = reader;
+      if (response.ok) return reader;
+
+      let text = '';
+      try {
+        text = new TextDecoder().decode(await reader.readAll(MAX_ERROR_BODY_BYTES, 'error answer'));
+      } catch (error) {
+        if (error instanceof RelayError && error.kind === 'aborted') throw error;
+        // An unreadable error body still leaves the status to go by.
+      } finally {
+        reader.close();
+      }
+      const askedDelay = retryAfterFromHeaders(response.headers, Date.now());
+      const error = errorFromHttp(response.status, text, url, redact, askedDelay);
+      if (retry >= maxRetries || !isRetryable(error)) throw error;
+      const delayMs = askedDelay ?? backoffDelay(retry + 1, random);
+      if (delayMs > maxRetryDelayMs) throw error;
+      options.onRetry?.({ attempt: retry + 1, delayMs, error });
+      await sleep(delayMs, signal);
+    }
+  }
+
+  /** Reads a whole JSON answer; a web page, an empty body or invalid JSON is a `bad_response`. */
+  async function readJson(reader: ResponseReader, what: string): Promise<unknown> {
+    const url = reader.response.url || base.root;
+    let bytes: Uint8Array;
+    try {
+      bytes = await reader.readAll(MAX_JSON_BYTES, what);
+    } finally {
+      reader.close();
+    }
+    const text = new TextDecoder().decode(bytes);
+    if (text.trim() === '') {
+      throw new RelayError('bad_response', `${hostOf(url)} sent an empty answer where ${what} was expected.`);
+    }
+    if (looksLikeHtml(text)) {
+      throw new RelayError('bad_response', `${hostOf(url)} answered with a web page, not a Model Relay API: check the address.`);
+    }
+    let json: unknown;
+    try {
+      json = JSON.parse(text);
+    } catch {
+      throw new RelayError('bad_response', `${hostOf(url)} answered with text that is not valid JSON where ${what} was expected.`);
+    }
+    if (json !== null && typeof json === 'object' && 'error' in json && (json as { error: unknown }).error) {
+      throw errorFromPayload(readErrorPayload(json), redact, '');
+    }
+    return json;
+  }
+
+  async function download(link: string, signal: AbortSignal | undefined): Promise<Uint8Array> {
+    let url = checkImageUrl(link, base.hostname);
+    // Redirects are followed by hand so that every hop passes the same address check.
+    for (let hop = 0; hop < 4; hop++) {
+      const reader = await send(url.href, { method: 'GET', redirect: 'manual' }, signal);
+      const { response } = reader;
+      const location = response.headers.get('location');
+      if (response.status >= 300 && response.status < 400 && location !== null) {
+        reader.close();
+        url = checkImageUrl(new URL(location, url).href, base.hostname);
+        continue;
+      }
+      if (!response.ok) {
+        reader.close();
+        throw new RelayError(
+          response.status === 403 || response.status === 404 || response.status === 410 ? 'bad_response' : 'server_error',
+          `The generated image could not be downloaded from ${url.host} (HTTP ${response.status}); such links expire, so generate it again.`,
+          { status: response.status },
+        );
+      }
+      const length = Number(response.headers.get('content-length'));
+      if (Number.isFinite(length) && length > maxImageBytes) {
+        reader.close();
+        throw new RelayError('bad_response', `The generated image at ${url.host} is larger than the ${Math.round(maxImageBytes / 1048576)} MB allowed; it was not downloaded.`);
+      }
+      try {
+        return await reader.readAll(maxImageBytes, 'generated image');
+      } finally {
+        reader.close();
+      }
+    }
+    throw new RelayError('bad_response', 'The image link redirected too many times; it was not downloaded.');
+  }
+
+  return {
+    baseUrl: base.root,
+
+    endpointUrl: (endpoint) => endpointUrl(base, endpoint),
+
+    async listModels({ signal, overrides } = {}) {
+      const reader = await open('models', undefined, 'application/json', signal);
+      const body = await readJson(reader, 'a list of models');
+      const models = readModelList(body, overrides);
+      if (models === undefined) {
+        throw new RelayError('bad_response', `${base.hostname} answered /v1/models without a list of models: is this a Model Relay?`);
+      }
+      return models;
+    },
+
+    async chat(request, { signal, onDelta } = {}) {
+      const valid = validate(chatRequestSchema, request);
+      const stream = valid.stream ?? true;
+      const body = { ...valid, stream };
+      const reader = await open('chat/completions', body, stream ? 'text/event-stream' : 'application/json', signal);
+      return readChatResponse(reader, { onDelta, redact, url: endpointUrl(base, 'chat/completions') });
+    },
+
+    async embed(request, { signal } = {}) {
+      const valid = validate(embeddingRequestSchema, request);
+      const reader = await open('embeddings', valid, 'application/json', signal);
+      const body = await readJson(reader, 'embeddings');
+      const count = typeof valid.input === 'string' ? 1 : valid.input.length;
+      return readEmbeddings(body, valid.model, count, base.hostname);
+    },
+
+    async generateImages(request, { signal } = {}) {
+      const valid = validate(imageRequestSchema, request);
+      const reader = await open('images/generations', valid, 'application/json', signal);
+      const body = await readJson(reader, 'generated images');
+      const images: GeneratedImage[] = [];
+      // One at a time, at once: relays' links can expire within the hour.
+      for (const source of readImageSources(body, base.hostname)) {
+        const bytes = source.kind === 'bytes' ? source.bytes : await download(source.url, signal);
+        const mimeType = sniffImageType(bytes);
+        if (mimeType === undefined) {
+          throw new RelayError('bad_response', `${base.hostname} sent something that is not a PNG, JPEG, WebP or GIF image.`);
+        }
+        images.push(source.revisedPrompt === undefined ? { bytes, mimeType } : { bytes, mimeType, revisedPrompt: source.revisedPrompt });
+      }
+      return { images };
+    },
+  };
+}

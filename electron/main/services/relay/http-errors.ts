@@ -1,0 +1,202 @@
+import type { RelayErrorKind } from '../../../shared/relay-errors';
+import { RelayError } from './relay-error';
+
+/** Removes the API key, and anything shaped like one, from text that came from outside. */
+export type Redact = (text: string) => string;
+
+const KEY_SHAPED = /\b(?:sk|pk|rk)-[A-Za-z0-9_*.-]{6,}/g;
+
+export function makeRedactor(getKeys: () => readonly string[]): Redact {
+  return (text) => {
+    let out = text;
+    for (const key of getKeys()) {
+      // Short keys would redact ordinary words; keys are never that short in practice.
+      if (key.length >= 4) out = out.split(key).join('[redacted]');
+    }
+    return out.replace(KEY_SHAPED, '[redacted]');
+  };
+}
+
+/** What an error body said, whatever shape the relay gave it. */
+export interface ErrorPayload {
+  message?: string;
+  type?: string;
+  param?: string;
+  code?: string;
+}
+
+function asText(value: unknown): string | undefined {
+  if (typeof value === 'string') return value.trim() === '' ? undefined : value;
+  if (typeof value === 'number' && Number.isFinite(value)) return String(value);
+  return undefined;
+}
+
+/**
+ * Reads an error object: canonical `{"error":{message,type,param,code}}`, and the variants relays
+ * send (`{"error":"text"}`, `{"message":…}`, FastAPI's `{"detail":…}`, numeric codes).
+ */
+export function readErrorPayload(body: unknown): ErrorPayload | undefined {
+  if (body === null || typeof body !== 'object') return undefined;
+  const record = body as Record<string, unknown>;
+  const inner = record.error;
+  if (typeof inner === 'string') return { message: inner };
+  if (inner !== null && typeof inner === 'object') {
+    const e = inner as Record<string, unknown>;
+    return {
+      message: asText(e.message) ?? asText(e.msg),
+      type: asText(e.type),
+      param: asText(e.param),
+      code: asText(e.code),
+    };
+  }
+  const detail = record.detail;
+  if (typeof detail === 'string') return { message: detail };
+  if (typeof record.message === 'string') {
+    return { message: record.message, type: asText(record.type), code: asText(record.code) };
+  }
+  return undefined;
+}
+
+const QUOTA_CODE = /insufficient_(user_)?quota|insufficient_balance|quota_exceeded|billing|balance/i;
+
+export function looksLikeHtml(text: string): boolean {
+  const head = text.trimStart().slice(0, 200).toLowerCase();
+  return head.startsWith('<!doctype') || head.startsWith('<html') || head.startsWith('<') && /<(head|body|title|h1|center|p)\b/.test(head);
+}
+
+function defaultMessage(kind: RelayErrorKind, status: number, url: string): string {
+  switch (kind) {
+    case 'bad_request':
+      return `The relay refused the request as invalid (HTTP ${status}).`;
+    case 'unauthorized':
+      return status === 403
+        ? 'The relay refused access with this API key (HTTP 403).'
+        : 'The relay did not accept the API key (HTTP 401). Check the key and enter it again.';
+    case 'insufficient_balance':
+      return "The account's balance is too low for this request. Top it up on the relay's console.";
+    case 'rate_limited':
+      return 'The relay is limiting how often requests can be made (HTTP 429).';
+    case 'server_error':
+      return `The relay failed to answer (HTTP ${status}).`;
+    case 'timeout':
+      return `The relay timed out (HTTP ${status}).`;
+    default:
+      return `Nothing usable answered at ${url} (HTTP ${status}). Is this the address of a Model Relay?`;
+  }
+}
+
+function kindForStatus(status: number, payload: ErrorPayload | undefined): RelayErrorKind {
+  const codeOrType = `${payload?.code ?? ''} ${payload?.type ?? ''}`;
+  if (status === 401) return 'unauthorized';
+  if (status === 402) return 'insufficient_balance';
+  if (status === 403) return QUOTA_CODE.test(codeOrType) ? 'insufficient_balance' : 'unauthorized';
+  if (status === 429) return QUOTA_CODE.test(codeOrType) ? 'insufficient_balance' : 'rate_limited';
+  if (status === 408) return 'timeout';
+  if (status === 404) return 'bad_response';
+  if (status >= 500) return 'server_error';
+  if (status >= 400) return 'bad_request';
+  return 'bad_response';
+}
+
+/** Turns an HTTP error answer (status and body text) into the RelayError a person can act on. */
+export function errorFromHttp(
+  status: number,
+  bodyText: string,
+  url: string,
+  redact: Redact,
+  retryAfterMs?: number,
+): RelayError {
+  let payload: ErrorPayload | undefined;
+  let html = false;
+  const trimmed = bodyText.trim();
+  if (trimmed !== '') {
+    try {
+      payload = readErrorPayload(JSON.parse(trimmed));
+    } catch {
+      html = looksLikeHtml(trimmed);
+    }
+  }
+  const kind = kindForStatus(status, payload);
+  let message = payload?.message !== undefined ? redact(payload.message) : defaultMessage(kind, status, url);
+  if (html && kind !== 'bad_response') {
+    message = `${defaultMessage(kind, status, url)} The answer was a web page, not a relay error: a proxy or gateway may stand in between.`;
+  } else if (html) {
+    message = `${url} answered HTTP ${status} with a web page, not a Model Relay API. Check the address.`;
+  }
+  if (message.length > 1000) message = `${message.slice(0, 1000)}…`;
+  return new RelayError(kind, message, {
+    status,
+    param: payload?.param !== undefined ? redact(payload.param) : undefined,
+    code: payload?.code !== undefined ? redact(payload.code) : undefined,
+    retryAfterMs: kind === 'rate_limited' ? retryAfterMs : undefined,
+  });
+}
+
+/**
+ * An error object in a successful answer: inside a stream that had already begun, or as the
+ * whole body of a 200. There is no status to go by, so the code and type decide the kind.
+ */
+export function errorFromPayload(payload: ErrorPayload | undefined, redact: Redact, partialText: string): RelayError {
+  const code = payload?.code;
+  const hint = `${code ?? ''} ${payload?.type ?? ''}`;
+  const numeric = code !== undefined && /^\d{3}$/.test(code) ? Number(code) : undefined;
+  let kind: RelayErrorKind = 'server_error';
+  if (numeric !== undefined && numeric >= 400) kind = kindForStatus(numeric, payload);
+  else if (QUOTA_CODE.test(hint)) kind = 'insufficient_balance';
+  else if (/rate_limit/i.test(hint)) kind = 'rate_limited';
+  else if (/invalid_api_key|authentication/i.test(hint)) kind = 'unauthorized';
+  else if (/invalid_request/i.test(hint)) kind = 'bad_request';
+  const message =
+    payload?.message !== undefined
+      ? `The relay reported an error: ${redact(payload.message)}`
+      : 'The relay reported an error.';
+  return new RelayError(kind, message, {
+    code: code !== undefined ? redact(code) : undefined,
+    param: payload?.param !== undefined ? redact(payload.param) : undefined,
+    partialText,
+  });
+}
+
+/** Walks an error and its causes for the first system or library error code. */
+function findCode(error: unknown): string | undefined {
+  let current: unknown = error;
+  for (let depth = 0; depth < 5 && current !== null && typeof current === 'object'; depth++) {
+    const record = current as { code?: unknown; cause?: unknown; message?: unknown };
+    if (typeof record.code === 'string' && record.code !== '') return record.code;
+    // Electron's net.fetch reports Chromium's net errors only in the message.
+    if (typeof record.message === 'string') {
+      const match = /net::(ERR_[A-Z_]+)/.exec(record.message);
+      if (match) return match[1];
+    }
+    current = record.cause;
+  }
+  return undefined;
+}
+
+/** Maps a failure to connect or to read into a `network` RelayError that says which failure. */
+export function errorFromNetwork(error: unknown, url: string, partialText?: string): RelayError {
+  const code = findCode(error);
+  let host = url;
+  try {
+    host = new URL(url).host;
+  } catch {
+    // keep the whole url
+  }
+  let message: string;
+  if (code === 'ENOTFOUND' || code === 'EAI_AGAIN' || code === 'ERR_NAME_NOT_RESOLVED') {
+    message = `Could not find ${host}: the name did not resolve (DNS). Check the address and your connection.`;
+  } else if (code === 'ECONNREFUSED' || code === 'ERR_CONNECTION_REFUSED') {
+    message = `${host} refused the connection. Is the relay running at this address and port?`;
+  } else if (code === 'ECONNRESET' || code === 'UND_ERR_SOCKET' || code === 'ERR_CONNECTION_RESET' || code === 'ERR_CONNECTION_CLOSED' || code === 'EPIPE') {
+    message = `The connection to ${host} was closed unexpectedly.`;
+  } else if (code !== undefined && /CERT|TLS|SSL|EPROTO|UNABLE_TO_VERIFY|SELF_SIGNED/i.test(code)) {
+    message = `The secure (TLS) connection to ${host} failed: its certificate was not accepted (${code}).`;
+  } else if (code === 'ETIMEDOUT' || code === 'UND_ERR_CONNECT_TIMEOUT' || code === 'ERR_CONNECTION_TIMED_OUT') {
+    return new RelayError('timeout', `Connecting to ${host} timed out.`, { code, partialText });
+  } else if (code === 'ENETUNREACH' || code === 'EHOSTUNREACH' || code === 'ERR_INTERNET_DISCONNECTED' || code === 'ERR_ADDRESS_UNREACHABLE') {
+    message = `${host} cannot be reached from this computer: check your network connection.`;
+  } else {
+    message = `Could not reach ${host}${code !== undefined ? ` (${code})` : ''}.`;
+  }
+  return new RelayError('network', message, { code, partialText });
+}
