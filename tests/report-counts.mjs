@@ -68,7 +68,9 @@ for (const path of paths) {
   }
 }
 if ((exitCode !== 0 || problems > 0) && total.failed === 0) {
-  console.error('report-counts: the test run failed outside any counted test; counting it as one failure');
+  console.error(
+    'report-counts: the test run failed outside any counted test; counting it as one failure',
+  );
   total.failed = 1;
 }
 
