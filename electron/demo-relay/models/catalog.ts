@@ -1,0 +1,32 @@
+/**
+ * The demo models. Their ids classify by name the way wire-conventions.md §6 says clients do
+ * (`embed` -> embeddings, `image` -> images, anything else -> chat), and `owned_by` says plainly
+ * that they are demos, not real models.
+ */
+
+export type ModelKind = 'chat' | 'embeddings' | 'images';
+
+export interface DemoModel {
+  id: string;
+  kind: ModelKind;
+  /** Chat only: stream without pacing, whatever `tokensPerSecond` says. */
+  unpaced?: boolean;
+}
+
+export const DEMO_MODELS: readonly DemoModel[] = [
+  { id: 'demo-chat', kind: 'chat' },
+  { id: 'demo-chat-fast', kind: 'chat', unpaced: true },
+  { id: 'demo-embedding', kind: 'embeddings' },
+  { id: 'demo-image', kind: 'images' },
+];
+
+/** A fixed date, so the model list is the same on every run (2025-11-21). */
+export const MODELS_CREATED = 1763700000;
+
+export function findModel(id: string): DemoModel | undefined {
+  return DEMO_MODELS.find((model) => model.id === id);
+}
+
+export function modelsOfKind(kind: ModelKind): string[] {
+  return DEMO_MODELS.filter((model) => model.kind === kind).map((model) => model.id);
+}

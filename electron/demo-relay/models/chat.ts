@@ -1,0 +1,115 @@
+/**
+ * The demo chat model: no language model runs. It writes a deterministic markdown reply derived
+ * from the last user message, with the pieces a chat view must render (heading, list, table,
+ * fenced code, quote), and says plainly that the reply is synthetic.
+ */
+import { fnv1a } from './hash';
+
+/**
+ * Splits text into word-ish pieces that concatenate back to the text exactly: a word with the
+ * whitespace before it, up to three punctuation characters, or trailing whitespace. Close enough
+ * to real tokens for pacing a stream and counting usage.
+ */
+export function tokenize(text: string): string[] {
+  return text.match(/\s*[\p{L}\p{M}\p{N}_]+|\s*[^\s\p{L}\p{M}\p{N}_]{1,3}|\s+/gu) ?? [];
+}
+
+export function countTokens(text: string): number {
+  return tokenize(text).length;
+}
+
+/** Prompt tokens as the usage object reports them: the text plus a small overhead per message. */
+export function countPromptTokens(messages: readonly { content: string }[]): number {
+  return messages.reduce((sum, message) => sum + countTokens(message.content) + 4, 2);
+}
+
+/** The text the demo answers: the last user message, else the last message of any role. */
+export function promptOf(messages: readonly { role: string; content: string }[]): string {
+  const users = messages.filter((message) => message.role === 'user');
+  return (users[users.length - 1] ?? messages[messages.length - 1])?.content ?? '';
+}
+
+const OPENERS = [
+  'Here is what the demo relay made of your message.',
+  'Thanks for the message: here is a structured echo of it.',
+  'The demo relay read your message and laid it out below.',
+  'Your message, taken apart for a demo.',
+];
+
+const CLOSINGS = [
+  'Connect a real relay to get real answers; this one only shows how replies look and stream.',
+  'Every reply from the demo relay is generated from your words, not by a language model.',
+  'Same message, same reply: the demo relay is deterministic, which makes it good for tests.',
+];
+
+const VOWELS = /[aeiouyàáâäãåæèéêëìíîïòóôöõøùúûü]/giu;
+
+export function composeDemoReply(prompt: string): string {
+  const text = prompt.trim();
+  const hash = fnv1a(text);
+  const words = text.match(/[\p{L}\p{M}\p{N}]+(?:['’-][\p{L}\p{M}\p{N}]+)*/gu) ?? [];
+  const distinct = [...new Set(words.map((word) => word.toLowerCase()))];
+  const longest = words.reduce((best, word) => (word.length > best.length ? word : best), '');
+  const characters = [...text].length;
+  const seconds = Math.max(1, Math.round((words.length / 230) * 60));
+
+  const title = words.length > 0 ? capitalise(words.slice(0, 8).join(' ')) : 'An empty message';
+  const rows =
+    distinct.length > 0
+      ? distinct.slice(0, 6).map((word) => `| ${word} | ${[...word].length} | ${(word.match(VOWELS) ?? []).length} |`)
+      : ['| (none) | 0 | 0 |'];
+
+  const lines = [
+    `## ${title}`,
+    '',
+    `${pick(OPENERS, hash)} This is a **synthetic demo reply**: no language model ran.`,
+    '',
+    '### What you sent',
+    '',
+    `- **Words:** ${words.length}`,
+    `- **Characters:** ${characters}`,
+    `- **Longest word:** ${longest ? `\`${longest}\`` : 'none'}`,
+    `- **Reading time:** about ${seconds} second${seconds === 1 ? '' : 's'}`,
+    '',
+    '### Word table',
+    '',
+    '| Word | Letters | Vowels |',
+    '| --- | ---: | ---: |',
+    ...rows,
+    '',
+    '### The same message as code',
+    '',
+    ...codeBlock(text, hash),
+    '',
+    `> ${pick(CLOSINGS, hash >>> 8)}`,
+  ];
+  return lines.join('\n');
+}
+
+function codeBlock(text: string, hash: number): string[] {
+  const points = [...text];
+  const excerpt = points.length > 60 ? `${points.slice(0, 60).join('')}…` : text;
+  const literal = JSON.stringify(excerpt);
+  const count = excerpt.split(/\s+/).filter(Boolean).length;
+  // A fence longer than any backtick run in the content, so a prompt cannot close it early.
+  const longestRun = Math.max(0, ...(literal.match(/`+/g) ?? []).map((run) => run.length));
+  const fence = '`'.repeat(Math.max(3, longestRun + 1));
+  const body =
+    hash % 2 === 0
+      ? [
+          `${fence}ts`,
+          `const message = ${literal};`,
+          'const words = message.split(/\\s+/).filter(Boolean);',
+          `console.log(words.length); // ${count}`,
+        ]
+      : [`${fence}python`, `message = ${literal}`, 'words = message.split()', `print(len(words))  # ${count}`];
+  return [...body, fence];
+}
+
+function pick(options: readonly string[], hash: number): string {
+  return options[hash % options.length] ?? options[0] ?? '';
+}
+
+function capitalise(text: string): string {
+  return text.charAt(0).toUpperCase() + text.slice(1);
+}
