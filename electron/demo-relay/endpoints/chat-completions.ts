@@ -1,0 +1,127 @@
+/**
+ * POST /v1/chat/completions: the canonical completion (wire-conventions.md §2) or, with
+ * `stream: true`, the canonical event stream (§3), paced at `tokensPerSecond`.
+ */
+import type { ServerResponse } from 'node:http';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { unixSeconds, type Endpoint, type ResponseContext } from '../context';
+import { errorBody } from '../errors';
+import type { StreamFault } from '../faults';
+import { sendJson, SSE_HEADERS, writeEvent } from '../http-io';
+import { composeDemoReply, countPromptTokens, promptOf, tokenize } from '../models/chat';
+import { validateChatRequest, type ChatRequest } from '../validation';
+
+export const createChatCompletion: Endpoint = {
+  method: 'POST',
+  prepare(body) {
+    const request = validateChatRequest(body);
+    return {
+      streaming: request.stream,
+      respond: (context) => (request.stream ? streamReply(context, request) : sendReply(context, request)),
+    };
+  },
+};
+
+interface Reply {
+  pieces: string[];
+  finishReason: 'stop' | 'length';
+  usage: { prompt_tokens: number; completion_tokens: number; total_tokens: number };
+}
+
+/** The reply, cut to `max_tokens` pieces when the request sets it. */
+function composeReply(request: ChatRequest): Reply {
+  const all = tokenize(composeDemoReply(promptOf(request.messages)));
+  const cut = request.maxTokens !== undefined && all.length > request.maxTokens;
+  const pieces = cut ? all.slice(0, request.maxTokens) : all;
+  const promptTokens = countPromptTokens(request.messages);
+  return {
+    pieces,
+    finishReason: cut ? 'length' : 'stop',
+    usage: {
+      prompt_tokens: promptTokens,
+      completion_tokens: pieces.length,
+      total_tokens: promptTokens + pieces.length,
+    },
+  };
+}
+
+async function sendReply({ res, relay }: ResponseContext, request: ChatRequest): Promise<void> {
+  const reply = composeReply(request);
+  sendJson(res, 200, {
+    id: relay.nextId('chatcmpl'),
+    object: 'chat.completion',
+    created: unixSeconds(),
+    model: request.model.id,
+    choices: [
+      {
+        index: 0,
+        message: { role: 'assistant', content: reply.pieces.join('') },
+        finish_reason: reply.finishReason,
+      },
+    ],
+    usage: reply.usage,
+  });
+}
+
+async function streamReply({ res, relay, signal }: ResponseContext, request: ChatRequest): Promise<void> {
+  const reply = composeReply(request);
+  const head = {
+    id: relay.nextId('chatcmpl'),
+    object: 'chat.completion.chunk',
+    created: unixSeconds(),
+    model: request.model.id,
+  };
+  const chunk = (delta: Record<string, string>, finishReason: string | null) => ({
+    ...head,
+    choices: [{ index: 0, delta, finish_reason: finishReason }],
+  });
+
+  res.writeHead(200, SSE_HEADERS);
+  await writeEvent(res, chunk({ role: 'assistant', content: '' }, null), signal);
+
+  const fault = relay.faults.takeStreamFault();
+  // A fault set to strike after more chunks than the reply has strikes after the last one, so
+  // that a test always sees it.
+  const faultAt = fault ? Math.min(fault.afterChunks, reply.pieces.length) : -1;
+  if (fault && faultAt === 0) return strike(res, fault, signal);
+
+  const rate = request.model.unpaced ? 0 : relay.settings.tokensPerSecond;
+  const started = performance.now();
+  for (let index = 0; index < reply.pieces.length; index++) {
+    if (rate > 0) {
+      // Scheduled against the start, not the previous piece, so timer slack does not add up;
+      // at high rates several due pieces go out between two timer ticks.
+      const wait = started + (index * 1000) / rate - performance.now();
+      if (wait >= 1) await sleep(wait, undefined, { signal });
+    }
+    await writeEvent(res, chunk({ content: reply.pieces[index] ?? '' }, null), signal);
+    if (fault && index + 1 === faultAt) return strike(res, fault, signal);
+  }
+
+  await writeEvent(res, chunk({}, reply.finishReason), signal);
+  if (request.includeUsage) {
+    await writeEvent(res, { ...head, choices: [], usage: reply.usage }, signal);
+  }
+  await writeEvent(res, '[DONE]', signal);
+  res.end();
+}
+
+async function strike(res: ServerResponse, fault: StreamFault, signal: AbortSignal): Promise<void> {
+  switch (fault.kind) {
+    case 'cut':
+      // Like a dropped connection: the chunked body never gets its terminating chunk.
+      res.destroy();
+      return;
+    case 'end':
+      res.end();
+      return;
+    case 'error':
+      await writeEvent(
+        res,
+        errorBody('The demo relay failed in the middle of the reply (injected fault).', 'server_error', 'stream_error', null),
+        signal,
+      );
+      res.end();
+      return;
+  }
+}

@@ -1,0 +1,24 @@
+/** GET /v1/models: the demo models in the canonical list shape (wire-conventions.md §6). */
+import type { Endpoint } from '../context';
+import { sendJson } from '../http-io';
+import { DEMO_MODELS, MODELS_CREATED } from '../models/catalog';
+
+export const listModels: Endpoint = {
+  method: 'GET',
+  prepare() {
+    return {
+      streaming: false,
+      async respond({ res }) {
+        sendJson(res, 200, {
+          object: 'list',
+          data: DEMO_MODELS.map((model) => ({
+            id: model.id,
+            object: 'model',
+            created: MODELS_CREATED,
+            owned_by: 'demo-relay',
+          })),
+        });
+      },
+    };
+  },
+};
