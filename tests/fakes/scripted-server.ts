@@ -102,8 +102,15 @@ export function canonicalStream(pieces: string[], { done = true, finish = true }
   return out;
 }
 
-export function jsonError(res: ServerResponse, status: number, error: Record<string, unknown>, headers: Record<string, string> = {}): void {
-  res.writeHead(status, { 'content-type': 'application/json', ...headers }).end(JSON.stringify({ error }));
+export function jsonError(
+  res: ServerResponse,
+  status: number,
+  error: Record<string, unknown>,
+  headers: Record<string, string> = {},
+): void {
+  res
+    .writeHead(status, { 'content-type': 'application/json', ...headers })
+    .end(JSON.stringify({ error }));
 }
 
 export function sseHeaders(res: ServerResponse): void {
@@ -111,7 +118,11 @@ export function sseHeaders(res: ServerResponse): void {
 }
 
 /** Writes `text` in pieces cut at the given byte offsets, waiting a tick between writes. */
-export async function writeInPieces(res: ServerResponse, text: string | Uint8Array, cuts: number[]): Promise<void> {
+export async function writeInPieces(
+  res: ServerResponse,
+  text: string | Uint8Array,
+  cuts: number[],
+): Promise<void> {
   const bytes = typeof text === 'string' ? Buffer.from(text, 'utf8') : Buffer.from(text);
   let start = 0;
   for (const cut of [...cuts, bytes.length]) {

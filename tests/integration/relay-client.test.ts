@@ -2,9 +2,15 @@
  * The relay client against a scripted HTTP server: every status of the error table, every
  * "tolerate" case of wire-conventions.md, retries, cancellation and the watchdogs.
  */
+import type { ServerResponse } from 'node:http';
 import { createServer } from 'node:net';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { createRelayClient, RelayError, type RelayClientOptions, type RetryInfo } from '../../electron/main/services/relay-client';
+import {
+  createRelayClient,
+  RelayError,
+  type RelayClientOptions,
+  type RetryInfo,
+} from '../../electron/main/services/relay-client';
 import {
   canonicalStream,
   contentChunk,
@@ -61,18 +67,27 @@ describe('requests', () => {
     expect(request?.headers.authorization).toBe(`Bearer ${KEY}`);
     expect(request?.headers['content-type']).toBe('application/json');
     expect(request?.headers.accept).toBe('text/event-stream');
-    expect(JSON.parse(request?.body ?? '')).toEqual({ ...hi, temperature: 0.2, max_tokens: 5, stream: true });
+    expect(JSON.parse(request?.body ?? '')).toEqual({
+      ...hi,
+      temperature: 0.2,
+      max_tokens: 5,
+      stream: true,
+    });
   });
 
   it('sends GET /v1/models with no body', async () => {
-    server.handle((_req, res) => res.writeHead(200, { 'content-type': 'application/json' }).end('{"data":[]}'));
+    server.handle((_req, res) =>
+      res.writeHead(200, { 'content-type': 'application/json' }).end('{"data":[]}'),
+    );
     await client().listModels();
     expect(server.requests[0]).toMatchObject({ method: 'GET', path: '/v1/models', body: '' });
     expect(server.requests[0]?.headers['content-type']).toBeUndefined();
   });
 
   it('keeps a mount point in the path', async () => {
-    server.handle((_req, res) => res.writeHead(200, { 'content-type': 'application/json' }).end('{"data":[]}'));
+    server.handle((_req, res) =>
+      res.writeHead(200, { 'content-type': 'application/json' }).end('{"data":[]}'),
+    );
     await client({ baseUrl: `${server.url}/openai/v1` }).listModels();
     expect(server.requests[0]?.path).toBe('/openai/v1/models');
   });
@@ -80,24 +95,51 @@ describe('requests', () => {
   it('asks a key function for the key on every attempt, so a replaced key is used', async () => {
     const keys = ['sk-first-key-000001', 'sk-second-key-00002'];
     let calls = 0;
-    server.handle((_req, res) => res.writeHead(200, { 'content-type': 'application/json' }).end('{"data":[]}'));
-    server.handleSequence([(_req, res) => jsonError(res, 503, { message: 'busy' }, { 'retry-after-ms': '1' })]);
+    server.handle((_req, res) =>
+      res.writeHead(200, { 'content-type': 'application/json' }).end('{"data":[]}'),
+    );
+    server.handleSequence([
+      (_req, res) => jsonError(res, 503, { message: 'busy' }, { 'retry-after-ms': '1' }),
+    ]);
     await client({ apiKey: async () => keys[calls++] as string }).listModels();
-    expect(server.requests.map((r) => r.headers.authorization)).toEqual(keys.map((k) => `Bearer ${k}`));
+    expect(server.requests.map((r) => r.headers.authorization)).toEqual(
+      keys.map((k) => `Bearer ${k}`),
+    );
   });
 
   it('refuses a request that breaks the spec before sending anything', async () => {
     const c = client();
-    expect(await failure(c.chat({ ...hi, temperature: 2.5 }))).toMatchObject({ kind: 'bad_request', param: 'temperature' });
-    expect(await failure(c.chat({ ...hi, max_tokens: 0 }))).toMatchObject({ kind: 'bad_request', param: 'max_tokens' });
-    expect(await failure(c.chat({ ...hi, max_tokens: 1.5 }))).toMatchObject({ param: 'max_tokens' });
-    expect(await failure(c.chat({ model: 'm', messages: [] }))).toMatchObject({ param: 'messages' });
-    expect(await failure(c.chat({ model: 'm', messages: [{ role: 'robot', content: 'x' }] } as never))).toMatchObject({ param: 'messages[0].role' });
-    expect(await failure(c.chat({ ...hi, tools: [] } as never))).toMatchObject({ kind: 'bad_request', message: expect.stringMatching(/tools/) });
-    expect(await failure(c.embed({ model: 'e', input: ['a', ''] }))).toMatchObject({ param: 'input[1]' });
+    expect(await failure(c.chat({ ...hi, temperature: 2.5 }))).toMatchObject({
+      kind: 'bad_request',
+      param: 'temperature',
+    });
+    expect(await failure(c.chat({ ...hi, max_tokens: 0 }))).toMatchObject({
+      kind: 'bad_request',
+      param: 'max_tokens',
+    });
+    expect(await failure(c.chat({ ...hi, max_tokens: 1.5 }))).toMatchObject({
+      param: 'max_tokens',
+    });
+    expect(await failure(c.chat({ model: 'm', messages: [] }))).toMatchObject({
+      param: 'messages',
+    });
+    expect(
+      await failure(c.chat({ model: 'm', messages: [{ role: 'robot', content: 'x' }] } as never)),
+    ).toMatchObject({ param: 'messages[0].role' });
+    expect(await failure(c.chat({ ...hi, tools: [] } as never))).toMatchObject({
+      kind: 'bad_request',
+      message: expect.stringMatching(/tools/),
+    });
+    expect(await failure(c.embed({ model: 'e', input: ['a', ''] }))).toMatchObject({
+      param: 'input[1]',
+    });
     expect(await failure(c.embed({ model: 'e', input: [] }))).toMatchObject({ param: 'input' });
-    expect(await failure(c.generateImages({ model: 'i', prompt: 'p', size: '1024X1024' }))).toMatchObject({ param: 'size' });
-    expect(await failure(c.generateImages({ model: 'i', prompt: '  ' }))).toMatchObject({ param: 'prompt' });
+    expect(
+      await failure(c.generateImages({ model: 'i', prompt: 'p', size: '1024X1024' })),
+    ).toMatchObject({ param: 'size' });
+    expect(await failure(c.generateImages({ model: 'i', prompt: '  ' }))).toMatchObject({
+      param: 'prompt',
+    });
     expect(await failure(c.chat({ ...hi, model: '' }))).toMatchObject({ param: 'model' });
     expect(server.requests).toHaveLength(0);
   });
@@ -106,36 +148,78 @@ describe('requests', () => {
 describe('HTTP errors', () => {
   it('400 names the parameter and is not retried', async () => {
     server.handle((_req, res) =>
-      jsonError(res, 400, { message: 'temperature must be between 0 and 2', type: 'invalid_request_error', param: 'temperature', code: 'invalid_value' }),
+      jsonError(res, 400, {
+        message: 'temperature must be between 0 and 2',
+        type: 'invalid_request_error',
+        param: 'temperature',
+        code: 'invalid_value',
+      }),
     );
     const error = await failure(client().chat(hi));
-    expect(error).toMatchObject({ kind: 'bad_request', status: 400, param: 'temperature', code: 'invalid_value', message: 'temperature must be between 0 and 2' });
+    expect(error).toMatchObject({
+      kind: 'bad_request',
+      status: 400,
+      param: 'temperature',
+      code: 'invalid_value',
+      message: 'temperature must be between 0 and 2',
+    });
     expect(server.requests).toHaveLength(1);
   });
 
   it('401 is unauthorized and not retried', async () => {
-    server.handle((_req, res) => jsonError(res, 401, { message: 'Invalid API key', type: 'authentication_error' }));
-    expect(await failure(client().listModels())).toMatchObject({ kind: 'unauthorized', status: 401 });
+    server.handle((_req, res) =>
+      jsonError(res, 401, { message: 'Invalid API key', type: 'authentication_error' }),
+    );
+    expect(await failure(client().listModels())).toMatchObject({
+      kind: 'unauthorized',
+      status: 401,
+    });
     expect(server.requests).toHaveLength(1);
   });
 
   it('402 is a balance problem', async () => {
-    server.handle((_req, res) => jsonError(res, 402, { message: 'Insufficient balance', code: 'insufficient_balance' }));
-    expect(await failure(client().chat(hi))).toMatchObject({ kind: 'insufficient_balance', status: 402 });
+    server.handle((_req, res) =>
+      jsonError(res, 402, { message: 'Insufficient balance', code: 'insufficient_balance' }),
+    );
+    expect(await failure(client().chat(hi))).toMatchObject({
+      kind: 'insufficient_balance',
+      status: 402,
+    });
     expect(server.requests).toHaveLength(1);
   });
 
   it('403 naming a quota (one-api, new-api) is treated as 402; another 403 as a refused key', async () => {
-    server.handle((_req, res) => jsonError(res, 403, { message: '用户额度不足', code: 'insufficient_user_quota' }));
-    expect(await failure(client().chat(hi))).toMatchObject({ kind: 'insufficient_balance', status: 403 });
-    server.handle((_req, res) => jsonError(res, 403, { message: 'model not allowed for this key' }));
+    server.handle((_req, res) =>
+      jsonError(res, 403, { message: '用户额度不足', code: 'insufficient_user_quota' }),
+    );
+    expect(await failure(client().chat(hi))).toMatchObject({
+      kind: 'insufficient_balance',
+      status: 403,
+    });
+    server.handle((_req, res) =>
+      jsonError(res, 403, { message: 'model not allowed for this key' }),
+    );
     expect(await failure(client().chat(hi))).toMatchObject({ kind: 'unauthorized', status: 403 });
   });
 
   it('429 insufficient_quota is a balance problem and is not retried', async () => {
-    server.handle((_req, res) => jsonError(res, 429, { message: 'You exceeded your current quota', type: 'insufficient_quota', code: 'insufficient_quota' }, { 'retry-after': '1' }));
+    server.handle((_req, res) =>
+      jsonError(
+        res,
+        429,
+        {
+          message: 'You exceeded your current quota',
+          type: 'insufficient_quota',
+          code: 'insufficient_quota',
+        },
+        { 'retry-after': '1' },
+      ),
+    );
     const retries: RetryInfo[] = [];
-    expect(await failure(client({ onRetry: (r) => retries.push(r) }).chat(hi))).toMatchObject({ kind: 'insufficient_balance', status: 429 });
+    expect(await failure(client({ onRetry: (r) => retries.push(r) }).chat(hi))).toMatchObject({
+      kind: 'insufficient_balance',
+      status: 429,
+    });
     expect(server.requests).toHaveLength(1);
     expect(retries).toHaveLength(0);
   });
@@ -145,18 +229,37 @@ describe('HTTP errors', () => {
       sseHeaders(res);
       res.end(canonicalStream(['ok']));
     });
-    server.handleSequence([(_req, res) => jsonError(res, 429, { message: 'slow down', type: 'rate_limit_error' }, { 'retry-after': '0.05' })]);
+    server.handleSequence([
+      (_req, res) =>
+        jsonError(
+          res,
+          429,
+          { message: 'slow down', type: 'rate_limit_error' },
+          { 'retry-after': '0.05' },
+        ),
+    ]);
     const retries: RetryInfo[] = [];
     const started = Date.now();
     const result = await client({ onRetry: (r) => retries.push(r) }).chat(hi);
     expect(result.content).toBe('ok');
     expect(Date.now() - started).toBeGreaterThanOrEqual(45);
     expect(retries).toHaveLength(1);
-    expect(retries[0]).toMatchObject({ attempt: 1, delayMs: 50, error: { kind: 'rate_limited', status: 429 } });
+    expect(retries[0]).toMatchObject({
+      attempt: 1,
+      delayMs: 50,
+      error: { kind: 'rate_limited', status: 429 },
+    });
   });
 
   it('prefers retry-after-ms, and gives up after three attempts with the wait it was asked for', async () => {
-    server.handle((_req, res) => jsonError(res, 429, { message: 'slow down' }, { 'retry-after-ms': '20', 'retry-after': '30' }));
+    server.handle((_req, res) =>
+      jsonError(
+        res,
+        429,
+        { message: 'slow down' },
+        { 'retry-after-ms': '20', 'retry-after': '30' },
+      ),
+    );
     const retries: RetryInfo[] = [];
     const error = await failure(client({ onRetry: (r) => retries.push(r) }).listModels());
     expect(error).toMatchObject({ kind: 'rate_limited', status: 429, retryAfterMs: 20 });
@@ -168,7 +271,9 @@ describe('HTTP errors', () => {
   });
 
   it('does not wait automatically when the relay asks for longer than allowed', async () => {
-    server.handle((_req, res) => jsonError(res, 429, { message: 'come back in an hour' }, { 'retry-after': '3600' }));
+    server.handle((_req, res) =>
+      jsonError(res, 429, { message: 'come back in an hour' }, { 'retry-after': '3600' }),
+    );
     const error = await failure(client({ maxRetryDelayMs: 1000 }).chat(hi));
     expect(error).toMatchObject({ kind: 'rate_limited', retryAfterMs: 3_600_000 });
     expect(server.requests).toHaveLength(1);
@@ -177,23 +282,33 @@ describe('HTTP errors', () => {
   it('cancels the wait between retries when the signal aborts', async () => {
     server.handle((_req, res) => jsonError(res, 503, { message: 'busy' }, { 'retry-after': '30' }));
     const controller = new AbortController();
-    const waiting = client({ onRetry: () => setTimeout(() => controller.abort(), 10) }).chat(hi, { signal: controller.signal });
+    const waiting = client({ onRetry: () => setTimeout(() => controller.abort(), 10) }).chat(hi, {
+      signal: controller.signal,
+    });
     expect(await failure(waiting)).toMatchObject({ kind: 'aborted' });
     expect(server.requests).toHaveLength(1);
   });
 
-  it.each([500, 502, 503, 504])('%d is retried with backoff, then reported as a server error', async (status) => {
-    server.handle((_req, res) => jsonError(res, status, { message: 'upstream failed' }));
-    const retries: RetryInfo[] = [];
-    const error = await failure(client({ onRetry: (r) => retries.push(r), random: () => 0 }).chat(hi));
-    expect(error).toMatchObject({ kind: 'server_error', status, message: 'upstream failed' });
-    expect(server.requests).toHaveLength(3);
-    expect(retries.map((r) => r.delayMs)).toEqual([250, 500]);
-  });
+  it.each([500, 502, 503, 504])(
+    '%d is retried with backoff, then reported as a server error',
+    async (status) => {
+      server.handle((_req, res) => jsonError(res, status, { message: 'upstream failed' }));
+      const retries: RetryInfo[] = [];
+      const error = await failure(
+        client({ onRetry: (r) => retries.push(r), random: () => 0 }).chat(hi),
+      );
+      expect(error).toMatchObject({ kind: 'server_error', status, message: 'upstream failed' });
+      expect(server.requests).toHaveLength(3);
+      expect(retries.map((r) => r.delayMs)).toEqual([250, 500]);
+    },
+  );
 
   it('408 is retried and then reported as a timeout', async () => {
     server.handle((_req, res) => res.writeHead(408).end());
-    expect(await failure(client({ maxRetries: 1 }).listModels())).toMatchObject({ kind: 'timeout', status: 408 });
+    expect(await failure(client({ maxRetries: 1 }).listModels())).toMatchObject({
+      kind: 'timeout',
+      status: 408,
+    });
     expect(server.requests).toHaveLength(2);
   });
 
@@ -205,26 +320,53 @@ describe('HTTP errors', () => {
 
   it('tolerates a numeric code, a body with no type, an empty body and an HTML body', async () => {
     server.handle((_req, res) => jsonError(res, 400, { message: 'bad model', code: 1234 }));
-    expect(await failure(client().chat(hi))).toMatchObject({ kind: 'bad_request', code: '1234', message: 'bad model' });
+    expect(await failure(client().chat(hi))).toMatchObject({
+      kind: 'bad_request',
+      code: '1234',
+      message: 'bad model',
+    });
 
     server.handle((_req, res) => res.writeHead(401).end());
     expect((await failure(client().chat(hi))).message).toMatch(/did not accept the API key/);
 
-    server.handle((_req, res) => res.writeHead(502, { 'content-type': 'text/html' }).end('<html><head><title>502 Bad Gateway</title></head><body><center><h1>502 Bad Gateway</h1></center><hr><center>nginx</center></body></html>'));
+    server.handle((_req, res) =>
+      res
+        .writeHead(502, { 'content-type': 'text/html' })
+        .end(
+          '<html><head><title>502 Bad Gateway</title></head><body><center><h1>502 Bad Gateway</h1></center><hr><center>nginx</center></body></html>',
+        ),
+    );
     const gateway = await failure(client({ maxRetries: 0 }).chat(hi));
     expect(gateway).toMatchObject({ kind: 'server_error', status: 502 });
     expect(gateway.message).toMatch(/web page/);
     expect(gateway.message).not.toMatch(/<html|nginx/);
 
-    server.handle((_req, res) => res.writeHead(400, { 'content-type': 'application/json' }).end('{"error":"model is required"}'));
-    expect(await failure(client().chat(hi))).toMatchObject({ kind: 'bad_request', message: 'model is required' });
+    server.handle((_req, res) =>
+      res
+        .writeHead(400, { 'content-type': 'application/json' })
+        .end('{"error":"model is required"}'),
+    );
+    expect(await failure(client().chat(hi))).toMatchObject({
+      kind: 'bad_request',
+      message: 'model is required',
+    });
 
-    server.handle((_req, res) => res.writeHead(422, { 'content-type': 'application/json' }).end('{"detail":"field required"}'));
-    expect(await failure(client().chat(hi))).toMatchObject({ kind: 'bad_request', status: 422, message: 'field required' });
+    server.handle((_req, res) =>
+      res.writeHead(422, { 'content-type': 'application/json' }).end('{"detail":"field required"}'),
+    );
+    expect(await failure(client().chat(hi))).toMatchObject({
+      kind: 'bad_request',
+      status: 422,
+      message: 'field required',
+    });
   });
 
   it('a 404 says the address is probably not a Model Relay', async () => {
-    server.handle((_req, res) => res.writeHead(404, { 'content-type': 'text/html' }).end('<!DOCTYPE html><title>Not found</title>'));
+    server.handle((_req, res) =>
+      res
+        .writeHead(404, { 'content-type': 'text/html' })
+        .end('<!DOCTYPE html><title>Not found</title>'),
+    );
     const error = await failure(client().listModels());
     expect(error).toMatchObject({ kind: 'bad_response', status: 404 });
     expect(error.message).toMatch(/Model Relay/);
@@ -232,7 +374,11 @@ describe('HTTP errors', () => {
 
   it('never lets the key into an error, even when the relay echoes it', async () => {
     server.handle((req, res) =>
-      jsonError(res, 401, { message: `Incorrect API key provided: ${String(req.headers.authorization).slice(7)}`, param: KEY, code: `bad ${KEY}` }),
+      jsonError(res, 401, {
+        message: `Incorrect API key provided: ${String(req.headers.authorization).slice(7)}`,
+        param: KEY,
+        code: `bad ${KEY}`,
+      }),
     );
     const error = await failure(client().chat(hi));
     expect(error.message).toContain('[redacted]');
@@ -249,14 +395,22 @@ describe('network failures and watchdogs', () => {
         probe.close(() => resolve(free));
       });
     });
-    const error = await failure(createRelayClient({ baseUrl: `http://127.0.0.1:${port}`, apiKey: KEY }).listModels());
+    const error = await failure(
+      createRelayClient({ baseUrl: `http://127.0.0.1:${port}`, apiKey: KEY }).listModels(),
+    );
     expect(error).toMatchObject({ kind: 'network', code: 'ECONNREFUSED' });
     expect(error.message).toMatch(/refused the connection/);
     expectNoKey(error);
   });
 
   it('a name that does not resolve says DNS', async () => {
-    const error = await failure(createRelayClient({ baseUrl: 'http://relay.nonexistent.invalid', apiKey: KEY, timeoutMs: 5000 }).listModels());
+    const error = await failure(
+      createRelayClient({
+        baseUrl: 'http://relay.nonexistent.invalid',
+        apiKey: KEY,
+        timeoutMs: 5000,
+      }).listModels(),
+    );
     expect(error.kind).toBe('network');
     expect(error.message).toMatch(/did not resolve \(DNS\)/);
   });
@@ -376,7 +530,12 @@ describe('streams: tolerated framings', () => {
       `data: ${JSON.stringify({ id: 'c1', object: 'chat.completion.chunk', choices: [], usage: { prompt_tokens: 9, completion_tokens: 2, total_tokens: 11 } })}\n\n` +
       'data: [DONE]\n\n';
     const { result } = await streamOf(body);
-    expect(result).toEqual({ content: 'x', finishReason: 'stop', usage: { promptTokens: 9, completionTokens: 2, totalTokens: 11 }, interrupted: false });
+    expect(result).toEqual({
+      content: 'x',
+      finishReason: 'stop',
+      usage: { promptTokens: 9, completionTokens: 2, totalTokens: 11 },
+      interrupted: false,
+    });
   });
 
   it('a stream that ends without [DONE] after a finish_reason is complete', async () => {
@@ -386,40 +545,65 @@ describe('streams: tolerated framings', () => {
 
   it('reports finish reasons such as length', async () => {
     const body = `data: ${contentChunk('cut')}\n\ndata: ${finishChunk('length')}\n\ndata: [DONE]\n\n`;
-    expect((await streamOf(body)).result).toMatchObject({ content: 'cut', finishReason: 'length', interrupted: false });
+    expect((await streamOf(body)).result).toMatchObject({
+      content: 'cut',
+      finishReason: 'length',
+      interrupted: false,
+    });
   });
 
   it('a stream that ends without either is kept and marked interrupted', async () => {
-    const { result } = await streamOf(canonicalStream(['half a ', 'rep'], { done: false, finish: false }));
+    const { result } = await streamOf(
+      canonicalStream(['half a ', 'rep'], { done: false, finish: false }),
+    );
     expect(result).toEqual({ content: 'half a rep', finishReason: null, interrupted: true });
   });
 
   it('a last event cut off by the end of the stream is a truncation, not a failure', async () => {
     const body = `data: ${contentChunk('kept')}\n\ndata: {"id":"c1","choi`;
-    expect((await streamOf(body)).result).toEqual({ content: 'kept', finishReason: null, interrupted: true });
+    expect((await streamOf(body)).result).toEqual({
+      content: 'kept',
+      finishReason: null,
+      interrupted: true,
+    });
   });
 
   it('a last event without its blank line is still delivered', async () => {
     const body = `data: ${contentChunk('a')}\n\ndata: ${finishChunk()}`;
-    expect((await streamOf(body)).result).toEqual({ content: 'a', finishReason: 'stop', interrupted: false });
+    expect((await streamOf(body)).result).toEqual({
+      content: 'a',
+      finishReason: 'stop',
+      interrupted: false,
+    });
   });
 
   it('an error object after the stream began keeps the text and shows the error', async () => {
     server.handle((_req, res) => {
       sseHeaders(res);
-      res.end(`data: ${contentChunk('before ')}\n\ndata: {"error":{"message":"upstream overloaded","type":"server_error","code":"overloaded"}}\n\n`);
+      res.end(
+        `data: ${contentChunk('before ')}\n\ndata: {"error":{"message":"upstream overloaded","type":"server_error","code":"overloaded"}}\n\n`,
+      );
     });
     const error = await failure(client().chat(hi));
-    expect(error).toMatchObject({ kind: 'server_error', code: 'overloaded', partialText: 'before ' });
+    expect(error).toMatchObject({
+      kind: 'server_error',
+      code: 'overloaded',
+      partialText: 'before ',
+    });
     expect(error.message).toMatch(/upstream overloaded/);
   });
 
   it('an `event: error` event ends the reply with its error', async () => {
     server.handle((_req, res) => {
       sseHeaders(res);
-      res.end(`data: ${contentChunk('abc')}\n\nevent: error\ndata: {"error":{"message":"Rate limit reached","code":"rate_limit_exceeded"}}\n\n`);
+      res.end(
+        `data: ${contentChunk('abc')}\n\nevent: error\ndata: {"error":{"message":"Rate limit reached","code":"rate_limit_exceeded"}}\n\n`,
+      );
     });
-    expect(await failure(client().chat(hi))).toMatchObject({ kind: 'rate_limited', partialText: 'abc' });
+    expect(await failure(client().chat(hi))).toMatchObject({
+      kind: 'rate_limited',
+      partialText: 'abc',
+    });
   });
 
   it('a chunk with a top-level error and finish_reason "error" ends the reply with its error', async () => {
@@ -429,11 +613,19 @@ describe('streams: tolerated framings', () => {
         `data: ${contentChunk('xyz')}\n\ndata: ${JSON.stringify({ id: 'c1', error: { message: 'Provider returned error', code: 502 }, choices: [{ index: 0, delta: { content: '' }, finish_reason: 'error' }] })}\n\n`,
       );
     });
-    expect(await failure(client().chat(hi))).toMatchObject({ kind: 'server_error', code: '502', partialText: 'xyz' });
+    expect(await failure(client().chat(hi))).toMatchObject({
+      kind: 'server_error',
+      code: '502',
+      partialText: 'xyz',
+    });
   });
 
   it('a 200 with an HTML body is a bad response, not a crash', async () => {
-    server.handle((_req, res) => res.writeHead(200, { 'content-type': 'text/html' }).end('<html><body>Login required</body></html>'));
+    server.handle((_req, res) =>
+      res
+        .writeHead(200, { 'content-type': 'text/html' })
+        .end('<html><body>Login required</body></html>'),
+    );
     expect((await failure(client().chat(hi))).kind).toBe('bad_response');
     server.handle((_req, res) => res.writeHead(200).end('<!doctype html><p>captive portal</p>'));
     expect((await failure(client().chat(hi))).kind).toBe('bad_response');
@@ -443,16 +635,34 @@ describe('streams: tolerated framings', () => {
     server.handle((_req, res) =>
       res
         .writeHead(200, { 'content-type': 'application/json' })
-        .end(JSON.stringify({ choices: [{ index: 0, message: { role: 'assistant', content: 'whole' }, finish_reason: 'stop' }], usage: { prompt_tokens: 1, completion_tokens: 1, total_tokens: 2 } })),
+        .end(
+          JSON.stringify({
+            choices: [
+              { index: 0, message: { role: 'assistant', content: 'whole' }, finish_reason: 'stop' },
+            ],
+            usage: { prompt_tokens: 1, completion_tokens: 1, total_tokens: 2 },
+          }),
+        ),
     );
     const deltas: string[] = [];
     const result = await client().chat(hi, { onDelta: (d) => deltas.push(d) });
-    expect(result).toEqual({ content: 'whole', finishReason: 'stop', usage: { promptTokens: 1, completionTokens: 1, totalTokens: 2 }, interrupted: false });
+    expect(result).toEqual({
+      content: 'whole',
+      finishReason: 'stop',
+      usage: { promptTokens: 1, completionTokens: 1, totalTokens: 2 },
+      interrupted: false,
+    });
     expect(deltas).toEqual(['whole']);
   });
 
   it('a 200 with a JSON error body where a stream was asked for is that error', async () => {
-    server.handle((_req, res) => res.writeHead(200, { 'content-type': 'application/json' }).end('{"error":{"message":"no such model","type":"invalid_request_error","param":"model"}}'));
+    server.handle((_req, res) =>
+      res
+        .writeHead(200, { 'content-type': 'application/json' })
+        .end(
+          '{"error":{"message":"no such model","type":"invalid_request_error","param":"model"}}',
+        ),
+    );
     expect(await failure(client().chat(hi))).toMatchObject({ kind: 'bad_request', param: 'model' });
   });
 
@@ -461,7 +671,10 @@ describe('streams: tolerated framings', () => {
       sseHeaders(res);
       res.end(`data: ${contentChunk('ok ')}\n\ndata: <html>\n\n`);
     });
-    expect(await failure(client().chat(hi))).toMatchObject({ kind: 'bad_response', partialText: 'ok ' });
+    expect(await failure(client().chat(hi))).toMatchObject({
+      kind: 'bad_response',
+      partialText: 'ok ',
+    });
   });
 
   it('a stream with no event at all is a bad response', async () => {
@@ -476,7 +689,16 @@ describe('streams: tolerated framings', () => {
 describe('non-streamed chat', () => {
   it('reads a completion, tolerating missing id, created and usage and content: null', async () => {
     server.handle((_req, res) =>
-      res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ choices: [{ message: { role: 'assistant', content: null }, finish_reason: 'content_filter' }], extra: 1 })),
+      res
+        .writeHead(200, { 'content-type': 'application/json' })
+        .end(
+          JSON.stringify({
+            choices: [
+              { message: { role: 'assistant', content: null }, finish_reason: 'content_filter' },
+            ],
+            extra: 1,
+          }),
+        ),
     );
     const result = await client().chat({ ...hi, stream: false });
     expect(result).toEqual({ content: '', finishReason: 'content_filter', interrupted: false });
@@ -485,26 +707,46 @@ describe('non-streamed chat', () => {
   });
 
   it('refuses JSON that is not a completion', async () => {
-    server.handle((_req, res) => res.writeHead(200, { 'content-type': 'application/json' }).end('{"choices":[]}'));
+    server.handle((_req, res) =>
+      res.writeHead(200, { 'content-type': 'application/json' }).end('{"choices":[]}'),
+    );
     expect((await failure(client().chat({ ...hi, stream: false }))).kind).toBe('bad_response');
-    server.handle((_req, res) => res.writeHead(200, { 'content-type': 'application/json' }).end('{"choices":'));
+    server.handle((_req, res) =>
+      res.writeHead(200, { 'content-type': 'application/json' }).end('{"choices":'),
+    );
     expect((await failure(client().chat({ ...hi, stream: false }))).kind).toBe('bad_response');
   });
 });
 
 describe('models', () => {
   it('refuses an HTML page, an empty body and JSON without a list', async () => {
-    server.handle((_req, res) => res.writeHead(200, { 'content-type': 'text/html' }).end('<!DOCTYPE html><html><body>Welcome to nginx!</body></html>'));
+    server.handle((_req, res) =>
+      res
+        .writeHead(200, { 'content-type': 'text/html' })
+        .end('<!DOCTYPE html><html><body>Welcome to nginx!</body></html>'),
+    );
     expect((await failure(client().listModels())).message).toMatch(/web page, not a Model Relay/);
     server.handle((_req, res) => res.writeHead(200).end());
     expect((await failure(client().listModels())).kind).toBe('bad_response');
-    server.handle((_req, res) => res.writeHead(200, { 'content-type': 'application/json' }).end('{"status":"ok"}'));
+    server.handle((_req, res) =>
+      res.writeHead(200, { 'content-type': 'application/json' }).end('{"status":"ok"}'),
+    );
     expect((await failure(client().listModels())).message).toMatch(/without a list of models/);
   });
 
   it('classifies and applies overrides', async () => {
     server.handle((_req, res) =>
-      res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ data: [{ id: 'gpt-4o', owned_by: 'openai' }, { id: 'text-embedding-3-small' }, { id: 'dall-e-3' }] })),
+      res
+        .writeHead(200, { 'content-type': 'application/json' })
+        .end(
+          JSON.stringify({
+            data: [
+              { id: 'gpt-4o', owned_by: 'openai' },
+              { id: 'text-embedding-3-small' },
+              { id: 'dall-e-3' },
+            ],
+          }),
+        ),
     );
     const models = await client().listModels({ overrides: { 'gpt-4o': 'image' } });
     expect(models.map((m) => [m.id, m.kind, m.ownedBy])).toEqual([
@@ -533,27 +775,81 @@ describe('embeddings', () => {
       ),
     );
     const result = await client().embed({ model: 'e', input: ['a', 'b'] });
-    expect(result).toEqual({ model: 'e', vectors: [[0.1, 0.2], [0.5, -0.25]] });
+    expect(result).toEqual({
+      model: 'e',
+      vectors: [
+        [0.1, 0.2],
+        [0.5, -0.25],
+      ],
+    });
     expect(JSON.parse(server.requests[0]?.body ?? '')).toEqual({ model: 'e', input: ['a', 'b'] });
   });
 
   it('reads usage and the model the relay names', async () => {
     server.handle((_req, res) =>
-      res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ model: 'e-2024', data: [{ index: 0, embedding: [1] }], usage: { prompt_tokens: 3, total_tokens: 3 } })),
+      res
+        .writeHead(200, { 'content-type': 'application/json' })
+        .end(
+          JSON.stringify({
+            model: 'e-2024',
+            data: [{ index: 0, embedding: [1] }],
+            usage: { prompt_tokens: 3, total_tokens: 3 },
+          }),
+        ),
     );
-    expect(await client().embed({ model: 'e', input: 'one' })).toEqual({ model: 'e-2024', vectors: [[1]], usage: { promptTokens: 3, totalTokens: 3 } });
+    expect(await client().embed({ model: 'e', input: 'one' })).toEqual({
+      model: 'e-2024',
+      vectors: [[1]],
+      usage: { promptTokens: 3, totalTokens: 3 },
+    });
   });
 
   it.each([
     ['too few vectors', { data: [{ index: 0, embedding: [1] }] }],
-    ['a duplicated index', { data: [{ index: 0, embedding: [1] }, { index: 0, embedding: [2] }] }],
-    ['vectors of different lengths', { data: [{ index: 0, embedding: [1] }, { index: 1, embedding: [1, 2] }] }],
-    ['a vector with a non-number', { data: [{ index: 0, embedding: [1] }, { index: 1, embedding: ['x'] }] }],
-    ['bad base64', { data: [{ index: 0, embedding: 'not base64!' }, { index: 1, embedding: [1] }] }],
+    [
+      'a duplicated index',
+      {
+        data: [
+          { index: 0, embedding: [1] },
+          { index: 0, embedding: [2] },
+        ],
+      },
+    ],
+    [
+      'vectors of different lengths',
+      {
+        data: [
+          { index: 0, embedding: [1] },
+          { index: 1, embedding: [1, 2] },
+        ],
+      },
+    ],
+    [
+      'a vector with a non-number',
+      {
+        data: [
+          { index: 0, embedding: [1] },
+          { index: 1, embedding: ['x'] },
+        ],
+      },
+    ],
+    [
+      'bad base64',
+      {
+        data: [
+          { index: 0, embedding: 'not base64!' },
+          { index: 1, embedding: [1] },
+        ],
+      },
+    ],
     ['no data', { object: 'list' }],
   ])('refuses %s', async (_name, body) => {
-    server.handle((_req, res) => res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(body)));
-    expect((await failure(client().embed({ model: 'e', input: ['a', 'b'] }))).kind).toBe('bad_response');
+    server.handle((_req, res) =>
+      res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(body)),
+    );
+    expect((await failure(client().embed({ model: 'e', input: ['a', 'b'] }))).kind).toBe(
+      'bad_response',
+    );
   });
 });
 
@@ -562,13 +858,25 @@ describe('images', () => {
 
   it('decodes b64_json and sniffs the type, with the revised prompt', async () => {
     server.handle((_req, res) =>
-      res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ created: 1, data: [{ b64_json: png.toString('base64'), revised_prompt: 'a red fox' }], usage: { total_tokens: 5 } })),
+      res
+        .writeHead(200, { 'content-type': 'application/json' })
+        .end(
+          JSON.stringify({
+            created: 1,
+            data: [{ b64_json: png.toString('base64'), revised_prompt: 'a red fox' }],
+            usage: { total_tokens: 5 },
+          }),
+        ),
     );
     const result = await client().generateImages({ model: 'i', prompt: 'fox', size: '256x256' });
     expect(result.images).toHaveLength(1);
     expect(Buffer.from(result.images[0]?.bytes ?? [])).toEqual(png);
     expect(result.images[0]).toMatchObject({ mimeType: 'image/png', revisedPrompt: 'a red fox' });
-    expect(JSON.parse(server.requests[0]?.body ?? '')).toEqual({ model: 'i', prompt: 'fox', size: '256x256' });
+    expect(JSON.parse(server.requests[0]?.body ?? '')).toEqual({
+      model: 'i',
+      prompt: 'fox',
+      size: '256x256',
+    });
   });
 
   it('downloads url results from the relay at once, without sending the key', async () => {
@@ -578,7 +886,13 @@ describe('images', () => {
         res.writeHead(200, { 'content-type': 'application/octet-stream' }).end(jpeg);
         return;
       }
-      res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ data: [{ url: `${server.url}/files/a.jpg` }, { b64_json: png.toString('base64') }] }));
+      res
+        .writeHead(200, { 'content-type': 'application/json' })
+        .end(
+          JSON.stringify({
+            data: [{ url: `${server.url}/files/a.jpg` }, { b64_json: png.toString('base64') }],
+          }),
+        );
     });
     const result = await client().generateImages({ model: 'i', prompt: 'p' });
     expect(result.images.map((i) => i.mimeType)).toEqual(['image/jpeg', 'image/png']);
@@ -587,8 +901,16 @@ describe('images', () => {
   });
 
   it('accepts a data: URL in place of a link', async () => {
-    server.handle((_req, res) => res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ data: [{ url: `data:image/png;base64,${png.toString('base64')}` }] })));
-    expect((await client().generateImages({ model: 'i', prompt: 'p' })).images[0]?.mimeType).toBe('image/png');
+    server.handle((_req, res) =>
+      res
+        .writeHead(200, { 'content-type': 'application/json' })
+        .end(
+          JSON.stringify({ data: [{ url: `data:image/png;base64,${png.toString('base64')}` }] }),
+        ),
+    );
+    expect((await client().generateImages({ model: 'i', prompt: 'p' })).images[0]?.mimeType).toBe(
+      'image/png',
+    );
   });
 
   it.each([
@@ -597,16 +919,22 @@ describe('images', () => {
     ['a link to the cloud metadata address', 'https://169.254.169.254/latest', /private or local/],
     ['a file link', 'file:///etc/passwd', /not fetched/],
   ])('refuses %s', async (_name, url, message) => {
-    server.handle((_req, res) => res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ data: [{ url }] })));
+    server.handle((_req, res) =>
+      res
+        .writeHead(200, { 'content-type': 'application/json' })
+        .end(JSON.stringify({ data: [{ url }] })),
+    );
     const error = await failure(client().generateImages({ model: 'i', prompt: 'p' }));
     expect(error.kind).toBe('bad_response');
     expect(error.message).toMatch(message);
   });
 
   it('refuses a download that is not an image, or too large, or gone', async () => {
-    const answer = (path: string) => (req: { path: string }, res: import('node:http').ServerResponse) => {
+    const answer = (path: string) => (req: { path: string }, res: ServerResponse) => {
       if (req.path === '/v1/images/generations') {
-        res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ data: [{ url: `${server.url}${path}` }] }));
+        res
+          .writeHead(200, { 'content-type': 'application/json' })
+          .end(JSON.stringify({ data: [{ url: `${server.url}${path}` }] }));
       } else if (req.path === '/html') {
         res.writeHead(200, { 'content-type': 'image/png' }).end('<html>not an image</html>');
       } else if (req.path === '/big') {
@@ -616,17 +944,34 @@ describe('images', () => {
       }
     };
     server.handle(answer('/html'));
-    expect((await failure(client().generateImages({ model: 'i', prompt: 'p' }))).message).toMatch(/not a PNG, JPEG, WebP or GIF/);
+    expect((await failure(client().generateImages({ model: 'i', prompt: 'p' }))).message).toMatch(
+      /not a PNG, JPEG, WebP or GIF/,
+    );
     server.handle(answer('/big'));
-    expect((await failure(client({ maxImageBytes: 1024 }).generateImages({ model: 'i', prompt: 'p' }))).message).toMatch(/larger than/);
+    expect(
+      (await failure(client({ maxImageBytes: 1024 }).generateImages({ model: 'i', prompt: 'p' })))
+        .message,
+    ).toMatch(/larger than/);
     server.handle(answer('/gone'));
-    expect((await failure(client().generateImages({ model: 'i', prompt: 'p' }))).message).toMatch(/could not be downloaded .*expire/);
+    expect((await failure(client().generateImages({ model: 'i', prompt: 'p' }))).message).toMatch(
+      /could not be downloaded .*expire/,
+    );
   });
 
   it('refuses an answer with no images or with entries of neither kind', async () => {
-    server.handle((_req, res) => res.writeHead(200, { 'content-type': 'application/json' }).end('{"data":[]}'));
-    expect((await failure(client().generateImages({ model: 'i', prompt: 'p' }))).kind).toBe('bad_response');
-    server.handle((_req, res) => res.writeHead(200, { 'content-type': 'application/json' }).end('{"data":[{"revised_prompt":"x"}]}'));
-    expect((await failure(client().generateImages({ model: 'i', prompt: 'p' }))).message).toMatch(/neither b64_json nor url/);
+    server.handle((_req, res) =>
+      res.writeHead(200, { 'content-type': 'application/json' }).end('{"data":[]}'),
+    );
+    expect((await failure(client().generateImages({ model: 'i', prompt: 'p' }))).kind).toBe(
+      'bad_response',
+    );
+    server.handle((_req, res) =>
+      res
+        .writeHead(200, { 'content-type': 'application/json' })
+        .end('{"data":[{"revised_prompt":"x"}]}'),
+    );
+    expect((await failure(client().generateImages({ model: 'i', prompt: 'p' }))).message).toMatch(
+      /neither b64_json nor url/,
+    );
   });
 });

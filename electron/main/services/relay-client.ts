@@ -19,12 +19,32 @@ import {
 import { endpointUrl, resolveBaseUrl, type RelayEndpoint } from './relay/base-url';
 import { readChatResponse, type ChatResult } from './relay/chat-response';
 import { readEmbeddings, type EmbeddingResult } from './relay/embeddings';
-import { errorFromHttp, errorFromNetwork, errorFromPayload, looksLikeHtml, makeRedactor, readErrorPayload, type Redact } from './relay/http-errors';
-import { checkImageUrl, readImageSources, sniffImageType, type GeneratedImage, type ImageResult } from './relay/images';
+import {
+  errorFromHttp,
+  errorFromNetwork,
+  errorFromPayload,
+  looksLikeHtml,
+  makeRedactor,
+  readErrorPayload,
+  type Redact,
+} from './relay/http-errors';
+import {
+  checkImageUrl,
+  readImageSources,
+  sniffImageType,
+  type GeneratedImage,
+  type ImageResult,
+} from './relay/images';
 import { readModelList, type ModelKind, type RelayModel } from './relay/models';
 import { RelayError } from './relay/relay-error';
 import { formatSeconds, hostOf, ResponseReader } from './relay/response-reader';
-import { abortedError, backoffDelay, isRetryable, retryAfterFromHeaders, sleep } from './relay/retry';
+import {
+  abortedError,
+  backoffDelay,
+  isRetryable,
+  retryAfterFromHeaders,
+  sleep,
+} from './relay/retry';
 
 export { RelayError, isRelayError } from './relay/relay-error';
 export { resolveBaseUrl } from './relay/base-url';
@@ -129,10 +149,16 @@ export function createRelayClient(options: RelayClientOptions): RelayClient {
       key = typeof options.apiKey === 'function' ? await options.apiKey() : options.apiKey;
     } catch (error) {
       if (error instanceof RelayError) throw error;
-      throw new RelayError('unauthorized', 'The API key could not be read, so nothing was sent. Enter the key again.');
+      throw new RelayError(
+        'unauthorized',
+        'The API key could not be read, so nothing was sent. Enter the key again.',
+      );
     }
     if (typeof key !== 'string') {
-      throw new RelayError('unauthorized', 'No API key is set for this relay. Enter the key to connect.');
+      throw new RelayError(
+        'unauthorized',
+        'No API key is set for this relay. Enter the key to connect.',
+      );
     }
     key = key.trim();
     if (key !== '') usedKeys.add(key);
@@ -140,7 +166,11 @@ export function createRelayClient(options: RelayClientOptions): RelayClient {
   }
 
   /** Fetches with a deadline for the headers; the returned reader owns the connection. */
-  async function send(url: string, init: RequestInit, signal: AbortSignal | undefined): Promise<ResponseReader> {
+  async function send(
+    url: string,
+    init: RequestInit,
+    signal: AbortSignal | undefined,
+  ): Promise<ResponseReader> {
     if (signal?.aborted) throw abortedError();
     const controller = new AbortController();
     const onUserAbort = () => controller.abort();
@@ -158,7 +188,10 @@ export function createRelayClient(options: RelayClientOptions): RelayClient {
       detach();
       if (signal?.aborted) throw abortedError();
       if (headersTimedOut) {
-        throw new RelayError('timeout', `${hostOf(url)} did not answer within ${formatSeconds(timeoutMs)}.`);
+        throw new RelayError(
+          'timeout',
+          `${hostOf(url)} did not answer within ${formatSeconds(timeoutMs)}.`,
+        );
       }
       throw errorFromNetwork(error, url);
     } finally {
@@ -216,18 +249,32 @@ export function createRelayClient(options: RelayClientOptions): RelayClient {
     }
     const text = new TextDecoder().decode(bytes);
     if (text.trim() === '') {
-      throw new RelayError('bad_response', `${hostOf(url)} sent an empty answer where ${what} was expected.`);
+      throw new RelayError(
+        'bad_response',
+        `${hostOf(url)} sent an empty answer where ${what} was expected.`,
+      );
     }
     if (looksLikeHtml(text)) {
-      throw new RelayError('bad_response', `${hostOf(url)} answered with a web page, not a Model Relay API: check the address.`);
+      throw new RelayError(
+        'bad_response',
+        `${hostOf(url)} answered with a web page, not a Model Relay API: check the address.`,
+      );
     }
     let json: unknown;
     try {
       json = JSON.parse(text);
     } catch {
-      throw new RelayError('bad_response', `${hostOf(url)} answered with text that is not valid JSON where ${what} was expected.`);
+      throw new RelayError(
+        'bad_response',
+        `${hostOf(url)} answered with text that is not valid JSON where ${what} was expected.`,
+      );
     }
-    if (json !== null && typeof json === 'object' && 'error' in json && (json as { error: unknown }).error) {
+    if (
+      json !== null &&
+      typeof json === 'object' &&
+      'error' in json &&
+      (json as { error: unknown }).error
+    ) {
       throw errorFromPayload(readErrorPayload(json), redact, '');
     }
     return json;
@@ -248,7 +295,9 @@ export function createRelayClient(options: RelayClientOptions): RelayClient {
       if (!response.ok) {
         reader.close();
         throw new RelayError(
-          response.status === 403 || response.status === 404 || response.status === 410 ? 'bad_response' : 'server_error',
+          response.status === 403 || response.status === 404 || response.status === 410
+            ? 'bad_response'
+            : 'server_error',
           `The generated image could not be downloaded from ${url.host} (HTTP ${response.status}); such links expire, so generate it again.`,
           { status: response.status },
         );
@@ -256,7 +305,10 @@ export function createRelayClient(options: RelayClientOptions): RelayClient {
       const length = Number(response.headers.get('content-length'));
       if (Number.isFinite(length) && length > maxImageBytes) {
         reader.close();
-        throw new RelayError('bad_response', `The generated image at ${url.host} is larger than the ${Math.round(maxImageBytes / 1048576)} MB allowed; it was not downloaded.`);
+        throw new RelayError(
+          'bad_response',
+          `The generated image at ${url.host} is larger than the ${Math.round(maxImageBytes / 1048576)} MB allowed; it was not downloaded.`,
+        );
       }
       try {
         return await reader.readAll(maxImageBytes, 'generated image');
@@ -264,7 +316,10 @@ export function createRelayClient(options: RelayClientOptions): RelayClient {
         reader.close();
       }
     }
-    throw new RelayError('bad_response', 'The image link redirected too many times; it was not downloaded.');
+    throw new RelayError(
+      'bad_response',
+      'The image link redirected too many times; it was not downloaded.',
+    );
   }
 
   return {
@@ -277,7 +332,10 @@ export function createRelayClient(options: RelayClientOptions): RelayClient {
       const body = await readJson(reader, 'a list of models');
       const models = readModelList(body, overrides);
       if (models === undefined) {
-        throw new RelayError('bad_response', `${base.hostname} answered /v1/models without a list of models: is this a Model Relay?`);
+        throw new RelayError(
+          'bad_response',
+          `${base.hostname} answered /v1/models without a list of models: is this a Model Relay?`,
+        );
       }
       return models;
     },
@@ -286,8 +344,17 @@ export function createRelayClient(options: RelayClientOptions): RelayClient {
       const valid = validate(chatRequestSchema, request);
       const stream = valid.stream ?? true;
       const body = { ...valid, stream };
-      const reader = await open('chat/completions', body, stream ? 'text/event-stream' : 'application/json', signal);
-      return readChatResponse(reader, { onDelta, redact, url: endpointUrl(base, 'chat/completions') });
+      const reader = await open(
+        'chat/completions',
+        body,
+        stream ? 'text/event-stream' : 'application/json',
+        signal,
+      );
+      return readChatResponse(reader, {
+        onDelta,
+        redact,
+        url: endpointUrl(base, 'chat/completions'),
+      });
     },
 
     async embed(request, { signal } = {}) {
@@ -308,9 +375,16 @@ export function createRelayClient(options: RelayClientOptions): RelayClient {
         const bytes = source.kind === 'bytes' ? source.bytes : await download(source.url, signal);
         const mimeType = sniffImageType(bytes);
         if (mimeType === undefined) {
-          throw new RelayError('bad_response', `${base.hostname} sent something that is not a PNG, JPEG, WebP or GIF image.`);
+          throw new RelayError(
+            'bad_response',
+            `${base.hostname} sent something that is not a PNG, JPEG, WebP or GIF image.`,
+          );
         }
-        images.push(source.revisedPrompt === undefined ? { bytes, mimeType } : { bytes, mimeType, revisedPrompt: source.revisedPrompt });
+        images.push(
+          source.revisedPrompt === undefined
+            ? { bytes, mimeType }
+            : { bytes, mimeType, revisedPrompt: source.revisedPrompt },
+        );
       }
       return { images };
     },

@@ -26,21 +26,37 @@ function invalid(input: string, why: string): RelayError {
  */
 export function resolveBaseUrl(input: string): ResolvedBaseUrl {
   const trimmed = input.trim();
-  if (trimmed === '') throw invalid(input, 'is empty: give the address of the relay, such as https://relay.example.com');
+  if (trimmed === '')
+    throw invalid(
+      input,
+      'is empty: give the address of the relay, such as https://relay.example.com',
+    );
   let url: URL;
   try {
     url = new URL(trimmed);
   } catch {
-    throw invalid(input, 'is not a valid web address: it should look like https://relay.example.com');
+    throw invalid(
+      input,
+      'is not a valid web address: it should look like https://relay.example.com',
+    );
   }
   if (url.protocol !== 'http:' && url.protocol !== 'https:') {
-    throw invalid(input, `uses ${url.protocol.replace(/:$/, '')}: only http and https addresses are supported`);
+    throw invalid(
+      input,
+      `uses ${url.protocol.replace(/:$/, '')}: only http and https addresses are supported`,
+    );
   }
   if (url.username !== '' || url.password !== '') {
-    throw invalid(input, 'contains a user name or password: put the API key in the key field instead');
+    throw invalid(
+      input,
+      'contains a user name or password: put the API key in the key field instead',
+    );
   }
   if (url.search !== '' || url.hash !== '') {
-    throw invalid(input, 'contains a query (?…) or a fragment (#…): give only the host and, if any, its path');
+    throw invalid(
+      input,
+      'contains a query (?…) or a fragment (#…): give only the host and, if any, its path',
+    );
   }
   let mount = url.pathname.replace(/\/+$/, '');
   if (mount.endsWith('/v1')) mount = mount.slice(0, -'/v1'.length).replace(/\/+$/, '');

@@ -41,8 +41,15 @@ export function readUsage(value: unknown): Usage | undefined {
   return Object.keys(usage).length > 0 ? usage : undefined;
 }
 
-function result(content: string, finishReason: string | null, usage: Usage | undefined, interrupted: boolean): ChatResult {
-  return usage === undefined ? { content, finishReason, interrupted } : { content, finishReason, usage, interrupted };
+function result(
+  content: string,
+  finishReason: string | null,
+  usage: Usage | undefined,
+  interrupted: boolean,
+): ChatResult {
+  return usage === undefined
+    ? { content, finishReason, interrupted }
+    : { content, finishReason, usage, interrupted };
 }
 
 /** A complete (non-streamed) chat completion, or the error object a relay put in its place. */
@@ -51,20 +58,37 @@ function readCompletion(text: string, url: string, redact: Redact): ChatResult {
   try {
     body = JSON.parse(text);
   } catch {
-    throw new RelayError('bad_response', `${hostOf(url)} answered with text that is not valid JSON where a chat reply was expected.`);
+    throw new RelayError(
+      'bad_response',
+      `${hostOf(url)} answered with text that is not valid JSON where a chat reply was expected.`,
+    );
   }
   if (body === null || typeof body !== 'object') {
-    throw new RelayError('bad_response', `${hostOf(url)} answered with JSON that is not a chat reply.`);
+    throw new RelayError(
+      'bad_response',
+      `${hostOf(url)} answered with JSON that is not a chat reply.`,
+    );
   }
   const record = body as Record<string, unknown>;
   if (record.error !== undefined && record.error !== null) {
     throw errorFromPayload(readErrorPayload(record), redact, '');
   }
   const choices = record.choices;
-  const choice = Array.isArray(choices) ? (choices[0] as Record<string, unknown> | undefined) : undefined;
+  const choice = Array.isArray(choices)
+    ? (choices[0] as Record<string, unknown> | undefined)
+    : undefined;
   const message = choice?.message as Record<string, unknown> | undefined;
-  if (choice === undefined || choice === null || typeof choice !== 'object' || message === null || typeof message !== 'object') {
-    throw new RelayError('bad_response', `${hostOf(url)} answered with JSON that is not a chat reply (no choices[0].message).`);
+  if (
+    choice === undefined ||
+    choice === null ||
+    typeof choice !== 'object' ||
+    message === null ||
+    typeof message !== 'object'
+  ) {
+    throw new RelayError(
+      'bad_response',
+      `${hostOf(url)} answered with JSON that is not a chat reply (no choices[0].message).`,
+    );
   }
   const content = typeof message.content === 'string' ? message.content : '';
   const finishReason = typeof choice.finish_reason === 'string' ? choice.finish_reason : null;
@@ -82,16 +106,24 @@ export interface ChatReadOptions {
  * `stream` (wire-conventions.md §3 "tolerate"). The kind of body is decided by its first
  * non-blank character unless the content type already says event-stream.
  */
-export async function readChatResponse(body: ResponseReader, options: ChatReadOptions): Promise<ChatResult> {
+export async function readChatResponse(
+  body: ResponseReader,
+  options: ChatReadOptions,
+): Promise<ChatResult> {
   const { onDelta, redact, url } = options;
   const contentType = body.response.headers.get('content-type')?.toLowerCase() ?? '';
   if (contentType.includes('text/html')) {
     body.close();
-    throw new RelayError('bad_response', `${hostOf(url)} answered with a web page instead of a reply: check that the address is a Model Relay.`);
+    throw new RelayError(
+      'bad_response',
+      `${hostOf(url)} answered with a web page instead of a reply: check that the address is a Model Relay.`,
+    );
   }
 
   // Held in an object: TypeScript would otherwise narrow it at each use and miss that `take` changes it.
-  const state = { mode: (contentType.includes('text/event-stream') ? 'sse' : 'sniff') as 'sniff' | 'sse' | 'json' };
+  const state = {
+    mode: (contentType.includes('text/event-stream') ? 'sse' : 'sniff') as 'sniff' | 'sse' | 'json',
+  };
   let pending = '';
   let content = '';
   let finishReason: string | null = null;
@@ -109,7 +141,13 @@ export async function readChatResponse(body: ResponseReader, options: ChatReadOp
     if (done || failure !== undefined) return;
     const data = event.data;
     if (event.event === 'error') {
-      fail(errorFromPayload(readErrorPayload(tryParse(data)) ?? { message: data.slice(0, 500) }, redact, content));
+      fail(
+        errorFromPayload(
+          readErrorPayload(tryParse(data)) ?? { message: data.slice(0, 500) },
+          redact,
+          content,
+        ),
+      );
       return;
     }
     if (data === '[DONE]') {
@@ -120,7 +158,14 @@ export async function readChatResponse(body: ResponseReader, options: ChatReadOp
     const chunk = tryParse(data);
     if (chunk === undefined || chunk === null || typeof chunk !== 'object') {
       // An event cut off by the end of the stream is a truncation, not a malformed relay.
-      if (!atEnd) fail(new RelayError('bad_response', `${hostOf(url)} sent a stream event that is not a JSON object.`, { partialText: content }));
+      if (!atEnd)
+        fail(
+          new RelayError(
+            'bad_response',
+            `${hostOf(url)} sent a stream event that is not a JSON object.`,
+            { partialText: content },
+          ),
+        );
       return;
     }
     const record = chunk as Record<string, unknown>;
@@ -143,7 +188,9 @@ export async function readChatResponse(body: ResponseReader, options: ChatReadOp
     }
     const reason = choice.finish_reason;
     if (reason === 'error') {
-      fail(errorFromPayload({ message: 'The relay ended the reply with an error.' }, redact, content));
+      fail(
+        errorFromPayload({ message: 'The relay ended the reply with an error.' }, redact, content),
+      );
     } else if (typeof reason === 'string' && reason !== '') {
       finishReason = reason;
     }
@@ -153,7 +200,13 @@ export async function readChatResponse(body: ResponseReader, options: ChatReadOp
     onEvent,
     onError: (error: ParseError) => {
       if (error.type === 'max-buffer-size-exceeded') {
-        fail(new RelayError('bad_response', `${hostOf(url)} sent a stream event larger than 16 MB; the stream was given up.`, { partialText: content }));
+        fail(
+          new RelayError(
+            'bad_response',
+            `${hostOf(url)} sent a stream event larger than 16 MB; the stream was given up.`,
+            { partialText: content },
+          ),
+        );
       }
       // Unknown fields and bad `retry` values are ignored, as the EventSource standard says.
     },
@@ -177,7 +230,10 @@ export async function readChatResponse(body: ResponseReader, options: ChatReadOp
         return;
       }
       if (first === '<') {
-        throw new RelayError('bad_response', `${hostOf(url)} answered with a web page instead of a reply: check that the address is a Model Relay.`);
+        throw new RelayError(
+          'bad_response',
+          `${hostOf(url)} answered with a web page instead of a reply: check that the address is a Model Relay.`,
+        );
       }
       state.mode = 'sse';
       text = pending;
@@ -193,7 +249,10 @@ export async function readChatResponse(body: ResponseReader, options: ChatReadOp
       if (state.mode === 'json' || state.mode === 'sniff') {
         jsonBytes += bytes.byteLength;
         if (jsonBytes > MAX_JSON_BYTES) {
-          throw new RelayError('bad_response', `The reply from ${hostOf(url)} is larger than 32 MB; it was not read.`);
+          throw new RelayError(
+            'bad_response',
+            `The reply from ${hostOf(url)} is larger than 32 MB; it was not read.`,
+          );
         }
       }
       take(decoder.decode(bytes, { stream: true }));
@@ -223,7 +282,11 @@ export async function readChatResponse(body: ResponseReader, options: ChatReadOp
   }
   if (done || finishReason !== null) return result(content, finishReason, usage, false);
   if (!sawChunk) {
-    throw new RelayError('bad_response', `${hostOf(url)} ended the answer without sending any reply.`, { partialText: content });
+    throw new RelayError(
+      'bad_response',
+      `${hostOf(url)} ended the answer without sending any reply.`,
+      { partialText: content },
+    );
   }
   return result(content, finishReason, usage, true);
 }

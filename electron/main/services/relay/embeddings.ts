@@ -34,16 +34,24 @@ function readVector(value: unknown): number[] | undefined {
  * may send them out of order), each vector may be a list of floats or base64, and the count and
  * dimensions must agree with the request, or nothing is returned as if it were right.
  */
-export function readEmbeddings(body: unknown, requestedModel: string, inputCount: number, host: string): EmbeddingResult {
-  const bad = (why: string) => new RelayError('bad_response', `${host} sent embeddings that cannot be used: ${why}.`);
+export function readEmbeddings(
+  body: unknown,
+  requestedModel: string,
+  inputCount: number,
+  host: string,
+): EmbeddingResult {
+  const bad = (why: string) =>
+    new RelayError('bad_response', `${host} sent embeddings that cannot be used: ${why}.`);
   if (body === null || typeof body !== 'object') throw bad('the answer is not a JSON object');
   const record = body as Record<string, unknown>;
   const data = record.data;
   if (!Array.isArray(data)) throw bad('there is no "data" list');
-  if (data.length !== inputCount) throw bad(`${data.length} vectors came back for ${inputCount} inputs`);
+  if (data.length !== inputCount)
+    throw bad(`${data.length} vectors came back for ${inputCount} inputs`);
   const slots = new Array<number[] | undefined>(inputCount);
   data.forEach((entry, position) => {
-    if (entry === null || typeof entry !== 'object') throw bad(`entry ${position} is not an object`);
+    if (entry === null || typeof entry !== 'object')
+      throw bad(`entry ${position} is not an object`);
     const e = entry as Record<string, unknown>;
     const index = e.index === undefined ? position : e.index;
     if (typeof index !== 'number' || !Number.isInteger(index) || index < 0 || index >= inputCount) {
@@ -56,8 +64,10 @@ export function readEmbeddings(body: unknown, requestedModel: string, inputCount
   });
   const vectors = slots as number[][];
   const dimensions = vectors[0]?.length;
-  if (vectors.some((v) => v.length !== dimensions)) throw bad('the vectors do not all have the same length');
+  if (vectors.some((v) => v.length !== dimensions))
+    throw bad('the vectors do not all have the same length');
   const usage = readUsage(record.usage);
-  const model = typeof record.model === 'string' && record.model !== '' ? record.model : requestedModel;
+  const model =
+    typeof record.model === 'string' && record.model !== '' ? record.model : requestedModel;
   return usage === undefined ? { model, vectors } : { model, vectors, usage };
 }

@@ -57,11 +57,16 @@ export function readErrorPayload(body: unknown): ErrorPayload | undefined {
   return undefined;
 }
 
-const QUOTA_CODE = /insufficient_(user_)?quota|insufficient_balance|quota_exceeded|billing|balance/i;
+const QUOTA_CODE =
+  /insufficient_(user_)?quota|insufficient_balance|quota_exceeded|billing|balance/i;
 
 export function looksLikeHtml(text: string): boolean {
   const head = text.trimStart().slice(0, 200).toLowerCase();
-  return head.startsWith('<!doctype') || head.startsWith('<html') || head.startsWith('<') && /<(head|body|title|h1|center|p)\b/.test(head);
+  return (
+    head.startsWith('<!doctype') ||
+    head.startsWith('<html') ||
+    (head.startsWith('<') && /<(head|body|title|h1|center|p)\b/.test(head))
+  );
 }
 
 function defaultMessage(kind: RelayErrorKind, status: number, url: string): string {
@@ -117,7 +122,8 @@ export function errorFromHttp(
     }
   }
   const kind = kindForStatus(status, payload);
-  let message = payload?.message !== undefined ? redact(payload.message) : defaultMessage(kind, status, url);
+  let message =
+    payload?.message !== undefined ? redact(payload.message) : defaultMessage(kind, status, url);
   if (html && kind !== 'bad_response') {
     message = `${defaultMessage(kind, status, url)} The answer was a web page, not a relay error: a proxy or gateway may stand in between.`;
   } else if (html) {
@@ -136,7 +142,11 @@ export function errorFromHttp(
  * An error object in a successful answer: inside a stream that had already begun, or as the
  * whole body of a 200. There is no status to go by, so the code and type decide the kind.
  */
-export function errorFromPayload(payload: ErrorPayload | undefined, redact: Redact, partialText: string): RelayError {
+export function errorFromPayload(
+  payload: ErrorPayload | undefined,
+  redact: Redact,
+  partialText: string,
+): RelayError {
   const code = payload?.code;
   const hint = `${code ?? ''} ${payload?.type ?? ''}`;
   const numeric = code !== undefined && /^\d{3}$/.test(code) ? Number(code) : undefined;
@@ -187,13 +197,28 @@ export function errorFromNetwork(error: unknown, url: string, partialText?: stri
     message = `Could not find ${host}: the name did not resolve (DNS). Check the address and your connection.`;
   } else if (code === 'ECONNREFUSED' || code === 'ERR_CONNECTION_REFUSED') {
     message = `${host} refused the connection. Is the relay running at this address and port?`;
-  } else if (code === 'ECONNRESET' || code === 'UND_ERR_SOCKET' || code === 'ERR_CONNECTION_RESET' || code === 'ERR_CONNECTION_CLOSED' || code === 'EPIPE') {
+  } else if (
+    code === 'ECONNRESET' ||
+    code === 'UND_ERR_SOCKET' ||
+    code === 'ERR_CONNECTION_RESET' ||
+    code === 'ERR_CONNECTION_CLOSED' ||
+    code === 'EPIPE'
+  ) {
     message = `The connection to ${host} was closed unexpectedly.`;
   } else if (code !== undefined && /CERT|TLS|SSL|EPROTO|UNABLE_TO_VERIFY|SELF_SIGNED/i.test(code)) {
     message = `The secure (TLS) connection to ${host} failed: its certificate was not accepted (${code}).`;
-  } else if (code === 'ETIMEDOUT' || code === 'UND_ERR_CONNECT_TIMEOUT' || code === 'ERR_CONNECTION_TIMED_OUT') {
+  } else if (
+    code === 'ETIMEDOUT' ||
+    code === 'UND_ERR_CONNECT_TIMEOUT' ||
+    code === 'ERR_CONNECTION_TIMED_OUT'
+  ) {
     return new RelayError('timeout', `Connecting to ${host} timed out.`, { code, partialText });
-  } else if (code === 'ENETUNREACH' || code === 'EHOSTUNREACH' || code === 'ERR_INTERNET_DISCONNECTED' || code === 'ERR_ADDRESS_UNREACHABLE') {
+  } else if (
+    code === 'ENETUNREACH' ||
+    code === 'EHOSTUNREACH' ||
+    code === 'ERR_INTERNET_DISCONNECTED' ||
+    code === 'ERR_ADDRESS_UNREACHABLE'
+  ) {
     message = `${host} cannot be reached from this computer: check your network connection.`;
   } else {
     message = `Could not reach ${host}${code !== undefined ? ` (${code})` : ''}.`;

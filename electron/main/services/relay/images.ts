@@ -19,12 +19,24 @@ export type ImageSource =
 /** The type of an image by its first bytes, which a relay cannot mislabel. */
 export function sniffImageType(bytes: Uint8Array): string | undefined {
   const at = (i: number) => bytes[i];
-  if (bytes.length >= 8 && at(0) === 0x89 && at(1) === 0x50 && at(2) === 0x4e && at(3) === 0x47 && at(4) === 0x0d && at(5) === 0x0a && at(6) === 0x1a && at(7) === 0x0a) {
+  if (
+    bytes.length >= 8 &&
+    at(0) === 0x89 &&
+    at(1) === 0x50 &&
+    at(2) === 0x4e &&
+    at(3) === 0x47 &&
+    at(4) === 0x0d &&
+    at(5) === 0x0a &&
+    at(6) === 0x1a &&
+    at(7) === 0x0a
+  ) {
     return 'image/png';
   }
   if (bytes.length >= 3 && at(0) === 0xff && at(1) === 0xd8 && at(2) === 0xff) return 'image/jpeg';
-  if (bytes.length >= 12 && ascii(bytes, 0, 4) === 'RIFF' && ascii(bytes, 8, 12) === 'WEBP') return 'image/webp';
-  if (bytes.length >= 6 && (ascii(bytes, 0, 6) === 'GIF87a' || ascii(bytes, 0, 6) === 'GIF89a')) return 'image/gif';
+  if (bytes.length >= 12 && ascii(bytes, 0, 4) === 'RIFF' && ascii(bytes, 8, 12) === 'WEBP')
+    return 'image/webp';
+  if (bytes.length >= 6 && (ascii(bytes, 0, 6) === 'GIF87a' || ascii(bytes, 0, 6) === 'GIF89a'))
+    return 'image/gif';
   return undefined;
 }
 
@@ -42,14 +54,19 @@ export function decodeBase64Image(text: string): Uint8Array | undefined {
 
 /** Reads the `data` list of an images answer into sources, without fetching anything yet. */
 export function readImageSources(body: unknown, host: string): ImageSource[] {
-  const bad = (why: string) => new RelayError('bad_response', `${host} sent an images answer that cannot be used: ${why}.`);
+  const bad = (why: string) =>
+    new RelayError('bad_response', `${host} sent an images answer that cannot be used: ${why}.`);
   if (body === null || typeof body !== 'object') throw bad('the answer is not a JSON object');
   const data = (body as Record<string, unknown>).data;
   if (!Array.isArray(data) || data.length === 0) throw bad('there is no image in its "data" list');
   return data.map((entry, position): ImageSource => {
-    if (entry === null || typeof entry !== 'object') throw bad(`entry ${position} is not an object`);
+    if (entry === null || typeof entry !== 'object')
+      throw bad(`entry ${position} is not an object`);
     const e = entry as Record<string, unknown>;
-    const revisedPrompt = typeof e.revised_prompt === 'string' && e.revised_prompt !== '' ? e.revised_prompt : undefined;
+    const revisedPrompt =
+      typeof e.revised_prompt === 'string' && e.revised_prompt !== ''
+        ? e.revised_prompt
+        : undefined;
     const extra = revisedPrompt === undefined ? {} : { revisedPrompt };
     if (typeof e.b64_json === 'string' && e.b64_json !== '') {
       const bytes = decodeBase64Image(e.b64_json);
@@ -60,7 +77,8 @@ export function readImageSources(body: unknown, host: string): ImageSource[] {
       const dataUrl = /^data:image\/[a-z0-9.+-]+;base64,(.*)$/is.exec(e.url);
       if (dataUrl) {
         const bytes = decodeBase64Image(dataUrl[1] as string);
-        if (bytes === undefined) throw bad(`entry ${position} is a data: link that is not valid base64`);
+        if (bytes === undefined)
+          throw bad(`entry ${position} is a data: link that is not valid base64`);
         return { kind: 'bytes', bytes, ...extra };
       }
       return { kind: 'url', url: e.url, ...extra };
@@ -75,10 +93,24 @@ function isPrivateAddress(hostname: string): boolean {
   const version = isIP(host);
   if (version === 4) {
     const [a, b] = host.split('.').map(Number) as [number, number];
-    return a === 0 || a === 10 || a === 127 || (a === 169 && b === 254) || (a === 172 && b >= 16 && b <= 31) || (a === 192 && b === 168) || (a === 100 && b >= 64 && b <= 127);
+    return (
+      a === 0 ||
+      a === 10 ||
+      a === 127 ||
+      (a === 169 && b === 254) ||
+      (a === 172 && b >= 16 && b <= 31) ||
+      (a === 192 && b === 168) ||
+      (a === 100 && b >= 64 && b <= 127)
+    );
   }
   if (version === 6) {
-    return host === '::' || host === '::1' || /^f[cd]/.test(host) || /^fe[89ab]/.test(host) || host.startsWith('::ffff:');
+    return (
+      host === '::' ||
+      host === '::1' ||
+      /^f[cd]/.test(host) ||
+      /^fe[89ab]/.test(host) ||
+      host.startsWith('::ffff:')
+    );
   }
   return false;
 }
@@ -92,20 +124,35 @@ export function checkImageUrl(link: string, relayHostname: string): URL {
   try {
     url = new URL(link);
   } catch {
-    throw new RelayError('bad_response', 'The relay sent an image link that is not a valid address.');
+    throw new RelayError(
+      'bad_response',
+      'The relay sent an image link that is not a valid address.',
+    );
   }
   const sameHost = url.hostname.toLowerCase() === relayHostname.toLowerCase();
   if (url.username !== '' || url.password !== '') {
-    throw new RelayError('bad_response', 'The relay sent an image link with credentials in it; it was not fetched.');
+    throw new RelayError(
+      'bad_response',
+      'The relay sent an image link with credentials in it; it was not fetched.',
+    );
   }
   if (url.protocol === 'http:' && !sameHost) {
-    throw new RelayError('bad_response', `The relay sent an unencrypted (http) image link to another host (${url.host}); it was not fetched.`);
+    throw new RelayError(
+      'bad_response',
+      `The relay sent an unencrypted (http) image link to another host (${url.host}); it was not fetched.`,
+    );
   }
   if (url.protocol !== 'http:' && url.protocol !== 'https:') {
-    throw new RelayError('bad_response', `The relay sent an image link of a kind that is not fetched (${url.protocol}).`);
+    throw new RelayError(
+      'bad_response',
+      `The relay sent an image link of a kind that is not fetched (${url.protocol}).`,
+    );
   }
   if (!sameHost && isPrivateAddress(url.hostname)) {
-    throw new RelayError('bad_response', `The relay sent an image link to a private or local address (${url.host}); it was not fetched.`);
+    throw new RelayError(
+      'bad_response',
+      `The relay sent an image link to a private or local address (${url.host}); it was not fetched.`,
+    );
   }
   return url;
 }

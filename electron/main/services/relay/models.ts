@@ -41,7 +41,12 @@ function kindFromHints(raw: Record<string, unknown>): ModelKind | undefined {
   // Image output wins over text: a model that draws is used from the image studio.
   if (hints.some((h) => /image[-_ ]?gen|^image$|^images$|text-to-image/.test(h))) return 'image';
   if (hints.some((h) => /embed/.test(h))) return 'embedding';
-  if (hints.some((h) => /^(chat|completion|completions|llm|vlm|text|language|openai|tools|vision)$/.test(h))) return 'chat';
+  if (
+    hints.some((h) =>
+      /^(chat|completion|completions|llm|vlm|text|language|openai|tools|vision)$/.test(h),
+    )
+  )
+    return 'chat';
   return undefined;
 }
 
@@ -88,9 +93,15 @@ export function readModelList(
     const id = typeof raw.id === 'string' ? raw.id.trim() : '';
     if (id === '' || seen.has(id)) continue;
     seen.add(id);
-    const ownedBy = typeof raw.owned_by === 'string' && raw.owned_by !== '' ? raw.owned_by : undefined;
+    const ownedBy =
+      typeof raw.owned_by === 'string' && raw.owned_by !== '' ? raw.owned_by : undefined;
     const override = Object.hasOwn(overrides, id) ? overrides[id] : undefined;
-    models.push({ id, ...classifyModel({ ...raw, id }, override), ...(ownedBy ? { ownedBy } : {}), raw });
+    models.push({
+      id,
+      ...classifyModel({ ...raw, id }, override),
+      ...(ownedBy ? { ownedBy } : {}),
+      raw,
+    });
   }
   return models;
 }

@@ -79,17 +79,20 @@ export class ResponseReader {
   }
 
   private armIdle(ms: number): void {
-    this.idleTimer = setTimeout(() => {
-      this.idleTimer = undefined;
-      if (this.closed) return;
-      const idleFor = performance.now() - this.lastActivity;
-      if (idleFor >= this.idleTimeoutMs) {
-        this.idleFired = true;
-        this.controller.abort();
-      } else {
-        this.armIdle(this.idleTimeoutMs - idleFor);
-      }
-    }, Math.max(1, Math.ceil(ms)));
+    this.idleTimer = setTimeout(
+      () => {
+        this.idleTimer = undefined;
+        if (this.closed) return;
+        const idleFor = performance.now() - this.lastActivity;
+        if (idleFor >= this.idleTimeoutMs) {
+          this.idleFired = true;
+          this.controller.abort();
+        } else {
+          this.armIdle(this.idleTimeoutMs - idleFor);
+        }
+      },
+      Math.max(1, Math.ceil(ms)),
+    );
   }
 
   private readFailure(error: unknown): RelayError {
@@ -119,5 +122,7 @@ export function formatSeconds(ms: number): string {
 }
 
 function formatBytes(bytes: number): string {
-  return bytes >= 1024 * 1024 ? `${Math.round(bytes / (1024 * 1024))} MB` : `${Math.round(bytes / 1024)} KB`;
+  return bytes >= 1024 * 1024
+    ? `${Math.round(bytes / (1024 * 1024))} MB`
+    : `${Math.round(bytes / 1024)} KB`;
 }

@@ -12,7 +12,9 @@ describe('resolveBaseUrl', () => {
     'HTTPS://Relay.Example.com/v1',
   ])('reads %j as the host, never producing /v1/v1', (input) => {
     const base = resolveBaseUrl(input);
-    expect(endpointUrl(base, 'chat/completions')).toBe('https://relay.example.com/v1/chat/completions');
+    expect(endpointUrl(base, 'chat/completions')).toBe(
+      'https://relay.example.com/v1/chat/completions',
+    );
     expect(endpointUrl(base, 'models')).toBe('https://relay.example.com/v1/models');
   });
 
@@ -27,7 +29,9 @@ describe('resolveBaseUrl', () => {
   });
 
   it('does not take a path that merely ends in v1 letters for the version', () => {
-    expect(endpointUrl(resolveBaseUrl('https://h.example/apiv1'), 'models')).toBe('https://h.example/apiv1/v1/models');
+    expect(endpointUrl(resolveBaseUrl('https://h.example/apiv1'), 'models')).toBe(
+      'https://h.example/apiv1/v1/models',
+    );
   });
 
   it.each([

@@ -20,9 +20,16 @@ describe('classifyModel', () => {
   });
 
   it('trusts explicit hints over the id', () => {
-    expect(classifyModel({ id: 'my-model', supported_endpoint_types: ['openai', 'image-generation'] })).toEqual({ kind: 'image', kindSource: 'hint' });
-    expect(classifyModel({ id: 'painter', architecture: { output_modalities: ['image', 'text'] } }).kind).toBe('image');
-    expect(classifyModel({ id: 'embedder-image-aware', architecture: { output_modalities: ['text'] } }).kind).toBe('chat');
+    expect(
+      classifyModel({ id: 'my-model', supported_endpoint_types: ['openai', 'image-generation'] }),
+    ).toEqual({ kind: 'image', kindSource: 'hint' });
+    expect(
+      classifyModel({ id: 'painter', architecture: { output_modalities: ['image', 'text'] } }).kind,
+    ).toBe('image');
+    expect(
+      classifyModel({ id: 'embedder-image-aware', architecture: { output_modalities: ['text'] } })
+        .kind,
+    ).toBe('chat');
     expect(classifyModel({ id: 'x', mode: 'embedding' }).kind).toBe('embedding');
     expect(classifyModel({ id: 'x', mode: 'image_generation' }).kind).toBe('image');
     expect(classifyModel({ id: 'x', type: 'embeddings' }).kind).toBe('embedding');
@@ -32,32 +39,58 @@ describe('classifyModel', () => {
   });
 
   it('falls back to the id when the hints say nothing it knows', () => {
-    expect(classifyModel({ id: 'text-embedding-ada', supported_endpoint_types: ['anthropic'] })).toEqual({ kind: 'embedding', kindSource: 'id' });
+    expect(
+      classifyModel({ id: 'text-embedding-ada', supported_endpoint_types: ['anthropic'] }),
+    ).toEqual({ kind: 'embedding', kindSource: 'id' });
     expect(classifyModel({ id: 'x', type: 'model' })).toEqual({ kind: 'chat', kindSource: 'id' });
   });
 
   it("lets the person's override win over everything", () => {
-    expect(classifyModel({ id: 'dall-e-3', mode: 'image_generation' }, 'chat')).toEqual({ kind: 'chat', kindSource: 'override' });
+    expect(classifyModel({ id: 'dall-e-3', mode: 'image_generation' }, 'chat')).toEqual({
+      kind: 'chat',
+      kindSource: 'override',
+    });
   });
 });
 
 describe('readModelList', () => {
   it('reads the canonical list with owners, keeping the raw record', () => {
-    const raw = { id: 'demo-chat', object: 'model', created: 1, owned_by: 'relay', extra: { deep: true } };
+    const raw = {
+      id: 'demo-chat',
+      object: 'model',
+      created: 1,
+      owned_by: 'relay',
+      extra: { deep: true },
+    };
     const models = readModelList({ object: 'list', data: [raw] });
-    expect(models).toEqual([{ id: 'demo-chat', kind: 'chat', kindSource: 'id', ownedBy: 'relay', raw }]);
+    expect(models).toEqual([
+      { id: 'demo-chat', kind: 'chat', kindSource: 'id', ownedBy: 'relay', raw },
+    ]);
   });
 
   it('tolerates a bare data list, a bare array, junk entries and duplicates', () => {
     expect(readModelList({ data: [{ id: 'a' }] })?.map((m) => m.id)).toEqual(['a']);
-    expect(readModelList([{ id: 'a' }, null, 7, { name: 'no id' }, { id: '' }, { id: 'a' }, { id: 'b-embed' }])?.map((m) => [m.id, m.kind])).toEqual([
+    expect(
+      readModelList([
+        { id: 'a' },
+        null,
+        7,
+        { name: 'no id' },
+        { id: '' },
+        { id: 'a' },
+        { id: 'b-embed' },
+      ])?.map((m) => [m.id, m.kind]),
+    ).toEqual([
       ['a', 'chat'],
       ['b-embed', 'embedding'],
     ]);
   });
 
   it('applies overrides by id, ignoring inherited keys', () => {
-    const models = readModelList({ data: [{ id: 'gpt-4o' }, { id: 'constructor' }] }, { 'gpt-4o': 'image' });
+    const models = readModelList(
+      { data: [{ id: 'gpt-4o' }, { id: 'constructor' }] },
+      { 'gpt-4o': 'image' },
+    );
     expect(models?.map((m) => [m.id, m.kind, m.kindSource])).toEqual([
       ['gpt-4o', 'image', 'override'],
       ['constructor', 'chat', 'id'],

@@ -1,12 +1,20 @@
 import { describe, expect, it } from 'vitest';
 import { RelayError } from '../../../../electron/main/services/relay/relay-error';
-import { backoffDelay, isRetryable, parseDuration, retryAfterFromHeaders, sleep } from '../../../../electron/main/services/relay/retry';
+import {
+  backoffDelay,
+  isRetryable,
+  parseDuration,
+  retryAfterFromHeaders,
+  sleep,
+} from '../../../../electron/main/services/relay/retry';
 
 describe('retryAfterFromHeaders', () => {
   const now = Date.parse('2026-11-21T12:00:00Z');
 
   it('prefers retry-after-ms over Retry-After', () => {
-    expect(retryAfterFromHeaders(new Headers({ 'retry-after-ms': '250', 'retry-after': '9' }), now)).toBe(250);
+    expect(
+      retryAfterFromHeaders(new Headers({ 'retry-after-ms': '250', 'retry-after': '9' }), now),
+    ).toBe(250);
   });
 
   it('reads Retry-After in seconds, fractional too', () => {
@@ -17,15 +25,21 @@ describe('retryAfterFromHeaders', () => {
   it('reads Retry-After as an HTTP date', () => {
     const headers = new Headers({ 'retry-after': 'Sat, 21 Nov 2026 12:00:07 GMT' });
     expect(retryAfterFromHeaders(headers, now)).toBe(7000);
-    expect(retryAfterFromHeaders(new Headers({ 'retry-after': 'Sat, 21 Nov 2026 11:00:00 GMT' }), now)).toBe(0);
+    expect(
+      retryAfterFromHeaders(new Headers({ 'retry-after': 'Sat, 21 Nov 2026 11:00:00 GMT' }), now),
+    ).toBe(0);
   });
 
   it('falls back to x-ratelimit-reset-requests durations', () => {
-    expect(retryAfterFromHeaders(new Headers({ 'x-ratelimit-reset-requests': '1m30s' }), now)).toBe(90_000);
+    expect(retryAfterFromHeaders(new Headers({ 'x-ratelimit-reset-requests': '1m30s' }), now)).toBe(
+      90_000,
+    );
   });
 
   it('ignores values it cannot read', () => {
-    expect(retryAfterFromHeaders(new Headers({ 'retry-after': 'soon', 'retry-after-ms': '-4' }), now)).toBeUndefined();
+    expect(
+      retryAfterFromHeaders(new Headers({ 'retry-after': 'soon', 'retry-after-ms': '-4' }), now),
+    ).toBeUndefined();
     expect(retryAfterFromHeaders(new Headers(), now)).toBeUndefined();
   });
 });
@@ -39,7 +53,9 @@ describe('parseDuration', () => {
     ['2h', 7_200_000],
   ])('%s is %d ms', (text, ms) => expect(parseDuration(text)).toBe(ms));
 
-  it.each(['', 's', '1x', '1 s', '-1s'])('%j is not a duration', (text) => expect(parseDuration(text)).toBeUndefined());
+  it.each(['', 's', '1x', '1 s', '-1s'])('%j is not a duration', (text) =>
+    expect(parseDuration(text)).toBeUndefined(),
+  );
 });
 
 describe('isRetryable', () => {

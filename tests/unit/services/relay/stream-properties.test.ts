@@ -4,7 +4,11 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { createRelayClient, RelayError, type FetchLike } from '../../../../electron/main/services/relay-client';
+import {
+  createRelayClient,
+  RelayError,
+  type FetchLike,
+} from '../../../../electron/main/services/relay-client';
 
 const hi = { model: 'm', messages: [{ role: 'user' as const, content: 'hi' }] };
 
@@ -25,7 +29,10 @@ function fetchOf(bytes: Uint8Array, cuts: number[], contentType: string | undefi
         else controller.enqueue(next);
       },
     });
-    return new Response(body, { status: 200, headers: contentType === undefined ? {} : { 'content-type': contentType } });
+    return new Response(body, {
+      status: 200,
+      headers: contentType === undefined ? {} : { 'content-type': contentType },
+    });
   };
 }
 
@@ -40,8 +47,18 @@ const framedPiece = fc.record({
   splitData: fc.boolean(),
 });
 
-function frame(piece: { text: string; eol: string; keepAliveBefore: boolean; idField: boolean; splitData: boolean }): string {
-  const chunk = JSON.stringify({ id: 'c', object: 'chat.completion.chunk', choices: [{ index: 0, delta: { content: piece.text }, finish_reason: null }] });
+function frame(piece: {
+  text: string;
+  eol: string;
+  keepAliveBefore: boolean;
+  idField: boolean;
+  splitData: boolean;
+}): string {
+  const chunk = JSON.stringify({
+    id: 'c',
+    object: 'chat.completion.chunk',
+    choices: [{ index: 0, delta: { content: piece.text }, finish_reason: null }],
+  });
   let out = piece.keepAliveBefore ? `: PING${piece.eol}${piece.eol}` : '';
   if (piece.idField) out += `id: 7${piece.eol}`;
   if (piece.splitData) {
@@ -67,7 +84,11 @@ describe('stream reader properties', () => {
           const text = pieces.map(frame).join('') + ending;
           const bytes = new TextEncoder().encode(text);
           const deltas: string[] = [];
-          const client = createRelayClient({ baseUrl: 'http://relay.test', apiKey: 'k', fetch: fetchOf(bytes, cuts, contentType) });
+          const client = createRelayClient({
+            baseUrl: 'http://relay.test',
+            apiKey: 'k',
+            fetch: fetchOf(bytes, cuts, contentType),
+          });
           const result = await client.chat(hi, { onDelta: (d) => deltas.push(d) });
           const expected = pieces.map((p) => p.text).join('');
           expect(result.content).toBe(expected);
@@ -82,29 +103,40 @@ describe('stream reader properties', () => {
 
   it('keeps every whole event of a stream cut short, and marks it interrupted', async () => {
     await fc.assert(
-      fc.asyncProperty(fc.array(fc.string({ maxLength: 8 }), { minLength: 1, maxLength: 15 }), fc.nat(), async (texts, cutAt) => {
-        const events = texts.map((t) => `data: ${JSON.stringify({ choices: [{ index: 0, delta: { content: t } }] })}\n\n`);
-        const full = new TextEncoder().encode(events.join(''));
-        const end = cutAt % (full.length + 1);
-        const client = createRelayClient({ baseUrl: 'http://relay.test', apiKey: 'k', fetch: fetchOf(full.slice(0, end), [], 'text/event-stream') });
-        // The text of every event that arrived whole, and a prefix of the next at most.
-        let whole = '';
-        let offset = 0;
-        for (let i = 0; i < events.length; i++) {
-          offset += new TextEncoder().encode(events[i]).length;
-          if (offset <= end) whole += texts[i];
-        }
-        try {
-          const result = await client.chat(hi);
-          expect(result.interrupted).toBe(true);
-          expect(result.content.startsWith(whole)).toBe(true);
-          expect(texts.join('').startsWith(result.content)).toBe(true);
-        } catch (error) {
-          // Cut before the first whole event: nothing arrived, which is a bad response.
-          expect(error).toBeInstanceOf(RelayError);
-          expect(whole).toBe('');
-        }
-      }),
+      fc.asyncProperty(
+        fc.array(fc.string({ maxLength: 8 }), { minLength: 1, maxLength: 15 }),
+        fc.nat(),
+        async (texts, cutAt) => {
+          const events = texts.map(
+            (t) =>
+              `data: ${JSON.stringify({ choices: [{ index: 0, delta: { content: t } }] })}\n\n`,
+          );
+          const full = new TextEncoder().encode(events.join(''));
+          const end = cutAt % (full.length + 1);
+          const client = createRelayClient({
+            baseUrl: 'http://relay.test',
+            apiKey: 'k',
+            fetch: fetchOf(full.slice(0, end), [], 'text/event-stream'),
+          });
+          // The text of every event that arrived whole, and a prefix of the next at most.
+          let whole = '';
+          let offset = 0;
+          for (let i = 0; i < events.length; i++) {
+            offset += new TextEncoder().encode(events[i]).length;
+            if (offset <= end) whole += texts[i];
+          }
+          try {
+            const result = await client.chat(hi);
+            expect(result.interrupted).toBe(true);
+            expect(result.content.startsWith(whole)).toBe(true);
+            expect(texts.join('').startsWith(result.content)).toBe(true);
+          } catch (error) {
+            // Cut before the first whole event: nothing arrived, which is a bad response.
+            expect(error).toBeInstanceOf(RelayError);
+            expect(whole).toBe('');
+          }
+        },
+      ),
       { numRuns: 300 },
     );
   });
@@ -116,7 +148,12 @@ describe('stream reader properties', () => {
         fc.array(fc.nat(), { maxLength: 10 }),
         fc.constantFrom('text/event-stream', 'application/json', 'text/plain', undefined),
         async (bytes, cuts, contentType) => {
-          const client = createRelayClient({ baseUrl: 'http://relay.test', apiKey: 'k', fetch: fetchOf(bytes, cuts, contentType), idleTimeoutMs: 2000 });
+          const client = createRelayClient({
+            baseUrl: 'http://relay.test',
+            apiKey: 'k',
+            fetch: fetchOf(bytes, cuts, contentType),
+            idleTimeoutMs: 2000,
+          });
           const outcome = await client.chat(hi).then(
             (result) => ({ result }),
             (error: unknown) => ({ error }),
@@ -132,9 +169,15 @@ describe('stream reader properties', () => {
   it('ends random bytes after a valid beginning in a RelayError or an interrupted reply that kept the text', async () => {
     await fc.assert(
       fc.asyncProperty(fc.uint8Array({ minLength: 1, maxLength: 200 }), async (junk) => {
-        const start = new TextEncoder().encode(`data: ${JSON.stringify({ choices: [{ index: 0, delta: { content: 'kept' } }] })}\n\n`);
+        const start = new TextEncoder().encode(
+          `data: ${JSON.stringify({ choices: [{ index: 0, delta: { content: 'kept' } }] })}\n\n`,
+        );
         const bytes = new Uint8Array([...start, ...junk]);
-        const client = createRelayClient({ baseUrl: 'http://relay.test', apiKey: 'k', fetch: fetchOf(bytes, [], 'text/event-stream') });
+        const client = createRelayClient({
+          baseUrl: 'http://relay.test',
+          apiKey: 'k',
+          fetch: fetchOf(bytes, [], 'text/event-stream'),
+        });
         try {
           const result = await client.chat(hi);
           expect(result.content.startsWith('kept')).toBe(true);
