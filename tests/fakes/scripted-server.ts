@@ -12,7 +12,7 @@ export interface RecordedRequest {
   body: string;
 }
 
-export type Handler = (request: RecordedRequest, res: ServerResponse) => void | Promise<void>;
+export type Handler = (request: RecordedRequest, res: ServerResponse) => unknown;
 
 export interface ScriptedServer {
   /** `http://127.0.0.1:<port>`: the host only. */
