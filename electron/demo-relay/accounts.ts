@@ -65,7 +65,10 @@ export class Accounts {
     const account = this.require(key);
     const now = this.now();
     const perMs = this.ratePerMinute / 60_000;
-    account.tokens = Math.min(this.ratePerMinute, account.tokens + (now - account.refilledAt) * perMs);
+    account.tokens = Math.min(
+      this.ratePerMinute,
+      account.tokens + (now - account.refilledAt) * perMs,
+    );
     account.refilledAt = now;
 
     const allowed = account.tokens >= 1;
@@ -103,7 +106,8 @@ export class Accounts {
   }
 
   setBalance(key: string, credits: number): void {
-    if (!Number.isFinite(credits)) throw new RangeError('balance must be a finite number of credits');
+    if (!Number.isFinite(credits))
+      throw new RangeError('balance must be a finite number of credits');
     this.require(key).microBalance = toMicro(credits);
   }
 

@@ -29,7 +29,11 @@ Options:
 
 class UsageError extends Error {}
 
-function parseCommandLine(args: string[]): { help: boolean; quiet: boolean; options: DemoRelayOptions } {
+function parseCommandLine(args: string[]): {
+  help: boolean;
+  quiet: boolean;
+  options: DemoRelayOptions;
+} {
   let parsed;
   try {
     parsed = parseArgs({
@@ -61,21 +65,34 @@ function parseCommandLine(args: string[]): { help: boolean; quiet: boolean; opti
       throw new UsageError('--key must be 1 to 256 visible ASCII characters without spaces');
     }
   }
-  if (values.host !== undefined && values.host.trim() === '') throw new UsageError('--host must not be empty');
+  if (values.host !== undefined && values.host.trim() === '')
+    throw new UsageError('--host must not be empty');
   return {
     help: values.help ?? false,
     quiet: values.quiet ?? false,
     options: {
-      port: numberOption('--port', values.port, DEFAULT_PORT, { min: 0, max: 65535, integer: true }),
+      port: numberOption('--port', values.port, DEFAULT_PORT, {
+        min: 0,
+        max: 65535,
+        integer: true,
+      }),
       host: values.host ?? DEFAULT_HOST,
       keys: keys.length > 0 ? keys : undefined,
       balance: numberOption('--balance', values.balance, DEFAULT_SETTINGS.balance, { min: 0 }),
       cost: numberOption('--cost', values.cost, DEFAULT_SETTINGS.cost, { min: 0 }),
-      ratePerMinute: numberOption('--rate', values.rate, DEFAULT_SETTINGS.ratePerMinute, { min: 1, integer: true }),
-      latencyMs: numberOption('--latency', values.latency, DEFAULT_SETTINGS.latencyMs, { min: 0 }),
-      tokensPerSecond: numberOption('--tokens-per-second', values['tokens-per-second'], DEFAULT_SETTINGS.tokensPerSecond, {
-        min: 0,
+      ratePerMinute: numberOption('--rate', values.rate, DEFAULT_SETTINGS.ratePerMinute, {
+        min: 1,
+        integer: true,
       }),
+      latencyMs: numberOption('--latency', values.latency, DEFAULT_SETTINGS.latencyMs, { min: 0 }),
+      tokensPerSecond: numberOption(
+        '--tokens-per-second',
+        values['tokens-per-second'],
+        DEFAULT_SETTINGS.tokensPerSecond,
+        {
+          min: 0,
+        },
+      ),
     },
   };
 }
@@ -90,9 +107,15 @@ function numberOption(
   // Number('') is 0 and Number('0x10') is 16: accept plain decimal notation only.
   const value = /^-?\d+(\.\d+)?$/.test(text.trim()) ? Number(text) : Number.NaN;
   const max = rule.max ?? Number.MAX_SAFE_INTEGER;
-  if (!Number.isFinite(value) || value < rule.min || value > max || (rule.integer && !Number.isInteger(value))) {
+  if (
+    !Number.isFinite(value) ||
+    value < rule.min ||
+    value > max ||
+    (rule.integer && !Number.isInteger(value))
+  ) {
     const kind = rule.integer ? 'an integer' : 'a number';
-    const range = rule.max === undefined ? `${rule.min} or more` : `from ${rule.min} to ${rule.max}`;
+    const range =
+      rule.max === undefined ? `${rule.min} or more` : `from ${rule.min} to ${rule.max}`;
     throw new UsageError(`${name} must be ${kind} ${range}, not ${JSON.stringify(text)}`);
   }
   return value;
@@ -115,10 +138,16 @@ async function main(): Promise<void> {
   const print = (line: string): void => void process.stdout.write(`${line}\n`);
   let relay;
   try {
-    relay = await startDemoRelay({ ...command.options, log: command.quiet ? undefined : (line) => print(`  ${line}`) });
+    relay = await startDemoRelay({
+      ...command.options,
+      log: command.quiet ? undefined : (line) => print(`  ${line}`),
+    });
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
-    const reason = code === 'EADDRINUSE' ? `port ${command.options.port} is already in use (try --port 0)` : String(error);
+    const reason =
+      code === 'EADDRINUSE'
+        ? `port ${command.options.port} is already in use (try --port 0)`
+        : String(error);
     process.stderr.write(`demo-relay: cannot start: ${reason}\n`);
     process.exit(1);
   }
@@ -129,7 +158,9 @@ async function main(): Promise<void> {
   print(`  API key${relay.keys.length > 1 ? 's' : ''}: ${relay.keys.join(', ')}`);
   print(`  Balance: ${settings.balance} credits per key; each request costs ${settings.cost}`);
   print(`  Rate limit: ${settings.ratePerMinute} requests per minute per key`);
-  print(`  Streaming: ${settings.tokensPerSecond === 0 ? 'unpaced' : `${settings.tokensPerSecond} tokens per second`}; latency ${settings.latencyMs} ms`);
+  print(
+    `  Streaming: ${settings.tokensPerSecond === 0 ? 'unpaced' : `${settings.tokensPerSecond} tokens per second`}; latency ${settings.latencyMs} ms`,
+  );
   print(`  Models: ${DEMO_MODELS.map((model) => model.id).join(', ')}`);
   print('Press Ctrl+C to stop.');
 

@@ -28,7 +28,12 @@ export function sendError(res: ServerResponse, error: RelayHttpError): void {
 }
 
 /** The body as a proxy in front of a relay would send it: HTML, or nothing at all. */
-export function sendStatusPage(res: ServerResponse, status: number, kind: 'html' | 'empty', headers: Record<string, string>): void {
+export function sendStatusPage(
+  res: ServerResponse,
+  status: number,
+  kind: 'html' | 'empty',
+  headers: Record<string, string>,
+): void {
   if (kind === 'empty') {
     res.writeHead(status, { ...headers, 'Content-Length': '0' });
     res.end();
@@ -60,7 +65,9 @@ export async function readBody(req: IncomingMessage, limit = MAX_BODY_BYTES): Pr
 }
 
 function tooLarge(limit: number): RelayHttpError {
-  return new RelayHttpError(413, `The request body is larger than ${limit} bytes.`, { param: null });
+  return new RelayHttpError(413, `The request body is larger than ${limit} bytes.`, {
+    param: null,
+  });
 }
 
 /** Parses a request body that must be a JSON object. */
@@ -72,7 +79,9 @@ export function parseJsonObject(raw: Buffer): Record<string, unknown> {
     throw new RelayHttpError(400, 'The request body is not valid JSON.', { code: 'invalid_json' });
   }
   if (typeof value !== 'object' || value === null || Array.isArray(value)) {
-    throw new RelayHttpError(400, 'The request body must be a JSON object.', { code: 'invalid_json' });
+    throw new RelayHttpError(400, 'The request body must be a JSON object.', {
+      code: 'invalid_json',
+    });
   }
   return value as Record<string, unknown>;
 }
@@ -85,7 +94,11 @@ export const SSE_HEADERS: Record<string, string> = {
 };
 
 /** Writes one `data:` event and waits while the socket's buffer is full, so a slow reader slows us. */
-export async function writeEvent(res: ServerResponse, data: unknown, signal: AbortSignal): Promise<void> {
+export async function writeEvent(
+  res: ServerResponse,
+  data: unknown,
+  signal: AbortSignal,
+): Promise<void> {
   const payload = typeof data === 'string' ? data : JSON.stringify(data);
   if (!res.write(`data: ${payload}\n\n`)) {
     await once(res, 'drain', { signal });

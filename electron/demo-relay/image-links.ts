@@ -25,7 +25,12 @@ export class ImageLinks {
   private readonly now: () => number;
 
   constructor(limits: Partial<ImageLinkLimits> = {}, now: () => number = Date.now) {
-    this.limits = { maxImages: 64, maxBytes: 256 * 1024 * 1024, ttlMs: IMAGE_LINK_TTL_MS, ...limits };
+    this.limits = {
+      maxImages: 64,
+      maxBytes: 256 * 1024 * 1024,
+      ttlMs: IMAGE_LINK_TTL_MS,
+      ...limits,
+    };
     this.now = now;
   }
 
@@ -51,7 +56,8 @@ export class ImageLinks {
     const now = this.now();
     // A Map iterates in insertion order, which is also expiry order.
     for (const [id, image] of this.images) {
-      const overLimit = this.images.size > this.limits.maxImages || this.totalBytes > this.limits.maxBytes;
+      const overLimit =
+        this.images.size > this.limits.maxImages || this.totalBytes > this.limits.maxBytes;
       if (image.expiresAt > now && !overLimit) break;
       this.images.delete(id);
       this.totalBytes -= image.bytes.length;

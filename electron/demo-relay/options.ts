@@ -95,7 +95,11 @@ export function resolveOptions(options: DemoRelayOptions = {}): ResolvedOptions 
       min: 1,
       integer: true,
     }),
-    tokensPerSecond: check('tokensPerSecond', options.tokensPerSecond ?? DEFAULT_SETTINGS.tokensPerSecond, { min: 0 }),
+    tokensPerSecond: check(
+      'tokensPerSecond',
+      options.tokensPerSecond ?? DEFAULT_SETTINGS.tokensPerSecond,
+      { min: 0 },
+    ),
     latencyMs: check('latencyMs', options.latencyMs ?? DEFAULT_SETTINGS.latencyMs, { min: 0 }),
   };
   const keys = options.keys && options.keys.length > 0 ? [...options.keys] : [newDemoKey()];
@@ -118,13 +122,16 @@ export function newDemoKey(): string {
 /** A key must travel in an HTTP header unchanged: visible ASCII, no spaces. */
 export function checkKey(key: string): void {
   if (typeof key !== 'string' || !/^[\x21-\x7e]{1,256}$/.test(key)) {
-    throw new RangeError('a demo relay key must be 1 to 256 visible ASCII characters without spaces');
+    throw new RangeError(
+      'a demo relay key must be 1 to 256 visible ASCII characters without spaces',
+    );
   }
 }
 
 export function checkFaults(faults: DemoRelayFaults | undefined): DemoRelayFaults | undefined {
   if (faults === undefined) return undefined;
-  if (faults.status !== undefined) check('faults.status', faults.status, { min: 400, max: 599, integer: true });
+  if (faults.status !== undefined)
+    check('faults.status', faults.status, { min: 400, max: 599, integer: true });
   if (faults.statusBody !== undefined && !['json', 'html', 'empty'].includes(faults.statusBody)) {
     throw new RangeError('faults.statusBody must be "json", "html" or "empty"');
   }
@@ -135,7 +142,11 @@ export function checkFaults(faults: DemoRelayFaults | undefined): DemoRelayFault
   return { ...faults };
 }
 
-function check(name: string, value: number, rule: { min: number; max?: number; integer?: boolean }): number {
+function check(
+  name: string,
+  value: number,
+  rule: { min: number; max?: number; integer?: boolean },
+): number {
   const max = rule.max ?? Number.MAX_SAFE_INTEGER;
   const ok =
     typeof value === 'number' &&

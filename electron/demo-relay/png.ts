@@ -36,7 +36,8 @@ export function encodePng(width: number, height: number, rgb: Uint8Array): Buffe
     throw new RangeError('PNG width and height must be positive integers');
   }
   const stride = width * 3;
-  if (rgb.length !== stride * height) throw new RangeError('pixel buffer does not match width * height * 3');
+  if (rgb.length !== stride * height)
+    throw new RangeError('pixel buffer does not match width * height * 3');
 
   const filtered = Buffer.allocUnsafe((stride + 1) * height);
   for (let y = 0; y < height; y++) {

@@ -18,7 +18,14 @@ import { createEmbeddings } from './endpoints/embeddings';
 import { generateImages } from './endpoints/images';
 import { listModels } from './endpoints/models';
 import { defaultsFor, errorBody, RelayHttpError } from './errors';
-import { parseJsonObject, readBody, sendError, sendJson, sendStatusPage, SSE_HEADERS } from './http-io';
+import {
+  parseJsonObject,
+  readBody,
+  sendError,
+  sendJson,
+  sendStatusPage,
+  SSE_HEADERS,
+} from './http-io';
 
 const ENDPOINTS = new Map<string, Endpoint>([
   ['/v1/chat/completions', createChatCompletion],
@@ -43,13 +50,22 @@ export function createRelayServer(relay: RelayState, log?: (line: string) => voi
     if (log) {
       res.on('close', () => {
         const ms = Math.round(performance.now() - started);
-        const outcome = res.writableFinished ? String(res.statusCode) : `${res.headersSent ? res.statusCode : '-'} (closed early)`;
-        log(`${req.method} ${logPath(req.url)} ${outcome} ${ms}ms${trace.keyLabel ? ` ${trace.keyLabel}` : ''}`);
+        const outcome = res.writableFinished
+          ? String(res.statusCode)
+          : `${res.headersSent ? res.statusCode : '-'} (closed early)`;
+        log(
+          `${req.method} ${logPath(req.url)} ${outcome} ${ms}ms${trace.keyLabel ? ` ${trace.keyLabel}` : ''}`,
+        );
       });
     }
     const abort = new AbortController();
     res.on('close', () => abort.abort());
-    const context: ResponseContext = { req, res, relay, signal: AbortSignal.any([relay.closing, abort.signal]) };
+    const context: ResponseContext = {
+      req,
+      res,
+      relay,
+      signal: AbortSignal.any([relay.closing, abort.signal]),
+    };
     handle(context, trace).catch((error: unknown) => answerFailure(context, trace, error, log));
   });
   server.on('connection', (socket) => {
@@ -83,9 +99,13 @@ async function handle(context: ResponseContext, trace: RequestTrace): Promise<vo
 
   const endpoint = ENDPOINTS.get(path);
   if (!endpoint) {
-    throw new RelayHttpError(404, `Unknown request URL: ${req.method} ${path}. The demo relay serves ${[...ENDPOINTS.keys()].join(', ')}.`, {
-      code: 'unknown_url',
-    });
+    throw new RelayHttpError(
+      404,
+      `Unknown request URL: ${req.method} ${path}. The demo relay serves ${[...ENDPOINTS.keys()].join(', ')}.`,
+      {
+        code: 'unknown_url',
+      },
+    );
   }
   if (req.method !== endpoint.method) {
     throw new RelayHttpError(405, `${path} accepts ${endpoint.method} only, not ${req.method}.`, {
@@ -94,7 +114,8 @@ async function handle(context: ResponseContext, trace: RequestTrace): Promise<vo
   }
 
   const raw = endpoint.method === 'POST' ? await readBody(req) : undefined;
-  if (relay.settings.latencyMs > 0) await sleep(relay.settings.latencyMs, undefined, { signal: context.signal });
+  if (relay.settings.latencyMs > 0)
+    await sleep(relay.settings.latencyMs, undefined, { signal: context.signal });
 
   // Before auth: a failing relay or the proxy in front of it answers whoever asks.
   const statusFault = relay.faults.takeStatus();
@@ -150,22 +171,44 @@ function bearerKey(req: IncomingMessage): string | undefined {
 }
 
 function sendFault(res: ServerResponse, status: number, body: 'json' | 'html' | 'empty'): void {
-  const headers: Record<string, string> = status === 429 ? { 'retry-after': '1', 'retry-after-ms': '1000' } : {};
+  const headers: Record<string, string> =
+    status === 429 ? { 'retry-after': '1', 'retry-after-ms': '1000' } : {};
   if (body !== 'json') return sendStatusPage(res, status, body, headers);
   const defaults = defaultsFor(status);
-  sendJson(res, status, errorBody(`${defaults.message} (demo relay: injected fault)`, defaults.type, defaults.code, null), headers);
+  sendJson(
+    res,
+    status,
+    errorBody(
+      `${defaults.message} (demo relay: injected fault)`,
+      defaults.type,
+      defaults.code,
+      null,
+    ),
+    headers,
+  );
 }
 
-function serveImage(req: IncomingMessage, res: ServerResponse, relay: RelayState, path: string): void {
+function serveImage(
+  req: IncomingMessage,
+  res: ServerResponse,
+  relay: RelayState,
+  path: string,
+): void {
   if (req.method !== 'GET' && req.method !== 'HEAD') {
-    throw new RelayHttpError(405, 'Image links accept GET only.', { headers: { Allow: 'GET, HEAD' } });
+    throw new RelayHttpError(405, 'Image links accept GET only.', {
+      headers: { Allow: 'GET, HEAD' },
+    });
   }
   const id = IMAGE_PATH.exec(path)?.[1];
   const bytes = id === undefined ? undefined : relay.imageLinks.get(id);
   if (!bytes) {
-    throw new RelayHttpError(404, 'This image link does not exist or has expired (links last one hour).', {
-      code: 'not_found',
-    });
+    throw new RelayHttpError(
+      404,
+      'This image link does not exist or has expired (links last one hour).',
+      {
+        code: 'not_found',
+      },
+    );
   }
   res.writeHead(200, {
     'Content-Type': 'image/png',
@@ -179,7 +222,12 @@ function serveImage(req: IncomingMessage, res: ServerResponse, relay: RelayState
  * The catch-all: whatever went wrong, the client gets an answer or a closed socket, never a hang,
  * and the process never crashes.
  */
-function answerFailure(context: ResponseContext, trace: RequestTrace, error: unknown, log?: (line: string) => void): void {
+function answerFailure(
+  context: ResponseContext,
+  trace: RequestTrace,
+  error: unknown,
+  log?: (line: string) => void,
+): void {
   const { res, relay, signal } = context;
   if (signal.aborted) {
     // The relay is closing or the client left: nobody is waiting for an answer.
@@ -193,9 +241,19 @@ function answerFailure(context: ResponseContext, trace: RequestTrace, error: unk
   }
   try {
     if (!res.headersSent) {
-      sendError(res, expected ? error : new RelayHttpError(500, 'The demo relay failed internally. Retry the request.'));
-    } else if (String(res.getHeader('Content-Type')).startsWith('text/event-stream') && res.writable) {
-      res.end(`data: ${JSON.stringify(errorBody('The demo relay failed in the middle of the reply.', 'server_error', 'internal_error', null))}\n\n`);
+      sendError(
+        res,
+        expected
+          ? error
+          : new RelayHttpError(500, 'The demo relay failed internally. Retry the request.'),
+      );
+    } else if (
+      String(res.getHeader('Content-Type')).startsWith('text/event-stream') &&
+      res.writable
+    ) {
+      res.end(
+        `data: ${JSON.stringify(errorBody('The demo relay failed in the middle of the reply.', 'server_error', 'internal_error', null))}\n\n`,
+      );
     } else {
       res.destroy();
     }

@@ -77,17 +77,27 @@ export function validateChatRequest(body: Json): ChatRequest {
   if (!has(body, 'messages')) throw missing('messages');
   const messages = body.messages;
   if (!Array.isArray(messages)) throw wrongType('messages', 'an array of message objects');
-  if (messages.length === 0) throw invalidRequest('messages', 'messages must contain at least one message.');
+  if (messages.length === 0)
+    throw invalidRequest('messages', 'messages must contain at least one message.');
   const parsed = messages.map((message, index) => validateMessage(message, `messages[${index}]`));
 
   const temperature = optionalNumber(body, 'temperature', 0, 2) ?? 1;
   optionalNumber(body, 'top_p', 0, 1);
   optionalInteger(body, 'seed', Number.MIN_SAFE_INTEGER, Number.MAX_SAFE_INTEGER);
   const maxTokens = optionalInteger(body, 'max_tokens', 1, Number.MAX_SAFE_INTEGER);
-  const maxCompletionTokens = optionalInteger(body, 'max_completion_tokens', 1, Number.MAX_SAFE_INTEGER);
+  const maxCompletionTokens = optionalInteger(
+    body,
+    'max_completion_tokens',
+    1,
+    Number.MAX_SAFE_INTEGER,
+  );
   const n = optionalInteger(body, 'n', 1, Number.MAX_SAFE_INTEGER);
   if (n !== undefined && n !== 1) {
-    throw invalidRequest('n', 'The demo relay returns one choice per request: n must be 1.', 'unsupported_value');
+    throw invalidRequest(
+      'n',
+      'The demo relay returns one choice per request: n must be 1.',
+      'unsupported_value',
+    );
   }
   const stream = optionalBoolean(body, 'stream') ?? false;
   optionalString(body, 'user');
@@ -100,11 +110,14 @@ export function validateChatRequest(body: Json): ChatRequest {
       throw invalidRequest('stream_options', 'stream_options is only allowed when stream is true.');
     }
     rejectUnknownFields(options, STREAM_OPTION_FIELDS, 'stream_options.');
-    includeUsage = optionalBoolean(options, 'include_usage', 'stream_options.include_usage') ?? false;
+    includeUsage =
+      optionalBoolean(options, 'include_usage', 'stream_options.include_usage') ?? false;
     optionalBoolean(options, 'include_obfuscation', 'stream_options.include_obfuscation');
   }
 
-  const limits = [maxTokens, maxCompletionTokens].filter((value): value is number => value !== undefined);
+  const limits = [maxTokens, maxCompletionTokens].filter(
+    (value): value is number => value !== undefined,
+  );
   return {
     model,
     messages: parsed,
@@ -157,7 +170,8 @@ export function validateEmbeddingRequest(body: Json): EmbeddingRequest {
   }
 
   const encoding = optionalEnum(body, 'encoding_format', ['float', 'base64'] as const) ?? 'float';
-  const dimensions = optionalInteger(body, 'dimensions', 1, EMBEDDING_DIMENSIONS) ?? EMBEDDING_DIMENSIONS;
+  const dimensions =
+    optionalInteger(body, 'dimensions', 1, EMBEDDING_DIMENSIONS) ?? EMBEDDING_DIMENSIONS;
   optionalString(body, 'user');
   return { model, inputs, encoding, dimensions };
 }
@@ -213,16 +227,24 @@ function requireModel(body: Json, kind: ModelKind): DemoModel {
   // 400 rather than OpenAI's 404: the spec lists 400 for invalid parameters, and a 400 with
   // `param: "model"` tells the client exactly what to fix.
   if (!model) {
-    throw new RelayHttpError(400, `The model ${JSON.stringify(id)} does not exist on the demo relay. Use one of: ${suitable}.`, {
-      code: 'model_not_found',
-      param: 'model',
-    });
+    throw new RelayHttpError(
+      400,
+      `The model ${JSON.stringify(id)} does not exist on the demo relay. Use one of: ${suitable}.`,
+      {
+        code: 'model_not_found',
+        param: 'model',
+      },
+    );
   }
   if (model.kind !== kind) {
-    throw new RelayHttpError(400, `${model.id} is a ${model.kind} model; this endpoint needs a ${kind} model: ${suitable}.`, {
-      code: 'model_not_supported',
-      param: 'model',
-    });
+    throw new RelayHttpError(
+      400,
+      `${model.id} is a ${model.kind} model; this endpoint needs a ${kind} model: ${suitable}.`,
+      {
+        code: 'model_not_supported',
+        param: 'model',
+      },
+    );
   }
   return model;
 }
@@ -243,7 +265,8 @@ function optionalNumber(body: Json, field: string, min: number, max: number): nu
   if (!has(body, field)) return undefined;
   const value = body[field];
   if (typeof value !== 'number' || !Number.isFinite(value)) throw wrongType(field, 'a number');
-  if (value < min || value > max) throw invalidRequest(field, `${field} must be between ${min} and ${max}.`);
+  if (value < min || value > max)
+    throw invalidRequest(field, `${field} must be between ${min} and ${max}.`);
   return value;
 }
 
@@ -270,11 +293,18 @@ function optionalString(body: Json, field: string, param = field): string | unde
   return value;
 }
 
-function optionalEnum<T extends string>(body: Json, field: string, values: readonly T[]): T | undefined {
+function optionalEnum<T extends string>(
+  body: Json,
+  field: string,
+  values: readonly T[],
+): T | undefined {
   if (!has(body, field)) return undefined;
   const value = body[field];
   if (typeof value !== 'string' || !(values as readonly string[]).includes(value)) {
-    throw invalidRequest(field, `${field} must be one of ${values.map((v) => `"${v}"`).join(', ')}.`);
+    throw invalidRequest(
+      field,
+      `${field} must be one of ${values.map((v) => `"${v}"`).join(', ')}.`,
+    );
   }
   return value as T;
 }
@@ -288,7 +318,11 @@ function isObject(value: unknown): value is Json {
 }
 
 function missing(param: string): RelayHttpError {
-  return invalidRequest(param, `Missing required parameter: ${param}.`, 'missing_required_parameter');
+  return invalidRequest(
+    param,
+    `Missing required parameter: ${param}.`,
+    'missing_required_parameter',
+  );
 }
 
 function wrongType(param: string, expected: string): RelayHttpError {

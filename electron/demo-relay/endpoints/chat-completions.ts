@@ -17,7 +17,8 @@ export const createChatCompletion: Endpoint = {
     const request = validateChatRequest(body);
     return {
       streaming: request.stream,
-      respond: (context) => (request.stream ? streamReply(context, request) : sendReply(context, request)),
+      respond: (context) =>
+        request.stream ? streamReply(context, request) : sendReply(context, request),
     };
   },
 };
@@ -63,7 +64,10 @@ async function sendReply({ res, relay }: ResponseContext, request: ChatRequest):
   });
 }
 
-async function streamReply({ res, relay, signal }: ResponseContext, request: ChatRequest): Promise<void> {
+async function streamReply(
+  { res, relay, signal }: ResponseContext,
+  request: ChatRequest,
+): Promise<void> {
   const reply = composeReply(request);
   const head = {
     id: relay.nextId('chatcmpl'),
@@ -108,17 +112,28 @@ async function streamReply({ res, relay, signal }: ResponseContext, request: Cha
 
 async function strike(res: ServerResponse, fault: StreamFault, signal: AbortSignal): Promise<void> {
   switch (fault.kind) {
-    case 'cut':
-      // Like a dropped connection: the chunked body never gets its terminating chunk.
+    case 'cut': {
+      // Like a dropped connection: the chunked body never gets its terminating chunk. What was
+      // written must reach the client first (destroy() would discard it), hence the empty write,
+      // whose callback runs once everything before it is flushed.
+      const socket = res.socket;
+      if (socket && !socket.destroyed)
+        await new Promise<void>((resolve) => socket.write('', () => resolve()));
       res.destroy();
       return;
+    }
     case 'end':
       res.end();
       return;
     case 'error':
       await writeEvent(
         res,
-        errorBody('The demo relay failed in the middle of the reply (injected fault).', 'server_error', 'stream_error', null),
+        errorBody(
+          'The demo relay failed in the middle of the reply (injected fault).',
+          'server_error',
+          'stream_error',
+          null,
+        ),
         signal,
       );
       res.end();

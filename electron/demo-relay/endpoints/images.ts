@@ -37,6 +37,7 @@ export const generateImages: Endpoint = {
  */
 function publicBase(req: IncomingMessage, relay: RelayState): string {
   const host = req.headers.host;
-  if (host && /^(?:[A-Za-z0-9.-]+|\[[0-9A-Fa-f:.]+\])(?::\d{1,5})?$/.test(host)) return `http://${host}`;
+  if (host && /^(?:[A-Za-z0-9.-]+|\[[0-9A-Fa-f:.]+\])(?::\d{1,5})?$/.test(host))
+    return `http://${host}`;
   return relay.url();
 }

@@ -56,7 +56,9 @@ export function composeDemoReply(prompt: string): string {
   const title = words.length > 0 ? capitalise(words.slice(0, 8).join(' ')) : 'An empty message';
   const rows =
     distinct.length > 0
-      ? distinct.slice(0, 6).map((word) => `| ${word} | ${[...word].length} | ${(word.match(VOWELS) ?? []).length} |`)
+      ? distinct
+          .slice(0, 6)
+          .map((word) => `| ${word} | ${[...word].length} | ${(word.match(VOWELS) ?? []).length} |`)
       : ['| (none) | 0 | 0 |'];
 
   const lines = [
@@ -102,7 +104,12 @@ function codeBlock(text: string, hash: number): string[] {
           'const words = message.split(/\\s+/).filter(Boolean);',
           `console.log(words.length); // ${count}`,
         ]
-      : [`${fence}python`, `message = ${literal}`, 'words = message.split()', `print(len(words))  # ${count}`];
+      : [
+          `${fence}python`,
+          `message = ${literal}`,
+          'words = message.split()',
+          `print(len(words))  # ${count}`,
+        ];
   return [...body, fence];
 }
 

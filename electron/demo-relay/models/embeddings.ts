@@ -29,21 +29,43 @@ const STOP_WORDS = new Set(
 const CONCEPTS: Record<string, readonly string[]> = {
   cat: ['cat', 'cats', 'kitten', 'kittens', 'kitty', 'feline', 'tomcat'],
   dog: ['dog', 'dogs', 'puppy', 'puppies', 'pup', 'hound', 'canine'],
-  money: ['invoice', 'invoices', 'bill', 'billing', 'receipt', 'payment', 'payments', 'price', 'cost', 'pay'],
+  money: [
+    'invoice',
+    'invoices',
+    'bill',
+    'billing',
+    'receipt',
+    'payment',
+    'payments',
+    'price',
+    'cost',
+    'pay',
+  ],
   car: ['car', 'cars', 'automobile', 'vehicle', 'vehicles', 'truck', 'sedan'],
   happy: ['happy', 'glad', 'joyful', 'cheerful', 'delighted', 'joy'],
   sad: ['sad', 'unhappy', 'sorrow', 'gloomy', 'miserable'],
   food: ['food', 'meal', 'dinner', 'lunch', 'breakfast', 'eat', 'eating'],
   fruit: ['fruit', 'apple', 'apples', 'banana', 'bananas', 'orange', 'pear', 'grape'],
   computer: ['computer', 'laptop', 'pc', 'desktop', 'notebook'],
-  code: ['code', 'program', 'programming', 'software', 'function', 'typescript', 'javascript', 'python'],
+  code: [
+    'code',
+    'program',
+    'programming',
+    'software',
+    'function',
+    'typescript',
+    'javascript',
+    'python',
+  ],
   weather: ['weather', 'rain', 'sunny', 'snow', 'storm', 'forecast', 'cloudy'],
   big: ['big', 'large', 'huge', 'enormous', 'giant'],
   small: ['small', 'tiny', 'little', 'miniature'],
 };
 
 const CONCEPT_OF = new Map<string, string>(
-  Object.entries(CONCEPTS).flatMap(([concept, words]) => words.map((word) => [word, concept] as const)),
+  Object.entries(CONCEPTS).flatMap(([concept, words]) =>
+    words.map((word) => [word, concept] as const),
+  ),
 );
 
 /** The vector of one text, `dimensions` long (a prefix of the full vector, renormalised). */

@@ -14,7 +14,12 @@ interface Disc {
 }
 
 /** The PNG for `prompt`; `variant` tells apart the images of one request with `n` > 1. */
-export function renderDemoImage(prompt: string, width: number, height: number, variant = 0): Buffer {
+export function renderDemoImage(
+  prompt: string,
+  width: number,
+  height: number,
+  variant = 0,
+): Buffer {
   const seed = fnv1a(`${variant}:${prompt}`);
   const random = seededRandom(seed);
   const from = colourFromHue(random() * 360, 0.55, 0.35);
@@ -74,12 +79,26 @@ function seededRandom(seed: number): () => number {
   };
 }
 
-function colourFromHue(hue: number, saturation: number, lightness: number): [number, number, number] {
+function colourFromHue(
+  hue: number,
+  saturation: number,
+  lightness: number,
+): [number, number, number] {
   const c = (1 - Math.abs(2 * lightness - 1)) * saturation;
   const h = hue / 60;
   const x = c * (1 - Math.abs((h % 2) - 1));
   const m = lightness - c / 2;
   const [r, g, b] =
-    h < 1 ? [c, x, 0] : h < 2 ? [x, c, 0] : h < 3 ? [0, c, x] : h < 4 ? [0, x, c] : h < 5 ? [x, 0, c] : [c, 0, x];
+    h < 1
+      ? [c, x, 0]
+      : h < 2
+        ? [x, c, 0]
+        : h < 3
+          ? [0, c, x]
+          : h < 4
+            ? [0, x, c]
+            : h < 5
+              ? [x, 0, c]
+              : [c, 0, x];
   return [Math.round((r + m) * 255), Math.round((g + m) * 255), Math.round((b + m) * 255)];
 }
