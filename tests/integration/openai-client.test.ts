@@ -151,7 +151,11 @@ describe('the official openai client against the demo relay', () => {
   it('raises an APIError with status 402 once the balance is gone', async () => {
     const poor = await startDemoRelay({ balance: 0.02, cost: 0.01 });
     try {
-      const poorClient = new OpenAI({ baseURL: `${poor.url}/v1`, apiKey: poor.keys[0]!, maxRetries: 0 });
+      const poorClient = new OpenAI({
+        baseURL: `${poor.url}/v1`,
+        apiKey: poor.keys[0]!,
+        maxRetries: 0,
+      });
       await poorClient.models.list();
       await poorClient.models.list();
       const error = await poorClient.models.list().catch((e: unknown) => e);
@@ -166,7 +170,11 @@ describe('the official openai client against the demo relay', () => {
   it('raises RateLimitError with Retry-After', async () => {
     const strict = await startDemoRelay({ ratePerMinute: 1 });
     try {
-      const strictClient = new OpenAI({ baseURL: `${strict.url}/v1`, apiKey: strict.keys[0]!, maxRetries: 0 });
+      const strictClient = new OpenAI({
+        baseURL: `${strict.url}/v1`,
+        apiKey: strict.keys[0]!,
+        maxRetries: 0,
+      });
       await strictClient.models.list();
       const error = await strictClient.models.list().catch((e: unknown) => e);
       expect(error).toBeInstanceOf(RateLimitError);

@@ -10,7 +10,13 @@ function clock(start = 1_000_000): { now: () => number; advance: (ms: number) =>
 describe('Accounts rate limit', () => {
   it('allows a burst of ratePerMinute, then refuses with an honest Retry-After', () => {
     const time = clock();
-    const accounts = new Accounts({ keys: ['k'], balance: 1, cost: 0, ratePerMinute: 3, now: time.now });
+    const accounts = new Accounts({
+      keys: ['k'],
+      balance: 1,
+      cost: 0,
+      ratePerMinute: 3,
+      now: time.now,
+    });
     expect(accounts.takeRequest('k').headers['x-ratelimit-remaining-requests']).toBe('2');
     accounts.takeRequest('k');
     const last = accounts.takeRequest('k');
@@ -29,7 +35,13 @@ describe('Accounts rate limit', () => {
   });
 
   it('keeps keys apart', () => {
-    const accounts = new Accounts({ keys: ['a', 'b'], balance: 1, cost: 0, ratePerMinute: 1, now: clock().now });
+    const accounts = new Accounts({
+      keys: ['a', 'b'],
+      balance: 1,
+      cost: 0,
+      ratePerMinute: 1,
+      now: clock().now,
+    });
     expect(accounts.takeRequest('a').allowed).toBe(true);
     expect(accounts.takeRequest('a').allowed).toBe(false);
     expect(accounts.takeRequest('b').allowed).toBe(true);

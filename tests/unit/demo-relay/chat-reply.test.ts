@@ -1,6 +1,11 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { composeDemoReply, countPromptTokens, promptOf, tokenize } from '../../../electron/demo-relay/models/chat';
+import {
+  composeDemoReply,
+  countPromptTokens,
+  promptOf,
+  tokenize,
+} from '../../../electron/demo-relay/models/chat';
 
 /** The opening and closing fence lines of every fenced code block. */
 function fences(markdown: string): string[] {
@@ -9,15 +14,21 @@ function fences(markdown: string): string[] {
 
 describe('composeDemoReply', () => {
   it('is deterministic and differs between prompts', () => {
-    expect(composeDemoReply('Tell me about lighthouses')).toBe(composeDemoReply('Tell me about lighthouses'));
-    expect(composeDemoReply('Tell me about lighthouses')).not.toBe(composeDemoReply('Tell me about ships'));
+    expect(composeDemoReply('Tell me about lighthouses')).toBe(
+      composeDemoReply('Tell me about lighthouses'),
+    );
+    expect(composeDemoReply('Tell me about lighthouses')).not.toBe(
+      composeDemoReply('Tell me about ships'),
+    );
   });
 
   it('has a heading, a list, a table, a fenced code block and says it is synthetic', () => {
     const reply = composeDemoReply('How do tables render in the chat view?');
     expect(reply).toMatch(/^## How do tables render/);
     expect(reply).toMatch(/^- \*\*Words:\*\* 8$/m);
-    expect(reply).toMatch(/^\| Word \| Letters \| Vowels \|\n\| --- \| ---: \| ---: \|\n\| how \| 3 \| 1 \|/m);
+    expect(reply).toMatch(
+      /^\| Word \| Letters \| Vowels \|\n\| --- \| ---: \| ---: \|\n\| how \| 3 \| 1 \|/m,
+    );
     const fenceLines = fences(reply);
     expect(fenceLines).toHaveLength(2);
     expect(fenceLines[0]).toMatch(/^```(ts|python)$/);

@@ -1,6 +1,11 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { cosine, EMBEDDING_DIMENSIONS, embedText, toBase64Float32 } from '../../../electron/demo-relay/models/embeddings';
+import {
+  cosine,
+  EMBEDDING_DIMENSIONS,
+  embedText,
+  toBase64Float32,
+} from '../../../electron/demo-relay/models/embeddings';
 
 const similarity = (a: string, b: string): number => cosine(embedText(a), embedText(b));
 
@@ -46,7 +51,9 @@ describe('demo embeddings', () => {
     const vector = embedText('round trip');
     const bytes = Buffer.from(toBase64Float32(vector), 'base64');
     expect(bytes.length).toBe(vector.length * 4);
-    const decoded = Array.from({ length: vector.length }, (_, index) => bytes.readFloatLE(index * 4));
+    const decoded = Array.from({ length: vector.length }, (_, index) =>
+      bytes.readFloatLE(index * 4),
+    );
     expect(decoded).toEqual(vector);
   });
 });

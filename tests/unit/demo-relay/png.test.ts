@@ -18,7 +18,12 @@ function readChunks(png: Buffer): Chunk[] {
     const length = png.readUInt32BE(offset);
     const type = png.toString('latin1', offset + 4, offset + 8);
     const data = png.subarray(offset + 8, offset + 8 + length);
-    chunks.push({ type, data, crc: png.readUInt32BE(offset + 8 + length), crcInput: png.subarray(offset + 4, offset + 8 + length) });
+    chunks.push({
+      type,
+      data,
+      crc: png.readUInt32BE(offset + 8 + length),
+      crcInput: png.subarray(offset + 4, offset + 8 + length),
+    });
     offset += 12 + length;
   }
   return chunks;
@@ -30,7 +35,9 @@ function decodeRgb(png: Buffer): { width: number; height: number; rgb: Buffer } 
   const header = chunks.find((chunk) => chunk.type === 'IHDR')!.data;
   const width = header.readUInt32BE(0);
   const height = header.readUInt32BE(4);
-  const raw = inflateSync(Buffer.concat(chunks.filter((chunk) => chunk.type === 'IDAT').map((chunk) => chunk.data)));
+  const raw = inflateSync(
+    Buffer.concat(chunks.filter((chunk) => chunk.type === 'IDAT').map((chunk) => chunk.data)),
+  );
   const stride = width * 3;
   const rgb = Buffer.alloc(stride * height);
   for (let y = 0; y < height; y++) {
