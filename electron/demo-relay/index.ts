@@ -1,7 +1,7 @@
 /**
- * The demo relay: a local Model Relay (../../shared spec) with demo models, accounts and fault
- * injection. The app starts it for "Try the demo relay"; `cli.ts` runs it standalone; tests start
- * one per suite on a free port. Node built-ins only, no `electron` import.
+ * The demo relay: a local Model Relay (model-relay-api.md, read through wire-conventions.md) with
+ * demo models, accounts and fault injection. The app starts it for "Try the demo relay"; `cli.ts`
+ * runs it standalone; tests start one per suite on a free port. Node built-ins only, no `electron`.
  */
 import type { AddressInfo } from 'node:net';
 import { Accounts } from './accounts';
