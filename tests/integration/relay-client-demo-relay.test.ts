@@ -4,14 +4,27 @@
  */
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { startDemoRelay, type DemoRelay } from '../../electron/demo-relay/index';
-import { createRelayClient, RelayError, type RelayClientOptions, type RetryInfo } from '../../electron/main/services/relay-client';
+import {
+  createRelayClient,
+  RelayError,
+  type RelayClientOptions,
+  type RetryInfo,
+} from '../../electron/main/services/relay-client';
 
 const KEY = 'sk-demo-canary-0c4f9e2d7a1b';
-const chatRequest = { model: 'demo-chat-fast', messages: [{ role: 'user' as const, content: 'Tell me about tables' }] };
+const chatRequest = {
+  model: 'demo-chat-fast',
+  messages: [{ role: 'user' as const, content: 'Tell me about tables' }],
+};
 
 let relay: DemoRelay;
 beforeAll(async () => {
-  relay = await startDemoRelay({ keys: [KEY, 'sk-demo-second-key-1234'], ratePerMinute: 10_000, balance: 1000, tokensPerSecond: 0 });
+  relay = await startDemoRelay({
+    keys: [KEY, 'sk-demo-second-key-1234'],
+    ratePerMinute: 10_000,
+    balance: 1000,
+    tokensPerSecond: 0,
+  });
 });
 afterAll(() => relay.close());
 afterEach(() => {
@@ -20,7 +33,12 @@ afterEach(() => {
 });
 
 function client(options: Partial<RelayClientOptions> = {}) {
-  return createRelayClient({ baseUrl: `${relay.url}/v1`, apiKey: KEY, random: () => 0, ...options });
+  return createRelayClient({
+    baseUrl: `${relay.url}/v1`,
+    apiKey: KEY,
+    random: () => 0,
+    ...options,
+  });
 }
 
 async function failure(promise: Promise<unknown>): Promise<RelayError> {
@@ -30,7 +48,9 @@ async function failure(promise: Promise<unknown>): Promise<RelayError> {
   );
   expect(error).toBeInstanceOf(RelayError);
   const relayError = error as RelayError;
-  expect(JSON.stringify({ ...relayError, message: relayError.message, stack: relayError.stack })).not.toContain(KEY);
+  expect(
+    JSON.stringify({ ...relayError, message: relayError.message, stack: relayError.stack }),
+  ).not.toContain(KEY);
   return relayError;
 }
 
@@ -51,7 +71,12 @@ describe('the relay client and the demo relay', () => {
   it('lists the demo models, one of each kind', async () => {
     const models = await client().listModels();
     const byId = Object.fromEntries(models.map((m) => [m.id, m.kind]));
-    expect(byId).toMatchObject({ 'demo-chat': 'chat', 'demo-chat-fast': 'chat', 'demo-embedding': 'embedding', 'demo-image': 'image' });
+    expect(byId).toMatchObject({
+      'demo-chat': 'chat',
+      'demo-chat-fast': 'chat',
+      'demo-embedding': 'embedding',
+      'demo-image': 'image',
+    });
     expect(models.every((m) => m.ownedBy !== undefined)).toBe(true);
   });
 
@@ -76,14 +101,21 @@ describe('the relay client and the demo relay', () => {
   });
 
   it('embeds with meaning: cat is nearer to kitten than to invoice', async () => {
-    const { vectors, model } = await client().embed({ model: 'demo-embedding', input: ['cat', 'kitten', 'invoice'] });
+    const { vectors, model } = await client().embed({
+      model: 'demo-embedding',
+      input: ['cat', 'kitten', 'invoice'],
+    });
     expect(model).toBe('demo-embedding');
     const [cat, kitten, invoice] = vectors as [number[], number[], number[]];
     expect(cosine(cat, kitten)).toBeGreaterThan(cosine(cat, invoice));
   });
 
   it('generates a PNG of the requested size', async () => {
-    const { images } = await client().generateImages({ model: 'demo-image', prompt: 'a lighthouse at dusk', size: '96x64' });
+    const { images } = await client().generateImages({
+      model: 'demo-image',
+      prompt: 'a lighthouse at dusk',
+      size: '96x64',
+    });
     expect(images).toHaveLength(1);
     const png = Buffer.from(images[0]?.bytes ?? []);
     expect(images[0]?.mimeType).toBe('image/png');
@@ -92,19 +124,30 @@ describe('the relay client and the demo relay', () => {
   });
 
   it('a wrong key is unauthorized', async () => {
-    expect(await failure(client({ apiKey: 'sk-demo-wrong-key-000' }).listModels())).toMatchObject({ kind: 'unauthorized', status: 401 });
+    expect(await failure(client({ apiKey: 'sk-demo-wrong-key-000' }).listModels())).toMatchObject({
+      kind: 'unauthorized',
+      status: 401,
+    });
   });
 
   it('a drained balance is insufficient_balance, and is not retried', async () => {
     relay.setBalance(KEY, 0);
     const retries: RetryInfo[] = [];
-    expect(await failure(client({ onRetry: (r) => retries.push(r) }).chat(chatRequest))).toMatchObject({ kind: 'insufficient_balance', status: 402 });
+    expect(
+      await failure(client({ onRetry: (r) => retries.push(r) }).chat(chatRequest)),
+    ).toMatchObject({ kind: 'insufficient_balance', status: 402 });
     expect(retries).toHaveLength(0);
   });
 
   it('the relay refuses what our own checks cannot know, naming the parameter', async () => {
-    expect(await failure(client().chat({ ...chatRequest, model: 'no-such-model' }))).toMatchObject({ kind: 'bad_request', param: 'model' });
-    expect(await failure(client().embed({ model: 'demo-chat', input: 'x' }))).toMatchObject({ kind: 'bad_request', param: 'model' });
+    expect(await failure(client().chat({ ...chatRequest, model: 'no-such-model' }))).toMatchObject({
+      kind: 'bad_request',
+      param: 'model',
+    });
+    expect(await failure(client().embed({ model: 'demo-chat', input: 'x' }))).toMatchObject({
+      kind: 'bad_request',
+      param: 'model',
+    });
   });
 
   it('retries a failure that happens once, reporting the wait', async () => {
@@ -150,7 +193,10 @@ describe('the relay client and the demo relay', () => {
 
   it('an internal failure of the relay is a server error', async () => {
     relay.setFaults({ internalError: true });
-    expect(await failure(client({ maxRetries: 0 }).listModels())).toMatchObject({ kind: 'server_error', status: 500 });
+    expect(await failure(client({ maxRetries: 0 }).listModels())).toMatchObject({
+      kind: 'server_error',
+      status: 500,
+    });
   });
 
   it('stop mid-stream aborts the request', async () => {

@@ -633,16 +633,14 @@ describe('streams: tolerated framings', () => {
 
   it('a 200 with a JSON completion where a stream was asked for gives the completion', async () => {
     server.handle((_req, res) =>
-      res
-        .writeHead(200, { 'content-type': 'application/json' })
-        .end(
-          JSON.stringify({
-            choices: [
-              { index: 0, message: { role: 'assistant', content: 'whole' }, finish_reason: 'stop' },
-            ],
-            usage: { prompt_tokens: 1, completion_tokens: 1, total_tokens: 2 },
-          }),
-        ),
+      res.writeHead(200, { 'content-type': 'application/json' }).end(
+        JSON.stringify({
+          choices: [
+            { index: 0, message: { role: 'assistant', content: 'whole' }, finish_reason: 'stop' },
+          ],
+          usage: { prompt_tokens: 1, completion_tokens: 1, total_tokens: 2 },
+        }),
+      ),
     );
     const deltas: string[] = [];
     const result = await client().chat(hi, { onDelta: (d) => deltas.push(d) });
@@ -689,16 +687,14 @@ describe('streams: tolerated framings', () => {
 describe('non-streamed chat', () => {
   it('reads a completion, tolerating missing id, created and usage and content: null', async () => {
     server.handle((_req, res) =>
-      res
-        .writeHead(200, { 'content-type': 'application/json' })
-        .end(
-          JSON.stringify({
-            choices: [
-              { message: { role: 'assistant', content: null }, finish_reason: 'content_filter' },
-            ],
-            extra: 1,
-          }),
-        ),
+      res.writeHead(200, { 'content-type': 'application/json' }).end(
+        JSON.stringify({
+          choices: [
+            { message: { role: 'assistant', content: null }, finish_reason: 'content_filter' },
+          ],
+          extra: 1,
+        }),
+      ),
     );
     const result = await client().chat({ ...hi, stream: false });
     expect(result).toEqual({ content: '', finishReason: 'content_filter', interrupted: false });
@@ -736,17 +732,15 @@ describe('models', () => {
 
   it('classifies and applies overrides', async () => {
     server.handle((_req, res) =>
-      res
-        .writeHead(200, { 'content-type': 'application/json' })
-        .end(
-          JSON.stringify({
-            data: [
-              { id: 'gpt-4o', owned_by: 'openai' },
-              { id: 'text-embedding-3-small' },
-              { id: 'dall-e-3' },
-            ],
-          }),
-        ),
+      res.writeHead(200, { 'content-type': 'application/json' }).end(
+        JSON.stringify({
+          data: [
+            { id: 'gpt-4o', owned_by: 'openai' },
+            { id: 'text-embedding-3-small' },
+            { id: 'dall-e-3' },
+          ],
+        }),
+      ),
     );
     const models = await client().listModels({ overrides: { 'gpt-4o': 'image' } });
     expect(models.map((m) => [m.id, m.kind, m.ownedBy])).toEqual([
@@ -787,15 +781,13 @@ describe('embeddings', () => {
 
   it('reads usage and the model the relay names', async () => {
     server.handle((_req, res) =>
-      res
-        .writeHead(200, { 'content-type': 'application/json' })
-        .end(
-          JSON.stringify({
-            model: 'e-2024',
-            data: [{ index: 0, embedding: [1] }],
-            usage: { prompt_tokens: 3, total_tokens: 3 },
-          }),
-        ),
+      res.writeHead(200, { 'content-type': 'application/json' }).end(
+        JSON.stringify({
+          model: 'e-2024',
+          data: [{ index: 0, embedding: [1] }],
+          usage: { prompt_tokens: 3, total_tokens: 3 },
+        }),
+      ),
     );
     expect(await client().embed({ model: 'e', input: 'one' })).toEqual({
       model: 'e-2024',
@@ -858,15 +850,13 @@ describe('images', () => {
 
   it('decodes b64_json and sniffs the type, with the revised prompt', async () => {
     server.handle((_req, res) =>
-      res
-        .writeHead(200, { 'content-type': 'application/json' })
-        .end(
-          JSON.stringify({
-            created: 1,
-            data: [{ b64_json: png.toString('base64'), revised_prompt: 'a red fox' }],
-            usage: { total_tokens: 5 },
-          }),
-        ),
+      res.writeHead(200, { 'content-type': 'application/json' }).end(
+        JSON.stringify({
+          created: 1,
+          data: [{ b64_json: png.toString('base64'), revised_prompt: 'a red fox' }],
+          usage: { total_tokens: 5 },
+        }),
+      ),
     );
     const result = await client().generateImages({ model: 'i', prompt: 'fox', size: '256x256' });
     expect(result.images).toHaveLength(1);
@@ -886,13 +876,11 @@ describe('images', () => {
         res.writeHead(200, { 'content-type': 'application/octet-stream' }).end(jpeg);
         return;
       }
-      res
-        .writeHead(200, { 'content-type': 'application/json' })
-        .end(
-          JSON.stringify({
-            data: [{ url: `${server.url}/files/a.jpg` }, { b64_json: png.toString('base64') }],
-          }),
-        );
+      res.writeHead(200, { 'content-type': 'application/json' }).end(
+        JSON.stringify({
+          data: [{ url: `${server.url}/files/a.jpg` }, { b64_json: png.toString('base64') }],
+        }),
+      );
     });
     const result = await client().generateImages({ model: 'i', prompt: 'p' });
     expect(result.images.map((i) => i.mimeType)).toEqual(['image/jpeg', 'image/png']);
