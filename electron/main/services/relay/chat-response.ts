@@ -1,7 +1,7 @@
 import { createParser, type EventSourceMessage, type ParseError } from 'eventsource-parser';
 import { errorFromPayload, readErrorPayload, type Redact } from './http-errors';
 import { RelayError } from './relay-error';
-import { hostOf, type ResponseReader } from './response-reader';
+import { hostOf, type ReadResult, type ResponseReader } from './response-reader';
 
 export interface Usage {
   promptTokens?: number;
@@ -244,8 +244,14 @@ export async function readChatResponse(
 
   try {
     for (;;) {
-      const bytes = await body.read();
-      if (bytes === undefined) break;
+      let next: ReadResult;
+      try {
+        next = await body.read();
+      } catch (error) {
+        throw body.failure(error);
+      }
+      if (next.done) break;
+      const bytes = next.value;
       if (state.mode === 'json' || state.mode === 'sniff') {
         jsonBytes += bytes.byteLength;
         if (jsonBytes > MAX_JSON_BYTES) {
