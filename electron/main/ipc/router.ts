@@ -1,0 +1,176 @@
+/**
+ * The IPC router: sender check, then zod parse, then a thin handler.
+ *
+ * A plain function of `(channel, payload, sender)`: `ipcMain.handle` calls it in the app, and the
+ * e2e harness calls the same function over a Playwright binding. It never throws: every outcome
+ * is an `IpcResult`, so a malformed payload or a failing handler cannot crash main or leave the
+ * renderer with an opaque "Error invoking remote method".
+ */
+import type { z } from 'zod';
+import { issuePathToParam } from '../../shared/relay-requests';
+import type { IpcError, IpcResult, RouteSpec } from '../../shared/ipc/define';
+import { RelayError } from '../services/relay-client';
+
+/** What the router knows of who is calling: the frame that sent the message. */
+export interface IpcSender {
+  /** The URL of the sending frame. */
+  url: string;
+  /** Whether the frame is the top frame of its page (not an iframe). */
+  isMainFrame: boolean;
+  /** Which window's contents sent it. */
+  webContentsId: number;
+}
+
+export type Handlers<Routes extends Record<string, RouteSpec>> = {
+  [Name in keyof Routes]: (
+    request: z.output<Routes[Name]['request']>,
+    sender: IpcSender,
+  ) => Promise<z.input<Routes[Name]['response']>> | z.input<Routes[Name]['response']>;
+};
+
+/** An error a handler throws on purpose, with a kind the renderer can act on. */
+export class HandlerError extends Error {
+  constructor(
+    readonly kind: IpcError['kind'],
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+export interface RouterOptions {
+  /** Whether a message may be answered: our window's top frame, on our origin. */
+  isTrustedSender: (sender: IpcSender) => boolean;
+  /** Where faults inside handlers are reported (never to the renderer in detail). */
+  onInternalError?: (channel: string, error: unknown) => void;
+}
+
+export type Dispatch = (
+  channel: string,
+  payload: unknown,
+  sender: IpcSender,
+) => Promise<IpcResult<unknown>>;
+
+function fail(error: IpcError): IpcResult<never> {
+  return { ok: false, error };
+}
+
+function toIpcError(error: unknown): IpcError | undefined {
+  if (error instanceof RelayError) {
+    const { kind, message, status, param, code, retryAfterMs, partialText } = error;
+    const out: IpcError = { kind, message };
+    if (status !== undefined) out.status = status;
+    if (param !== undefined) out.param = param;
+    if (code !== undefined) out.code = code;
+    if (retryAfterMs !== undefined) out.retryAfterMs = retryAfterMs;
+    if (partialText !== undefined) out.partialText = partialText;
+    return out;
+  }
+  if (error instanceof HandlerError) return { kind: error.kind, message: error.message };
+  return undefined;
+}
+
+export function createRouter<Routes extends Record<string, RouteSpec>>(
+  routes: Routes,
+  handlers: Handlers<Routes>,
+  options: RouterOptions,
+): { dispatch: Dispatch; channels: string[] } {
+  const byChannel = new Map<
+    string,
+    { name: string; spec: RouteSpec; handler: (request: unknown, sender: IpcSender) => unknown }
+  >();
+  for (const [name, spec] of Object.entries(routes)) {
+    const handler = (handlers as Record<string, (request: unknown, sender: IpcSender) => unknown>)[
+      name
+    ];
+    if (typeof handler !== 'function') throw new Error(`No handler for the route ${spec.channel}`);
+    byChannel.set(spec.channel, { name, spec, handler });
+  }
+
+  const dispatch: Dispatch = async (channel, payload, sender) => {
+    const entry = typeof channel === 'string' ? byChannel.get(channel) : undefined;
+    if (entry === undefined) {
+      return fail({
+        kind: 'invalid_request',
+        message: `There is no route called ${String(channel).slice(0, 100)}.`,
+      });
+    }
+    let trusted = false;
+    try {
+      trusted = options.isTrustedSender(sender);
+    } catch {
+      trusted = false;
+    }
+    if (!trusted) {
+      return fail({
+        kind: 'forbidden',
+        message: `${channel} was called from a page that is not the app's window.`,
+      });
+    }
+    const parsed = entry.spec.request.safeParse(payload);
+    if (!parsed.success) {
+      const issue = parsed.error.issues[0];
+      const param = issue ? issuePathToParam(issue.path) : '';
+      const detail =
+        issue?.code === 'unrecognized_keys'
+          ? `unexpected field ${issue.keys.map((k) => JSON.stringify(k)).join(', ')}`
+          : (issue?.message ?? 'invalid');
+      const error: IpcError = {
+        kind: 'invalid_request',
+        message: `The request to ${channel} is not valid: ${param ? `${param}: ` : ''}${detail}`,
+      };
+      if (param) error.param = param;
+      return fail(error);
+    }
+    try {
+      const value = await entry.handler(parsed.data, sender);
+      const checked = entry.spec.response.safeParse(value);
+      if (!checked.success) {
+        options.onInternalError?.(channel, checked.error);
+        return fail({
+          kind: 'internal',
+          message: `The app produced an answer to ${channel} that does not fit its contract.`,
+        });
+      }
+      return { ok: true, value: checked.data };
+    } catch (error) {
+      const known = toIpcError(error);
+      if (known) return fail(known);
+      options.onInternalError?.(channel, error);
+      return fail({
+        kind: 'internal',
+        message: `Something went wrong in the app while handling ${channel}.`,
+      });
+    }
+  };
+
+  return { dispatch, channels: [...byChannel.keys()] };
+}
+
+/**
+ * The usual sender rule: the top frame of one of our windows, at our own origin. `origins` are
+ * the app's (its custom protocol in production, the dev server in development).
+ */
+export function trustedSender(
+  origins: readonly string[],
+  windowIds: () => readonly number[],
+): (sender: IpcSender) => boolean {
+  return (sender) => {
+    if (!sender.isMainFrame || !windowIds().includes(sender.webContentsId)) return false;
+    return origins.includes(originOf(sender.url) ?? '');
+  };
+}
+
+/**
+ * `scheme://host` of a URL. WHATWG URL gives the origin "null" for schemes it does not know,
+ * which a custom app protocol is outside Electron, so it is rebuilt from its parts.
+ */
+export function originOf(url: string): string | undefined {
+  try {
+    const parsed = new URL(url);
+    if (parsed.origin !== 'null') return parsed.origin;
+    return parsed.host === '' ? undefined : `${parsed.protocol}//${parsed.host}`;
+  } catch {
+    return undefined;
+  }
+}

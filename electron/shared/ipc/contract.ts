@@ -1,0 +1,137 @@
+/**
+ * The IPC contract: every route and event between the renderer and main, in one place.
+ *
+ * Requests are strict (an unknown field is refused: a payload is never trusted to be what it
+ * claims); responses are plain objects that drop unknown fields, so a handler that returned
+ * more than the contract says (a key, say) still could not send it.
+ */
+import { z } from 'zod';
+import { maxTokensSchema, temperatureSchema } from '../relay-requests';
+import { event, route } from './define';
+
+const id = z.string().min(1).max(200);
+const text = (max: number) => z.string().max(max);
+
+export const MODEL_KINDS = ['chat', 'embedding', 'image'] as const;
+export const modelKindSchema = z.enum(MODEL_KINDS);
+
+/** A saved connection as the renderer sees it: whether a key is saved, never the key. */
+export const connectionSummarySchema = z.object({
+  id,
+  name: z.string(),
+  baseUrl: z.string(),
+  consoleUrl: z.string().optional(),
+  isDemo: z.boolean(),
+  active: z.boolean(),
+  hasKey: z.boolean(),
+  keyLast4: z.string().max(4).optional(),
+});
+
+export const connectionDraftSchema = z.strictObject({
+  name: text(100).trim().min(1, { error: 'Give the connection a name.' }),
+  baseUrl: text(2000).trim().min(1, { error: 'Give the address of the relay.' }),
+  apiKey: text(4096).optional(),
+  consoleUrl: text(2000).optional(),
+});
+
+export const connectionTestResultSchema = z.object({
+  ok: z.boolean(),
+  requestUrl: z.string().optional(),
+  modelCount: z.number().int().nonnegative().optional(),
+  error: z
+    .object({
+      kind: z.string(),
+      message: z.string(),
+      status: z.number().int().optional(),
+      code: z.string().optional(),
+    })
+    .optional(),
+});
+
+export const keyStorageStatusSchema = z.object({
+  secure: z.boolean(),
+  backend: z.enum(['keychain', 'memory', 'file']),
+  message: z.string().optional(),
+});
+
+export const modelSchema = z.object({
+  id: z.string(),
+  kind: modelKindSchema,
+  kindSource: z.enum(['hint', 'id', 'override']),
+  ownedBy: z.string().optional(),
+});
+
+export const FEATURES = ['chat', 'embeddings', 'images'] as const;
+
+export const settingsSchema = z.object({
+  theme: z.enum(['system', 'light', 'dark']),
+  chatDefaults: z.object({ temperature: temperatureSchema, maxTokens: maxTokensSchema.nullable() }),
+  timeouts: z.object({
+    requestSeconds: z.number().int().min(5).max(3600),
+    idleSeconds: z.number().int().min(5).max(3600),
+  }),
+});
+export type Settings = z.infer<typeof settingsSchema>;
+
+export const ROUTES = {
+  getAppInfo: route(
+    'app:info',
+    z.undefined(),
+    z.object({ version: z.string(), platform: z.string() }),
+  ),
+
+  listConnections: route('connections:list', z.undefined(), z.array(connectionSummarySchema)),
+  createConnection: route('connections:create', connectionDraftSchema, connectionSummarySchema),
+  updateConnection: route(
+    'connections:update',
+    z.strictObject({ id, changes: connectionDraftSchema.partial() }),
+    connectionSummarySchema,
+  ),
+  deleteConnection: route('connections:delete', z.strictObject({ id }), z.null()),
+  selectConnection: route('connections:select', z.strictObject({ id }), connectionSummarySchema),
+  testConnection: route(
+    'connections:test',
+    z.strictObject({ baseUrl: text(2000), apiKey: text(4096).optional(), id: id.optional() }),
+    connectionTestResultSchema,
+  ),
+  startDemoRelay: route('connections:start-demo', z.undefined(), connectionSummarySchema),
+  getKeyStorageStatus: route('connections:key-storage', z.undefined(), keyStorageStatusSchema),
+
+  listModels: route(
+    'models:list',
+    z.strictObject({ refresh: z.boolean().optional() }).optional(),
+    z.object({ connectionId: id, models: z.array(modelSchema), fetchedAt: z.string() }),
+  ),
+  setModelKind: route(
+    'models:set-kind',
+    z.strictObject({ modelId: text(500).min(1), kind: modelKindSchema.nullable() }),
+    z.null(),
+  ),
+  setLastModel: route(
+    'models:set-last',
+    z.strictObject({ feature: z.enum(FEATURES), modelId: text(500).min(1) }),
+    z.null(),
+  ),
+
+  getSettings: route('settings:get', z.undefined(), settingsSchema),
+  updateSettings: route('settings:update', settingsSchema.partial().strict(), settingsSchema),
+} as const;
+
+export const EVENTS = {
+  /** A request failed in a way worth retrying; the client waits `delayMs` and tries again. */
+  retryScheduled: event(
+    'relay:retry-scheduled',
+    z.object({
+      requestId: z.string(),
+      attempt: z.number().int().positive(),
+      delayMs: z.number().nonnegative(),
+      kind: z.string(),
+      message: z.string(),
+    }),
+  ),
+  /** Connections changed (saved, deleted, switched) in main. */
+  connectionsChanged: event('connections:changed', z.null()),
+} as const;
+
+export type Routes = typeof ROUTES;
+export type Events = typeof EVENTS;

@@ -1,0 +1,64 @@
+/**
+ * The building blocks of the IPC contract: a route (renderer asks, main answers) and an event
+ * (main tells the renderer), each a channel name with zod schemas, and the envelope every
+ * answer travels in.
+ */
+import { z } from 'zod';
+import { RELAY_ERROR_KINDS } from '../relay-errors';
+
+export interface RouteSpec<Req extends z.ZodType = z.ZodType, Res extends z.ZodType = z.ZodType> {
+  channel: string;
+  request: Req;
+  response: Res;
+}
+
+export interface EventSpec<Payload extends z.ZodType = z.ZodType> {
+  channel: string;
+  payload: Payload;
+}
+
+export function route<Req extends z.ZodType, Res extends z.ZodType>(
+  channel: string,
+  request: Req,
+  response: Res,
+): RouteSpec<Req, Res> {
+  return { channel, request, response };
+}
+
+export function event<Payload extends z.ZodType>(
+  channel: string,
+  payload: Payload,
+): EventSpec<Payload> {
+  return { channel, payload };
+}
+
+/**
+ * Errors an answer can carry: the relay's kinds, plus the router's own (a payload that does not
+ * fit its schema, a sender that is not our window, a record that does not exist, a fault in main).
+ */
+export const IPC_ERROR_KINDS = [
+  ...RELAY_ERROR_KINDS,
+  'invalid_request',
+  'forbidden',
+  'not_found',
+  'internal',
+] as const;
+export type IpcErrorKind = (typeof IPC_ERROR_KINDS)[number];
+
+export const ipcErrorSchema = z.object({
+  kind: z.enum(IPC_ERROR_KINDS),
+  message: z.string(),
+  status: z.number().int().optional(),
+  param: z.string().optional(),
+  code: z.string().optional(),
+  retryAfterMs: z.number().nonnegative().optional(),
+  partialText: z.string().optional(),
+});
+export type IpcError = z.infer<typeof ipcErrorSchema>;
+
+/** Every answer: the value, or the error. Thrown errors never cross the bridge as they are. */
+export type IpcResult<T> = { ok: true; value: T } | { ok: false; error: IpcError };
+
+export type RequestOf<R extends RouteSpec> = z.input<R['request']>;
+export type ResponseOf<R extends RouteSpec> = z.output<R['response']>;
+export type PayloadOf<E extends EventSpec> = z.output<E['payload']>;

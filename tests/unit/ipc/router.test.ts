@@ -1,0 +1,189 @@
+import fc from 'fast-check';
+import { describe, expect, it, vi } from 'vitest';
+import { z } from 'zod';
+import { route } from '../../../electron/shared/ipc/define';
+import { ROUTES } from '../../../electron/shared/ipc/contract';
+import {
+  createRouter,
+  HandlerError,
+  originOf,
+  trustedSender,
+  type Handlers,
+  type IpcSender,
+} from '../../../electron/main/ipc/router';
+import { RelayError } from '../../../electron/main/services/relay-client';
+
+const ours: IpcSender = { url: 'app://relay/index.html', isMainFrame: true, webContentsId: 1 };
+const isTrusted = trustedSender(['app://relay'], () => [1]);
+
+const routes = {
+  greet: route(
+    'test:greet',
+    z.strictObject({ name: z.string().min(1).max(20) }),
+    z.object({ text: z.string() }),
+  ),
+  fail: route('test:fail', z.undefined(), z.null()),
+};
+
+function makeRouter(handlers: Partial<Handlers<typeof routes>> = {}, onInternalError = vi.fn()) {
+  const all: Handlers<typeof routes> = {
+    greet: ({ name }) => ({ text: `hello ${name}` }),
+    fail: () => {
+      throw new Error('disk on fire at /home/person/secret');
+    },
+    ...handlers,
+  };
+  return {
+    router: createRouter(routes, all, { isTrustedSender: isTrusted, onInternalError }),
+    onInternalError,
+  };
+}
+
+describe('the router', () => {
+  it('answers a valid request from our window', async () => {
+    const { router } = makeRouter();
+    expect(await router.dispatch('test:greet', { name: 'Ada' }, ours)).toEqual({
+      ok: true,
+      value: { text: 'hello Ada' },
+    });
+  });
+
+  it('refuses an unknown channel, even one named like an object property', async () => {
+    const { router } = makeRouter();
+    for (const channel of ['test:nope', '__proto__', 'constructor', 'toString']) {
+      expect(await router.dispatch(channel, undefined, ours)).toMatchObject({
+        ok: false,
+        error: { kind: 'invalid_request' },
+      });
+    }
+  });
+
+  it.each([
+    ['an iframe', { ...ours, isMainFrame: false }],
+    ['another window', { ...ours, webContentsId: 2 }],
+    ['another origin', { ...ours, url: 'https://evil.example/app' }],
+    ['a file page', { ...ours, url: 'file:///tmp/index.html' }],
+    ['a garbage url', { ...ours, url: 'not a url' }],
+  ])('refuses a call from %s without running the handler', async (_name, sender) => {
+    const greet = vi.fn(() => ({ text: 'x' }));
+    const { router } = makeRouter({ greet });
+    expect(await router.dispatch('test:greet', { name: 'Ada' }, sender)).toMatchObject({
+      ok: false,
+      error: { kind: 'forbidden' },
+    });
+    expect(greet).not.toHaveBeenCalled();
+  });
+
+  it.each([
+    ['a missing field', {}, 'name'],
+    ['a wrong type', { name: 42 }, 'name'],
+    ['an oversized string', { name: 'x'.repeat(10_000) }, 'name'],
+    ['an unknown field', { name: 'Ada', admin: true }, undefined],
+    ['a __proto__ key', JSON.parse('{"name":"Ada","__proto__":{"polluted":true}}'), undefined],
+    ['no object at all', 'Ada', undefined],
+  ])('refuses %s with a clear message', async (_name, payload, param) => {
+    const greet = vi.fn(() => ({ text: 'x' }));
+    const { router } = makeRouter({ greet });
+    const result = await router.dispatch('test:greet', payload, ours);
+    expect(result.ok).toBe(false);
+    if (!result.ok) {
+      expect(result.error.kind).toBe('invalid_request');
+      expect(result.error.message).toMatch(/^The request to test:greet is not valid: /);
+      if (param) expect(result.error.param).toBe(param);
+    }
+    expect(greet).not.toHaveBeenCalled();
+    expect(({} as Record<string, unknown>).polluted).toBeUndefined();
+  });
+
+  it("passes a RelayError's kind and details through", async () => {
+    const { router } = makeRouter({
+      greet: () => {
+        throw new RelayError('rate_limited', 'slow down', { status: 429, retryAfterMs: 2000 });
+      },
+    });
+    expect(await router.dispatch('test:greet', { name: 'Ada' }, ours)).toEqual({
+      ok: false,
+      error: { kind: 'rate_limited', message: 'slow down', status: 429, retryAfterMs: 2000 },
+    });
+  });
+
+  it('passes a HandlerError through and hides the details of any other error', async () => {
+    const { router, onInternalError } = makeRouter({
+      greet: () => {
+        throw new HandlerError('not_found', 'No connection has that id.');
+      },
+    });
+    expect(await router.dispatch('test:greet', { name: 'Ada' }, ours)).toEqual({
+      ok: false,
+      error: { kind: 'not_found', message: 'No connection has that id.' },
+    });
+    const result = await router.dispatch('test:fail', undefined, ours);
+    expect(result).toMatchObject({ ok: false, error: { kind: 'internal' } });
+    expect(JSON.stringify(result)).not.toContain('/home/person');
+    expect(onInternalError).toHaveBeenCalledOnce();
+  });
+
+  it('drops fields the contract does not name from an answer, and refuses an answer that does not fit', async () => {
+    const leaky = makeRouter({
+      greet: () => ({ text: 'hi', apiKey: 'sk-should-not-travel' }) as never,
+    });
+    expect(await leaky.router.dispatch('test:greet', { name: 'Ada' }, ours)).toEqual({
+      ok: true,
+      value: { text: 'hi' },
+    });
+    const wrong = makeRouter({ greet: () => ({ text: 7 }) as never });
+    expect(await wrong.router.dispatch('test:greet', { name: 'Ada' }, ours)).toMatchObject({
+      ok: false,
+      error: { kind: 'internal' },
+    });
+  });
+
+  it('refuses to build without a handler for every route', () => {
+    expect(() =>
+      createRouter(routes, { greet: () => ({ text: '' }) } as never, {
+        isTrustedSender: isTrusted,
+      }),
+    ).toThrow(/test:fail/);
+  });
+
+  it('never throws and never runs a handler for arbitrary payloads on any route of the contract', async () => {
+    const calls: string[] = [];
+    const handlers = Object.fromEntries(
+      Object.keys(ROUTES).map((name) => [
+        name,
+        () => {
+          calls.push(name);
+          throw new HandlerError('not_found', 'stub');
+        },
+      ]),
+    ) as unknown as Handlers<typeof ROUTES>;
+    const router = createRouter(ROUTES, handlers, { isTrustedSender: isTrusted });
+    const channels = Object.values(ROUTES).map((r) => r.channel);
+    await fc.assert(
+      fc.asyncProperty(
+        fc.constantFrom(...channels),
+        fc.anything({ withObjectString: true, withNullPrototype: true }),
+        async (channel, payload) => {
+          const result = await router.dispatch(channel, payload, ours);
+          expect(typeof result.ok).toBe('boolean');
+          if (!result.ok) expect(result.error.message.length).toBeGreaterThan(0);
+        },
+      ),
+      { numRuns: 2000 },
+    );
+    // Whatever ran was a payload the contract accepts; a foreign sender never reaches a handler.
+    calls.length = 0;
+    const foreign = { ...ours, url: 'https://evil.example' };
+    for (const channel of channels) await router.dispatch(channel, undefined, foreign);
+    expect(calls).toEqual([]);
+  });
+});
+
+describe('originOf', () => {
+  it('gives scheme and host for custom protocols and standard ones', () => {
+    expect(originOf('app://relay/index.html#/chat')).toBe('app://relay');
+    expect(originOf('http://localhost:5173/x')).toBe('http://localhost:5173');
+    expect(originOf('file:///tmp/x')).toBeUndefined();
+    expect(originOf('nonsense')).toBeUndefined();
+  });
+});
