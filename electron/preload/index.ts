@@ -1,12 +1,25 @@
-import { contextBridge } from 'electron';
+import { contextBridge, ipcRenderer, type IpcRendererEvent } from 'electron';
+import { createBridge } from '../shared/ipc/bridge';
+import { EVENTS, ROUTES } from '../shared/ipc/contract';
 
 /**
- * What the page sees as `window.relay`.
+ * What the page sees as `window.relay`: one named function per route of the contract, one
+ * `on…` subscriber per event, and the app's version.
  *
- * Only named values and functions cross the bridge; `ipcRenderer` itself never does.
+ * Only named values and functions cross the bridge; `ipcRenderer` itself and its event objects
+ * never do (a listener gets the payload alone).
  */
-const relay = {
-  appVersion: __APP_VERSION__,
-} as const;
+const bridge = createBridge(
+  ROUTES,
+  EVENTS,
+  (channel, payload) => ipcRenderer.invoke(channel, payload),
+  (channel, listener) => {
+    const forward = (_event: IpcRendererEvent, payload: unknown) => listener(payload);
+    ipcRenderer.on(channel, forward);
+    return () => {
+      ipcRenderer.removeListener(channel, forward);
+    };
+  },
+);
 
-contextBridge.exposeInMainWorld('relay', relay);
+contextBridge.exposeInMainWorld('relay', { ...bridge, appVersion: __APP_VERSION__ });
