@@ -48,10 +48,12 @@ export const connectionTestResultSchema = z.object({
     .optional(),
 });
 
+/** How keys are kept: `reason` is a sentence for the person whenever it is not the OS keychain. */
 export const keyStorageStatusSchema = z.object({
   secure: z.boolean(),
+  persistent: z.boolean(),
   backend: z.enum(['keychain', 'memory', 'file']),
-  message: z.string().optional(),
+  reason: z.string().optional(),
 });
 
 export const modelSchema = z.object({
