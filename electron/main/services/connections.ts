@@ -1,0 +1,585 @@
+/**
+ * Saved connections: which relays the person uses, which one is active, and the key of each.
+ *
+ * The list lives in `connections.json` in the user data folder; each key lives in the
+ * `SecretStore` under its connection's id. The key itself never leaves this service except into
+ * a relay client: summaries carry only whether a key is saved and its last four characters, and no
+ * error message holds it.
+ */
+import { randomUUID } from 'node:crypto';
+import { join } from 'node:path';
+import { z } from 'zod';
+import { startDemoRelay, type DemoRelay, type DemoRelayOptions } from '../../demo-relay/index';
+import type { RelayErrorKind } from '../../shared/relay-errors';
+import { readJsonFile, writeFileAtomic, type DataFileProblem } from './connections-file';
+import {
+  createRelayClient,
+  isRelayError,
+  resolveBaseUrl,
+  type FetchLike,
+  type RelayClient,
+  type RelayClientOptions,
+} from './relay-client';
+import type { KeyStorageStatus, SecretStore } from './secret-store';
+
+export type { DataFileProblem } from './connections-file';
+
+export interface Connection {
+  id: string;
+  name: string;
+  /** The address as the person gave it (trimmed); the relay client resolves `/v1` and mounts. */
+  baseUrl: string;
+  /** Where the person manages their account and tops up their balance. */
+  consoleUrl?: string;
+  /** The embedded demo relay: its address changes every time the app starts it. */
+  isDemo?: boolean;
+}
+
+/** A connection as the rest of the app sees it: never the key, only whether there is one. */
+export interface ConnectionSummary extends Connection {
+  hasKey: boolean;
+  /** The key's last four characters, for keys long enough that this gives little away. */
+  keyLast4?: string;
+  /** Set when the key store could not be read, so `hasKey` is unknown. */
+  keyError?: string;
+}
+
+export interface NewConnection {
+  name: string;
+  baseUrl: string;
+  consoleUrl?: string | null;
+  /** Optional: local services such as Ollama take no key. */
+  apiKey?: string | null;
+}
+
+export interface ConnectionChanges {
+  name?: string;
+  baseUrl?: string;
+  /** A new console address; null or '' removes it. */
+  consoleUrl?: string | null;
+  /** A replacement key; absent keeps the saved key, null removes it. */
+  apiKey?: string | null;
+}
+
+/** An address and key to try before saving; `id` lets an edit form test with the saved key. */
+export interface ConnectionDraft {
+  baseUrl: string;
+  apiKey?: string | null;
+  id?: string;
+}
+
+export type ConnectionTestResult =
+  | { ok: true; requestUrl: string; modelCount: number }
+  | {
+      ok: false;
+      requestUrl?: string;
+      error: { kind: RelayErrorKind; message: string; status?: number; code?: string };
+    };
+
+export type ConnectionErrorKind = 'invalid' | 'not_found' | 'storage' | 'key_store';
+
+export interface FieldIssue {
+  field: string;
+  message: string;
+}
+
+/** A refused or failed operation on saved connections; its message is for the person. */
+export class ConnectionError extends Error {
+  override readonly name = 'ConnectionError';
+  readonly kind: ConnectionErrorKind;
+  /** For `invalid`: every field that is wrong, in form order. */
+  readonly issues: FieldIssue[];
+
+  constructor(kind: ConnectionErrorKind, message: string, issues: FieldIssue[] = []) {
+    super(message);
+    this.kind = kind;
+    this.issues = issues;
+  }
+}
+
+export interface ConnectionsServiceOptions {
+  /** The user data folder; the list is kept in `connections.json` inside it. */
+  dataDir: string;
+  secrets: SecretStore;
+  /** Electron's `net.fetch` in the app, Node's `fetch` in tests. */
+  fetch?: FetchLike;
+  /** How long "Test connection" waits for the relay's headers. Default 15 s. */
+  testTimeoutMs?: number;
+  /** Starts the demo relay; injectable so tests can watch or slow it. */
+  startDemoRelay?: (options: DemoRelayOptions) => Promise<DemoRelay>;
+  now?: () => Date;
+  newId?: () => string;
+}
+
+export const CONNECTIONS_FILE = 'connections.json';
+export const DEMO_CONNECTION_NAME = 'Demo relay';
+
+const storedConnectionSchema = z.object({
+  id: z.string().min(1),
+  name: z.string(),
+  baseUrl: z.string(),
+  consoleUrl: z.string().optional(),
+  isDemo: z.boolean().optional(),
+});
+
+const connectionsFileSchema = z.object({
+  version: z.literal(1),
+  activeId: z.string().optional(),
+  connections: z.array(storedConnectionSchema),
+});
+
+type ConnectionsFile = z.infer<typeof connectionsFileSchema>;
+
+const nameSchema = z
+  .string({ error: 'Give the connection a name.' })
+  .trim()
+  .min(1, { error: 'Give the connection a name.', abort: true })
+  .max(100, 'The name is too long: at most 100 characters.');
+
+const baseUrlSchema = z
+  .string({ error: 'Give the address of the relay, such as https://relay.example.com' })
+  .trim()
+  .superRefine((value, ctx) => {
+    try {
+      resolveBaseUrl(value);
+    } catch (error) {
+      ctx.addIssue({
+        code: 'custom',
+        message: isRelayError(error) ? error.message : 'The address is not valid.',
+      });
+    }
+  });
+
+const consoleUrlSchema = z
+  .string({ error: 'The console address must be text.' })
+  .trim()
+  .max(2000, 'The console address is too long.')
+  .superRefine((value, ctx) => {
+    if (value === '') return;
+    let url: URL | undefined;
+    try {
+      url = new URL(value);
+    } catch {
+      // Reported below.
+    }
+    if (url === undefined || (url.protocol !== 'http:' && url.protocol !== 'https:')) {
+      ctx.addIssue({
+        code: 'custom',
+        message: 'The console address must be a web address starting with https:// or http://.',
+      });
+    }
+  });
+
+// An HTTP header carries the key, so it must be printable ASCII without spaces. The messages never
+// quote the value: it is a key.
+const apiKeySchema = z
+  .string({ error: 'The API key must be text.' })
+  .trim()
+  .min(1, {
+    error: 'The API key is empty: paste the key, or leave the field out to keep no key.',
+    abort: true,
+  })
+  .max(4096, 'The API key is too long: at most 4096 characters.')
+  .regex(
+    /^[\x21-\x7e]+$/,
+    'The API key contains spaces or characters that cannot be sent: paste it again.',
+  );
+
+const newConnectionSchema = z.object({
+  name: nameSchema,
+  baseUrl: baseUrlSchema,
+  consoleUrl: consoleUrlSchema.nullish(),
+  apiKey: apiKeySchema.nullish(),
+});
+
+const changesSchema = z.object({
+  name: nameSchema.optional(),
+  baseUrl: baseUrlSchema.optional(),
+  consoleUrl: consoleUrlSchema.nullish(),
+  apiKey: apiKeySchema.nullish(),
+});
+
+const draftSchema = z.object({
+  baseUrl: z.string({ error: 'Give the address of the relay.' }),
+  apiKey: apiKeySchema.nullish(),
+  id: z.string().optional(),
+});
+
+function parseInput<T>(schema: z.ZodType<T>, input: unknown): T {
+  const parsed = schema.safeParse(input);
+  if (parsed.success) return parsed.data;
+  const issues = parsed.error.issues.map((issue) => ({
+    field: issue.path.map(String).join('.') || 'input',
+    message: issue.code === 'unrecognized_keys' ? 'Unknown fields.' : issue.message,
+  }));
+  throw new ConnectionError('invalid', issues.map((i) => i.message).join(' '), issues);
+}
+
+/** Last four characters only for keys of 12 or more, so a short key is not half shown. */
+function keyLast4(key: string): string | undefined {
+  return key.length >= 12 ? key.slice(-4) : undefined;
+}
+
+interface LoadedState {
+  file: ConnectionsFile;
+  problem?: DataFileProblem;
+  /** A file that exists but could not be read is never replaced. */
+  readOnly: boolean;
+}
+
+export class ConnectionsService {
+  readonly #path: string;
+  readonly #secrets: SecretStore;
+  readonly #fetch: FetchLike | undefined;
+  readonly #testTimeoutMs: number;
+  readonly #startDemoRelay: (options: DemoRelayOptions) => Promise<DemoRelay>;
+  readonly #now: () => Date;
+  readonly #newId: () => string;
+  #state: Promise<LoadedState> | undefined;
+  #queue: Promise<unknown> = Promise.resolve();
+  #demo: { relay: DemoRelay; connectionId: string } | undefined;
+
+  constructor(options: ConnectionsServiceOptions) {
+    this.#path = join(options.dataDir, CONNECTIONS_FILE);
+    this.#secrets = options.secrets;
+    this.#fetch = options.fetch;
+    this.#testTimeoutMs = options.testTimeoutMs ?? 15_000;
+    this.#startDemoRelay = options.startDemoRelay ?? startDemoRelay;
+    this.#now = options.now ?? (() => new Date());
+    this.#newId = options.newId ?? randomUUID;
+  }
+
+  /** How keys are kept (keychain, or memory for this session), to tell the person. */
+  keyStorage(): KeyStorageStatus {
+    return { ...this.#secrets.status };
+  }
+
+  /** A damaged or unreadable connections file found at start, to tell the person once. */
+  async fileProblem(): Promise<DataFileProblem | undefined> {
+    return (await this.#load()).problem;
+  }
+
+  async list(): Promise<ConnectionSummary[]> {
+    await this.#queue;
+    const { file } = await this.#load();
+    return Promise.all(file.connections.map((c) => this.#summary(c)));
+  }
+
+  async get(id: string): Promise<ConnectionSummary> {
+    await this.#queue;
+    return this.#summary(this.#find((await this.#load()).file, id));
+  }
+
+  /** The connection in use, if any. */
+  async activeId(): Promise<string | undefined> {
+    await this.#queue;
+    return (await this.#load()).file.activeId;
+  }
+
+  /** Saves a new connection (and its key); the first one saved becomes the active one. */
+  async create(input: NewConnection): Promise<ConnectionSummary> {
+    const valid = parseInput(newConnectionSchema, input);
+    return this.#mutate(async (file) => {
+      const connection: Connection = {
+        id: this.#newId(),
+        name: valid.name,
+        baseUrl: valid.baseUrl,
+      };
+      if (valid.consoleUrl) connection.consoleUrl = valid.consoleUrl;
+      if (valid.apiKey) await this.#setKey(connection.id, valid.apiKey);
+      const next: ConnectionsFile = {
+        ...file,
+        activeId: file.activeId ?? connection.id,
+        connections: [...file.connections, connection],
+      };
+      try {
+        await this.#write(next);
+      } catch (error) {
+        // The key must not outlive a connection that was never saved.
+        if (valid.apiKey) await this.#secrets.delete(connection.id).catch(() => undefined);
+        throw error;
+      }
+      return connection;
+    }).then((connection) => this.#summary(connection));
+  }
+
+  /** Changes name, address or console address; replaces the key only when one is given. */
+  async update(id: string, changes: ConnectionChanges): Promise<ConnectionSummary> {
+    const valid = parseInput(changesSchema, changes);
+    return this.#mutate(async (file) => {
+      const current = this.#find(file, id);
+      const updated: Connection = { ...current };
+      if (valid.name !== undefined) updated.name = valid.name;
+      if (valid.baseUrl !== undefined) updated.baseUrl = valid.baseUrl;
+      if (valid.consoleUrl === null || valid.consoleUrl === '') delete updated.consoleUrl;
+      else if (valid.consoleUrl !== undefined) updated.consoleUrl = valid.consoleUrl;
+
+      const previousKey = valid.apiKey === undefined ? undefined : await this.#getKey(id);
+      if (valid.apiKey === null) await this.#deleteKey(id);
+      else if (valid.apiKey !== undefined) await this.#setKey(id, valid.apiKey);
+      try {
+        await this.#write({
+          ...file,
+          connections: file.connections.map((c) => (c.id === id ? updated : c)),
+        });
+      } catch (error) {
+        // Put the old key back, so the saved connection and its key still belong together.
+        if (valid.apiKey !== undefined) {
+          const restore =
+            previousKey === undefined
+              ? this.#secrets.delete(id)
+              : this.#secrets.set(id, previousKey);
+          await restore.catch(() => undefined);
+        }
+        throw error;
+      }
+      return updated;
+    }).then((connection) => this.#summary(connection));
+  }
+
+  /** Forgets a connection and removes its key from the key store. */
+  async delete(id: string): Promise<void> {
+    await this.#mutate(async (file) => {
+      const connection = this.#find(file, id);
+      // The key goes first: a connection left without a key is harmless, a key left behind is not.
+      await this.#deleteKey(id);
+      const connections = file.connections.filter((c) => c.id !== id);
+      const next: ConnectionsFile = { ...file, connections };
+      if (file.activeId === id) {
+        if (connections[0]) next.activeId = connections[0].id;
+        else delete next.activeId;
+      }
+      await this.#write(next);
+      if (connection.isDemo && this.#demo?.connectionId === id) await this.#closeDemo();
+    });
+  }
+
+  /** Makes a saved connection the one the app uses. */
+  async select(id: string): Promise<void> {
+    await this.#mutate(async (file) => {
+      this.#find(file, id);
+      if (file.activeId !== id) await this.#write({ ...file, activeId: id });
+    });
+  }
+
+  /**
+   * A relay client for a saved connection; it reads the key from the store on every attempt.
+   * A demo connection whose relay is not running (the app restarted) gets it started again.
+   */
+  async clientFor(
+    id: string,
+    options: Omit<RelayClientOptions, 'baseUrl' | 'apiKey' | 'fetch'> = {},
+  ): Promise<RelayClient> {
+    let connection = await this.#mutate(async (file) => this.#find(file, id));
+    if (connection.isDemo) connection = await this.#mutate((file) => this.#ensureDemo(file, id));
+    return createRelayClient({
+      ...options,
+      baseUrl: connection.baseUrl,
+      // No saved key sends no Authorization header: keyless local services work, and a relay
+      // that wants a key answers 401 with its own message.
+      apiKey: async () => (await this.#getKey(id)) ?? '',
+      ...(this.#fetch ? { fetch: this.#fetch } : {}),
+    });
+  }
+
+  /** "Test connection": GET /v1/models for an address and key that need not be saved yet. */
+  async test(draft: ConnectionDraft): Promise<ConnectionTestResult> {
+    const valid = parseInput(draftSchema, draft);
+    let client: RelayClient;
+    try {
+      client = createRelayClient({
+        baseUrl: valid.baseUrl,
+        apiKey:
+          valid.apiKey ?? (async () => (valid.id ? await this.#getKey(valid.id) : undefined) ?? ''),
+        maxRetries: 0,
+        timeoutMs: this.#testTimeoutMs,
+        ...(this.#fetch ? { fetch: this.#fetch } : {}),
+      });
+    } catch (error) {
+      return { ok: false, error: testError(error) };
+    }
+    const requestUrl = client.endpointUrl('models');
+    try {
+      const models = await client.listModels();
+      return { ok: true, requestUrl, modelCount: models.length };
+    } catch (error) {
+      return { ok: false, requestUrl, error: testError(error) };
+    }
+  }
+
+  /**
+   * "Try the demo relay": starts the embedded relay on a free loopback port with a fresh key,
+   * saves (or refreshes) the one demo connection with that address and key, and makes it active.
+   */
+  startDemo(): Promise<ConnectionSummary> {
+    return this.#mutate(async (file) => {
+      const existing = file.connections.find((c) => c.isDemo);
+      const connection = await this.#ensureDemo(file, existing?.id);
+      const latest = (await this.#load()).file;
+      if (latest.activeId !== connection.id)
+        await this.#write({ ...latest, activeId: connection.id });
+      return connection;
+    }).then((connection) => this.#summary(connection));
+  }
+
+  /** Stops the embedded demo relay; its connection stays saved and restarts it on next use. */
+  async stopDemo(): Promise<void> {
+    await this.#mutate(() => this.#closeDemo());
+  }
+
+  /** Stops what the service started (the demo relay). */
+  close(): Promise<void> {
+    return this.stopDemo();
+  }
+
+  /** Starts the demo relay if it is not running for `id` (or creates the demo connection). */
+  async #ensureDemo(file: ConnectionsFile, id: string | undefined): Promise<Connection> {
+    const existing = id === undefined ? undefined : this.#find(file, id);
+    if (existing && this.#demo?.connectionId === existing.id) return existing;
+    await this.#closeDemo();
+    const relay = await this.#startDemoRelay({ host: '127.0.0.1', port: 0 });
+    try {
+      const key = relay.keys[0];
+      if (key === undefined) throw new Error('The demo relay started without a key.');
+      const connection: Connection = existing
+        ? { ...existing, baseUrl: relay.url }
+        : { id: this.#newId(), name: DEMO_CONNECTION_NAME, baseUrl: relay.url, isDemo: true };
+      await this.#setKey(connection.id, key);
+      const connections = existing
+        ? file.connections.map((c) => (c.id === connection.id ? connection : c))
+        : [...file.connections, connection];
+      await this.#write({ ...file, activeId: file.activeId ?? connection.id, connections });
+      this.#demo = { relay, connectionId: connection.id };
+      return connection;
+    } catch (error) {
+      await relay.close();
+      throw error;
+    }
+  }
+
+  async #closeDemo(): Promise<void> {
+    const demo = this.#demo;
+    this.#demo = undefined;
+    await demo?.relay.close();
+  }
+
+  async #summary(connection: Connection): Promise<ConnectionSummary> {
+    const summary: ConnectionSummary = { ...connection, hasKey: false };
+    try {
+      const key = await this.#secrets.get(connection.id);
+      if (key !== undefined) {
+        summary.hasKey = true;
+        const last4 = keyLast4(key);
+        if (last4 !== undefined) summary.keyLast4 = last4;
+      }
+    } catch (error) {
+      summary.keyError = keyStoreMessage(error, 'read');
+    }
+    return summary;
+  }
+
+  #find(file: ConnectionsFile, id: string): Connection {
+    const found = file.connections.find((c) => c.id === id);
+    if (!found) {
+      throw new ConnectionError('not_found', 'That connection no longer exists; it was deleted.');
+    }
+    return found;
+  }
+
+  #load(): Promise<LoadedState> {
+    this.#state ??= (async () => {
+      const read = await readJsonFile(
+        this.#path,
+        connectionsFileSchema,
+        'saved connections',
+        this.#now,
+      );
+      const empty: ConnectionsFile = { version: 1, connections: [] };
+      switch (read.status) {
+        case 'ok':
+          return { file: read.value, readOnly: false };
+        case 'missing':
+          return { file: empty, readOnly: false };
+        case 'corrupt':
+          return { file: empty, problem: read.problem, readOnly: false };
+        case 'unreadable':
+          return { file: empty, problem: read.problem, readOnly: true };
+      }
+    })();
+    // A failed load (the backup could not be written) is tried again next time.
+    this.#state.catch(() => {
+      this.#state = undefined;
+    });
+    return this.#state;
+  }
+
+  async #write(file: ConnectionsFile): Promise<void> {
+    const state = await this.#load();
+    if (state.readOnly) {
+      throw new ConnectionError(
+        'storage',
+        state.problem?.message ?? 'Saved connections could not be read.',
+      );
+    }
+    try {
+      await writeFileAtomic(this.#path, `${JSON.stringify(file, null, 2)}\n`);
+    } catch (error) {
+      const code = (error as NodeJS.ErrnoException).code ?? 'error';
+      throw new ConnectionError(
+        'storage',
+        `The connections could not be saved to ${this.#path} (${code}); nothing was changed.`,
+      );
+    }
+    state.file = file;
+  }
+
+  /** Runs changes one at a time, each on the latest saved list. */
+  #mutate<T>(change: (file: ConnectionsFile) => Promise<T>): Promise<T> {
+    const run = this.#queue.then(async () => change((await this.#load()).file));
+    this.#queue = run.catch(() => undefined);
+    return run;
+  }
+
+  async #getKey(id: string): Promise<string | undefined> {
+    try {
+      return await this.#secrets.get(id);
+    } catch (error) {
+      throw new ConnectionError('key_store', keyStoreMessage(error, 'read'));
+    }
+  }
+
+  async #setKey(id: string, key: string): Promise<void> {
+    try {
+      await this.#secrets.set(id, key);
+    } catch (error) {
+      throw new ConnectionError('key_store', keyStoreMessage(error, 'save'));
+    }
+  }
+
+  async #deleteKey(id: string): Promise<void> {
+    try {
+      await this.#secrets.delete(id);
+    } catch (error) {
+      throw new ConnectionError('key_store', keyStoreMessage(error, 'remove'));
+    }
+  }
+}
+
+function keyStoreMessage(error: unknown, action: 'read' | 'save' | 'remove'): string {
+  const why = error instanceof Error && error.message ? ` (${error.message})` : '';
+  return `The key could not be ${action === 'read' ? 'read from' : action === 'save' ? 'saved in' : 'removed from'} the key store${why}. Unlock your keyring and try again.`;
+}
+
+function testError(error: unknown): Extract<ConnectionTestResult, { ok: false }>['error'] {
+  if (isRelayError(error)) {
+    const result: Extract<ConnectionTestResult, { ok: false }>['error'] = {
+      kind: error.kind,
+      message: error.message,
+    };
+    if (error.status !== undefined) result.status = error.status;
+    if (error.code !== undefined) result.code = error.code;
+    return result;
+  }
+  if (error instanceof ConnectionError) return { kind: 'unauthorized', message: error.message };
+  return { kind: 'network', message: 'The test could not be run.' };
+}
