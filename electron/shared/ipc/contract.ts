@@ -25,13 +25,17 @@ export const connectionSummarySchema = z.object({
   active: z.boolean(),
   hasKey: z.boolean(),
   keyLast4: z.string().max(4).optional(),
+  /** Set when the key store could not be read, so `hasKey` is not known. */
+  keyError: z.string().optional(),
 });
 
 export const connectionDraftSchema = z.strictObject({
   name: text(100).trim().min(1, { error: 'Give the connection a name.' }),
   baseUrl: text(2000).trim().min(1, { error: 'Give the address of the relay.' }),
-  apiKey: text(4096).optional(),
-  consoleUrl: text(2000).optional(),
+  /** Typed by the person and sent once, to be saved; null removes a saved key. Never sent back. */
+  apiKey: text(4096).nullable().optional(),
+  /** Where the person tops up their balance; null or '' removes it. */
+  consoleUrl: text(2000).nullable().optional(),
 });
 
 export const connectionTestResultSchema = z.object({
@@ -102,7 +106,17 @@ export const ROUTES = {
   listModels: route(
     'models:list',
     z.strictObject({ refresh: z.boolean().optional() }).optional(),
-    z.object({ connectionId: id, models: z.array(modelSchema), fetchedAt: z.string() }),
+    z.object({
+      connectionId: id,
+      models: z.array(modelSchema),
+      fetchedAt: z.string(),
+      /** The model last chosen in each feature, to preselect it. */
+      lastModel: z.object({
+        chat: z.string().optional(),
+        embeddings: z.string().optional(),
+        images: z.string().optional(),
+      }),
+    }),
   ),
   setModelKind: route(
     'models:set-kind',

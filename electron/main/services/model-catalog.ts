@@ -1,0 +1,133 @@
+/**
+ * The models of the active connection as the picker shows them: fetched from /v1/models,
+ * cached per connection, with the person's own kind overrides and the last model chosen per
+ * feature, both kept in `model-preferences.json`.
+ */
+import { join } from 'node:path';
+import { z } from 'zod';
+import { FEATURES, MODEL_KINDS } from '../../shared/ipc/contract';
+import { readJsonFile, writeFileAtomic } from './connections-file';
+import type { ModelKind, RelayClient, RelayModel } from './relay-client';
+
+export const MODEL_PREFERENCES_FILE = 'model-preferences.json';
+
+export type Feature = (typeof FEATURES)[number];
+
+const preferencesSchema = z.record(
+  z.string(),
+  z.object({
+    overrides: z.record(z.string(), z.enum(MODEL_KINDS)).default({}),
+    lastModel: z.partialRecord(z.enum(FEATURES), z.string()).default({}),
+  }),
+);
+type Preferences = z.infer<typeof preferencesSchema>;
+
+export interface ModelListing {
+  connectionId: string;
+  models: Array<Pick<RelayModel, 'id' | 'kind' | 'kindSource' | 'ownedBy'>>;
+  fetchedAt: string;
+  lastModel: Partial<Record<Feature, string>>;
+}
+
+export interface ModelCatalogOptions {
+  dataDir: string;
+  /** The active connection's id and a client for it; undefined when none is set up. */
+  active: () => Promise<{ id: string; client: RelayClient } | undefined>;
+  now?: () => Date;
+}
+
+export class ModelCatalog {
+  readonly #path: string;
+  readonly #active: ModelCatalogOptions['active'];
+  readonly #now: () => Date;
+  readonly #cache = new Map<string, { models: RelayModel[]; fetchedAt: string }>();
+  #preferences: Promise<Preferences> | undefined;
+  #queue: Promise<unknown> = Promise.resolve();
+
+  constructor(options: ModelCatalogOptions) {
+    this.#path = join(options.dataDir, MODEL_PREFERENCES_FILE);
+    this.#active = options.active;
+    this.#now = options.now ?? (() => new Date());
+  }
+
+  /** The active connection's models; from the cache unless `refresh` or never fetched. */
+  async list({
+    refresh = false,
+    signal,
+  }: { refresh?: boolean; signal?: AbortSignal } = {}): Promise<ModelListing | undefined> {
+    const active = await this.#active();
+    if (active === undefined) return undefined;
+    let cached = this.#cache.get(active.id);
+    if (cached === undefined || refresh) {
+      // Overrides are applied below, on every read, so a changed override needs no refetch.
+      cached = {
+        models: await active.client.listModels({ signal }),
+        fetchedAt: this.#now().toISOString(),
+      };
+      this.#cache.set(active.id, cached);
+    }
+    const prefs = (await this.#load())[active.id];
+    const overrides = prefs?.overrides ?? {};
+    return {
+      connectionId: active.id,
+      fetchedAt: cached.fetchedAt,
+      lastModel: prefs?.lastModel ?? {},
+      models: cached.models.map((model) => {
+        const override = Object.hasOwn(overrides, model.id) ? overrides[model.id] : undefined;
+        const { id, kind, kindSource, ownedBy } = override
+          ? { ...model, kind: override, kindSource: 'override' as const }
+          : model;
+        return ownedBy === undefined ? { id, kind, kindSource } : { id, kind, kindSource, ownedBy };
+      }),
+    };
+  }
+
+  /** Sets (or with null, clears) the person's kind for a model of the active connection. */
+  setKind(modelId: string, kind: ModelKind | null): Promise<void> {
+    return this.#change((entry) => {
+      if (kind === null) delete entry.overrides[modelId];
+      else entry.overrides[modelId] = kind;
+    });
+  }
+
+  setLastModel(feature: Feature, modelId: string): Promise<void> {
+    return this.#change((entry) => {
+      entry.lastModel[feature] = modelId;
+    });
+  }
+
+  /** Forgets a deleted connection's cache and preferences. */
+  forget(connectionId: string): Promise<void> {
+    this.#cache.delete(connectionId);
+    return this.#write((prefs) => {
+      delete prefs[connectionId];
+    });
+  }
+
+  async #change(edit: (entry: Preferences[string]) => void): Promise<void> {
+    const active = await this.#active();
+    if (active === undefined) throw new Error('No connection is active.');
+    await this.#write((prefs) => {
+      const entry = (prefs[active.id] ??= { overrides: {}, lastModel: {} });
+      edit(entry);
+    });
+  }
+
+  #load(): Promise<Preferences> {
+    this.#preferences ??= readJsonFile(this.#path, preferencesSchema, 'model preferences').then(
+      (read) => (read.status === 'ok' ? read.value : {}),
+    );
+    return this.#preferences;
+  }
+
+  #write(edit: (prefs: Preferences) => void): Promise<void> {
+    const run = this.#queue.then(async () => {
+      const prefs = structuredClone(await this.#load());
+      edit(prefs);
+      await writeFileAtomic(this.#path, `${JSON.stringify(prefs, null, 2)}\n`);
+      this.#preferences = Promise.resolve(prefs);
+    });
+    this.#queue = run.catch(() => undefined);
+    return run;
+  }
+}

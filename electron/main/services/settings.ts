@@ -1,0 +1,54 @@
+/**
+ * The person's settings: theme, default chat parameters and request timeouts, kept in
+ * `settings.json` in the user data folder.
+ */
+import { join } from 'node:path';
+import { settingsSchema, type Settings } from '../../shared/ipc/contract';
+import { readJsonFile, writeFileAtomic, type DataFileProblem } from './connections-file';
+
+export const SETTINGS_FILE = 'settings.json';
+
+export const DEFAULT_SETTINGS: Settings = {
+  theme: 'system',
+  chatDefaults: { temperature: 1, maxTokens: null },
+  timeouts: { requestSeconds: 120, idleSeconds: 60 },
+};
+
+export class SettingsService {
+  readonly #path: string;
+  #current: Promise<Settings> | undefined;
+  #problem: DataFileProblem | undefined;
+  #queue: Promise<unknown> = Promise.resolve();
+
+  constructor(dataDir: string) {
+    this.#path = join(dataDir, SETTINGS_FILE);
+  }
+
+  /** Why the saved settings could not be used, if they could not (they were kept aside). */
+  get problem(): DataFileProblem | undefined {
+    return this.#problem;
+  }
+
+  get(): Promise<Settings> {
+    this.#current ??= readJsonFile(this.#path, settingsSchema, 'settings').then((read) => {
+      if (read.status === 'ok') return read.value;
+      if (read.status === 'corrupt' || read.status === 'unreadable') this.#problem = read.problem;
+      return DEFAULT_SETTINGS;
+    });
+    return this.#current;
+  }
+
+  /** Applies a partial change (already checked against the contract) and saves it. */
+  update(changes: Partial<Settings>): Promise<Settings> {
+    const run = this.#queue.then(async () => {
+      const next = settingsSchema.parse({ ...(await this.get()), ...changes });
+      // An unreadable file is left as it is: the person's settings may still be in it.
+      if (this.#problem?.kind === 'unreadable') return next;
+      await writeFileAtomic(this.#path, `${JSON.stringify(next, null, 2)}\n`);
+      this.#current = Promise.resolve(next);
+      return next;
+    });
+    this.#queue = run.catch(() => undefined);
+    return run;
+  }
+}
