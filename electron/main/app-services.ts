@@ -1,0 +1,177 @@
+/**
+ * Builds the app's services and the handler of every IPC route from platform pieces.
+ *
+ * `index.ts` calls it with the OS keychain, `net.fetch` and `app.getPath('userData')`; the e2e
+ * harness calls it with a temp folder, Node's fetch and an in-memory or real keychain. Handlers
+ * stay a few lines: the logic lives in the services.
+ */
+import { randomUUID } from 'node:crypto';
+import type { Routes } from '../shared/ipc/contract';
+import { HandlerError, type Handlers } from './ipc/router';
+import {
+  ConnectionError,
+  ConnectionsService,
+  type ConnectionSummary,
+} from './services/connections';
+import { ModelCatalog } from './services/model-catalog';
+import type { FetchLike, RelayClient } from './services/relay-client';
+import type { SecretStore } from './services/secret-store';
+import { SettingsService } from './services/settings';
+
+export interface AppServicesOptions {
+  userDataDir: string;
+  secretStore: SecretStore;
+  fetch?: FetchLike;
+  /** Sends an event of the contract to the renderer. */
+  emit?: (channel: string, payload: unknown) => void;
+  platform?: string;
+  version?: string;
+}
+
+export interface AppServices {
+  handlers: Handlers<Routes>;
+  connections: ConnectionsService;
+  settings: SettingsService;
+  models: ModelCatalog;
+  close(): Promise<void>;
+}
+
+/** Turns a refusal of the connections service into an error the router passes on as it is. */
+function asHandlerError(error: unknown): never {
+  if (error instanceof ConnectionError) {
+    const first = error.issues[0];
+    const kind =
+      error.kind === 'invalid'
+        ? 'invalid_request'
+        : error.kind === 'not_found'
+          ? 'not_found'
+          : 'internal';
+    const handlerError = new HandlerError(
+      kind,
+      first && error.issues.length === 1 ? first.message : error.message,
+    );
+    throw handlerError;
+  }
+  throw error;
+}
+
+async function guarded<T>(work: () => Promise<T>): Promise<T> {
+  try {
+    return await work();
+  } catch (error) {
+    return asHandlerError(error);
+  }
+}
+
+export async function createAppServices(options: AppServicesOptions): Promise<AppServices> {
+  const emit = options.emit ?? (() => undefined);
+  const connections = new ConnectionsService({
+    dataDir: options.userDataDir,
+    secrets: options.secretStore,
+    ...(options.fetch ? { fetch: options.fetch } : {}),
+  });
+  const settings = new SettingsService(options.userDataDir);
+
+  /** A client for a connection, with the person's timeouts and retry countdowns sent to the page. */
+  async function clientFor(id: string): Promise<RelayClient> {
+    const { timeouts } = await settings.get();
+    const requestId = randomUUID();
+    return connections.clientFor(id, {
+      timeoutMs: timeouts.requestSeconds * 1000,
+      idleTimeoutMs: timeouts.idleSeconds * 1000,
+      onRetry: ({ attempt, delayMs, error }) =>
+        emit('relay:retry-scheduled', {
+          requestId,
+          attempt,
+          delayMs,
+          kind: error.kind,
+          message: error.message,
+        }),
+    });
+  }
+
+  const models = new ModelCatalog({
+    dataDir: options.userDataDir,
+    active: async () => {
+      const id = await connections.activeId();
+      return id === undefined ? undefined : { id, client: await clientFor(id) };
+    },
+  });
+
+  async function withActive(summary: ConnectionSummary) {
+    const activeId = await connections.activeId();
+    return { ...summary, isDemo: summary.isDemo ?? false, active: summary.id === activeId };
+  }
+
+  function changed<T>(value: T): T {
+    emit('connections:changed', null);
+    return value;
+  }
+
+  const handlers: Handlers<Routes> = {
+    getAppInfo: () => ({
+      version: options.version ?? '0.0.0',
+      platform: options.platform ?? process.platform,
+    }),
+
+    listConnections: () =>
+      guarded(async () => {
+        const activeId = await connections.activeId();
+        return (await connections.list()).map((c) => ({
+          ...c,
+          isDemo: c.isDemo ?? false,
+          active: c.id === activeId,
+        }));
+      }),
+    createConnection: (draft) =>
+      guarded(async () => changed(await withActive(await connections.create(draft)))),
+    updateConnection: ({ id, changes }) =>
+      guarded(async () => changed(await withActive(await connections.update(id, changes)))),
+    deleteConnection: ({ id }) =>
+      guarded(async () => {
+        await connections.delete(id);
+        await models.forget(id);
+        return changed(null);
+      }),
+    selectConnection: ({ id }) =>
+      guarded(async () => {
+        await connections.select(id);
+        return changed(await withActive(await connections.get(id)));
+      }),
+    testConnection: (draft) => guarded(() => connections.test(draft)),
+    startDemoRelay: () =>
+      guarded(async () => changed(await withActive(await connections.startDemo()))),
+    getKeyStorageStatus: () => {
+      const { secure, persistent, backend, reason } = options.secretStore.status;
+      return reason === undefined
+        ? { secure, persistent, backend }
+        : { secure, persistent, backend, reason };
+    },
+
+    listModels: (request) =>
+      guarded(async () => {
+        const listing = await models.list({ refresh: request?.refresh ?? false });
+        if (listing === undefined)
+          throw new HandlerError(
+            'not_found',
+            'Connect to a relay first: no connection is set up yet.',
+          );
+        return listing;
+      }),
+    setModelKind: ({ modelId, kind }) =>
+      guarded(async () => (await models.setKind(modelId, kind), null)),
+    setLastModel: ({ feature, modelId }) =>
+      guarded(async () => (await models.setLastModel(feature, modelId), null)),
+
+    getSettings: () => settings.get(),
+    updateSettings: (changes) => settings.update(changes),
+  };
+
+  return {
+    handlers,
+    connections,
+    settings,
+    models,
+    close: () => connections.close(),
+  };
+}
