@@ -1,27 +1,51 @@
 import { join } from 'node:path';
 import { app, BrowserWindow } from 'electron';
-import { createMainWindow, hardenWebContents, type RendererSource } from './windows/main-window';
+import { ROUTES } from '../shared/ipc/contract';
+import { createAppServices } from './app-services';
+import { createRouter, originOf, trustedSender } from './ipc/router';
+import { registerAppScheme, serveRenderer } from './platform/app-protocol';
+import { electronFetch } from './platform/electron-fetch';
+import { emitTo, registerIpc } from './platform/ipc-main';
+import { openSecretStore } from './platform/keychain';
+import { APP_ENTRY_URL, APP_ORIGIN } from './windows/app-origin';
+import { createMainWindow, hardenWebContents } from './windows/main-window';
 
 const preloadPath = join(import.meta.dirname, '../preload/index.cjs');
-
-function rendererSource(): RendererSource {
-  const devServerUrl = process.env['ELECTRON_RENDERER_URL'];
-  if (!app.isPackaged && devServerUrl) return { url: devServerUrl };
-  return { file: join(import.meta.dirname, '../renderer/index.html') };
-}
-
-function openMainWindow(): BrowserWindow {
-  return createMainWindow(preloadPath, rendererSource());
-}
+const rendererDir = join(import.meta.dirname, '../renderer');
+const devServerUrl = !app.isPackaged ? process.env['ELECTRON_RENDERER_URL'] : undefined;
 
 // Every renderer runs sandboxed, including any window a later feature opens.
 app.enableSandbox();
+registerAppScheme();
+
+let mainWindow: BrowserWindow | undefined;
+
+async function start(): Promise<void> {
+  const userDataDir = app.getPath('userData');
+  const services = await createAppServices({
+    userDataDir,
+    secretStore: await openSecretStore({ userDataDir }),
+    fetch: electronFetch,
+    emit: emitTo(() => mainWindow),
+    version: app.getVersion(),
+    platform: process.platform,
+  });
+  const origins = [APP_ORIGIN, ...(devServerUrl ? [originOf(devServerUrl) ?? ''] : [])];
+  const router = createRouter(ROUTES, services.handlers, {
+    isTrustedSender: trustedSender(origins, () =>
+      mainWindow && !mainWindow.isDestroyed() ? [mainWindow.webContents.id] : [],
+    ),
+    onInternalError: (channel, error) => console.error(`IPC ${channel} failed:`, error),
+  });
+  registerIpc(router.channels, router.dispatch);
+  serveRenderer(rendererDir);
+  mainWindow = createMainWindow(preloadPath, { url: devServerUrl ?? APP_ENTRY_URL });
+  app.on('before-quit', () => void services.close());
+}
 
 if (!app.requestSingleInstanceLock()) {
   app.quit();
 } else {
-  let mainWindow: BrowserWindow | undefined;
-
   app.on('web-contents-created', (_event, contents) => hardenWebContents(contents));
 
   app.on('second-instance', () => {
@@ -35,10 +59,13 @@ if (!app.requestSingleInstanceLock()) {
   });
 
   app.on('activate', () => {
-    if (BrowserWindow.getAllWindows().length === 0) mainWindow = openMainWindow();
+    if (BrowserWindow.getAllWindows().length === 0) {
+      mainWindow = createMainWindow(preloadPath, { url: devServerUrl ?? APP_ENTRY_URL });
+    }
   });
 
-  void app.whenReady().then(() => {
-    mainWindow = openMainWindow();
+  app.whenReady().then(start, (error: unknown) => {
+    console.error('Relay Desktop could not start:', error);
+    app.exit(1);
   });
 }
