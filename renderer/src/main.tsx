@@ -2,6 +2,10 @@ import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { App } from './app/app';
 import './app/app.css';
+import './components/components.css';
+import './features/connect/connect.css';
+import './features/models/models.css';
+import './features/settings/settings.css';
 
 const container = document.getElementById('root');
 if (!container) throw new Error('index.html has no #root element');

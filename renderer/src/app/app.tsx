@@ -1,49 +1,164 @@
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
+import { Badge } from '../components/badge';
+import { EmptyState } from '../components/empty-state';
+import { Notice } from '../components/notice';
+import { Spinner } from '../components/spinner';
+import { watchConnections, loadConnections } from '../features/connect/connect-actions';
+import { ConnectScreen } from '../features/connect/connect-screen';
+import {
+  selectActiveConnection,
+  selectHasConnections,
+  useConnectStore,
+} from '../features/connect/connect-store';
+import { ConnectionsScreen } from '../features/connect/connections-screen';
+import { ModelsScreen } from '../features/models/models-screen';
+import { loadSettings } from '../features/settings/settings-actions';
+import { SettingsScreen } from '../features/settings/settings-screen';
+import { selectTheme, useSettingsStore } from '../features/settings/settings-store';
 import { relayBridge } from '../lib/relay-bridge';
+import { NavIcon } from './nav-icon';
 
 const SCREENS = [
-  {
-    id: 'connect',
-    title: 'Connect',
-    summary: 'Point the app at a relay and keep its key in the keychain.',
-  },
-  { id: 'chat', title: 'Chat', summary: 'Streaming conversations with any chat model.' },
-  { id: 'embeddings', title: 'Embeddings', summary: 'Embed texts and compare them side by side.' },
-  { id: 'images', title: 'Images', summary: 'Generate images, saved as files with their prompts.' },
+  { id: 'models', title: 'Models' },
+  { id: 'connections', title: 'Connections' },
+  { id: 'settings', title: 'Settings' },
 ] as const;
 
-type ScreenId = (typeof SCREENS)[number]['id'];
+export type ScreenId = (typeof SCREENS)[number]['id'];
 
-/** The app shell: a sidebar of screens and the selected screen. */
+/** Applies the chosen theme to the page: CSS reads `data-theme` on <html>. */
+function useTheme() {
+  const theme = useSettingsStore(selectTheme);
+  useEffect(() => {
+    document.documentElement.dataset.theme = theme;
+  }, [theme]);
+}
+
+/** The app: the first-run screen until a connection exists, then the shell with its screens. */
 export function App() {
-  const [screenId, setScreenId] = useState<ScreenId>('connect');
-  const screen = SCREENS.find((candidate) => candidate.id === screenId) ?? SCREENS[0];
+  const bridge = relayBridge();
+  useTheme();
+
+  useEffect(() => {
+    if (!bridge) return;
+    void loadSettings();
+    return watchConnections();
+  }, [bridge]);
+
+  if (!bridge) {
+    return (
+      <main className="welcome">
+        <EmptyState title="Relay Desktop is not running">
+          <p>This page is the app&apos;s window and only works inside Relay Desktop.</p>
+        </EmptyState>
+      </main>
+    );
+  }
+  return <Root />;
+}
+
+function Root() {
+  const status = useConnectStore((state) => state.status);
+  const hasConnections = useConnectStore(selectHasConnections);
+  const loadFailure = useConnectStore((state) => state.loadFailure);
+  const [screen, setScreen] = useState<ScreenId>('models');
+
+  if (status === 'loading' && !hasConnections) {
+    return (
+      <main className="welcome" aria-busy="true">
+        <p className="muted">
+          <Spinner label="Starting" /> Starting…
+        </p>
+      </main>
+    );
+  }
+  if (status === 'failed' && !hasConnections) {
+    return (
+      <main className="welcome">
+        <Notice
+          tone="error"
+          title="Your connections could not be read"
+          actions={
+            <button type="button" className="button" onClick={() => void loadConnections()}>
+              Try again
+            </button>
+          }
+        >
+          <p className="failure-message">{loadFailure?.message}</p>
+        </Notice>
+      </main>
+    );
+  }
+  if (!hasConnections) return <ConnectScreen onConnected={() => setScreen('models')} />;
+  return <Shell screen={screen} onScreen={setScreen} />;
+}
+
+function Shell({ screen, onScreen }: { screen: ScreenId; onScreen: (id: ScreenId) => void }) {
+  const active = useConnectStore(selectActiveConnection);
   const appVersion = relayBridge()?.appVersion;
 
   return (
     <div className="shell">
       <nav className="sidebar" aria-label="Screens">
-        <h1 className="brand">Relay Desktop</h1>
+        <p className="brand">
+          <span className="app-mark app-mark-small" aria-hidden="true" />
+          Relay Desktop
+        </p>
         <ul className="nav-list">
           {SCREENS.map((candidate) => (
             <li key={candidate.id}>
               <button
                 type="button"
                 className="nav-item"
-                aria-current={candidate.id === screenId ? 'page' : undefined}
-                onClick={() => setScreenId(candidate.id)}
+                aria-current={candidate.id === screen ? 'page' : undefined}
+                onClick={() => onScreen(candidate.id)}
               >
+                <NavIcon screen={candidate.id} />
                 {candidate.title}
               </button>
             </li>
           ))}
         </ul>
-        {appVersion && <p className="version">Version {appVersion}</p>}
+        <div className="sidebar-footer">
+          {active && (
+            <button
+              type="button"
+              className="active-connection"
+              onClick={() => onScreen('connections')}
+              aria-label={`In use: ${active.name}${active.isDemo ? ' (demo)' : ''}. Show connections`}
+            >
+              <span className="status-dot" aria-hidden="true" />
+              <span className="active-connection-name">{active.name}</span>
+              {active.isDemo && <Badge tone="demo">Demo</Badge>}
+            </button>
+          )}
+          {appVersion && <p className="version">Version {appVersion}</p>}
+        </div>
       </nav>
       <main className="screen">
-        <h2>{screen.title}</h2>
-        <p className="summary">{screen.summary}</p>
-        <p className="placeholder">This screen is not available yet.</p>
+        {screen === 'models' &&
+          (active ? (
+            <ModelsScreen connection={active} />
+          ) : (
+            <div className="page">
+              <EmptyState
+                title="No connection is in use"
+                actions={
+                  <button
+                    type="button"
+                    className="button button-primary"
+                    onClick={() => onScreen('connections')}
+                  >
+                    Choose a connection
+                  </button>
+                }
+              >
+                <p>Pick one of your saved connections to see its models.</p>
+              </EmptyState>
+            </div>
+          ))}
+        {screen === 'connections' && <ConnectionsScreen />}
+        {screen === 'settings' && <SettingsScreen />}
       </main>
     </div>
   );

@@ -12,3 +12,27 @@ export type RelayBridge = Bridge<Routes, Events> & { readonly appVersion: string
 export function relayBridge(): RelayBridge | undefined {
   return (window as Window & { relay?: RelayBridge }).relay;
 }
+
+/** The bridge, or an error a screen can show when the page runs outside the app. */
+export function requireBridge(): RelayBridge {
+  const bridge = relayBridge();
+  if (!bridge) {
+    throw Object.assign(new Error('This page is not running inside Relay Desktop.'), {
+      kind: 'internal',
+    });
+  }
+  return bridge;
+}
+
+type Answer<Name extends keyof Routes> = Awaited<ReturnType<RelayBridge[Name]>>;
+
+/** A saved connection as main describes it: whether a key is saved and its last four characters, never the key. */
+export type ConnectionSummary = Answer<'createConnection'>;
+export type ConnectionTestResult = Answer<'testConnection'>;
+export type KeyStorageStatus = Answer<'getKeyStorageStatus'>;
+export type ModelList = Answer<'listModels'>;
+export type RelayModel = ModelList['models'][number];
+export type ModelKind = RelayModel['kind'];
+export type Settings = Answer<'getSettings'>;
+export type Theme = Settings['theme'];
+export type Feature = Parameters<RelayBridge['setLastModel']>[0]['feature'];

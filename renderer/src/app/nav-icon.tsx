@@ -1,0 +1,30 @@
+import type { ScreenId } from './app';
+
+/** Line icons for the sidebar, drawn in the text colour. */
+export function NavIcon({ screen }: { screen: ScreenId }) {
+  return (
+    <svg className="nav-icon" viewBox="0 0 20 20" aria-hidden="true" focusable="false">
+      {screen === 'models' && (
+        <>
+          <rect x="3" y="3" width="6" height="6" rx="1.5" />
+          <rect x="11" y="3" width="6" height="6" rx="1.5" />
+          <rect x="3" y="11" width="6" height="6" rx="1.5" />
+          <rect x="11" y="11" width="6" height="6" rx="1.5" />
+        </>
+      )}
+      {screen === 'connections' && (
+        <>
+          <path d="M8 12l4-4" />
+          <path d="M9.5 5.5l1-1a3.2 3.2 0 014.5 4.5l-1 1" />
+          <path d="M10.5 14.5l-1 1A3.2 3.2 0 015 11l1-1" />
+        </>
+      )}
+      {screen === 'settings' && (
+        <>
+          <circle cx="10" cy="10" r="2.5" />
+          <path d="M10 2.5v2M10 15.5v2M2.5 10h2M15.5 10h2M4.7 4.7l1.4 1.4M13.9 13.9l1.4 1.4M4.7 15.3l1.4-1.4M13.9 6.1l1.4-1.4" />
+        </>
+      )}
+    </svg>
+  );
+}

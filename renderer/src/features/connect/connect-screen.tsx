@@ -1,0 +1,31 @@
+import type { ConnectionSummary } from '../../lib/relay-bridge';
+import { ConnectionForm } from './connection-form';
+import { DemoOffer } from './demo-offer';
+import { KeyStorageNotice } from './key-storage-notice';
+
+/** The first-run screen: connect to a relay, or try the demo relay. */
+export function ConnectScreen({ onConnected }: { onConnected: (c: ConnectionSummary) => void }) {
+  return (
+    <main className="welcome">
+      <div className="welcome-inner">
+        <header className="welcome-header">
+          <span className="app-mark" aria-hidden="true" />
+          <h1 className="welcome-title">Connect to a model relay</h1>
+          <p className="welcome-lead">
+            Give the address of your relay and its API key. The key goes into your system keychain.
+          </p>
+        </header>
+        <KeyStorageNotice />
+        <div className="welcome-grid">
+          <section className="card" aria-labelledby="new-connection-title">
+            <h2 className="card-title" id="new-connection-title">
+              Your relay
+            </h2>
+            <ConnectionForm onSaved={onConnected} autoFocus />
+          </section>
+          <DemoOffer onStarted={onConnected} />
+        </div>
+      </div>
+    </main>
+  );
+}

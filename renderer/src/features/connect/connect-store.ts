@@ -1,0 +1,56 @@
+import { create } from 'zustand';
+import type { FailureInfo } from '../../lib/errors';
+import type { ConnectionSummary, KeyStorageStatus } from '../../lib/relay-bridge';
+
+export type ConnectionsStatus = 'loading' | 'ready' | 'failed';
+
+export interface ConnectState {
+  status: ConnectionsStatus;
+  connections: ConnectionSummary[];
+  loadFailure?: FailureInfo | undefined;
+  keyStorage?: KeyStorageStatus | undefined;
+
+  connectionsRequested(): void;
+  connectionsLoaded(connections: ConnectionSummary[]): void;
+  connectionsFailed(failure: FailureInfo): void;
+  keyStorageLoaded(status: KeyStorageStatus): void;
+  /** A connection was created, edited or switched to in main. */
+  connectionSaved(connection: ConnectionSummary): void;
+  connectionDeleted(id: string): void;
+}
+
+export const useConnectStore = create<ConnectState>()((set) => ({
+  status: 'loading',
+  connections: [],
+
+  connectionsRequested: () =>
+    set((state) => ({ status: state.status === 'failed' ? 'loading' : state.status })),
+  connectionsLoaded: (connections) => set({ status: 'ready', connections, loadFailure: undefined }),
+  connectionsFailed: (failure) => set({ status: 'failed', loadFailure: failure }),
+  keyStorageLoaded: (keyStorage) => set({ keyStorage }),
+  connectionSaved: (connection) =>
+    set((state) => {
+      const others = state.connections
+        .filter((existing) => existing.id !== connection.id)
+        .map((existing) => (connection.active ? { ...existing, active: false } : existing));
+      const index = state.connections.findIndex((existing) => existing.id === connection.id);
+      const connections =
+        index === -1
+          ? [...others, connection]
+          : [...others.slice(0, index), connection, ...others.slice(index)];
+      return { status: 'ready', connections };
+    }),
+  connectionDeleted: (id) =>
+    set((state) => ({ connections: state.connections.filter((c) => c.id !== id) })),
+}));
+
+export const selectActiveConnection = (state: ConnectState): ConnectionSummary | undefined =>
+  state.connections.find((connection) => connection.active);
+
+export const selectHasConnections = (state: ConnectState): boolean => state.connections.length > 0;
+
+/** The key store's warning, when keys are not kept by the operating system. */
+export const selectKeyStorageWarning = (state: ConnectState): string | undefined =>
+  state.keyStorage && !state.keyStorage.secure
+    ? (state.keyStorage.reason ?? 'Your key is not kept in a secure key store.')
+    : undefined;

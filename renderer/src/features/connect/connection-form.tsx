@@ -1,0 +1,187 @@
+import { useId, useRef, useState, type FormEvent } from 'react';
+import { Field } from '../../components/field';
+import { Notice } from '../../components/notice';
+import { Spinner } from '../../components/spinner';
+import { failureOf, failureTitle, type FailureInfo } from '../../lib/errors';
+import type { ConnectionSummary, ConnectionTestResult } from '../../lib/relay-bridge';
+import { createConnection, testConnection, updateConnection } from './connect-actions';
+import { keyStatusText } from './key-status';
+import { TestResult } from './test-result';
+
+export interface ConnectionFormProps {
+  /** The saved connection being edited; absent for a new one. */
+  connection?: ConnectionSummary;
+  onSaved?: (connection: ConnectionSummary) => void;
+  onCancel?: () => void;
+  /** Focuses the first field when the form appears. */
+  autoFocus?: boolean;
+}
+
+interface FieldErrors {
+  name?: string;
+  baseUrl?: string;
+}
+
+/**
+ * Creates or edits a connection: name, address, key and console address, with "Test connection".
+ *
+ * The key field is uncontrolled: the key stays in the input (never in state), is read when the
+ * person tests or saves, and the field is emptied once it is saved.
+ */
+export function ConnectionForm({ connection, onSaved, onCancel, autoFocus }: ConnectionFormProps) {
+  const editing = connection !== undefined;
+  const formId = useId();
+  const keyInput = useRef<HTMLInputElement>(null);
+  const [name, setName] = useState(connection?.name ?? '');
+  const [baseUrl, setBaseUrl] = useState(connection?.baseUrl ?? '');
+  const [consoleUrl, setConsoleUrl] = useState(connection?.consoleUrl ?? '');
+  const [errors, setErrors] = useState<FieldErrors>({});
+  const [busy, setBusy] = useState<'testing' | 'saving' | undefined>();
+  const [testResult, setTestResult] = useState<ConnectionTestResult | undefined>();
+  const [saveFailure, setSaveFailure] = useState<FailureInfo | undefined>();
+
+  function check(requireName: boolean): boolean {
+    const next: FieldErrors = {};
+    if (requireName && name.trim() === '') next.name = 'Give the connection a name.';
+    if (baseUrl.trim() === '')
+      next.baseUrl = 'Give the address of the relay, such as https://relay.example.com';
+    setErrors(next);
+    return Object.keys(next).length === 0;
+  }
+
+  async function runTest() {
+    if (!check(false)) return;
+    setBusy('testing');
+    setTestResult(undefined);
+    setSaveFailure(undefined);
+    try {
+      const key = keyInput.current?.value.trim() ?? '';
+      setTestResult(
+        await testConnection({
+          baseUrl,
+          ...(key ? { apiKey: key } : {}),
+          ...(connection ? { id: connection.id } : {}),
+        }),
+      );
+    } catch (error) {
+      const failure = failureOf(error);
+      setTestResult({ ok: false, error: failure });
+    } finally {
+      setBusy(undefined);
+    }
+  }
+
+  async function save(event: FormEvent) {
+    event.preventDefault();
+    if (!check(true)) return;
+    const field = keyInput.current;
+    const apiKey = field?.value.trim() ?? '';
+    setBusy('saving');
+    setSaveFailure(undefined);
+    try {
+      const draft = { name, baseUrl, consoleUrl, apiKey };
+      const saved = connection
+        ? await updateConnection(connection.id, draft)
+        : await createConnection(draft);
+      if (field) field.value = '';
+      setTestResult(undefined);
+      onSaved?.(saved);
+    } catch (error) {
+      setSaveFailure(failureOf(error));
+    } finally {
+      setBusy(undefined);
+    }
+  }
+
+  return (
+    <form
+      className="connection-form"
+      onSubmit={save}
+      noValidate
+      aria-label={editing ? `Edit ${connection.name}` : 'New connection'}
+    >
+      <Field
+        label="Name"
+        name="name"
+        value={name}
+        onChange={(event) => setName(event.target.value)}
+        placeholder="My relay"
+        autoComplete="off"
+        autoFocus={autoFocus}
+        error={errors.name}
+      />
+      <Field
+        label="Base address"
+        name="baseUrl"
+        type="url"
+        value={baseUrl}
+        onChange={(event) => setBaseUrl(event.target.value)}
+        placeholder="https://relay.example.com"
+        autoComplete="off"
+        spellCheck={false}
+        error={errors.baseUrl}
+        hint="The relay's address, with or without /v1."
+      />
+      <div className="field">
+        <label className="field-label" htmlFor={`${formId}-key`}>
+          {editing ? 'Replace API key' : 'API key'}
+        </label>
+        <input
+          ref={keyInput}
+          id={`${formId}-key`}
+          className="input"
+          type="password"
+          name="apiKey"
+          autoComplete="off"
+          spellCheck={false}
+          placeholder={editing ? 'Leave empty to keep the saved key' : 'sk-…'}
+          aria-describedby={`${formId}-key-hint`}
+        />
+        <p className="field-hint" id={`${formId}-key-hint`}>
+          {editing
+            ? `${keyStatusText(connection)}. A new key replaces it in the keychain.`
+            : 'Kept in your system keychain, never shown again.'}
+        </p>
+      </div>
+      <Field
+        label="Console address (optional)"
+        name="consoleUrl"
+        type="url"
+        value={consoleUrl}
+        onChange={(event) => setConsoleUrl(event.target.value)}
+        placeholder="https://console.relay.example.com"
+        autoComplete="off"
+        spellCheck={false}
+        hint="Where you manage your account and top up your balance."
+      />
+
+      {testResult && <TestResult result={testResult} />}
+      {saveFailure && (
+        <Notice tone="error" title={failureTitle(saveFailure)}>
+          <p className="failure-message">{saveFailure.message}</p>
+        </Notice>
+      )}
+
+      <div className="form-actions">
+        <button
+          type="button"
+          className="button"
+          onClick={() => void runTest()}
+          disabled={busy !== undefined}
+        >
+          {busy === 'testing' ? <Spinner label="Testing" /> : null}
+          Test connection
+        </button>
+        <span className="form-actions-spacer" />
+        {onCancel && (
+          <button type="button" className="button" onClick={onCancel} disabled={busy === 'saving'}>
+            Cancel
+          </button>
+        )}
+        <button type="submit" className="button button-primary" disabled={busy !== undefined}>
+          {busy === 'saving' ? 'Saving…' : editing ? 'Save changes' : 'Save'}
+        </button>
+      </div>
+    </form>
+  );
+}

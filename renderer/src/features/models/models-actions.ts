@@ -1,0 +1,40 @@
+/** What the model picker asks of main; outcomes go to the store as events. */
+import { failureOf } from '../../lib/errors';
+import { requireBridge, type Feature, type ModelKind } from '../../lib/relay-bridge';
+import { useModelsStore } from './models-store';
+
+let latestRequest = 0;
+
+/** Loads the active connection's models; only the newest request's answer is kept. */
+export async function loadModels(connectionId: string, refresh = false): Promise<void> {
+  const request = ++latestRequest;
+  const store = useModelsStore.getState();
+  store.modelsRequested(connectionId);
+  try {
+    const list = await requireBridge().listModels(refresh ? { refresh: true } : undefined);
+    if (request === latestRequest) store.modelsLoaded(list);
+  } catch (error) {
+    if (request === latestRequest) store.modelsFailed(connectionId, failureOf(error));
+  }
+}
+
+/** Saves the person's own kind for a model (null: back to automatic), then shows the new list. */
+export async function overrideModelKind(
+  connectionId: string,
+  modelId: string,
+  kind: ModelKind | null,
+): Promise<void> {
+  await requireBridge().setModelKind({ modelId, kind });
+  await loadModels(connectionId);
+}
+
+export async function chooseModel(feature: Feature, modelId: string): Promise<void> {
+  useModelsStore.getState().modelChosen(feature, modelId);
+  await requireBridge().setLastModel({ feature, modelId });
+}
+
+/** Replaces the connection's key (after the relay refused it), then tries again. */
+export async function replaceKeyAndRetry(connectionId: string, apiKey: string): Promise<void> {
+  await requireBridge().updateConnection({ id: connectionId, changes: { apiKey } });
+  await loadModels(connectionId, true);
+}

@@ -1,0 +1,232 @@
+import { useEffect, useMemo, useState } from 'react';
+import { useShallow } from 'zustand/react/shallow';
+import { Badge } from '../../components/badge';
+import { EmptyState } from '../../components/empty-state';
+import { Notice } from '../../components/notice';
+import { Spinner } from '../../components/spinner';
+import { failureOf, type FailureInfo } from '../../lib/errors';
+import type { ConnectionSummary } from '../../lib/relay-bridge';
+import { groupModels, type ModelGroup } from './group-models';
+import { ModelRow } from './model-row';
+import { chooseModel, loadModels, overrideModelKind } from './models-actions';
+import { ModelsFailure } from './models-failure';
+import { useModelsStore } from './models-store';
+
+function hostOf(address: string): string {
+  try {
+    return new URL(address).host;
+  } catch {
+    return address;
+  }
+}
+
+function timeOf(iso: string | undefined): string | undefined {
+  if (!iso) return undefined;
+  const date = new Date(iso);
+  return Number.isNaN(date.getTime())
+    ? undefined
+    : date.toLocaleTimeString(undefined, { hour: '2-digit', minute: '2-digit' });
+}
+
+/** The model picker: the active connection's models by kind, with search, refresh and overrides. */
+export function ModelsScreen({ connection }: { connection: ConnectionSummary }) {
+  const { status, refreshing, models, fetchedAt, failure, listFor } = useModelsStore(
+    useShallow((state) => ({
+      status: state.status,
+      refreshing: state.refreshing,
+      models: state.models,
+      fetchedAt: state.fetchedAt,
+      failure: state.failure,
+      listFor: state.connectionId,
+    })),
+  );
+  const query = useModelsStore((state) => state.query);
+  const queryChanged = useModelsStore((state) => state.queryChanged);
+  const groups = useMemo(() => groupModels(models, query), [models, query]);
+  const current = listFor === connection.id;
+  const busy = status === 'loading' || refreshing;
+
+  useEffect(() => {
+    void loadModels(connection.id);
+  }, [connection.id]);
+
+  const updated = current ? timeOf(fetchedAt) : undefined;
+
+  return (
+    <div className="page">
+      <header className="page-header">
+        <div>
+          <h1 className="page-title">Models</h1>
+          <p className="page-lead">
+            From <strong>{connection.name}</strong>{' '}
+            <span className="muted">at {hostOf(connection.baseUrl)}</span>
+            {connection.isDemo && (
+              <>
+                {' '}
+                <Badge tone="demo">Demo</Badge>
+              </>
+            )}
+          </p>
+        </div>
+        <div className="page-header-actions">
+          {updated && status === 'ready' && <span className="muted small">Updated {updated}</span>}
+          <button
+            type="button"
+            className="button"
+            disabled={busy}
+            onClick={() => void loadModels(connection.id, true)}
+          >
+            {busy && <Spinner label="Loading models" />}
+            Refresh
+          </button>
+        </div>
+      </header>
+
+      {connection.isDemo && (
+        <Notice tone="info" className="demo-notice">
+          <p>
+            This is the demo relay on your computer. Its models give synthetic replies, made up
+            locally; no real model is involved.
+          </p>
+        </Notice>
+      )}
+
+      <div className="search">
+        <label className="visually-hidden" htmlFor="model-search">
+          Search models
+        </label>
+        <input
+          id="model-search"
+          className="input search-input"
+          type="search"
+          placeholder="Search models by name or owner"
+          value={query}
+          onChange={(event) => queryChanged(event.target.value)}
+          disabled={!current || status !== 'ready' || models.length === 0}
+        />
+      </div>
+
+      {!current || status === 'idle' || status === 'loading' ? (
+        <LoadingModels name={connection.name} />
+      ) : status === 'failed' && failure ? (
+        <ModelsFailure connection={connection} failure={failure} />
+      ) : models.length === 0 ? (
+        <EmptyState
+          title="This relay lists no models"
+          actions={
+            <button
+              type="button"
+              className="button"
+              onClick={() => void loadModels(connection.id, true)}
+            >
+              Refresh
+            </button>
+          }
+        >
+          <p>
+            {connection.name} answered, but its list of models is empty. If you just added models to
+            it, refresh.
+          </p>
+        </EmptyState>
+      ) : (
+        <ModelGroups connectionId={connection.id} groups={groups} query={query} />
+      )}
+    </div>
+  );
+}
+
+function LoadingModels({ name }: { name: string }) {
+  return (
+    <div className="models-loading" aria-busy="true">
+      <p className="models-loading-text">
+        <Spinner label="Loading models" /> Asking {name} for its models…
+      </p>
+      <ul className="skeleton-list" aria-hidden="true">
+        <li className="skeleton-row" />
+        <li className="skeleton-row" />
+        <li className="skeleton-row" />
+      </ul>
+    </div>
+  );
+}
+
+function ModelGroups({
+  connectionId,
+  groups,
+  query,
+}: {
+  connectionId: string;
+  groups: ModelGroup[];
+  query: string;
+}) {
+  const chosen = useModelsStore(useShallow((state) => state.chosen));
+  const [failure, setFailure] = useState<FailureInfo | undefined>();
+  const matches = groups.reduce((sum, group) => sum + group.models.length, 0);
+
+  async function attempt(action: () => Promise<void>) {
+    setFailure(undefined);
+    try {
+      await action();
+    } catch (error) {
+      setFailure(failureOf(error));
+    }
+  }
+
+  return (
+    <>
+      {failure && (
+        <Notice tone="error" title="That change was not saved">
+          <p className="failure-message">{failure.message}</p>
+        </Notice>
+      )}
+      {query.trim() !== '' && matches === 0 && (
+        <EmptyState title={`No models match “${query.trim()}”`}>
+          <p>Search looks in model names and owners.</p>
+        </EmptyState>
+      )}
+      <div className="model-groups">
+        {groups.map((group) => {
+          const headingId = `models-${group.kind}`;
+          const filtered = group.models.length !== group.total;
+          return (
+            <section key={group.kind} className="model-group" aria-labelledby={headingId}>
+              <header className="model-group-header">
+                <h2 className="model-group-title" id={headingId}>
+                  {group.title}
+                </h2>
+                <span className="count">
+                  {filtered ? `${group.models.length} of ${group.total}` : group.total}
+                </span>
+              </header>
+              {group.total === 0 ? (
+                <p className="model-group-empty">
+                  This relay lists no {group.title.toLowerCase()} models.
+                </p>
+              ) : group.models.length === 0 ? (
+                <p className="model-group-empty">None match the search.</p>
+              ) : (
+                <fieldset className="model-fieldset">
+                  <legend className="visually-hidden">{`${group.title} model to use`}</legend>
+                  <ul className="model-list">
+                    {group.models.map((model) => (
+                      <ModelRow
+                        key={model.id}
+                        model={model}
+                        feature={group.feature}
+                        chosen={chosen[group.feature] === model.id}
+                        onChoose={() => void attempt(() => chooseModel(group.feature, model.id))}
+                        onKindChange={(kind) =>
+                          attempt(() => overrideModelKind(connectionId, model.id, kind))
+                        }
+                      />
+                    ))}
+                  </ul>
+                </fieldset>
+              )}
+            </section>
+          );
+        })}
+      </div>
+    </>
+  );
+}

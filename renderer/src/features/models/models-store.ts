@@ -1,0 +1,55 @@
+import { create } from 'zustand';
+import type { FailureInfo } from '../../lib/errors';
+import type { Feature, ModelList, RelayModel } from '../../lib/relay-bridge';
+
+export type ModelsStatus = 'idle' | 'loading' | 'ready' | 'failed';
+
+export interface ModelsState {
+  /** The connection the list (or the failure) belongs to. */
+  connectionId?: string | undefined;
+  status: ModelsStatus;
+  /** True while a list is shown and a newer one is on its way. */
+  refreshing: boolean;
+  models: RelayModel[];
+  fetchedAt?: string | undefined;
+  failure?: FailureInfo | undefined;
+  query: string;
+  /** The model last chosen for each screen, as main remembers it. */
+  chosen: Partial<Record<Feature, string>>;
+
+  modelsRequested(connectionId: string): void;
+  modelsLoaded(list: ModelList): void;
+  modelsFailed(connectionId: string, failure: FailureInfo): void;
+  queryChanged(query: string): void;
+  modelChosen(feature: Feature, modelId: string): void;
+}
+
+export const useModelsStore = create<ModelsState>()((set) => ({
+  status: 'idle',
+  refreshing: false,
+  models: [],
+  query: '',
+  chosen: {},
+
+  modelsRequested: (connectionId) =>
+    set((state) =>
+      state.connectionId === connectionId && state.status === 'ready'
+        ? { refreshing: true }
+        : { connectionId, status: 'loading', refreshing: false, models: [], failure: undefined },
+    ),
+  modelsLoaded: (list) =>
+    set({
+      connectionId: list.connectionId,
+      status: 'ready',
+      refreshing: false,
+      models: list.models,
+      fetchedAt: list.fetchedAt,
+      failure: undefined,
+      chosen: list.lastModel,
+    }),
+  modelsFailed: (connectionId, failure) =>
+    set({ connectionId, status: 'failed', refreshing: false, failure }),
+  queryChanged: (query) => set({ query }),
+  modelChosen: (feature, modelId) =>
+    set((state) => ({ chosen: { ...state.chosen, [feature]: modelId } })),
+}));

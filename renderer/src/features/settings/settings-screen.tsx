@@ -1,0 +1,216 @@
+import { useEffect, useState, type FormEvent } from 'react';
+import { Field } from '../../components/field';
+import { Notice } from '../../components/notice';
+import { Spinner } from '../../components/spinner';
+import { failureOf, type FailureInfo } from '../../lib/errors';
+import type { Settings, Theme } from '../../lib/relay-bridge';
+import { loadSettings, saveSettings } from './settings-actions';
+import {
+  fieldsOf,
+  readSettingsFields,
+  type SettingsErrors,
+  type SettingsFields,
+} from './settings-form';
+import { useSettingsStore } from './settings-store';
+
+const THEMES: { value: Theme; label: string; hint: string }[] = [
+  { value: 'system', label: 'System', hint: 'Follows your desktop' },
+  { value: 'light', label: 'Light', hint: 'Always light' },
+  { value: 'dark', label: 'Dark', hint: 'Always dark' },
+];
+
+/** Settings: theme, default chat parameters and request timeouts. */
+export function SettingsScreen() {
+  const status = useSettingsStore((state) => state.status);
+  const settings = useSettingsStore((state) => state.settings);
+  const failure = useSettingsStore((state) => state.failure);
+
+  return (
+    <div className="page">
+      <header className="page-header">
+        <div>
+          <h1 className="page-title">Settings</h1>
+          <p className="page-lead">
+            How the app looks, and what new chats and requests start with.
+          </p>
+        </div>
+      </header>
+      {status === 'loading' && !settings ? (
+        <p className="muted">
+          <Spinner label="Loading settings" /> Loading settings…
+        </p>
+      ) : !settings ? (
+        <Notice
+          tone="error"
+          title="The settings could not be read"
+          actions={
+            <button type="button" className="button" onClick={() => void loadSettings()}>
+              Try again
+            </button>
+          }
+        >
+          <p className="failure-message">{failure?.message}</p>
+        </Notice>
+      ) : (
+        <>
+          <ThemeChoice theme={settings.theme} />
+          <DefaultsForm settings={settings} />
+        </>
+      )}
+    </div>
+  );
+}
+
+function ThemeChoice({ theme }: { theme: Theme }) {
+  const [failure, setFailure] = useState<FailureInfo | undefined>();
+
+  async function choose(next: Theme) {
+    setFailure(undefined);
+    try {
+      await saveSettings({ theme: next });
+    } catch (error) {
+      setFailure(failureOf(error));
+    }
+  }
+
+  return (
+    <section className="card settings-section" aria-labelledby="appearance-title">
+      <h2 className="card-title" id="appearance-title">
+        Appearance
+      </h2>
+      <fieldset className="theme-choice">
+        <legend className="field-label">Theme</legend>
+        <div className="theme-options">
+          {THEMES.map((option) => (
+            <label key={option.value} className="theme-option">
+              <input
+                type="radio"
+                name="theme"
+                value={option.value}
+                checked={theme === option.value}
+                onChange={() => void choose(option.value)}
+              />
+              <span className={`theme-swatch theme-swatch-${option.value}`} aria-hidden="true" />
+              <span className="theme-option-text">
+                <span className="theme-option-label">{option.label}</span>
+                <span className="theme-option-hint">{option.hint}</span>
+              </span>
+            </label>
+          ))}
+        </div>
+      </fieldset>
+      {failure && (
+        <Notice tone="error" title="The theme was not saved">
+          <p className="failure-message">{failure.message}</p>
+        </Notice>
+      )}
+    </section>
+  );
+}
+
+function DefaultsForm({ settings }: { settings: Settings }) {
+  const [fields, setFields] = useState<SettingsFields>(() => fieldsOf(settings));
+  const [errors, setErrors] = useState<SettingsErrors>({});
+  const [saving, setSaving] = useState(false);
+  const [outcome, setOutcome] = useState<'saved' | FailureInfo | undefined>();
+
+  // Saved values that change (not the theme alone) replace what the fields show.
+  const savedValues = JSON.stringify(fieldsOf(settings));
+  useEffect(() => {
+    setFields(JSON.parse(savedValues) as SettingsFields);
+  }, [savedValues]);
+
+  const edit = (name: keyof SettingsFields) => (event: { target: { value: string } }) => {
+    setFields((current) => ({ ...current, [name]: event.target.value }));
+    setOutcome(undefined);
+  };
+
+  async function save(event: FormEvent) {
+    event.preventDefault();
+    const read = readSettingsFields(fields);
+    if (!read.ok) {
+      setErrors(read.errors);
+      setOutcome(undefined);
+      return;
+    }
+    setErrors({});
+    setSaving(true);
+    try {
+      await saveSettings(read.changes);
+      setOutcome('saved');
+    } catch (error) {
+      setOutcome(failureOf(error));
+    } finally {
+      setSaving(false);
+    }
+  }
+
+  return (
+    <form className="settings-form" onSubmit={save} noValidate aria-label="Defaults">
+      <section className="card settings-section" aria-labelledby="chat-defaults-title">
+        <h2 className="card-title" id="chat-defaults-title">
+          Chat defaults
+        </h2>
+        <p className="card-lead">What a new chat starts with; each chat can change them.</p>
+        <div className="field-row">
+          <Field
+            label="Temperature"
+            inputMode="decimal"
+            value={fields.temperature}
+            onChange={edit('temperature')}
+            error={errors.temperature}
+            hint="From 0 (focused) to 2 (varied). Default 1."
+          />
+          <Field
+            label="Max tokens"
+            inputMode="numeric"
+            value={fields.maxTokens}
+            onChange={edit('maxTokens')}
+            error={errors.maxTokens}
+            placeholder="No limit"
+            hint="Longest reply, in tokens. Empty for no limit."
+          />
+        </div>
+      </section>
+      <section className="card settings-section" aria-labelledby="timeouts-title">
+        <h2 className="card-title" id="timeouts-title">
+          Requests
+        </h2>
+        <div className="field-row">
+          <Field
+            label="Request timeout (seconds)"
+            inputMode="numeric"
+            value={fields.requestSeconds}
+            onChange={edit('requestSeconds')}
+            error={errors.requestSeconds}
+            hint="How long to wait for a relay to start answering."
+          />
+          <Field
+            label="Idle timeout (seconds)"
+            inputMode="numeric"
+            value={fields.idleSeconds}
+            onChange={edit('idleSeconds')}
+            error={errors.idleSeconds}
+            hint="How long a reply may pause before it is given up."
+          />
+        </div>
+      </section>
+      <div className="form-actions">
+        {outcome === 'saved' && (
+          <span className="save-status" role="status">
+            Saved
+          </span>
+        )}
+        {outcome && outcome !== 'saved' && (
+          <Notice tone="error" title="The settings were not saved">
+            <p className="failure-message">{outcome.message}</p>
+          </Notice>
+        )}
+        <span className="form-actions-spacer" />
+        <button type="submit" className="button button-primary" disabled={saving}>
+          {saving ? 'Saving…' : 'Save'}
+        </button>
+      </div>
+    </form>
+  );
+}

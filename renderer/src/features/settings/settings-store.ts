@@ -1,0 +1,24 @@
+import { create } from 'zustand';
+import type { FailureInfo } from '../../lib/errors';
+import type { Settings, Theme } from '../../lib/relay-bridge';
+
+export interface SettingsState {
+  status: 'loading' | 'ready' | 'failed';
+  settings?: Settings | undefined;
+  failure?: FailureInfo | undefined;
+
+  settingsLoaded(settings: Settings): void;
+  settingsFailed(failure: FailureInfo): void;
+  /** Main saved a change and answered with the settings as they now are. */
+  settingsSaved(settings: Settings): void;
+}
+
+export const useSettingsStore = create<SettingsState>()((set) => ({
+  status: 'loading',
+  settingsLoaded: (settings) => set({ status: 'ready', settings, failure: undefined }),
+  settingsFailed: (failure) => set({ status: 'failed', failure }),
+  settingsSaved: (settings) => set({ status: 'ready', settings }),
+}));
+
+/** The theme to show: the saved choice, or the system's until settings arrive. */
+export const selectTheme = (state: SettingsState): Theme => state.settings?.theme ?? 'system';
