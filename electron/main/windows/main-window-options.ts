@@ -32,6 +32,8 @@ export function mainWindowOptions(preloadPath: string): BrowserWindowConstructor
       safeDialogs: true,
       plugins: false,
       enableWebSQL: false,
+      // Middle-click would otherwise open links in a new window without the open handler's say.
+      disableBlinkFeatures: 'Auxclick',
     },
   };
 }
