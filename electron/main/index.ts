@@ -1,5 +1,5 @@
 import { join } from 'node:path';
-import { app, BrowserWindow } from 'electron';
+import { app, BrowserWindow, screen } from 'electron';
 import { ROUTES } from '../shared/ipc/contract';
 import { createAppServices } from './app-services';
 import { createRouter, originOf, trustedSender } from './ipc/router';
@@ -7,6 +7,7 @@ import { registerAppScheme, serveRenderer } from './platform/app-protocol';
 import { electronFetch } from './platform/electron-fetch';
 import { emitTo, registerIpc } from './platform/ipc-main';
 import { openSecretStore } from './platform/keychain';
+import { fitToDisplays, loadWindowState, saveWindowState } from './services/window-state';
 import { APP_ENTRY_URL, APP_ORIGIN } from './windows/app-origin';
 import { createMainWindow, hardenWebContents } from './windows/main-window';
 
@@ -19,6 +20,26 @@ app.enableSandbox();
 registerAppScheme();
 
 let mainWindow: BrowserWindow | undefined;
+
+/** Opens the window where it was last closed (if that place is still on a display). */
+async function openMainWindow(userDataDir: string): Promise<BrowserWindow> {
+  const saved = await loadWindowState(userDataDir);
+  const bounds =
+    saved &&
+    fitToDisplays(
+      saved.bounds,
+      screen.getAllDisplays().map((d) => d.workArea),
+    );
+  const window = createMainWindow(preloadPath, { url: devServerUrl ?? APP_ENTRY_URL }, bounds);
+  if (saved?.maximized) window.maximize();
+  window.on('close', () => {
+    const state = { bounds: window.getNormalBounds(), maximized: window.isMaximized() };
+    saveWindowState(userDataDir, state).catch((error: unknown) =>
+      console.error('The window position was not saved:', error),
+    );
+  });
+  return window;
+}
 
 async function start(): Promise<void> {
   const userDataDir = app.getPath('userData');
@@ -39,7 +60,7 @@ async function start(): Promise<void> {
   });
   registerIpc(router.channels, router.dispatch);
   serveRenderer(rendererDir);
-  mainWindow = createMainWindow(preloadPath, { url: devServerUrl ?? APP_ENTRY_URL });
+  mainWindow = await openMainWindow(userDataDir);
   app.on('before-quit', () => void services.close());
 }
 
@@ -60,7 +81,9 @@ if (!app.requestSingleInstanceLock()) {
 
   app.on('activate', () => {
     if (BrowserWindow.getAllWindows().length === 0) {
-      mainWindow = createMainWindow(preloadPath, { url: devServerUrl ?? APP_ENTRY_URL });
+      void openMainWindow(app.getPath('userData')).then((window) => {
+        mainWindow = window;
+      });
     }
   });
 

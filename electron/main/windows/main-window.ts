@@ -31,10 +31,15 @@ export function hardenWebContents(contents: WebContents): void {
 export type RendererSource = { url: string } | { file: string };
 
 /** Creates the main window and loads the renderer into it. */
-export function createMainWindow(preloadPath: string, source: RendererSource): BrowserWindow {
+export function createMainWindow(
+  preloadPath: string,
+  source: RendererSource,
+  bounds?: { x: number; y: number; width: number; height: number },
+): BrowserWindow {
   const options = mainWindowOptions(preloadPath);
   const window = new BrowserWindow({
     ...options,
+    ...bounds,
     // The boundary flags again, literally, where the window is made: a static scanner
     // (electronegativity, in CI) reads them here, and nothing spread above can undo them.
     webPreferences: {
