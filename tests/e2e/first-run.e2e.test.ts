@@ -1,0 +1,122 @@
+import type { DemoRelay } from '../../electron/demo-relay/index';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { expectHealthyPage } from './harness/checks';
+import { startE2e, type AppUnderTest, type E2eSession } from './harness/harness';
+import { newKey, startRelay } from './harness/relay';
+import { ConnectPage } from './pages/connect-page';
+import { ConnectionsPage } from './pages/connections-page';
+import { ModelsPage } from './pages/models-page';
+import { ShellPage } from './pages/shell-page';
+
+let e2e: E2eSession;
+let relay: DemoRelay;
+let app: AppUnderTest | undefined;
+const key = newKey();
+
+beforeAll(async () => {
+  [e2e, relay] = await Promise.all([startE2e(), startRelay([key])]);
+});
+afterEach(async () => {
+  await app?.close();
+  app = undefined;
+});
+afterAll(async () => {
+  await Promise.all([e2e?.close(), relay?.close()]);
+});
+
+describe('first run', () => {
+  it('shows the connect screen, and "Try the demo relay" connects and lists the demo models', async () => {
+    app = await e2e.openApp();
+    const connect = new ConnectPage(app.page);
+    await connect.waitUntilShown();
+    await expect(connect.tryDemo.isEnabled()).resolves.toBe(true);
+    await app.screenshot('first-run');
+
+    await connect.tryDemo.click();
+    const models = new ModelsPage(app.page);
+    await models.waitForModels();
+    await expect(models.modelIds('Chat')).resolves.toEqual(['demo-chat', 'demo-chat-fast']);
+    await expect(models.modelIds('Embeddings')).resolves.toEqual(['demo-embedding']);
+    await expect(models.modelIds('Images')).resolves.toEqual(['demo-image']);
+    // Labelled as a demo with synthetic replies, on the screen and in the sidebar.
+    await expect(models.demoNotice.textContent()).resolves.toMatch(/synthetic replies/);
+    const shell = new ShellPage(app.page);
+    await expect(shell.activeConnection.textContent()).resolves.toMatch(/Demo relay.*Demo/);
+    await app.screenshot('first-run-demo-models');
+
+    await shell.open('Connections');
+    const card = new ConnectionsPage(app.page).card('Demo relay');
+    await expect(card.badge('Demo').isVisible()).resolves.toBe(true);
+    await expect(card.root.textContent()).resolves.toMatch(/Synthetic/);
+    await expect(card.keyStatus.textContent()).resolves.toMatch(/^Key saved \(…[0-9a-f]{4}\)$/);
+    expectHealthyPage(app);
+  });
+
+  it('tests an address and key, shows the URL it requested, then saves and lists the models', async () => {
+    app = await e2e.openApp();
+    const connect = new ConnectPage(app.page);
+    await connect.waitUntilShown();
+    await connect.form.fill({ name: 'Local relay', baseUrl: `${relay.url}/v1/`, apiKey: key });
+
+    const result = await connect.form.test();
+    await expect(result.getAttribute('role')).resolves.toBe('status');
+    await expect(result.textContent()).resolves.toContain('It lists 4 models.');
+    await expect(result.locator('code').textContent()).resolves.toBe(`GET ${relay.url}/v1/models`);
+
+    await connect.form.save();
+    const models = new ModelsPage(app.page);
+    await models.waitForModels();
+    await expect(models.modelIds('Chat')).resolves.toEqual(['demo-chat', 'demo-chat-fast']);
+    await expect(models.demoNotice.count()).resolves.toBe(0);
+    expectHealthyPage(app);
+  });
+
+  it('gives the precise reason when a test fails: bad address, refused key, nothing listening', async () => {
+    app = await e2e.openApp();
+    const connect = new ConnectPage(app.page);
+    await connect.waitUntilShown();
+
+    await connect.form.fill({ baseUrl: 'relay.example.com' });
+    let result = await connect.form.test();
+    await expect(result.getAttribute('role')).resolves.toBe('alert');
+    await expect(result.locator('.notice-title').textContent()).resolves.toBe(
+      'The address is not valid',
+    );
+    await expect(result.textContent()).resolves.toMatch(/not a valid web address/);
+
+    await connect.form.fill({ baseUrl: relay.url, apiKey: 'sk-wrong-key-0000' });
+    result = await connect.form.test();
+    await expect(result.locator('.notice-title').textContent()).resolves.toBe(
+      'The key was refused (HTTP 401)',
+    );
+    await expect(result.locator('code').textContent()).resolves.toBe(`GET ${relay.url}/v1/models`);
+
+    const closed = await startRelay([newKey()]);
+    const deadUrl = closed.url;
+    await closed.close();
+    await connect.form.fill({ baseUrl: deadUrl, apiKey: key });
+    result = await connect.form.test();
+    await expect(result.locator('.notice-title').textContent()).resolves.toBe(
+      'The relay could not be reached',
+    );
+    await expect(result.locator('code').textContent()).resolves.toBe(`GET ${deadUrl}/v1/models`);
+    await app.screenshot('first-run-test-failed');
+
+    // Nothing was saved by testing.
+    await expect(connect.heading.isVisible()).resolves.toBe(true);
+    expectHealthyPage(app);
+  });
+
+  it('asks for a name and an address before saving', async () => {
+    app = await e2e.openApp();
+    const connect = new ConnectPage(app.page);
+    await connect.waitUntilShown();
+    await connect.form.save();
+    await expect(connect.form.root.locator('.field-error').allTextContents()).resolves.toEqual([
+      'Give the connection a name.',
+      'Give the address of the relay, such as https://relay.example.com',
+    ]);
+    await expect(connect.form.name.getAttribute('aria-invalid')).resolves.toBe('true');
+    expectHealthyPage(app);
+  });
+});

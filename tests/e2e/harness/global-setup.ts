@@ -1,0 +1,47 @@
+/**
+ * Once per e2e run: build the renderer and the page bridge, and start the one browser every spec
+ * file connects to. Each spec then gets a fresh context, page and set of services.
+ */
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { chromium } from 'playwright-core';
+import type { TestProject } from 'vitest/node';
+import { buildPageBridge, buildRenderer } from './build-renderer';
+import { CHROMIUM_ARGS, CHROMIUM_PATH } from './browser';
+
+declare module 'vitest' {
+  export interface ProvidedContext {
+    e2e: { wsEndpoint: string; rendererDir: string; bridgeScript: string; appVersion: string };
+  }
+}
+
+export default async function setup(project: TestProject): Promise<() => Promise<void>> {
+  const workDir = await mkdtemp(join(tmpdir(), 'relay-e2e-'));
+  const rendererDir = join(workDir, 'renderer');
+  const packageJson = JSON.parse(
+    await readFile(resolve(import.meta.dirname, '../../../package.json'), 'utf8'),
+  ) as { version: string };
+  const [, bridge] = await Promise.all([
+    buildRenderer(rendererDir),
+    buildPageBridge(packageJson.version),
+  ]);
+  const bridgeScript = join(workDir, 'page-bridge.js');
+  await writeFile(bridgeScript, bridge);
+
+  const server = await chromium.launchServer({
+    executablePath: CHROMIUM_PATH,
+    args: CHROMIUM_ARGS,
+    headless: true,
+  });
+  project.provide('e2e', {
+    wsEndpoint: server.wsEndpoint(),
+    rendererDir,
+    bridgeScript,
+    appVersion: packageJson.version,
+  });
+  return async () => {
+    await server.close();
+    await rm(workDir, { recursive: true, force: true });
+  };
+}

@@ -1,0 +1,162 @@
+/**
+ * The e2e harness: the shipped renderer in Chromium, talking to the real router and services in
+ * this process through the same `createBridge` the preload uses.
+ *
+ * `startE2e()` (once per spec file) connects to the run's browser and serves the renderer;
+ * `openApp()` (once per spec) gives a fresh user data folder, services, browser context and page,
+ * and records every message that crosses the bridge in either direction.
+ */
+import { mkdir, mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import { inject } from 'vitest';
+import { createRouter, trustedSender, type Dispatch } from '../../../electron/main/ipc/router';
+import { ROUTES } from '../../../electron/shared/ipc/contract';
+import { createAppServices, type AppServices } from '../../../electron/main/app-services';
+import { MemorySecretStore, type SecretStore } from '../../../electron/main/services/secret-store';
+import { serveDirectory, type StaticServer } from './static-server';
+
+/** What crossed the bridge: a call and its answer, or an event main sent to the page. */
+export type BridgeMessage =
+  | { direction: 'invoke'; channel: string; payload: unknown; result: unknown }
+  | { direction: 'event'; channel: string; payload: unknown };
+
+export interface AppUnderTest {
+  page: Page;
+  context: BrowserContext;
+  /** Every bridge message so far, in order. */
+  messages: BridgeMessage[];
+  /** Uncaught errors in the page. */
+  pageErrors: Error[];
+  /** Content-Security-Policy violations Chromium reported on the console. */
+  cspViolations: string[];
+  services: AppServices;
+  /** Saves a screenshot to test-results/e2e/<name>.png. */
+  screenshot(name: string): Promise<string>;
+  close(): Promise<void>;
+}
+
+export interface OpenAppOptions {
+  colorScheme?: 'light' | 'dark';
+  /** Where keys go; by default an in-memory store that reports itself as the OS keychain. */
+  secretStore?: SecretStore;
+}
+
+export interface E2eSession {
+  browser: Browser;
+  origin: string;
+  openApp(options?: OpenAppOptions): Promise<AppUnderTest>;
+  close(): Promise<void>;
+}
+
+const WEB_CONTENTS_ID = 1;
+const SCREENSHOTS = resolve(import.meta.dirname, '../../../test-results/e2e');
+
+export async function startE2e(): Promise<E2eSession> {
+  const { wsEndpoint, rendererDir, bridgeScript, appVersion } = inject('e2e');
+  const browser = await chromium.connect(wsEndpoint);
+  const server: StaticServer = await serveDirectory(rendererDir);
+  const open = new Set<AppUnderTest>();
+
+  async function openApp(options: OpenAppOptions = {}): Promise<AppUnderTest> {
+    const userDataDir = await mkdtemp(join(tmpdir(), 'relay-e2e-user-'));
+    const messages: BridgeMessage[] = [];
+    const pageErrors: Error[] = [];
+    const cspViolations: string[] = [];
+    // Events can be emitted while services start, before there is a page to deliver them to.
+    const target: { page?: Page } = {};
+
+    const emit = (channel: string, payload: unknown) => {
+      messages.push({ direction: 'event', channel, payload });
+      target.page
+        ?.evaluate(
+          ([c, p]) =>
+            (
+              globalThis as unknown as { __relayDeliver?: (c: string, p: unknown) => void }
+            ).__relayDeliver?.(c, p),
+          [channel, payload] as const,
+        )
+        .catch(() => undefined);
+    };
+    const services = await createAppServices({
+      userDataDir,
+      secretStore:
+        options.secretStore ??
+        new MemorySecretStore({
+          secure: true,
+          persistent: true,
+          backend: 'keychain',
+          reason: undefined,
+        }),
+      emit,
+      version: appVersion,
+      platform: process.platform,
+    });
+    const { dispatch }: { dispatch: Dispatch } = createRouter(ROUTES, services.handlers, {
+      isTrustedSender: trustedSender([server.origin], () => [WEB_CONTENTS_ID]),
+      onInternalError: (channel, error) => console.error(`e2e: ${channel} failed`, error),
+    });
+
+    const context = await browser.newContext({
+      viewport: { width: 1180, height: 780 },
+      colorScheme: options.colorScheme ?? 'light',
+    });
+    const page = await context.newPage();
+    target.page = page;
+    page.on('pageerror', (error) => pageErrors.push(error));
+    page.on('console', (message) => {
+      if (/^Refused to .*Content Security Policy/.test(message.text())) {
+        cspViolations.push(message.text());
+      }
+    });
+    await page.exposeBinding(
+      '__relayInvoke',
+      async (source, channel: unknown, payload: unknown) => {
+        const result = await dispatch(String(channel), payload, {
+          url: source.frame.url(),
+          isMainFrame: source.frame === source.page.mainFrame(),
+          webContentsId: WEB_CONTENTS_ID,
+        });
+        messages.push({ direction: 'invoke', channel: String(channel), payload, result });
+        return result;
+      },
+    );
+    await page.addInitScript({ path: bridgeScript });
+    await page.goto(server.origin);
+
+    const app: AppUnderTest = {
+      page,
+      context,
+      messages,
+      pageErrors,
+      cspViolations,
+      services,
+      async screenshot(name) {
+        await mkdir(SCREENSHOTS, { recursive: true });
+        const path = join(SCREENSHOTS, `${name}.png`);
+        await app.page.screenshot({ path });
+        return path;
+      },
+      async close() {
+        open.delete(app);
+        await context.close();
+        await services.close();
+        await rm(userDataDir, { recursive: true, force: true });
+      },
+    };
+    open.add(app);
+    return app;
+  }
+
+  return {
+    browser,
+    origin: server.origin,
+    openApp,
+    async close() {
+      await Promise.all([...open].map((app) => app.close()));
+      await server.close();
+      await browser.close();
+    },
+  };
+}

@@ -1,0 +1,50 @@
+/**
+ * The page side of the e2e bridge: what the preload does in the app, over a Playwright binding.
+ *
+ * Built into a classic script and run before the page's own scripts. `window.relay` comes from
+ * `createBridge` with the contract, exactly as in `electron/preload/index.ts`; only the transport
+ * differs: `invoke` calls the `__relayInvoke` binding (which runs the real router in the test
+ * process), and events arrive through `__relayDeliver`, which the harness calls with
+ * `page.evaluate`.
+ */
+import { createBridge } from '../../../electron/shared/ipc/bridge';
+import { EVENTS, ROUTES } from '../../../electron/shared/ipc/contract';
+
+declare const __APP_VERSION__: string;
+
+type Listener = (payload: unknown) => void;
+
+interface PageGlobals {
+  __relayInvoke(channel: string, payload: unknown): Promise<unknown>;
+  __relayDeliver?: (channel: string, payload: unknown) => void;
+  relay?: unknown;
+}
+
+const page = globalThis as unknown as PageGlobals;
+const listeners = new Map<string, Set<Listener>>();
+
+const bridge = createBridge(
+  ROUTES,
+  EVENTS,
+  (channel, payload) => page.__relayInvoke(channel, payload),
+  (channel, listener) => {
+    let set = listeners.get(channel);
+    if (!set) listeners.set(channel, (set = new Set()));
+    set.add(listener);
+    return () => {
+      set.delete(listener);
+    };
+  },
+);
+
+Object.defineProperty(page, '__relayDeliver', {
+  value: (channel: string, payload: unknown) => {
+    for (const listener of listeners.get(channel) ?? []) listener(payload);
+  },
+});
+
+// As `contextBridge.exposeInMainWorld` does: a frozen, non-writable object.
+Object.defineProperty(page, 'relay', {
+  value: Object.freeze({ ...bridge, appVersion: __APP_VERSION__ }),
+  enumerable: true,
+});
