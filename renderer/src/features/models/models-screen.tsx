@@ -179,54 +179,64 @@ function ModelGroups({
           <p className="failure-message">{failure.message}</p>
         </Notice>
       )}
-      {query.trim() !== '' && matches === 0 && (
+      {query.trim() !== '' && matches === 0 ? (
         <EmptyState title={`No models match “${query.trim()}”`}>
           <p>Search looks in model names and owners.</p>
         </EmptyState>
+      ) : (
+        <div className="model-groups">
+          {groups.map((group) => {
+            const headingId = `models-${group.kind}`;
+            const filtered = group.models.length !== group.total;
+            return (
+              <section key={group.kind} className="model-group" aria-labelledby={headingId}>
+                <header className="model-group-header">
+                  <h2 className="model-group-title" id={headingId}>
+                    {group.title}
+                  </h2>
+                  <span className="count">
+                    {filtered ? `${group.models.length} of ${group.total}` : group.total}
+                  </span>
+                  <span className="model-group-hint">
+                    {chosen[group.feature] ? (
+                      <>
+                        Default: <code>{chosen[group.feature]}</code>
+                      </>
+                    ) : group.total > 0 ? (
+                      'Pick the one to use by default'
+                    ) : null}
+                  </span>
+                </header>
+                {group.total === 0 ? (
+                  <p className="model-group-empty">
+                    This relay lists no {group.title.toLowerCase()} models.
+                  </p>
+                ) : group.models.length === 0 ? (
+                  <p className="model-group-empty">None match the search.</p>
+                ) : (
+                  <fieldset className="model-fieldset">
+                    <legend className="visually-hidden">{`${group.title} model to use`}</legend>
+                    <ul className="model-list">
+                      {group.models.map((model) => (
+                        <ModelRow
+                          key={model.id}
+                          model={model}
+                          feature={group.feature}
+                          chosen={chosen[group.feature] === model.id}
+                          onChoose={() => void attempt(() => chooseModel(group.feature, model.id))}
+                          onKindChange={(kind) =>
+                            attempt(() => overrideModelKind(connectionId, model.id, kind))
+                          }
+                        />
+                      ))}
+                    </ul>
+                  </fieldset>
+                )}
+              </section>
+            );
+          })}
+        </div>
       )}
-      <div className="model-groups">
-        {groups.map((group) => {
-          const headingId = `models-${group.kind}`;
-          const filtered = group.models.length !== group.total;
-          return (
-            <section key={group.kind} className="model-group" aria-labelledby={headingId}>
-              <header className="model-group-header">
-                <h2 className="model-group-title" id={headingId}>
-                  {group.title}
-                </h2>
-                <span className="count">
-                  {filtered ? `${group.models.length} of ${group.total}` : group.total}
-                </span>
-              </header>
-              {group.total === 0 ? (
-                <p className="model-group-empty">
-                  This relay lists no {group.title.toLowerCase()} models.
-                </p>
-              ) : group.models.length === 0 ? (
-                <p className="model-group-empty">None match the search.</p>
-              ) : (
-                <fieldset className="model-fieldset">
-                  <legend className="visually-hidden">{`${group.title} model to use`}</legend>
-                  <ul className="model-list">
-                    {group.models.map((model) => (
-                      <ModelRow
-                        key={model.id}
-                        model={model}
-                        feature={group.feature}
-                        chosen={chosen[group.feature] === model.id}
-                        onChoose={() => void attempt(() => chooseModel(group.feature, model.id))}
-                        onKindChange={(kind) =>
-                          attempt(() => overrideModelKind(connectionId, model.id, kind))
-                        }
-                      />
-                    ))}
-                  </ul>
-                </fieldset>
-              )}
-            </section>
-          );
-        })}
-      </div>
     </>
   );
 }

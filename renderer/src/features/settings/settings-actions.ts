@@ -1,5 +1,5 @@
 import { failureOf } from '../../lib/errors';
-import { requireBridge, type Settings } from '../../lib/relay-bridge';
+import { requireBridge, type Settings, type Theme } from '../../lib/relay-bridge';
 import { useSettingsStore } from './settings-store';
 
 export async function loadSettings(): Promise<void> {
@@ -12,4 +12,17 @@ export async function loadSettings(): Promise<void> {
 
 export async function saveSettings(changes: Partial<Settings>): Promise<void> {
   useSettingsStore.getState().settingsSaved(await requireBridge().updateSettings(changes));
+}
+
+/** Shows the theme at once and saves it; puts the previous one back if saving fails. */
+export async function chooseTheme(theme: Theme): Promise<void> {
+  const store = useSettingsStore.getState();
+  const previous = store.settings?.theme;
+  store.themeChosen(theme);
+  try {
+    await saveSettings({ theme });
+  } catch (error) {
+    if (previous) useSettingsStore.getState().themeChosen(previous);
+    throw error;
+  }
 }

@@ -4,7 +4,7 @@ import { Notice } from '../../components/notice';
 import { Spinner } from '../../components/spinner';
 import { failureOf, type FailureInfo } from '../../lib/errors';
 import type { Settings, Theme } from '../../lib/relay-bridge';
-import { loadSettings, saveSettings } from './settings-actions';
+import { chooseTheme, loadSettings, saveSettings } from './settings-actions';
 import {
   fieldsOf,
   readSettingsFields,
@@ -67,7 +67,7 @@ function ThemeChoice({ theme }: { theme: Theme }) {
   async function choose(next: Theme) {
     setFailure(undefined);
     try {
-      await saveSettings({ theme: next });
+      await chooseTheme(next);
     } catch (error) {
       setFailure(failureOf(error));
     }

@@ -11,6 +11,8 @@ export interface SettingsState {
   settingsFailed(failure: FailureInfo): void;
   /** Main saved a change and answered with the settings as they now are. */
   settingsSaved(settings: Settings): void;
+  /** The person picked a theme: it shows at once, before main has saved it. */
+  themeChosen(theme: Theme): void;
 }
 
 export const useSettingsStore = create<SettingsState>()((set) => ({
@@ -18,6 +20,8 @@ export const useSettingsStore = create<SettingsState>()((set) => ({
   settingsLoaded: (settings) => set({ status: 'ready', settings, failure: undefined }),
   settingsFailed: (failure) => set({ status: 'failed', failure }),
   settingsSaved: (settings) => set({ status: 'ready', settings }),
+  themeChosen: (theme) =>
+    set((state) => (state.settings ? { settings: { ...state.settings, theme } } : {})),
 }));
 
 /** The theme to show: the saved choice, or the system's until settings arrive. */
