@@ -12,9 +12,11 @@ import { join, resolve } from 'node:path';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { inject } from 'vitest';
 import { createRouter, trustedSender, type Dispatch } from '../../../electron/main/ipc/router';
+import type { FetchLike } from '../../../electron/main/services/relay-client';
 import { ROUTES } from '../../../electron/shared/ipc/contract';
 import { createAppServices, type AppServices } from '../../../electron/main/app-services';
 import { MemorySecretStore, type SecretStore } from '../../../electron/main/services/secret-store';
+import type { PageWindow } from './page-types';
 import { serveDirectory, type StaticServer } from './static-server';
 
 /** What crossed the bridge: a call and its answer, or an event main sent to the page. */
@@ -29,7 +31,7 @@ export interface AppUnderTest {
   messages: BridgeMessage[];
   /** Uncaught errors in the page. */
   pageErrors: Error[];
-  /** Content-Security-Policy violations Chromium reported on the console. */
+  /** Content-Security-Policy violations in the page: "<directive> <blocked URI>". */
   cspViolations: string[];
   services: AppServices;
   /** Saves a screenshot to test-results/e2e/<name>.png. */
@@ -41,6 +43,8 @@ export interface OpenAppOptions {
   colorScheme?: 'light' | 'dark';
   /** Where keys go; by default an in-memory store that reports itself as the OS keychain. */
   secretStore?: SecretStore;
+  /** The fetch main uses to reach relays; Node's by default. */
+  fetch?: FetchLike;
 }
 
 export interface E2eSession {
@@ -90,6 +94,7 @@ export async function startE2e(): Promise<E2eSession> {
           reason: undefined,
         }),
       emit,
+      ...(options.fetch ? { fetch: options.fetch } : {}),
       version: appVersion,
       platform: process.platform,
     });
@@ -105,10 +110,17 @@ export async function startE2e(): Promise<E2eSession> {
     const page = await context.newPage();
     target.page = page;
     page.on('pageerror', (error) => pageErrors.push(error));
-    page.on('console', (message) => {
-      if (/^Refused to .*Content Security Policy/.test(message.text())) {
-        cspViolations.push(message.text());
-      }
+    // Every CSP violation in the page, reported through a binding of its own.
+    await page.exposeBinding('__relayCspViolation', (_source, report: unknown) => {
+      cspViolations.push(String(report));
+    });
+    await page.addInitScript(() => {
+      const window = globalThis as unknown as PageWindow & {
+        __relayCspViolation(report: string): Promise<void>;
+      };
+      window.document.addEventListener('securitypolicyviolation', (event) => {
+        void window.__relayCspViolation(`${event.effectiveDirective} ${event.blockedURI}`);
+      });
     });
     await page.exposeBinding(
       '__relayInvoke',

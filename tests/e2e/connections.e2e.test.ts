@@ -1,0 +1,129 @@
+import type { DemoRelay } from '../../electron/demo-relay/index';
+import { MemorySecretStore } from '../../electron/main/services/secret-store';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { expectHealthyPage } from './harness/checks';
+import { startE2e, type AppUnderTest, type E2eSession } from './harness/harness';
+import { newKey, startRelay } from './harness/relay';
+import { ConnectPage } from './pages/connect-page';
+import { ConnectionsPage } from './pages/connections-page';
+import { ModelsPage } from './pages/models-page';
+import { ShellPage } from './pages/shell-page';
+
+let e2e: E2eSession;
+let relay: DemoRelay;
+let app: AppUnderTest | undefined;
+const key = newKey();
+
+beforeAll(async () => {
+  [e2e, relay] = await Promise.all([startE2e(), startRelay([key])]);
+});
+afterEach(async () => {
+  await app?.close();
+  app = undefined;
+});
+afterAll(async () => {
+  await Promise.all([e2e?.close(), relay?.close()]);
+});
+
+describe('saved connections', () => {
+  it('adds a second connection, switches, edits and deletes with a confirmation', async () => {
+    app = await e2e.openApp();
+    const { page } = app;
+    const connect = new ConnectPage(page);
+    await connect.waitUntilShown();
+    await connect.connect({ name: 'Work relay', baseUrl: relay.url, apiKey: key });
+    const models = new ModelsPage(page);
+    await models.waitForModels();
+
+    const shell = new ShellPage(page);
+    await shell.open('Connections');
+    const connections = new ConnectionsPage(page);
+    const add = await connections.add();
+    await add.fill({
+      name: 'Home relay',
+      baseUrl: `${relay.url}/v1`,
+      apiKey: key,
+      consoleUrl: 'https://console.home.example',
+    });
+    await add.save();
+    const home = connections.card('Home relay');
+    const work = connections.card('Work relay');
+    await home.root.waitFor();
+    await expect(work.badge('In use').isVisible()).resolves.toBe(true);
+    await expect(home.badge('In use').count()).resolves.toBe(0);
+    await expect(home.root.getByRole('link').getAttribute('href')).resolves.toBe(
+      'https://console.home.example',
+    );
+    await app.screenshot('connections-two');
+
+    await home.use();
+    await expect.poll(() => home.badge('In use').count()).toBe(1);
+    await expect(work.badge('In use').count()).resolves.toBe(0);
+    await expect(shell.activeConnection.textContent()).resolves.toContain('Home relay');
+    await shell.open('Models');
+    await expect(page.locator('.page-lead').textContent()).resolves.toContain('Home relay');
+    await models.waitForModels();
+
+    // Edit: rename and drop the console address; the key is kept.
+    await shell.open('Connections');
+    const form = await home.edit();
+    await expect(form.name.inputValue()).resolves.toBe('Home relay');
+    await form.fill({ name: 'Cabin relay', consoleUrl: '' });
+    await form.save();
+    const cabin = connections.card('Cabin relay');
+    await cabin.root.waitFor();
+    await expect(cabin.root.getByRole('link').count()).resolves.toBe(0);
+    await expect(cabin.keyStatus.textContent()).resolves.toBe(`Key saved (…${key.slice(-4)})`);
+
+    // Delete asks first; Cancel and Escape keep the connection.
+    let dialog = await cabin.askToDelete();
+    await expect(dialog.textContent()).resolves.toContain('deleted from the keychain');
+    await app.screenshot('connections-delete-dialog');
+    await dialog.getByRole('button', { name: 'Cancel' }).click();
+    await expect(dialog.isVisible()).resolves.toBe(false);
+    dialog = await cabin.askToDelete();
+    await page.keyboard.press('Escape');
+    await expect(dialog.isVisible()).resolves.toBe(false);
+    await expect(cabin.root.isVisible()).resolves.toBe(true);
+
+    dialog = await cabin.askToDelete();
+    await dialog.getByRole('button', { name: 'Delete connection' }).click();
+    await expect.poll(() => cabin.root.count()).toBe(0);
+    // The other connection is in use again.
+    await expect.poll(() => work.badge('In use').count()).toBe(1);
+
+    // Deleting the last one goes back to the first-run screen.
+    dialog = await work.askToDelete();
+    await dialog.getByRole('button', { name: 'Delete connection' }).click();
+    await connect.waitUntilShown();
+    expectHealthyPage(app);
+  });
+
+  it('says plainly when keys are not kept in a secure store', async () => {
+    const secrets = new MemorySecretStore();
+    app = await e2e.openApp({ secretStore: secrets });
+    const connect = new ConnectPage(app.page);
+    await connect.waitUntilShown();
+    await expect(connect.keyStorageWarning.textContent()).resolves.toContain(secrets.status.reason);
+    await app.screenshot('first-run-insecure-store');
+    await connect.tryDemo.click();
+    await new ModelsPage(app.page).waitForModels();
+    await new ShellPage(app.page).open('Connections');
+    await expect(new ConnectionsPage(app.page).keyStorageWarning.textContent()).resolves.toContain(
+      secrets.status.reason,
+    );
+    expectHealthyPage(app);
+  });
+
+  it('shows a saving error from main in place and keeps what was typed', async () => {
+    app = await e2e.openApp();
+    const connect = new ConnectPage(app.page);
+    await connect.waitUntilShown();
+    await connect.connect({ name: 'Odd', baseUrl: 'ftp://relay.example.com' });
+    const alert = connect.form.root.getByRole('alert');
+    await alert.waitFor();
+    await expect(alert.textContent()).resolves.toMatch(/only http and https/);
+    await expect(connect.form.name.inputValue()).resolves.toBe('Odd');
+    expectHealthyPage(app);
+  });
+});

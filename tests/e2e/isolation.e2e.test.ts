@@ -1,0 +1,134 @@
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { EVENTS, ROUTES } from '../../electron/shared/ipc/contract';
+import { expectHealthyPage } from './harness/checks';
+import { startE2e, type AppUnderTest, type E2eSession } from './harness/harness';
+import type { PageViolation, PageWindow } from './harness/page-types';
+import { ConnectPage } from './pages/connect-page';
+import { ModelsPage } from './pages/models-page';
+import { ShellPage } from './pages/shell-page';
+
+let e2e: E2eSession;
+let app: AppUnderTest | undefined;
+
+beforeAll(async () => {
+  e2e = await startE2e();
+});
+afterEach(async () => {
+  await app?.close();
+  app = undefined;
+});
+afterAll(() => e2e?.close());
+
+/** What window.relay may hold: one function per route, one subscriber per event, the version. */
+const ALLOWLIST = [
+  ...Object.keys(ROUTES),
+  ...Object.keys(EVENTS).map((name) => `on${name.charAt(0).toUpperCase()}${name.slice(1)}`),
+  'appVersion',
+].sort();
+
+describe('renderer isolation', () => {
+  it('gives the page no Node, no Electron and nothing but the allowlisted bridge', async () => {
+    app = await e2e.openApp();
+    await new ConnectPage(app.page).waitUntilShown();
+    const seen = await app.page.evaluate(() => {
+      const window = globalThis as unknown as PageWindow;
+      const relay = window['relay'] as Record<string, unknown>;
+      return {
+        require: typeof window['require'],
+        process: typeof window['process'],
+        ipcRenderer: typeof window['ipcRenderer'],
+        module: typeof window['module'],
+        electron: typeof window['electron'],
+        keys: Object.keys(relay).sort(),
+        frozen: Object.isFrozen(relay),
+        types: Object.entries(relay).map(([name, value]) => [name, typeof value]),
+      };
+    });
+    expect(seen).toMatchObject({
+      require: 'undefined',
+      process: 'undefined',
+      ipcRenderer: 'undefined',
+      module: 'undefined',
+      electron: 'undefined',
+      frozen: true,
+    });
+    expect(seen.keys).toEqual(ALLOWLIST);
+    for (const [name, type] of seen.types) {
+      expect([name, type]).toEqual([name, name === 'appVersion' ? 'string' : 'function']);
+    }
+    expectHealthyPage(app);
+  });
+
+  it('blocks an inline script and an inline style with the Content-Security-Policy', async () => {
+    app = await e2e.openApp();
+    await new ConnectPage(app.page).waitUntilShown();
+    const outcome = await app.page.evaluate(
+      () =>
+        new Promise<{ ran: boolean; styled: boolean; violations: string[] }>((resolve) => {
+          const window = globalThis as unknown as PageWindow;
+          const violations: string[] = [];
+          window.document.addEventListener('securitypolicyviolation', (event: PageViolation) => {
+            violations.push(event.effectiveDirective);
+          });
+          const script = window.document.createElement('script');
+          script.textContent = 'window.inlineScriptRan = true;';
+          window.document.head.appendChild(script);
+          const marker = window.document.createElement('div');
+          marker.textContent = 'styled?';
+          (marker as unknown as { setAttribute(n: string, v: string): void }).setAttribute(
+            'style',
+            'background-color: rgb(1, 2, 3)',
+          );
+          window.document.querySelectorAll('body')[0]!.appendChild(marker);
+          // Violation events are dispatched asynchronously.
+          setTimeout(() => {
+            resolve({
+              ran: window['inlineScriptRan'] === true,
+              styled: window.getComputedStyle(marker).backgroundColor === 'rgb(1, 2, 3)',
+              violations,
+            });
+          }, 300);
+        }),
+    );
+    expect(outcome.ran).toBe(false);
+    expect(outcome.styled).toBe(false);
+    expect(outcome.violations).toEqual(
+      expect.arrayContaining(['script-src-elem', 'style-src-attr']),
+    );
+    // Chromium reports each violation on the console too, which the harness records.
+    await expect.poll(() => app!.cspViolations.length).toBeGreaterThanOrEqual(2);
+  });
+
+  it('renders every screen without a style attribute or a CSP violation', async () => {
+    app = await e2e.openApp();
+    const connect = new ConnectPage(app.page);
+    await connect.waitUntilShown();
+    await connect.tryDemo.click();
+    await new ModelsPage(app.page).waitForModels();
+    const styled = () =>
+      app!.page.evaluate(() => {
+        const window = globalThis as unknown as PageWindow;
+        return Array.from(window.document.querySelectorAll('[style]')).map((e) => e.outerHTML);
+      });
+    await expect(styled()).resolves.toEqual([]);
+    const shell = new ShellPage(app.page);
+    for (const screen of ['Connections', 'Settings', 'Models'] as const) {
+      await shell.open(screen);
+      await expect(styled()).resolves.toEqual([]);
+    }
+    expectHealthyPage(app);
+  });
+
+  it('refuses calls from a page on another origin', async () => {
+    app = await e2e.openApp();
+    await new ConnectPage(app.page).waitUntilShown();
+    // The same binding, called from a page the app did not serve.
+    await app.page.goto('data:text/html,<title>elsewhere</title>');
+    const answer = await app.page.evaluate(() =>
+      (
+        globalThis as unknown as { __relayInvoke(c: string, p: unknown): Promise<unknown> }
+      ).__relayInvoke('connections:list', undefined),
+    );
+    expect(answer).toMatchObject({ ok: false, error: { kind: 'forbidden' } });
+  });
+});

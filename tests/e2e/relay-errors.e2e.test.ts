@@ -1,0 +1,118 @@
+import type { DemoRelay } from '../../electron/demo-relay/index';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { expectHealthyPage, expectKeyNeverSentToPage, expectKeyNotInPage } from './harness/checks';
+import { startE2e, type AppUnderTest, type E2eSession } from './harness/harness';
+import { newKey, startRelay } from './harness/relay';
+import { ConnectPage } from './pages/connect-page';
+import { ConnectionsPage } from './pages/connections-page';
+import { ModelsPage } from './pages/models-page';
+import { ShellPage } from './pages/shell-page';
+
+let e2e: E2eSession;
+let relay: DemoRelay;
+let app: AppUnderTest | undefined;
+const goodKey = newKey();
+const drainedKey = newKey();
+const CONSOLE = 'https://console.relay.example/billing';
+
+beforeAll(async () => {
+  [e2e, relay] = await Promise.all([startE2e(), startRelay([goodKey, drainedKey])]);
+});
+afterEach(async () => {
+  await app?.close();
+  app = undefined;
+});
+afterAll(async () => {
+  await Promise.all([e2e?.close(), relay?.close()]);
+});
+
+describe('relay errors in place', () => {
+  it('a wrong key shows the 401 message on the models screen and takes a corrected key there', async () => {
+    app = await e2e.openApp();
+    const wrongKey = newKey();
+    const connect = new ConnectPage(app.page);
+    await connect.waitUntilShown();
+    await connect.connect({ name: 'Team relay', baseUrl: relay.url, apiKey: wrongKey });
+
+    const models = new ModelsPage(app.page);
+    await models.failure.waitFor();
+    const alert = models.failure.getByRole('alert');
+    await expect(alert.textContent()).resolves.toContain('Team relay refused the key');
+    await expect(alert.textContent()).resolves.toContain('Incorrect API key provided');
+    // The key field opens in place, focused.
+    const keyField = app.page.getByLabel('API key for Team relay');
+    await expect(
+      keyField.evaluate(
+        (el) => el === (el.ownerDocument as { activeElement: unknown }).activeElement,
+      ),
+    ).resolves.toBe(true);
+    await expect(keyField.getAttribute('type')).resolves.toBe('password');
+    await app.screenshot('models-401');
+
+    await models.enterCorrectedKey(goodKey);
+    await models.waitForModels();
+    await expect(models.modelIds('Chat')).resolves.toEqual(['demo-chat', 'demo-chat-fast']);
+    await expect(models.failure.count()).resolves.toBe(0);
+
+    // The saved key is the corrected one: the card shows its last four characters.
+    await new ShellPage(app.page).open('Connections');
+    await expect(
+      new ConnectionsPage(app.page).card('Team relay').keyStatus.textContent(),
+    ).resolves.toBe(`Key saved (…${goodKey.slice(-4)})`);
+
+    await expectKeyNotInPage(app, goodKey);
+    await expectKeyNotInPage(app, wrongKey);
+    expectKeyNeverSentToPage(app.messages, goodKey);
+    expectKeyNeverSentToPage(app.messages, wrongKey);
+    expectHealthyPage(app);
+  });
+
+  it('a drained balance shows the 402 message with a link to the console', async () => {
+    relay.setBalance(drainedKey, 100);
+    app = await e2e.openApp();
+    const connect = new ConnectPage(app.page);
+    await connect.waitUntilShown();
+    await connect.connect({
+      name: 'Paid relay',
+      baseUrl: relay.url,
+      apiKey: drainedKey,
+      consoleUrl: CONSOLE,
+    });
+    const models = new ModelsPage(app.page);
+    await models.waitForModels();
+
+    relay.setBalance(drainedKey, 0);
+    await models.refresh.click();
+    await models.failure.waitFor();
+    const alert = models.failure.getByRole('alert');
+    await expect(alert.locator('.notice-title').textContent()).resolves.toBe(
+      'Your balance is used up',
+    );
+    await expect(alert.locator('.failure-message').textContent()).resolves.toMatch(/balance/i);
+    const link = alert.getByRole('link', { name: 'Top up in the console' });
+    await expect(link.getAttribute('href')).resolves.toBe(CONSOLE);
+    await expect(link.getAttribute('target')).resolves.toBe('_blank');
+    await expect(link.getAttribute('rel')).resolves.toBe('noreferrer');
+    await app.screenshot('models-402');
+
+    // Topped up: "Try again" brings the models back.
+    relay.setBalance(drainedKey, 5);
+    await alert.getByRole('button', { name: 'Try again' }).click();
+    await models.waitForModels();
+    await expect(models.failure.count()).resolves.toBe(0);
+    expectHealthyPage(app);
+  });
+
+  it('without a console address, the 402 message says where the link would come from', async () => {
+    relay.setBalance(drainedKey, 0);
+    app = await e2e.openApp();
+    const connect = new ConnectPage(app.page);
+    await connect.waitUntilShown();
+    await connect.connect({ name: 'No console', baseUrl: relay.url, apiKey: drainedKey });
+    const models = new ModelsPage(app.page);
+    await models.failure.waitFor();
+    await expect(models.failure.getByRole('link').count()).resolves.toBe(0);
+    await expect(models.failure.textContent()).resolves.toContain('console address');
+    expectHealthyPage(app);
+  });
+});

@@ -1,0 +1,132 @@
+import { afterEach, afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { expectHealthyPage } from './harness/checks';
+import { startE2e, type AppUnderTest, type E2eSession } from './harness/harness';
+import type { PageWindow } from './harness/page-types';
+import { ConnectPage } from './pages/connect-page';
+import { ModelsPage } from './pages/models-page';
+import { SettingsPage } from './pages/settings-page';
+import { ShellPage } from './pages/shell-page';
+
+let e2e: E2eSession;
+let app: AppUnderTest | undefined;
+
+beforeAll(async () => {
+  e2e = await startE2e();
+});
+afterEach(async () => {
+  await app?.close();
+  app = undefined;
+});
+afterAll(() => e2e?.close());
+
+async function openSettings(colorScheme: 'light' | 'dark' = 'light'): Promise<SettingsPage> {
+  app = await e2e.openApp({ colorScheme });
+  const connect = new ConnectPage(app.page);
+  await connect.waitUntilShown();
+  await connect.tryDemo.click();
+  await new ModelsPage(app.page).heading.waitFor();
+  await new ShellPage(app.page).open('Settings');
+  return new SettingsPage(app.page);
+}
+
+function pageColours(page: AppUnderTest['page']) {
+  return page.evaluate(() => {
+    const window = globalThis as unknown as PageWindow;
+    const { documentElement } = window.document;
+    const body = window.document.querySelectorAll('body')[0]!;
+    return {
+      theme: documentElement.getAttribute('data-theme'),
+      background: window.getComputedStyle(body).backgroundColor,
+      text: window.getComputedStyle(body).color,
+    };
+  });
+}
+
+describe('settings', () => {
+  it('switches the theme at once, keeps it, and follows the system when asked', async () => {
+    const settings = await openSettings('light');
+    const light = await pageColours(app!.page);
+    expect(light.theme).toBe('system');
+    await expect(settings.theme('System').isChecked()).resolves.toBe(true);
+
+    await settings.chooseTheme('Dark');
+    await expect.poll(async () => (await pageColours(app!.page)).theme).toBe('dark');
+    const dark = await pageColours(app!.page);
+    expect(dark.background).not.toBe(light.background);
+    expect(dark.text).not.toBe(light.text);
+    await app!.screenshot('settings-dark');
+
+    // Saved in main: a reload starts dark.
+    await app!.page.reload();
+    await expect.poll(async () => (await pageColours(app!.page)).background).toBe(dark.background);
+
+    await new ShellPage(app!.page).open('Settings');
+    await settings.chooseTheme('Light');
+    await expect.poll(async () => (await pageColours(app!.page)).background).toBe(light.background);
+    await app!.screenshot('settings-light');
+
+    // "System" follows the desktop's preference, both ways.
+    await settings.chooseTheme('System');
+    await app!.page.emulateMedia({ colorScheme: 'dark' });
+    await expect.poll(async () => (await pageColours(app!.page)).background).toBe(dark.background);
+    await app!.page.emulateMedia({ colorScheme: 'light' });
+    await expect.poll(async () => (await pageColours(app!.page)).background).toBe(light.background);
+
+    const themeCalls = app!.messages
+      .filter((m) => m.channel === 'settings:update')
+      .map((m) => m.payload);
+    expect(themeCalls).toEqual([{ theme: 'dark' }, { theme: 'light' }, { theme: 'system' }]);
+    expectHealthyPage(app!);
+  });
+
+  it('checks chat defaults and timeouts with a clear message, and saves good values', async () => {
+    const settings = await openSettings();
+    await expect(settings.temperature.inputValue()).resolves.toBe('1');
+    await expect(settings.maxTokens.inputValue()).resolves.toBe('');
+
+    await settings.temperature.fill('3');
+    await settings.maxTokens.fill('0');
+    await settings.requestTimeout.fill('2');
+    await settings.idleTimeout.fill('ten');
+    await settings.save();
+    await expect(settings.fieldError(settings.temperature).textContent()).resolves.toBe(
+      'Temperature must be a number from 0 to 2, such as 0.7.',
+    );
+    await expect(settings.fieldError(settings.maxTokens).textContent()).resolves.toBe(
+      'Max tokens must be empty (no limit) or a whole number of at least 1.',
+    );
+    await expect(settings.fieldError(settings.requestTimeout).textContent()).resolves.toBe(
+      'The request timeout must be a whole number of seconds from 5 to 3600.',
+    );
+    await expect(settings.fieldError(settings.idleTimeout).textContent()).resolves.toBe(
+      'The idle timeout must be a whole number of seconds from 5 to 3600.',
+    );
+    await expect(settings.temperature.getAttribute('aria-invalid')).resolves.toBe('true');
+    await app!.screenshot('settings-invalid');
+    // Nothing invalid reached main.
+    expect(app!.messages.some((m) => m.channel === 'settings:update')).toBe(false);
+
+    await settings.temperature.fill('0.7');
+    await settings.maxTokens.fill('512');
+    await settings.requestTimeout.fill('90');
+    await settings.idleTimeout.fill('30');
+    await settings.save();
+    await settings.saved.waitFor();
+    await expect(app!.page.locator('.field-error').count()).resolves.toBe(0);
+
+    await app!.page.reload();
+    await new ShellPage(app!.page).open('Settings');
+    await expect(settings.temperature.inputValue()).resolves.toBe('0.7');
+    await expect(settings.maxTokens.inputValue()).resolves.toBe('512');
+    await expect(settings.requestTimeout.inputValue()).resolves.toBe('90');
+    await expect(settings.idleTimeout.inputValue()).resolves.toBe('30');
+
+    // Emptying max tokens means no limit.
+    await settings.maxTokens.fill('');
+    await settings.save();
+    await settings.saved.waitFor();
+    const last = app!.messages.filter((m) => m.channel === 'settings:update').at(-1);
+    expect(last?.payload).toMatchObject({ chatDefaults: { temperature: 0.7, maxTokens: null } });
+    expectHealthyPage(app!);
+  });
+});
