@@ -99,12 +99,38 @@ describe('saved connections', () => {
     expectHealthyPage(app);
   });
 
+  it('starts the demo relay from the Connections screen too, beside a saved connection', async () => {
+    app = await e2e.openApp();
+    const connect = new ConnectPage(app.page);
+    await connect.waitUntilShown();
+    await connect.connect({ name: 'Work relay', baseUrl: relay.url, apiKey: key });
+    await new ModelsPage(app.page).waitForModels();
+    const shell = new ShellPage(app.page);
+    await shell.open('Connections');
+    await app.page.getByRole('button', { name: 'Try the demo relay' }).click();
+    const connections = new ConnectionsPage(app.page);
+    const demo = connections.card('Demo relay');
+    await demo.root.waitFor();
+    await expect(demo.badge('In use').isVisible()).resolves.toBe(true);
+    await expect(demo.badge('Demo').isVisible()).resolves.toBe(true);
+    // Offered only while there is no demo connection.
+    await expect(
+      app.page.getByRole('button', { name: 'Try the demo relay' }).count(),
+    ).resolves.toBe(0);
+    await shell.open('Models');
+    await expect(new ModelsPage(app.page).demoNotice.isVisible()).resolves.toBe(true);
+    expectHealthyPage(app);
+  });
+
   it('says plainly when keys are not kept in a secure store', async () => {
     const secrets = new MemorySecretStore();
     app = await e2e.openApp({ secretStore: secrets });
     const connect = new ConnectPage(app.page);
     await connect.waitUntilShown();
     await expect(connect.keyStorageWarning.textContent()).resolves.toContain(secrets.status.reason);
+    await expect(connect.page.locator('.welcome-lead').textContent()).resolves.toContain(
+      'kept in memory until you quit',
+    );
     await app.screenshot('first-run-insecure-store');
     await connect.tryDemo.click();
     await new ModelsPage(app.page).waitForModels();

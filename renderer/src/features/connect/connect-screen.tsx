@@ -1,10 +1,13 @@
 import type { ConnectionSummary } from '../../lib/relay-bridge';
+import { selectKeyBackend, useConnectStore } from './connect-store';
 import { ConnectionForm } from './connection-form';
 import { DemoOffer } from './demo-offer';
 import { KeyStorageNotice } from './key-storage-notice';
+import { KEY_PLACE } from './key-status';
 
 /** The first-run screen: connect to a relay, or try the demo relay. */
 export function ConnectScreen({ onConnected }: { onConnected: (c: ConnectionSummary) => void }) {
+  const backend = useConnectStore(selectKeyBackend);
   return (
     <main className="welcome">
       <div className="welcome-inner">
@@ -12,7 +15,8 @@ export function ConnectScreen({ onConnected }: { onConnected: (c: ConnectionSumm
           <span className="app-mark" aria-hidden="true" />
           <h1 className="welcome-title">Connect to a model relay</h1>
           <p className="welcome-lead">
-            Give the address of your relay and its API key. The key goes into your system keychain.
+            Give the address of your relay and its API key. The key is kept{' '}
+            {KEY_PLACE[backend].kept}.
           </p>
         </header>
         <KeyStorageNotice />

@@ -47,6 +47,10 @@ export const useConnectStore = create<ConnectState>()((set) => ({
 export const selectActiveConnection = (state: ConnectState): ConnectionSummary | undefined =>
   state.connections.find((connection) => connection.active);
 
+/** Where keys go; the keychain until main has said otherwise. */
+export const selectKeyBackend = (state: ConnectState): KeyStorageStatus['backend'] =>
+  state.keyStorage?.backend ?? 'keychain';
+
 export const selectHasConnections = (state: ConnectState): boolean => state.connections.length > 0;
 
 /** The key store's warning, when keys are not kept by the operating system. */

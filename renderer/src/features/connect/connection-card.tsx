@@ -6,10 +6,12 @@ import { failureOf, type FailureInfo } from '../../lib/errors';
 import type { ConnectionSummary } from '../../lib/relay-bridge';
 import { deleteConnection, selectConnection } from './connect-actions';
 import { ConnectionForm } from './connection-form';
-import { keyStatusText } from './key-status';
+import { selectKeyBackend, useConnectStore } from './connect-store';
+import { KEY_PLACE, keyStatusText } from './key-status';
 
 /** One saved connection: what it points at, its key status, and switch, edit and delete. */
 export function ConnectionCard({ connection }: { connection: ConnectionSummary }) {
+  const backend = useConnectStore(selectKeyBackend);
   const [editing, setEditing] = useState(false);
   const [confirming, setConfirming] = useState(false);
   const [busy, setBusy] = useState(false);
@@ -129,8 +131,8 @@ export function ConnectionCard({ connection }: { connection: ConnectionSummary }
         }
       >
         <p>
-          The connection is removed, and its API key is deleted from the keychain. You would need
-          the key again to reconnect.
+          The connection is removed, and its API key is deleted {KEY_PLACE[backend].deletedFrom}.
+          You would need the key again to reconnect.
         </p>
       </ConfirmDialog>
     </li>

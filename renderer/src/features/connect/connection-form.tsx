@@ -5,7 +5,8 @@ import { Spinner } from '../../components/spinner';
 import { failureOf, failureTitle, type FailureInfo } from '../../lib/errors';
 import type { ConnectionSummary, ConnectionTestResult } from '../../lib/relay-bridge';
 import { createConnection, testConnection, updateConnection } from './connect-actions';
-import { keyStatusText } from './key-status';
+import { selectKeyBackend, useConnectStore } from './connect-store';
+import { KEY_PLACE, keyStatusText } from './key-status';
 import { TestResult } from './test-result';
 
 export interface ConnectionFormProps {
@@ -30,6 +31,7 @@ interface FieldErrors {
  */
 export function ConnectionForm({ connection, onSaved, onCancel, autoFocus }: ConnectionFormProps) {
   const editing = connection !== undefined;
+  const backend = useConnectStore(selectKeyBackend);
   const formId = useId();
   const keyInput = useRef<HTMLInputElement>(null);
   const [name, setName] = useState(connection?.name ?? '');
@@ -139,8 +141,8 @@ export function ConnectionForm({ connection, onSaved, onCancel, autoFocus }: Con
         />
         <p className="field-hint" id={`${formId}-key-hint`}>
           {editing
-            ? `${keyStatusText(connection)}. A new key replaces it in the keychain.`
-            : 'Kept in your system keychain, never shown again.'}
+            ? `${keyStatusText(connection)}. A key typed here replaces it.`
+            : `Kept ${KEY_PLACE[backend].kept}, and never shown again.`}
         </p>
       </div>
       <Field

@@ -14,7 +14,9 @@ export function DemoOffer({ onStarted }: { onStarted?: (connection: ConnectionSu
     setBusy(true);
     setFailure(undefined);
     try {
-      onStarted?.(await startDemoRelay());
+      // Awaited first: `onStarted?.(await …)` would skip the call when there is no listener.
+      const started = await startDemoRelay();
+      onStarted?.(started);
     } catch (error) {
       setFailure(failureOf(error));
     } finally {

@@ -32,9 +32,7 @@ export function ModelsFailure({ connection, failure }: ModelsFailureProps) {
           <h2 className="card-title" id="key-fix-title">
             Enter the correct key
           </h2>
-          <p className="card-lead">
-            It replaces the saved key in the keychain, and the models load again.
-          </p>
+          <p className="card-lead">It replaces the saved key, and the models load again.</p>
           <KeyEntry
             label={`API key for ${connection.name}`}
             submitLabel="Save key and retry"
