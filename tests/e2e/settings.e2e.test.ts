@@ -79,6 +79,36 @@ describe('settings', () => {
     expectHealthyPage(app!);
   });
 
+  it('can be reached and changed from the keyboard alone', async () => {
+    await openSettings('light');
+    const { page } = app!;
+    await new ShellPage(page).open('Models');
+    const focused = () =>
+      page.evaluate(() => {
+        const doc = (
+          globalThis as unknown as {
+            document: {
+              activeElement: { tagName: string; getAttribute(n: string): string | null };
+            };
+          }
+        ).document;
+        const { activeElement } = doc;
+        return `${activeElement.tagName.toLowerCase()} ${activeElement.getAttribute('aria-label') ?? activeElement.getAttribute('value') ?? ''}`;
+      });
+    await page.getByRole('navigation').getByRole('button', { name: 'Settings' }).focus();
+    await page.keyboard.press('Enter');
+    // Focus moves to the screen that opened, so the next Tab is inside it.
+    await expect.poll(focused).toBe('main Settings');
+    await page.keyboard.press('Tab');
+    await expect(focused()).resolves.toBe('input system');
+    await page.keyboard.press('ArrowRight');
+    await expect(focused()).resolves.toBe('input light');
+    await expect.poll(async () => (await pageColours(page)).theme).toBe('light');
+    await page.keyboard.press('ArrowRight');
+    await expect.poll(async () => (await pageColours(page)).theme).toBe('dark');
+    expectHealthyPage(app!);
+  });
+
   it('checks chat defaults and timeouts with a clear message, and saves good values', async () => {
     const settings = await openSettings();
     await expect(settings.temperature.inputValue()).resolves.toBe('1');

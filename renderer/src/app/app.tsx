@@ -1,4 +1,4 @@
-import { useEffect, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { Badge } from '../components/badge';
 import { EmptyState } from '../components/empty-state';
 import { Notice } from '../components/notice';
@@ -25,6 +25,11 @@ const SCREENS = [
 ] as const;
 
 export type ScreenId = (typeof SCREENS)[number]['id'];
+
+const SCREEN_TITLES = Object.fromEntries(SCREENS.map((s) => [s.id, s.title])) as Record<
+  ScreenId,
+  string
+>;
 
 /** Applies the chosen theme to the page: CSS reads `data-theme` on <html>. */
 function useTheme() {
@@ -96,6 +101,16 @@ function Root() {
 function Shell({ screen, onScreen }: { screen: ScreenId; onScreen: (id: ScreenId) => void }) {
   const active = useConnectStore(selectActiveConnection);
   const appVersion = relayBridge()?.appVersion;
+  const main = useRef<HTMLElement>(null);
+  const shown = useRef(screen);
+
+  // After switching screens from the sidebar, keyboard and screen reader users start at the
+  // top of the new screen rather than on the sidebar button.
+  useEffect(() => {
+    if (shown.current === screen) return;
+    shown.current = screen;
+    main.current?.focus();
+  }, [screen]);
 
   return (
     <div className="shell">
@@ -135,7 +150,7 @@ function Shell({ screen, onScreen }: { screen: ScreenId; onScreen: (id: ScreenId
           {appVersion && <p className="version">Version {appVersion}</p>}
         </div>
       </nav>
-      <main className="screen">
+      <main className="screen" ref={main} tabIndex={-1} aria-label={SCREEN_TITLES[screen]}>
         {screen === 'models' &&
           (active ? (
             <ModelsScreen connection={active} />

@@ -1,7 +1,10 @@
 import type { ConnectionSummary } from '../../lib/relay-bridge';
 
 /** "Key saved (…abcd)": what the person may know of a saved key. */
-export function keyStatusText(connection: Pick<ConnectionSummary, 'hasKey' | 'keyLast4'>): string {
+export function keyStatusText(
+  connection: Pick<ConnectionSummary, 'hasKey' | 'keyLast4' | 'keyError'>,
+): string {
+  if (connection.keyError) return connection.keyError;
   if (!connection.hasKey) return 'No key saved';
   return connection.keyLast4 ? `Key saved (…${connection.keyLast4})` : 'Key saved';
 }
