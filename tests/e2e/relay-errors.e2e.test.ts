@@ -115,4 +115,40 @@ describe('relay errors in place', () => {
     await expect(models.failure.textContent()).resolves.toContain('console address');
     expectHealthyPage(app);
   });
+
+  it('shows the retry countdown main reports while it waits to ask a busy relay again', async () => {
+    let failures = 1;
+    app = await e2e.openApp({
+      fetch: async (url, init) => {
+        if (url.endsWith('/v1/models') && failures > 0) {
+          failures -= 1;
+          return Response.json(
+            { error: { message: 'The relay is overloaded.', type: 'server_error' } },
+            { status: 503, headers: { 'retry-after': '2' } },
+          );
+        }
+        return fetch(url, init);
+      },
+    });
+    const connect = new ConnectPage(app.page);
+    await connect.waitUntilShown();
+    await connect.connect({ name: 'Busy relay', baseUrl: relay.url, apiKey: goodKey });
+
+    const notice = app.page.locator('.retry-notice');
+    await notice.waitFor();
+    await expect(notice.textContent()).resolves.toMatch(/Trying again in [12] s \(attempt 2\)/);
+    await expect(notice.textContent()).resolves.toContain('overloaded');
+    await app.screenshot('models-retrying');
+
+    const models = new ModelsPage(app.page);
+    await models.waitForModels();
+    await expect(notice.count()).resolves.toBe(0);
+    // The countdown came from main as an event of the contract.
+    const event = app.messages.find((m) => m.channel === 'relay:retry-scheduled');
+    expect(event).toMatchObject({
+      direction: 'event',
+      payload: { attempt: 1, delayMs: 2000, kind: 'server_error' },
+    });
+    expectHealthyPage(app);
+  });
 });

@@ -18,6 +18,13 @@ export async function loadModels(connectionId: string, refresh = false): Promise
   }
 }
 
+/** Shows main's retry countdowns while a list is on its way; returns the unsubscribe. */
+export function watchRetries(): () => void {
+  return requireBridge().onRetryScheduled(({ attempt, delayMs, message }) => {
+    useModelsStore.getState().retryScheduled({ attempt, retryAt: Date.now() + delayMs, message });
+  });
+}
+
 /** Saves the person's own kind for a model (null: back to automatic), then shows the new list. */
 export async function overrideModelKind(
   connectionId: string,

@@ -8,9 +8,10 @@ import { failureOf, type FailureInfo } from '../../lib/errors';
 import type { ConnectionSummary } from '../../lib/relay-bridge';
 import { groupModels, type ModelGroup } from './group-models';
 import { ModelRow } from './model-row';
-import { chooseModel, loadModels, overrideModelKind } from './models-actions';
+import { chooseModel, loadModels, overrideModelKind, watchRetries } from './models-actions';
 import { ModelsFailure } from './models-failure';
 import { useModelsStore } from './models-store';
+import { RetryNotice } from './retry-notice';
 
 function hostOf(address: string): string {
   try {
@@ -41,6 +42,7 @@ export function ModelsScreen({ connection }: { connection: ConnectionSummary }) 
     })),
   );
   const query = useModelsStore((state) => state.query);
+  const retry = useModelsStore((state) => state.retry);
   const queryChanged = useModelsStore((state) => state.queryChanged);
   const groups = useMemo(() => groupModels(models, query), [models, query]);
   const current = listFor === connection.id;
@@ -49,6 +51,7 @@ export function ModelsScreen({ connection }: { connection: ConnectionSummary }) 
   useEffect(() => {
     void loadModels(connection.id);
   }, [connection.id]);
+  useEffect(() => watchRetries(), []);
 
   const updated = current ? timeOf(fetchedAt) : undefined;
 
@@ -90,6 +93,8 @@ export function ModelsScreen({ connection }: { connection: ConnectionSummary }) 
           </p>
         </Notice>
       )}
+
+      {retry && busy && <RetryNotice retry={retry} />}
 
       <div className="search">
         <label className="visually-hidden" htmlFor="model-search">

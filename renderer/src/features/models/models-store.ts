@@ -4,6 +4,14 @@ import type { Feature, ModelList, RelayModel } from '../../lib/relay-bridge';
 
 export type ModelsStatus = 'idle' | 'loading' | 'ready' | 'failed';
 
+/** The relay failed in a way worth retrying; main tries again at `retryAt`. */
+export interface PendingRetry {
+  attempt: number;
+  /** `Date.now()` of the next attempt. */
+  retryAt: number;
+  message: string;
+}
+
 export interface ModelsState {
   /** The connection the list (or the failure) belongs to. */
   connectionId?: string | undefined;
@@ -16,12 +24,15 @@ export interface ModelsState {
   query: string;
   /** The model last chosen for each screen, as main remembers it. */
   chosen: Partial<Record<Feature, string>>;
+  /** Set while the list is being fetched and main waits to try again. */
+  retry?: PendingRetry | undefined;
 
   modelsRequested(connectionId: string): void;
   modelsLoaded(list: ModelList): void;
   modelsFailed(connectionId: string, failure: FailureInfo): void;
   queryChanged(query: string): void;
   modelChosen(feature: Feature, modelId: string): void;
+  retryScheduled(retry: PendingRetry): void;
 }
 
 export const useModelsStore = create<ModelsState>()((set) => ({
@@ -35,7 +46,14 @@ export const useModelsStore = create<ModelsState>()((set) => ({
     set((state) =>
       state.connectionId === connectionId && state.status === 'ready'
         ? { refreshing: true }
-        : { connectionId, status: 'loading', refreshing: false, models: [], failure: undefined },
+        : {
+            connectionId,
+            status: 'loading',
+            refreshing: false,
+            models: [],
+            failure: undefined,
+            retry: undefined,
+          },
     ),
   modelsLoaded: (list) =>
     set({
@@ -46,10 +64,14 @@ export const useModelsStore = create<ModelsState>()((set) => ({
       fetchedAt: list.fetchedAt,
       failure: undefined,
       chosen: list.lastModel,
+      retry: undefined,
     }),
   modelsFailed: (connectionId, failure) =>
-    set({ connectionId, status: 'failed', refreshing: false, failure }),
+    set({ connectionId, status: 'failed', refreshing: false, failure, retry: undefined }),
   queryChanged: (query) => set({ query }),
   modelChosen: (feature, modelId) =>
     set((state) => ({ chosen: { ...state.chosen, [feature]: modelId } })),
+  // Only a list on its way can be waiting: a retry of another request is not ours to show.
+  retryScheduled: (retry) =>
+    set((state) => (state.status === 'loading' || state.refreshing ? { retry } : {})),
 }));
