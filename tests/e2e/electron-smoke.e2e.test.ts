@@ -13,6 +13,7 @@ import { join, resolve } from 'node:path';
 import { build } from 'electron-vite';
 import { _electron, type ElectronApplication } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { RELAY_ALLOWLIST } from './harness/allowlist';
 import { ConnectPage } from './pages/connect-page';
 import { ModelsPage } from './pages/models-page';
 
@@ -66,11 +67,15 @@ describe.skipIf('reason' in electron)(title, () => {
     await models.waitForModels();
     await expect(models.modelIds('Chat')).resolves.toEqual(['demo-chat', 'demo-chat-fast']);
     await expect(models.demoNotice.textContent()).resolves.toMatch(/synthetic replies/);
-    // The real preload exposes the same allowlist as the harness, and no Node.
+    // The real preload exposes the allowlist and nothing of Node.
     const seen = await window.evaluate(() => {
       const page = globalThis as unknown as Record<string, unknown>;
-      return { require: typeof page['require'], process: typeof page['process'] };
+      return {
+        require: typeof page['require'],
+        process: typeof page['process'],
+        keys: Object.keys(page['relay'] as object).sort(),
+      };
     });
-    expect(seen).toEqual({ require: 'undefined', process: 'undefined' });
+    expect(seen).toEqual({ require: 'undefined', process: 'undefined', keys: RELAY_ALLOWLIST });
   }, 60_000);
 });
