@@ -403,6 +403,31 @@ describe('network failures and watchdogs', () => {
     expectNoKey(error);
   });
 
+  it('a port that fetch refuses says so, instead of a bare "could not reach"', async () => {
+    const error = await failure(
+      createRelayClient({ baseUrl: 'http://127.0.0.1:9', apiKey: KEY }).listModels(),
+    );
+    expect(error).toMatchObject({ kind: 'network', code: 'BAD_PORT' });
+    expect(error.message).toMatch(/port that web clients refuse/);
+  });
+
+  it('finds the code inside an AggregateError from connecting to several addresses', async () => {
+    const refused = Object.assign(new Error('connect ECONNREFUSED ::1:1'), {
+      code: 'ECONNREFUSED',
+    });
+    const fetchFails = async () => {
+      throw new TypeError('fetch failed', { cause: new AggregateError([refused, refused]) });
+    };
+    const error = await failure(
+      createRelayClient({
+        baseUrl: 'http://localhost:1',
+        apiKey: KEY,
+        fetch: fetchFails,
+      }).listModels(),
+    );
+    expect(error).toMatchObject({ kind: 'network', code: 'ECONNREFUSED' });
+  });
+
   it('a name that does not resolve says DNS', async () => {
     const error = await failure(
       createRelayClient({

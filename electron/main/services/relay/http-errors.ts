@@ -168,19 +168,25 @@ export function errorFromPayload(
 }
 
 /** Walks an error and its causes for the first system or library error code. */
-function findCode(error: unknown): string | undefined {
-  let current: unknown = error;
-  for (let depth = 0; depth < 5 && current !== null && typeof current === 'object'; depth++) {
-    const record = current as { code?: unknown; cause?: unknown; message?: unknown };
-    if (typeof record.code === 'string' && record.code !== '') return record.code;
+function findCode(error: unknown, depth = 0): string | undefined {
+  if (depth > 5 || error === null || typeof error !== 'object') return undefined;
+  const record = error as { code?: unknown; cause?: unknown; message?: unknown; errors?: unknown };
+  if (typeof record.code === 'string' && record.code !== '') return record.code;
+  if (typeof record.message === 'string') {
     // Electron's net.fetch reports Chromium's net errors only in the message.
-    if (typeof record.message === 'string') {
-      const match = /net::(ERR_[A-Z_]+)/.exec(record.message);
-      if (match) return match[1];
-    }
-    current = record.cause;
+    const match = /net::(ERR_[A-Z_]+)/.exec(record.message);
+    if (match) return match[1];
+    // Fetch refuses ports that belong to other protocols (9, 25, 6000…) before connecting.
+    if (/^bad port$/i.test(record.message)) return 'BAD_PORT';
   }
-  return undefined;
+  // Connecting to every address of a name ("happy eyeballs") fails with one error per address.
+  if (Array.isArray(record.errors)) {
+    for (const inner of record.errors) {
+      const code = findCode(inner, depth + 1);
+      if (code !== undefined) return code;
+    }
+  }
+  return findCode(record.cause, depth + 1);
 }
 
 /** Maps a failure to connect or to read into a `network` RelayError that says which failure. */
@@ -205,6 +211,8 @@ export function errorFromNetwork(error: unknown, url: string, partialText?: stri
     code === 'EPIPE'
   ) {
     message = `The connection to ${host} was closed unexpectedly.`;
+  } else if (code === 'BAD_PORT' || code === 'ERR_UNSAFE_PORT') {
+    message = `${host} uses a port that web clients refuse to connect to (it belongs to another protocol). Run the relay on another port.`;
   } else if (code !== undefined && /CERT|TLS|SSL|EPROTO|UNABLE_TO_VERIFY|SELF_SIGNED/i.test(code)) {
     message = `The secure (TLS) connection to ${host} failed: its certificate was not accepted (${code}).`;
   } else if (
