@@ -7,6 +7,7 @@ import { registerAppScheme, serveRenderer } from './platform/app-protocol';
 import { electronFetch } from './platform/electron-fetch';
 import { emitTo, registerIpc } from './platform/ipc-main';
 import { openSecretStore } from './platform/keychain';
+import { SettingsService } from './services/settings';
 import { fitToDisplays, loadWindowState, saveWindowState } from './services/window-state';
 import { APP_ENTRY_URL, APP_ORIGIN } from './windows/app-origin';
 import { createMainWindow, hardenWebContents } from './windows/main-window';
@@ -45,7 +46,10 @@ async function start(): Promise<void> {
   const userDataDir = app.getPath('userData');
   const services = await createAppServices({
     userDataDir,
-    secretStore: await openSecretStore({ userDataDir }),
+    secretStore: await openSecretStore({
+      userDataDir,
+      allowPlaintextFile: (await new SettingsService(userDataDir).get()).allowPlaintextKeys,
+    }),
     fetch: electronFetch,
     emit: emitTo(() => mainWindow),
     version: app.getVersion(),

@@ -1,5 +1,6 @@
 import { afterEach, afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { expectHealthyPage } from './harness/checks';
+import { MemorySecretStore, type SecretStore } from '../../electron/main/services/secret-store';
 import { startE2e, type AppUnderTest, type E2eSession } from './harness/harness';
 import type { PageWindow } from './harness/page-types';
 import { ConnectPage } from './pages/connect-page';
@@ -19,8 +20,11 @@ afterEach(async () => {
 });
 afterAll(() => e2e?.close());
 
-async function openSettings(colorScheme: 'light' | 'dark' = 'light'): Promise<SettingsPage> {
-  app = await e2e.openApp({ colorScheme });
+async function openSettings(
+  colorScheme: 'light' | 'dark' = 'light',
+  secretStore?: SecretStore,
+): Promise<SettingsPage> {
+  app = await e2e.openApp(secretStore ? { colorScheme, secretStore } : { colorScheme });
   const connect = new ConnectPage(app.page);
   await connect.waitUntilShown();
   await connect.tryDemo.click();
@@ -158,5 +162,29 @@ describe('settings', () => {
     const last = app!.messages.filter((m) => m.channel === 'settings:update').at(-1);
     expect(last?.payload).toMatchObject({ chatDefaults: { temperature: 0.7, maxTokens: null } });
     expectHealthyPage(app!);
+  });
+
+  it('offers the explicit choice of a key file only where no keychain works, and saves it', async () => {
+    await openSettings();
+    await app!.page.getByRole('heading', { name: 'Appearance' }).waitFor();
+    // The default store of the harness reports itself as the OS keychain: no choice to make.
+    await expect(
+      app!.page.getByRole('heading', { name: 'Where keys are kept' }).count(),
+    ).resolves.toBe(0);
+    await app!.close();
+
+    await openSettings('light', new MemorySecretStore());
+    app = app!;
+    const section = app.page.getByRole('region', { name: 'Where keys are kept' });
+    await section.waitFor();
+    await expect(section.textContent()).resolves.toContain('kept in memory until you quit');
+    const choice = section.getByRole('checkbox');
+    await expect(choice.isChecked()).resolves.toBe(false);
+    await choice.check();
+    await expect
+      .poll(async () => (await app!.services.settings.get()).allowPlaintextKeys)
+      .toBe(true);
+    await app.screenshot('settings-key-file-choice');
+    expectHealthyPage(app);
   });
 });

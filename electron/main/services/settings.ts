@@ -12,6 +12,7 @@ export const DEFAULT_SETTINGS: Settings = {
   theme: 'system',
   chatDefaults: { temperature: 1, maxTokens: null },
   timeouts: { requestSeconds: 120, idleSeconds: 60 },
+  allowPlaintextKeys: false,
 };
 
 export class SettingsService {

@@ -76,6 +76,11 @@ export const settingsSchema = z.object({
     requestSeconds: z.number().int().min(5).max(3600),
     idleSeconds: z.number().int().min(5).max(3600),
   }),
+  /**
+   * Where no keychain works: keep keys in a file only this user can read (not encrypted) instead
+   * of in memory until quit. Off unless the person turns it on; read when the app starts.
+   */
+  allowPlaintextKeys: z.boolean().default(false),
 });
 export type Settings = z.infer<typeof settingsSchema>;
 

@@ -1,5 +1,10 @@
 import { failureOf } from '../../lib/errors';
-import { requireBridge, type Settings, type Theme } from '../../lib/relay-bridge';
+import {
+  requireBridge,
+  type KeyStorageStatus,
+  type Settings,
+  type Theme,
+} from '../../lib/relay-bridge';
 import { useSettingsStore } from './settings-store';
 
 export async function loadSettings(): Promise<void> {
@@ -25,4 +30,8 @@ export async function chooseTheme(theme: Theme): Promise<void> {
     if (previous) useSettingsStore.getState().themeChosen(previous);
     throw error;
   }
+}
+
+export function loadKeyStorage(): Promise<KeyStorageStatus> {
+  return requireBridge().getKeyStorageStatus();
 }

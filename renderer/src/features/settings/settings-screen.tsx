@@ -3,8 +3,8 @@ import { Field } from '../../components/field';
 import { Notice } from '../../components/notice';
 import { Spinner } from '../../components/spinner';
 import { failureOf, type FailureInfo } from '../../lib/errors';
-import type { Settings, Theme } from '../../lib/relay-bridge';
-import { chooseTheme, loadSettings, saveSettings } from './settings-actions';
+import type { KeyStorageStatus, Settings, Theme } from '../../lib/relay-bridge';
+import { chooseTheme, loadKeyStorage, loadSettings, saveSettings } from './settings-actions';
 import {
   fieldsOf,
   readSettingsFields,
@@ -55,6 +55,7 @@ export function SettingsScreen() {
         <>
           <ThemeChoice theme={settings.theme} />
           <DefaultsForm settings={settings} />
+          <KeyStorageChoice allowed={settings.allowPlaintextKeys} />
         </>
       )}
     </div>
@@ -212,5 +213,59 @@ function DefaultsForm({ settings }: { settings: Settings }) {
         </button>
       </div>
     </form>
+  );
+}
+
+/**
+ * Shown only where no keychain works: the explicit choice to keep keys in a file (readable by
+ * this user only, not encrypted) rather than in memory until quit. Read when the app starts.
+ */
+function KeyStorageChoice({ allowed }: { allowed: boolean }) {
+  const [status, setStatus] = useState<KeyStorageStatus | undefined>();
+  const [failure, setFailure] = useState<FailureInfo | undefined>();
+  // Shown at once, before main has saved it; put back if saving fails.
+  const [checked, setChecked] = useState(allowed);
+
+  useEffect(() => {
+    loadKeyStorage().then(setStatus, (error: unknown) => setFailure(failureOf(error)));
+  }, []);
+
+  if (!status || (status.secure && !allowed)) return null;
+
+  async function toggle(next: boolean) {
+    setFailure(undefined);
+    setChecked(next);
+    try {
+      await saveSettings({ allowPlaintextKeys: next });
+    } catch (error) {
+      setChecked(!next);
+      setFailure(failureOf(error));
+    }
+  }
+
+  return (
+    <section className="card settings-section" aria-labelledby="key-storage-title">
+      <h2 className="card-title" id="key-storage-title">
+        Where keys are kept
+      </h2>
+      {status.reason && <p className="muted">{status.reason}</p>}
+      <label className="checkbox-field">
+        <input
+          type="checkbox"
+          checked={checked}
+          onChange={(event) => void toggle(event.target.checked)}
+        />
+        <span>
+          Keep keys in a file on this computer instead, so they are still there after a restart. The
+          file is readable only by your user account but is <strong>not encrypted</strong>. This
+          takes effect the next time the app starts.
+        </span>
+      </label>
+      {failure && (
+        <Notice tone="error" title="The choice was not saved">
+          <p className="failure-message">{failure.message}</p>
+        </Notice>
+      )}
+    </section>
   );
 }
