@@ -1,0 +1,193 @@
+/**
+ * The app's one SQLite file (conversations, embeddings runs, the image index), through libsql:
+ * SQLite with prebuilt N-API binaries, so the same build runs under Node and Electron.
+ *
+ * Each feature owns its migrations, numbered within its own domain, so features evolve their
+ * tables independently. Before any pending migration runs, the file is copied aside; a migration
+ * that fails is rolled back, the file stays as it was, and nothing is ever reset.
+ */
+import { mkdir, rm, stat } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
+import Database from 'libsql';
+
+export const DATABASE_FILE = 'relay-desktop.db';
+
+export interface Migration {
+  version: number;
+  /** What it does, for the error message when it fails. */
+  name: string;
+  up(db: Db): void;
+}
+
+export type SqlValue = string | number | bigint | null | Uint8Array;
+export type Params = readonly SqlValue[] | Readonly<Record<string, SqlValue>>;
+
+/** A failed migration: the database was left as it was, and a backup was kept. */
+export class MigrationError extends Error {
+  override readonly name = 'MigrationError';
+  constructor(
+    message: string,
+    readonly domain: string,
+    readonly version: number,
+    readonly backupPath: string | undefined,
+  ) {
+    super(message);
+  }
+}
+
+type Statement = ReturnType<InstanceType<typeof Database>['prepare']>;
+
+/**
+ * A thin, typed face over the connection. It exists because libsql's `get()` adds a
+ * `_metadata` field to each row, which must never leak into exports or IPC answers.
+ */
+export class Db {
+  readonly #db: InstanceType<typeof Database>;
+  readonly #statements = new Map<string, Statement>();
+
+  constructor(
+    readonly path: string,
+    db: InstanceType<typeof Database>,
+  ) {
+    this.#db = db;
+  }
+
+  #prepare(sql: string): Statement {
+    let statement = this.#statements.get(sql);
+    if (statement === undefined) {
+      statement = this.#db.prepare(sql);
+      this.#statements.set(sql, statement);
+    }
+    return statement;
+  }
+
+  exec(sql: string): void {
+    this.#db.exec(sql);
+  }
+
+  run(sql: string, params: Params = []): { changes: number; lastInsertRowid: number | bigint } {
+    const info = this.#prepare(sql).run(params as never) as {
+      changes: number;
+      lastInsertRowid: number | bigint;
+    };
+    return { changes: info.changes, lastInsertRowid: info.lastInsertRowid };
+  }
+
+  all<T>(sql: string, params: Params = []): T[] {
+    return this.#prepare(sql).all(params as never) as T[];
+  }
+
+  one<T>(sql: string, params: Params = []): T | undefined {
+    return this.all<T>(sql, params)[0];
+  }
+
+  /** Runs `work` in one transaction: all of it, or (if it throws) none of it. */
+  transaction<T>(work: () => T): T {
+    return this.#db.transaction(work)();
+  }
+
+  integrityCheck(): string {
+    return this.all<{ integrity_check: string }>('PRAGMA integrity_check')
+      .map((r) => r.integrity_check)
+      .join('; ');
+  }
+
+  close(): void {
+    this.#statements.clear();
+    this.#db.close();
+  }
+}
+
+export interface OpenDatabaseOptions {
+  /** The file; `:memory:` for tests that need no file. */
+  path: string;
+  now?: () => Date;
+}
+
+/** Opens the file in WAL mode with foreign keys on, creating it (and its folder) if needed. */
+export async function openDatabase({ path }: OpenDatabaseOptions): Promise<Db> {
+  if (path !== ':memory:') await mkdir(dirname(path), { recursive: true });
+  const db = new Db(path, new Database(path));
+  db.exec('PRAGMA journal_mode = WAL');
+  db.exec('PRAGMA foreign_keys = ON');
+  db.exec('PRAGMA busy_timeout = 5000');
+  // NORMAL is durable across application crashes in WAL mode; only a power cut can lose the
+  // last commits, which FULL would prevent at a large cost per write.
+  db.exec('PRAGMA synchronous = NORMAL');
+  db.exec(`CREATE TABLE IF NOT EXISTS schema_migrations (
+    domain TEXT NOT NULL,
+    version INTEGER NOT NULL,
+    name TEXT NOT NULL,
+    applied_at TEXT NOT NULL,
+    PRIMARY KEY (domain, version)
+  )`);
+  return db;
+}
+
+export function databasePath(userDataDir: string): string {
+  return join(userDataDir, DATABASE_FILE);
+}
+
+async function exists(path: string): Promise<boolean> {
+  try {
+    await stat(path);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Brings one domain's tables up to date. A copy of the whole file is taken first (with
+ * `VACUUM INTO`, consistent even in WAL mode), named after the domain and version it preceded.
+ */
+export async function migrate(
+  db: Db,
+  domain: string,
+  migrations: readonly Migration[],
+  now: () => Date = () => new Date(),
+): Promise<{ applied: number[]; backupPath?: string }> {
+  const done = new Set(
+    db
+      .all<{ version: number }>('SELECT version FROM schema_migrations WHERE domain = ?', [domain])
+      .map((r) => r.version),
+  );
+  const pending = [...migrations]
+    .filter((m) => !done.has(m.version))
+    .sort((a, b) => a.version - b.version);
+  if (pending.length === 0) return { applied: [] };
+
+  let backupPath: string | undefined;
+  const first = pending[0] as Migration;
+  // A file that has never been migrated holds nothing to lose; any other is copied first.
+  const hasData = db.one('SELECT 1 AS found FROM schema_migrations LIMIT 1') !== undefined;
+  if (db.path !== ':memory:' && hasData && (await exists(db.path))) {
+    const stamp = now().toISOString().replace(/[:.]/g, '-');
+    backupPath = `${db.path}.before-${domain}-${first.version}-${stamp}.bak`;
+    await rm(backupPath, { force: true });
+    db.exec(`VACUUM INTO '${backupPath.replace(/'/g, "''")}'`);
+  }
+
+  const applied: number[] = [];
+  for (const migration of pending) {
+    try {
+      db.transaction(() => {
+        migration.up(db);
+        db.run(
+          'INSERT INTO schema_migrations (domain, version, name, applied_at) VALUES (?, ?, ?, ?)',
+          [domain, migration.version, migration.name, now().toISOString()],
+        );
+      });
+    } catch (error) {
+      const why = error instanceof Error ? error.message : String(error);
+      throw new MigrationError(
+        `Updating the ${domain} data (step ${migration.version}, ${migration.name}) failed: ${why}. Your data was left as it was${backupPath ? `, and a copy was kept at ${backupPath}` : ''}.`,
+        domain,
+        migration.version,
+        backupPath,
+      );
+    }
+    applied.push(migration.version);
+  }
+  return backupPath === undefined ? { applied } : { applied, backupPath };
+}
