@@ -7,12 +7,17 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { Routes } from '../shared/ipc/contract';
+import type { AppContext, DesktopShell, Dialogs } from './app-context';
+import { chatHandlers } from './ipc/handlers/chat';
+import { embeddingsHandlers } from './ipc/handlers/embeddings';
+import { imagesHandlers } from './ipc/handlers/images';
 import { HandlerError, type Handlers } from './ipc/router';
 import {
   ConnectionError,
   ConnectionsService,
   type ConnectionSummary,
 } from './services/connections';
+import { databasePath, openDatabase, type Db } from './services/database';
 import { ModelCatalog } from './services/model-catalog';
 import type { FetchLike, RelayClient } from './services/relay-client';
 import type { SecretStore } from './services/secret-store';
@@ -26,6 +31,10 @@ export interface AppServicesOptions {
   emit?: (channel: string, payload: unknown) => void;
   platform?: string;
   version?: string;
+  /** The file dialogs; without them every "save as" or "open" counts as cancelled. */
+  dialogs?: Dialogs;
+  /** The file manager and trash; without them, reveal does nothing and trash refuses. */
+  desktop?: DesktopShell;
 }
 
 export interface AppServices {
@@ -33,8 +42,21 @@ export interface AppServices {
   connections: ConnectionsService;
   settings: SettingsService;
   models: ModelCatalog;
+  db: Db;
   close(): Promise<void>;
 }
+
+const NO_DIALOGS: Dialogs = {
+  chooseSavePath: async () => undefined,
+  chooseOpenPaths: async () => [],
+};
+
+const NO_DESKTOP: DesktopShell = {
+  showInFolder: () => undefined,
+  moveToTrash: async () => {
+    throw new HandlerError('internal', 'Moving files to the trash is not available here.');
+  },
+};
 
 /** Turns a refusal of the connections service into an error the router passes on as it is. */
 function asHandlerError(error: unknown): never {
@@ -73,9 +95,8 @@ export async function createAppServices(options: AppServicesOptions): Promise<Ap
   const settings = new SettingsService(options.userDataDir);
 
   /** A client for a connection, with the person's timeouts and retry countdowns sent to the page. */
-  async function clientFor(id: string): Promise<RelayClient> {
+  async function clientFor(id: string, requestId: string = randomUUID()): Promise<RelayClient> {
     const { timeouts } = await settings.get();
-    const requestId = randomUUID();
     return connections.clientFor(id, {
       timeoutMs: timeouts.requestSeconds * 1000,
       idleTimeoutMs: timeouts.idleSeconds * 1000,
@@ -108,7 +129,35 @@ export async function createAppServices(options: AppServicesOptions): Promise<Ap
     return value;
   }
 
+  const db = await openDatabase({ path: databasePath(options.userDataDir) });
+  const cleanups: Array<() => Promise<void> | void> = [];
+  const context: AppContext = {
+    userDataDir: options.userDataDir,
+    db,
+    emit,
+    connections,
+    settings,
+    models,
+    ...(options.fetch ? { fetch: options.fetch } : {}),
+    dialogs: options.dialogs ?? NO_DIALOGS,
+    desktop: options.desktop ?? NO_DESKTOP,
+    async activeClient(requestId) {
+      const id = await connections.activeId();
+      if (id === undefined)
+        throw new HandlerError(
+          'not_found',
+          'Connect to a relay first: no connection is set up yet.',
+        );
+      return { connectionId: id, client: await clientFor(id, requestId) };
+    },
+    onClose: (cleanup) => cleanups.push(cleanup),
+  };
+
   const handlers: Handlers<Routes> = {
+    ...(await chatHandlers(context)),
+    ...(await embeddingsHandlers(context)),
+    ...(await imagesHandlers(context)),
+
     getAppInfo: () => ({
       version: options.version ?? '0.0.0',
       platform: options.platform ?? process.platform,
@@ -172,6 +221,11 @@ export async function createAppServices(options: AppServicesOptions): Promise<Ap
     connections,
     settings,
     models,
-    close: () => connections.close(),
+    db,
+    async close() {
+      for (const cleanup of cleanups.reverse()) await cleanup();
+      await connections.close();
+      db.close();
+    },
   };
 }

@@ -4,6 +4,7 @@ import { ROUTES } from '../shared/ipc/contract';
 import { createAppServices } from './app-services';
 import { createRouter, originOf, trustedSender } from './ipc/router';
 import { registerAppScheme, serveRenderer } from './platform/app-protocol';
+import { electronDesktop, electronDialogs } from './platform/desktop';
 import { electronFetch } from './platform/electron-fetch';
 import { emitTo, registerIpc } from './platform/ipc-main';
 import { openSecretStore } from './platform/keychain';
@@ -51,6 +52,8 @@ async function start(): Promise<void> {
       allowPlaintextFile: (await new SettingsService(userDataDir).get()).allowPlaintextKeys,
     }),
     fetch: electronFetch,
+    dialogs: electronDialogs,
+    desktop: electronDesktop,
     emit: emitTo(() => mainWindow),
     version: app.getVersion(),
     platform: process.platform,

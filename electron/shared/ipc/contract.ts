@@ -1,5 +1,6 @@
 /**
- * The IPC contract: every route and event between the renderer and main, in one place.
+ * The IPC contract: every route and event between the renderer and main, in one place. The
+ * chat, embeddings and images parts live in `routes/` and are spread in here.
  *
  * Requests are strict (an unknown field is refused: a payload is never trusted to be what it
  * claims); responses are plain objects that drop unknown fields, so a handler that returned
@@ -8,9 +9,10 @@
 import { z } from 'zod';
 import { maxTokensSchema, temperatureSchema } from '../relay-requests';
 import { event, route } from './define';
-
-const id = z.string().min(1).max(200);
-const text = (max: number) => z.string().max(max);
+import { CHAT_EVENTS, CHAT_ROUTES } from './routes/chat';
+import { EMBEDDINGS_EVENTS, EMBEDDINGS_ROUTES } from './routes/embeddings';
+import { IMAGES_EVENTS, IMAGES_ROUTES } from './routes/images';
+import { boundedText as text, idSchema as id } from './schemas';
 
 export const MODEL_KINDS = ['chat', 'embedding', 'image'] as const;
 export const modelKindSchema = z.enum(MODEL_KINDS);
@@ -136,6 +138,10 @@ export const ROUTES = {
 
   getSettings: route('settings:get', z.undefined(), settingsSchema),
   updateSettings: route('settings:update', settingsSchema.partial().strict(), settingsSchema),
+
+  ...CHAT_ROUTES,
+  ...EMBEDDINGS_ROUTES,
+  ...IMAGES_ROUTES,
 } as const;
 
 export const EVENTS = {
@@ -152,6 +158,10 @@ export const EVENTS = {
   ),
   /** Connections changed (saved, deleted, switched) in main. */
   connectionsChanged: event('connections:changed', z.null()),
+
+  ...CHAT_EVENTS,
+  ...EMBEDDINGS_EVENTS,
+  ...IMAGES_EVENTS,
 } as const;
 
 export type Routes = typeof ROUTES;

@@ -1,0 +1,52 @@
+/**
+ * What every feature's handlers and services may use: the shell's services, the database, a
+ * relay client for the active connection, events to the page, and the platform's dialogs.
+ */
+import type { Db } from './services/database';
+import type { ConnectionsService } from './services/connections';
+import type { ModelCatalog } from './services/model-catalog';
+import type { FetchLike, RelayClient } from './services/relay-client';
+import type { SettingsService } from './services/settings';
+
+export interface FileFilter {
+  name: string;
+  extensions: string[];
+}
+
+/** The system's file dialogs; Electron's `dialog` in the app, a scripted fake in tests. */
+export interface Dialogs {
+  /** The path the person chose to save to, or undefined if they cancelled. */
+  chooseSavePath(options: {
+    title: string;
+    defaultName: string;
+    filters?: FileFilter[];
+  }): Promise<string | undefined>;
+  /** The files the person chose to open, or an empty list if they cancelled. */
+  chooseOpenPaths(options: {
+    title: string;
+    filters?: FileFilter[];
+    multiple?: boolean;
+  }): Promise<string[]>;
+}
+
+/** The operating system's file manager and trash; Electron's `shell` in the app. */
+export interface DesktopShell {
+  showInFolder(path: string): void;
+  moveToTrash(path: string): Promise<void>;
+}
+
+export interface AppContext {
+  userDataDir: string;
+  db: Db;
+  emit: (channel: string, payload: unknown) => void;
+  connections: ConnectionsService;
+  settings: SettingsService;
+  models: ModelCatalog;
+  fetch?: FetchLike;
+  dialogs: Dialogs;
+  desktop: DesktopShell;
+  /** A client for the active connection, with the person's timeouts; retries are reported as events. */
+  activeClient(requestId?: string): Promise<{ connectionId: string; client: RelayClient }>;
+  /** Work to run when the app closes (stop streams, flush writes). */
+  onClose(cleanup: () => Promise<void> | void): void;
+}
