@@ -1,0 +1,259 @@
+/**
+ * The embeddings playground's logic: runs of many inputs, sent in batches of a bounded size, one
+ * batch at a time, each saved as soon as it arrives. A run can be cancelled between or during
+ * batches; a failure (a used-up balance, a rate limit that outlasted the retries, a relay that
+ * broke) ends the run with the relay's error and keeps every batch that had already succeeded.
+ */
+import { randomUUID } from 'node:crypto';
+import { writeFile, rename, rm } from 'node:fs/promises';
+import type { IpcError } from '../../../shared/ipc/define';
+import {
+  EMBEDDING_PREVIEW_VALUES,
+  MAX_VECTOR_PAGE_VALUES,
+} from '../../../shared/ipc/routes/embeddings';
+import type { Db } from '../database';
+import { migrate } from '../database';
+import { RelayError, type RelayClient } from '../relay-client';
+import { runToCsv, runToJson } from './export-run';
+import { readInputFile, type InputFile } from './input-file';
+import { EMBEDDINGS_MIGRATIONS, RunStore, type RunRow, type RunStatus } from './run-store';
+import { vectorStats } from './vector-stats';
+
+export const DEFAULT_BATCH_SIZE = 64;
+
+/** A refusal the person can act on: an unknown run, a run that is still going. */
+export class EmbeddingsError extends Error {
+  override readonly name = 'EmbeddingsError';
+  constructor(
+    readonly kind: 'not_found' | 'invalid_request',
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+export interface EmbeddingsServiceOptions {
+  db: Db;
+  /** A client for the active connection; retries are reported under `requestId`. */
+  client(requestId: string): Promise<RelayClient>;
+  emit(channel: string, payload: unknown): void;
+  batchSize?: number;
+  now?: () => Date;
+}
+
+function toIpcError(error: unknown): IpcError {
+  if (error instanceof RelayError) {
+    const out: IpcError = { kind: error.kind, message: error.message };
+    if (error.status !== undefined) out.status = error.status;
+    if (error.param !== undefined) out.param = error.param;
+    if (error.code !== undefined) out.code = error.code;
+    if (error.retryAfterMs !== undefined) out.retryAfterMs = error.retryAfterMs;
+    return out;
+  }
+  if (error !== null && typeof error === 'object' && 'kind' in error && 'message' in error) {
+    const { kind, message } = error as { kind: IpcError['kind']; message: string };
+    return { kind, message };
+  }
+  return { kind: 'internal', message: 'Something went wrong in the app while embedding.' };
+}
+
+export class EmbeddingsService {
+  readonly #store: RunStore;
+  readonly #options: EmbeddingsServiceOptions;
+  readonly #running = new Map<string, { controller: AbortController; finished: Promise<void> }>();
+
+  private constructor(options: EmbeddingsServiceOptions) {
+    this.#options = options;
+    this.#store = new RunStore(options.db);
+  }
+
+  static async open(options: EmbeddingsServiceOptions): Promise<EmbeddingsService> {
+    await migrate(options.db, 'embeddings', EMBEDDINGS_MIGRATIONS);
+    const service = new EmbeddingsService(options);
+    service.#store.endInterrupted({
+      kind: 'aborted',
+      message: 'The app closed before this run finished; the finished batches were kept.',
+    });
+    return service;
+  }
+
+  get #batchSize(): number {
+    return Math.max(1, this.#options.batchSize ?? DEFAULT_BATCH_SIZE);
+  }
+
+  #now(): string {
+    return (this.#options.now?.() ?? new Date()).toISOString();
+  }
+
+  #require(runId: string): RunRow {
+    const run = this.#store.get(runId);
+    if (run === undefined)
+      throw new EmbeddingsError('not_found', 'This run does not exist any more.');
+    return run;
+  }
+
+  /** Starts a run and returns its id at once; the batches go on in the background. */
+  start(model: string, inputs: readonly string[]): string {
+    const id = randomUUID();
+    this.#store.create({ id, model, createdAt: this.#now(), inputs });
+    this.#launch(id, model);
+    return id;
+  }
+
+  rerun(runId: string, model?: string): string {
+    const run = this.#require(runId);
+    const inputs = this.#store.items(runId, false).map((item) => item.text);
+    return this.start(model ?? run.model, inputs);
+  }
+
+  /** Goes on with a run that stopped early, sending only what has no vector yet. */
+  resume(runId: string): string {
+    const run = this.#require(runId);
+    if (this.#running.has(runId))
+      throw new EmbeddingsError('invalid_request', 'This run is still going.');
+    if (run.status === 'done') return runId;
+    this.#store.setStatus(runId, 'running');
+    this.#launch(runId, run.model);
+    return runId;
+  }
+
+  cancel(runId: string): void {
+    this.#require(runId);
+    this.#running.get(runId)?.controller.abort();
+  }
+
+  /** Settles once the run's batches stop (for tests and for closing the app). */
+  async whenIdle(runId?: string): Promise<void> {
+    const runs = runId === undefined ? [...this.#running.values()] : [this.#running.get(runId)];
+    await Promise.all(runs.map((run) => run?.finished));
+  }
+
+  #launch(runId: string, model: string): void {
+    const controller = new AbortController();
+    const finished = this.#process(runId, model, controller.signal).finally(() => {
+      this.#running.delete(runId);
+    });
+    this.#running.set(runId, { controller, finished });
+  }
+
+  async #process(runId: string, model: string, signal: AbortSignal): Promise<void> {
+    const pending = this.#store.pendingIndexes(runId);
+    const total = this.#store.get(runId)?.total ?? 0;
+    let done = total - pending.length;
+    const end = (status: RunStatus, error?: IpcError) => {
+      this.#store.setStatus(runId, status, error);
+      this.#options.emit('embeddings:ended', {
+        runId,
+        status,
+        done,
+        total,
+        ...(error ? { error } : {}),
+      });
+    };
+    try {
+      const client = await this.#options.client(runId);
+      for (let start = 0; start < pending.length; start += this.#batchSize) {
+        if (signal.aborted) return end('cancelled');
+        const indexes = pending.slice(start, start + this.#batchSize);
+        const texts = this.#store.texts(runId, indexes);
+        const result = await client.embed({ model, input: texts }, { signal });
+        const dimensions = this.#store.get(runId)?.dimensions;
+        if (dimensions !== undefined && result.vectors[0]?.length !== dimensions) {
+          throw new RelayError(
+            'bad_response',
+            `The relay sent vectors of ${result.vectors[0]?.length} dimensions after earlier ones of ${dimensions}.`,
+          );
+        }
+        done = this.#store.saveBatch(runId, indexes, result.vectors, result.usage?.promptTokens);
+        this.#options.emit('embeddings:progress', { runId, done, total });
+      }
+      end('done');
+    } catch (error) {
+      if (signal.aborted || (error instanceof RelayError && error.kind === 'aborted'))
+        return end('cancelled');
+      end('failed', toIpcError(error));
+    }
+  }
+
+  list() {
+    return this.#store.list().map((run) => {
+      const { dimensions: _d, promptTokens: _p, ...summary } = run;
+      return summary;
+    });
+  }
+
+  get(runId: string) {
+    const run = this.#require(runId);
+    const items = this.#store.items(runId, true).map((item) => {
+      const out: {
+        index: number;
+        text: string;
+        dimensions?: number;
+        norm?: number;
+        preview?: number[];
+        tokens?: number;
+      } = { index: item.index, text: item.text };
+      if (item.vector) Object.assign(out, vectorStats(item.vector, EMBEDDING_PREVIEW_VALUES));
+      if (item.tokens !== undefined) out.tokens = item.tokens;
+      return out;
+    });
+    return { ...run, firstInput: items[0]?.text.slice(0, 120) ?? '', items };
+  }
+
+  /** A bounded page of vectors, as plain numbers, for the page's pictures. */
+  vectors(runId: string, offset: number, limit: number) {
+    const run = this.#require(runId);
+    const dimensions = run.dimensions ?? 0;
+    const rows = Math.max(
+      1,
+      Math.min(limit, Math.floor(MAX_VECTOR_PAGE_VALUES / Math.max(1, dimensions))),
+    );
+    const items = this.#store.items(runId, true, offset, rows);
+    return {
+      offset,
+      dimensions,
+      vectors: items.map((item) => (item.vector ? Array.from(item.vector) : null)),
+    };
+  }
+
+  async embedQuery(model: string, text: string, requestId: string = randomUUID()) {
+    const client = await this.#options.client(requestId);
+    const result = await client.embed({ model, input: [text] });
+    const vector = result.vectors[0] ?? [];
+    return result.usage?.promptTokens !== undefined
+      ? { vector, tokens: result.usage.promptTokens }
+      : { vector };
+  }
+
+  delete(runId: string): void {
+    this.#running.get(runId)?.controller.abort();
+    if (!this.#store.delete(runId))
+      throw new EmbeddingsError('not_found', 'This run does not exist any more.');
+  }
+
+  /** Writes the export to `path` atomically: a temp file beside it, then a rename. */
+  async export(runId: string, format: 'json' | 'csv', path: string): Promise<number> {
+    const run = this.#require(runId);
+    const items = this.#store.items(runId, true);
+    const body = format === 'json' ? runToJson(run, items) : runToCsv(run, items);
+    const temp = `${path}.${randomUUID()}.tmp`;
+    try {
+      await writeFile(temp, body, { encoding: 'utf8', flush: true });
+      await rename(temp, path);
+    } catch (error) {
+      await rm(temp, { force: true });
+      throw error;
+    }
+    return items.filter((item) => item.vector !== undefined).length;
+  }
+
+  readInputFile(path: string): Promise<InputFile> {
+    return readInputFile(path);
+  }
+
+  /** Stops every run; each keeps its finished batches and is marked cancelled. */
+  async close(): Promise<void> {
+    for (const { controller } of this.#running.values()) controller.abort();
+    await this.whenIdle();
+  }
+}

@@ -1,0 +1,43 @@
+/**
+ * A run's vectors as a file: JSON (the run, and each input with its vector) or CSV (a row per
+ * embedded input: its index, its text, then one column per dimension). Numbers are written so
+ * that reading them back as float32 gives exactly the stored values.
+ */
+import type { ItemRow, RunRow } from './run-store';
+
+export function runToJson(run: RunRow, items: readonly ItemRow[]): string {
+  const embedded = items.filter((item) => item.vector !== undefined);
+  return JSON.stringify(
+    {
+      id: run.id,
+      model: run.model,
+      createdAt: run.createdAt,
+      status: run.status,
+      dimensions: run.dimensions ?? null,
+      inputs: embedded.map((item) => ({
+        index: item.index,
+        text: item.text,
+        ...(item.tokens !== undefined ? { tokens: item.tokens } : {}),
+        embedding: Array.from(item.vector as Float32Array),
+      })),
+    },
+    null,
+    1,
+  );
+}
+
+function csvCell(value: string): string {
+  return /[",\r\n]/.test(value) || /^\s|\s$/.test(value) ? `"${value.replace(/"/g, '""')}"` : value;
+}
+
+export function runToCsv(run: RunRow, items: readonly ItemRow[]): string {
+  const dimensions = run.dimensions ?? 0;
+  const header = ['index', 'text'];
+  for (let d = 0; d < dimensions; d++) header.push(`d${d}`);
+  const lines = [header.join(',')];
+  for (const item of items) {
+    if (item.vector === undefined) continue;
+    lines.push(`${item.index},${csvCell(item.text)},${Array.from(item.vector).join(',')}`);
+  }
+  return `${lines.join('\r\n')}\r\n`;
+}

@@ -1,0 +1,133 @@
+/**
+ * Reads the inputs of a run from a file the person opened: a .txt file holds one input per line,
+ * a .csv file one per cell (or, when its header names a `text` or `input` column, that column).
+ * Anything else, or a file that is not UTF-8 text, is refused with a sentence that says why.
+ */
+import { readFile, stat } from 'node:fs/promises';
+import { basename, extname } from 'node:path';
+import {
+  MAX_EMBEDDING_INPUTS,
+  MAX_EMBEDDING_INPUT_CHARS,
+} from '../../../shared/ipc/routes/embeddings';
+
+/** Larger files are refused before they are read. */
+export const MAX_INPUT_FILE_BYTES = 8 * 1024 * 1024;
+
+export class InputFileError extends Error {
+  override readonly name = 'InputFileError';
+}
+
+export interface InputFile {
+  fileName: string;
+  inputs: string[];
+  skippedEmpty: number;
+}
+
+/** RFC 4180 rows: quoted cells may hold commas, quotes (doubled) and line breaks. */
+export function parseCsv(text: string): string[][] {
+  const rows: string[][] = [];
+  let row: string[] = [];
+  let cell = '';
+  let quoted = false;
+  let i = 0;
+  const endCell = () => {
+    row.push(cell);
+    cell = '';
+  };
+  const endRow = () => {
+    endCell();
+    rows.push(row);
+    row = [];
+  };
+  while (i < text.length) {
+    const ch = text[i] as string;
+    if (quoted) {
+      if (ch === '"') {
+        if (text[i + 1] === '"') {
+          cell += '"';
+          i += 2;
+          continue;
+        }
+        quoted = false;
+      } else cell += ch;
+      i++;
+      continue;
+    }
+    if (ch === '"' && cell === '') quoted = true;
+    else if (ch === ',') endCell();
+    else if (ch === '\r' || ch === '\n') {
+      endRow();
+      if (ch === '\r' && text[i + 1] === '\n') i++;
+    } else cell += ch;
+    i++;
+  }
+  if (quoted) throw new InputFileError('a quoted cell is never closed');
+  if (cell !== '' || row.length > 0) endRow();
+  return rows;
+}
+
+const TEXT_COLUMNS = ['text', 'input', 'inputs', 'sentence', 'content'];
+
+/** The inputs in a file's text, by its extension. */
+export function inputsFromText(
+  text: string,
+  extension: string,
+): { inputs: string[]; skippedEmpty: number } {
+  let cells: string[];
+  if (extension === '.csv') {
+    const rows = parseCsv(text);
+    const header = rows[0]?.map((c) => c.trim().toLowerCase()) ?? [];
+    const column = header.findIndex((name) => TEXT_COLUMNS.includes(name));
+    cells =
+      column >= 0 ? rows.slice(1).map((row) => row[column] ?? '') : rows.flatMap((row) => row);
+  } else {
+    cells = text.split(/\r\n|\r|\n/);
+    // The line break that ends the last line does not start an empty one.
+    if (cells.length > 0 && cells[cells.length - 1] === '') cells.pop();
+  }
+  const inputs = cells.filter((cell) => cell.trim() !== '');
+  return { inputs, skippedEmpty: cells.length - inputs.length };
+}
+
+export async function readInputFile(path: string): Promise<InputFile> {
+  const fileName = basename(path);
+  const extension = extname(path).toLowerCase();
+  const refuse = (why: string) => new InputFileError(`${fileName} cannot be used: ${why}.`);
+  if (extension !== '.txt' && extension !== '.csv')
+    throw refuse('open a .txt file (one text per line) or a .csv file');
+  let size: number;
+  try {
+    size = (await stat(path)).size;
+  } catch {
+    throw refuse('the file could not be found or read');
+  }
+  if (size > MAX_INPUT_FILE_BYTES)
+    throw refuse(`it is ${(size / 1024 / 1024).toFixed(1)} MB, and at most 8 MB can be opened`);
+  const bytes = await readFile(path).catch(() => {
+    throw refuse('the file could not be read');
+  });
+  if (bytes.includes(0)) throw refuse('it is not a text file');
+  let text: string;
+  try {
+    text = new TextDecoder('utf-8', { fatal: true, ignoreBOM: false }).decode(bytes);
+  } catch {
+    throw refuse('it is not UTF-8 text');
+  }
+  let parsed: { inputs: string[]; skippedEmpty: number };
+  try {
+    parsed = inputsFromText(text, extension);
+  } catch (error) {
+    throw refuse(error instanceof Error ? error.message : 'it could not be read as CSV');
+  }
+  if (parsed.inputs.length === 0) throw refuse('it holds no text');
+  if (parsed.inputs.length > MAX_EMBEDDING_INPUTS)
+    throw refuse(
+      `it holds ${parsed.inputs.length} texts, and one run takes at most ${MAX_EMBEDDING_INPUTS}`,
+    );
+  const long = parsed.inputs.findIndex((input) => input.length > MAX_EMBEDDING_INPUT_CHARS);
+  if (long >= 0)
+    throw refuse(
+      `text ${long + 1} is ${parsed.inputs[long]?.length} characters long, and at most ${MAX_EMBEDDING_INPUT_CHARS} fit in one`,
+    );
+  return { fileName, ...parsed };
+}
