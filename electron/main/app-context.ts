@@ -27,16 +27,24 @@ export interface Dialogs {
     filters?: FileFilter[];
     multiple?: boolean;
   }): Promise<string[]>;
+  /** The folder the person chose, or undefined if they cancelled; absent where there is none. */
+  chooseFolder?(options: { title: string; defaultPath?: string }): Promise<string | undefined>;
 }
 
 /** The operating system's file manager and trash; Electron's `shell` in the app. */
 export interface DesktopShell {
   showInFolder(path: string): void;
   moveToTrash(path: string): Promise<void>;
+  /** Puts the image file on the clipboard as an image; absent where there is no clipboard. */
+  copyImage?(path: string): Promise<void>;
+  /** Starts dragging the file out of the window that sent the request; absent in tests. */
+  startDrag?(path: string, webContentsId: number): void;
 }
 
 export interface AppContext {
   userDataDir: string;
+  /** The person's Pictures folder, where the image gallery lives by default. */
+  picturesDir?: string;
   db: Db;
   emit: (channel: string, payload: unknown) => void;
   connections: ConnectionsService;

@@ -10,7 +10,7 @@ import type { Routes } from '../shared/ipc/contract';
 import type { AppContext, DesktopShell, Dialogs } from './app-context';
 import { chatHandlers } from './ipc/handlers/chat';
 import { embeddingsHandlers } from './ipc/handlers/embeddings';
-import { imagesHandlers } from './ipc/handlers/images';
+import { imagesHandlers, openImageGallery } from './ipc/handlers/images';
 import { HandlerError, type Handlers } from './ipc/router';
 import {
   ConnectionError,
@@ -18,6 +18,7 @@ import {
   type ConnectionSummary,
 } from './services/connections';
 import { databasePath, openDatabase, type Db } from './services/database';
+import type { ImageGallery } from './services/images/gallery';
 import { ModelCatalog } from './services/model-catalog';
 import type { FetchLike, RelayClient } from './services/relay-client';
 import type { SecretStore } from './services/secret-store';
@@ -25,6 +26,8 @@ import { SettingsService } from './services/settings';
 
 export interface AppServicesOptions {
   userDataDir: string;
+  /** The person's Pictures folder (the gallery's default home); the user data folder if absent. */
+  picturesDir?: string;
   secretStore: SecretStore;
   fetch?: FetchLike;
   /** Sends an event of the contract to the renderer. */
@@ -43,6 +46,8 @@ export interface AppServices {
   settings: SettingsService;
   models: ModelCatalog;
   db: Db;
+  /** The image gallery: the app protocol serves its files from `/gallery/<hash>.<ext>`. */
+  gallery: ImageGallery;
   close(): Promise<void>;
 }
 
@@ -133,6 +138,7 @@ export async function createAppServices(options: AppServicesOptions): Promise<Ap
   const cleanups: Array<() => Promise<void> | void> = [];
   const context: AppContext = {
     userDataDir: options.userDataDir,
+    ...(options.picturesDir ? { picturesDir: options.picturesDir } : {}),
     db,
     emit,
     connections,
@@ -153,10 +159,11 @@ export async function createAppServices(options: AppServicesOptions): Promise<Ap
     onClose: (cleanup) => cleanups.push(cleanup),
   };
 
+  const gallery = await openImageGallery(context);
   const handlers: Handlers<Routes> = {
     ...(await chatHandlers(context)),
     ...(await embeddingsHandlers(context)),
-    ...(await imagesHandlers(context)),
+    ...(await imagesHandlers(context, gallery)),
 
     getAppInfo: () => ({
       version: options.version ?? '0.0.0',
@@ -222,6 +229,7 @@ export async function createAppServices(options: AppServicesOptions): Promise<Ap
     settings,
     models,
     db,
+    gallery,
     async close() {
       for (const cleanup of cleanups.reverse()) await cleanup();
       await connections.close();

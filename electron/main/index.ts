@@ -47,6 +47,7 @@ async function start(): Promise<void> {
   const userDataDir = app.getPath('userData');
   const services = await createAppServices({
     userDataDir,
+    picturesDir: app.getPath('pictures'),
     secretStore: await openSecretStore({
       userDataDir,
       allowPlaintextFile: (await new SettingsService(userDataDir).get()).allowPlaintextKeys,
@@ -66,7 +67,7 @@ async function start(): Promise<void> {
     onInternalError: (channel, error) => console.error(`IPC ${channel} failed:`, error),
   });
   registerIpc(router.channels, router.dispatch);
-  serveRenderer(rendererDir);
+  serveRenderer(rendererDir, (pathname) => services.gallery.servedFile(pathname));
   mainWindow = await openMainWindow(userDataDir);
   app.on('before-quit', () => void services.close());
 }

@@ -4,6 +4,7 @@ import {
   APP_SCHEME,
   CONTENT_SECURITY_POLICY,
   contentTypeOf,
+  galleryPathOf,
   resolveRendererFile,
 } from '../windows/app-origin';
 
@@ -14,10 +15,21 @@ export function registerAppScheme(): void {
   ]);
 }
 
-/** Serves the built renderer from `app://relay/`, with the CSP as a header; nothing else. */
-export function serveRenderer(rendererDir: string): void {
+/**
+ * Serves the built renderer from `app://relay/`, with the CSP as a header, and the gallery's
+ * images from `app://relay/gallery/<hash>.<ext>` through `galleryFile` (which answers only for
+ * files inside the gallery folder); nothing else.
+ */
+export function serveRenderer(
+  rendererDir: string,
+  galleryFile?: (pathname: string) => Promise<string | undefined>,
+): void {
   protocol.handle(APP_SCHEME, async (request) => {
-    const file = resolveRendererFile(rendererDir, request.url);
+    const pathname = galleryPathOf(request.url);
+    const file =
+      pathname !== undefined && galleryFile
+        ? await galleryFile(pathname)
+        : resolveRendererFile(rendererDir, request.url);
     if (file === undefined) return new Response('Not found', { status: 404 });
     try {
       const body = await readFile(file);

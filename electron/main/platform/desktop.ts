@@ -1,4 +1,12 @@
-import { BrowserWindow, dialog, shell } from 'electron';
+import {
+  BrowserWindow,
+  ClipboardItem,
+  clipboard,
+  dialog,
+  nativeImage,
+  shell,
+  webContents,
+} from 'electron';
 import type { DesktopShell, Dialogs } from '../app-context';
 
 /** The system's file dialogs, attached to the app's window when there is one. */
@@ -23,9 +31,37 @@ export const electronDialogs: Dialogs = {
       : await dialog.showOpenDialog({ ...options, properties: [...options.properties] });
     return result.canceled ? [] : result.filePaths;
   },
+  async chooseFolder({ title, defaultPath }) {
+    const owner = BrowserWindow.getFocusedWindow();
+    const options = {
+      title,
+      properties: ['openDirectory', 'createDirectory'] as Array<
+        'openDirectory' | 'createDirectory'
+      >,
+      ...(defaultPath ? { defaultPath } : {}),
+    };
+    const result = owner
+      ? await dialog.showOpenDialog(owner, options)
+      : await dialog.showOpenDialog(options);
+    return result.canceled ? undefined : result.filePaths[0];
+  },
 };
 
 export const electronDesktop: DesktopShell = {
   showInFolder: (path) => shell.showItemInFolder(path),
   moveToTrash: (path) => shell.trashItem(path),
+  async copyImage(path) {
+    // Every platform's clipboard takes PNG, whatever type the file is.
+    const png = nativeImage.createFromPath(path).toPNG();
+    await clipboard.write([
+      new ClipboardItem({ 'image/png': new Blob([new Uint8Array(png)], { type: 'image/png' }) }),
+    ]);
+  },
+  startDrag(path, webContentsId) {
+    const contents = webContents.fromId(webContentsId);
+    if (!contents || contents.isDestroyed()) return;
+    // macOS refuses a drag without an icon: a small copy of the image itself.
+    const icon = nativeImage.createFromPath(path).resize({ width: 64 });
+    contents.startDrag({ file: path, icon });
+  },
 };

@@ -32,6 +32,9 @@ const TYPES: Record<string, string> = {
   '.json': 'application/json',
   '.svg': 'image/svg+xml',
   '.png': 'image/png',
+  '.jpg': 'image/jpeg',
+  '.webp': 'image/webp',
+  '.gif': 'image/gif',
   '.woff2': 'font/woff2',
   '.wasm': 'application/wasm',
 };
@@ -63,4 +66,19 @@ export function resolveRendererFile(rendererDir: string, requestUrl: string): st
   const root = normalize(rendererDir + sep);
   const file = normalize(join(root, path));
   return file.startsWith(root) ? file : undefined;
+}
+
+/**
+ * The path of an `app://relay/gallery/…` URL (for the gallery to resolve to one of its own
+ * files), or undefined for any other URL.
+ */
+export function galleryPathOf(requestUrl: string): string | undefined {
+  let url: URL;
+  try {
+    url = new URL(requestUrl);
+  } catch {
+    return undefined;
+  }
+  if (url.protocol !== `${APP_SCHEME}:` || url.host !== APP_HOST) return undefined;
+  return url.pathname.startsWith('/gallery/') ? url.pathname : undefined;
 }

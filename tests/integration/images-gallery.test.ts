@@ -1,0 +1,340 @@
+/**
+ * The gallery on a real disk and a real SQLite file: atomic saves, a process killed mid-save,
+ * hostile names and planted links that must not lead a write or a read out of the folder, and
+ * the index rebuilt from the files.
+ */
+import { spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import {
+  lstat,
+  mkdir,
+  mkdtemp,
+  readdir,
+  readFile,
+  rm,
+  symlink,
+  unlink,
+  writeFile,
+} from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { openDatabase, type Db } from '../../electron/main/services/database';
+import { sha256Hex } from '../../electron/main/services/images/gallery-files';
+import { ImageGallery, type NewImage } from '../../electron/main/services/images/gallery';
+
+const PNG_SIGNATURE = [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a];
+
+function fakePng(size = 256): Uint8Array {
+  const bytes = new Uint8Array(randomBytes(size));
+  bytes.set(PNG_SIGNATURE, 0);
+  return bytes;
+}
+
+function image(overrides: Partial<NewImage> = {}): NewImage {
+  return {
+    bytes: fakePng(),
+    mimeType: 'image/png',
+    prompt: 'a lighthouse at dusk',
+    model: 'demo-image',
+    size: '512x512',
+    ...overrides,
+  };
+}
+
+let root: string;
+let folder: string;
+let dbs: Db[];
+
+async function openGallery(dbFile = join(root, 'data', 'relay.db'), at = folder) {
+  const db = await openDatabase({ path: dbFile });
+  dbs.push(db);
+  return ImageGallery.open({ db, defaultFolder: at });
+}
+
+beforeEach(async () => {
+  root = await mkdtemp(join(tmpdir(), 'relay-gallery-'));
+  folder = join(root, 'Pictures', 'Relay Desktop');
+  dbs = [];
+});
+afterEach(async () => {
+  for (const db of dbs) db.close();
+  await rm(root, { recursive: true, force: true });
+});
+
+describe('saving an image', () => {
+  it('writes the file by content hash, its sidecar, then the row; no temp file stays', async () => {
+    const gallery = await openGallery();
+    const bytes = fakePng(4096);
+    const saved = await gallery.save(image({ bytes, revisedPrompt: 'a tall lighthouse' }));
+    const id = sha256Hex(bytes);
+    expect(saved).toMatchObject({
+      id,
+      fileName: `${id}.png`,
+      url: `/gallery/${id}.png`,
+      mimeType: 'image/png',
+      prompt: 'a lighthouse at dusk',
+      revisedPrompt: 'a tall lighthouse',
+      model: 'demo-image',
+      size: '512x512',
+      bytes: 4096,
+    });
+    expect(new Uint8Array(await readFile(join(folder, `${id}.png`)))).toEqual(bytes);
+    const sidecar = JSON.parse(await readFile(join(folder, `${id}.json`), 'utf8'));
+    expect(sidecar).toMatchObject({
+      prompt: 'a lighthouse at dusk',
+      revisedPrompt: 'a tall lighthouse',
+      model: 'demo-image',
+      size: '512x512',
+    });
+    expect(Date.parse(sidecar.createdAt)).not.toBeNaN();
+    expect((await readdir(folder)).sort()).toEqual([`${id}.json`, `${id}.png`]);
+    expect(gallery.list().images.map((i) => i.id)).toEqual([id]);
+    expect((await gallery.get(id)).path).toBe(join(await gallery.realFolder(), `${id}.png`));
+  });
+
+  it('names the file after the type its bytes show, whatever it was called', async () => {
+    const gallery = await openGallery();
+    const jpeg = new Uint8Array([0xff, 0xd8, 0xff, 0xe0, ...randomBytes(64)]);
+    const saved = await gallery.save(image({ bytes: jpeg, mimeType: 'image/jpeg' }));
+    expect(saved.fileName).toBe(`${sha256Hex(jpeg)}.jpg`);
+    await expect(gallery.save(image({ mimeType: 'image/svg+xml' }))).rejects.toThrow(
+      /image\/svg\+xml are not saved/,
+    );
+  });
+
+  it('lists newest first, a page at a time', async () => {
+    let clock = Date.parse('2026-01-01T00:00:00Z');
+    const db = await openDatabase({ path: join(root, 'paged.db') });
+    dbs.push(db);
+    const gallery = await ImageGallery.open({
+      db,
+      defaultFolder: folder,
+      now: () => new Date((clock += 1000)),
+    });
+    const ids: string[] = [];
+    for (let i = 0; i < 7; i++) ids.push((await gallery.save(image())).id);
+    const first = gallery.list({ limit: 3 });
+    expect(first.total).toBe(7);
+    expect(first.images.map((i) => i.id)).toEqual(ids.slice().reverse().slice(0, 3));
+    const second = gallery.list({ limit: 3, ...(first.next ? { after: first.next } : {}) });
+    const third = gallery.list({ limit: 3, ...(second.next ? { after: second.next } : {}) });
+    expect([...first.images, ...second.images, ...third.images].map((i) => i.id)).toEqual(
+      ids.slice().reverse(),
+    );
+    expect(third.next).toBeUndefined();
+  });
+});
+
+describe('a process killed with SIGKILL in the middle of saving', () => {
+  it('leaves no partial image and no row without its file', async () => {
+    const dbFile = join(root, 'data', 'relay.db');
+    await mkdir(join(root, 'data'), { recursive: true });
+    const gallerySource = resolve(
+      import.meta.dirname,
+      '../../electron/main/services/images/gallery.ts',
+    );
+    const databaseSource = resolve(import.meta.dirname, '../../electron/main/services/database.ts');
+    const child = join(root, 'save-loop.mts');
+    await writeFile(
+      child,
+      `import { randomBytes } from 'node:crypto';
+import { openDatabase } from ${JSON.stringify(databaseSource)};
+import { ImageGallery } from ${JSON.stringify(gallerySource)};
+const db = await openDatabase({ path: ${JSON.stringify(dbFile)} });
+const gallery = await ImageGallery.open({ db, defaultFolder: ${JSON.stringify(folder)} });
+for (let i = 0; ; i++) {
+  const bytes = new Uint8Array(randomBytes(6 * 1024 * 1024));
+  bytes.set([${PNG_SIGNATURE.join(', ')}], 0);
+  await gallery.save({ bytes, mimeType: 'image/png', prompt: 'loop ' + i, model: 'm', size: '1x1' });
+  process.stdout.write('saved\\n');
+}
+`,
+    );
+    const repo = resolve(import.meta.dirname, '../..');
+    for (let round = 0; round < 3; round++) {
+      // Node itself with tsx's loader, so the signal reaches the process that writes.
+      const proc = spawn(process.execPath, ['--import', 'tsx', child], {
+        cwd: repo,
+        stdio: ['ignore', 'pipe', 'inherit'],
+      });
+      await new Promise<void>((done, fail) => {
+        let saves = 0;
+        proc.stdout.on('data', (chunk: Buffer) => {
+          saves += chunk.toString().split('saved').length - 1;
+          // Kill it a little after a save, in the middle of the next one.
+          if (saves >= 2) setTimeout(() => proc.kill('SIGKILL'), 5 + round * 7);
+        });
+        proc.on('exit', () => done());
+        proc.on('error', fail);
+      });
+      expect(proc.signalCode).toBe('SIGKILL');
+
+      // Before anything tidies up: every image at its final name is whole.
+      for (const name of await readdir(folder)) {
+        const match = /^([0-9a-f]{64})\.png$/.exec(name);
+        if (match) expect(sha256Hex(await readFile(join(folder, name)))).toBe(match[1]);
+      }
+    }
+
+    const gallery = await openGallery(dbFile);
+    const names = await readdir(folder);
+    expect(names.filter((n) => n.endsWith('.tmp'))).toEqual([]);
+    const { images, total } = gallery.list({ limit: 10_000 });
+    expect(total).toBeGreaterThanOrEqual(6);
+    for (const saved of images) {
+      expect(names).toContain(saved.fileName);
+      expect(sha256Hex(await readFile(join(folder, saved.fileName)))).toBe(saved.id);
+      expect(saved.prompt).toMatch(/^loop \d+$/);
+    }
+    // Every whole image on disk is in the gallery too.
+    expect(names.filter((n) => n.endsWith('.png')).sort()).toEqual(
+      images.map((i) => i.fileName).sort(),
+    );
+  }, 60_000);
+});
+
+describe('names and links that try to leave the folder', () => {
+  it('never turns a prompt, a revised prompt or a model name into a path', async () => {
+    const gallery = await openGallery();
+    const hostile = '../../../../outside/evil.png';
+    const saved = await gallery.save(
+      image({ prompt: hostile, revisedPrompt: '..\\..\\evil', model: '/etc/passwd' }),
+    );
+    expect((await readdir(folder)).sort()).toEqual([`${saved.id}.json`, `${saved.id}.png`]);
+    expect(await readdir(join(root, 'Pictures'))).toEqual(['Relay Desktop']);
+    expect((await gallery.get(saved.id)).prompt).toBe(hostile);
+  });
+
+  it('serves only gallery files by their hash names', async () => {
+    const gallery = await openGallery();
+    const saved = await gallery.save(image());
+    await writeFile(join(root, 'secret.txt'), 'secret');
+    expect(await gallery.servedFile(`/gallery/${saved.fileName}`)).toBe(
+      join(await gallery.realFolder(), saved.fileName),
+    );
+    for (const path of [
+      '/gallery/../../secret.txt',
+      '/gallery/..%2f..%2fsecret.txt',
+      `/gallery/${saved.id}.json`,
+      `/gallery/${saved.id}.PNG`,
+      `/gallery/${saved.fileName}/..`,
+      `/gallery/sub/${saved.fileName}`,
+      `/assets/${saved.fileName}`,
+      '/gallery/',
+    ]) {
+      expect(await gallery.servedFile(path), path).toBeUndefined();
+    }
+    await expect(gallery.get('../../secret')).rejects.toMatchObject({ kind: 'not_found' });
+  });
+
+  it('replaces a link planted at the name it writes instead of writing through it', async () => {
+    const gallery = await openGallery();
+    const bytes = fakePng();
+    const id = sha256Hex(bytes);
+    const outsideImage = join(root, 'outside.png');
+    const outsideSidecar = join(root, 'outside.json');
+    await writeFile(outsideImage, 'do not touch');
+    await writeFile(outsideSidecar, 'do not touch');
+    await mkdir(folder, { recursive: true });
+    await symlink(outsideImage, join(folder, `${id}.png`));
+    await symlink(outsideSidecar, join(folder, `${id}.json`));
+
+    await gallery.save(image({ bytes }));
+    expect(await readFile(outsideImage, 'utf8')).toBe('do not touch');
+    expect(await readFile(outsideSidecar, 'utf8')).toBe('do not touch');
+    expect((await lstat(join(folder, `${id}.png`))).isFile()).toBe(true);
+    expect((await lstat(join(folder, `${id}.json`))).isFile()).toBe(true);
+    expect(new Uint8Array(await readFile(join(folder, `${id}.png`)))).toEqual(bytes);
+  });
+
+  it('neither indexes nor serves a link to an image outside the folder', async () => {
+    const bytes = fakePng();
+    const id = sha256Hex(bytes);
+    const elsewhere = join(root, 'elsewhere');
+    await mkdir(elsewhere, { recursive: true });
+    await writeFile(join(elsewhere, `${id}.png`), bytes);
+    await mkdir(folder, { recursive: true });
+    await symlink(join(elsewhere, `${id}.png`), join(folder, `${id}.png`));
+    await symlink(elsewhere, join(folder, 'linked-folder'));
+
+    const gallery = await openGallery();
+    expect(gallery.list().total).toBe(0);
+    expect(await gallery.servedFile(`/gallery/${id}.png`)).toBeUndefined();
+  });
+
+  it('refuses a relative gallery folder', async () => {
+    const gallery = await openGallery();
+    await expect(gallery.setFolder('relative/place')).rejects.toMatchObject({ kind: 'invalid' });
+  });
+});
+
+describe('the folder is the source of truth', () => {
+  it('rebuilds a lost index from the files and their sidecars', async () => {
+    const first = await openGallery(join(root, 'first.db'));
+    const saved = [
+      await first.save(image({ prompt: 'one' })),
+      await first.save(image({ prompt: 'two', revisedPrompt: 'two, revised' })),
+    ];
+    const loose = fakePng();
+    await writeFile(join(folder, `${sha256Hex(loose)}.png`), loose);
+    await writeFile(join(folder, `${'0'.repeat(64)}.png`), fakePng()); // bytes do not match the name
+    await writeFile(join(folder, 'holiday.png'), fakePng());
+
+    const rebuilt = await openGallery(join(root, 'second.db'));
+    const { images } = rebuilt.list();
+    expect(images.map((i) => i.id).sort()).toEqual(
+      [...saved.map((s) => s.id), sha256Hex(loose)].sort(),
+    );
+    expect(await rebuilt.get(saved[1]!.id)).toMatchObject({
+      prompt: 'two',
+      revisedPrompt: 'two, revised',
+      model: 'demo-image',
+      size: '512x512',
+      createdAt: saved[1]!.createdAt,
+    });
+    expect(await rebuilt.get(sha256Hex(loose))).toMatchObject({ prompt: '', model: '' });
+  });
+
+  it('drops rows whose file is gone and sweeps temp files left by a crash', async () => {
+    const dbFile = join(root, 'data.db');
+    const gallery = await openGallery(dbFile);
+    const kept = await gallery.save(image());
+    const gone = await gallery.save(image());
+    await unlink(join(folder, gone.fileName));
+    const temp = join(folder, `.${gone.id}.png.1234.abcdef012345.tmp`);
+    await writeFile(temp, 'half');
+    await writeFile(join(folder, 'notes.tmp'), 'not ours');
+
+    const reopened = await openGallery(dbFile);
+    expect(reopened.list().images.map((i) => i.id)).toEqual([kept.id]);
+    const names = await readdir(folder);
+    expect(names).not.toContain(`.${gone.id}.png.1234.abcdef012345.tmp`);
+    expect(names).toContain('notes.tmp');
+    await expect(reopened.get(gone.id)).rejects.toMatchObject({ kind: 'not_found' });
+  });
+
+  it('shows what is in a newly chosen folder', async () => {
+    const gallery = await openGallery();
+    await gallery.save(image());
+    const other = join(root, 'Other');
+    const { path, isDefault } = await gallery.setFolder(other);
+    expect({ path, isDefault }).toEqual({ path: other, isDefault: false });
+    expect(gallery.list().total).toBe(0);
+    const there = await gallery.save(image());
+    expect(await readdir(other)).toContain(there.fileName);
+  });
+
+  it('deletes by moving the file and its sidecar away, then the row', async () => {
+    const gallery = await openGallery();
+    const saved = await gallery.save(image());
+    const trashed: string[] = [];
+    await gallery.delete(saved.id, async (path) => {
+      trashed.push(path);
+      await rm(path);
+    });
+    const real = await gallery.realFolder();
+    expect(trashed).toEqual([join(real, saved.fileName), join(real, `${saved.id}.json`)]);
+    expect(gallery.list().total).toBe(0);
+  });
+});
