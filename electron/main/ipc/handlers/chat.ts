@@ -1,28 +1,109 @@
+import { readFile, rename, stat, writeFile } from 'node:fs/promises';
+import { basename } from 'node:path';
 import type { CHAT_ROUTES } from '../../../shared/ipc/routes/chat';
 import type { AppContext } from '../../app-context';
+import { ChatError, ChatService } from '../../services/chat/chat-service';
+import { ChatStore } from '../../services/chat/store';
+import {
+  buildExport,
+  importConversations,
+  ImportError,
+  MAX_IMPORT_BYTES,
+  parseExport,
+  type ChatExport,
+} from '../../services/chat/transfer';
 import { HandlerError, type Handlers } from '../router';
 
-const notYet = () => {
-  throw new HandlerError('internal', 'Chat is not available yet.');
-};
+/** Runs a handler, turning the chat services' refusals into errors the router passes on. */
+async function guarded<T>(work: () => T | Promise<T>): Promise<T> {
+  try {
+    return await work();
+  } catch (error) {
+    if (error instanceof ChatError) throw new HandlerError(error.kind, error.message);
+    if (error instanceof ImportError) throw new HandlerError('invalid_request', error.message);
+    throw error;
+  }
+}
+
+function found<T>(value: T | undefined): T {
+  if (value === undefined) throw new ChatError('not_found', 'That conversation no longer exists.');
+  return value;
+}
 
 /** The handlers of the chat routes: a few lines each, over the chat services. */
-export async function chatHandlers(_context: AppContext): Promise<Handlers<typeof CHAT_ROUTES>> {
+export async function chatHandlers(context: AppContext): Promise<Handlers<typeof CHAT_ROUTES>> {
+  const store = await ChatStore.open(context.db);
+  const chat = new ChatService({
+    store,
+    emit: context.emit,
+    client: async (requestId) => (await context.activeClient(requestId)).client,
+    defaults: async () => (await context.settings.get()).chatDefaults,
+  });
+  context.onClose(() => chat.close());
+
   return {
-    listConversations: notYet,
-    createConversation: notYet,
-    renameConversation: notYet,
-    setConversationPinned: notYet,
-    deleteConversation: notYet,
-    restoreConversation: notYet,
-    getConversation: notYet,
-    updateConversationSettings: notYet,
-    sendMessage: notYet,
-    stopReply: notYet,
-    regenerateReply: notYet,
-    editMessage: notYet,
-    searchMessages: notYet,
-    exportConversations: notYet,
-    importConversations: notYet,
+    listConversations: () => store.list(),
+    createConversation: (draft) => store.create(draft ?? {}),
+    renameConversation: ({ id, title }) => guarded(() => found(store.update(id, { title }))),
+    setConversationPinned: ({ id, pinned }) => guarded(() => found(store.update(id, { pinned }))),
+    deleteConversation: ({ id }) =>
+      guarded(async () => {
+        await chat.stopConversation(id);
+        found(store.softDelete(id) ? true : undefined);
+        return null;
+      }),
+    restoreConversation: ({ id }) => guarded(() => found(store.restore(id))),
+    getConversation: ({ id, limit, beforeSeq }) =>
+      guarded(() => ({
+        conversation: found(store.get(id)),
+        ...store.messages(id, {
+          ...(limit === undefined ? {} : { limit }),
+          ...(beforeSeq === undefined ? {} : { beforeSeq }),
+        }),
+      })),
+    updateConversationSettings: ({ id, ...changes }) =>
+      guarded(() => found(store.update(id, changes))),
+    sendMessage: ({ conversationId, text, options }) =>
+      guarded(() => chat.send(conversationId, text, options)),
+    stopReply: ({ replyId }) => ({ stopped: chat.stop(replyId) }),
+    regenerateReply: ({ conversationId, options }) =>
+      guarded(() => chat.regenerate(conversationId, options)),
+    editMessage: ({ messageId, text, options }) =>
+      guarded(() => chat.edit(messageId, text, options)),
+    searchMessages: ({ query, limit }) => store.search(query, limit),
+    exportConversations: ({ ids, format }) =>
+      guarded(async () => {
+        const conversations = ids.map((id) => found(store.get(id)));
+        const file = buildExport(store, conversations, format, new Date());
+        const path = await context.dialogs.chooseSavePath({
+          title:
+            conversations.length === 1 ? 'Export the conversation' : 'Export the conversations',
+          defaultName: file.defaultName,
+          filters: [{ name: file.extension.toUpperCase(), extensions: [file.extension] }],
+        });
+        if (path === undefined) return { saved: false, count: 0 };
+        const temp = `${path}.${process.pid}.tmp`;
+        await writeFile(temp, file.bytes);
+        await rename(temp, path);
+        return { saved: true, path, count: conversations.length };
+      }),
+    importConversations: () =>
+      guarded(async () => {
+        const paths = await context.dialogs.chooseOpenPaths({
+          title: 'Import conversations',
+          filters: [{ name: 'Chat export', extensions: ['json'] }],
+          multiple: true,
+        });
+        if (paths.length === 0) return { cancelled: true, conversationIds: [] };
+        const documents: ChatExport[] = [];
+        for (const path of paths) {
+          if ((await stat(path)).size > MAX_IMPORT_BYTES)
+            throw new ImportError(`${basename(path)} is too large to be a chat export.`);
+          documents.push(parseExport(basename(path), await readFile(path, 'utf8')));
+        }
+        const conversationIds = importConversations(store, documents);
+        context.emit('chat:conversations-changed', null);
+        return { cancelled: false, conversationIds };
+      }),
   };
 }

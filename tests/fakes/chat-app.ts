@@ -1,0 +1,84 @@
+/**
+ * The app's services behind the real router and bridge, for chat tests: events recorded, file
+ * dialogs scripted, and helpers to wait for a reply to finish.
+ */
+import { createAppServices, type AppServices } from '../../electron/main/app-services';
+import { createRouter, trustedSender } from '../../electron/main/ipc/router';
+import { MemorySecretStore } from '../../electron/main/services/secret-store';
+import { createBridge } from '../../electron/shared/ipc/bridge';
+import { EVENTS, ROUTES } from '../../electron/shared/ipc/contract';
+import { ScriptedDialogs } from './chat-dialogs';
+
+const sender = { url: 'app://relay/index.html', isMainFrame: true, webContentsId: 1 };
+
+export interface RecordedEvent {
+  channel: string;
+  payload: Record<string, unknown>;
+  at: number;
+}
+
+export async function openChatApp(dataDir: string, secrets = new MemorySecretStore()) {
+  const events: RecordedEvent[] = [];
+  const waiters: Array<() => void> = [];
+  const dialogs = new ScriptedDialogs();
+  const services: AppServices = await createAppServices({
+    userDataDir: dataDir,
+    secretStore: secrets,
+    dialogs,
+    emit: (channel, payload) => {
+      // Every event must fit its schema, as the preload would deliver it.
+      const spec = Object.values(EVENTS).find((e) => e.channel === channel);
+      if (spec === undefined) throw new Error(`Unknown event ${channel}`);
+      spec.payload.parse(payload);
+      events.push({ channel, payload: payload as Record<string, unknown>, at: performance.now() });
+      for (const wake of waiters.splice(0)) wake();
+    },
+  });
+  const router = createRouter(ROUTES, services.handlers, {
+    isTrustedSender: trustedSender(['app://relay'], () => [1]),
+  });
+  const api = createBridge(
+    ROUTES,
+    EVENTS,
+    (channel, payload) => router.dispatch(channel, payload, sender),
+    () => () => undefined,
+  );
+
+  async function until<T>(find: () => T | undefined, timeoutMs = 20_000): Promise<T> {
+    const deadline = Date.now() + timeoutMs;
+    for (;;) {
+      const found = find();
+      if (found !== undefined) return found;
+      if (Date.now() > deadline) throw new Error('Timed out waiting for an event');
+      await new Promise<void>((resolve) => {
+        waiters.push(resolve);
+        setTimeout(resolve, 50);
+      });
+    }
+  }
+
+  /** The finish event of a reply, once it arrives. */
+  function finished(replyId: string) {
+    return until(
+      () =>
+        events.find((e) => e.channel === 'chat:reply-finished' && e.payload.replyId === replyId)
+          ?.payload as
+          | {
+              replyId: string;
+              status: string;
+              content: string;
+              usage?: Record<string, number>;
+              error?: { kind: string; message: string; param?: string; status?: number };
+            }
+          | undefined,
+    );
+  }
+
+  function deltas(replyId: string) {
+    return events.filter((e) => e.channel === 'chat:delta' && e.payload.replyId === replyId);
+  }
+
+  return { api, services, events, dialogs, until, finished, deltas, secrets };
+}
+
+export type ChatApp = Awaited<ReturnType<typeof openChatApp>>;

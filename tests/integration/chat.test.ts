@@ -1,0 +1,578 @@
+/**
+ * Chat over the real router and bridge against the demo relay: sending and streaming, stop,
+ * regenerate, edit, every relay error on the reply where it happened, search, export, import and
+ * a restart.
+ */
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { strFromU8, unzipSync } from 'fflate';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { startDemoRelay, type DemoRelay } from '../../electron/demo-relay/index';
+import { tokenize } from '../../electron/demo-relay/models/chat';
+import { ChatStore } from '../../electron/main/services/chat/store';
+import { chatExportSchema } from '../../electron/main/services/chat/transfer';
+import { openChatApp, type ChatApp } from '../fakes/chat-app';
+
+const KEY = 'sk-demo-chat-test-5f1c0a9e';
+const MODEL = 'demo-chat-fast';
+
+let relay: DemoRelay;
+let slowRelay: DemoRelay;
+let dataDir: string;
+let app: ChatApp;
+
+async function connect(target: DemoRelay = relay) {
+  await app.api.createConnection({ name: 'Local', baseUrl: target.url, apiKey: KEY });
+}
+
+/** Paced by the slow relay, so that there is time to stop it. */
+const SLOW_MODEL = 'demo-chat';
+
+async function newConversation(model = MODEL) {
+  return app.api.createConversation({ model });
+}
+
+beforeAll(async () => {
+  relay = await startDemoRelay({ keys: [KEY], ratePerMinute: 100_000, tokensPerSecond: 0 });
+  slowRelay = await startDemoRelay({ keys: [KEY], ratePerMinute: 100_000, tokensPerSecond: 60 });
+});
+afterAll(async () => {
+  await relay.close();
+  await slowRelay.close();
+});
+beforeEach(async () => {
+  dataDir = await mkdtemp(join(tmpdir(), 'relay-desktop-chat-'));
+  app = await openChatApp(dataDir);
+  relay.setFaults(undefined);
+  slowRelay.setFaults(undefined);
+  relay.setBalance(KEY, 100);
+});
+afterEach(async () => {
+  await app.services.close();
+  await rm(dataDir, { recursive: true, force: true });
+});
+
+describe('sending and streaming', () => {
+  it('streams a reply, stores both messages, and titles the conversation', async () => {
+    await connect();
+    const conversation = await newConversation();
+    const sent = await app.api.sendMessage({
+      conversationId: conversation.id,
+      text: 'Tell me about tide pools',
+    });
+    const end = await app.finished(sent.replyId);
+    expect(end.status).toBe('complete');
+    expect(end.content.length).toBeGreaterThan(100);
+    // The deltas add up to the reply, in order.
+    expect(
+      app
+        .deltas(sent.replyId)
+        .map((e) => e.payload.text)
+        .join(''),
+    ).toBe(end.content);
+
+    const { conversation: stored, messages } = await app.api.getConversation({
+      id: conversation.id,
+    });
+    expect(stored.title).toBe('Tell me about tide pools');
+    expect(stored.messageCount).toBe(2);
+    expect(messages.map((m) => [m.id, m.role, m.status])).toEqual([
+      [sent.userMessageId, 'user', 'complete'],
+      [sent.replyId, 'assistant', 'complete'],
+    ]);
+    expect(messages[1]?.content).toBe(end.content);
+    expect(messages[1]?.model).toBe(MODEL);
+  });
+
+  it('coalesces deltas: far fewer events than tokens, at most one per ~16 ms', async () => {
+    const fast = await startDemoRelay({ keys: [KEY], tokensPerSecond: 2000 });
+    try {
+      await connect(fast);
+      const conversation = await newConversation(SLOW_MODEL);
+      const long = Array.from({ length: 300 }, (_, i) => `word${i}`).join(' ');
+      const started = performance.now();
+      const sent = await app.api.sendMessage({ conversationId: conversation.id, text: long });
+      const end = await app.finished(sent.replyId);
+      const elapsed = performance.now() - started;
+      const deltas = app.deltas(sent.replyId);
+      const tokens = tokenize(end.content).length;
+      expect(tokens).toBeGreaterThan(150);
+      expect(deltas.length).toBeLessThan(tokens / 4);
+      expect(deltas.length).toBeLessThanOrEqual(Math.ceil(elapsed / 16) + 1);
+      // Between two deltas there is a timer's wait (a little slack for timer granularity); only
+      // the last one, flushed when the reply ends, may come sooner.
+      for (let i = 1; i < deltas.length - 1; i++)
+        expect(deltas[i]!.at - deltas[i - 1]!.at).toBeGreaterThanOrEqual(10);
+      expect(deltas.map((e) => e.payload.text).join('')).toBe(end.content);
+    } finally {
+      await fast.close();
+    }
+  });
+
+  it('with streaming off, sends no deltas and one finish', async () => {
+    await connect();
+    const conversation = await newConversation();
+    const sent = await app.api.sendMessage({
+      conversationId: conversation.id,
+      text: 'No stream please',
+      options: { stream: false },
+    });
+    const end = await app.finished(sent.replyId);
+    expect(end.status).toBe('complete');
+    expect(end.content.length).toBeGreaterThan(0);
+    expect(app.deltas(sent.replyId)).toHaveLength(0);
+    // Usage, per reply and summed per conversation.
+    expect(end.usage?.totalTokens).toBeGreaterThan(0);
+    const { conversation: stored, messages } = await app.api.getConversation({
+      id: conversation.id,
+    });
+    expect(messages[1]?.usage).toEqual(end.usage);
+    expect(stored.usage.totalTokens).toBe(end.usage?.totalTokens);
+  });
+
+  it('sends the system prompt and history, with the conversation settings', async () => {
+    await connect();
+    const conversation = await newConversation();
+    await app.api.updateConversationSettings({
+      id: conversation.id,
+      systemPrompt: 'Be brief.',
+      temperature: 0.2,
+      maxTokens: 4000,
+    });
+    const first = await app.api.sendMessage({ conversationId: conversation.id, text: 'alpha' });
+    await app.finished(first.replyId);
+    const second = await app.api.sendMessage({ conversationId: conversation.id, text: 'beta' });
+    const end = await app.finished(second.replyId);
+    expect(end.status).toBe('complete');
+    const { conversation: stored } = await app.api.getConversation({ id: conversation.id });
+    expect(stored).toMatchObject({ systemPrompt: 'Be brief.', temperature: 0.2, maxTokens: 4000 });
+    expect(stored.messageCount).toBe(4);
+  });
+
+  it('refuses settings outside the spec before anything is sent', async () => {
+    await connect();
+    const conversation = await newConversation();
+    await expect(
+      app.api.updateConversationSettings({ id: conversation.id, temperature: 2.5 }),
+    ).rejects.toMatchObject({ kind: 'invalid_request', param: 'temperature' });
+    await expect(
+      app.api.updateConversationSettings({ id: conversation.id, maxTokens: 0 }),
+    ).rejects.toMatchObject({ kind: 'invalid_request', param: 'maxTokens' });
+    await expect(
+      app.api.sendMessage({ conversationId: conversation.id, text: '   ' }),
+    ).rejects.toMatchObject({ kind: 'invalid_request', param: 'text' });
+  });
+
+  it('without a connection or a model, refuses and stores nothing', async () => {
+    const conversation = await newConversation();
+    await expect(
+      app.api.sendMessage({ conversationId: conversation.id, text: 'hi' }),
+    ).rejects.toMatchObject({ kind: 'not_found' });
+    await connect();
+    const bare = await app.api.createConversation();
+    await expect(
+      app.api.sendMessage({ conversationId: bare.id, text: 'hi' }),
+    ).rejects.toMatchObject({ kind: 'invalid_request', message: expect.stringContaining('model') });
+    expect((await app.api.getConversation({ id: conversation.id })).messages).toHaveLength(0);
+    expect((await app.api.getConversation({ id: bare.id })).messages).toHaveLength(0);
+  });
+});
+
+describe('stop, regenerate, edit', () => {
+  it('stop aborts in main and keeps the text as interrupted', async () => {
+    await connect(slowRelay);
+    const conversation = await newConversation(SLOW_MODEL);
+    const sent = await app.api.sendMessage({
+      conversationId: conversation.id,
+      text: 'a long answer please',
+    });
+    await app.until(() => (app.deltas(sent.replyId).length >= 2 ? true : undefined));
+    expect(await app.api.stopReply({ replyId: sent.replyId })).toEqual({ stopped: true });
+    const end = await app.finished(sent.replyId);
+    expect(end.status).toBe('interrupted');
+    expect(end.error).toBeUndefined();
+    expect(end.content.length).toBeGreaterThan(0);
+    const { messages } = await app.api.getConversation({ id: conversation.id });
+    expect(messages[1]).toMatchObject({ status: 'interrupted', content: end.content });
+    expect(await app.api.stopReply({ replyId: sent.replyId })).toEqual({ stopped: false });
+  });
+
+  it('refuses a second send while a reply is being written', async () => {
+    await connect(slowRelay);
+    const conversation = await newConversation(SLOW_MODEL);
+    const sent = await app.api.sendMessage({ conversationId: conversation.id, text: 'one' });
+    await expect(
+      app.api.sendMessage({ conversationId: conversation.id, text: 'two' }),
+    ).rejects.toMatchObject({ kind: 'invalid_request' });
+    await app.api.stopReply({ replyId: sent.replyId });
+    await app.finished(sent.replyId);
+  });
+
+  it('regenerate replaces the last reply', async () => {
+    await connect();
+    const conversation = await newConversation();
+    const sent = await app.api.sendMessage({ conversationId: conversation.id, text: 'again' });
+    await app.finished(sent.replyId);
+    const again = await app.api.regenerateReply({ conversationId: conversation.id });
+    expect(again.userMessageId).toBe(sent.userMessageId);
+    expect(again.replyId).not.toBe(sent.replyId);
+    const end = await app.finished(again.replyId);
+    expect(end.status).toBe('complete');
+    const { messages } = await app.api.getConversation({ id: conversation.id });
+    expect(messages.map((m) => m.id)).toEqual([sent.userMessageId, again.replyId]);
+  });
+
+  it('edit replaces the message and drops the later ones', async () => {
+    await connect();
+    const conversation = await newConversation();
+    const first = await app.api.sendMessage({ conversationId: conversation.id, text: 'first' });
+    await app.finished(first.replyId);
+    const second = await app.api.sendMessage({ conversationId: conversation.id, text: 'second' });
+    await app.finished(second.replyId);
+    const edited = await app.api.editMessage({
+      messageId: first.userMessageId,
+      text: 'first, edited',
+    });
+    expect(edited.userMessageId).toBe(first.userMessageId);
+    const end = await app.finished(edited.replyId);
+    expect(end.content).toContain('edited');
+    const { messages } = await app.api.getConversation({ id: conversation.id });
+    expect(messages.map((m) => [m.role, m.content.slice(0, 13)])).toEqual([
+      ['user', 'first, edited'],
+      ['assistant', end.content.slice(0, 13)],
+    ]);
+    await expect(
+      app.api.editMessage({ messageId: edited.replyId, text: 'nope' }),
+    ).rejects.toMatchObject({ kind: 'invalid_request' });
+  });
+});
+
+describe('relay errors, on the reply', () => {
+  async function failingReply(text = 'hello') {
+    const conversation = await newConversation();
+    const sent = await app.api.sendMessage({ conversationId: conversation.id, text });
+    const end = await app.finished(sent.replyId);
+    const { messages } = await app.api.getConversation({ id: conversation.id });
+    return { end, stored: messages[1]!, sent, conversation };
+  }
+
+  it('400 names the parameter', async () => {
+    await connect();
+    const conversation = await newConversation('no-such-model');
+    const sent = await app.api.sendMessage({ conversationId: conversation.id, text: 'hi' });
+    const end = await app.finished(sent.replyId);
+    expect(end).toMatchObject({
+      status: 'error',
+      error: { kind: 'bad_request', param: 'model', status: 400 },
+    });
+    const { messages } = await app.api.getConversation({ id: conversation.id });
+    expect(messages[1]).toMatchObject({ status: 'error', error: { param: 'model' } });
+  });
+
+  it('401 and 402 end the reply with their kind, without retrying', async () => {
+    await connect();
+    relay.setFaults({ status: 401 });
+    const unauthorized = await failingReply();
+    expect(unauthorized.end.error).toMatchObject({ kind: 'unauthorized', status: 401 });
+    relay.setFaults(undefined);
+    relay.setBalance(KEY, 0);
+    const broke = await failingReply();
+    expect(broke.end.error).toMatchObject({ kind: 'insufficient_balance', status: 402 });
+    expect(broke.stored.status).toBe('error');
+    expect(app.events.filter((e) => e.channel === 'relay:retry-scheduled')).toHaveLength(0);
+  });
+
+  it('429 reports the retry countdown under the reply id, then succeeds', async () => {
+    await connect();
+    relay.setFaults({ status: 429, failOnce: true });
+    const { end, sent } = await failingReply();
+    const retry = app.events.find((e) => e.channel === 'relay:retry-scheduled');
+    expect(retry?.payload).toMatchObject({
+      requestId: sent.replyId,
+      kind: 'rate_limited',
+      delayMs: 1000,
+    });
+    expect(end.status).toBe('complete');
+  });
+
+  it('5xx is retried, and after the last retry the reply fails with server_error', async () => {
+    await connect();
+    relay.setFaults({ status: 503, failOnce: true });
+    const recovered = await failingReply();
+    expect(recovered.end.status).toBe('complete');
+    expect(
+      app.events.some(
+        (e) =>
+          e.channel === 'relay:retry-scheduled' && e.payload.requestId === recovered.sent.replyId,
+      ),
+    ).toBe(true);
+    relay.setFaults({ status: 500 });
+    const failed = await failingReply();
+    expect(failed.end).toMatchObject({ status: 'error', error: { kind: 'server_error' } });
+  }, 30_000);
+
+  it('a cut stream keeps its text and is marked interrupted', async () => {
+    await connect();
+    relay.setFaults({ cutAfterChunks: 5 });
+    const { end, stored } = await failingReply('cut me off please');
+    expect(end.status).toBe('interrupted');
+    expect(end.content.length).toBeGreaterThan(0);
+    expect(stored).toMatchObject({ status: 'interrupted', content: end.content });
+  });
+
+  it('a stream that ends early is interrupted; an error mid-stream keeps the text', async () => {
+    await connect();
+    relay.setFaults({ endAfterChunks: 5 });
+    const ended = await failingReply('end early');
+    expect(ended.end.status).toBe('interrupted');
+    expect(ended.end.content.length).toBeGreaterThan(0);
+    relay.setFaults({ errorAfterChunks: 5 });
+    const errored = await failingReply('error midway');
+    expect(errored.end.status).toBe('error');
+    expect(errored.end.error?.message.length).toBeGreaterThan(0);
+    expect(errored.end.content.length).toBeGreaterThan(0);
+    expect(errored.stored.content).toBe(errored.end.content);
+  });
+
+  it('regenerate after a failure replaces the failed reply', async () => {
+    await connect();
+    relay.setFaults({ status: 401 });
+    const { conversation, sent } = await failingReply();
+    relay.setFaults(undefined);
+    const retried = await app.api.regenerateReply({ conversationId: conversation.id });
+    expect(retried.userMessageId).toBe(sent.userMessageId);
+    expect((await app.finished(retried.replyId)).status).toBe('complete');
+  });
+});
+
+describe('the list, search, export and import', () => {
+  it('orders by activity with pinned first; rename; delete with undo', async () => {
+    await connect();
+    const a = await app.api.createConversation({ title: 'A', model: MODEL });
+    const b = await app.api.createConversation({ title: 'B', model: MODEL });
+    const c = await app.api.createConversation({ title: 'C', model: MODEL });
+    const sent = await app.api.sendMessage({ conversationId: a.id, text: 'bump' });
+    await app.finished(sent.replyId);
+    expect((await app.api.listConversations()).map((x) => x.title)).toEqual(['A', 'C', 'B']);
+    await app.api.setConversationPinned({ id: b.id, pinned: true });
+    await app.api.renameConversation({ id: c.id, title: '  Renamed  ' });
+    const list = await app.api.listConversations();
+    expect(list.map((x) => x.title)).toEqual(['B', 'A', 'Renamed']);
+    expect(list[1]).toMatchObject({ messageCount: 2, model: MODEL });
+
+    await app.api.deleteConversation({ id: a.id });
+    expect((await app.api.listConversations()).map((x) => x.id)).not.toContain(a.id);
+    expect(await app.api.searchMessages({ query: 'bump' })).toEqual([]);
+    await app.api.restoreConversation({ id: a.id });
+    expect((await app.api.getConversation({ id: a.id })).messages).toHaveLength(2);
+    await expect(app.api.renameConversation({ id: 'nope', title: 'x' })).rejects.toMatchObject({
+      kind: 'not_found',
+    });
+  });
+
+  it('pages a long conversation from the end', async () => {
+    const conversation = await newConversation();
+    const store = new ChatStore(app.services.db);
+    store.append(
+      conversation.id,
+      Array.from({ length: 1000 }, (_, i) => ({
+        role: i % 2 === 0 ? ('user' as const) : ('assistant' as const),
+        content: `message ${i}`,
+        status: 'complete' as const,
+      })),
+    );
+    const last = await app.api.getConversation({ id: conversation.id, limit: 50 });
+    expect(last.messages).toHaveLength(50);
+    expect(last.messages[49]?.content).toBe('message 999');
+    expect(last.hasOlder).toBe(true);
+    const before = await app.api.getConversation({
+      id: conversation.id,
+      limit: 50,
+      beforeSeq: last.messages[0]!.seq,
+    });
+    expect(before.messages[49]?.content).toBe('message 949');
+    expect((await app.api.getConversation({ id: conversation.id })).messages).toHaveLength(1000);
+  });
+
+  it('searches every message with plain highlight segments', async () => {
+    await connect();
+    const conversation = await newConversation();
+    const sent = await app.api.sendMessage({
+      conversationId: conversation.id,
+      text: 'Where do <b>axolotls</b> live? "NEAR(" AND *',
+    });
+    await app.finished(sent.replyId);
+    const hits = await app.api.searchMessages({ query: 'axolotl' });
+    expect(hits.length).toBeGreaterThanOrEqual(1);
+    const hit = hits.find((h) => h.messageId === sent.userMessageId);
+    expect(hit).toMatchObject({ conversationId: conversation.id, role: 'user', seq: 0 });
+    expect(hit?.snippet.filter((s) => s.hit).map((s) => s.text.toLowerCase())).toContain(
+      'axolotls',
+    );
+    expect(hit?.snippet.map((s) => s.text).join('')).toContain('<b>');
+    // Query syntax typed by the person is plain text, never an FTS5 error.
+    expect(await app.api.searchMessages({ query: '"NEAR( AND *' })).toBeInstanceOf(Array);
+    expect(await app.api.searchMessages({ query: '   ' })).toEqual([]);
+  });
+
+  it('exports markdown, json and a zip, and imports the json back', async () => {
+    await connect();
+    const one = await app.api.createConversation({ title: 'First/../talk', model: MODEL });
+    const sent = await app.api.sendMessage({
+      conversationId: one.id,
+      text: 'export me',
+      options: { stream: false },
+    });
+    const reply = await app.finished(sent.replyId);
+    const two = await app.api.createConversation({ title: 'Second', model: MODEL });
+    await app.api.updateConversationSettings({ id: two.id, systemPrompt: 'Sys', temperature: 0 });
+
+    const md = join(dataDir, 'one.md');
+    app.dialogs.savePaths.push(md);
+    expect(await app.api.exportConversations({ ids: [one.id], format: 'markdown' })).toEqual({
+      saved: true,
+      path: md,
+      count: 1,
+    });
+    expect(app.dialogs.saveRequests[0]?.defaultName).toBe('First-talk.md');
+    const markdown = await readFile(md, 'utf8');
+    expect(markdown).toContain('# First/../talk');
+    expect(markdown).toContain('export me');
+    expect(markdown).toContain(reply.content.slice(0, 40));
+
+    const json = join(dataDir, 'one.json');
+    app.dialogs.savePaths.push(json);
+    await app.api.exportConversations({ ids: [one.id], format: 'json' });
+    const document = chatExportSchema.parse(JSON.parse(await readFile(json, 'utf8')));
+    expect(document.conversations[0]?.messages.map((m) => m.content)).toEqual([
+      'export me',
+      reply.content,
+    ]);
+
+    const zip = join(dataDir, 'both.zip');
+    app.dialogs.savePaths.push(zip);
+    await app.api.exportConversations({ ids: [one.id, two.id], format: 'json' });
+    const files = unzipSync(new Uint8Array(await readFile(zip)));
+    expect(Object.keys(files).sort()).toEqual(['1-First-talk.json', '2-Second.json']);
+    const second = chatExportSchema.parse(JSON.parse(strFromU8(files['2-Second.json']!)));
+    expect(second.conversations[0]).toMatchObject({ systemPrompt: 'Sys', temperature: 0 });
+
+    app.dialogs.savePaths.push(undefined);
+    expect(await app.api.exportConversations({ ids: [one.id], format: 'json' })).toMatchObject({
+      saved: false,
+    });
+
+    // Import: a new conversation with the same content.
+    app.dialogs.openPaths.push([json]);
+    const imported = await app.api.importConversations();
+    expect(imported.conversationIds).toHaveLength(1);
+    const back = await app.api.getConversation({ id: imported.conversationIds[0]! });
+    expect(back.conversation.title).toBe('First/../talk');
+    expect(back.messages.map((m) => [m.role, m.content, m.status])).toEqual([
+      ['user', 'export me', 'complete'],
+      ['assistant', reply.content, 'complete'],
+    ]);
+    expect(back.conversation.usage.totalTokens).toBe(reply.usage?.totalTokens);
+    expect((await app.api.searchMessages({ query: 'export' })).length).toBeGreaterThanOrEqual(2);
+  });
+
+  it('refuses a corrupt or hostile file with a specific error and imports nothing', async () => {
+    const before = (await app.api.listConversations()).length;
+    const cases: Array<[string, string, RegExp]> = [
+      ['broken.json', '{"format": "relay-desktop-chat", ', /not a JSON file/],
+      ['other.json', '{"hello": 1}', /not a Relay Desktop chat export/],
+      [
+        'newer.json',
+        JSON.stringify({
+          format: 'relay-desktop-chat',
+          version: 99,
+          exportedAt: '',
+          conversations: [],
+        }),
+        /newer version/,
+      ],
+      [
+        'hostile.json',
+        JSON.stringify({
+          format: 'relay-desktop-chat',
+          version: 1,
+          exportedAt: '2026-01-01T00:00:00.000Z',
+          conversations: [
+            {
+              title: 'ok',
+              createdAt: '2026-01-01T00:00:00.000Z',
+              updatedAt: '2026-01-01T00:00:00.000Z',
+              pinned: false,
+              model: null,
+              systemPrompt: '',
+              temperature: null,
+              maxTokens: null,
+              messages: [
+                {
+                  role: 'system',
+                  content: 'x',
+                  status: 'complete',
+                  createdAt: '2026-01-01T00:00:00.000Z',
+                },
+              ],
+            },
+          ],
+          __proto__: { polluted: true },
+        }),
+        /conversations\[0\]\.messages\[0\]\.role/,
+      ],
+    ];
+    for (const [name, text, message] of cases) {
+      const path = join(dataDir, name);
+      await writeFile(path, text);
+      // A good file alongside a bad one: all or nothing.
+      app.dialogs.openPaths.push([path]);
+      await expect(app.api.importConversations()).rejects.toMatchObject({
+        kind: 'invalid_request',
+        message: expect.stringMatching(message),
+      });
+    }
+    expect(await app.api.listConversations()).toHaveLength(before);
+    expect(({} as Record<string, unknown>).polluted).toBeUndefined();
+    app.dialogs.openPaths.push([]);
+    expect(await app.api.importConversations()).toEqual({
+      cancelled: true,
+      conversationIds: [],
+    });
+  });
+});
+
+describe('restart', () => {
+  it('keeps conversations, messages, settings and search after closing and reopening', async () => {
+    await connect();
+    const conversation = await newConversation();
+    await app.api.updateConversationSettings({ id: conversation.id, systemPrompt: 'Stay' });
+    await app.api.setConversationPinned({ id: conversation.id, pinned: true });
+    const sent = await app.api.sendMessage({ conversationId: conversation.id, text: 'persist me' });
+    const reply = await app.finished(sent.replyId);
+    const before = await app.api.getConversation({ id: conversation.id });
+    await app.services.close();
+
+    app = await openChatApp(dataDir, app.secrets);
+    const after = await app.api.getConversation({ id: conversation.id });
+    expect(after).toEqual(before);
+    expect(after.messages[1]?.content).toBe(reply.content);
+    expect((await app.api.searchMessages({ query: 'persist' }))[0]?.messageId).toBe(
+      sent.userMessageId,
+    );
+    expect(app.services.db.integrityCheck()).toBe('ok');
+  });
+
+  it('closing while a reply streams saves it as interrupted', async () => {
+    await connect(slowRelay);
+    const conversation = await newConversation(SLOW_MODEL);
+    const sent = await app.api.sendMessage({ conversationId: conversation.id, text: 'long one' });
+    await app.until(() => (app.deltas(sent.replyId).length >= 2 ? true : undefined));
+    await app.services.close();
+    app = await openChatApp(dataDir, app.secrets);
+    const { messages } = await app.api.getConversation({ id: conversation.id });
+    expect(messages[1]?.status).toBe('interrupted');
+    expect(messages[1]?.content.length).toBeGreaterThan(0);
+  });
+});
