@@ -11,6 +11,7 @@ import {
   useConnectStore,
 } from '../features/connect/connect-store';
 import { ConnectionsScreen } from '../features/connect/connections-screen';
+import { ImagesScreen } from '../features/images/images-screen';
 import { ModelsScreen } from '../features/models/models-screen';
 import { loadSettings } from '../features/settings/settings-actions';
 import { SettingsScreen } from '../features/settings/settings-screen';
@@ -20,6 +21,7 @@ import { NavIcon } from './nav-icon';
 
 const SCREENS = [
   { id: 'models', title: 'Models' },
+  { id: 'images', title: 'Images' },
   { id: 'connections', title: 'Connections' },
   { id: 'settings', title: 'Settings' },
 ] as const;
@@ -172,6 +174,7 @@ function Shell({ screen, onScreen }: { screen: ScreenId; onScreen: (id: ScreenId
               </EmptyState>
             </div>
           ))}
+        {screen === 'images' && active && <ImagesScreen connection={active} />}
         {screen === 'connections' && <ConnectionsScreen />}
         {screen === 'settings' && <SettingsScreen />}
       </main>

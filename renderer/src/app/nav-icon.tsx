@@ -12,6 +12,13 @@ export function NavIcon({ screen }: { screen: ScreenId }) {
           <rect x="11" y="11" width="6" height="6" rx="1.5" />
         </>
       )}
+      {screen === 'images' && (
+        <>
+          <rect x="3" y="4" width="14" height="12" rx="1.5" />
+          <circle cx="7.5" cy="8" r="1.3" />
+          <path d="M3.5 14l4-4 3 3 2-2 4 4" />
+        </>
+      )}
       {screen === 'connections' && (
         <>
           <path d="M8 12l4-4" />
