@@ -9,6 +9,7 @@ import { formatTable, missedTargets, toReport, writeReport, type Benchmark } fro
 /** Each benchmark, loaded only when it runs so one that cannot load does not stop the others. */
 const BENCHMARKS: Record<string, () => Promise<Benchmark>> = {
   'sse-ingest': async () => (await import('./sse-ingest')).sseIngest,
+  'chat-render': async () => (await import('./chat-render')).chatRender,
 };
 
 async function main(args: string[]): Promise<number> {

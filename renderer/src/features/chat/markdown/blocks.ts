@@ -1,0 +1,105 @@
+/**
+ * Cuts markdown into top-level blocks (paragraphs, lists, fences, tables…) with marked's lexer,
+ * incrementally: while a reply grows, only the text from the start of its last block is lexed
+ * again, so the cost of an update does not grow with the length of the reply.
+ *
+ * Every block but the last is final: text that arrives later cannot change it (a blank line or
+ * another block already closed it). The last block is the one still growing.
+ */
+import { Lexer, type Token } from 'marked';
+
+export interface MarkdownBlock {
+  /** Stable identity for React: the block's index and a hash of its text. */
+  key: string;
+  /** The block's markdown, trailing blank lines excluded. */
+  raw: string;
+}
+
+export interface BlockSplit {
+  /** Blocks that later text can no longer change. */
+  complete: readonly MarkdownBlock[];
+  /** The last block, still growing while the reply streams ('' when there is none). */
+  tail: string;
+}
+
+/** One lexer for every call: marked's options (GFM on) without touching its global defaults. */
+const lexer = (src: string): Token[] => new Lexer({ gfm: true }).lex(src);
+
+/** Markdown as the lexer reads it: marked normalises line endings, so we do it first, once. */
+export function normaliseMarkdown(text: string): string {
+  return text.includes('\r') ? text.replace(/\r\n?/g, '\n') : text;
+}
+
+/** FNV-1a over UTF-16 code units: cheap, and enough to tell two blocks at one index apart. */
+export function hashText(text: string): string {
+  let hash = 0x811c9dc5;
+  for (let i = 0; i < text.length; i++) {
+    hash ^= text.charCodeAt(i);
+    hash = Math.imul(hash, 0x01000193);
+  }
+  return (hash >>> 0).toString(36);
+}
+
+/** Blocks of a finished text, all at once. */
+export function splitBlocks(text: string): MarkdownBlock[] {
+  const splitter = createBlockSplitter();
+  const { complete, tail } = splitter.update(text);
+  return tail === '' ? [...complete] : [...complete, blockAt(complete.length, tail)];
+}
+
+function blockAt(index: number, raw: string): MarkdownBlock {
+  return { key: `${index}:${hashText(raw)}`, raw };
+}
+
+export interface BlockSplitter {
+  /** The split of `text`; cheap when `text` extends the text of the previous call. */
+  update(text: string): BlockSplit;
+}
+
+export function createBlockSplitter(): BlockSplitter {
+  let seen = '';
+  let complete: MarkdownBlock[] = [];
+  /** Where the text after the complete blocks starts. */
+  let tailStart = 0;
+  let last: BlockSplit = { complete, tail: '' };
+
+  return {
+    update(input) {
+      const text = normaliseMarkdown(input);
+      if (text === seen) return last;
+      if (!text.startsWith(seen)) {
+        // Edited or replaced, not grown: start again.
+        complete = [];
+        tailStart = 0;
+      }
+      seen = text;
+
+      const tokens = lexer(text.slice(tailStart));
+      // The last token that is not blank lines is still growing; everything before it is final.
+      let lastContent = tokens.length - 1;
+      while (lastContent >= 0 && tokens[lastContent]!.type === 'space') lastContent--;
+
+      let offset = tailStart;
+      let grew = false;
+      for (let i = 0; i < lastContent; i++) {
+        const token = tokens[i]!;
+        if (token.type !== 'space' && token.type !== 'def') {
+          if (!grew) {
+            complete = complete.slice();
+            grew = true;
+          }
+          complete.push(blockAt(complete.length, trimBlankLines(token.raw)));
+        }
+        offset += token.raw.length;
+      }
+      tailStart = offset;
+      const tail = lastContent >= 0 ? trimBlankLines(tokens[lastContent]!.raw) : '';
+      last = { complete, tail };
+      return last;
+    },
+  };
+}
+
+function trimBlankLines(raw: string): string {
+  return raw.replace(/\n+$/, '');
+}

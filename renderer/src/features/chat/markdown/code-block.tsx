@@ -1,0 +1,63 @@
+import { useEffect, useState } from 'react';
+import { highlightCode, languageName } from './highlight';
+
+export interface CodeBlockProps {
+  code: string;
+  /** The fence's language, as written after the backticks. */
+  language?: string | undefined;
+  /** False while the block is still growing: it is highlighted once it is complete. */
+  complete: boolean;
+}
+
+/** A fenced code block: its language, a copy button, and highlighting once the grammar loads. */
+export function CodeBlock({ code, language, complete }: CodeBlockProps) {
+  const [highlighted, setHighlighted] = useState<{ code: string; html: string } | undefined>();
+  const [copied, setCopied] = useState(false);
+  const known = languageName(language) !== undefined;
+
+  useEffect(() => {
+    if (!complete || !known) return;
+    let live = true;
+    void highlightCode(code, language).then((html) => {
+      if (live && html !== undefined) setHighlighted({ code, html });
+    });
+    return () => {
+      live = false;
+    };
+  }, [code, language, complete, known]);
+
+  useEffect(() => {
+    if (!copied) return;
+    const timer = setTimeout(() => setCopied(false), 1500);
+    return () => clearTimeout(timer);
+  }, [copied]);
+
+  async function copy() {
+    await navigator.clipboard.writeText(code);
+    setCopied(true);
+  }
+
+  const html = highlighted?.code === code ? highlighted.html : undefined;
+  return (
+    <div className="md-code">
+      <div className="md-code-bar">
+        <span className="md-code-language">{language ?? 'text'}</span>
+        <button type="button" className="md-code-copy" onClick={() => void copy()}>
+          {copied ? 'Copied' : 'Copy code'}
+        </button>
+      </div>
+      <pre>
+        {html !== undefined ? (
+          // highlight.js escapes the code itself and adds only <span class="hljs-…">: no markup
+          // from the model reaches the page.
+          <code
+            className={`hljs language-${language}`}
+            dangerouslySetInnerHTML={{ __html: html }}
+          />
+        ) : (
+          <code className={language ? `language-${language}` : undefined}>{code}</code>
+        )}
+      </pre>
+    </div>
+  );
+}

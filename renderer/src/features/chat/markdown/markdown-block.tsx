@@ -1,0 +1,68 @@
+/**
+ * One markdown block rendered through react-markdown: GFM (tables), math through KaTeX, code
+ * through `CodeBlock`, links and images through the safe components. Raw HTML in the markdown is
+ * never rendered as elements: react-markdown shows it as text (no rehype-raw here, ever).
+ */
+import 'katex/dist/katex.min.css';
+import { memo, type ReactNode } from 'react';
+import Markdown, { type Components } from 'react-markdown';
+import rehypeKatex from 'rehype-katex';
+import remarkGfm from 'remark-gfm';
+import remarkMath from 'remark-math';
+import { CodeBlock } from './code-block';
+import { ImageAsLink, keepUrl, SafeLink } from './safe-links';
+
+const REMARK_PLUGINS = [remarkGfm, remarkMath];
+/** KaTeX without its error throwing: a malformed formula shows in red instead of failing the block. */
+const REHYPE_PLUGINS: [typeof rehypeKatex, { throwOnError: false; strict: false }][] = [
+  [rehypeKatex, { throwOnError: false, strict: false }],
+];
+
+function textOf(node: ReactNode): string {
+  if (typeof node === 'string' || typeof node === 'number') return String(node);
+  if (Array.isArray(node)) return node.map(textOf).join('');
+  return '';
+}
+
+function componentsFor(complete: boolean): Components {
+  return {
+    a: ({ href, children }) => <SafeLink href={href}>{children}</SafeLink>,
+    img: ({ src, alt }) => (
+      <ImageAsLink src={typeof src === 'string' ? src : undefined} alt={alt} />
+    ),
+    pre: ({ children }) => {
+      const code = Array.isArray(children) ? children[0] : children;
+      const props = (code as { props?: { className?: string; children?: ReactNode } } | null)
+        ?.props;
+      const language = /\blanguage-(\S+)/.exec(props?.className ?? '')?.[1];
+      const text = textOf(props?.children).replace(/\n$/, '');
+      return <CodeBlock code={text} language={language} complete={complete} />;
+    },
+  };
+}
+
+const COMPLETE = componentsFor(true);
+const GROWING = componentsFor(false);
+
+export interface MarkdownBlockProps {
+  markdown: string;
+  /** False for the block still growing while a reply streams. */
+  complete: boolean;
+}
+
+/** A block, rendered again only when its text changes. */
+export const MarkdownBlockView = memo(function MarkdownBlockView({
+  markdown,
+  complete,
+}: MarkdownBlockProps) {
+  return (
+    <Markdown
+      remarkPlugins={REMARK_PLUGINS}
+      rehypePlugins={REHYPE_PLUGINS}
+      components={complete ? COMPLETE : GROWING}
+      urlTransform={keepUrl}
+    >
+      {markdown}
+    </Markdown>
+  );
+});

@@ -1,0 +1,51 @@
+/**
+ * The text of replies while they stream, kept apart from the conversation store so that a
+ * frame's update touches only the reply that grew.
+ */
+import { create } from 'zustand';
+import { createFrameCoalescer } from './frame-coalescer';
+
+export interface StreamState {
+  /** Each streaming reply's text so far, by reply id. */
+  texts: Record<string, string>;
+  deltasApplied(appended: ReadonlyMap<string, string>): void;
+  streamStarted(replyId: string, text?: string): void;
+  streamEnded(replyId: string): void;
+}
+
+export const useStreamStore = create<StreamState>()((set) => ({
+  texts: {},
+  deltasApplied: (appended) =>
+    set((state) => {
+      const texts = { ...state.texts };
+      for (const [id, text] of appended) texts[id] = (texts[id] ?? '') + text;
+      return { texts };
+    }),
+  streamStarted: (replyId, text = '') =>
+    set((state) => ({ texts: { ...state.texts, [replyId]: text } })),
+  streamEnded: (replyId) =>
+    set((state) => {
+      if (!(replyId in state.texts)) return {};
+      const texts = { ...state.texts };
+      delete texts[replyId];
+      return { texts };
+    }),
+}));
+
+const coalescer = createFrameCoalescer((appended) =>
+  useStreamStore.getState().deltasApplied(appended),
+);
+
+/** A delta from main: shown at the next frame, together with any others that arrive before it. */
+export function streamDeltaReceived(replyId: string, text: string): void {
+  coalescer.push(replyId, text);
+}
+
+/** Applies whatever is still queued, at once (the reply finished or stopped). */
+export function flushStreamDeltas(): void {
+  coalescer.flush();
+}
+
+export function discardStreamDeltas(replyId: string): void {
+  coalescer.discard(replyId);
+}
