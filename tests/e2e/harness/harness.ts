@@ -14,10 +14,11 @@ import { inject } from 'vitest';
 import { createRouter, trustedSender, type Dispatch } from '../../../electron/main/ipc/router';
 import type { FetchLike } from '../../../electron/main/services/relay-client';
 import { ROUTES } from '../../../electron/shared/ipc/contract';
+import type { Dialogs } from '../../../electron/main/app-context';
 import { createAppServices, type AppServices } from '../../../electron/main/app-services';
 import { MemorySecretStore, type SecretStore } from '../../../electron/main/services/secret-store';
 import type { PageWindow } from './page-types';
-import { serveDirectory, type StaticServer } from './static-server';
+import { serveDirectory, type GalleryFile, type StaticServer } from './static-server';
 
 /** What crossed the bridge: a call and its answer, or an event main sent to the page. */
 export type BridgeMessage =
@@ -45,6 +46,10 @@ export interface OpenAppOptions {
   secretStore?: SecretStore;
   /** The fetch main uses to reach relays; Node's by default. */
   fetch?: FetchLike;
+  /** Scripted file dialogs; without them every "save as" or "open" counts as cancelled. */
+  dialogs?: Dialogs;
+  /** A user data folder to open again (a restart); it is kept when the app closes. */
+  userDataDir?: string;
 }
 
 export interface E2eSession {
@@ -60,11 +65,13 @@ const SCREENSHOTS = resolve(import.meta.dirname, '../../../test-results/e2e');
 export async function startE2e(): Promise<E2eSession> {
   const { wsEndpoint, rendererDir, bridgeScript, appVersion } = inject('e2e');
   const browser = await chromium.connect(wsEndpoint);
-  const server: StaticServer = await serveDirectory(rendererDir);
+  // The gallery of the app opened last: its images are served as the app protocol serves them.
+  let gallery: GalleryFile | undefined;
+  const server: StaticServer = await serveDirectory(rendererDir, () => gallery);
   const open = new Set<AppUnderTest>();
 
   async function openApp(options: OpenAppOptions = {}): Promise<AppUnderTest> {
-    const userDataDir = await mkdtemp(join(tmpdir(), 'relay-e2e-user-'));
+    const userDataDir = options.userDataDir ?? (await mkdtemp(join(tmpdir(), 'relay-e2e-user-')));
     const messages: BridgeMessage[] = [];
     const pageErrors: Error[] = [];
     const cspViolations: string[] = [];
@@ -95,9 +102,11 @@ export async function startE2e(): Promise<E2eSession> {
         }),
       emit,
       ...(options.fetch ? { fetch: options.fetch } : {}),
+      ...(options.dialogs ? { dialogs: options.dialogs } : {}),
       version: appVersion,
       platform: process.platform,
     });
+    gallery = (pathname) => services.gallery.servedFile(pathname);
     const { dispatch }: { dispatch: Dispatch } = createRouter(ROUTES, services.handlers, {
       isTrustedSender: trustedSender([server.origin], () => [WEB_CONTENTS_ID]),
       onInternalError: (channel, error) => console.error(`e2e: ${channel} failed`, error),
@@ -154,7 +163,8 @@ export async function startE2e(): Promise<E2eSession> {
         open.delete(app);
         await context.close();
         await services.close();
-        await rm(userDataDir, { recursive: true, force: true });
+        if (options.userDataDir === undefined)
+          await rm(userDataDir, { recursive: true, force: true });
       },
     };
     open.add(app);

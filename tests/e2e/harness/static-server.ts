@@ -13,6 +13,9 @@ const TYPES: Record<string, string> = {
   '.css': 'text/css; charset=utf-8',
   '.svg': 'image/svg+xml',
   '.png': 'image/png',
+  '.jpg': 'image/jpeg',
+  '.webp': 'image/webp',
+  '.gif': 'image/gif',
   '.woff2': 'font/woff2',
   '.json': 'application/json',
 };
@@ -31,10 +34,34 @@ export async function pagePolicy(root: string): Promise<string> {
   return match[1];
 }
 
-export async function serveDirectory(root: string): Promise<StaticServer> {
+/** Resolves `/gallery/<hash>.<ext>` to a file of the current app's gallery, as the app protocol does. */
+export type GalleryFile = (pathname: string) => Promise<string | undefined>;
+
+export async function serveDirectory(
+  root: string,
+  galleryFile?: () => GalleryFile | undefined,
+): Promise<StaticServer> {
   const policy = await pagePolicy(root);
   const server = createServer((req, res) => {
-    const path = decodeURIComponent(new URL(req.url ?? '/', 'http://x').pathname);
+    const pathname = new URL(req.url ?? '/', 'http://x').pathname;
+    const gallery = galleryFile?.();
+    if (pathname.startsWith('/gallery/') && gallery) {
+      gallery(pathname)
+        .then((file) => (file ? readFile(file) : Promise.reject(new Error('not in the gallery'))))
+        .then(
+          (body) => {
+            res.writeHead(200, {
+              'content-type': TYPES[extname(pathname)] ?? 'application/octet-stream',
+              'x-content-type-options': 'nosniff',
+              'cache-control': 'no-store',
+            });
+            res.end(body);
+          },
+          () => res.writeHead(404).end(),
+        );
+      return;
+    }
+    const path = decodeURIComponent(pathname);
     const file = normalize(join(root, path === '/' ? 'index.html' : path));
     if (!file.startsWith(root + sep)) {
       res.writeHead(403).end();
