@@ -10,6 +10,7 @@ import {
   selectHasConnections,
   useConnectStore,
 } from '../features/connect/connect-store';
+import { ChatScreen } from '../features/chat/chat-screen';
 import { ConnectionsScreen } from '../features/connect/connections-screen';
 import { ImagesScreen } from '../features/images/images-screen';
 import { ModelsScreen } from '../features/models/models-screen';
@@ -20,6 +21,7 @@ import { relayBridge } from '../lib/relay-bridge';
 import { NavIcon } from './nav-icon';
 
 const SCREENS = [
+  { id: 'chat', title: 'Chat' },
   { id: 'models', title: 'Models' },
   { id: 'images', title: 'Images' },
   { id: 'connections', title: 'Connections' },
@@ -175,6 +177,7 @@ function Shell({ screen, onScreen }: { screen: ScreenId; onScreen: (id: ScreenId
             </div>
           ))}
         {screen === 'images' && active && <ImagesScreen connection={active} />}
+        {screen === 'chat' && <ChatScreen />}
         {screen === 'connections' && <ConnectionsScreen />}
         {screen === 'settings' && <SettingsScreen />}
       </main>

@@ -19,6 +19,9 @@ export function NavIcon({ screen }: { screen: ScreenId }) {
           <path d="M3.5 14l4-4 3 3 2-2 4 4" />
         </>
       )}
+      {screen === 'chat' && (
+        <path d="M4 4.5h12a1.5 1.5 0 0 1 1.5 1.5v7a1.5 1.5 0 0 1-1.5 1.5H9l-4 3v-3H4A1.5 1.5 0 0 1 2.5 13V6A1.5 1.5 0 0 1 4 4.5z" />
+      )}
       {screen === 'connections' && (
         <>
           <path d="M8 12l4-4" />

@@ -1,0 +1,231 @@
+/** What the chat screen asks of main; outcomes go to the stores as events. */
+import { failureOf } from '../../lib/errors';
+import { requireBridge } from '../../lib/relay-bridge';
+import { useChatStore } from './chat-store';
+import {
+  discardStreamDeltas,
+  flushStreamDeltas,
+  streamDeltaReceived,
+  useStreamStore,
+} from './stream-store';
+
+const chat = () => useChatStore.getState();
+
+export async function loadConversations(): Promise<void> {
+  chat().listRequested();
+  try {
+    chat().listLoaded(await requireBridge().listConversations());
+  } catch (error) {
+    chat().listFailed(failureOf(error));
+  }
+}
+
+/** Fetches the open conversation again: after a send, an edit, a regenerate or an import. */
+export async function openConversation(id: string): Promise<void> {
+  chat().conversationOpened(id);
+  try {
+    const detail = await requireBridge().getConversation({ id });
+    const streams = useStreamStore.getState();
+    for (const message of detail.messages) {
+      // A reply that was already streaming before we looked: start from what main has stored.
+      if (message.status === 'streaming' && streams.texts[message.id] === undefined) {
+        streams.streamStarted(message.id, message.content);
+      }
+    }
+    chat().conversationLoaded(id, detail.messages, detail.conversation);
+  } catch (error) {
+    chat().conversationFailed(id, failureOf(error));
+  }
+}
+
+async function refreshActive(): Promise<void> {
+  const id = chat().activeId;
+  if (!id) return;
+  try {
+    const detail = await requireBridge().getConversation({ id });
+    chat().conversationLoaded(id, detail.messages, detail.conversation);
+  } catch (error) {
+    chat().actionFailed(failureOf(error));
+  }
+}
+
+export async function newConversation(model?: string): Promise<string | undefined> {
+  try {
+    const created = await requireBridge().createConversation(model ? { model } : undefined);
+    chat().conversationUpdated(created);
+    await openConversation(created.id);
+    return created.id;
+  } catch (error) {
+    chat().actionFailed(failureOf(error));
+    return undefined;
+  }
+}
+
+export async function renameConversation(id: string, title: string): Promise<void> {
+  chat().conversationUpdated(await requireBridge().renameConversation({ id, title }));
+}
+
+export async function pinConversation(id: string, pinned: boolean): Promise<void> {
+  try {
+    chat().conversationUpdated(await requireBridge().setConversationPinned({ id, pinned }));
+  } catch (error) {
+    chat().actionFailed(failureOf(error));
+  }
+}
+
+export async function deleteConversation(id: string): Promise<void> {
+  const summary = chat().conversations.find((c) => c.id === id);
+  try {
+    await requireBridge().deleteConversation({ id });
+    if (summary) chat().conversationDeleted(summary);
+  } catch (error) {
+    chat().actionFailed(failureOf(error));
+  }
+}
+
+export async function undoDelete(): Promise<void> {
+  const deleted = chat().deleted;
+  if (!deleted) return;
+  try {
+    const restored = await requireBridge().restoreConversation({ id: deleted.id });
+    chat().undoDismissed();
+    chat().conversationUpdated(restored);
+  } catch (error) {
+    chat().actionFailed(failureOf(error));
+  }
+}
+
+export type ConversationSettings = Parameters<
+  ReturnType<typeof requireBridge>['updateConversationSettings']
+>[0];
+
+export async function saveConversationSettings(settings: ConversationSettings): Promise<boolean> {
+  try {
+    chat().conversationUpdated(await requireBridge().updateConversationSettings(settings));
+    return true;
+  } catch (error) {
+    chat().actionFailed(failureOf(error));
+    return false;
+  }
+}
+
+type Sent = { userMessageId: string; replyId: string };
+
+async function afterSend(sending: Promise<Sent>): Promise<boolean> {
+  try {
+    const { replyId } = await sending;
+    if (!(replyId in useStreamStore.getState().texts))
+      useStreamStore.getState().streamStarted(replyId);
+    await refreshActive();
+    return true;
+  } catch (error) {
+    chat().actionFailed(failureOf(error));
+    return false;
+  }
+}
+
+export function sendMessage(
+  conversationId: string,
+  text: string,
+  stream: boolean,
+): Promise<boolean> {
+  return afterSend(requireBridge().sendMessage({ conversationId, text, options: { stream } }));
+}
+
+export function regenerateReply(conversationId: string, stream = true): Promise<boolean> {
+  return afterSend(requireBridge().regenerateReply({ conversationId, options: { stream } }));
+}
+
+export function editAndResend(messageId: string, text: string, stream = true): Promise<boolean> {
+  return afterSend(requireBridge().editMessage({ messageId, text, options: { stream } }));
+}
+
+export async function stopReply(replyId: string): Promise<void> {
+  try {
+    await requireBridge().stopReply({ replyId });
+  } catch (error) {
+    chat().actionFailed(failureOf(error));
+  }
+}
+
+/** Stops every reply of the open conversation that is still arriving (Esc). */
+export function stopStreaming(): void {
+  for (const id of Object.keys(chat().streaming)) void stopReply(id);
+}
+
+let latestSearch = 0;
+
+export async function searchMessages(query: string): Promise<void> {
+  const request = ++latestSearch;
+  chat().searchChanged(query);
+  if (query.trim() === '') return;
+  try {
+    const hits = await requireBridge().searchMessages({ query, limit: 50 });
+    if (request === latestSearch) chat().searchLoaded(query, hits);
+  } catch {
+    if (request === latestSearch) chat().searchFailed(query);
+  }
+}
+
+/** Opens the hit's conversation and scrolls to its message, marking the words found. */
+export async function jumpToHit(conversationId: string, messageId: string, terms: string[]) {
+  if (chat().activeId !== conversationId) await openConversation(conversationId);
+  chat().focusRequested(messageId, terms);
+}
+
+export async function exportConversations(ids: string[], format: 'markdown' | 'json') {
+  try {
+    const result = await requireBridge().exportConversations({ ids, format });
+    if (result.saved)
+      chat().noticeShown(
+        `Saved ${result.count === 1 ? 'the conversation' : `${result.count} conversations`} to ${result.path ?? 'the chosen file'}.`,
+      );
+  } catch (error) {
+    chat().actionFailed(failureOf(error));
+  }
+}
+
+export async function importConversations(): Promise<void> {
+  try {
+    const result = await requireBridge().importConversations();
+    if (result.cancelled) return;
+    await loadConversations();
+    chat().noticeShown(
+      `Imported ${result.conversationIds.length === 1 ? 'one conversation' : `${result.conversationIds.length} conversations`}.`,
+    );
+    const first = result.conversationIds[0];
+    if (first) await openConversation(first);
+  } catch (error) {
+    chat().actionFailed(failureOf(error));
+  }
+}
+
+/** Puts a new key on the active connection after a 401, then asks for the reply again. */
+export async function replaceKeyAndRegenerate(conversationId: string, apiKey: string) {
+  const bridge = requireBridge();
+  const active = (await bridge.listConnections()).find((c) => c.active);
+  if (!active) throw new Error('No connection is in use.');
+  await bridge.updateConnection({ id: active.id, changes: { apiKey } });
+  await regenerateReply(conversationId);
+}
+
+/** Main's chat events, into the stores; returns the unsubscribe. */
+export function watchChatEvents(): () => void {
+  const bridge = requireBridge();
+  const off = [
+    bridge.onChatDelta(({ replyId, text }) => streamDeltaReceived(replyId, text)),
+    bridge.onChatReplyFinished((finished) => {
+      flushStreamDeltas();
+      discardStreamDeltas(finished.replyId);
+      chat().replyFinished(finished);
+      useStreamStore.getState().streamEnded(finished.replyId);
+    }),
+    bridge.onConversationsChanged(() => void loadConversations()),
+    bridge.onRetryScheduled(({ requestId, attempt, delayMs, message }) =>
+      chat().retryScheduled(requestId, { attempt, retryAt: Date.now() + delayMs, message }),
+    ),
+  ];
+  return () => {
+    for (const unsubscribe of off) unsubscribe();
+  };
+}

@@ -1,0 +1,105 @@
+import './chat.css';
+import { useEffect } from 'react';
+import { Notice } from '../../components/notice';
+import { failureTitle } from '../../lib/errors';
+import {
+  loadConversations,
+  newConversation,
+  openConversation,
+  watchChatEvents,
+} from './chat-actions';
+import { useChatStore } from './chat-store';
+import { Composer } from './composer';
+import { ConversationList } from './conversation-list';
+import { MessageList } from './message-list';
+
+/** The chat screen: conversations on the left, the open one with its composer on the right. */
+export function ChatScreen() {
+  const activeId = useChatStore((s) => s.activeId);
+  const conversation = useChatStore((s) => s.conversations.find((c) => c.id === s.activeId));
+  const viewStatus = useChatStore((s) => s.viewStatus);
+  const viewFailure = useChatStore((s) => s.viewFailure);
+  const actionFailure = useChatStore((s) => s.actionFailure);
+  const notice = useChatStore((s) => s.notice);
+
+  useEffect(() => {
+    void loadConversations();
+    return watchChatEvents();
+  }, []);
+
+  return (
+    <div className="chat-screen">
+      <ConversationList />
+      <section className="chat-main" aria-label={conversation?.title ?? 'Chat'}>
+        {notice && (
+          <Notice
+            tone="success"
+            actions={
+              <button
+                type="button"
+                className="button button-small"
+                onClick={() => useChatStore.getState().noticeShown(undefined)}
+              >
+                Dismiss
+              </button>
+            }
+          >
+            <p>{notice}</p>
+          </Notice>
+        )}
+        {actionFailure && (
+          <Notice
+            tone="error"
+            title={failureTitle(actionFailure)}
+            actions={
+              <button
+                type="button"
+                className="button button-small"
+                onClick={() => useChatStore.getState().actionFailed(undefined)}
+              >
+                Dismiss
+              </button>
+            }
+          >
+            <p className="failure-message">{actionFailure.message}</p>
+          </Notice>
+        )}
+        {!activeId && (
+          <div className="chat-empty">
+            <p className="muted">Pick a conversation, or start a new one.</p>
+            <button
+              type="button"
+              className="button button-primary"
+              onClick={() => void newConversation()}
+            >
+              New chat
+            </button>
+          </div>
+        )}
+        {activeId && viewStatus === 'failed' && (
+          <Notice
+            tone="error"
+            title="The conversation could not be opened"
+            actions={
+              <button
+                type="button"
+                className="button"
+                onClick={() => void openConversation(activeId)}
+              >
+                Try again
+              </button>
+            }
+          >
+            <p className="failure-message">{viewFailure?.message}</p>
+          </Notice>
+        )}
+        {activeId && viewStatus === 'ready' && conversation && (
+          <>
+            <MessageList key={activeId} conversationId={activeId} />
+            <Composer conversation={conversation} />
+          </>
+        )}
+      </section>
+    </div>
+  );
+}

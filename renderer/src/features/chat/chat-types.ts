@@ -1,0 +1,16 @@
+/** The chat part of the bridge's types, read from the contract through the bridge. */
+import type { RelayBridge } from '../../lib/relay-bridge';
+
+type Answer<Name extends keyof RelayBridge> = RelayBridge[Name] extends (
+  ...args: never[]
+) => Promise<infer T>
+  ? T
+  : never;
+
+export type ConversationSummary = Answer<'createConversation'>;
+export type ConversationDetail = Answer<'getConversation'>;
+export type ChatMessage = ConversationDetail['messages'][number];
+export type SearchHit = Answer<'searchMessages'>[number];
+export type ReplyError = NonNullable<ChatMessage['error']>;
+export type ChatUsage = NonNullable<ChatMessage['usage']>;
+export type ReplyFinished = Parameters<Parameters<RelayBridge['onChatReplyFinished']>[0]>[0];

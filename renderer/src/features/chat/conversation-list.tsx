@@ -1,0 +1,216 @@
+import { useState, type FormEvent } from 'react';
+import { useShallow } from 'zustand/react/shallow';
+import {
+  deleteConversation,
+  exportConversations,
+  importConversations,
+  jumpToHit,
+  newConversation,
+  openConversation,
+  pinConversation,
+  renameConversation,
+  searchMessages,
+  undoDelete,
+} from './chat-actions';
+import { useChatStore } from './chat-store';
+import type { ConversationSummary, SearchHit } from './chat-types';
+
+/** The sidebar of the chat screen: search, new, the conversations (pinned first, then latest). */
+export function ConversationList() {
+  const conversations = useChatStore((s) => s.conversations);
+  const activeId = useChatStore((s) => s.activeId);
+  const query = useChatStore((s) => s.searchQuery);
+  const deleted = useChatStore((s) => s.deleted);
+
+  return (
+    <aside className="chat-sidebar" aria-label="Conversations">
+      <div className="chat-sidebar-actions">
+        <button
+          type="button"
+          className="button button-primary"
+          onClick={() => void newConversation()}
+        >
+          New chat
+        </button>
+        <button type="button" className="button" onClick={() => void importConversations()}>
+          Import
+        </button>
+      </div>
+      <input
+        className="input chat-search"
+        type="search"
+        placeholder="Search messages"
+        aria-label="Search messages"
+        value={query}
+        onChange={(event) => void searchMessages(event.target.value)}
+      />
+      {deleted && (
+        <div className="chat-undo" role="status">
+          <span>Deleted “{deleted.title}”.</span>
+          <button type="button" className="button button-small" onClick={() => void undoDelete()}>
+            Undo
+          </button>
+        </div>
+      )}
+      {query.trim() !== '' ? (
+        <SearchResults />
+      ) : (
+        <ul className="chat-conversations">
+          {conversations.map((conversation) => (
+            <ConversationItem
+              key={conversation.id}
+              conversation={conversation}
+              active={conversation.id === activeId}
+            />
+          ))}
+        </ul>
+      )}
+    </aside>
+  );
+}
+
+function ConversationItem({
+  conversation,
+  active,
+}: {
+  conversation: ConversationSummary;
+  active: boolean;
+}) {
+  const [renaming, setRenaming] = useState(false);
+  const [title, setTitle] = useState(conversation.title);
+  const [error, setError] = useState<string>();
+
+  async function rename(event: FormEvent) {
+    event.preventDefault();
+    if (title.trim() === '') {
+      setError('Give the conversation a title.');
+      return;
+    }
+    try {
+      await renameConversation(conversation.id, title.trim());
+      setRenaming(false);
+      setError(undefined);
+    } catch (failure) {
+      setError((failure as { message?: string }).message ?? 'The title could not be saved.');
+    }
+  }
+
+  if (renaming) {
+    return (
+      <li className="chat-conversation">
+        <form onSubmit={(event) => void rename(event)} className="chat-rename">
+          <input
+            className="input"
+            aria-label="Conversation title"
+            value={title}
+            autoFocus
+            aria-invalid={error ? true : undefined}
+            onChange={(event) => setTitle(event.target.value)}
+            onKeyDown={(event) => {
+              if (event.key === 'Escape') setRenaming(false);
+            }}
+          />
+          {error && <p className="field-error">{error}</p>}
+          <button type="submit" className="button button-small">
+            Save
+          </button>
+        </form>
+      </li>
+    );
+  }
+  return (
+    <li className="chat-conversation" data-active={active || undefined}>
+      <button
+        type="button"
+        className="chat-conversation-open"
+        aria-current={active ? 'page' : undefined}
+        onClick={() => void openConversation(conversation.id)}
+      >
+        {conversation.pinned && (
+          <span className="chat-pin-mark" aria-label="Pinned">
+            📌{' '}
+          </span>
+        )}
+        <span className="chat-conversation-title">{conversation.title}</span>
+      </button>
+      <span className="chat-conversation-tools">
+        <button
+          type="button"
+          className="button button-small"
+          onClick={() => {
+            setTitle(conversation.title);
+            setRenaming(true);
+          }}
+          aria-label={`Rename ${conversation.title}`}
+        >
+          Rename
+        </button>
+        <button
+          type="button"
+          className="button button-small"
+          onClick={() => void pinConversation(conversation.id, !conversation.pinned)}
+          aria-label={`${conversation.pinned ? 'Unpin' : 'Pin'} ${conversation.title}`}
+        >
+          {conversation.pinned ? 'Unpin' : 'Pin'}
+        </button>
+        <button
+          type="button"
+          className="button button-small"
+          onClick={() => void exportConversations([conversation.id], 'markdown')}
+          aria-label={`Export ${conversation.title} as Markdown`}
+        >
+          .md
+        </button>
+        <button
+          type="button"
+          className="button button-small"
+          onClick={() => void exportConversations([conversation.id], 'json')}
+          aria-label={`Export ${conversation.title} as JSON`}
+        >
+          .json
+        </button>
+        <button
+          type="button"
+          className="button button-small button-quiet-danger"
+          onClick={() => void deleteConversation(conversation.id)}
+          aria-label={`Delete ${conversation.title}`}
+        >
+          Delete
+        </button>
+      </span>
+    </li>
+  );
+}
+
+function SearchResults() {
+  const { hits, status } = useChatStore(
+    useShallow((s) => ({ hits: s.searchHits, status: s.searchStatus })),
+  );
+  if (status === 'loading' && hits.length === 0) return <p className="muted">Searching…</p>;
+  if (status === 'failed') return <p className="field-error">The search could not run.</p>;
+  if (status === 'ready' && hits.length === 0) return <p className="muted">No message matches.</p>;
+  return (
+    <ul className="chat-hits" aria-label="Search results">
+      {hits.map((hit) => (
+        <li key={hit.messageId}>
+          <button
+            type="button"
+            className="chat-hit"
+            onClick={() => void jumpToHit(hit.conversationId, hit.messageId, termsOf(hit))}
+          >
+            <span className="chat-hit-title">{hit.conversationTitle}</span>
+            <span className="chat-hit-snippet">
+              {hit.snippet.map((part, i) =>
+                part.hit ? <mark key={i}>{part.text}</mark> : <span key={i}>{part.text}</span>,
+              )}
+            </span>
+          </button>
+        </li>
+      ))}
+    </ul>
+  );
+}
+
+function termsOf(hit: SearchHit): string[] {
+  return [...new Set(hit.snippet.filter((p) => p.hit).map((p) => p.text.toLowerCase()))];
+}
