@@ -1,0 +1,38 @@
+/** The messages between the page and the similarity worker. */
+
+export interface AnalyseRequest {
+  type: 'analyse';
+  id: number;
+  /** n rows of d values, row-major; transferred, not copied. */
+  vectors: Float32Array;
+  n: number;
+  d: number;
+  /** Pixels a side of the heatmap image. */
+  heatmapSize: number;
+}
+
+export interface RankRequest {
+  type: 'rank';
+  id: number;
+  query: Float32Array;
+  limit: number;
+}
+
+export type WorkerRequest = AnalyseRequest | RankRequest;
+
+export interface Analysis {
+  n: number;
+  /** The n×n cosine similarities, in input order. */
+  matrix: Float32Array;
+  /** Input indexes (of the analysed rows) ordered so that similar ones sit side by side. */
+  order: number[];
+  heatmap: { size: number; pixels: Uint8ClampedArray };
+  /** x, y per row on the first two principal components. */
+  points: Float32Array;
+  explained: [number, number];
+}
+
+export type WorkerResponse =
+  | { type: 'analysed'; id: number; analysis: Analysis }
+  | { type: 'ranked'; id: number; ranked: Array<[number, number]> }
+  | { type: 'failed'; id: number; message: string };

@@ -1,0 +1,207 @@
+/** What the embeddings screen does over the bridge, and the events it listens to. */
+import { failureOf } from '../../lib/errors';
+import { requireBridge } from '../../lib/relay-bridge';
+import { analyse, rank } from './analysis-client';
+import { useEmbeddingsStore as store } from './embeddings-store';
+import { collectInputs } from './input-check';
+
+/** The heatmap image is at most this many pixels a side; more inputs are sampled. */
+const HEATMAP_MAX_PIXELS = 600;
+/** Numbers per page of vectors fetched for the pictures. */
+const VECTOR_PAGE_VALUES = 65_536;
+
+export async function loadEmbeddingModels(refresh = false): Promise<void> {
+  try {
+    const list = await requireBridge().listModels(refresh ? { refresh: true } : undefined);
+    const models = list.models.filter((m) => m.kind === 'embedding').map((m) => m.id);
+    store.getState().modelsLoaded(models, list.lastModel.embeddings);
+  } catch (error) {
+    store.getState().modelsFailed(failureOf(error));
+  }
+}
+
+export function chooseModel(model: string): void {
+  store.getState().modelChosen(model);
+  void requireBridge()
+    .setLastModel({ feature: 'embeddings', modelId: model })
+    .catch(() => undefined);
+}
+
+export async function loadRuns(): Promise<void> {
+  try {
+    store.getState().runsLoaded(await requireBridge().listEmbeddingRuns());
+  } catch {
+    // The list is a convenience; the screen works without it.
+  }
+}
+
+export async function openInputsFile(): Promise<void> {
+  try {
+    const file = await requireBridge().openEmbeddingInputs();
+    if (file.fileName === undefined) return;
+    store.getState().fileOpened({ ...file, fileName: file.fileName });
+  } catch (error) {
+    store.getState().inputRefused(failureOf(error).message);
+  }
+}
+
+export async function startRun(): Promise<void> {
+  const state = store.getState();
+  const { inputs, error } = collectInputs(state.mode, state.linesText, state.listItems, state.file);
+  if (error) return state.inputRefused(error);
+  if (!state.model) return state.inputRefused('Choose an embedding model first.');
+  state.runRequested();
+  try {
+    const { runId } = await requireBridge().startEmbeddingRun({ model: state.model, inputs });
+    store.getState().runStarted(runId, inputs.length);
+  } catch (error) {
+    store.getState().runStartFailed(failureOf(error));
+  }
+}
+
+async function followRun(start: () => Promise<{ runId: string }>, total: number) {
+  const state = store.getState();
+  state.runRequested();
+  try {
+    const { runId } = await start();
+    store.getState().runStarted(runId, total);
+  } catch (error) {
+    store.getState().runStartFailed(failureOf(error));
+  }
+}
+
+export const cancelRun = (runId: string) =>
+  requireBridge()
+    .cancelEmbeddingRun({ runId })
+    .catch(() => undefined);
+
+/** Goes on with a run that stopped: only the inputs without a vector are sent. */
+export const resumeRun = (runId: string, total: number) =>
+  followRun(() => requireBridge().resumeEmbeddingRun({ runId }), total);
+
+export const rerun = (runId: string, total: number) =>
+  followRun(() => requireBridge().rerunEmbeddingRun({ runId }), total);
+
+export async function deleteRun(runId: string): Promise<void> {
+  try {
+    await requireBridge().deleteEmbeddingRun({ runId });
+  } finally {
+    if (store.getState().run?.id === runId) store.setState({ run: undefined, analysis: undefined });
+    await loadRuns();
+  }
+}
+
+/** Shows a run: its table at once, then its pictures once the worker has worked them out. */
+export async function openRun(runId: string): Promise<void> {
+  try {
+    const run = await requireBridge().getEmbeddingRun({ runId });
+    store.getState().runLoaded(run);
+    if (run.status !== 'running') await drawPictures(runId);
+  } catch (error) {
+    store.getState().runStartFailed(failureOf(error));
+  }
+}
+
+async function drawPictures(runId: string): Promise<void> {
+  const run = store.getState().run;
+  if (!run || run.id !== runId) return;
+  const indexes = run.items.filter((item) => item.dimensions !== undefined).map((i) => i.index);
+  const d = run.dimensions ?? 0;
+  if (indexes.length < 2 || d === 0) return;
+  store.getState().analysisStarted();
+  try {
+    const bridge = requireBridge();
+    const vectors = new Float32Array(indexes.length * d);
+    const rows = Math.max(1, Math.floor(VECTOR_PAGE_VALUES / d));
+    let row = 0;
+    for (let offset = 0; offset < run.total; offset += rows) {
+      const page = await bridge.getEmbeddingVectors({ runId, offset, limit: rows });
+      for (const vector of page.vectors) {
+        if (vector === null) continue;
+        vectors.set(vector, row * d);
+        row++;
+      }
+      if (page.vectors.length === 0) break;
+    }
+    const size = Math.min(indexes.length, HEATMAP_MAX_PIXELS);
+    const analysis = await analyse(vectors, indexes.length, d, size);
+    if (store.getState().run?.id !== runId) return;
+    store.getState().analysisReady({ ...analysis, runId, indexes });
+  } catch (error) {
+    store.getState().analysisFailed(failureOf(error).message);
+  }
+}
+
+export async function findNearest(query: string): Promise<void> {
+  const { run, analysis } = store.getState();
+  if (!run || !analysis) return;
+  if (query.trim() === '') {
+    store.getState().nearestFound(undefined, {
+      kind: 'invalid_request',
+      message: 'Type a text to compare with the set.',
+    });
+    return;
+  }
+  try {
+    const { vector } = await requireBridge().embedQuery({ model: run.model, text: query });
+    const ranked = await rank(Float32Array.from(vector), 10);
+    const texts = run.items;
+    store.getState().nearestFound({
+      query,
+      ranked: ranked.map(([row, score]) => {
+        const index = analysis.indexes[row] as number;
+        return { index, text: texts[index]?.text ?? '', score };
+      }),
+    });
+  } catch (error) {
+    store.getState().nearestFound(undefined, failureOf(error));
+  }
+}
+
+export async function exportRun(runId: string, format: 'json' | 'csv'): Promise<void> {
+  try {
+    const result = await requireBridge().exportEmbeddingRun({ runId, format });
+    store
+      .getState()
+      .noted(
+        result.path === undefined
+          ? undefined
+          : `Saved ${result.rows} ${result.rows === 1 ? 'vector' : 'vectors'} to ${result.path}`,
+      );
+  } catch (error) {
+    store.getState().noted(`The export failed: ${failureOf(error).message}`);
+  }
+}
+
+export async function copyVector(runId: string, index: number): Promise<void> {
+  try {
+    const page = await requireBridge().getEmbeddingVectors({ runId, offset: index, limit: 1 });
+    const vector = page.vectors[0];
+    if (!vector) throw new Error('This input has no vector yet.');
+    await navigator.clipboard.writeText(JSON.stringify(vector));
+    store.getState().noted(`Copied the vector of input ${index + 1} (${vector.length} values).`);
+  } catch (error) {
+    store.getState().noted(`The vector was not copied: ${failureOf(error).message}`);
+  }
+}
+
+/** Listens for progress, ends and retries of runs; returns the way to stop listening. */
+export function watchRuns(): () => void {
+  const bridge = requireBridge();
+  const offs = [
+    bridge.onEmbeddingProgress((progress) => store.getState().progressReceived(progress)),
+    bridge.onEmbeddingRunEnded((ended) => {
+      void loadRuns();
+      if (store.getState().progress?.runId === ended.runId) void openRun(ended.runId);
+    }),
+    bridge.onRetryScheduled((retry) => {
+      if (store.getState().progress?.runId !== retry.requestId) return;
+      store.getState().retryScheduled({
+        attempt: retry.attempt,
+        retryAt: Date.now() + retry.delayMs,
+        message: retry.message,
+      });
+    }),
+  ];
+  return () => offs.forEach((off) => off());
+}

@@ -1,0 +1,181 @@
+import { useEffect, useId } from 'react';
+import { useShallow } from 'zustand/react/shallow';
+import { EmptyState } from '../../components/empty-state';
+import { Notice } from '../../components/notice';
+import { Spinner } from '../../components/spinner';
+import type { ConnectionSummary } from '../../lib/relay-bridge';
+import {
+  chooseModel,
+  exportRun,
+  loadEmbeddingModels,
+  loadRuns,
+  watchRuns,
+} from './embeddings-actions';
+import { useEmbeddingsStore } from './embeddings-store';
+import { InputPanel } from './input-panel';
+import { NearestPanel } from './nearest-panel';
+import { PcaScatter } from './pca-scatter';
+import { ResultsTable } from './results-table';
+import { RunFailure, RunProgress } from './run-status';
+import { RunsList } from './runs-list';
+import { SimilarityHeatmap } from './similarity-heatmap';
+import './embeddings.css';
+
+/** The embeddings playground: texts in, vectors out, and pictures of what they say. */
+export function EmbeddingsScreen({ connection }: { connection: ConnectionSummary }) {
+  const pickerId = useId();
+  const state = useEmbeddingsStore(
+    useShallow((s) => ({
+      models: s.models,
+      model: s.model,
+      modelsFailure: s.modelsFailure,
+      run: s.run,
+      progress: s.progress,
+      retry: s.retry,
+      startFailure: s.startFailure,
+      analysisStatus: s.analysisStatus,
+      analysis: s.analysis,
+      analysisFailure: s.analysisFailure,
+      note: s.note,
+    })),
+  );
+
+  useEffect(() => {
+    void loadEmbeddingModels();
+    void loadRuns();
+    return watchRuns();
+  }, [connection.id]);
+
+  const { run, progress, analysis } = state;
+  const running = progress !== undefined;
+
+  return (
+    <div className="page embeddings-page">
+      <header className="page-header">
+        <div>
+          <h1 className="page-title">Embeddings</h1>
+          <p className="page-lead">Compare texts by meaning, and take the vectors away.</p>
+        </div>
+        <div className="page-header-actions">
+          <label className="field-label" htmlFor={pickerId}>
+            Embedding model
+          </label>
+          <select
+            id={pickerId}
+            className="select"
+            value={state.model ?? ''}
+            disabled={state.models.length === 0}
+            onChange={(e) => chooseModel(e.target.value)}
+          >
+            {state.models.length === 0 && <option value="">No embedding model</option>}
+            {state.models.map((id) => (
+              <option key={id} value={id}>
+                {id}
+              </option>
+            ))}
+          </select>
+        </div>
+      </header>
+
+      {state.modelsFailure && (
+        <Notice
+          tone="error"
+          title="The models could not be listed"
+          actions={
+            <button type="button" className="button" onClick={() => void loadEmbeddingModels(true)}>
+              Try again
+            </button>
+          }
+        >
+          <p className="failure-message">{state.modelsFailure.message}</p>
+        </Notice>
+      )}
+      {!state.modelsFailure && state.models.length === 0 && (
+        <Notice tone="info" title="This relay lists no embedding model">
+          <p>
+            If one of its models makes embeddings, mark it as an embedding model on the Models
+            screen.
+          </p>
+        </Notice>
+      )}
+
+      <div className="embeddings-layout">
+        <div className="embeddings-main">
+          <InputPanel busy={running} />
+          {state.startFailure && (
+            <Notice tone="error" title="The run did not start">
+              <p className="failure-message">{state.startFailure.message}</p>
+            </Notice>
+          )}
+          {progress && (
+            <RunProgress
+              runId={progress.runId}
+              done={progress.done}
+              total={progress.total}
+              retry={state.retry}
+            />
+          )}
+          {run && !running && run.error && run.status === 'failed' && (
+            <RunFailure run={run} error={run.error} consoleUrl={connection.consoleUrl} />
+          )}
+          {run && !running && run.status === 'cancelled' && (
+            <Notice tone="info" title="The run was cancelled">
+              <p>
+                {run.done} of {run.total} inputs were embedded before it stopped, and were kept.
+              </p>
+            </Notice>
+          )}
+          {run && (
+            <div className="embeddings-run-actions">
+              <button
+                type="button"
+                className="button"
+                onClick={() => void exportRun(run.id, 'json')}
+              >
+                Export JSON…
+              </button>
+              <button
+                type="button"
+                className="button"
+                onClick={() => void exportRun(run.id, 'csv')}
+              >
+                Export CSV…
+              </button>
+              <span className="muted small" role="status">
+                {state.note}
+              </span>
+            </div>
+          )}
+          {run && <ResultsTable run={run} />}
+          {run && state.analysisStatus === 'working' && (
+            <p className="muted" role="status">
+              <Spinner label="Working out" /> Working out the pictures…
+            </p>
+          )}
+          {state.analysisStatus === 'failed' && (
+            <Notice tone="error" title="The pictures could not be drawn">
+              <p className="failure-message">{state.analysisFailure}</p>
+            </Notice>
+          )}
+          {run && analysis && analysis.runId === run.id && (
+            <>
+              <div className="embeddings-pictures">
+                <SimilarityHeatmap run={run} analysis={analysis} />
+                <PcaScatter run={run} analysis={analysis} />
+              </div>
+              <NearestPanel />
+            </>
+          )}
+          {!run && !running && (
+            <EmptyState title="No vectors yet">
+              <p>Write a few texts, one per line, and embed them to see how alike they are.</p>
+            </EmptyState>
+          )}
+        </div>
+        <aside className="embeddings-aside">
+          <RunsList />
+        </aside>
+      </div>
+    </div>
+  );
+}
