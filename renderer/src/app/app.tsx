@@ -1,44 +1,41 @@
-import { useEffect, useRef, useState } from "react";
-import { Badge } from "../components/badge";
-import { EmptyState } from "../components/empty-state";
-import { Notice } from "../components/notice";
-import { Spinner } from "../components/spinner";
-import {
-  watchConnections,
-  loadConnections,
-} from "../features/connect/connect-actions";
-import { ConnectScreen } from "../features/connect/connect-screen";
+import { useEffect, useRef, useState } from 'react';
+import { Badge } from '../components/badge';
+import { EmptyState } from '../components/empty-state';
+import { Notice } from '../components/notice';
+import { Spinner } from '../components/spinner';
+import { watchConnections, loadConnections } from '../features/connect/connect-actions';
+import { ConnectScreen } from '../features/connect/connect-screen';
 import {
   selectActiveConnection,
   selectHasConnections,
   useConnectStore,
-} from "../features/connect/connect-store";
-import { ChatScreen } from "../features/chat/chat-screen";
-import { ConnectionsScreen } from "../features/connect/connections-screen";
-import { ImagesScreen } from "../features/images/images-screen";
-import { ModelsScreen } from "../features/models/models-screen";
-import { loadSettings } from "../features/settings/settings-actions";
-import { SettingsScreen } from "../features/settings/settings-screen";
-import {
-  selectTheme,
-  useSettingsStore,
-} from "../features/settings/settings-store";
-import { relayBridge } from "../lib/relay-bridge";
-import { NavIcon } from "./nav-icon";
+} from '../features/connect/connect-store';
+import { ChatScreen } from '../features/chat/chat-screen';
+import { ConnectionsScreen } from '../features/connect/connections-screen';
+import { EmbeddingsScreen } from '../features/embeddings/embeddings-screen';
+import { ImagesScreen } from '../features/images/images-screen';
+import { ModelsScreen } from '../features/models/models-screen';
+import { loadSettings } from '../features/settings/settings-actions';
+import { SettingsScreen } from '../features/settings/settings-screen';
+import { selectTheme, useSettingsStore } from '../features/settings/settings-store';
+import { relayBridge } from '../lib/relay-bridge';
+import { NavIcon } from './nav-icon';
 
 const SCREENS = [
-  { id: "chat", title: "Chat" },
-  { id: "models", title: "Models" },
-  { id: "images", title: "Images" },
-  { id: "connections", title: "Connections" },
-  { id: "settings", title: "Settings" },
+  { id: 'chat', title: 'Chat' },
+  { id: 'models', title: 'Models' },
+  { id: 'embeddings', title: 'Embeddings' },
+  { id: 'images', title: 'Images' },
+  { id: 'connections', title: 'Connections' },
+  { id: 'settings', title: 'Settings' },
 ] as const;
 
-export type ScreenId = (typeof SCREENS)[number]["id"];
+export type ScreenId = (typeof SCREENS)[number]['id'];
 
-const SCREEN_TITLES = Object.fromEntries(
-  SCREENS.map((s) => [s.id, s.title]),
-) as Record<ScreenId, string>;
+const SCREEN_TITLES = Object.fromEntries(SCREENS.map((s) => [s.id, s.title])) as Record<
+  ScreenId,
+  string
+>;
 
 /** Applies the chosen theme to the page: CSS reads `data-theme` on <html>. */
 function useTheme() {
@@ -63,10 +60,7 @@ export function App() {
     return (
       <main className="welcome">
         <EmptyState title="Relay Desktop is not running">
-          <p>
-            This page is the app&apos;s window and only works inside Relay
-            Desktop.
-          </p>
+          <p>This page is the app&apos;s window and only works inside Relay Desktop.</p>
         </EmptyState>
       </main>
     );
@@ -78,9 +72,9 @@ function Root() {
   const status = useConnectStore((state) => state.status);
   const hasConnections = useConnectStore(selectHasConnections);
   const loadFailure = useConnectStore((state) => state.loadFailure);
-  const [screen, setScreen] = useState<ScreenId>("models");
+  const [screen, setScreen] = useState<ScreenId>('models');
 
-  if (status === "loading" && !hasConnections) {
+  if (status === 'loading' && !hasConnections) {
     return (
       <main className="welcome" aria-busy="true">
         <p className="muted">
@@ -89,18 +83,14 @@ function Root() {
       </main>
     );
   }
-  if (status === "failed" && !hasConnections) {
+  if (status === 'failed' && !hasConnections) {
     return (
       <main className="welcome">
         <Notice
           tone="error"
           title="Your connections could not be read"
           actions={
-            <button
-              type="button"
-              className="button"
-              onClick={() => void loadConnections()}
-            >
+            <button type="button" className="button" onClick={() => void loadConnections()}>
               Try again
             </button>
           }
@@ -110,18 +100,11 @@ function Root() {
       </main>
     );
   }
-  if (!hasConnections)
-    return <ConnectScreen onConnected={() => setScreen("models")} />;
+  if (!hasConnections) return <ConnectScreen onConnected={() => setScreen('models')} />;
   return <Shell screen={screen} onScreen={setScreen} />;
 }
 
-function Shell({
-  screen,
-  onScreen,
-}: {
-  screen: ScreenId;
-  onScreen: (id: ScreenId) => void;
-}) {
+function Shell({ screen, onScreen }: { screen: ScreenId; onScreen: (id: ScreenId) => void }) {
   const active = useConnectStore(selectActiveConnection);
   const appVersion = relayBridge()?.appVersion;
   const main = useRef<HTMLElement>(null);
@@ -148,7 +131,7 @@ function Shell({
               <button
                 type="button"
                 className="nav-item"
-                aria-current={candidate.id === screen ? "page" : undefined}
+                aria-current={candidate.id === screen ? 'page' : undefined}
                 onClick={() => onScreen(candidate.id)}
               >
                 <NavIcon screen={candidate.id} />
@@ -162,8 +145,8 @@ function Shell({
             <button
               type="button"
               className="active-connection"
-              onClick={() => onScreen("connections")}
-              aria-label={`In use: ${active.name}${active.isDemo ? " (demo)" : ""}. Show connections`}
+              onClick={() => onScreen('connections')}
+              aria-label={`In use: ${active.name}${active.isDemo ? ' (demo)' : ''}. Show connections`}
             >
               <span className="status-dot" aria-hidden="true" />
               <span className="active-connection-name">{active.name}</span>
@@ -173,13 +156,8 @@ function Shell({
           {appVersion && <p className="version">Version {appVersion}</p>}
         </div>
       </nav>
-      <main
-        className="screen"
-        ref={main}
-        tabIndex={-1}
-        aria-label={SCREEN_TITLES[screen]}
-      >
-        {screen === "models" &&
+      <main className="screen" ref={main} tabIndex={-1} aria-label={SCREEN_TITLES[screen]}>
+        {screen === 'models' &&
           (active ? (
             <ModelsScreen connection={active} />
           ) : (
@@ -190,7 +168,7 @@ function Shell({
                   <button
                     type="button"
                     className="button button-primary"
-                    onClick={() => onScreen("connections")}
+                    onClick={() => onScreen('connections')}
                   >
                     Choose a connection
                   </button>
@@ -200,10 +178,11 @@ function Shell({
               </EmptyState>
             </div>
           ))}
-        {screen === "images" && active && <ImagesScreen connection={active} />}
-        {screen === "chat" && <ChatScreen />}
-        {screen === "connections" && <ConnectionsScreen />}
-        {screen === "settings" && <SettingsScreen />}
+        {screen === 'images' && active && <ImagesScreen connection={active} />}
+        {screen === 'chat' && <ChatScreen />}
+        {screen === 'embeddings' && active && <EmbeddingsScreen connection={active} />}
+        {screen === 'connections' && <ConnectionsScreen />}
+        {screen === 'settings' && <SettingsScreen />}
       </main>
     </div>
   );
