@@ -421,6 +421,11 @@ export class ChatStore {
     ]);
   }
 
+  /**
+   * Messages holding every word typed (the last one as a prefix), newest first. Newest first
+   * rather than by relevance: FTS5 then reads the index backwards and stops at `limit`, where
+   * ranking would score every match of a common word.
+   */
   search(input: string, limit = 50): SearchHit[] {
     const query = ftsQuery(input);
     if (query === undefined) return [];
@@ -439,7 +444,7 @@ export class ChatStore {
         JOIN chat_messages m ON m.rowid = chat_messages_fts.rowid
         JOIN chat_conversations c ON c.id = m.conversation_id
         WHERE chat_messages_fts MATCH ? AND c.deleted_at IS NULL
-        ORDER BY rank LIMIT ?`,
+        ORDER BY chat_messages_fts.rowid DESC LIMIT ?`,
       [query, limit],
     );
     return rows.map((row) => ({
