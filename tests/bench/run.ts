@@ -9,6 +9,7 @@ import { formatTable, missedTargets, toReport, writeReport, type Benchmark } fro
 /** Each benchmark, loaded only when it runs so one that cannot load does not stop the others. */
 const BENCHMARKS: Record<string, () => Promise<Benchmark>> = {
   'sse-ingest': async () => (await import('./sse-ingest')).sseIngest,
+  'chat-search': async () => (await import('./chat-search')).chatSearch,
   'chat-render': async () => (await import('./chat-render')).chatRender,
 };
 
