@@ -57,6 +57,22 @@ async function fillFolder(folder: string): Promise<void> {
   }
 }
 
+/** The few browser globals the page-side code uses (the bench compiles without the DOM library). */
+interface El {
+  textContent: string | null;
+  click(): void;
+  complete: boolean;
+  naturalWidth: number;
+  scrollTop: number;
+}
+interface PageGlobals {
+  document: { querySelectorAll(s: string): ArrayLike<El>; querySelector(s: string): El | null };
+  requestAnimationFrame(callback: () => void): number;
+  PerformanceObserver: new (
+    callback: (list: { getEntries(): Array<{ duration: number }> }) => void,
+  ) => { observe(options: { type: string; buffered: boolean }): void; disconnect(): void };
+}
+
 interface Run {
   firstPaintMs: number;
   longTasks: number[];
@@ -66,34 +82,38 @@ interface Run {
 async function measure(page: Page): Promise<Run> {
   await page.getByRole('navigation', { name: 'Screens' }).waitFor();
   const firstPaintMs = await page.evaluate(async () => {
-    const doc = (globalThis as unknown as { document: Document }).document;
+    const page = globalThis as unknown as PageGlobals;
+    const doc = page.document;
     const button = Array.from(doc.querySelectorAll('nav button')).find(
       (b) => b.textContent?.trim() === 'Images',
-    ) as HTMLButtonElement;
+    );
+    if (!button) throw new Error('No Images button');
     const started = performance.now();
     button.click();
     for (;;) {
-      await new Promise((r) => requestAnimationFrame(r));
-      const images = Array.from(doc.querySelectorAll('.gallery-item img')) as HTMLImageElement[];
+      await new Promise<void>((r) => page.requestAnimationFrame(r));
+      const images = Array.from(doc.querySelectorAll('.gallery-item img'));
       if (images.length >= 12 && images.slice(0, 12).every((i) => i.complete && i.naturalWidth > 0))
         return performance.now() - started;
       if (performance.now() - started > 30_000) throw new Error('The gallery never painted');
     }
   });
   const { longTasks, scrolledTo } = await page.evaluate(async () => {
-    const doc = (globalThis as unknown as { document: Document }).document;
+    const page = globalThis as unknown as PageGlobals;
+    const doc = page.document;
     const long: number[] = [];
-    const observer = new PerformanceObserver((list) => {
+    const observer = new page.PerformanceObserver((list) => {
       for (const entry of list.getEntries()) if (entry.duration > 50) long.push(entry.duration);
     });
     observer.observe({ type: 'longtask', buffered: false });
-    const scroller = doc.querySelector('.gallery-grid') as HTMLElement;
+    const scroller = doc.querySelector('.gallery-grid');
+    if (!scroller) throw new Error('No gallery grid');
     const started = performance.now();
     // Down to the very end, through every page the grid loads on the way.
     for (let stale = 0; stale < 60;) {
       const before = scroller.scrollTop;
       scroller.scrollTop += 900;
-      await new Promise((r) => requestAnimationFrame(r));
+      await new Promise<void>((r) => page.requestAnimationFrame(r));
       stale = scroller.scrollTop === before ? stale + 1 : 0;
       if (performance.now() - started > 120_000) break;
     }

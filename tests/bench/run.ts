@@ -11,6 +11,7 @@ const BENCHMARKS: Record<string, () => Promise<Benchmark>> = {
   'sse-ingest': async () => (await import('./sse-ingest')).sseIngest,
   'chat-search': async () => (await import('./chat-search')).chatSearch,
   'chat-render': async () => (await import('./chat-render')).chatRender,
+  'gallery-scale': async () => (await import('./gallery-scale')).galleryScale,
 };
 
 async function main(args: string[]): Promise<number> {
