@@ -59,6 +59,8 @@ export default defineConfig({
     root: resolve(root, 'renderer'),
     plugins: [react(), devContentSecurityPolicy()],
     build: {
+      // Fonts stay files: the page's CSP allows fonts from 'self' only, not data: URLs.
+      assetsInlineLimit: (file: string) => (/\.(woff2?|ttf|otf)$/.test(file) ? false : undefined),
       rolldownOptions: {
         input: { index: resolve(root, 'renderer/index.html') },
       },
