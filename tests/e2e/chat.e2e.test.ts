@@ -1,0 +1,181 @@
+/**
+ * Chat against the demo relay: send and stream, stop, regenerate, edit and resend, errors on the
+ * reply with their remedy, and hostile markdown that shows as text and runs nothing.
+ */
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import type { DemoRelay } from '../../electron/demo-relay/index';
+import type { FetchLike } from '../../electron/main/services/relay-client';
+import { expectHealthyPage } from './harness/checks';
+import {
+  startE2e,
+  type AppUnderTest,
+  type E2eSession,
+  type OpenAppOptions,
+} from './harness/harness';
+import { newKey, startRelay } from './harness/relay';
+import { ChatPage } from './pages/chat-page';
+import { ConnectPage } from './pages/connect-page';
+
+let e2e: E2eSession;
+let relay: DemoRelay;
+let app: AppUnderTest | undefined;
+const key = newKey();
+
+beforeAll(async () => {
+  [e2e, relay] = await Promise.all([startE2e(), startRelay([key])]);
+});
+beforeEach(() => {
+  relay.setFaults(undefined);
+  relay.setBalance(key, 100);
+});
+afterEach(async () => {
+  if (app) expectHealthyPage(app);
+  await app?.close();
+  app = undefined;
+});
+afterAll(async () => {
+  await Promise.all([e2e?.close(), relay?.close()]);
+});
+
+async function chat(options: OpenAppOptions = {}): Promise<ChatPage> {
+  app = await e2e.openApp(options);
+  const connect = new ConnectPage(app.page);
+  await connect.waitUntilShown();
+  await connect.connect({ name: 'Chat relay', baseUrl: relay.url, apiKey: key });
+  const page = new ChatPage(app.page);
+  await page.open();
+  await page.newChat();
+  await expect.poll(() => page.model.inputValue()).toMatch(/^demo-chat/);
+  return page;
+}
+
+/** Node's fetch, except that chat completions stream `reply` as the relay would. */
+function replyingWith(reply: string): FetchLike {
+  return (url, init) => {
+    if (!url.endsWith('/v1/chat/completions')) return fetch(url, init);
+    const chunks = reply.match(/[\s\S]{1,20}/g) ?? [];
+    const events = chunks.map(
+      (content) =>
+        `data: ${JSON.stringify({
+          id: 'chatcmpl-hostile',
+          object: 'chat.completion.chunk',
+          created: 0,
+          model: 'demo-chat',
+          choices: [{ index: 0, delta: { content }, finish_reason: null }],
+        })}\n\n`,
+    );
+    events.push(
+      `data: ${JSON.stringify({
+        id: 'chatcmpl-hostile',
+        object: 'chat.completion.chunk',
+        created: 0,
+        model: 'demo-chat',
+        choices: [{ index: 0, delta: {}, finish_reason: 'stop' }],
+      })}\n\n`,
+      'data: [DONE]\n\n',
+    );
+    return Promise.resolve(
+      new Response(events.join(''), {
+        status: 200,
+        headers: { 'content-type': 'text/event-stream' },
+      }),
+    );
+  };
+}
+
+describe('chat', () => {
+  it('sends a message and streams the markdown reply, with its usage', async () => {
+    const page = await chat();
+    await page.send('Tell me about streaming relays');
+    await expect(page.finishedReplyStatus()).resolves.toBe('complete');
+    const reply = page.lastReply();
+    await expect(reply.textContent()).resolves.toContain('synthetic demo reply');
+    // GFM table, code block with its copy button, all rendered from markdown.
+    await expect(reply.locator('table').count()).resolves.toBe(1);
+    await expect(reply.getByRole('button', { name: 'Copy code' }).count()).resolves.toBe(1);
+    await app!.screenshot('chat-reply');
+
+    // Streaming off: one answer, with the token counts the relay reports, per reply and in all.
+    await page.page.getByLabel('Stream', { exact: true }).uncheck();
+    await page.send('Now without streaming');
+    await expect(page.finishedReplyStatus()).resolves.toBe('complete');
+    await expect(page.replies().count()).resolves.toBe(2);
+    await expect(
+      page.lastReply().locator('.chat-usage').textContent({ timeout: 5000 }),
+    ).resolves.toMatch(/= \d+ tokens/);
+    await expect(
+      page.page.getByLabel('Tokens in this conversation').textContent({ timeout: 5000 }),
+    ).resolves.toMatch(/\d+ tokens in this conversation/);
+  });
+
+  it('stops a reply that hangs, keeping it marked interrupted', async () => {
+    const page = await chat();
+    relay.setFaults({ stallAfterHeaders: true });
+    await page.send('Wait for me');
+    await page.lastReply().waitFor();
+    await page.page.keyboard.press('Escape');
+    await expect(page.finishedReplyStatus()).resolves.toBe('interrupted');
+    await expect(page.lastReply().textContent()).resolves.toContain('Interrupted');
+  });
+
+  it('regenerates the last reply and edits a sent message', async () => {
+    const page = await chat();
+    await page.send('First question');
+    await expect(page.finishedReplyStatus()).resolves.toBe('complete');
+    await page.lastReply().getByRole('button', { name: 'Regenerate' }).click();
+    await expect(page.finishedReplyStatus()).resolves.toBe('complete');
+    await expect(page.replies().count()).resolves.toBe(1);
+
+    const mine = page.page.locator('article.chat-message[data-role="user"]').last();
+    await mine.getByRole('button', { name: 'Edit' }).click();
+    await mine.getByLabel('Edit your message').fill('A different question entirely');
+    await mine.getByRole('button', { name: 'Save and resend' }).click();
+    await expect
+      .poll(() => page.lastReply().textContent())
+      .toContain('A different question entirely');
+    await expect(page.replies().count()).resolves.toBe(1);
+  });
+
+  it('shows a server error on the reply and Retry asks again', async () => {
+    const page = await chat();
+    relay.setFaults({ status: 500 });
+    await page.send('Are you there?');
+    await expect(page.finishedReplyStatus()).resolves.toBe('error');
+    relay.setFaults(undefined);
+    const alert = page.lastReply().getByRole('alert');
+    await expect(alert.textContent()).resolves.toContain('The relay had a problem');
+    await alert.getByRole('button', { name: 'Retry' }).click();
+    await expect(page.finishedReplyStatus()).resolves.toBe('complete');
+  });
+
+  it('shows hostile markdown as text: no script, no javascript: link, no remote image', async () => {
+    const hostile = [
+      'Hello <script>window.__pwned = 1</script> there.',
+      '',
+      '<img src="https://tracker.example/pixel.png" onerror="window.__pwned = 2">',
+      '',
+      '[click me](javascript:window.__pwned=3) and [safe](https://example.com/docs)',
+      '',
+      '![remote picture](https://tracker.example/cat.png)',
+      '',
+      '```html',
+      '<script>window.__pwned = 4</script><b>bold?</b>',
+      '```',
+    ].join('\n');
+    const page = await chat({ fetch: replyingWith(hostile) });
+    await page.send('Anything');
+    await expect(page.finishedReplyStatus()).resolves.toBe('complete');
+    const reply = page.lastReply();
+    await expect(reply.locator('script, img, iframe, b').count()).resolves.toBe(0);
+    const text = await reply.textContent();
+    expect(text).toContain('<script>window.__pwned = 4</script>');
+    expect(text).toContain('[Image: remote picture]');
+    const hrefs = await reply
+      .locator('a')
+      .evaluateAll((links) => links.map((a) => a.getAttribute('href')));
+    expect(hrefs).toEqual(['https://example.com/docs', 'https://tracker.example/cat.png']);
+    await expect(
+      page.page.evaluate(() => (globalThis as { __pwned?: number }).__pwned),
+    ).resolves.toBeUndefined();
+  });
+});

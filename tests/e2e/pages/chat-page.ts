@@ -1,0 +1,60 @@
+import type { Locator, Page } from 'playwright-core';
+
+/** The chat screen: the conversation list, the open conversation and its composer. */
+export class ChatPage {
+  readonly sidebar: Locator;
+  readonly message: Locator;
+  readonly model: Locator;
+  readonly search: Locator;
+
+  constructor(readonly page: Page) {
+    this.sidebar = page.getByRole('complementary', { name: 'Conversations' });
+    this.message = page.getByLabel('Message', { exact: true });
+    this.model = page.getByLabel('Chat model');
+    this.search = page.getByLabel('Search messages');
+  }
+
+  async open(): Promise<void> {
+    await this.page
+      .getByRole('navigation', { name: 'Screens' })
+      .getByRole('button', { name: 'Chat', exact: true })
+      .click();
+    await this.sidebar.waitFor();
+  }
+
+  async newChat(): Promise<void> {
+    await this.sidebar.getByRole('button', { name: 'New chat' }).click();
+    await this.message.waitFor();
+  }
+
+  async send(text: string): Promise<void> {
+    await this.message.fill(text);
+    await this.message.press('Enter');
+  }
+
+  replies(): Locator {
+    return this.page.locator('article.chat-message[data-role="assistant"]');
+  }
+
+  lastReply(): Locator {
+    return this.replies().last();
+  }
+
+  /** Waits until the last reply is no longer streaming and returns its status. */
+  async finishedReplyStatus(): Promise<string | null> {
+    const reply = this.lastReply();
+    await reply.waitFor();
+    await this.page.waitForFunction(() => {
+      const doc = (globalThis as unknown as { document: ParentNodeLike }).document;
+      const all = doc.querySelectorAll('article.chat-message[data-role="assistant"]');
+      const last = all[all.length - 1];
+      return last !== undefined && last.getAttribute('data-status') !== 'streaming';
+    });
+    return reply.getAttribute('data-status');
+  }
+}
+
+/** The little of the DOM the page-side check uses (tests type-check without the DOM library). */
+interface ParentNodeLike {
+  querySelectorAll(selector: string): ArrayLike<{ getAttribute(name: string): string | null }>;
+}
