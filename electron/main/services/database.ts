@@ -108,9 +108,11 @@ export interface OpenDatabaseOptions {
 export async function openDatabase({ path }: OpenDatabaseOptions): Promise<Db> {
   if (path !== ':memory:') await mkdir(dirname(path), { recursive: true });
   const db = new Db(path, new Database(path));
+  // First: every statement after it, the journal mode included, then waits for a lock held by
+  // another connection (one recovering the WAL after a crash, say) instead of failing at once.
+  db.exec('PRAGMA busy_timeout = 5000');
   db.exec('PRAGMA journal_mode = WAL');
   db.exec('PRAGMA foreign_keys = ON');
-  db.exec('PRAGMA busy_timeout = 5000');
   // NORMAL is durable across application crashes in WAL mode; only a power cut can lose the
   // last commits, which FULL would prevent at a large cost per write.
   db.exec('PRAGMA synchronous = NORMAL');
