@@ -40,6 +40,30 @@ export class ChatPage {
     return this.replies().last();
   }
 
+  /** The error shown on the last reply, with its remedy. */
+  replyAlert(): Locator {
+    return this.lastReply().locator('.chat-reply-error');
+  }
+
+  /** The countdown of main's automatic retry on the last reply, with Cancel. */
+  retryCountdown(): Locator {
+    return this.lastReply().locator('.chat-retry');
+  }
+
+  /** The text of the last reply's body, without its header and tools. */
+  async replyText(): Promise<string> {
+    return (await this.lastReply().locator('.markdown').first().textContent()) ?? '';
+  }
+
+  /** Opens a conversation by its title in the sidebar (fetching it again from main). */
+  async openConversation(title: string): Promise<void> {
+    await this.sidebar
+      .locator('.chat-conversation-open')
+      .filter({ hasText: title })
+      .first()
+      .click();
+  }
+
   /** Waits until the last reply is no longer streaming and returns its status. */
   async finishedReplyStatus(): Promise<string | null> {
     const reply = this.lastReply();

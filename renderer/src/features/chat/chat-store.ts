@@ -156,10 +156,10 @@ export const useChatStore = create<ChatState>()((set) => ({
         ),
       };
     }),
+  // Kept even before the reply is known here: a 429 on the first request can arrive before the
+  // conversation is fetched again after the send. The countdown shows only while it streams.
   retryScheduled: (replyId, retry) =>
-    set((state) =>
-      state.streaming[replyId] ? { retries: { ...state.retries, [replyId]: retry } } : {},
-    ),
+    set((state) => ({ retries: { ...state.retries, [replyId]: retry } })),
   searchChanged: (searchQuery) =>
     set(
       searchQuery.trim() === ''
