@@ -6,6 +6,7 @@
  * and is liberal in what it accepts, as wire-conventions.md asks: every variant a real relay sends
  * either works or ends in a `RelayError` whose `kind` says what a person can do about it.
  */
+import { lookup } from 'node:dns/promises';
 import type { ZodType } from 'zod';
 import {
   chatRequestSchema,
@@ -30,6 +31,8 @@ import {
 } from './relay/http-errors';
 import {
   checkImageUrl,
+  checkResolvedHost,
+  type ResolveHost,
   readImageSources,
   sniffImageType,
   type GeneratedImage,
@@ -88,6 +91,8 @@ export interface RelayClientOptions {
   maxImageBytes?: number;
   /** The jitter source; injectable so that tests can pin delays. */
   random?: () => number;
+  /** Resolves image hosts before a download, to refuse private addresses. Default `dns.lookup`. */
+  resolveHost?: ResolveHost;
 }
 
 export interface CallOptions {
@@ -140,6 +145,9 @@ export function createRelayClient(options: RelayClientOptions): RelayClient {
   const maxRetryDelayMs = options.maxRetryDelayMs ?? 60_000;
   const maxImageBytes = options.maxImageBytes ?? 50 * 1024 * 1024;
   const random = options.random ?? Math.random;
+  const resolveHost: ResolveHost =
+    options.resolveHost ??
+    (async (hostname) => (await lookup(hostname, { all: true })).map((a) => a.address));
   const usedKeys = new Set<string>();
   const redact: Redact = makeRedactor(() => [...usedKeys]);
 
@@ -284,6 +292,7 @@ export function createRelayClient(options: RelayClientOptions): RelayClient {
     let url = checkImageUrl(link, base.hostname);
     // Redirects are followed by hand so that every hop passes the same address check.
     for (let hop = 0; hop < 4; hop++) {
+      await checkResolvedHost(url, base.hostname, resolveHost);
       const reader = await send(url.href, { method: 'GET', redirect: 'manual' }, signal);
       const { response } = reader;
       const location = response.headers.get('location');

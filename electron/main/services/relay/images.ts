@@ -87,7 +87,7 @@ export function readImageSources(body: unknown, host: string): ImageSource[] {
   });
 }
 
-function isPrivateAddress(hostname: string): boolean {
+export function isPrivateAddress(hostname: string): boolean {
   const host = hostname.replace(/^\[|\]$/g, '').toLowerCase();
   if (host === 'localhost' || host.endsWith('.localhost')) return true;
   const version = isIP(host);
@@ -155,4 +155,38 @@ export function checkImageUrl(link: string, relayHostname: string): URL {
     );
   }
   return url;
+}
+
+/** Resolves a host name to its addresses; `dns.lookup` in the app, a table in tests. */
+export type ResolveHost = (hostname: string) => Promise<string[]>;
+
+/**
+ * Refuses a link whose host name resolves to a private, loopback or link-local address: a
+ * literal check alone would let `http://internal.example` reach the local network. (Fetch
+ * resolves the name again; a DNS answer that changes in between is not caught here.)
+ */
+export async function checkResolvedHost(
+  url: URL,
+  relayHostname: string,
+  resolve: ResolveHost,
+): Promise<void> {
+  if (
+    url.hostname.toLowerCase() === relayHostname.toLowerCase() ||
+    isIP(url.hostname.replace(/^\[|\]$/g, '')) !== 0
+  )
+    return;
+  let addresses: string[];
+  try {
+    addresses = await resolve(url.hostname);
+  } catch {
+    // Fetch will fail on the same name and say so as a network error.
+    return;
+  }
+  const inside = addresses.find((address) => isPrivateAddress(address));
+  if (inside !== undefined) {
+    throw new RelayError(
+      'bad_response',
+      `The relay sent an image link to ${url.host}, which is on a private or local network (${inside}); it was not fetched.`,
+    );
+  }
 }
