@@ -31,7 +31,13 @@ export async function openBenchPage(root: string): Promise<BenchPage> {
       root,
       logLevel: 'warn',
       plugins: [react()],
-      build: { outDir, emptyOutDir: true, reportCompressedSize: false },
+      build: {
+        outDir,
+        emptyOutDir: true,
+        reportCompressedSize: false,
+        // Readable function names in profiles (diagnostics only): BENCH_NO_MINIFY=1.
+        minify: process.env.BENCH_NO_MINIFY !== '1',
+      },
     });
     server = await serveDirectory(outDir);
     browser = await chromium.launch({

@@ -7,6 +7,7 @@ import { useState } from 'react';
 import { flushSync } from 'react-dom';
 import { createRoot, type Root } from 'react-dom/client';
 import { MarkdownBlockView } from '../../../renderer/src/features/chat/markdown/markdown-block';
+import { forgetRenderedMath } from '../../../renderer/src/features/chat/markdown/rehype-katex-cached';
 import { StreamingMarkdown } from '../../../renderer/src/features/chat/markdown/streaming-markdown';
 import { ReplyBody } from '../../../renderer/src/features/chat/streaming-reply';
 import {
@@ -82,6 +83,8 @@ const bench = {
     return { characters: corpus.length, deltas: deltas.length };
   },
   mountReal() {
+    // Each run renders its formulas from scratch, as a new reply would.
+    forgetRenderedMath();
     useStreamStore.getState().streamEnded(REPLY);
     useStreamStore.getState().streamStarted(REPLY);
     remount(<ReplyBody replyId={REPLY} content="" />);

@@ -22,8 +22,12 @@ export interface BlockSplit {
   tail: string;
 }
 
-/** One lexer for every call: marked's options (GFM on) without touching its global defaults. */
-const lexer = (src: string): Token[] => new Lexer({ gfm: true }).lex(src);
+/**
+ * Block tokens only: marked's options (GFM on) without touching its global defaults, and without
+ * its inline pass (emphasis, links, code spans…), which the split never reads: react-markdown
+ * parses each block itself. The text is already normalised (`normaliseMarkdown`).
+ */
+const lexer = (src: string): Token[] => new Lexer({ gfm: true }).blockTokens(src, []);
 
 /** Markdown as the lexer reads it: marked normalises line endings, so we do it first, once. */
 export function normaliseMarkdown(text: string): string {

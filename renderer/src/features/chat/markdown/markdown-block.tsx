@@ -6,14 +6,17 @@
 import 'katex/dist/katex.min.css';
 import { memo, type ReactNode } from 'react';
 import Markdown, { type Components } from 'react-markdown';
-import rehypeKatex from 'rehype-katex';
 import remarkGfm from 'remark-gfm';
 import remarkMath from 'remark-math';
 import { CodeBlock } from './code-block';
+import rehypeKatex from './rehype-katex-cached';
 import { ImageAsLink, keepUrl, SafeLink } from './safe-links';
 
 const REMARK_PLUGINS = [remarkGfm, remarkMath];
-/** KaTeX without its error throwing: a malformed formula shows in red instead of failing the block. */
+/**
+ * KaTeX without its error throwing: a malformed formula shows in red instead of failing the block.
+ * Each formula is rendered once and remembered (see rehype-katex-cached).
+ */
 const REHYPE_PLUGINS: [typeof rehypeKatex, { throwOnError: false; strict: false }][] = [
   [rehypeKatex, { throwOnError: false, strict: false }],
 ];
