@@ -55,6 +55,39 @@ export class ChatPage {
     return (await this.lastReply().locator('.markdown').first().textContent()) ?? '';
   }
 
+  /** The list of search hits in the sidebar. */
+  searchResults(): Locator {
+    return this.sidebar.getByRole('list', { name: 'Search results' });
+  }
+
+  /** A message row by its id (mounted only while near the view). */
+  messageById(id: string): Locator {
+    return this.page.locator(`article.chat-message[data-message-id="${id}"]`);
+  }
+
+  /** Whether the element lies wholly inside the scrolled message list. */
+  async isInView(element: Locator): Promise<boolean> {
+    const [box, frame] = await Promise.all([
+      element.boundingBox(),
+      this.page.locator('.chat-messages').boundingBox(),
+    ]);
+    if (!box || !frame) return false;
+    return (
+      box.y >= frame.y - 1 &&
+      box.y + Math.min(box.height, frame.height) <= frame.y + frame.height + 1
+    );
+  }
+
+  /** A notice of the chat screen (saved, imported). */
+  notice(text: string | RegExp): Locator {
+    return this.page.locator('.chat-main').getByText(text);
+  }
+
+  /** The token count of the whole open conversation. */
+  conversationUsage(): Locator {
+    return this.page.getByLabel('Tokens in this conversation');
+  }
+
   /** Opens a conversation by its title in the sidebar (fetching it again from main). */
   async openConversation(title: string): Promise<void> {
     await this.sidebar

@@ -169,8 +169,9 @@ export async function searchMessages(query: string): Promise<void> {
 
 /** Opens the hit's conversation and scrolls to its message, marking the words found. */
 export async function jumpToHit(conversationId: string, messageId: string, terms: string[]) {
-  if (chat().activeId !== conversationId) await openConversation(conversationId);
+  // Asked for first, so that the conversation opens at the message.
   chat().focusRequested(messageId, terms);
+  if (chat().activeId !== conversationId) await openConversation(conversationId);
 }
 
 export async function exportConversations(ids: string[], format: 'markdown' | 'json') {

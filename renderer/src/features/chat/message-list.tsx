@@ -16,6 +16,9 @@ export function MessageList({ conversationId }: { conversationId: string }) {
   const focus = useChatStore((s) => s.focus);
   const list = useRef<VirtuosoHandle>(null);
   const lastReplyId = [...messages].reverse().find((m) => m.role === 'assistant')?.id;
+  // A search hit in a conversation that is not open yet: open it at the hit, not at its bottom
+  // (a scroll right after mounting is undone by the list placing itself).
+  const focusIndex = focus ? messages.findIndex((m) => m.id === focus.messageId) : -1;
 
   useEffect(() => {
     if (!focus) return;
@@ -29,7 +32,9 @@ export function MessageList({ conversationId }: { conversationId: string }) {
       className="chat-messages"
       data={messages}
       computeItemKey={(_, message) => message.id}
-      initialTopMostItemIndex={Math.max(0, messages.length - 1)}
+      initialTopMostItemIndex={
+        focusIndex >= 0 ? { index: focusIndex, align: 'center' } : Math.max(0, messages.length - 1)
+      }
       followOutput={(bottom) => (bottom ? 'auto' : false)}
       atBottomThreshold={48}
       increaseViewportBy={{ top: 400, bottom: 400 }}
