@@ -12,6 +12,7 @@ const BENCHMARKS: Record<string, () => Promise<Benchmark>> = {
   'chat-search': async () => (await import('./chat-search')).chatSearch,
   'chat-render': async () => (await import('./chat-render')).chatRender,
   'gallery-scale': async () => (await import('./gallery-scale')).galleryScale,
+  'chat-history': async () => (await import('./chat-history')).chatHistory,
   'embeddings-large': async () => (await import('./embeddings-large')).embeddingsLarge,
 };
 

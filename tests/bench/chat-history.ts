@@ -1,0 +1,217 @@
+/**
+ * chat-history: opening a 1,000-message conversation against a 10-message one, through the real
+ * chat screen over the real services and router, in Chromium.
+ *
+ * Both conversations (and a warm-up one) are written straight into the chat store of the services'
+ * database, replies in markdown with a list, a table and a code fence. Each run opens a fresh page
+ * on the Chat screen, opens the warm-up conversation (so the markdown and highlighting code is
+ * loaded), then the two measured ones, alternating which comes first.
+ *
+ * - paint_ms_1000 / _10: from the click on the conversation in the sidebar until its last message
+ *   is in the page and the frame after it has been painted (timed in the page).
+ * - paint_ratio_1000_vs_10: the 1,000-message paint over the 10-message one, per run.
+ * - rows_mounted: message rows in the DOM once the 1,000-message conversation is painted.
+ */
+import { mkdtemp, rm } from 'node:fs/promises';
+import { availableParallelism, loadavg, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { chromium, type Page } from 'playwright-core';
+import { startDemoRelay } from '../../electron/demo-relay/index';
+import { createAppServices } from '../../electron/main/app-services';
+import { createRouter, trustedSender } from '../../electron/main/ipc/router';
+import { ChatStore, type NewMessage } from '../../electron/main/services/chat/store';
+import { MemorySecretStore } from '../../electron/main/services/secret-store';
+import { ROUTES } from '../../electron/shared/ipc/contract';
+import { CHROMIUM_ARGS, CHROMIUM_PATH } from '../e2e/harness/browser';
+import { buildPageBridge, buildRenderer } from '../e2e/harness/build-renderer';
+import { serveDirectory } from '../e2e/harness/static-server';
+import { median, round, type Benchmark, type BenchResult } from './bench';
+
+const WARMUP_RUNS = 1;
+const MEASURED_RUNS = 7;
+const KEY = 'sk-bench-chat-history';
+const LONG = 'History of a thousand messages';
+const SHORT = 'History of ten messages';
+const WARM = 'Warm-up conversation';
+
+/** A reply as the relay writes them: headings, a list, a table and a fenced block of code. */
+function reply(i: number): string {
+  return [
+    `### Answer ${i}`,
+    '',
+    `Here is what message ${i} asked about, in a few **plain** sentences with \`inline code\`.`,
+    '',
+    `- first point of ${i}`,
+    `- second point, with a [link](https://example.com/${i})`,
+    '',
+    '| name | value |',
+    '| --- | ---: |',
+    `| items | ${i} |`,
+    '',
+    '```ts',
+    `const answer${i} = [${i}, ${i + 1}].map((n) => n * 2);`,
+    '```',
+  ].join('\n');
+}
+
+function exchange(count: number): NewMessage[] {
+  return Array.from({ length: count }, (_, i) =>
+    i % 2 === 0
+      ? {
+          role: 'user' as const,
+          content: `Question ${i}: tell me about item ${i}.`,
+          status: 'complete' as const,
+        }
+      : {
+          role: 'assistant' as const,
+          content: reply(i),
+          status: 'complete' as const,
+          model: 'demo-chat',
+        },
+  );
+}
+
+/** The few browser globals the page-side code uses (the bench compiles without the DOM library). */
+interface El {
+  textContent: string | null;
+  click(): void;
+  getAttribute(name: string): string | null;
+}
+interface PageGlobals {
+  document: { querySelectorAll(s: string): ArrayLike<El>; querySelector(s: string): El | null };
+  requestAnimationFrame(callback: () => void): number;
+}
+
+/** Clicks the conversation and waits until its last message is painted: ms and rows mounted. */
+async function open(
+  page: Page,
+  title: string,
+  lastId: string,
+): Promise<{ ms: number; rows: number }> {
+  return page.evaluate(
+    async ([title, lastId]) => {
+      const page = globalThis as unknown as PageGlobals;
+      const doc = page.document;
+      const button = Array.from(doc.querySelectorAll('.chat-conversation-open')).find(
+        (b) => b.textContent?.trim() === title,
+      );
+      if (!button) throw new Error(`No conversation "${title}" in the sidebar`);
+      const started = performance.now();
+      button.click();
+      for (;;) {
+        await new Promise<void>((r) => page.requestAnimationFrame(r));
+        if (doc.querySelector(`article.chat-message[data-message-id="${lastId}"]`)) break;
+        if (performance.now() - started > 30_000) throw new Error(`"${title}" never painted`);
+      }
+      // The frame that shows it has been produced once the next one starts.
+      await new Promise<void>((r) => page.requestAnimationFrame(r));
+      const ms = performance.now() - started;
+      return { ms, rows: doc.querySelectorAll('article.chat-message').length };
+    },
+    [title, lastId] as const,
+  );
+}
+
+export const chatHistory: Benchmark = {
+  name: 'chat-history',
+  async run(): Promise<BenchResult> {
+    const work = await mkdtemp(join(tmpdir(), 'relay-bench-chat-history-'));
+    const relay = await startDemoRelay({ keys: [KEY], ratePerMinute: 100_000 });
+    const browser = await chromium.launch({
+      executablePath: CHROMIUM_PATH,
+      args: CHROMIUM_ARGS,
+      headless: true,
+    });
+    try {
+      const rendererDir = join(work, 'renderer');
+      const [, bridge] = await Promise.all([
+        buildRenderer(rendererDir),
+        buildPageBridge('0.0.0-bench'),
+      ]);
+      const services = await createAppServices({
+        userDataDir: join(work, 'user'),
+        secretStore: new MemorySecretStore(),
+        emit: () => undefined,
+      });
+      await services.connections.create({ name: 'Bench', baseUrl: relay.url, apiKey: KEY });
+      const store = new ChatStore(services.db);
+      const seed = (title: string, count: number): string => {
+        const conversation = store.create({ title, model: 'demo-chat' });
+        return store.append(conversation.id, exchange(count)).at(-1)!.id;
+      };
+      const lastOf = { [WARM]: seed(WARM, 10), [LONG]: seed(LONG, 1000), [SHORT]: seed(SHORT, 10) };
+
+      const server = await serveDirectory(rendererDir, () => undefined);
+      const router = createRouter(ROUTES, services.handlers, {
+        isTrustedSender: trustedSender([server.origin], () => [1]),
+      });
+      const loadBefore = loadavg()[0]!;
+      const long: number[] = [];
+      const short: number[] = [];
+      const ratios: number[] = [];
+      const rows: number[] = [];
+      for (let i = 0; i < WARMUP_RUNS + MEASURED_RUNS; i++) {
+        const context = await browser.newContext({ viewport: { width: 1180, height: 780 } });
+        const page = await context.newPage();
+        await page.exposeBinding('__relayInvoke', (source, channel: unknown, payload: unknown) =>
+          router.dispatch(String(channel), payload, {
+            url: source.frame.url(),
+            isMainFrame: source.frame === source.page.mainFrame(),
+            webContentsId: 1,
+          }),
+        );
+        await page.addInitScript({ content: bridge });
+        await page.goto(server.origin);
+        await page
+          .getByRole('navigation', { name: 'Screens' })
+          .getByRole('button', { name: 'Chat', exact: true })
+          .click();
+        await page.locator('.chat-conversation-open').first().waitFor();
+        await open(page, WARM, lastOf[WARM]);
+        let thousand: { ms: number; rows: number };
+        let ten: { ms: number; rows: number };
+        if (i % 2 === 0) {
+          thousand = await open(page, LONG, lastOf[LONG]);
+          ten = await open(page, SHORT, lastOf[SHORT]);
+        } else {
+          ten = await open(page, SHORT, lastOf[SHORT]);
+          thousand = await open(page, LONG, lastOf[LONG]);
+        }
+        await context.close();
+        if (i < WARMUP_RUNS) continue;
+        long.push(thousand.ms);
+        short.push(ten.ms);
+        ratios.push(thousand.ms / ten.ms);
+        rows.push(thousand.rows);
+      }
+      await server.close();
+      await services.close();
+      return {
+        runs: MEASURED_RUNS,
+        chromium: browser.version(),
+        metrics: {
+          paint_ratio_1000_vs_10: round(median(ratios)),
+          paint_ms_1000: round(median(long)),
+          rows_mounted: Math.max(...rows),
+          paint_ms_10: round(median(short)),
+        },
+        targets: {
+          paint_ratio_1000_vs_10: { max: 1.5 },
+          paint_ms_1000: { max: 200 },
+          rows_mounted: { max: 50 },
+        },
+        notes: [
+          'Conversations of 1,000 and 10 messages (replies in markdown: a list, a table, a code fence),',
+          'opened by a click in the sidebar of the real chat screen over the real services and router.',
+          'paint: the click until the last message is in the page and the next frame has begun.',
+          'ratio: per run, 1,000 over 10; rows_mounted: the most message rows in the DOM in any run.',
+          `Load average ${loadBefore.toFixed(1)} at start, ${loadavg()[0]!.toFixed(1)} at end, ${availableParallelism()} cores.`,
+        ],
+      };
+    } finally {
+      await browser.close();
+      await relay.close();
+      await rm(work, { recursive: true, force: true });
+    }
+  },
+};
