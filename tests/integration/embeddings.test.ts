@@ -174,6 +174,13 @@ describe('embeddings over the router', () => {
       .filter((e) => e.channel === 'embeddings:progress')
       .map((e) => (e.payload as { done: number }).done);
     expect(progress).toEqual([64, 128, 150]);
+    const window = await api.getEmbeddingRun({ runId, offset: 100, limit: 30 });
+    expect(window.items.map((i) => i.index)).toEqual(Array.from({ length: 30 }, (_, i) => 100 + i));
+    expect(window).toMatchObject({
+      total: 150,
+      done: 150,
+      firstInput: 'sentence number 0 about things',
+    });
     const page = await api.getEmbeddingVectors({ runId, offset: 140, limit: 100 });
     expect(page).toMatchObject({ offset: 140, dimensions: 256 });
     expect(page.vectors).toHaveLength(10);

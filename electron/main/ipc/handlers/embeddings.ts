@@ -35,7 +35,7 @@ export async function embeddingsHandlers(
     resumeEmbeddingRun: ({ runId }) => guarded(() => ({ runId: service.resume(runId) })),
     rerunEmbeddingRun: ({ runId, model }) =>
       guarded(() => ({ runId: service.rerun(runId, model) })),
-    getEmbeddingRun: ({ runId }) => guarded(() => service.get(runId)),
+    getEmbeddingRun: ({ runId, offset, limit }) => guarded(() => service.get(runId, offset, limit)),
     listEmbeddingRuns: () => service.list(),
     deleteEmbeddingRun: ({ runId }) => guarded(() => (service.delete(runId), null)),
     getEmbeddingVectors: ({ runId, offset, limit }) =>

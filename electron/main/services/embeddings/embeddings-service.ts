@@ -182,9 +182,10 @@ export class EmbeddingsService {
     });
   }
 
-  get(runId: string) {
+  get(runId: string, offset = 0, limit = -1) {
     const run = this.#require(runId);
-    const items = this.#store.items(runId, true).map((item) => {
+    const firstInput = this.#store.items(runId, false, 0, 1)[0]?.text.slice(0, 120) ?? '';
+    const items = this.#store.items(runId, true, offset, limit).map((item) => {
       const out: {
         index: number;
         text: string;
@@ -197,7 +198,7 @@ export class EmbeddingsService {
       if (item.tokens !== undefined) out.tokens = item.tokens;
       return out;
     });
-    return { ...run, firstInput: items[0]?.text.slice(0, 120) ?? '', items };
+    return { ...run, firstInput, items };
   }
 
   /** A bounded page of vectors, as plain numbers, for the page's pictures. */

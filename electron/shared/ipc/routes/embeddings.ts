@@ -111,7 +111,16 @@ export const EMBEDDINGS_ROUTES = {
     z.strictObject({ runId: id, model: text(500).min(1).optional() }),
     z.object({ runId: id }),
   ),
-  getEmbeddingRun: route('embeddings:get', runRef, embeddingRunSchema),
+  /** A run, with its inputs from `offset` (at most `limit`, all by default): large runs come in pages. */
+  getEmbeddingRun: route(
+    'embeddings:get',
+    z.strictObject({
+      runId: id,
+      offset: z.number().int().nonnegative().optional(),
+      limit: z.number().int().min(1).max(MAX_EMBEDDING_INPUTS).optional(),
+    }),
+    embeddingRunSchema,
+  ),
   listEmbeddingRuns: route('embeddings:list', z.undefined(), z.array(embeddingRunSummarySchema)),
   deleteEmbeddingRun: route('embeddings:delete', runRef, z.null()),
   /**

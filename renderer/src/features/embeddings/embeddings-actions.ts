@@ -8,7 +8,9 @@ import { collectInputs } from './input-check';
 /** The heatmap image is at most this many pixels a side; more inputs are sampled. */
 const HEATMAP_MAX_PIXELS = 600;
 /** Numbers per page of vectors fetched for the pictures. */
-const VECTOR_PAGE_VALUES = 65_536;
+const VECTOR_PAGE_VALUES = 16_384;
+/** Inputs per answer when a run is opened. */
+const ITEMS_PAGE = 250;
 
 export async function loadEmbeddingModels(refresh = false): Promise<void> {
   try {
@@ -94,7 +96,16 @@ export async function deleteRun(runId: string): Promise<void> {
 /** Shows a run: its table at once, then its pictures once the worker has worked them out. */
 export async function openRun(runId: string): Promise<void> {
   try {
-    const run = await requireBridge().getEmbeddingRun({ runId });
+    const bridge = requireBridge();
+    const first = await bridge.getEmbeddingRun({ runId, offset: 0, limit: ITEMS_PAGE });
+    // The rest of a large run's inputs come in pages, so no one answer blocks the page for long.
+    const items = [...first.items];
+    while (items.length < first.total) {
+      const page = await bridge.getEmbeddingRun({ runId, offset: items.length, limit: ITEMS_PAGE });
+      if (page.items.length === 0) break;
+      items.push(...page.items);
+    }
+    const run = { ...first, items };
     store.getState().runLoaded(run);
     if (run.status !== 'running') await drawPictures(runId);
   } catch (error) {
