@@ -4,19 +4,32 @@ import Markdown from 'react-markdown';
 import rehypeKatex from 'rehype-katex';
 import remarkMath from 'remark-math';
 import { describe, expect, it } from 'vitest';
-import rehypeKatexCached from '../../../renderer/src/features/chat/markdown/rehype-katex-cached';
+import rehypeKatexCached, {
+  mathRenderedFor,
+  renderedMathVersion,
+  subscribeRenderedMath,
+} from '../../../renderer/src/features/chat/markdown/rehype-katex-cached';
 
 const OPTIONS = { throwOnError: false, strict: false } as const;
 
-function html(markdown: string, plugin: typeof rehypeKatex | typeof rehypeKatexCached): string {
+const CACHED = { katex: OPTIONS };
+const DEFERRED = { katex: OPTIONS, defer: true };
+
+function html(markdown: string, plugin: 'katex' | 'cached' | 'deferred'): string {
   return renderToStaticMarkup(
     createElement(Markdown, {
       remarkPlugins: [remarkMath],
-      rehypePlugins: [[plugin, OPTIONS]],
+      rehypePlugins: [
+        plugin === 'katex'
+          ? [rehypeKatex, OPTIONS]
+          : [rehypeKatexCached, plugin === 'cached' ? CACHED : DEFERRED],
+      ],
       children: markdown,
     }),
   );
 }
+
+const tick = () => new Promise((resolve) => setTimeout(resolve, 0));
 
 const SAMPLES = {
   inline: 'Inline $a_1^2 + b^2 = c^2$ and $x$ and $a_1^2 + b^2 = c^2$ again.',
@@ -29,18 +42,51 @@ const SAMPLES = {
 describe('rehype-katex, cached', () => {
   for (const [name, markdown] of Object.entries(SAMPLES)) {
     it(`renders ${name} math exactly as rehype-katex does, again and again`, () => {
-      const expected = html(markdown, rehypeKatex);
+      const expected = html(markdown, 'katex');
       expect(expected).toContain('katex');
-      expect(html(markdown, rehypeKatexCached)).toBe(expected);
+      expect(html(markdown, 'cached')).toBe(expected);
       // The second time comes from the cache: the same, and the cached tree was not changed.
-      expect(html(markdown, rehypeKatexCached)).toBe(expected);
-      expect(html(markdown, rehypeKatexCached)).toBe(expected);
+      expect(html(markdown, 'cached')).toBe(expected);
+      expect(html(markdown, 'cached')).toBe(expected);
     });
   }
 
   it('keeps raw HTML in a formula as text', () => {
-    const out = html('$<img src=x onerror=alert(1)>$', rehypeKatexCached);
+    const out = html('$<img src=x onerror=alert(1)>$', 'cached');
     expect(out).not.toContain('<img');
-    expect(out).toBe(html('$<img src=x onerror=alert(1)>$', rehypeKatex));
+    expect(out).toBe(html('$<img src=x onerror=alert(1)>$', 'katex'));
+  });
+
+  it('defers a new formula in the growing block to a task of its own, then renders it', async () => {
+    const markdown = 'Deferred $q^{17} + r$ here.';
+    const expected = html(markdown, 'katex');
+    const notified: number[] = [];
+    const unsubscribe = subscribeRenderedMath(() => notified.push(renderedMathVersion()));
+    try {
+      const first = html(markdown, 'deferred');
+      expect(first).not.toContain('katex');
+      expect(first).toContain('q^{17} + r');
+      expect(mathRenderedFor(markdown)).toBe(0);
+      // Asked again before its task ran: still waiting, and queued once.
+      expect(html(markdown, 'deferred')).toBe(first);
+      await tick();
+      expect(notified).toHaveLength(1);
+      // The block that waited is told (its snapshot changed); other texts are not.
+      expect(mathRenderedFor(markdown)).toBeGreaterThan(0);
+      expect(mathRenderedFor('another block')).toBe(0);
+      expect(html(markdown, 'deferred')).toBe(expected);
+      // Complete blocks share what the growing one rendered.
+      expect(html(markdown, 'cached')).toBe(expected);
+    } finally {
+      unsubscribe();
+    }
+  });
+
+  it('renders a formula KaTeX fails on at once after its first deferred try', async () => {
+    const markdown = 'Bad $\\frac{2}{$ math.';
+    const expected = html(markdown, 'katex');
+    html(markdown, 'deferred');
+    await tick();
+    expect(html(markdown, 'deferred')).toBe(expected);
   });
 });

@@ -4,21 +4,27 @@
  * never rendered as elements: react-markdown shows it as text (no rehype-raw here, ever).
  */
 import 'katex/dist/katex.min.css';
-import { memo, type ReactNode } from 'react';
+import { memo, useSyncExternalStore, type ReactNode } from 'react';
 import Markdown, { type Components } from 'react-markdown';
 import remarkGfm from 'remark-gfm';
 import remarkMath from 'remark-math';
 import { CodeBlock } from './code-block';
-import rehypeKatex from './rehype-katex-cached';
+import rehypeKatex, {
+  mathRenderedFor,
+  subscribeRenderedMath,
+  type RehypeKatexCachedOptions,
+} from './rehype-katex-cached';
 import { ImageAsLink, keepUrl, SafeLink } from './safe-links';
 
 const REMARK_PLUGINS = [remarkGfm, remarkMath];
 /**
  * KaTeX without its error throwing: a malformed formula shows in red instead of failing the block.
- * Each formula is rendered once and remembered (see rehype-katex-cached).
+ * Each formula is rendered once and remembered, between frames (see rehype-katex-cached).
  */
-const REHYPE_PLUGINS: [typeof rehypeKatex, { throwOnError: false; strict: false }][] = [
-  [rehypeKatex, { throwOnError: false, strict: false }],
+const KATEX = { throwOnError: false, strict: false } as const;
+/** A formula seen for the first time is rendered between frames, not in the frame. */
+const REHYPE_PLUGINS: [typeof rehypeKatex, RehypeKatexCachedOptions][] = [
+  [rehypeKatex, { katex: KATEX, defer: true }],
 ];
 
 function textOf(node: ReactNode): string {
@@ -58,6 +64,8 @@ export const MarkdownBlockView = memo(function MarkdownBlockView({
   markdown,
   complete,
 }: MarkdownBlockProps) {
+  // Renders again when a formula it left as TeX has been rendered (only this block).
+  useSyncExternalStore(subscribeRenderedMath, () => mathRenderedFor(markdown));
   return (
     <Markdown
       remarkPlugins={REMARK_PLUGINS}

@@ -1,10 +1,15 @@
 /**
  * rehype-katex with its results remembered. rehype-katex turns KaTeX's HTML string back into a
  * tree by parsing it with the browser's HTML parser (a `<template>`'s innerHTML), and that parse
- * costs several milliseconds per formula (KaTeX's markup is large: HTML and MathML). While a
- * reply streams, the growing block renders again every frame with the same formulas in it, and a
- * frame that renders a few of them became a long task. Here each formula is rendered by
- * rehype-katex once, and later renders of the same formula reuse a copy of its tree.
+ * costs several milliseconds per inline formula and tens for a display one (KaTeX's markup is
+ * large). While a reply streams, the growing block renders again every frame with the same
+ * formulas in it, and frames that rendered them became long tasks. Here each formula is rendered
+ * by rehype-katex once, and later renders of the same formula reuse a copy of its tree.
+ *
+ * With `defer`, a formula not rendered yet stays as its TeX for a moment and is rendered in a task
+ * of its own, between frames; the block waiting for it then renders again (`mathWaitingIn`), and
+ * only that block. So no frame parses more than what is already remembered, whether a reply is
+ * streaming or a long stored one is opened.
  *
  * The output is exactly rehype-katex's: the formula's element is handed to rehype-katex inside a
  * tree of its own, and what it puts in its place is what we remember.
@@ -19,10 +24,16 @@ type VFile = Parameters<ReturnType<typeof rehypeKatex>>[1];
 const CACHE_SIZE = 1000;
 
 let caches = new WeakMap<object, Map<string, ElementContent[]>>();
+/** Formulas KaTeX reported errors on: rendered at once each time, never deferred. */
+let failed = new Set<string>();
 
 /** Forgets every remembered formula (for benchmarks that must start cold each run). */
 export function forgetRenderedMath(): void {
   caches = new WeakMap();
+  failed = new Set();
+  pending.clear();
+  waiting = new Map();
+  renderedFor = new Map();
 }
 
 function cacheFor(options: object): Map<string, ElementContent[]> {
@@ -55,14 +66,123 @@ function isMath(element: Element): boolean {
   );
 }
 
-export default function rehypeKatexCached(options: Readonly<Options>) {
+export interface RehypeKatexCachedOptions {
+  /** rehype-katex's options; formulas are remembered per options object. */
+  katex: Readonly<Options>;
+  /** Render formulas not remembered yet between frames, leaving their TeX until then. */
+  defer?: boolean;
+}
+
+/** Formulas whose rendering is waiting for a task of its own, by options object and key. */
+const pending = new Map<string, (version: number) => void>();
+let version = 0;
+const listeners = new Set<() => void>();
+let scheduled = false;
+
+function schedule(): void {
+  if (scheduled) return;
+  scheduled = true;
+  setTimeout(runPending, 0);
+}
+
+/** Renders one waiting formula per task, so that no task holds more than one. */
+function runPending(): void {
+  scheduled = false;
+  const next = pending.entries().next();
+  if (next.done) return;
+  const [key, render] = next.value;
+  pending.delete(key);
+  version++;
+  render(version);
+  for (const listener of listeners) listener();
+  if (pending.size > 0) schedule();
+}
+
+/** The formulas each markdown text (a block's) is waiting for, by the text. */
+let waiting = new Map<string, Set<string>>();
+
+function wait(doc: string, key: string): void {
+  let keys = waiting.get(doc);
+  if (!keys) {
+    keys = new Set();
+    waiting.set(doc, keys);
+  }
+  keys.add(key);
+}
+
+/** When a formula of each text was last rendered for it (a version), for the texts that waited. */
+let renderedFor = new Map<string, number>();
+const RENDERED_FOR_SIZE = 2000;
+
+function done(key: string, at: number): void {
+  for (const [doc, keys] of waiting) {
+    if (!keys.delete(key)) continue;
+    if (keys.size === 0) waiting.delete(doc);
+    renderedFor.delete(doc);
+    renderedFor.set(doc, at);
+    if (renderedFor.size > RENDERED_FOR_SIZE) renderedFor.delete(renderedFor.keys().next().value!);
+  }
+}
+
+/** For `useSyncExternalStore`: called each time a deferred formula has been rendered. */
+export function subscribeRenderedMath(listener: () => void): () => void {
+  listeners.add(listener);
+  return () => listeners.delete(listener);
+}
+/**
+ * Changes when a formula this markdown text waited for has been rendered: the block showing the
+ * text renders again then, and no other block does. (Not changed by the render that defers.)
+ */
+export function mathRenderedFor(markdown: string): number {
+  return renderedFor.get(markdown) ?? 0;
+}
+export function renderedMathVersion(): number {
+  return version;
+}
+
+/** A file for rendering outside react-markdown's pass: collects rehype-katex's messages only. */
+function scratchFile(): VFile {
+  const messages: unknown[] = [];
+  return {
+    messages,
+    message() {
+      messages.push({});
+      return {};
+    },
+  } as unknown as VFile;
+}
+
+export default function rehypeKatexCached({
+  katex: options,
+  defer = false,
+}: RehypeKatexCachedOptions) {
   const render = rehypeKatex(options);
   const cache = cacheFor(options);
 
-  function rendered(scope: Element, file: VFile): ElementContent[] {
+  function rendered(scope: Element, file: VFile): ElementContent[] | undefined {
     // The key: the element's own shape (tag, classes) and its text, all rehype-katex reads.
     const key = JSON.stringify([scope.tagName, scope.properties.className, textOf(scope)]);
     let result = cache.get(key);
+    if (!result && defer && !failed.has(key)) {
+      wait(String(file.value), key);
+      if (!pending.has(key)) {
+        const alone = structuredClone(scope);
+        pending.set(key, (at) => {
+          if (cache.has(key)) {
+            done(key, at);
+            return;
+          }
+          const root: Root = { type: 'root', children: [alone] };
+          const file = scratchFile();
+          render(root, file);
+          if (file.messages.length === 0) remember(key, root.children as ElementContent[]);
+          else failed.add(key);
+          done(key, at);
+        });
+        schedule();
+      }
+      return undefined;
+    }
     if (!result) {
       const alone: Root = { type: 'root', children: [structuredClone(scope)] };
       const messages = file.messages.length;
@@ -70,8 +190,7 @@ export default function rehypeKatexCached(options: Readonly<Options>) {
       result = alone.children as ElementContent[];
       // A formula KaTeX could not render is reported on the file each time: not remembered.
       if (file.messages.length === messages) {
-        cache.set(key, result);
-        if (cache.size > CACHE_SIZE) cache.delete(cache.keys().next().value!);
+        remember(key, result);
       } else {
         return result;
       }
@@ -81,6 +200,11 @@ export default function rehypeKatexCached(options: Readonly<Options>) {
       cache.set(key, result);
     }
     return structuredClone(result);
+  }
+
+  function remember(key: string, result: ElementContent[]): void {
+    cache.set(key, result);
+    if (cache.size > CACHE_SIZE) cache.delete(cache.keys().next().value!);
   }
 
   return function transform(tree: Root, file: VFile): void {
@@ -102,6 +226,8 @@ export default function rehypeKatexCached(options: Readonly<Options>) {
         );
       if (fence || isMath(child)) {
         const replacement = rendered(child, file);
+        // Deferred: the formula's TeX stays, as remark-math wrote it, until it is rendered.
+        if (replacement === undefined) continue;
         parent.children.splice(i, 1, ...replacement);
         i += replacement.length - 1;
       } else {
