@@ -25,7 +25,7 @@ try {
     (length) => (globalThis as unknown as BenchWindow).__bench.setup(length),
     30_000,
   );
-  for (let round = 0; round < 2; round++) {
+  for (let round = 0; round < 4; round++) {
     await bench.cdp.send('Profiler.enable');
     await bench.cdp.send('Profiler.setSamplingInterval', { interval: 200 });
     await bench.cdp.send('Profiler.start');
@@ -41,8 +41,8 @@ try {
     console.log(
       `round ${round}: longtask observer saw ${long.filter((d) => d > 50).length} over 50 ms: ${long.map(Math.round).join(', ')}`,
     );
-    for (const line of attributeLongTasks(events, 50)) console.log('  ' + line);
-    for (const line of profileLongTasks(events, profile, 50)) console.log('  ' + line);
+    for (const line of attributeLongTasks(events, 35, 'tdur')) console.log('  ' + line);
+    for (const line of profileLongTasks(events, profile, 35, 'tdur')) console.log('  ' + line);
   }
 } finally {
   await bench.close();

@@ -21,14 +21,17 @@ const CATEGORIES = [
   '__metadata',
 ];
 
-export async function startTrace(cdp: CDPSession): Promise<() => Promise<TraceEvent[]>> {
+export async function startTrace(
+  cdp: CDPSession,
+  categories: string[] = CATEGORIES,
+): Promise<() => Promise<TraceEvent[]>> {
   const events: TraceEvent[] = [];
   const onData = (data: { value: object[] }) => {
     events.push(...(data.value as TraceEvent[]));
   };
   cdp.on('Tracing.dataCollected', onData);
   await cdp.send('Tracing.start', {
-    traceConfig: { includedCategories: CATEGORIES, enableSampling: false },
+    traceConfig: { includedCategories: categories, enableSampling: false },
     transferMode: 'ReportEvents',
   });
   return async () => {
@@ -43,10 +46,14 @@ export async function startTrace(cdp: CDPSession): Promise<() => Promise<TraceEv
 }
 
 /** One line per task over `overMs` on the renderer main thread: wall, CPU, top children. */
-export function attributeLongTasks(events: TraceEvent[], overMs: number): string[] {
+export function attributeLongTasks(
+  events: TraceEvent[],
+  overMs: number,
+  by: 'dur' | 'tdur' = 'dur',
+): string[] {
   const main = events.find((e) => e.name === 'thread_name' && e.args?.name === 'CrRendererMain');
   const onMain = events.filter((e) => main && e.pid === main.pid && e.tid === main.tid);
-  const tasks = onMain.filter((e) => e.name === 'RunTask' && (e.dur ?? 0) > overMs * 1000);
+  const tasks = onMain.filter((e) => e.name === 'RunTask' && (e[by] ?? 0) > overMs * 1000);
   const lines: string[] = [];
   for (const task of tasks) {
     const end = task.ts + task.dur!;
@@ -99,6 +106,7 @@ export function profileLongTasks(
   events: TraceEvent[],
   profile: CpuProfile,
   overMs: number,
+  by: 'dur' | 'tdur' = 'dur',
 ): string[] {
   const main = events.find((e) => e.name === 'thread_name' && e.args?.name === 'CrRendererMain');
   const windows = events
@@ -108,7 +116,7 @@ export function profileLongTasks(
         e.pid === main.pid &&
         e.tid === main.tid &&
         e.name === 'RunTask' &&
-        (e.dur ?? 0) > overMs * 1000,
+        (e[by] ?? 0) > overMs * 1000,
     )
     .map((e) => [e.ts, e.ts + e.dur!] as const);
   const parent = new Map<number, number>();
@@ -155,4 +163,27 @@ export function profileLongTasks(
     'inclusive:',
     ...top(total, 45),
   ];
+}
+
+/** What a trace for counting long tasks needs, and nothing more (cheap to record). */
+export const TASK_CATEGORIES = ['disabled-by-default-devtools.timeline', '__metadata'];
+
+/**
+ * Every task on a renderer's main thread: its wall time and its CPU time (thread time), in ms.
+ * The CPU time is what the page's own code cost; the wall time adds any time the thread waited
+ * for a core, which on a shared machine can be most of it.
+ */
+export function mainThreadTasks(events: TraceEvent[]): { wallMs: number; cpuMs: number }[] {
+  const mains = new Set(
+    events
+      .filter((e) => e.name === 'thread_name' && e.args?.name === 'CrRendererMain')
+      .map((e) => `${e.pid}:${e.tid}`),
+  );
+  const tasks = events.filter(
+    (e) => e.name === 'RunTask' && e.ph === 'X' && mains.has(`${e.pid}:${e.tid}`),
+  );
+  if (tasks.length === 0 || tasks.every((e) => e.tdur === undefined)) {
+    throw new Error('The trace holds no main-thread tasks with their CPU time: cannot measure');
+  }
+  return tasks.map((e) => ({ wallMs: (e.dur ?? 0) / 1000, cpuMs: (e.tdur ?? 0) / 1000 }));
 }
