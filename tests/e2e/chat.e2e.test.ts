@@ -172,7 +172,9 @@ describe('chat', () => {
     expect(text).toContain('[Image: remote picture]');
     const hrefs = await reply
       .locator('a')
-      .evaluateAll((links) => links.map((a) => a.getAttribute('href')));
+      .evaluateAll((links: Array<{ getAttribute(name: string): string | null }>) =>
+        links.map((a) => a.getAttribute('href')),
+      );
     expect(hrefs).toEqual(['https://example.com/docs', 'https://tracker.example/cat.png']);
     await expect(
       page.page.evaluate(() => (globalThis as { __pwned?: number }).__pwned),

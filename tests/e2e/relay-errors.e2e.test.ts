@@ -43,7 +43,8 @@ describe('relay errors in place', () => {
     const keyField = app.page.getByLabel('API key for Team relay');
     await expect(
       keyField.evaluate(
-        (el) => el === (el.ownerDocument as { activeElement: unknown }).activeElement,
+        (el: { ownerDocument: { activeElement: unknown } }) =>
+          el === el.ownerDocument.activeElement,
       ),
     ).resolves.toBe(true);
     await expect(keyField.getAttribute('type')).resolves.toBe('password');
