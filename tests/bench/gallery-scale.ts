@@ -71,6 +71,9 @@ interface El {
   complete: boolean;
   naturalWidth: number;
   scrollTop: number;
+  scrollHeight: number;
+  clientHeight: number;
+  title: string;
 }
 interface PageGlobals {
   document: { querySelectorAll(s: string): ArrayLike<El>; querySelector(s: string): El | null };
@@ -87,6 +90,8 @@ interface Run {
   /** CPU time (thread time) of every main-thread task while scrolling, from a Chromium trace. */
   taskCpuMs: number[];
   scrolledTo: number;
+  /** The prompt of the last thumbnail mounted when the scroll stopped. */
+  lastTitle: string;
 }
 
 async function measure(page: Page): Promise<Run> {
@@ -118,7 +123,7 @@ async function measure(page: Page): Promise<Run> {
     await cdp.send('Profiler.start');
   }
   const stopTrace = await startTrace(cdp, diagnose ? undefined : TASK_CATEGORIES);
-  const { longTasks, scrolledTo } = await page.evaluate(async () => {
+  const { longTasks, scrolledTo, lastTitle } = await page.evaluate(async () => {
     const page = globalThis as unknown as PageGlobals;
     const doc = page.document;
     const long: number[] = [];
@@ -139,8 +144,13 @@ async function measure(page: Page): Promise<Run> {
     }
     await new Promise((r) => setTimeout(r, 300));
     observer.disconnect();
-    const items = doc.querySelectorAll('.gallery-item').length;
-    return { longTasks: long, scrolledTo: items };
+    const items = doc.querySelectorAll('.gallery-item');
+    const last = items[items.length - 1];
+    return {
+      longTasks: long,
+      scrolledTo: items.length,
+      lastTitle: `${last?.title ?? ''} at ${scroller.scrollTop}+${scroller.clientHeight} of ${scroller.scrollHeight}`,
+    };
   });
   const events = await stopTrace();
   const taskCpuMs = mainThreadTasks(events).map((task) => task.cpuMs);
@@ -151,7 +161,7 @@ async function measure(page: Page): Promise<Run> {
     for (const line of profileLongTasks(events, profile, 50)) console.log('  ' + line);
   }
   await cdp.detach();
-  return { firstPaintMs, longTasks, taskCpuMs, scrolledTo };
+  return { firstPaintMs, longTasks, taskCpuMs, scrolledTo, lastTitle };
 }
 
 export const galleryScale: Benchmark = {
@@ -225,7 +235,7 @@ export const galleryScale: Benchmark = {
           'scroll_long_tasks_over_50ms: main-thread tasks over 50 ms of CPU time (thread time, Chromium',
           "trace): what the screen costs. _wall: the page's longtask observer, whose wall time also",
           `counts time the thread waited for a core (load average ${loadBefore.toFixed(1)} at start, ${loadavg()[0]!.toFixed(1)} at end, ${availableParallelism()} cores).`,
-          `First paint: click on "Images" until 12 thumbnails are decoded. Scroll: 900 px a frame to the end (${scrolled} thumbnails mounted at the end, of ${IMAGES}).`,
+          `First paint: click on "Images" until 12 thumbnails are decoded. Scroll: 900 px a frame to the end (${scrolled} thumbnails mounted at the end, of ${IMAGES}; the last: ${[...new Set(runs.map((r) => JSON.stringify(r.lastTitle)))].join(', ')}).`,
         ],
       };
     } finally {
