@@ -51,6 +51,11 @@ async function fillFolder(folder: string): Promise<void> {
       rgb[p * 3 + 1] = (y + i * 13) & 255;
       rgb[p * 3 + 2] = (x ^ y ^ i) & 255;
     }
+    // The pattern above repeats every 256 images; the first pixel carries the whole number, so
+    // all 5,000 files differ (the same bytes would be the same content-hash file).
+    rgb[0] = i & 255;
+    rgb[1] = (i >> 8) & 255;
+    rgb[2] = (i >> 16) & 255;
     const png = encodePng(SIDE, SIDE, rgb);
     const id = createHash('sha256').update(png).digest('hex');
     await writeFile(join(folder, `${id}.png`), png);
