@@ -25,6 +25,10 @@ export default defineConfig({
           globalSetup: ['tests/e2e/harness/global-setup.ts'],
           testTimeout: 30_000,
           hookTimeout: 60_000,
+          // One more try for a spec that fails: a real browser on a shared 2-core machine has
+          // timing races a retry rides out, while a real fault fails both times. Known flaky:
+          // "embeddings … a 402 mid-run" timed out once in four runs under load (being looked into).
+          retry: 1,
         },
       },
     ],
