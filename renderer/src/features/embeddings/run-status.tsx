@@ -1,4 +1,5 @@
 import { useEffect, useState } from 'react';
+import { BalanceNotice } from '../../components/balance-notice';
 import { Notice } from '../../components/notice';
 import { failureTitle } from '../../lib/errors';
 import { cancelRun, resumeRun } from './embeddings-actions';
@@ -79,26 +80,12 @@ export function RunFailure({
   );
   if (error.kind === 'insufficient_balance') {
     return (
-      <Notice
-        tone="error"
-        title="Your balance is used up"
-        actions={
-          <>
-            {consoleUrl && (
-              <a className="button" href={consoleUrl} target="_blank" rel="noreferrer">
-                Top up in the console
-              </a>
-            )}
-            {goOn}
-          </>
-        }
-      >
-        <p className="failure-message">{error.message}</p>
+      <BalanceNotice message={error.message} consoleUrl={consoleUrl} actions={goOn}>
         <p>
           The relay refused to go on until the balance is topped up. {kept}
           {!consoleUrl && " Add the relay's console address to the connection to get a link here."}
         </p>
-      </Notice>
+      </BalanceNotice>
     );
   }
   const title = failureTitle(error);

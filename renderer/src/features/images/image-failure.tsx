@@ -1,5 +1,6 @@
 import { useEffect, useState } from 'react';
 import { KeyEntry } from '../../components/key-entry';
+import { BalanceNotice } from '../../components/balance-notice';
 import { Notice } from '../../components/notice';
 import { failureOf, failureTitle, type FailureInfo } from '../../lib/errors';
 import { requireBridge, type ConnectionSummary } from '../../lib/relay-bridge';
@@ -57,27 +58,7 @@ export function ImageFailure({
   }
   if (failure.kind === 'insufficient_balance') {
     return (
-      <Notice
-        tone="error"
-        title="Your balance is used up"
-        actions={
-          <>
-            {connection.consoleUrl && (
-              <a
-                className="button button-primary"
-                href={connection.consoleUrl}
-                target="_blank"
-                rel="noreferrer"
-              >
-                Top up in the console
-              </a>
-            )}
-            {retry}
-          </>
-        }
-      >
-        <p className="failure-message">{failure.message}</p>
-      </Notice>
+      <BalanceNotice message={failure.message} consoleUrl={connection.consoleUrl} actions={retry} />
     );
   }
   if (failure.kind === 'aborted') {

@@ -1,5 +1,6 @@
 import { useState } from 'react';
 import { KeyEntry } from '../../components/key-entry';
+import { BalanceNotice } from '../../components/balance-notice';
 import { Notice } from '../../components/notice';
 import { failureOf, failureTitle, type FailureInfo } from '../../lib/errors';
 import type { ConnectionSummary } from '../../lib/relay-bridge';
@@ -59,30 +60,11 @@ export function ModelsFailure({ connection, failure }: ModelsFailureProps) {
   if (failure.kind === 'insufficient_balance') {
     return (
       <div className="models-failure">
-        <Notice
-          tone="error"
-          title="Your balance is used up"
-          actions={
-            <>
-              {connection.consoleUrl && (
-                <a
-                  className="button button-primary"
-                  href={connection.consoleUrl}
-                  target="_blank"
-                  rel="noreferrer"
-                >
-                  Top up in the console
-                </a>
-              )}
-              {retry}
-            </>
-          }
-        >
-          <p className="failure-message">{failure.message}</p>
+        <BalanceNotice message={failure.message} consoleUrl={connection.consoleUrl} actions={retry}>
           {!connection.consoleUrl && (
             <p>Add this relay&apos;s console address to the connection to get a link to it here.</p>
           )}
-        </Notice>
+        </BalanceNotice>
       </div>
     );
   }

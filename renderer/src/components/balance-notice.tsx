@@ -1,0 +1,39 @@
+import type { ReactNode } from 'react';
+import { Notice } from './notice';
+
+export interface BalanceNoticeProps {
+  /** The relay's own words. */
+  message: string;
+  /** Where the person tops up; without it, no link is shown. */
+  consoleUrl?: string | undefined;
+  /** What else can be done (retry, go on). */
+  actions?: ReactNode;
+  /** What the feature adds: what was kept, where the link would come from. */
+  children?: ReactNode;
+}
+
+/**
+ * A 402 (or a spent quota) in place: the relay's message and a link to its console, which the
+ * window's open handler sends to the system browser. Every feature says it the same way.
+ */
+export function BalanceNotice({ message, consoleUrl, actions, children }: BalanceNoticeProps) {
+  return (
+    <Notice
+      tone="error"
+      title="Your balance is used up"
+      actions={
+        <>
+          {consoleUrl && (
+            <a className="button button-primary" href={consoleUrl} target="_blank" rel="noreferrer">
+              Top up in the console
+            </a>
+          )}
+          {actions}
+        </>
+      }
+    >
+      <p className="failure-message">{message}</p>
+      {children}
+    </Notice>
+  );
+}
