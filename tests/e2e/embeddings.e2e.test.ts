@@ -157,25 +157,6 @@ describe('embeddings playground', () => {
     }
   });
 
-  it('a 402 mid-run says so with a console link, keeps what was done, and goes on after a top-up', async () => {
-    const page = await connected({}, 'https://console.example.com/billing');
-    relay.setBalance(key, 0.02);
-    await page.embedLines(Array.from({ length: 200 }, (_, i) => `line ${i}`));
-    const notice = app!.page.getByRole('alert').filter({ hasText: 'Your balance is used up' });
-    await notice.waitFor();
-    expect(await notice.textContent()).toContain(
-      'The 128 of 200 inputs embedded before it stopped were kept.',
-    );
-    expect(
-      await notice.getByRole('link', { name: 'Top up in the console' }).getAttribute('href'),
-    ).toBe('https://console.example.com/billing');
-    relay.setBalance(key, 100);
-    await notice.getByRole('button', { name: 'Retry the rest' }).click();
-    await page.waitForPictures();
-    await expect.poll(() => page.row(199).count()).toBeGreaterThanOrEqual(0);
-    await expect.poll(() => page.results.textContent()).toContain('200 of 200 embedded');
-  });
-
   it('a failing server offers Retry in place', async () => {
     const page = await connected();
     relay.setFaults({ status: 503 });
