@@ -3,7 +3,13 @@
  * Exit codes: 0 after a clean stop, 1 when the relay cannot start, 2 for a bad command line.
  */
 import { parseArgs } from 'node:util';
-import { DEFAULT_HOST, DEFAULT_SETTINGS, checkKey, type DemoRelayOptions } from './options';
+import {
+  DEFAULT_HOST,
+  DEFAULT_SETTINGS,
+  MAX_REPLY_TOKENS,
+  checkKey,
+  type DemoRelayOptions,
+} from './options';
 import { DEMO_MODELS } from './models/catalog';
 import { startDemoRelay } from './index';
 
@@ -23,6 +29,8 @@ Options:
   --rate <n>               requests per key per minute before 429 (default ${DEFAULT_SETTINGS.ratePerMinute})
   --latency <ms>           delay before each answer (default ${DEFAULT_SETTINGS.latencyMs})
   --tokens-per-second <n>  pace of streamed chat replies, 0 = unpaced (default ${DEFAULT_SETTINGS.tokensPerSecond})
+  --reply-tokens <n>       make every chat reply this many tokens long, padded with plain
+                           numbered paragraphs; 0 = each reply its own length (default ${DEFAULT_SETTINGS.replyTokens})
   --quiet                  do not log requests
   -h, --help               show this help
 `;
@@ -49,6 +57,7 @@ function parseCommandLine(args: string[]): {
         rate: { type: 'string' },
         latency: { type: 'string' },
         'tokens-per-second': { type: 'string' },
+        'reply-tokens': { type: 'string' },
         quiet: { type: 'boolean' },
         help: { type: 'boolean', short: 'h' },
       },
@@ -92,6 +101,12 @@ function parseCommandLine(args: string[]): {
         {
           min: 0,
         },
+      ),
+      replyTokens: numberOption(
+        '--reply-tokens',
+        values['reply-tokens'],
+        DEFAULT_SETTINGS.replyTokens,
+        { min: 0, max: MAX_REPLY_TOKENS, integer: true },
       ),
     },
   };
@@ -159,7 +174,7 @@ async function main(): Promise<void> {
   print(`  Balance: ${settings.balance} credits per key; each request costs ${settings.cost}`);
   print(`  Rate limit: ${settings.ratePerMinute} requests per minute per key`);
   print(
-    `  Streaming: ${settings.tokensPerSecond === 0 ? 'unpaced' : `${settings.tokensPerSecond} tokens per second`}; latency ${settings.latencyMs} ms`,
+    `  Streaming: ${settings.tokensPerSecond === 0 ? 'unpaced' : `${settings.tokensPerSecond} tokens per second`}; latency ${settings.latencyMs} ms${settings.replyTokens > 0 ? `; replies of ${settings.replyTokens} tokens` : ''}`,
   );
   print(`  Models: ${DEMO_MODELS.map((model) => model.id).join(', ')}`);
   print('Press Ctrl+C to stop.');

@@ -44,6 +44,12 @@ export interface DemoRelayOptions {
   latencyMs?: number;
   /** Pace of streamed chat replies; 0 streams as fast as possible (default 40). */
   tokensPerSecond?: number;
+  /**
+   * Length of chat replies in tokens: a reply shorter than this is continued with numbered
+   * paragraphs of plain prose until it has exactly this many (for long streams in benchmarks).
+   * 0 (default) keeps each reply its own length (about 130 to 200 tokens).
+   */
+  replyTokens?: number;
   faults?: DemoRelayFaults;
   /** Receives one line per request (method, path, status, time, key number; never the key). */
   log?: (line: string) => void;
@@ -55,6 +61,7 @@ export interface DemoRelaySettings {
   ratePerMinute: number;
   tokensPerSecond: number;
   latencyMs: number;
+  replyTokens: number;
 }
 
 export interface DemoRelay {
@@ -75,7 +82,11 @@ export const DEFAULT_SETTINGS: DemoRelaySettings = {
   ratePerMinute: 60,
   tokensPerSecond: 40,
   latencyMs: 0,
+  replyTokens: 0,
 };
+
+/** The longest reply `replyTokens` may ask for. */
+export const MAX_REPLY_TOKENS = 1_000_000;
 export const DEFAULT_HOST = '127.0.0.1';
 
 export interface ResolvedOptions {
@@ -101,6 +112,11 @@ export function resolveOptions(options: DemoRelayOptions = {}): ResolvedOptions 
       { min: 0 },
     ),
     latencyMs: check('latencyMs', options.latencyMs ?? DEFAULT_SETTINGS.latencyMs, { min: 0 }),
+    replyTokens: check('replyTokens', options.replyTokens ?? DEFAULT_SETTINGS.replyTokens, {
+      min: 0,
+      max: MAX_REPLY_TOKENS,
+      integer: true,
+    }),
   };
   const keys = options.keys && options.keys.length > 0 ? [...options.keys] : [newDemoKey()];
   keys.forEach(checkKey);

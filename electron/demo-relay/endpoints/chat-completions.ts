@@ -8,7 +8,7 @@ import { unixSeconds, type Endpoint, type ResponseContext } from '../context';
 import { errorBody } from '../errors';
 import type { StreamFault } from '../faults';
 import { sendJson, SSE_HEADERS, writeEvent } from '../http-io';
-import { composeDemoReply, countPromptTokens, promptOf, tokenize } from '../models/chat';
+import { composeDemoReply, countPromptTokens, padReply, promptOf, tokenize } from '../models/chat';
 import { validateChatRequest, type ChatRequest } from '../validation';
 
 export const createChatCompletion: Endpoint = {
@@ -29,9 +29,9 @@ interface Reply {
   usage: { prompt_tokens: number; completion_tokens: number; total_tokens: number };
 }
 
-/** The reply, cut to `max_tokens` pieces when the request sets it. */
-function composeReply(request: ChatRequest): Reply {
-  const all = tokenize(composeDemoReply(promptOf(request.messages)));
+/** The reply, padded to `replyTokens` (if set), cut to `max_tokens` pieces when the request sets it. */
+function composeReply(request: ChatRequest, replyTokens: number): Reply {
+  const all = padReply(tokenize(composeDemoReply(promptOf(request.messages))), replyTokens);
   const cut = request.maxTokens !== undefined && all.length > request.maxTokens;
   const pieces = cut ? all.slice(0, request.maxTokens) : all;
   const promptTokens = countPromptTokens(request.messages);
@@ -47,7 +47,7 @@ function composeReply(request: ChatRequest): Reply {
 }
 
 async function sendReply({ res, relay }: ResponseContext, request: ChatRequest): Promise<void> {
-  const reply = composeReply(request);
+  const reply = composeReply(request, relay.settings.replyTokens);
   sendJson(res, 200, {
     id: relay.nextId('chatcmpl'),
     object: 'chat.completion',
@@ -68,7 +68,7 @@ async function streamReply(
   { res, relay, signal }: ResponseContext,
   request: ChatRequest,
 ): Promise<void> {
-  const reply = composeReply(request);
+  const reply = composeReply(request, relay.settings.replyTokens);
   const head = {
     id: relay.nextId('chatcmpl'),
     object: 'chat.completion.chunk',

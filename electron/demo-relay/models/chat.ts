@@ -120,3 +120,26 @@ function pick(options: readonly string[], hash: number): string {
 function capitalise(text: string): string {
   return text.charAt(0).toUpperCase() + text.slice(1);
 }
+
+const FILLER = [
+  'keeps the stream going with plain words, so that a client can be watched over a long reply.',
+  'carries no markdown at all: only sentences, spaces and the odd comma, like most prose.',
+  'is here because the relay was asked for a longer reply than the message alone would give.',
+];
+
+/**
+ * `pieces` continued with numbered paragraphs of plain prose until there are exactly `tokens`
+ * pieces ("Paragraph 12 keeps the stream going…"); pieces already as many are returned as they
+ * are. Deterministic, and every paragraph's number makes its text unique in the reply.
+ */
+export function padReply(pieces: readonly string[], tokens: number): string[] {
+  const out = [...pieces];
+  for (let paragraph = 1; out.length < tokens; paragraph++) {
+    const text = `\n\nParagraph ${paragraph} ${FILLER[paragraph % FILLER.length]}`;
+    for (const piece of tokenize(text)) {
+      if (out.length >= tokens) break;
+      out.push(piece);
+    }
+  }
+  return out;
+}
