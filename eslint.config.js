@@ -181,7 +181,8 @@ export default defineConfig(
             noElectron('The renderer'),
             noNode('The renderer'),
             {
-              regex: '(^|/)electron/shared(/|$)',
+              // The shortcut table is plain data that the renderer and the menu share.
+              regex: '(^|/)electron/shared(?!/shortcuts$)(/|$)',
               allowTypeImports: true,
               message: 'The renderer uses only `import type` from electron/shared.',
             },

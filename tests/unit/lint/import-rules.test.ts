@@ -42,6 +42,13 @@ describe('import rules of the architecture', () => {
         "import { RELAY_ERROR_KINDS } from '../../electron/shared/relay-errors';",
       ),
     ).toEqual([RESTRICTED_IMPORT]);
+    // The shortcut table is plain data shared with the application menu.
+    expect(
+      await violations(
+        'renderer/src/fixture.ts',
+        "import { SHORTCUTS } from '../../electron/shared/shortcuts';",
+      ),
+    ).toEqual([]);
   });
 
   it('keeps the renderer away from main-process code', async () => {
