@@ -13,6 +13,7 @@ import { CHAT_EVENTS, CHAT_ROUTES } from './routes/chat';
 import { EMBEDDINGS_EVENTS, EMBEDDINGS_ROUTES } from './routes/embeddings';
 import { IMAGES_EVENTS, IMAGES_ROUTES } from './routes/images';
 import { boundedText as text, idSchema as id } from './schemas';
+import { SHORTCUT_COMMANDS } from '../shortcuts';
 
 export const MODEL_KINDS = ['chat', 'embedding', 'image'] as const;
 export const modelKindSchema = z.enum(MODEL_KINDS);
@@ -158,6 +159,8 @@ export const EVENTS = {
   ),
   /** Connections changed (saved, deleted, switched) in main. */
   connectionsChanged: event('connections:changed', z.null()),
+  /** Main (the application menu) asks the renderer to run a command of `shared/shortcuts.ts`. */
+  shellCommand: event('shell:command', z.object({ id: z.enum(SHORTCUT_COMMANDS) })),
 
   ...CHAT_EVENTS,
   ...EMBEDDINGS_EVENTS,
