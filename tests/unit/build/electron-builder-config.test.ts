@@ -34,7 +34,24 @@ interface BuilderConfig {
   linux?: { target?: unknown[]; icon?: string };
   mac?: { target?: { target: string; arch: string[] }[]; icon?: string };
   win?: { target?: unknown[]; icon?: string };
+  electronFuses?: Record<string, unknown>;
+  extraMetadata?: { author?: { name?: string; email?: string }; homepage?: string };
 }
+
+/**
+ * The fuses a release ships with. Weakening one (or dropping it, which leaves Electron's default,
+ * the weak side for most) must fail this test, not pass unnoticed.
+ */
+const RELEASE_FUSES = {
+  runAsNode: false,
+  enableNodeOptionsEnvironmentVariable: false,
+  enableNodeCliInspectArguments: false,
+  onlyLoadAppFromAsar: true,
+  enableEmbeddedAsarIntegrityValidation: true,
+  enableCookieEncryption: true,
+  grantFileProtocolExtraPrivileges: false,
+  loadBrowserProcessSpecificV8Snapshot: false,
+};
 
 describe('electron-builder.yml', () => {
   const validate = builderSchemaValidator();
@@ -64,6 +81,33 @@ describe('electron-builder.yml', () => {
     expect(config.linux?.target).toEqual(['AppImage', 'deb']);
     expect(config.mac?.target).toEqual([{ target: 'dmg', arch: ['x64', 'arm64'] }]);
     expect(config.win?.target).toEqual(['nsis']);
+  });
+
+  it('flips every release fuse to its safe side', () => {
+    expect(config.electronFuses).toEqual({ ...RELEASE_FUSES, resetAdHocDarwinSignature: true });
+  });
+
+  it('sets every fuse of the wire that the installed @electron/fuses knows', async () => {
+    // app-builder-lib resolves its own @electron/fuses, so ask for that copy.
+    const fusesPath = createRequire(require.resolve('app-builder-lib/package.json')).resolve(
+      '@electron/fuses',
+    );
+    const { FuseV1Options } = (await import(fusesPath)) as {
+      FuseV1Options: Record<string, string | number>;
+    };
+    const wire = Object.keys(FuseV1Options)
+      .filter((name) => Number.isNaN(Number(name)))
+      .map((name) => name.charAt(0).toLowerCase() + name.slice(1));
+    expect(wire.length).toBeGreaterThanOrEqual(8);
+    const set = Object.keys(config.electronFuses ?? {}).filter(
+      (name) => name !== 'resetAdHocDarwinSignature',
+    );
+    expect(set.sort()).toEqual(wire.sort());
+  });
+
+  it('names a deb maintainer e-mail and homepage (placeholders until the first release)', () => {
+    expect(config.extraMetadata?.author?.email).toMatch(/^[^@\s]+@[^@\s]+$/);
+    expect(config.extraMetadata?.homepage).toMatch(/^https:\/\//);
   });
 
   it('points at icons that exist', () => {
