@@ -4,6 +4,7 @@
  */
 import { createAppServices, type AppServices } from '../../electron/main/app-services';
 import { createRouter, trustedSender } from '../../electron/main/ipc/router';
+import type { FetchLike } from '../../electron/main/services/relay-client';
 import { MemorySecretStore } from '../../electron/main/services/secret-store';
 import { createBridge } from '../../electron/shared/ipc/bridge';
 import { EVENTS, ROUTES } from '../../electron/shared/ipc/contract';
@@ -17,14 +18,32 @@ export interface RecordedEvent {
   at: number;
 }
 
-export async function openChatApp(dataDir: string, secrets = new MemorySecretStore()) {
+/** One call over the bridge: what the page sent and what it got back. */
+export interface RecordedCall {
+  channel: string;
+  payload: unknown;
+  result: unknown;
+}
+
+export interface ChatAppOptions {
+  fetch?: FetchLike;
+  picturesDir?: string;
+}
+
+export async function openChatApp(
+  dataDir: string,
+  secrets = new MemorySecretStore(),
+  options: ChatAppOptions = {},
+) {
   const events: RecordedEvent[] = [];
+  const calls: RecordedCall[] = [];
   const waiters: Array<() => void> = [];
   const dialogs = new ScriptedDialogs();
   const services: AppServices = await createAppServices({
     userDataDir: dataDir,
     secretStore: secrets,
     dialogs,
+    ...options,
     emit: (channel, payload) => {
       // Every event must fit its schema, as the preload would deliver it.
       const spec = Object.values(EVENTS).find((e) => e.channel === channel);
@@ -40,7 +59,11 @@ export async function openChatApp(dataDir: string, secrets = new MemorySecretSto
   const api = createBridge(
     ROUTES,
     EVENTS,
-    (channel, payload) => router.dispatch(channel, payload, sender),
+    async (channel, payload) => {
+      const result = await router.dispatch(channel, payload, sender);
+      calls.push({ channel, payload, result });
+      return result;
+    },
     () => () => undefined,
   );
 
@@ -78,7 +101,7 @@ export async function openChatApp(dataDir: string, secrets = new MemorySecretSto
     return events.filter((e) => e.channel === 'chat:delta' && e.payload.replyId === replyId);
   }
 
-  return { api, services, events, dialogs, until, finished, deltas, secrets };
+  return { api, services, events, calls, router, dialogs, until, finished, deltas, secrets };
 }
 
 export type ChatApp = Awaited<ReturnType<typeof openChatApp>>;

@@ -20,10 +20,10 @@ export function count(full: number, reduced: number): number {
 export interface Figure {
   name: string;
   value: number | string;
-  unit?: string;
+  unit?: string | undefined;
   /** What the issue asks for, e.g. ">= 500" or "0". */
-  target?: string;
-  ok?: boolean;
+  target?: string | undefined;
+  ok?: boolean | undefined;
 }
 
 export interface SectionResult {
