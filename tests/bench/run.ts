@@ -14,6 +14,7 @@ const BENCHMARKS: Record<string, () => Promise<Benchmark>> = {
   'gallery-scale': async () => (await import('./gallery-scale')).galleryScale,
   'chat-history': async () => (await import('./chat-history')).chatHistory,
   'embeddings-large': async () => (await import('./embeddings-large')).embeddingsLarge,
+  'chat-transport': async () => (await import('./chat-transport')).chatTransport,
 };
 
 async function main(args: string[]): Promise<number> {
