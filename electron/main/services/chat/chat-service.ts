@@ -33,7 +33,7 @@ export interface ChatServiceOptions {
   defaults: () => Promise<{ temperature: number; maxTokens: number | null }>;
   /** Default 250 ms: at most four writes a second while a reply streams. */
   persistIntervalMs?: number;
-  /** Default 16 ms: at most one delta event per frame. */
+  /** Default 17 ms: at most one delta event per frame, under 60 a second (58.8). */
   deltaIntervalMs?: number;
 }
 
@@ -251,7 +251,7 @@ export class ChatService {
     let saved = '';
     const deltas = new DeltaCoalescer(
       (text) => emit('chat:delta', { replyId, conversationId, text }),
-      this.#options.deltaIntervalMs ?? 16,
+      this.#options.deltaIntervalMs ?? 17,
     );
     const persist = setInterval(() => {
       if (content === saved) return;

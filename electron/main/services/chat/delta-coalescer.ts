@@ -8,7 +8,7 @@ export class DeltaCoalescer {
 
   constructor(
     private readonly send: (text: string) => void,
-    private readonly intervalMs = 16,
+    private readonly intervalMs = 17,
   ) {}
 
   push(text: string): void {

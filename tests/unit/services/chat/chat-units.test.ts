@@ -25,6 +25,21 @@ describe('DeltaCoalescer', () => {
     coalescer.flush();
     expect(sent.join('')).toBe(Array.from({ length: 1000 }, (_, i) => `${i},`).join(''));
   });
+
+  it('by default sends no more than 60 messages a second, however fast text arrives', () => {
+    vi.useFakeTimers();
+    const sent: string[] = [];
+    const coalescer = new DeltaCoalescer((text) => sent.push(text));
+    // 2,000 pieces a second for 5 seconds, one every half millisecond.
+    for (let i = 0; i < 10_000; i++) {
+      coalescer.push('x');
+      vi.advanceTimersByTime(0.5);
+    }
+    expect(sent.length).toBeLessThanOrEqual(5 * 60);
+    expect(sent.length).toBeGreaterThan(5 * 50);
+    coalescer.flush();
+    expect(sent.join('')).toHaveLength(10_000);
+  });
 });
 
 describe('search text', () => {
