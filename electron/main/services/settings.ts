@@ -13,6 +13,7 @@ export const DEFAULT_SETTINGS: Settings = {
   chatDefaults: { temperature: 1, maxTokens: null },
   timeouts: { requestSeconds: 120, idleSeconds: 60 },
   allowPlaintextKeys: false,
+  includePromptsInLogs: false,
 };
 
 export class SettingsService {

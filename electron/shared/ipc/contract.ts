@@ -84,6 +84,8 @@ export const settingsSchema = z.object({
    * of in memory until quit. Off unless the person turns it on; read when the app starts.
    */
   allowPlaintextKeys: z.boolean().default(false),
+  /** Write prompts, messages and embedding inputs into the support log. Off unless turned on. */
+  includePromptsInLogs: z.boolean().default(false),
 });
 export type Settings = z.infer<typeof settingsSchema>;
 
