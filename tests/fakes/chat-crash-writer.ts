@@ -3,7 +3,7 @@
  * starts a new conversation and streams one reply from the demo relay into it, then exits.
  * The test kills it with SIGKILL at random moments.
  *
- * Arguments: <database path> <relay url> <api key>. Prints `started <replyId>` once the reply
+ * Arguments: <database path> <relay url> <api key> [prompt]. Prints `started <replyId>` once the reply
  * row exists.
  */
 import { ChatService } from '../../electron/main/services/chat/chat-service';
@@ -12,7 +12,7 @@ import { openDatabase } from '../../electron/main/services/database';
 import { createRelayClient } from '../../electron/main/services/relay-client';
 
 async function main(): Promise<void> {
-  const [path, baseUrl, apiKey] = process.argv.slice(2);
+  const [path, baseUrl, apiKey, prompt] = process.argv.slice(2);
   if (!path || !baseUrl || !apiKey) throw new Error('usage: <db> <relay url> <key>');
   const db = await openDatabase({ path });
   const store = await ChatStore.open(db);
@@ -25,7 +25,7 @@ async function main(): Promise<void> {
   });
   const conversation = store.create({ model: 'demo-chat' });
   const words = Array.from({ length: 40 }, (_, i) => `crash${i}`).join(' ');
-  const { replyId } = await chat.send(conversation.id, words);
+  const { replyId } = await chat.send(conversation.id, prompt ?? words);
   process.stdout.write(`started ${replyId}\n`);
   await chat.settled(replyId);
   db.close();

@@ -5,7 +5,6 @@
  *
  * CHAT_CRASH_KILLS sets how many kills (default 25).
  */
-import { spawn } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -13,10 +12,10 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import { startDemoRelay, type DemoRelay } from '../../electron/demo-relay/index';
 import { ChatStore } from '../../electron/main/services/chat/store';
 import { openDatabase } from '../../electron/main/services/database';
+import { committedText, startCrashWriter } from '../fakes/chat-crash-run';
 
 const KEY = 'sk-demo-crash-test-77aa01';
 const KILLS = Number(process.env.CHAT_CRASH_KILLS ?? 25);
-const WRITER = join(import.meta.dirname, '../fakes/chat-crash-writer.ts');
 
 let relay: DemoRelay;
 let dataDir: string;
@@ -31,17 +30,6 @@ afterAll(async () => {
   await rm(dataDir, { recursive: true, force: true });
 });
 
-/** Reads one reply's committed text through a connection of our own, as another process would. */
-async function committedText(path: string, replyId: string): Promise<string | undefined> {
-  const db = await openDatabase({ path });
-  try {
-    return db.one<{ content: string }>('SELECT content FROM chat_messages WHERE id = ?', [replyId])
-      ?.content;
-  } finally {
-    db.close();
-  }
-}
-
 it(
   `keeps the file sound and every committed word across ${KILLS} kills mid-stream`,
   async () => {
@@ -50,28 +38,13 @@ it(
     let killedMidStream = 0;
 
     for (let round = 0; round < KILLS; round++) {
-      // Node itself with tsx's loader, so the kill hits the writer and not a wrapper process.
-      const child = spawn(process.execPath, ['--import', 'tsx', WRITER, path, relay.url, KEY], {
-        stdio: ['ignore', 'pipe', 'pipe'],
-      });
-      let stderr = '';
-      child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-      const exited = new Promise<number | null>((resolve) => child.on('exit', resolve));
-      const replyId = await new Promise<string>((resolve, reject) => {
-        let out = '';
-        child.stdout.on('data', (chunk: Buffer) => {
-          out += chunk.toString();
-          const match = /started (\S+)\n/.exec(out);
-          if (match) resolve(match[1]!);
-        });
-        child.on('exit', (code) => reject(new Error(`writer exited (${code}): ${stderr}`)));
-      });
+      const writer = await startCrashWriter(path, relay.url, KEY);
+      const { replyId } = writer;
 
       // Somewhere in the stream: before the first save, between saves, or near the end.
       await new Promise((resolve) => setTimeout(resolve, Math.random() * 700));
       const before = (await committedText(path, replyId)) ?? '';
-      child.kill('SIGKILL');
-      await exited;
+      await writer.kill();
 
       const db = await openDatabase({ path });
       try {
