@@ -13,6 +13,8 @@ export class EmbeddingsPage {
   readonly heatmapReadout: Locator;
   readonly progress: Locator;
   readonly runs: Locator;
+  /** The countdown of main's automatic retry after a 429, inside the progress card. */
+  readonly retryNotice: Locator;
 
   constructor(readonly page: Page) {
     this.heading = page.getByRole('heading', { level: 1, name: 'Embeddings' });
@@ -26,6 +28,7 @@ export class EmbeddingsPage {
     this.heatmapReadout = page.locator('#heatmap-value');
     this.progress = page.getByRole('region', { name: 'Embedding in progress' });
     this.runs = page.getByRole('region', { name: 'Saved runs' });
+    this.retryNotice = this.progress.locator('.retry-notice');
   }
 
   async open(): Promise<void> {
