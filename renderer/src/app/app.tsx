@@ -20,6 +20,9 @@ import { SettingsScreen } from '../features/settings/settings-screen';
 import { selectTheme, useSettingsStore } from '../features/settings/settings-store';
 import { relayBridge } from '../lib/relay-bridge';
 import { NavIcon } from './nav-icon';
+import { useAppShortcuts } from './shortcut-commands';
+import { ShortcutSheet } from './shortcut-sheet';
+import { currentPlatform } from './shortcuts';
 
 const SCREENS = [
   { id: 'chat', title: 'Chat' },
@@ -109,6 +112,8 @@ function Shell({ screen, onScreen }: { screen: ScreenId; onScreen: (id: ScreenId
   const appVersion = relayBridge()?.appVersion;
   const main = useRef<HTMLElement>(null);
   const shown = useRef(screen);
+  const [sheetOpen, setSheetOpen] = useState(false);
+  useAppShortcuts({ screen, onScreen, sheetOpen, onSheet: setSheetOpen });
 
   // After switching screens from the sidebar, keyboard and screen reader users start at the
   // top of the new screen rather than on the sidebar button.
@@ -153,6 +158,10 @@ function Shell({ screen, onScreen }: { screen: ScreenId; onScreen: (id: ScreenId
               {active.isDemo && <Badge tone="demo">Demo</Badge>}
             </button>
           )}
+          <button type="button" className="nav-item" onClick={() => setSheetOpen(true)}>
+            <NavIcon screen="shortcuts" />
+            Keyboard shortcuts
+          </button>
           {appVersion && <p className="version">Version {appVersion}</p>}
         </div>
       </nav>
@@ -184,6 +193,11 @@ function Shell({ screen, onScreen }: { screen: ScreenId; onScreen: (id: ScreenId
         {screen === 'connections' && <ConnectionsScreen />}
         {screen === 'settings' && <SettingsScreen />}
       </main>
+      <ShortcutSheet
+        open={sheetOpen}
+        platform={currentPlatform()}
+        onClose={() => setSheetOpen(false)}
+      />
     </div>
   );
 }

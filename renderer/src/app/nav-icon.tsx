@@ -1,7 +1,7 @@
 import type { ScreenId } from './app';
 
 /** Line icons for the sidebar, drawn in the text colour. */
-export function NavIcon({ screen }: { screen: ScreenId }) {
+export function NavIcon({ screen }: { screen: ScreenId | 'shortcuts' }) {
   return (
     <svg className="nav-icon" viewBox="0 0 20 20" aria-hidden="true" focusable="false">
       {screen === 'models' && (
@@ -35,6 +35,12 @@ export function NavIcon({ screen }: { screen: ScreenId }) {
           <path d="M8 12l4-4" />
           <path d="M9.5 5.5l1-1a3.2 3.2 0 014.5 4.5l-1 1" />
           <path d="M10.5 14.5l-1 1A3.2 3.2 0 015 11l1-1" />
+        </>
+      )}
+      {screen === 'shortcuts' && (
+        <>
+          <rect x="2.5" y="5" width="15" height="10" rx="1.5" />
+          <path d="M5.5 8h1M9.5 8h1M13.5 8h1M6 12h8" />
         </>
       )}
       {screen === 'settings' && (

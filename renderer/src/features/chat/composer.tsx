@@ -48,14 +48,6 @@ export function Composer({ conversation }: { conversation: ConversationSummary }
     );
   }, [conversation.id, conversation.model]);
 
-  useEffect(() => {
-    const onKey = (event: globalThis.KeyboardEvent) => {
-      if (event.key === 'Escape') stopStreaming();
-    };
-    window.addEventListener('keydown', onKey);
-    return () => window.removeEventListener('keydown', onKey);
-  }, []);
-
   async function chooseModel(modelId: string) {
     await saveConversationSettings({ id: conversation.id, model: modelId });
     await relayBridge()?.setLastModel({ feature: 'chat', modelId });

@@ -1,0 +1,71 @@
+/** What each shortcut command does in the shell: the one place that reaches into the features. */
+import type { ShortcutCommand } from '../../../electron/shared/shortcuts';
+import { newConversation, stopStreaming } from '../features/chat/chat-actions';
+import { useChatStore } from '../features/chat/chat-store';
+import type { ScreenId } from './app';
+import { focusWhenShown, useShortcutCommands } from './shortcuts';
+
+const SCREEN_OF: Partial<Record<ShortcutCommand, ScreenId>> = {
+  showChat: 'chat',
+  showEmbeddings: 'embeddings',
+  showImages: 'images',
+  openSettings: 'settings',
+};
+
+/** Resolves once the chat screen, just shown, has its list of conversations (or failed to). */
+function chatListSettled(): Promise<void> {
+  return new Promise((resolve) => {
+    // A frame first: the chat screen asks for its list when it mounts.
+    requestAnimationFrame(() => {
+      const settled = () => {
+        const status = useChatStore.getState().listStatus;
+        return status === 'ready' || status === 'failed';
+      };
+      if (settled()) return resolve();
+      const stop = useChatStore.subscribe(() => {
+        if (!settled()) return;
+        stop();
+        resolve();
+      });
+    });
+  });
+}
+
+async function startNewChat(switching: boolean) {
+  // Created before the list arrives, it would be dropped from the list that then arrives.
+  if (switching) await chatListSettled();
+  const id = await newConversation();
+  if (id) await focusWhenShown('.chat-composer textarea');
+}
+
+export function useAppShortcuts({
+  screen,
+  onScreen,
+  sheetOpen,
+  onSheet,
+}: {
+  screen: ScreenId;
+  onScreen(id: ScreenId): void;
+  sheetOpen: boolean;
+  onSheet(open: boolean): void;
+}) {
+  useShortcutCommands((command) => {
+    if (command === 'showShortcuts') return onSheet(!sheetOpen);
+    if (sheetOpen) onSheet(false);
+    const target = SCREEN_OF[command];
+    if (target) return onScreen(target);
+    switch (command) {
+      case 'newChat':
+        onScreen('chat');
+        void startNewChat(screen !== 'chat');
+        break;
+      case 'searchConversations':
+        onScreen('chat');
+        void focusWhenShown('.chat-search');
+        break;
+      case 'stopGenerating':
+        stopStreaming();
+        break;
+    }
+  });
+}

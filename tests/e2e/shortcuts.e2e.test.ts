@@ -1,0 +1,215 @@
+/**
+ * Keyboard shortcuts: each one does its thing, the shortcut sheet works by keyboard alone, keys
+ * typed in the message box stay text, and the application menu's commands take the same path.
+ */
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import type { DemoRelay } from '../../electron/demo-relay/index';
+import { expectHealthyPage } from './harness/checks';
+import { startE2e, type AppUnderTest, type E2eSession } from './harness/harness';
+import { newKey, startRelay } from './harness/relay';
+import { ChatPage } from './pages/chat-page';
+import { ConnectPage } from './pages/connect-page';
+import { ShortcutsPage } from './pages/shortcuts-page';
+
+let e2e: E2eSession;
+let relay: DemoRelay;
+let app: AppUnderTest | undefined;
+const key = newKey();
+
+beforeAll(async () => {
+  [e2e, relay] = await Promise.all([startE2e(), startRelay([key])]);
+});
+afterEach(async () => {
+  relay.setFaults(undefined);
+  if (app) expectHealthyPage(app);
+  await app?.close();
+  app = undefined;
+});
+afterAll(async () => {
+  await Promise.all([e2e?.close(), relay?.close()]);
+});
+
+/** The app connected to the demo relay, on its first screen (Models). */
+async function connected(): Promise<{ chat: ChatPage; shortcuts: ShortcutsPage }> {
+  app = await e2e.openApp();
+  const connect = new ConnectPage(app.page);
+  await connect.waitUntilShown();
+  await connect.connect({ name: 'Shortcut relay', baseUrl: relay.url, apiKey: key });
+  await app.page.getByRole('heading', { level: 1, name: 'Models' }).waitFor();
+  return { chat: new ChatPage(app.page), shortcuts: new ShortcutsPage(app.page) };
+}
+
+const heading = (name: string) => app!.page.getByRole('heading', { level: 1, name });
+
+describe('keyboard shortcuts (Control on Linux)', () => {
+  it('switches between chat, embeddings, images and settings', async () => {
+    const { chat, shortcuts } = await connected();
+    const keyboard = app!.page.keyboard;
+
+    await keyboard.press('Control+2');
+    await heading('Embeddings').waitFor();
+    await keyboard.press('Control+3');
+    await heading('Images').waitFor();
+    await keyboard.press('Control+,');
+    await heading('Settings').waitFor();
+    await keyboard.press('Control+1');
+    await chat.sidebar.waitFor();
+    await expect(shortcuts.currentScreen()).resolves.toBe('Chat');
+  });
+
+  it('starts a new chat with the message box focused, from any screen', async () => {
+    const { chat, shortcuts } = await connected();
+    await app!.page.keyboard.press('Control+n');
+    await chat.message.waitFor();
+    await expect(shortcuts.currentScreen()).resolves.toBe('Chat');
+    await expect.poll(() => shortcuts.focused()).toMatchObject({ label: 'Message' });
+    const conversations = chat.sidebar.locator('.chat-conversation');
+    await expect.poll(() => conversations.count()).toBe(1);
+
+    // Again from inside the message box: a Control combination is never typing.
+    await app!.page.keyboard.press('Control+n');
+    await expect.poll(() => conversations.count()).toBe(2);
+    await expect.poll(() => shortcuts.focused()).toMatchObject({ label: 'Message' });
+  });
+
+  it('focuses the conversation search', async () => {
+    const { chat, shortcuts } = await connected();
+    await app!.page.keyboard.press('Control+k');
+    await chat.search.waitFor();
+    await expect.poll(() => shortcuts.focused()).toMatchObject({ label: 'Search messages' });
+    await app!.page.keyboard.type('hello');
+    await expect(chat.search.inputValue()).resolves.toBe('hello');
+  });
+
+  it('stops a reply with Escape, wherever the focus is', async () => {
+    const { chat } = await connected();
+    await app!.page.keyboard.press('Control+n');
+    await chat.message.waitFor();
+    await expect.poll(() => chat.model.inputValue()).toMatch(/^demo-chat/);
+    relay.setFaults({ stallAfterHeaders: true });
+    await chat.send('Wait for me');
+    await chat.lastReply().waitFor();
+    // Focus on a button, not in the message box.
+    await chat.sidebar.getByRole('button', { name: 'New chat' }).focus();
+    await app!.page.keyboard.press('Escape');
+    await expect(chat.finishedReplyStatus()).resolves.toBe('interrupted');
+  });
+
+  it('keeps keys typed in the message box as text', async () => {
+    const { chat, shortcuts } = await connected();
+    await app!.page.keyboard.press('Control+n');
+    await chat.message.waitFor();
+    await expect.poll(() => shortcuts.focused()).toMatchObject({ label: 'Message' });
+    await app!.page.keyboard.type('Is 1, 2 or 3 bigger? /?');
+    await expect(chat.message.inputValue()).resolves.toBe('Is 1, 2 or 3 bigger? /?');
+    await expect(shortcuts.currentScreen()).resolves.toBe('Chat');
+    await expect(shortcuts.sheet.isVisible()).resolves.toBe(false);
+    // And `?` outside a text field opens the sheet.
+    await chat.sidebar.getByRole('button', { name: 'New chat' }).focus();
+    await app!.page.keyboard.press('Shift+?');
+    await shortcuts.sheet.waitFor();
+  });
+});
+
+describe('the shortcut sheet', () => {
+  it('opens and closes by keyboard, keeps focus inside, and gives it back', async () => {
+    const { shortcuts } = await connected();
+    const page = app!.page;
+    const settings = page
+      .getByRole('navigation', { name: 'Screens' })
+      .getByRole('button', { name: 'Settings', exact: true });
+    await settings.focus();
+
+    await page.keyboard.press('Control+/');
+    await shortcuts.sheet.waitFor();
+    await expect.poll(() => shortcuts.focused()).toMatchObject({ inSheet: true });
+    // The table with this platform's key names.
+    await expect(shortcuts.row('New chat').textContent()).resolves.toContain('Ctrl+N');
+    await expect(shortcuts.row('Settings').textContent()).resolves.toContain('Ctrl+Comma');
+    await expect(shortcuts.row('Stop generating').textContent()).resolves.toContain('Esc');
+    await expect(shortcuts.row('Go to Images').textContent()).resolves.toContain('Ctrl+3');
+    await expect(shortcuts.row('Send the message').isVisible()).resolves.toBe(true);
+
+    for (let i = 0; i < 4; i += 1) {
+      await page.keyboard.press('Tab');
+      await expect(shortcuts.focused()).resolves.toMatchObject({ inSheet: true });
+      await page.keyboard.press('Shift+Tab');
+      await expect(shortcuts.focused()).resolves.toMatchObject({ inSheet: true });
+    }
+    // Screen shortcuts do nothing behind the open sheet.
+    await page.keyboard.press('Control+2');
+    await expect(shortcuts.currentScreen()).resolves.toBe('Models');
+
+    await page.keyboard.press('Escape');
+    await shortcuts.sheet.waitFor({ state: 'hidden' });
+    await expect(shortcuts.focused()).resolves.toMatchObject({ tag: 'button', inSheet: false });
+    await expect(shortcuts.focused()).resolves.toMatchObject({ text: 'Settings' });
+
+    // The same key closes it again.
+    await page.keyboard.press('Control+/');
+    await shortcuts.sheet.waitFor();
+    await page.keyboard.press('Control+/');
+    await shortcuts.sheet.waitFor({ state: 'hidden' });
+  });
+
+  it('names the keys the macOS way on a Mac, where Command is the modifier', async () => {
+    const { shortcuts } = await connected();
+    const page = app!.page;
+    await page.addInitScript(() => {
+      Object.defineProperty(
+        Object.getPrototypeOf((globalThis as unknown as { navigator: object }).navigator),
+        'userAgentData',
+        {
+          get: () => ({ platform: 'macOS' }),
+        },
+      );
+    });
+    await page.reload();
+    await page.getByRole('heading', { level: 1, name: 'Models' }).waitFor();
+    await page.keyboard.press('Control+2');
+    await expect(shortcuts.currentScreen()).resolves.toBe('Models');
+    await page.keyboard.press('Meta+2');
+    await heading('Embeddings').waitFor();
+    await page.keyboard.press('Meta+/');
+    await shortcuts.sheet.waitFor();
+    await expect(shortcuts.row('New chat').textContent()).resolves.toContain('Command+N');
+    await expect(shortcuts.row('New chat').locator('kbd').allTextContents()).resolves.toEqual([
+      '⌘',
+      'N',
+    ]);
+  });
+});
+
+describe('commands from the application menu', () => {
+  it('runs the same commands as the keys', async () => {
+    const { chat, shortcuts } = await connected();
+    await shortcuts.menu('showImages');
+    await heading('Images').waitFor();
+    await shortcuts.menu('openSettings');
+    await heading('Settings').waitFor();
+    await shortcuts.menu('showEmbeddings');
+    await heading('Embeddings').waitFor();
+
+    await shortcuts.menu('showShortcuts');
+    await shortcuts.sheet.waitFor();
+    // A command chosen from the menu closes the sheet and goes ahead.
+    await shortcuts.menu('newChat');
+    await shortcuts.sheet.waitFor({ state: 'hidden' });
+    await chat.message.waitFor();
+    await expect.poll(() => shortcuts.focused()).toMatchObject({ label: 'Message' });
+
+    await shortcuts.menu('searchConversations');
+    await expect.poll(() => shortcuts.focused()).toMatchObject({ label: 'Search messages' });
+
+    await chat.message.waitFor();
+    await expect.poll(() => chat.model.inputValue()).toMatch(/^demo-chat/);
+    relay.setFaults({ stallAfterHeaders: true });
+    await chat.send('Wait for me');
+    await chat.lastReply().waitFor();
+    await shortcuts.menu('stopGenerating');
+    await expect(chat.finishedReplyStatus()).resolves.toBe('interrupted');
+
+    await shortcuts.menu('showChat');
+    await expect(shortcuts.currentScreen()).resolves.toBe('Chat');
+  });
+});
