@@ -19,6 +19,14 @@ import {
 } from './services/connections';
 import { databasePath, openDatabase, type Db } from './services/database';
 import type { ImageGallery } from './services/images/gallery';
+import {
+  createNullLog,
+  logConnectionTest,
+  logMigrations,
+  logRequests,
+  watchSecrets,
+  type AppLog,
+} from './services/log';
 import { ModelCatalog } from './services/model-catalog';
 import type { FetchLike, RelayClient } from './services/relay-client';
 import type { SecretStore } from './services/secret-store';
@@ -38,6 +46,8 @@ export interface AppServicesOptions {
   dialogs?: Dialogs;
   /** The file manager and trash; without them, reveal does nothing and trash refuses. */
   desktop?: DesktopShell;
+  /** The support log; without it nothing is logged. */
+  log?: AppLog;
 }
 
 export interface AppServices {
@@ -92,28 +102,41 @@ async function guarded<T>(work: () => Promise<T>): Promise<T> {
 
 export async function createAppServices(options: AppServicesOptions): Promise<AppServices> {
   const emit = options.emit ?? (() => undefined);
+  const log = options.log ?? createNullLog();
+  const startedAt = new Date();
   const connections = new ConnectionsService({
     dataDir: options.userDataDir,
-    secrets: options.secretStore,
+    secrets: watchSecrets(options.secretStore, log),
     ...(options.fetch ? { fetch: options.fetch } : {}),
   });
   const settings = new SettingsService(options.userDataDir);
+  log.setIncludePrompts((await settings.get()).includePromptsInLogs);
+  settings.onChange((changed) => log.setIncludePrompts(changed.includePromptsInLogs));
 
   /** A client for a connection, with the person's timeouts and retry countdowns sent to the page. */
   async function clientFor(id: string, requestId: string = randomUUID()): Promise<RelayClient> {
     const { timeouts } = await settings.get();
-    return connections.clientFor(id, {
+    const client = await connections.clientFor(id, {
       timeoutMs: timeouts.requestSeconds * 1000,
       idleTimeoutMs: timeouts.idleSeconds * 1000,
-      onRetry: ({ attempt, delayMs, error }) =>
+      onRetry: ({ attempt, delayMs, error }) => {
+        log.warn('relay.retry', {
+          requestId,
+          attempt,
+          delayMs,
+          kind: error.kind,
+          status: error.status,
+        });
         emit('relay:retry-scheduled', {
           requestId,
           attempt,
           delayMs,
           kind: error.kind,
           message: error.message,
-        }),
+        });
+      },
     });
+    return logRequests(client, log, { requestId, connectionId: id });
   }
 
   const models = new ModelCatalog({
@@ -194,7 +217,8 @@ export async function createAppServices(options: AppServicesOptions): Promise<Ap
         await connections.select(id);
         return changed(await withActive(await connections.get(id)));
       }),
-    testConnection: (draft) => guarded(() => connections.test(draft)),
+    testConnection: (draft) =>
+      guarded(() => logConnectionTest(log, draft, () => connections.test(draft))),
     startDemoRelay: () =>
       guarded(async () => changed(await withActive(await connections.startDemo()))),
     getKeyStorageStatus: () => {
@@ -222,6 +246,8 @@ export async function createAppServices(options: AppServicesOptions): Promise<Ap
     getSettings: () => settings.get(),
     updateSettings: (changes) => settings.update(changes),
   };
+
+  logMigrations(log, db, startedAt);
 
   return {
     handlers,

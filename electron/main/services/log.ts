@@ -265,6 +265,37 @@ function elapsed(started: number): number {
   return Math.round(performance.now() - started);
 }
 
+/** What "Test connection" answered, as the connections service returns it. */
+interface ConnectionTestOutcome {
+  ok: boolean;
+  requestUrl?: string;
+  modelCount?: number;
+  error?: { kind: string; message: string; status?: number; code?: string };
+}
+
+/** Runs a connection test and logs its outcome; a key typed for the test is never written. */
+export async function logConnectionTest<T extends ConnectionTestOutcome>(
+  log: AppLog,
+  draft: { baseUrl: string; apiKey?: string | undefined },
+  test: () => Promise<T>,
+): Promise<T> {
+  if (draft.apiKey !== undefined) log.addKey(draft.apiKey);
+  const started = performance.now();
+  const result = await test();
+  const fields = {
+    url: result.requestUrl ?? draft.baseUrl,
+    outcome: result.ok ? 'ok' : (result.error?.kind ?? 'error'),
+    models: result.modelCount,
+    status: result.error?.status,
+    code: result.error?.code,
+    message: result.error?.message,
+    durationMs: elapsed(started),
+  };
+  if (result.ok) log.info('connection.test', fields);
+  else log.warn('connection.test', fields);
+  return result;
+}
+
 /** Logs the database migrations applied since `since` (this start), from the migrations table. */
 export function logMigrations(log: AppLog, db: Db, since: Date): void {
   const rows = db.all<{ domain: string; version: number; name: string }>(

@@ -21,6 +21,7 @@ export class SettingsService {
   #current: Promise<Settings> | undefined;
   #problem: DataFileProblem | undefined;
   #queue: Promise<unknown> = Promise.resolve();
+  readonly #listeners = new Set<(settings: Settings) => void>();
 
   constructor(dataDir: string) {
     this.#path = join(dataDir, SETTINGS_FILE);
@@ -40,6 +41,12 @@ export class SettingsService {
     return this.#current;
   }
 
+  /** Calls `listener` with the settings after each saved change; returns a function that stops it. */
+  onChange(listener: (settings: Settings) => void): () => void {
+    this.#listeners.add(listener);
+    return () => this.#listeners.delete(listener);
+  }
+
   /** Applies a partial change (already checked against the contract) and saves it. */
   update(changes: Partial<Settings>): Promise<Settings> {
     const run = this.#queue.then(async () => {
@@ -48,6 +55,7 @@ export class SettingsService {
       if (this.#problem?.kind === 'unreadable') return next;
       await writeFileAtomic(this.#path, `${JSON.stringify(next, null, 2)}\n`);
       this.#current = Promise.resolve(next);
+      for (const listener of this.#listeners) listener(next);
       return next;
     });
     this.#queue = run.catch(() => undefined);
