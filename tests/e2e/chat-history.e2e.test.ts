@@ -71,7 +71,236 @@ function exchange(count: number, special: Record<number, string> = {}): NewMessa
   }));
 }
 
+/** The message number in a row of `exchange` ("Message number 12 about…"). */
+function numberOf(text: string): number {
+  const match = /Message number (\d+)/.exec(text);
+  if (!match) throw new Error(`Not a numbered message: ${text.slice(0, 80)}`);
+  return Number(match[1]);
+}
+
+interface GatePage {
+  __relayInvoke(channel: string, payload: unknown): Promise<unknown>;
+  __olderGate?: { mode: 'pass' | 'hold' | 'fail'; held: number; release?: () => void };
+}
+
+/**
+ * Puts a gate in the page's bridge on requests for older messages (`chat:get` with `beforeSeq`):
+ * 'hold' keeps the next one waiting until `releaseOlder`, 'fail' answers it with an error once.
+ */
+async function gateOlder(page: ChatPage, mode: 'pass' | 'hold' | 'fail'): Promise<void> {
+  await page.page.evaluate((mode) => {
+    const window = globalThis as unknown as GatePage;
+    if (!window.__olderGate) {
+      const invoke = window.__relayInvoke.bind(window);
+      const gate: NonNullable<GatePage['__olderGate']> = { mode: 'pass', held: 0 };
+      window.__olderGate = gate;
+      window.__relayInvoke = async (channel, payload) => {
+        const older =
+          channel === 'chat:get' && (payload as { beforeSeq?: number }).beforeSeq !== undefined;
+        if (older && gate.mode === 'fail') {
+          gate.mode = 'pass';
+          return { ok: false, error: { kind: 'internal', message: 'The test refused the page.' } };
+        }
+        if (older && gate.mode === 'hold') {
+          gate.held++;
+          await new Promise<void>((resolve) => (gate.release = resolve));
+        }
+        return invoke(channel, payload);
+      };
+    }
+    window.__olderGate.mode = mode;
+  }, mode);
+}
+
+async function releaseOlder(page: ChatPage): Promise<void> {
+  await page.page.evaluate(() => {
+    const gate = (globalThis as unknown as GatePage).__olderGate!;
+    gate.mode = 'pass';
+    gate.release?.();
+  });
+}
+
 describe('chat history', () => {
+  it('opens a long conversation at its newest page and loads older pages at the top, in place', async () => {
+    let ids: string[] = [];
+    const page = await chat({}, (store) => {
+      const long = store.create({ title: 'Three hundred messages', model: 'demo-chat' });
+      ids = store.append(long.id, exchange(300)).map((m) => m.id);
+    });
+    await page.openConversation('Three hundred messages');
+    await page.messageById(ids[299]!).waitFor({ timeout: 8000 });
+    // Only the newest page crossed the bridge.
+    const opened = app!.messages.find((m) => m.direction === 'invoke' && m.channel === 'chat:get');
+    if (opened?.direction !== 'invoke') throw new Error('The conversation was not fetched');
+    expect(opened.payload).toMatchObject({ limit: 50 });
+    expect((opened.result as { value: { messages: unknown[] } }).value.messages).toHaveLength(50);
+
+    const loading = page.page.getByText('Loading earlier messages…');
+    for (let pageNumber = 1; pageNumber <= 5; pageNumber++) {
+      await gateOlder(page, 'hold');
+      await page.scrollToTop();
+      await loading.waitFor({ timeout: 8000 });
+      // While the page is on its way, the first loaded message is at the top: note where it is.
+      const [top] = await page.mountedMessages();
+      const anchor = page.messageById(top!.id);
+      const before = (await anchor.boundingBox())!.y;
+      expect(numberOf(top!.text)).toBe(300 - 50 * pageNumber);
+      await releaseOlder(page);
+      await loading.waitFor({ state: 'detached', timeout: 8000 });
+      await expect
+        .poll(async () => numberOf((await page.mountedMessages())[0]!.text))
+        .toBeLessThan(numberOf(top!.text));
+      // The older messages went above it: what the person was reading has not moved.
+      await expect
+        .poll(async () => Math.abs((await anchor.boundingBox())!.y - before))
+        .toBeLessThanOrEqual(2);
+    }
+    // Everything is loaded: the top is the first message and nothing more is asked for.
+    await page.scrollToTop();
+    await expect.poll(async () => numberOf((await page.mountedMessages())[0]!.text)).toBe(0);
+    expect(await loading.count()).toBe(0);
+    const olderRequests = app!.messages.filter(
+      (m) =>
+        m.channel === 'chat:get' && (m.payload as { beforeSeq?: number }).beforeSeq !== undefined,
+    );
+    expect(olderRequests).toHaveLength(5);
+
+    // Read from top to bottom: every message once, in order, with no gap.
+    const seen: { id: string; number: number }[] = [];
+    for (let step = 0; step < 400; step++) {
+      for (const row of await page.mountedMessages()) {
+        const number = numberOf(row.text);
+        if (seen.length === 0 || number > seen.at(-1)!.number) seen.push({ id: row.id, number });
+      }
+      if (!(await page.scrollBy(800))) break;
+      await page.page.evaluate(
+        () =>
+          new Promise((resolve) =>
+            (
+              globalThis as unknown as { requestAnimationFrame(callback: () => void): void }
+            ).requestAnimationFrame(() => resolve(null)),
+          ),
+      );
+    }
+    for (const row of await page.mountedMessages()) {
+      const number = numberOf(row.text);
+      if (number > seen.at(-1)!.number) seen.push({ id: row.id, number });
+    }
+    expect(seen.map((row) => row.number)).toEqual(Array.from({ length: 300 }, (_, i) => i));
+    expect(seen.map((row) => row.id)).toEqual(ids);
+    expect(await page.page.locator('article.chat-message').count()).toBeLessThan(60);
+    // Five held pages and a walk through 300 rows: longer than one page action on a loaded machine.
+  }, 90_000);
+
+  it('shows a failure to load older messages in place, and Retry loads them', async () => {
+    let ids: string[] = [];
+    const page = await chat({}, (store) => {
+      const long = store.create({ title: 'Paged with a failure', model: 'demo-chat' });
+      ids = store.append(long.id, exchange(120)).map((m) => m.id);
+    });
+    await page.openConversation('Paged with a failure');
+    await page.messageById(ids[119]!).waitFor({ timeout: 8000 });
+    await gateOlder(page, 'fail');
+    await page.scrollToTop();
+    const alert = page.messageList().getByRole('alert');
+    await expect
+      .poll(() => alert.textContent({ timeout: 8000 }))
+      .toContain('Earlier messages could not be loaded: The test refused the page.');
+    await alert.getByRole('button', { name: 'Retry' }).click();
+    await expect(alert.count()).resolves.toBe(0);
+    await page.messageById(ids[69]!).waitFor({ timeout: 8000 });
+    expect(numberOf((await page.mountedMessages())[0]!.text)).toBeLessThan(70);
+  });
+
+  it('jumps to a hit in the very first message of a long conversation, open or not', async () => {
+    let ids: string[] = [];
+    const page = await chat({}, (store) => {
+      const long = store.create({ title: 'First words matter', model: 'demo-chat' });
+      ids = store
+        .append(long.id, exchange(300, { 0: 'Message number 0: the quokka smiled first.' }))
+        .map((m) => m.id);
+      const other = store.create({ title: 'Something else', model: 'demo-chat' });
+      store.append(other.id, exchange(4));
+    });
+    const target = page.messageById(ids[0]!);
+    const jump = async () => {
+      await page.search.fill('quokka');
+      const results = page.searchResults();
+      await results.waitFor({ timeout: 8000 });
+      await results.getByRole('button').first().click();
+      await target.waitFor({ timeout: 8000 });
+      await expect.poll(() => target.getAttribute('data-highlighted')).toBe('true');
+      await expect.poll(() => page.isInView(target)).toBe(true);
+      await expect(target.textContent()).resolves.toContain('the quokka smiled first');
+    };
+
+    // Not open yet: it opens at the hit.
+    await jump();
+    expect(await page.page.locator('article.chat-message').count()).toBeLessThan(60);
+
+    // Already open at its newest page: the messages back to the hit are loaded, then shown.
+    await page.search.fill('');
+    await page.openConversation('Something else');
+    await page.openConversation('First words matter');
+    await page.messageById(ids[299]!).waitFor({ timeout: 8000 });
+    await expect(target.count()).resolves.toBe(0);
+    await jump();
+    // Scrolling down from the hit meets every message in order.
+    await expect
+      .poll(async () => (await page.mountedMessages()).map((row) => numberOf(row.text))[0])
+      .toBe(0);
+  });
+
+  it('sends, regenerates, edits and counts usage with only part of the conversation loaded', async () => {
+    let ids: string[] = [];
+    const page = await chat({}, (store) => {
+      const long = store.create({ title: 'Partly loaded', model: 'demo-chat' });
+      ids = store
+        .append(
+          long.id,
+          exchange(200).map((m) =>
+            m.role === 'assistant'
+              ? { ...m, usage: { promptTokens: 4, completionTokens: 6, totalTokens: 10 } }
+              : m,
+          ),
+        )
+        .map((m) => m.id);
+    });
+    await page.openConversation('Partly loaded');
+    await page.messageById(ids[199]!).waitFor({ timeout: 8000 });
+    // The total counts the 100 replies of the conversation, not the 25 loaded.
+    await expect(page.conversationUsage().textContent()).resolves.toBe(
+      '1000 tokens in this conversation',
+    );
+
+    await page.send('A new question at the end');
+    await expect(page.finishedReplyStatus()).resolves.toBe('complete');
+    await expect(page.lastReply().textContent()).resolves.toContain('A new question at the end');
+    await page.lastReply().getByRole('button', { name: 'Regenerate' }).click();
+    await expect(page.finishedReplyStatus()).resolves.toBe('complete');
+
+    const mine = page.page.locator('article.chat-message[data-role="user"]').last();
+    await mine.getByRole('button', { name: 'Edit' }).click();
+    await mine.getByLabel('Edit your message').fill('An edited question');
+    await mine.getByRole('button', { name: 'Save and resend' }).click();
+    await expect.poll(() => page.lastReply().textContent()).toContain('An edited question');
+    await expect(page.finishedReplyStatus()).resolves.toBe('complete');
+
+    // Main kept the 200 messages, then the edited one and its reply: nothing lost, nothing doubled.
+    const store = new ChatStore(app!.services.db);
+    const id = store.list().find((c) => c.title === 'Partly loaded')!.id;
+    const stored = store.messages(id).messages;
+    expect(stored).toHaveLength(202);
+    expect(stored.slice(0, 200).map((m) => m.id)).toEqual(ids);
+    expect(stored[200]!.content).toBe('An edited question');
+    await expect
+      .poll(() => page.conversationUsage().textContent())
+      .toMatch(/^(\d+) tokens in this conversation$/);
+    const total = Number(/^(\d+)/.exec((await page.conversationUsage().textContent()) ?? '')![1]);
+    expect(total).toBe(store.get(id)!.usage.totalTokens);
+    expect(total).toBeGreaterThanOrEqual(1000);
+  });
+
   it('finds a message by its words, highlights the hit, and jumps to it', async () => {
     let targetId = '';
     const page = await chat({}, (store) => {

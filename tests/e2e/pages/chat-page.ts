@@ -78,6 +78,44 @@ export class ChatPage {
     );
   }
 
+  /** The scrolled message list. */
+  messageList(): Locator {
+    return this.page.locator('.chat-messages');
+  }
+
+  /** Scrolls the message list to its very top (where older messages are asked for). */
+  async scrollToTop(): Promise<void> {
+    await this.messageList().evaluate((element) => {
+      (element as unknown as { scrollTop: number }).scrollTop = 0;
+    });
+  }
+
+  /** Scrolls the message list down by `pixels`; resolves to whether it moved. */
+  async scrollBy(pixels: number): Promise<boolean> {
+    return this.messageList().evaluate((element, by) => {
+      const scroller = element as unknown as { scrollTop: number };
+      const before = scroller.scrollTop;
+      scroller.scrollTop = before + by;
+      return scroller.scrollTop !== before;
+    }, pixels);
+  }
+
+  /** The ids and texts of the message rows mounted now, in page order. */
+  async mountedMessages(): Promise<{ id: string; text: string }[]> {
+    return this.page.locator('article.chat-message').evaluateAll((rows) =>
+      rows.map((row) => {
+        const element = row as unknown as {
+          getAttribute(name: string): string | null;
+          textContent: string | null;
+        };
+        return {
+          id: element.getAttribute('data-message-id') ?? '',
+          text: element.textContent ?? '',
+        };
+      }),
+    );
+  }
+
   /** A notice of the chat screen (saved, imported). */
   notice(text: string | RegExp): Locator {
     return this.page.locator('.chat-main').getByText(text);

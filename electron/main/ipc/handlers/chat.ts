@@ -53,12 +53,13 @@ export async function chatHandlers(context: AppContext): Promise<Handlers<typeof
         return null;
       }),
     restoreConversation: ({ id }) => guarded(() => found(store.restore(id))),
-    getConversation: ({ id, limit, beforeSeq }) =>
+    getConversation: ({ id, limit, beforeSeq, fromSeq }) =>
       guarded(() => ({
         conversation: found(store.get(id)),
         ...store.messages(id, {
           ...(limit === undefined ? {} : { limit }),
           ...(beforeSeq === undefined ? {} : { beforeSeq }),
+          ...(fromSeq === undefined ? {} : { fromSeq }),
         }),
       })),
     updateConversationSettings: ({ id, ...changes }) =>

@@ -298,9 +298,13 @@ export class ChatStore {
     this.db.run('UPDATE chat_conversations SET updated_at = ? WHERE id = ?', [this.#stamp(), id]);
   }
 
+  /**
+   * A conversation's messages in seq order: all of them, or with `limit` the last `limit` before
+   * `beforeSeq`, stretched back to `fromSeq` when that is older (a search hit to show).
+   */
   messages(
     conversationId: string,
-    page: { limit?: number; beforeSeq?: number } = {},
+    page: { limit?: number; beforeSeq?: number; fromSeq?: number } = {},
   ): { messages: ChatMessageRecord[]; hasOlder: boolean } {
     const before = page.beforeSeq ?? Number.MAX_SAFE_INTEGER;
     if (page.limit === undefined) {
@@ -317,7 +321,21 @@ export class ChatStore {
       [conversationId, before, page.limit + 1],
     );
     const hasOlder = rows.length > page.limit;
-    return { messages: rows.slice(0, page.limit).reverse().map(toMessage), hasOlder };
+    const newest = rows.slice(0, page.limit).reverse();
+    const oldest = newest[0]?.seq;
+    if (page.fromSeq !== undefined && hasOlder && oldest !== undefined && page.fromSeq < oldest) {
+      const stretched = this.db.all<MessageRow>(
+        `SELECT ${MESSAGE_COLUMNS} FROM chat_messages
+          WHERE conversation_id = ? AND seq >= ? AND seq < ? ORDER BY seq`,
+        [conversationId, page.fromSeq, before],
+      );
+      const older = this.db.one<{ found: number }>(
+        'SELECT 1 AS found FROM chat_messages WHERE conversation_id = ? AND seq < ? LIMIT 1',
+        [conversationId, page.fromSeq],
+      );
+      return { messages: stretched.map(toMessage), hasOlder: older !== undefined };
+    }
+    return { messages: newest.map(toMessage), hasOlder };
   }
 
   message(id: string): ChatMessageRecord | undefined {

@@ -7,7 +7,8 @@
  * - Editing a sent message replaces it and drops every later message (no branches), then a new
  *   reply is requested. Regenerate replaces the last assistant reply the same way.
  * - Messages come in `seq` order. `getConversation` returns all of them unless `limit` is given;
- *   with `limit` it returns the last `limit` before `beforeSeq` and says whether older ones remain.
+ *   with `limit` it returns the last `limit` before `beforeSeq` and says whether older ones remain,
+ *   stretched back to `fromSeq` when that is older (so that a search hit is in the page).
  * - `chatDelta` carries only the text appended since the previous event for that reply, at most
  *   one event per ~16 ms per reply; `chatReplyFinished` carries the whole final text.
  * - Search snippets are plain segments `{ text, hit }`, never HTML.
@@ -144,6 +145,8 @@ export const CHAT_ROUTES = {
       id,
       limit: z.number().int().min(1).max(10_000).optional(),
       beforeSeq: z.number().int().nonnegative().optional(),
+      /** With `limit`: also every message from this seq on (a search hit to show). */
+      fromSeq: z.number().int().nonnegative().optional(),
     }),
     z.object({
       conversation: conversationSummarySchema,

@@ -11,6 +11,14 @@ import {
 
 const chat = () => useChatStore.getState();
 
+/**
+ * Messages fetched at a time: a conversation opens with its newest page, older pages come as the
+ * person scrolls up. About two screens of rows, so that opening costs the same at any length.
+ */
+export const PAGE_SIZE = 50;
+/** Messages shown above a search hit opened in an older part, so that it can be centred. */
+const HIT_CONTEXT = 5;
+
 export async function loadConversations(): Promise<void> {
   chat().listRequested();
   try {
@@ -20,11 +28,18 @@ export async function loadConversations(): Promise<void> {
   }
 }
 
-/** Fetches the open conversation again: after a send, an edit, a regenerate or an import. */
-export async function openConversation(id: string): Promise<void> {
+/**
+ * Opens a conversation at its newest page (stretched back to `fromSeq`, a search hit, if given).
+ * Opening the one already open fetches its newest page again and keeps the older ones loaded.
+ */
+export async function openConversation(id: string, fromSeq?: number): Promise<void> {
   chat().conversationOpened(id);
   try {
-    const detail = await requireBridge().getConversation({ id });
+    const detail = await requireBridge().getConversation({
+      id,
+      limit: PAGE_SIZE,
+      ...(fromSeq === undefined ? {} : { fromSeq }),
+    });
     const streams = useStreamStore.getState();
     for (const message of detail.messages) {
       // A reply that was already streaming before we looked: start from what main has stored.
@@ -32,20 +47,55 @@ export async function openConversation(id: string): Promise<void> {
         streams.streamStarted(message.id, message.content);
       }
     }
-    chat().conversationLoaded(id, detail.messages, detail.conversation);
+    chat().conversationLoaded(id, detail.messages, detail.conversation, detail.hasOlder);
   } catch (error) {
     chat().conversationFailed(id, failureOf(error));
   }
 }
 
+/** The newest page of the open conversation again: after a send, an edit or a regenerate. */
 async function refreshActive(): Promise<void> {
   const id = chat().activeId;
   if (!id) return;
   try {
-    const detail = await requireBridge().getConversation({ id });
-    chat().conversationLoaded(id, detail.messages, detail.conversation);
+    const detail = await requireBridge().getConversation({ id, limit: PAGE_SIZE });
+    chat().conversationLoaded(id, detail.messages, detail.conversation, detail.hasOlder);
   } catch (error) {
     chat().actionFailed(failureOf(error));
+  }
+}
+
+let olderLoading: Promise<void> | undefined;
+
+/**
+ * Loads the page before the first loaded message of the open conversation (the person scrolled
+ * to the top), or every message back to `fromSeq`. One request at a time.
+ */
+export async function loadOlder(fromSeq?: number): Promise<void> {
+  while (olderLoading) await olderLoading;
+  const state = chat();
+  const id = state.activeId;
+  const first = state.messages[0];
+  if (!id || !first || !state.hasOlder || state.viewStatus !== 'ready') return;
+  if (fromSeq !== undefined && first.seq <= fromSeq) return;
+  olderLoading = (async () => {
+    chat().olderRequested(id);
+    try {
+      const page = await requireBridge().getConversation({
+        id,
+        limit: PAGE_SIZE,
+        beforeSeq: first.seq,
+        ...(fromSeq === undefined ? {} : { fromSeq }),
+      });
+      chat().olderLoaded(id, page.messages, page.hasOlder);
+    } catch (error) {
+      chat().olderFailed(id, failureOf(error));
+    }
+  })();
+  try {
+    await olderLoading;
+  } finally {
+    olderLoading = undefined;
   }
 }
 
@@ -167,11 +217,19 @@ export async function searchMessages(query: string): Promise<void> {
   }
 }
 
-/** Opens the hit's conversation and scrolls to its message, marking the words found. */
-export async function jumpToHit(conversationId: string, messageId: string, terms: string[]) {
+/**
+ * Opens the hit's conversation and scrolls to its message, marking the words found. A hit older
+ * than what is loaded brings in every message back to it first.
+ */
+export async function jumpToHit(
+  hit: { conversationId: string; messageId: string; seq: number },
+  terms: string[],
+) {
   // Asked for first, so that the conversation opens at the message.
-  chat().focusRequested(messageId, terms);
-  if (chat().activeId !== conversationId) await openConversation(conversationId);
+  chat().focusRequested(hit.messageId, terms);
+  const fromSeq = Math.max(0, hit.seq - HIT_CONTEXT);
+  if (chat().activeId !== hit.conversationId) await openConversation(hit.conversationId, fromSeq);
+  else if (!chat().messages.some((m) => m.id === hit.messageId)) await loadOlder(fromSeq);
 }
 
 export async function exportConversations(ids: string[], format: 'markdown' | 'json') {

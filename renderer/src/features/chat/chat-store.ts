@@ -3,8 +3,10 @@
  * what each reply is waiting for. Streaming text lives in `stream-store.ts`.
  */
 import { create } from 'zustand';
+import { FIRST_ITEM_BASE } from './paging';
 import type { FailureInfo } from '../../lib/errors';
 import type { ChatMessage, ConversationSummary, ReplyFinished, SearchHit } from './chat-types';
+import { mergeNewestPage, prependOlderPage } from './paging';
 
 export type LoadStatus = 'idle' | 'loading' | 'ready' | 'failed';
 
@@ -22,7 +24,17 @@ export interface ChatState {
   activeId?: string | undefined;
   viewStatus: LoadStatus;
   viewFailure?: FailureInfo | undefined;
+  /** The loaded part of the open conversation: its newest messages, and older pages on demand. */
   messages: ChatMessage[];
+  /** Older messages exist before the first one loaded. */
+  hasOlder: boolean;
+  olderStatus: LoadStatus;
+  olderFailure?: FailureInfo | undefined;
+  /**
+   * The list position of the first loaded message, lowered by the count of every page put before
+   * it, so that the list keeps the person's place when older messages arrive.
+   */
+  firstItemIndex: number;
   /** Replies still arriving, by id. */
   streaming: Record<string, true>;
   retries: Record<string, ReplyRetry>;
@@ -41,13 +53,21 @@ export interface ChatState {
   listLoaded(conversations: ConversationSummary[]): void;
   listFailed(failure: FailureInfo): void;
   conversationOpened(id: string): void;
-  conversationLoaded(id: string, messages: ChatMessage[], summary: ConversationSummary): void;
+  /** The newest page of the conversation (on open, or again after a send or an edit). */
+  conversationLoaded(
+    id: string,
+    messages: ChatMessage[],
+    summary: ConversationSummary,
+    hasOlder: boolean,
+  ): void;
+  olderRequested(id: string): void;
+  olderLoaded(id: string, messages: ChatMessage[], hasOlder: boolean): void;
+  olderFailed(id: string, failure: FailureInfo): void;
   conversationFailed(id: string, failure: FailureInfo): void;
   conversationClosed(): void;
   conversationUpdated(summary: ConversationSummary): void;
   conversationDeleted(summary: ConversationSummary): void;
   undoDismissed(): void;
-  messagesSent(messages: ChatMessage[], replaceFromSeq?: number): void;
   replyFinished(finished: ReplyFinished): void;
   retryScheduled(replyId: string, retry: ReplyRetry): void;
   searchChanged(query: string): void;
@@ -65,11 +85,19 @@ export function sortConversations(list: ConversationSummary[]): ConversationSumm
   );
 }
 
+const EMPTY_VIEW = {
+  messages: [] as ChatMessage[],
+  hasOlder: false,
+  olderStatus: 'idle' as const,
+  olderFailure: undefined,
+  firstItemIndex: FIRST_ITEM_BASE,
+};
+
 export const useChatStore = create<ChatState>()((set) => ({
   listStatus: 'idle',
   conversations: [],
   viewStatus: 'idle',
-  messages: [],
+  ...EMPTY_VIEW,
   streaming: {},
   retries: {},
   searchQuery: '',
@@ -93,26 +121,54 @@ export const useChatStore = create<ChatState>()((set) => ({
             activeId: id,
             viewStatus: 'loading',
             viewFailure: undefined,
-            messages: [],
+            ...EMPTY_VIEW,
             actionFailure: undefined,
           },
     ),
-  conversationLoaded: (id, messages, summary) =>
+  conversationLoaded: (id, page, summary, pageHasOlder) =>
     set((state) => {
       if (state.activeId !== id) return {};
       const streaming = { ...state.streaming };
-      for (const message of messages)
-        if (message.status === 'streaming') streaming[message.id] = true;
+      for (const message of page) if (message.status === 'streaming') streaming[message.id] = true;
+      const view =
+        state.viewStatus === 'ready'
+          ? mergeNewestPage(
+              state.messages,
+              state.firstItemIndex,
+              page,
+              pageHasOlder,
+              state.hasOlder,
+            )
+          : {
+              messages: page,
+              hasOlder: pageHasOlder,
+              firstItemIndex: FIRST_ITEM_BASE - page.length,
+            };
       return {
         viewStatus: 'ready',
-        messages,
+        ...view,
         streaming,
         conversations: replaceSummary(state.conversations, summary),
       };
     }),
+  olderRequested: (id) =>
+    set((state) =>
+      state.activeId === id ? { olderStatus: 'loading', olderFailure: undefined } : {},
+    ),
+  olderLoaded: (id, page, hasOlder) =>
+    set((state) => {
+      if (state.activeId !== id) return {};
+      return {
+        olderStatus: 'ready',
+        hasOlder,
+        ...prependOlderPage(state.messages, state.firstItemIndex, page),
+      };
+    }),
+  olderFailed: (id, olderFailure) =>
+    set((state) => (state.activeId === id ? { olderStatus: 'failed', olderFailure } : {})),
   conversationFailed: (id, viewFailure) =>
     set((state) => (state.activeId === id ? { viewStatus: 'failed', viewFailure } : {})),
-  conversationClosed: () => set({ activeId: undefined, viewStatus: 'idle', messages: [] }),
+  conversationClosed: () => set({ activeId: undefined, viewStatus: 'idle', ...EMPTY_VIEW }),
   conversationUpdated: (summary) =>
     set((state) => ({ conversations: replaceSummary(state.conversations, summary) })),
   conversationDeleted: (summary) =>
@@ -120,20 +176,10 @@ export const useChatStore = create<ChatState>()((set) => ({
       conversations: state.conversations.filter((c) => c.id !== summary.id),
       deleted: { id: summary.id, title: summary.title },
       ...(state.activeId === summary.id
-        ? { activeId: undefined, viewStatus: 'idle' as const, messages: [] }
+        ? { activeId: undefined, viewStatus: 'idle' as const, ...EMPTY_VIEW }
         : {}),
     })),
   undoDismissed: () => set({ deleted: undefined }),
-  messagesSent: (added, replaceFromSeq) =>
-    set((state) => {
-      const kept =
-        replaceFromSeq === undefined
-          ? state.messages
-          : state.messages.filter((m) => m.seq < replaceFromSeq);
-      const streaming = { ...state.streaming };
-      for (const message of added) if (message.status === 'streaming') streaming[message.id] = true;
-      return { messages: [...kept, ...added], streaming, actionFailure: undefined };
-    }),
   replyFinished: (finished) =>
     set((state) => {
       const streaming = { ...state.streaming };

@@ -196,7 +196,7 @@ function SearchResults() {
           <button
             type="button"
             className="chat-hit"
-            onClick={() => void jumpToHit(hit.conversationId, hit.messageId, termsOf(hit))}
+            onClick={() => void jumpToHit(hit, termsOf(hit))}
           >
             <span className="chat-hit-title">{hit.conversationTitle}</span>
             <span className="chat-hit-snippet">

@@ -1,6 +1,6 @@
 import { memo, useEffect, useRef, useState } from 'react';
 import { Virtuoso, type VirtuosoHandle } from 'react-virtuoso';
-import { editAndResend, regenerateReply, stopReply } from './chat-actions';
+import { editAndResend, loadOlder, regenerateReply, stopReply } from './chat-actions';
 import { useChatStore } from './chat-store';
 import type { ChatMessage } from './chat-types';
 import { ReplyErrorView, RetryCountdown } from './reply-error';
@@ -9,10 +9,13 @@ import { useStreamStore } from './stream-store';
 
 /**
  * The conversation as a virtualized list: only the rows in view are mounted. It follows the
- * bottom while a reply streams, unless the person scrolls up; then it keeps their place.
+ * bottom while a reply streams, unless the person scrolls up; then it keeps their place. It opens
+ * with the newest page; reaching the top loads the page before, put above without moving what the
+ * person is reading (the list's first index goes down by the count added).
  */
 export function MessageList({ conversationId }: { conversationId: string }) {
   const messages = useChatStore((s) => s.messages);
+  const firstItemIndex = useChatStore((s) => s.firstItemIndex);
   const focus = useChatStore((s) => s.focus);
   const list = useRef<VirtuosoHandle>(null);
   const lastReplyId = [...messages].reverse().find((m) => m.role === 'assistant')?.id;
@@ -20,17 +23,31 @@ export function MessageList({ conversationId }: { conversationId: string }) {
   // (a scroll right after mounting is undone by the list placing itself).
   const focusIndex = focus ? messages.findIndex((m) => m.id === focus.messageId) : -1;
 
+  const scroller = useRef<HTMLElement | null>(null);
+  // Each jump once, when its message is loaded: not again when later pages or replies arrive.
+  const jumped = useRef<number | undefined>(undefined);
+
   useEffect(() => {
-    if (!focus) return;
+    if (!focus || jumped.current === focus.at) return;
     const index = messages.findIndex((m) => m.id === focus.messageId);
-    if (index >= 0) list.current?.scrollToIndex({ index, align: 'center' });
+    if (index < 0) return;
+    jumped.current = focus.at;
+    list.current?.scrollToIndex({ index, align: 'center' });
   }, [focus, messages]);
+
+  useEffect(() => keepPlaceWhenPrepending(() => scroller.current), []);
 
   return (
     <Virtuoso
       ref={list}
+      scrollerRef={(element) => {
+        scroller.current = element instanceof HTMLElement ? element : null;
+      }}
       className="chat-messages"
       data={messages}
+      firstItemIndex={firstItemIndex}
+      startReached={() => void loadOlder()}
+      components={LIST_PARTS}
       computeItemKey={(_, message) => message.id}
       initialTopMostItemIndex={
         focusIndex >= 0 ? { index: focusIndex, align: 'center' } : Math.max(0, messages.length - 1)
@@ -49,6 +66,66 @@ export function MessageList({ conversationId }: { conversationId: string }) {
     />
   );
 }
+
+/**
+ * Keeps the row the person is reading where it is when older messages are put above it. The list
+ * moves down by its estimate of the new rows' height; once they are measured, whatever that
+ * estimate missed is scrolled back, over the next few frames. Not when the new messages bring in
+ * a search hit, which is scrolled to instead.
+ */
+function keepPlaceWhenPrepending(scrollerOf: () => HTMLElement | null): () => void {
+  return useChatStore.subscribe((state, previous) => {
+    if (state.firstItemIndex >= previous.firstItemIndex || state.activeId !== previous.activeId)
+      return;
+    const hit = state.focus?.messageId;
+    if (hit && !previous.messages.some((m) => m.id === hit)) return;
+    const scroller = scrollerOf();
+    if (!scroller) return;
+    const view = scroller.getBoundingClientRect();
+    const anchor = [...scroller.querySelectorAll<HTMLElement>('article[data-message-id]')].find(
+      (row) => row.getBoundingClientRect().bottom > view.top,
+    );
+    const id = anchor?.dataset.messageId;
+    if (!anchor || !id) return;
+    const top = anchor.getBoundingClientRect().top;
+    let frames = 0;
+    const settle = () => {
+      const row = scroller.querySelector(`article[data-message-id="${CSS.escape(id)}"]`);
+      if (row) {
+        const drift = row.getBoundingClientRect().top - top;
+        if (Math.abs(drift) >= 0.5) scroller.scrollTop += drift;
+      }
+      if (++frames < 6) requestAnimationFrame(settle);
+    };
+    requestAnimationFrame(settle);
+  });
+}
+
+/** Above the first loaded message: older ones arriving, or why they could not, with Retry. */
+function OlderMessages() {
+  const status = useChatStore((s) => s.olderStatus);
+  const failure = useChatStore((s) => s.olderFailure);
+  if (status === 'loading')
+    return (
+      <p className="chat-older muted" role="status">
+        <span>Loading earlier messages…</span>
+      </p>
+    );
+  if (status === 'failed')
+    return (
+      <div className="chat-older chat-older-failed" role="alert">
+        <span title={failure?.message}>
+          Earlier messages could not be loaded: {failure?.message}
+        </span>
+        <button type="button" className="button button-small" onClick={() => void loadOlder()}>
+          Retry
+        </button>
+      </div>
+    );
+  return <div className="chat-older" aria-hidden="true" />;
+}
+
+const LIST_PARTS = { Header: OlderMessages };
 
 const MessageRow = memo(function MessageRow({
   message,

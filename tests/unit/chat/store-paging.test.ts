@@ -1,0 +1,103 @@
+/**
+ * Paging a conversation from its end (what the chat view opens with), older pages before a seq,
+ * and a page stretched back to a search hit.
+ */
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { ChatStore, type NewMessage } from '../../../electron/main/services/chat/store';
+import { openDatabase, type Db } from '../../../electron/main/services/database';
+
+let dir: string;
+let db: Db;
+let store: ChatStore;
+
+beforeEach(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'relay-chat-paging-'));
+  db = await openDatabase({ path: join(dir, 'chat.db') });
+  store = await ChatStore.open(db);
+});
+afterEach(async () => {
+  db.close();
+  await rm(dir, { recursive: true, force: true });
+});
+
+function seeded(count: number): string {
+  const conversation = store.create({ title: `${count} messages` });
+  if (count > 0)
+    store.append(
+      conversation.id,
+      Array.from({ length: count }, (_, i): NewMessage => ({
+        role: i % 2 === 0 ? 'user' : 'assistant',
+        content: `message ${i}`,
+        status: 'complete',
+      })),
+    );
+  return conversation.id;
+}
+
+const seqs = (page: { messages: { seq: number }[] }) => page.messages.map((m) => m.seq);
+const range = (from: number, to: number) => Array.from({ length: to - from }, (_, i) => from + i);
+
+describe('paging messages', () => {
+  it('an empty conversation is one empty page with nothing older', () => {
+    const id = seeded(0);
+    expect(store.messages(id, { limit: 50 })).toEqual({ messages: [], hasOlder: false });
+    expect(store.messages(id, { limit: 50, fromSeq: 0 })).toEqual({
+      messages: [],
+      hasOlder: false,
+    });
+  });
+
+  it('exactly one page: all of it, and nothing older', () => {
+    const id = seeded(50);
+    const page = store.messages(id, { limit: 50 });
+    expect(seqs(page)).toEqual(range(0, 50));
+    expect(page.hasOlder).toBe(false);
+  });
+
+  it('one more than a page: the newest page, and one older message left', () => {
+    const id = seeded(51);
+    const page = store.messages(id, { limit: 50 });
+    expect(seqs(page)).toEqual(range(1, 51));
+    expect(page.hasOlder).toBe(true);
+    const older = store.messages(id, { limit: 50, beforeSeq: 1 });
+    expect(seqs(older)).toEqual([0]);
+    expect(older.hasOlder).toBe(false);
+  });
+
+  it('walks back page by page with no gap and no duplicate', () => {
+    const id = seeded(237);
+    const seen: number[] = [];
+    let page = store.messages(id, { limit: 50 });
+    seen.unshift(...seqs(page));
+    while (page.hasOlder) {
+      page = store.messages(id, { limit: 50, beforeSeq: page.messages[0]!.seq });
+      seen.unshift(...seqs(page));
+    }
+    expect(seen).toEqual(range(0, 237));
+  });
+
+  it('stretches a page back to a hit in the oldest message', () => {
+    const id = seeded(300);
+    const page = store.messages(id, { limit: 50, fromSeq: 0 });
+    expect(seqs(page)).toEqual(range(0, 300));
+    expect(page.hasOlder).toBe(false);
+    expect(page.messages[0]!.content).toBe('message 0');
+  });
+
+  it('stretches an older page back to a hit, and says what is still older', () => {
+    const id = seeded(300);
+    const page = store.messages(id, { limit: 20, beforeSeq: 250, fromSeq: 100 });
+    expect(seqs(page)).toEqual(range(100, 250));
+    expect(page.hasOlder).toBe(true);
+  });
+
+  it('a hit already inside the page changes nothing', () => {
+    const id = seeded(300);
+    expect(store.messages(id, { limit: 50, fromSeq: 280 })).toEqual(
+      store.messages(id, { limit: 50 }),
+    );
+  });
+});
