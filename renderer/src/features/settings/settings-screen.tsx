@@ -56,6 +56,7 @@ export function SettingsScreen() {
           <ThemeChoice theme={settings.theme} />
           <DefaultsForm settings={settings} />
           <KeyStorageChoice allowed={settings.allowPlaintextKeys} />
+          <SupportLogChoice included={settings.includePromptsInLogs} />
         </>
       )}
     </div>
@@ -261,6 +262,59 @@ function KeyStorageChoice({ allowed }: { allowed: boolean }) {
           takes effect the next time the app starts.
         </span>
       </label>
+      {failure && (
+        <Notice tone="error" title="The choice was not saved">
+          <p className="failure-message">{failure.message}</p>
+        </Notice>
+      )}
+    </section>
+  );
+}
+
+/**
+ * The support log: what it holds, and the choice to add prompts to it (off by default, and
+ * anyone given the file can then read what the person wrote).
+ */
+function SupportLogChoice({ included }: { included: boolean }) {
+  const [failure, setFailure] = useState<FailureInfo | undefined>();
+  // Shown at once, before main has saved it; put back if saving fails.
+  const [checked, setChecked] = useState(included);
+
+  async function toggle(next: boolean) {
+    setFailure(undefined);
+    setChecked(next);
+    try {
+      await saveSettings({ includePromptsInLogs: next });
+    } catch (error) {
+      setChecked(!next);
+      setFailure(failureOf(error));
+    }
+  }
+
+  return (
+    <section className="card settings-section" aria-labelledby="support-log-title">
+      <h2 className="card-title" id="support-log-title">
+        Logs for support
+      </h2>
+      <p className="card-lead">
+        The app keeps a log of what it did (requests with their outcome and timing, retries, errors)
+        in the <code>logs</code> folder of its data folder; Help → Open logs folder shows it. API
+        keys are never written to it.
+      </p>
+      <label className="checkbox-field">
+        <input
+          type="checkbox"
+          checked={checked}
+          aria-describedby="support-log-prompts-hint"
+          onChange={(event) => void toggle(event.target.checked)}
+        />
+        <span>Include prompts in logs</span>
+      </label>
+      <p className="muted" id="support-log-prompts-hint">
+        Also writes your messages, embedding inputs, image prompts and the replies into the log, so
+        someone helping you can see exactly what was sent. Anyone you give the log file to can read
+        them: leave this off unless you are asked to turn it on.
+      </p>
       {failure && (
         <Notice tone="error" title="The choice was not saved">
           <p className="failure-message">{failure.message}</p>
