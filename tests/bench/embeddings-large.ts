@@ -66,6 +66,19 @@ interface PageGlobals {
   ) => { observe(options: { type: string; buffered: boolean }): void; disconnect(): void };
 }
 
+/** For EMBEDDINGS_TRACE=1: scripts, rendering and the phases of V8's and Blink's (cppgc) GC. */
+const DIAGNOSTIC_CATEGORIES = [
+  'devtools.timeline',
+  'disabled-by-default-devtools.timeline',
+  'v8',
+  'v8.execute',
+  'v8.gc',
+  'blink',
+  'cppgc',
+  'disabled-by-default-cppgc',
+  '__metadata',
+];
+
 interface Run {
   timeToPlotsMs: number;
   /** Wall time of the long tasks the page's longtask observer saw. */
@@ -93,7 +106,7 @@ async function measure(page: Page, texts: readonly string[]): Promise<Run> {
     await cdp.send('Profiler.setSamplingInterval', { interval: 200 });
     await cdp.send('Profiler.start');
   }
-  const stopTrace = await startTrace(cdp, diagnose ? undefined : TASK_CATEGORIES);
+  const stopTrace = await startTrace(cdp, diagnose ? DIAGNOSTIC_CATEGORIES : TASK_CATEGORIES);
   const run = await page.evaluate(async (count) => {
     const page = globalThis as unknown as PageGlobals;
     const doc = page.document;
