@@ -1,3 +1,4 @@
+import { release } from 'node:os';
 import { join } from 'node:path';
 import { app, BrowserWindow, screen } from 'electron';
 import { ROUTES } from '../shared/ipc/contract';
@@ -8,6 +9,8 @@ import { electronDesktop, electronDialogs } from './platform/desktop';
 import { electronFetch } from './platform/electron-fetch';
 import { emitTo, registerIpc } from './platform/ipc-main';
 import { openSecretStore } from './platform/keychain';
+import { openAppLog } from './platform/logging';
+import { logProcessErrors, type AppLog } from './services/log';
 import { SettingsService } from './services/settings';
 import { fitToDisplays, loadWindowState, saveWindowState } from './services/window-state';
 import { APP_ENTRY_URL, APP_ORIGIN } from './windows/app-origin';
@@ -22,6 +25,8 @@ app.enableSandbox();
 registerAppScheme();
 
 let mainWindow: BrowserWindow | undefined;
+/** The support log (`logs/main.log`); opened once this instance holds the single-instance lock. */
+let log: AppLog | undefined;
 
 /** Opens the window where it was last closed (if that place is still on a display). */
 async function openMainWindow(userDataDir: string): Promise<BrowserWindow> {
@@ -37,21 +42,25 @@ async function openMainWindow(userDataDir: string): Promise<BrowserWindow> {
   window.on('close', () => {
     const state = { bounds: window.getNormalBounds(), maximized: window.isMaximized() };
     saveWindowState(userDataDir, state).catch((error: unknown) =>
-      console.error('The window position was not saved:', error),
+      log?.error('window.state-not-saved', error),
     );
   });
   return window;
 }
 
-async function start(): Promise<void> {
+async function start(appLog: AppLog): Promise<void> {
   const userDataDir = app.getPath('userData');
+  const secretStore = await openSecretStore({
+    userDataDir,
+    allowPlaintextFile: (await new SettingsService(userDataDir).get()).allowPlaintextKeys,
+  });
+  const { backend, secure, persistent, detail } = secretStore.status;
+  appLog.info('keys.storage', { backend, secure, persistent, detail });
   const services = await createAppServices({
     userDataDir,
     picturesDir: app.getPath('pictures'),
-    secretStore: await openSecretStore({
-      userDataDir,
-      allowPlaintextFile: (await new SettingsService(userDataDir).get()).allowPlaintextKeys,
-    }),
+    secretStore,
+    log: appLog,
     fetch: electronFetch,
     dialogs: electronDialogs,
     desktop: electronDesktop,
@@ -64,17 +73,45 @@ async function start(): Promise<void> {
     isTrustedSender: trustedSender(origins, () =>
       mainWindow && !mainWindow.isDestroyed() ? [mainWindow.webContents.id] : [],
     ),
-    onInternalError: (channel, error) => console.error(`IPC ${channel} failed:`, error),
+    onInternalError: (channel, error) => appLog.error('ipc.internal-error', error, { channel }),
   });
   registerIpc(router.channels, router.dispatch);
   serveRenderer(rendererDir, (pathname) => services.gallery.servedFile(pathname));
   mainWindow = await openMainWindow(userDataDir);
-  app.on('before-quit', () => void services.close());
+  app.on('before-quit', () => {
+    appLog.info('app.quit');
+    void services.close();
+  });
 }
 
 if (!app.requestSingleInstanceLock()) {
   app.quit();
 } else {
+  const appLog = openAppLog(app.getPath('userData'));
+  log = appLog;
+  logProcessErrors(appLog);
+  appLog.info('app.start', {
+    version: app.getVersion(),
+    platform: process.platform,
+    arch: process.arch,
+    os: release(),
+    electron: process.versions.electron,
+    chrome: process.versions.chrome,
+    node: process.versions.node,
+    packaged: app.isPackaged,
+  });
+  app.on('render-process-gone', (_event, _contents, details) =>
+    appLog.warn('renderer.gone', { reason: details.reason, exitCode: details.exitCode }),
+  );
+  app.on('child-process-gone', (_event, details) =>
+    appLog.warn('child-process.gone', {
+      type: details.type,
+      name: details.name,
+      reason: details.reason,
+      exitCode: details.exitCode,
+    }),
+  );
+
   app.on('web-contents-created', (_event, contents) => hardenWebContents(contents));
 
   app.on('second-instance', () => {
@@ -95,8 +132,12 @@ if (!app.requestSingleInstanceLock()) {
     }
   });
 
-  app.whenReady().then(start, (error: unknown) => {
-    console.error('Relay Desktop could not start:', error);
-    app.exit(1);
-  });
+  app
+    .whenReady()
+    .then(() => start(appLog))
+    .catch((error: unknown) => {
+      appLog.error('app.start-failed', error);
+      console.error('Relay Desktop could not start:', error);
+      app.exit(1);
+    });
 }

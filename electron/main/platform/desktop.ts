@@ -1,3 +1,4 @@
+import { mkdir } from 'node:fs/promises';
 import {
   BrowserWindow,
   ClipboardItem,
@@ -65,3 +66,12 @@ export const electronDesktop: DesktopShell = {
     contents.startDrag({ file: path, icon });
   },
 };
+
+/**
+ * Opens a folder in the system's file manager (creating it if it is not there yet); resolves to
+ * the system's error text, or '' when it opened.
+ */
+export async function openFolder(path: string): Promise<string> {
+  await mkdir(path, { recursive: true });
+  return shell.openPath(path);
+}
