@@ -6,12 +6,10 @@
  *
  * Entries go under a service name of their own per run, so these tests never touch the app's keys.
  */
-import { execFile } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import * as fs from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
-import { promisify } from 'node:util';
+import { join } from 'node:path';
 import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest';
 import {
   KeychainSecretStore,
@@ -21,11 +19,13 @@ import {
 } from '../../electron/main/platform/keychain';
 import { ConnectionsService } from '../../electron/main/services/connections';
 import { MEMORY_REASON, PlaintextFileSecretStore } from '../../electron/main/services/secret-store';
+import {
+  inChild as runInChild,
+  withoutSecretService,
+  type ChildOptions,
+  type ChildResult,
+} from '../fakes/keychain-child';
 
-const run = promisify(execFile);
-const ROOT = resolve(import.meta.dirname, '../..');
-const TSX = join(ROOT, 'node_modules/.bin/tsx');
-const KEYCHAIN_MODULE = join(ROOT, 'electron/main/platform/keychain.ts');
 const SERVICE = `dev.relaydesktop.test-${randomBytes(4).toString('hex')}`;
 const KEY = `sk-keychain-canary-${randomBytes(8).toString('hex')}`;
 
@@ -37,42 +37,12 @@ const skipReason = probe.ok
 if (skipReason && !required) console.warn(`Keychain tests skipped: ${skipReason}`);
 const skipKeychain = !probe.ok && !required;
 
-interface ChildResult {
-  status: { secure: boolean; persistent: boolean; backend: string; reason?: string };
-  read?: string | null;
-}
-
-/**
- * Runs `openSecretStore` in a fresh Node process (a restart of the app, or a machine without a
- * Secret Service), optionally saving `set` under `account`, and reports the status and what it read.
- */
-async function inChild(
-  options: { account: string; set?: string; userDataDir: string; allowPlaintextFile?: boolean },
+/** A fresh Node process under this run's service name (a restart, or no Secret Service). */
+function inChild(
+  options: Omit<ChildOptions, 'service'>,
   env: NodeJS.ProcessEnv = process.env,
 ): Promise<ChildResult> {
-  const code = `(async () => {
-    const { openSecretStore } = await import(${JSON.stringify(KEYCHAIN_MODULE)});
-    const args = JSON.parse(process.env.KEYCHAIN_CHILD_ARGS);
-    const store = await openSecretStore({ service: args.service, userDataDir: args.userDataDir,
-      allowPlaintextFile: args.allowPlaintextFile, timeoutMs: 10000 });
-    if (args.set !== undefined) await store.set(args.account, args.set);
-    const read = (await store.get(args.account)) ?? null;
-    process.stdout.write(JSON.stringify({ status: store.status, read }));
-  })().catch((error) => { console.error(error); process.exit(1); });`;
-  const { stdout } = await run(TSX, ['-e', code], {
-    cwd: ROOT,
-    env: { ...env, KEYCHAIN_CHILD_ARGS: JSON.stringify({ ...options, service: SERVICE }) },
-    timeout: 30_000,
-  });
-  return JSON.parse(stdout) as ChildResult;
-}
-
-/** An environment in which no D-Bus session bus can be found. */
-function withoutSecretService(runtimeDir: string, busAddress?: string): NodeJS.ProcessEnv {
-  const env: NodeJS.ProcessEnv = { ...process.env, XDG_RUNTIME_DIR: runtimeDir };
-  delete env.DBUS_SESSION_BUS_ADDRESS;
-  if (busAddress !== undefined) env.DBUS_SESSION_BUS_ADDRESS = busAddress;
-  return env;
+  return runInChild({ ...options, service: SERVICE }, env);
 }
 
 let dir: string;
