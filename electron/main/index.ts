@@ -1,18 +1,20 @@
 import { release } from 'node:os';
 import { join } from 'node:path';
-import { app, BrowserWindow, screen } from 'electron';
+import { app, BrowserWindow, Menu, screen } from 'electron';
 import { ROUTES } from '../shared/ipc/contract';
 import { createAppServices } from './app-services';
 import { createRouter, originOf, trustedSender } from './ipc/router';
 import { registerAppScheme, serveRenderer } from './platform/app-protocol';
-import { electronDesktop, electronDialogs } from './platform/desktop';
+import { electronDesktop, electronDialogs, openFolder } from './platform/desktop';
 import { electronFetch } from './platform/electron-fetch';
 import { emitTo, registerIpc } from './platform/ipc-main';
 import { openSecretStore } from './platform/keychain';
 import { openAppLog } from './platform/logging';
 import { logProcessErrors, type AppLog } from './services/log';
+import { logsFolder } from './services/log-policy';
 import { SettingsService } from './services/settings';
 import { fitToDisplays, loadWindowState, saveWindowState } from './services/window-state';
+import { appMenuTemplate } from './windows/app-menu';
 import { APP_ENTRY_URL, APP_ORIGIN } from './windows/app-origin';
 import { createMainWindow, hardenWebContents } from './windows/main-window';
 
@@ -48,8 +50,31 @@ async function openMainWindow(userDataDir: string): Promise<BrowserWindow> {
   return window;
 }
 
+/** The application menu; its commands go to the renderer, which runs them as it runs their keys. */
+function setAppMenu(userDataDir: string, emit: (channel: string, payload: unknown) => void): void {
+  const template = appMenuTemplate({
+    platform: process.platform,
+    appName: app.name,
+    isPackaged: app.isPackaged,
+    runCommand(id) {
+      if (!mainWindow || mainWindow.isDestroyed()) return;
+      mainWindow.show();
+      emit('shell:command', { id });
+    },
+    openLogsFolder() {
+      openFolder(logsFolder(userDataDir)).then(
+        (problem) => problem && log?.warn('logs.open-failed', { message: problem }),
+        (error: unknown) => log?.error('logs.open-failed', error),
+      );
+    },
+  });
+  Menu.setApplicationMenu(Menu.buildFromTemplate(template));
+}
+
 async function start(appLog: AppLog): Promise<void> {
   const userDataDir = app.getPath('userData');
+  const emit = emitTo(() => mainWindow);
+  setAppMenu(userDataDir, emit);
   const secretStore = await openSecretStore({
     userDataDir,
     allowPlaintextFile: (await new SettingsService(userDataDir).get()).allowPlaintextKeys,
@@ -64,7 +89,7 @@ async function start(appLog: AppLog): Promise<void> {
     fetch: electronFetch,
     dialogs: electronDialogs,
     desktop: electronDesktop,
-    emit: emitTo(() => mainWindow),
+    emit,
     version: app.getVersion(),
     platform: process.platform,
   });
