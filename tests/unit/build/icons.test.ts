@@ -1,5 +1,8 @@
 import { createHash } from 'node:crypto';
 import { readFileSync, readdirSync } from 'node:fs';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
@@ -110,5 +113,43 @@ describe('the app icons', () => {
     expect(config['linux']?.icon).toBe('resources/icons');
     expect(config['mac']?.icon).toBe('resources/icon.icns');
     expect(config['win']?.icon).toBe('resources/icon.ico');
+  });
+
+  it('are found by electron-builder itself for each platform, with nothing left to convert', async () => {
+    // electron-builder's own icon resolution (app-builder-lib), which packaging runs: it only
+    // starts its conversion tool, which needs a download, when a file is not usable as it is.
+    const { convertIcon } = createRequire(import.meta.url)(
+      'app-builder-lib/out/util/iconConverter',
+    ) as {
+      convertIcon(options: {
+        sources: string[];
+        fallbackSources: string[];
+        roots: string[];
+        format: 'set' | 'icns' | 'ico';
+        outDir: string;
+      }): Promise<{ icons: { file: string; size: number }[]; isFallback: boolean }>;
+    };
+    const outDir = await mkdtemp(join(tmpdir(), 'relay-icons-'));
+    try {
+      const resolve = (source: string, format: 'set' | 'icns' | 'ico') =>
+        convertIcon({
+          sources: [source],
+          fallbackSources: [],
+          roots: [join(resources, '..'), resources],
+          format,
+          outDir,
+        });
+      const linux = await resolve('resources/icons', 'set');
+      expect(linux.isFallback).toBe(false);
+      expect(linux.icons.map((icon) => icon.size)).toEqual(LINUX_SIZES);
+      const mac = await resolve('resources/icon.icns', 'icns');
+      expect(mac.icons.map((icon) => icon.file)).toEqual([join(resources, 'icon.icns')]);
+      // For Windows it also checks the .ico holds a 256 px image.
+      const windows = await resolve('resources/icon.ico', 'ico');
+      expect(windows.icons).toEqual([{ file: join(resources, 'icon.ico'), size: 256 }]);
+      expect(readdirSync(outDir)).toEqual([]);
+    } finally {
+      await rm(outDir, { recursive: true, force: true });
+    }
   });
 });
