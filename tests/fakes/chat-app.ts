@@ -4,6 +4,7 @@
  */
 import { createAppServices, type AppServices } from '../../electron/main/app-services';
 import { createRouter, trustedSender } from '../../electron/main/ipc/router';
+import type { AppLog } from '../../electron/main/services/log';
 import type { FetchLike } from '../../electron/main/services/relay-client';
 import { MemorySecretStore } from '../../electron/main/services/secret-store';
 import { createBridge } from '../../electron/shared/ipc/bridge';
@@ -28,6 +29,8 @@ export interface RecordedCall {
 export interface ChatAppOptions {
   fetch?: FetchLike;
   picturesDir?: string;
+  /** The support log; without it nothing is logged. */
+  log?: AppLog;
 }
 
 export async function openChatApp(

@@ -5,13 +5,16 @@
  * the key must appear in no error, log line, bridge message or file. The idle watchdog must fire
  * within 10% of its setting.
  */
+import { existsSync, readFileSync } from 'node:fs';
 import type { ServerResponse } from 'node:http';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   createRelayClient,
   RelayError,
   type RelayClientOptions,
 } from '../../electron/main/services/relay-client';
+import { logsFolder } from '../../electron/main/services/log-policy';
 import { openChatApp } from '../fakes/chat-app';
 import {
   canonicalStream,
@@ -22,6 +25,7 @@ import {
   type RecordedRequest,
   type ScriptedServer,
 } from '../fakes/scripted-server';
+import { supportLog } from './lib/app-log';
 import { captureOutput, type Capture } from './lib/capture';
 import {
   CANARY_KEY,
@@ -367,7 +371,7 @@ describe('through the app, with the key stored for the connection', () => {
   it('every failure ends its reply with the same kind, and nothing the app emits or writes holds the key', async () => {
     const dataDir = await suiteDir('http-failures');
     dirs.push(dataDir);
-    const app = await openChatApp(dataDir);
+    const app = await openChatApp(dataDir, undefined, { log: supportLog(dataDir) });
     const cases = CASES.filter((c) => c.viaApp);
     routeByCase(cases);
     try {
@@ -420,6 +424,15 @@ describe('through the app, with the key stored for the connection', () => {
     } finally {
       await app.services.close();
     }
+    // The support log the app wrote (electron-log, logs/ in the user data folder) is searched with
+    // the rest of the folder; it must exist and hold lines about these failures.
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    const logFile = join(logsFolder(dataDir), 'main.log');
+    const logLines = existsSync(logFile)
+      ? readFileSync(logFile, 'utf8').split('\n').filter(Boolean)
+      : [];
+    expect(logLines.length).toBeGreaterThan(0);
+    figures.push({ name: 'Support log lines written and searched', value: logLines.length });
     const swept = sweep([dataDir]);
     expect(swept.files).toBeGreaterThan(0);
     expect(swept.hits).toEqual([]);

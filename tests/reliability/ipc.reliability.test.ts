@@ -18,6 +18,7 @@ import {
 import { IPC_ERROR_KINDS, type IpcResult } from '../../electron/shared/ipc/define';
 import { ROUTES } from '../../electron/shared/ipc/contract';
 import { openChatApp, type ChatApp } from '../fakes/chat-app';
+import { supportLog } from './lib/app-log';
 import { captureOutput, type Capture } from './lib/capture';
 import { CANARY_KEY, CANARY_PROMPT, cleanUp, suiteDir, sweep } from './lib/canary';
 import { count, FULL, recordFigures } from './lib/record';
@@ -64,6 +65,7 @@ beforeAll(async () => {
   process.env.HOME = join(sandbox, 'home');
   process.env.TMPDIR = join(sandbox, 'tmp');
   app = await openChatApp(dataDir, undefined, {
+    log: supportLog(dataDir),
     picturesDir,
     fetch: async (url) => {
       fetches.push(url);

@@ -21,6 +21,7 @@ import {
   type Migration,
 } from '../../electron/main/services/database';
 import { openChatApp, type ChatApp } from '../fakes/chat-app';
+import { supportLog } from './lib/app-log';
 import { CANARY_KEY, CANARY_PROMPT, cleanUp, suiteDir, sweep } from './lib/canary';
 import { recordFigures, type Figure } from './lib/record';
 
@@ -112,7 +113,7 @@ beforeAll(async () => {
   relay = await startDemoRelay({ keys: [CANARY_KEY], ratePerMinute: 100_000, tokensPerSecond: 0 });
   template = await suiteDir('migrations-template');
   dirs.push(template);
-  const app: ChatApp = await openChatApp(template);
+  const app: ChatApp = await openChatApp(template, undefined, { log: supportLog(template) });
   try {
     await app.api.createConnection({ name: 'Demo', baseUrl: relay.url, apiKey: CANARY_KEY });
     const conversation = await app.api.createConversation({ model: 'demo-chat-fast' });
@@ -174,7 +175,7 @@ it('opens a database of every earlier schema version with all its data intact', 
       await withDb(dir, (db) => removeDomains(db, kept));
     }
     const started = performance.now();
-    const app = await openChatApp(dir);
+    const app = await openChatApp(dir, undefined, { log: supportLog(dir) });
     openMs.push(performance.now() - started);
     try {
       const conversations = await app.api.listConversations();
