@@ -6,7 +6,7 @@
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { strFromU8, unzipSync } from 'fflate';
+import { strFromU8, strToU8, unzipSync, zipSync } from 'fflate';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { startDemoRelay, type DemoRelay } from '../../electron/demo-relay/index';
 import { tokenize } from '../../electron/demo-relay/models/chat';
@@ -477,6 +477,67 @@ describe('the list, search, export and import', () => {
     expect((await app.api.searchMessages({ query: 'export' })).length).toBeGreaterThanOrEqual(2);
   });
 
+  it('imports a zip of JSON exports, refusing the bad entries by name and keeping the rest', async () => {
+    const one = await app.api.createConversation({ title: 'Zip one', model: MODEL });
+    const two = await app.api.createConversation({ title: 'Zip two', model: MODEL });
+    const store = new ChatStore(app.services.db);
+    store.append(one.id, [
+      { role: 'user', content: 'zipped question', status: 'complete' },
+      {
+        role: 'assistant',
+        content: 'zipped answer',
+        status: 'complete',
+        usage: { promptTokens: 3, completionTokens: 4, totalTokens: 7 },
+      },
+    ]);
+    const zip = join(dataDir, 'both.zip');
+    app.dialogs.savePaths.push(zip);
+    await app.api.exportConversations({ ids: [one.id, two.id], format: 'json' });
+
+    // Our own zip comes back whole.
+    app.dialogs.openPaths.push([zip]);
+    const back = await app.api.importConversations();
+    expect(back.refused).toEqual([]);
+    expect(back.conversationIds).toHaveLength(2);
+    const first = await app.api.getConversation({ id: back.conversationIds[0]! });
+    expect(first.conversation.title).toBe('Zip one');
+    expect(first.messages.map((m) => m.content)).toEqual(['zipped question', 'zipped answer']);
+    expect(first.conversation.usage.totalTokens).toBe(7);
+
+    // A zip with a note and a broken entry beside a good one: the good one, and what was refused.
+    const files = unzipSync(new Uint8Array(await readFile(zip)));
+    const mixed = join(dataDir, 'mixed.zip');
+    await writeFile(
+      mixed,
+      zipSync({
+        'good.json': files['1-Zip-one.json']!,
+        'notes.txt': strToU8('not an export'),
+        'broken.json': strToU8('{"format": '),
+      }),
+    );
+    const before = (await app.api.listConversations()).length;
+    app.dialogs.openPaths.push([mixed]);
+    const partly = await app.api.importConversations();
+    expect(partly.conversationIds).toHaveLength(1);
+    expect(partly.refused).toEqual([
+      { name: 'mixed.zip › notes.txt', reason: expect.stringMatching(/not a JSON chat export/) },
+      { name: 'mixed.zip › broken.json', reason: expect.stringMatching(/not a JSON file/) },
+    ]);
+    expect(await app.api.listConversations()).toHaveLength(before + 1);
+
+    // Nothing importable at all: refused with every reason, nothing written.
+    const fake = join(dataDir, 'fake.zip');
+    await writeFile(fake, 'plain text');
+    app.dialogs.openPaths.push([fake, join(dataDir, 'gone.json')]);
+    await expect(app.api.importConversations()).rejects.toMatchObject({
+      kind: 'invalid_request',
+      message: expect.stringMatching(
+        /fake\.zip is not a zip file.*gone\.json could not be read \(ENOENT\).*Nothing was imported\./,
+      ),
+    });
+    expect(await app.api.listConversations()).toHaveLength(before + 1);
+  });
+
   it('refuses a corrupt or hostile file with a specific error and imports nothing', async () => {
     const before = (await app.api.listConversations()).length;
     const cases: Array<[string, string, RegExp]> = [
@@ -539,6 +600,7 @@ describe('the list, search, export and import', () => {
     expect(await app.api.importConversations()).toEqual({
       cancelled: true,
       conversationIds: [],
+      refused: [],
     });
   });
 });

@@ -9,8 +9,9 @@ import {
   importConversations,
   ImportError,
   MAX_IMPORT_BYTES,
-  parseExport,
+  readImportFile,
   type ChatExport,
+  type Refused,
 } from '../../services/chat/transfer';
 import { HandlerError, type Handlers } from '../router';
 
@@ -92,19 +93,35 @@ export async function chatHandlers(context: AppContext): Promise<Handlers<typeof
       guarded(async () => {
         const paths = await context.dialogs.chooseOpenPaths({
           title: 'Import conversations',
-          filters: [{ name: 'Chat export', extensions: ['json'] }],
+          filters: [{ name: 'Chat export (JSON, or a zip of them)', extensions: ['json', 'zip'] }],
           multiple: true,
         });
-        if (paths.length === 0) return { cancelled: true, conversationIds: [] };
+        if (paths.length === 0) return { cancelled: true, conversationIds: [], refused: [] };
         const documents: ChatExport[] = [];
+        const refused: Refused[] = [];
         for (const path of paths) {
-          if ((await stat(path)).size > MAX_IMPORT_BYTES)
-            throw new ImportError(`${basename(path)} is too large to be a chat export.`);
-          documents.push(parseExport(basename(path), await readFile(path, 'utf8')));
+          const name = basename(path);
+          try {
+            if ((await stat(path)).size > MAX_IMPORT_BYTES) {
+              refused.push({ name, reason: `${name} is too large to be a chat export.` });
+              continue;
+            }
+            const read = readImportFile(name, new Uint8Array(await readFile(path)));
+            documents.push(...read.documents.map((d) => d.document));
+            refused.push(...read.refused);
+          } catch (error) {
+            const code = (error as { code?: unknown }).code;
+            if (typeof code !== 'string') throw error;
+            refused.push({ name, reason: `${name} could not be read (${code}).` });
+          }
         }
+        if (documents.length === 0)
+          throw new ImportError(
+            `${refused.map((r) => r.reason).join(' ')} Nothing was imported.`.trim(),
+          );
         const conversationIds = importConversations(store, documents);
         context.emit('chat:conversations-changed', null);
-        return { cancelled: false, conversationIds };
+        return { cancelled: false, conversationIds, refused };
       }),
   };
 }

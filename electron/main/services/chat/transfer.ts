@@ -19,11 +19,17 @@ import {
 } from '../../../shared/ipc/routes/chat';
 import { issuePathToParam } from '../../../shared/relay-requests';
 import type { ChatStore } from './store';
+import { looksLikeZip, readZip, ZipError, type ZipLimits } from './zip-reader';
 
 export const EXPORT_FORMAT_ID = 'relay-desktop-chat';
 export const EXPORT_VERSION = 1;
 /** Bigger files are refused before they are read. */
 export const MAX_IMPORT_BYTES = 256 * 1024 * 1024;
+/**
+ * A zip may hold as many files as an export writes (one per conversation, up to 10,000) and
+ * unpack to no more than one JSON file may be.
+ */
+export const ZIP_LIMITS: ZipLimits = { maxEntries: 10_000, maxUncompressedBytes: MAX_IMPORT_BYTES };
 
 const isoDate = z.iso.datetime({ offset: true });
 
@@ -189,10 +195,86 @@ export function parseExport(name: string, text: string): ChatExport {
     const issue = parsed.error.issues[0];
     const where = issue && issue.path.length > 0 ? ` (at ${issuePathToParam(issue.path)})` : '';
     throw new ImportError(
-      `${name} cannot be imported: ${issue?.message ?? 'it is not a chat export'}${where}. Nothing was imported.`,
+      `${name} cannot be imported: ${issue?.message ?? 'it is not a chat export'}${where}.`,
     );
   }
   return parsed.data;
+}
+
+/** A file (or a zip's entry) that was not imported, and why in words. */
+export interface Refused {
+  name: string;
+  reason: string;
+}
+
+export interface ReadImport {
+  documents: { name: string; document: ChatExport }[];
+  refused: Refused[];
+}
+
+function readDocument(name: string, bytes: Uint8Array): ReadImport {
+  let text: string;
+  try {
+    text = new TextDecoder('utf-8', { fatal: true }).decode(bytes);
+  } catch {
+    return {
+      documents: [],
+      refused: [{ name, reason: `${name} is not UTF-8 text, so it is not a chat export.` }],
+    };
+  }
+  try {
+    return { documents: [{ name, document: parseExport(name, text) }], refused: [] };
+  } catch (error) {
+    if (error instanceof ImportError)
+      return { documents: [], refused: [{ name, reason: error.message }] };
+    throw error;
+  }
+}
+
+/**
+ * Reads one file chosen for import: our JSON export, or a zip of them (by its content, whatever
+ * its name). Each entry of a zip stands alone: the good ones are read, the bad ones refused by
+ * name. A zip that cannot be read, or is too big (a bomb), is refused whole.
+ */
+export function readImportFile(
+  name: string,
+  bytes: Uint8Array,
+  limits: ZipLimits = ZIP_LIMITS,
+): ReadImport {
+  if (!looksLikeZip(bytes)) {
+    if (/\.zip$/i.test(name))
+      return {
+        documents: [],
+        refused: [{ name, reason: `${name} is not a zip file, or it is damaged.` }],
+      };
+    return readDocument(name, bytes);
+  }
+  const out: ReadImport = { documents: [], refused: [] };
+  try {
+    const entries = readZip(name, bytes, limits);
+    if (entries.length === 0)
+      return { documents: [], refused: [{ name, reason: `${name} holds no chat export.` }] };
+    for (const entry of entries) {
+      const where = `${name} › ${entry.name}`;
+      if (!/\.json$/i.test(entry.name)) {
+        out.refused.push({ name: where, reason: `${where} is not a JSON chat export.` });
+        continue;
+      }
+      const read = entry.read();
+      if ('problem' in read) {
+        out.refused.push({ name: where, reason: read.problem });
+        continue;
+      }
+      const one = readDocument(where, read.bytes);
+      out.documents.push(...one.documents);
+      out.refused.push(...one.refused);
+    }
+  } catch (error) {
+    if (error instanceof ZipError)
+      return { documents: [], refused: [{ name, reason: error.message }] };
+    throw error;
+  }
+  return out;
 }
 
 /** Writes checked conversations in one transaction; returns their new ids. */

@@ -219,13 +219,19 @@ export const CHAT_ROUTES = {
     }),
     z.object({ saved: z.boolean(), path: z.string().optional(), count: z.number().int() }),
   ),
-  /** Opens a file dialog for our JSON export. A bad file is refused whole (invalid_request). */
+  /**
+   * Opens a file dialog for our JSON exports or zips of them. Each file, and each entry of a zip,
+   * stands alone: the good ones are imported (in one transaction), the bad ones are listed in
+   * `refused` with the reason. A zip that cannot be read or is too big is refused whole. When
+   * nothing at all can be imported the call fails (invalid_request) with every reason.
+   */
   importConversations: route(
     'chat:import',
     z.undefined(),
     z.object({
       cancelled: z.boolean(),
       conversationIds: z.array(id),
+      refused: z.array(z.object({ name: z.string(), reason: z.string() })),
     }),
   ),
 } as const satisfies Record<string, RouteSpec>;

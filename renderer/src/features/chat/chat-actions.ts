@@ -244,17 +244,28 @@ export async function exportConversations(ids: string[], format: 'markdown' | 'j
   }
 }
 
+/**
+ * Imports JSON exports or zips of them. What was imported is said; what was left out is listed,
+ * each with its reason; nothing importable at all is an error with every reason.
+ */
 export async function importConversations(): Promise<void> {
   try {
     const result = await requireBridge().importConversations();
     if (result.cancelled) return;
+    chat().importRefused(result.refused);
     await loadConversations();
+    const count = result.conversationIds.length;
     chat().noticeShown(
-      `Imported ${result.conversationIds.length === 1 ? 'one conversation' : `${result.conversationIds.length} conversations`}.`,
+      `Imported ${count === 1 ? 'one conversation' : `${count} conversations`}.${
+        result.refused.length > 0
+          ? ` ${result.refused.length === 1 ? 'One file was' : `${result.refused.length} files were`} not imported.`
+          : ''
+      }`,
     );
     const first = result.conversationIds[0];
     if (first) await openConversation(first);
   } catch (error) {
+    chat().importRefused([]);
     chat().actionFailed(failureOf(error));
   }
 }

@@ -21,6 +21,7 @@ export function ChatScreen() {
   const viewFailure = useChatStore((s) => s.viewFailure);
   const actionFailure = useChatStore((s) => s.actionFailure);
   const notice = useChatStore((s) => s.notice);
+  const refusals = useChatStore((s) => s.importRefusals);
 
   useEffect(() => {
     void loadConversations();
@@ -45,6 +46,27 @@ export function ChatScreen() {
             }
           >
             <p>{notice}</p>
+          </Notice>
+        )}
+        {refusals.length > 0 && (
+          <Notice
+            tone="warning"
+            title="Not imported"
+            actions={
+              <button
+                type="button"
+                className="button button-small"
+                onClick={() => useChatStore.getState().importRefused([])}
+              >
+                Dismiss
+              </button>
+            }
+          >
+            <ul className="chat-refusals" aria-label="Files not imported">
+              {refusals.map((refusal, index) => (
+                <li key={`${index}-${refusal.name}`}>{refusal.reason}</li>
+              ))}
+            </ul>
           </Notice>
         )}
         {actionFailure && (

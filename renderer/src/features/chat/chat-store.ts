@@ -5,8 +5,13 @@
 import { create } from 'zustand';
 import { FIRST_ITEM_BASE } from './paging';
 import type { FailureInfo } from '../../lib/errors';
+import type { RelayBridge } from '../../lib/relay-bridge';
 import type { ChatMessage, ConversationSummary, ReplyFinished, SearchHit } from './chat-types';
 import { mergeNewestPage, prependOlderPage } from './paging';
+
+export type ImportRefusal = Awaited<
+  ReturnType<RelayBridge['importConversations']>
+>['refused'][number];
 
 export type LoadStatus = 'idle' | 'loading' | 'ready' | 'failed';
 
@@ -48,6 +53,8 @@ export interface ChatState {
   /** A failure of a send, export or import, shown above the composer. */
   actionFailure?: FailureInfo | undefined;
   notice?: string | undefined;
+  /** Files or zip entries the last import left out, each with the reason. */
+  importRefusals: ImportRefusal[];
 
   listRequested(): void;
   listLoaded(conversations: ConversationSummary[]): void;
@@ -76,6 +83,7 @@ export interface ChatState {
   focusRequested(messageId: string, terms: string[]): void;
   actionFailed(failure: FailureInfo | undefined): void;
   noticeShown(notice: string | undefined): void;
+  importRefused(refusals: ImportRefusal[]): void;
 }
 
 /** Pinned first, then by last activity, newest first. */
@@ -103,6 +111,7 @@ export const useChatStore = create<ChatState>()((set) => ({
   searchQuery: '',
   searchHits: [],
   searchStatus: 'idle',
+  importRefusals: [],
 
   listRequested: () =>
     set((state) => (state.listStatus === 'ready' ? {} : { listStatus: 'loading' })),
@@ -219,6 +228,7 @@ export const useChatStore = create<ChatState>()((set) => ({
   focusRequested: (messageId, terms) => set({ focus: { messageId, terms, at: Date.now() } }),
   actionFailed: (actionFailure) => set({ actionFailure }),
   noticeShown: (notice) => set({ notice }),
+  importRefused: (importRefusals) => set({ importRefusals }),
 }));
 
 function replaceSummary(list: ConversationSummary[], summary: ConversationSummary) {

@@ -1,4 +1,4 @@
-import { useState, type FormEvent } from 'react';
+import { useEffect, useRef, useState, type FormEvent, type KeyboardEvent } from 'react';
 import { useShallow } from 'zustand/react/shallow';
 import {
   deleteConversation,
@@ -21,9 +21,30 @@ export function ConversationList() {
   const activeId = useChatStore((s) => s.activeId);
   const query = useChatStore((s) => s.searchQuery);
   const deleted = useChatStore((s) => s.deleted);
+  const [selecting, setSelecting] = useState(false);
+  const [selected, setSelected] = useState<ReadonlySet<string>>(new Set());
+  const selectButton = useRef<HTMLButtonElement>(null);
+  // Only conversations still in the list count (one may have been deleted meanwhile).
+  const chosen = conversations.filter((c) => selected.has(c.id)).map((c) => c.id);
+
+  function leaveSelection() {
+    setSelecting(false);
+    setSelected(new Set());
+    // The button that entered the mode is back: focus returns to it.
+    requestAnimationFrame(() => selectButton.current?.focus());
+  }
+
+  function onKeyDown(event: KeyboardEvent) {
+    if (selecting && event.key === 'Escape') {
+      // Esc leaves the selection here; it must not also stop a reply streaming in the chat.
+      event.stopPropagation();
+      event.preventDefault();
+      leaveSelection();
+    }
+  }
 
   return (
-    <aside className="chat-sidebar" aria-label="Conversations">
+    <aside className="chat-sidebar" aria-label="Conversations" onKeyDown={onKeyDown}>
       <div className="chat-sidebar-actions">
         <button
           type="button"
@@ -35,7 +56,25 @@ export function ConversationList() {
         <button type="button" className="button" onClick={() => void importConversations()}>
           Import
         </button>
+        {!selecting && conversations.length > 0 && (
+          <button
+            ref={selectButton}
+            type="button"
+            className="button"
+            onClick={() => setSelecting(true)}
+          >
+            Select
+          </button>
+        )}
       </div>
+      {selecting && (
+        <SelectionBar
+          total={conversations.length}
+          chosen={chosen}
+          onSelectAll={(all) => setSelected(new Set(all ? conversations.map((c) => c.id) : []))}
+          onDone={leaveSelection}
+        />
+      )}
       <input
         className="input chat-search"
         type="search"
@@ -54,6 +93,26 @@ export function ConversationList() {
       )}
       {query.trim() !== '' ? (
         <SearchResults />
+      ) : selecting ? (
+        <ul className="chat-conversations" aria-label="Choose conversations">
+          {conversations.map((conversation) => (
+            <li key={conversation.id} className="chat-conversation">
+              <label className="chat-conversation-select">
+                <input
+                  type="checkbox"
+                  checked={selected.has(conversation.id)}
+                  onChange={(event) => {
+                    const next = new Set(selected);
+                    if (event.target.checked) next.add(conversation.id);
+                    else next.delete(conversation.id);
+                    setSelected(next);
+                  }}
+                />
+                <span className="chat-conversation-title">{conversation.title}</span>
+              </label>
+            </li>
+          ))}
+        </ul>
       ) : (
         <ul className="chat-conversations">
           {conversations.map((conversation) => (
@@ -66,6 +125,57 @@ export function ConversationList() {
         </ul>
       )}
     </aside>
+  );
+}
+
+/** The selection mode's bar: how many are chosen, select all or none, export them, done. */
+function SelectionBar({
+  total,
+  chosen,
+  onSelectAll,
+  onDone,
+}: {
+  total: number;
+  chosen: string[];
+  onSelectAll: (all: boolean) => void;
+  onDone: () => void;
+}) {
+  const first = useRef<HTMLButtonElement>(null);
+  useEffect(() => first.current?.focus(), []);
+  const all = total > 0 && chosen.length === total;
+  return (
+    <div className="chat-selection" role="toolbar" aria-label="Selected conversations">
+      <span className="chat-selection-count" role="status">
+        {chosen.length} selected
+      </span>
+      <button
+        ref={first}
+        type="button"
+        className="button button-small"
+        onClick={() => onSelectAll(!all)}
+      >
+        {all ? 'Select none' : 'Select all'}
+      </button>
+      <button
+        type="button"
+        className="button button-small"
+        disabled={chosen.length === 0}
+        onClick={() => void exportConversations(chosen, 'markdown')}
+      >
+        Export as Markdown
+      </button>
+      <button
+        type="button"
+        className="button button-small"
+        disabled={chosen.length === 0}
+        onClick={() => void exportConversations(chosen, 'json')}
+      >
+        Export as JSON
+      </button>
+      <button type="button" className="button button-small" onClick={onDone}>
+        Done
+      </button>
+    </div>
   );
 }
 
@@ -157,7 +267,7 @@ function ConversationItem({
           type="button"
           className="button button-small"
           onClick={() => void exportConversations([conversation.id], 'markdown')}
-          aria-label={`Export ${conversation.title} as Markdown`}
+          aria-label={`Export ${conversation.title} as Markdown, .md`}
         >
           .md
         </button>

@@ -1,0 +1,175 @@
+/**
+ * Reads the files of a zip chosen for import, refusing what could hurt: more entries or more
+ * unpacked bytes than `ZipLimits` allow (checked on the headers before anything is unpacked, and
+ * again on the bytes actually unpacked, so a bomb whose headers lie is stopped after a few chunks).
+ *
+ * fflate's `unzipSync` trusts the sizes in the headers; this reads the central directory itself
+ * and inflates each entry in small pieces, counting as it goes.
+ */
+import { Inflate } from 'fflate';
+
+export interface ZipLimits {
+  /** Most files (folders not counted) read from one zip. */
+  maxEntries: number;
+  /** Most bytes all its files may unpack to together. */
+  maxUncompressedBytes: number;
+}
+
+/** A fault of the whole zip: nothing in it is read. */
+export class ZipError extends Error {}
+
+export interface ZipEntry {
+  name: string;
+  /** The unpacked bytes, or why this entry cannot be read (the others still can). */
+  read(): { bytes: Uint8Array } | { problem: string };
+}
+
+const END_OF_DIRECTORY = 0x06054b50;
+const DIRECTORY_ENTRY = 0x02014b50;
+const LOCAL_HEADER = 0x04034b50;
+const STORED = 0;
+const DEFLATED = 8;
+/** Compressed bytes inflated at a time: at most ~1,000 times as many come out of one piece. */
+const PIECE = 16 * 1024;
+
+/** Whether the bytes begin as a zip does (a file or an empty archive). */
+export function looksLikeZip(bytes: Uint8Array): boolean {
+  if (bytes.length < 4) return false;
+  const signature = new DataView(bytes.buffer, bytes.byteOffset, 4).getUint32(0, true);
+  return signature === LOCAL_HEADER || signature === END_OF_DIRECTORY;
+}
+
+export function megabytes(bytes: number): string {
+  return `${(bytes / (1024 * 1024)).toFixed(1)} MB`;
+}
+
+/**
+ * The files of a zip (folders and macOS `__MACOSX/` metadata left out), after checking the whole
+ * directory against the limits. Throws ZipError when the zip cannot be read or is too big.
+ */
+export function readZip(zipName: string, bytes: Uint8Array, limits: ZipLimits): ZipEntry[] {
+  const damaged = () => new ZipError(`${zipName} is not a zip file, or it is damaged.`);
+  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  const u16 = (at: number) => {
+    if (at + 2 > bytes.length) throw damaged();
+    return view.getUint16(at, true);
+  };
+  const u32 = (at: number) => {
+    if (at + 4 > bytes.length) throw damaged();
+    return view.getUint32(at, true);
+  };
+
+  let end = -1;
+  for (let at = bytes.length - 22; at >= Math.max(0, bytes.length - 22 - 0xffff); at--) {
+    if (view.getUint32(at, true) === END_OF_DIRECTORY) {
+      end = at;
+      break;
+    }
+  }
+  if (end < 0) throw damaged();
+  const count = u16(end + 10);
+  const directoryOffset = u32(end + 16);
+  if (count === 0xffff || directoryOffset === 0xffffffff)
+    throw new ZipError(`${zipName} is a ZIP64 archive, which this app does not read.`);
+
+  const headers: Array<{
+    name: string;
+    flags: number;
+    method: number;
+    compressedSize: number;
+    size: number;
+    localOffset: number;
+  }> = [];
+  let at = directoryOffset;
+  for (let i = 0; i < count; i++) {
+    if (u32(at) !== DIRECTORY_ENTRY) throw damaged();
+    const nameLength = u16(at + 28);
+    if (at + 46 + nameLength > bytes.length) throw damaged();
+    headers.push({
+      flags: u16(at + 8),
+      method: u16(at + 10),
+      compressedSize: u32(at + 20),
+      size: u32(at + 24),
+      localOffset: u32(at + 42),
+      name: new TextDecoder().decode(bytes.subarray(at + 46, at + 46 + nameLength)),
+    });
+    at += 46 + nameLength + u16(at + 30) + u16(at + 32);
+  }
+
+  const files = headers.filter((h) => !h.name.endsWith('/') && !h.name.startsWith('__MACOSX/'));
+  if (files.length > limits.maxEntries)
+    throw new ZipError(
+      `${zipName} holds ${files.length} files; at most ${limits.maxEntries} are read from one zip.`,
+    );
+  const declared = files.reduce((sum, h) => sum + h.size, 0);
+  if (declared > limits.maxUncompressedBytes)
+    throw new ZipError(
+      `${zipName} unpacks to more than ${megabytes(limits.maxUncompressedBytes)}, more than a chat export can be.`,
+    );
+
+  let unpacked = 0;
+  return files.map((header) => ({
+    name: header.name,
+    read() {
+      const where = `${zipName} › ${header.name}`;
+      if (header.flags & 1) return { problem: `${where} is encrypted, so it cannot be read.` };
+      if (u32(header.localOffset) !== LOCAL_HEADER) return { problem: `${where} is damaged.` };
+      const start =
+        header.localOffset + 30 + u16(header.localOffset + 26) + u16(header.localOffset + 28);
+      const data = bytes.subarray(start, start + header.compressedSize);
+      if (start + header.compressedSize > bytes.length) return { problem: `${where} is damaged.` };
+      if (header.method === STORED) {
+        if (data.length !== header.size) return { problem: `${where} is damaged.` };
+        unpacked += data.length;
+        return { bytes: data.slice() };
+      }
+      if (header.method !== DEFLATED)
+        return {
+          problem: `${where} is compressed in a way this app cannot read (method ${header.method}).`,
+        };
+      const out = inflateAtMost(data, header.size, where);
+      if ('problem' in out) return out;
+      unpacked += out.bytes.length;
+      // Headers were checked; this holds even if several entries share their bytes.
+      if (unpacked > limits.maxUncompressedBytes)
+        throw new ZipError(
+          `${zipName} unpacks to more than ${megabytes(limits.maxUncompressedBytes)}, more than a chat export can be.`,
+        );
+      return out;
+    },
+  }));
+}
+
+class TooLarge extends Error {}
+
+/**
+ * Inflates deflate data that its header says unpacks to `size` bytes; more than that is a bomb
+ * (ZipError, stopped after the piece that overflowed), less or broken data a damaged entry.
+ */
+function inflateAtMost(
+  data: Uint8Array,
+  size: number,
+  where: string,
+): { bytes: Uint8Array } | { problem: string } {
+  const out = new Uint8Array(size);
+  let filled = 0;
+  const inflater = new Inflate((chunk) => {
+    if (filled + chunk.length > size) throw new TooLarge();
+    out.set(chunk, filled);
+    filled += chunk.length;
+  });
+  try {
+    if (data.length === 0) inflater.push(new Uint8Array(0), true);
+    for (let offset = 0; offset < data.length; offset += PIECE)
+      inflater.push(data.subarray(offset, offset + PIECE), offset + PIECE >= data.length);
+  } catch (error) {
+    if (error instanceof TooLarge)
+      throw new ZipError(
+        `${where} unpacks to more than its header says (${size} bytes): the zip is damaged or built to exhaust memory, so nothing in it was imported.`,
+      );
+    return { problem: `${where} is damaged: its compressed data cannot be read.` };
+  }
+  if (filled !== size)
+    return { problem: `${where} is damaged: it is shorter than its header says.` };
+  return { bytes: out };
+}

@@ -1,0 +1,215 @@
+/**
+ * Export several conversations and import the zip: the selection mode of the conversation list
+ * (keyboard operable, with its count, Select all and Esc), a zip through the save dialog, and
+ * its import into a fresh app; a zip with a bad entry says what was imported and what was not.
+ */
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { strFromU8, strToU8, unzipSync, zipSync } from 'fflate';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import type { DemoRelay } from '../../electron/demo-relay/index';
+import type { Dialogs } from '../../electron/main/app-context';
+import { ChatStore } from '../../electron/main/services/chat/store';
+import { expectHealthyPage } from './harness/checks';
+import {
+  startE2e,
+  type AppUnderTest,
+  type E2eSession,
+  type OpenAppOptions,
+} from './harness/harness';
+import { newKey, startRelay } from './harness/relay';
+import { ChatPage } from './pages/chat-page';
+import { ConnectPage } from './pages/connect-page';
+
+let e2e: E2eSession;
+let relay: DemoRelay;
+let app: AppUnderTest | undefined;
+let scratch: string;
+const key = newKey();
+
+beforeAll(async () => {
+  [e2e, relay, scratch] = await Promise.all([
+    startE2e(),
+    startRelay([key]),
+    mkdtemp(join(tmpdir(), 'relay-e2e-chat-transfer-')),
+  ]);
+});
+afterEach(async () => {
+  if (app) expectHealthyPage(app);
+  await app?.close();
+  app = undefined;
+});
+afterAll(async () => {
+  await Promise.all([e2e?.close(), relay?.close()]);
+  await rm(scratch, { recursive: true, force: true });
+});
+
+async function chat(options: OpenAppOptions, seed?: (store: ChatStore) => void) {
+  app = await e2e.openApp(options);
+  const connect = new ConnectPage(app.page);
+  await connect.waitUntilShown();
+  await connect.connect({ name: 'Chat relay', baseUrl: relay.url, apiKey: key });
+  seed?.(new ChatStore(app.services.db));
+  const page = new ChatPage(app.page);
+  await page.open();
+  return page;
+}
+
+function seedThree(store: ChatStore) {
+  for (const title of ['Apples', 'Bananas', 'Cherries']) {
+    const c = store.create({ title, model: 'demo-chat' });
+    store.append(c.id, [
+      { role: 'user', content: `Tell me about ${title.toLowerCase()}`, status: 'complete' },
+      {
+        role: 'assistant',
+        content: `${title} are fruit.`,
+        status: 'complete',
+        usage: { promptTokens: 5, completionTokens: 5, totalTokens: 10 },
+      },
+    ]);
+  }
+}
+
+const savingTo = (saved: string[]): Dialogs => ({
+  chooseSavePath: async ({ defaultName }) => {
+    const path = join(scratch, `${saved.length}-${defaultName}`);
+    saved.push(path);
+    return path;
+  },
+  chooseOpenPaths: async () => [],
+});
+
+describe('exporting several conversations and importing the zip', () => {
+  it('selects with the keyboard, exports a zip of JSON and one of Markdown, and imports the JSON zip', async () => {
+    const saved: string[] = [];
+    const page = await chat({ dialogs: savingTo(saved) }, seedThree);
+    const sidebar = page.sidebar;
+    await sidebar.getByText('Cherries').waitFor({ timeout: 8000 });
+
+    await sidebar.getByRole('button', { name: 'Select', exact: true }).click();
+    const bar = sidebar.getByRole('toolbar', { name: 'Selected conversations' });
+    await expect(bar.getByRole('status').textContent()).resolves.toBe('0 selected');
+    await expect(bar.getByRole('button', { name: 'Export as JSON' }).isDisabled()).resolves.toBe(
+      true,
+    );
+    // By keyboard: Tab to a checkbox, Space to tick it.
+    const apples = sidebar.getByRole('checkbox', { name: 'Apples' });
+    const cherries = sidebar.getByRole('checkbox', { name: 'Cherries' });
+    await apples.focus();
+    await page.page.keyboard.press('Space');
+    await cherries.focus();
+    await page.page.keyboard.press('Space');
+    await expect(bar.getByRole('status').textContent()).resolves.toBe('2 selected');
+    await expect(apples.isChecked()).resolves.toBe(true);
+    await expect(sidebar.getByRole('checkbox', { name: 'Bananas' }).isChecked()).resolves.toBe(
+      false,
+    );
+
+    await bar.getByRole('button', { name: 'Export as JSON' }).click();
+    await page.notice(/^Saved 2 conversations to .*\.zip\.$/).waitFor({ timeout: 8000 });
+    await bar.getByRole('button', { name: 'Export as Markdown' }).click();
+    await expect.poll(() => saved.length).toBe(2);
+    await page.notice(/^Saved 2 conversations to .*1-conversations-.*\.zip\.$/).waitFor({
+      timeout: 8000,
+    });
+    const jsonZip = unzipSync(new Uint8Array(await readFile(saved[0]!)));
+    expect(Object.keys(jsonZip).sort()).toEqual(['1-Cherries.json', '2-Apples.json']);
+    const markdownZip = unzipSync(new Uint8Array(await readFile(saved[1]!)));
+    expect(Object.keys(markdownZip).sort()).toEqual(['1-Cherries.md', '2-Apples.md']);
+    expect(strFromU8(markdownZip['2-Apples.md']!)).toContain('Apples are fruit.');
+
+    // Select all, then Esc leaves the mode and focus goes back to Select.
+    await bar.getByRole('button', { name: 'Select all' }).click();
+    await expect(bar.getByRole('status').textContent()).resolves.toBe('3 selected');
+    await page.page.keyboard.press('Escape');
+    await expect(bar.count()).resolves.toBe(0);
+    await expect(sidebar.getByRole('checkbox').count()).resolves.toBe(0);
+    await expect
+      .poll(() =>
+        page.page.evaluate(
+          () =>
+            (
+              globalThis as unknown as {
+                document: { activeElement: { textContent: string } | null };
+              }
+            ).document.activeElement?.textContent,
+        ),
+      )
+      .toBe('Select');
+    // One chosen: a single file, not a zip.
+    await sidebar.getByRole('button', { name: 'Select', exact: true }).click();
+    await sidebar.getByRole('checkbox', { name: 'Bananas' }).check();
+    await bar.getByRole('button', { name: 'Export as JSON' }).click();
+    await expect.poll(() => saved.length).toBe(3);
+    expect(saved[2]).toMatch(/Bananas\.json$/);
+    expectHealthyPage(app!);
+    await app!.close();
+
+    // A fresh app imports the zip: both conversations, messages and usage as they were.
+    const fresh = await chat({
+      dialogs: { chooseSavePath: async () => undefined, chooseOpenPaths: async () => [saved[0]!] },
+    });
+    await fresh.sidebar.getByRole('button', { name: 'Import' }).click();
+    await fresh.notice('Imported 2 conversations.').waitFor({ timeout: 8000 });
+    const titles = fresh.sidebar.locator('.chat-conversation-title');
+    await expect
+      .poll(async () => (await titles.allTextContents()).sort())
+      .toEqual(['Apples', 'Cherries']);
+    await fresh.openConversation('Apples');
+    await expect.poll(() => fresh.lastReply().textContent()).toContain('Apples are fruit.');
+    await expect(fresh.conversationUsage().textContent()).resolves.toBe(
+      '10 tokens in this conversation',
+    );
+  });
+
+  it('imports the good entries of a zip and names each one refused, with why', async () => {
+    const saved: string[] = [];
+    const page = await chat({ dialogs: savingTo(saved) }, seedThree);
+    await page.sidebar.getByText('Cherries').waitFor({ timeout: 8000 });
+    await page.sidebar.getByRole('button', { name: 'Select', exact: true }).click();
+    await page.sidebar.getByRole('button', { name: 'Select all' }).click();
+    await page.sidebar.getByRole('button', { name: 'Export as JSON' }).click();
+    await expect.poll(() => saved.length).toBe(1);
+    await page.notice(/^Saved 3 conversations/).waitFor({ timeout: 8000 });
+    await app!.close();
+    const entries = unzipSync(new Uint8Array(await readFile(saved[0]!)));
+    const mixed = join(scratch, 'mixed.zip');
+    await writeFile(
+      mixed,
+      zipSync({
+        '1-Cherries.json': entries['1-Cherries.json']!,
+        'notes.txt': strToU8('hello'),
+        'broken.json': strToU8('{"format": "relay-desktop-chat", '),
+      }),
+    );
+    const notZip = join(scratch, 'not-a.zip');
+    await writeFile(notZip, 'plain text');
+
+    const picks = [[mixed], [notZip]];
+    const fresh = await chat({
+      dialogs: {
+        chooseSavePath: async () => undefined,
+        chooseOpenPaths: async () => picks.shift() ?? [],
+      },
+    });
+    await fresh.sidebar.getByRole('button', { name: 'Import' }).click();
+    await fresh.notice('Imported one conversation. 2 files were not imported.').waitFor({
+      timeout: 8000,
+    });
+    const refused = fresh.page.getByRole('list', { name: 'Files not imported' });
+    await expect(refused.locator('li').allTextContents()).resolves.toEqual([
+      'mixed.zip › notes.txt is not a JSON chat export.',
+      'mixed.zip › broken.json is not a JSON file, so it cannot be imported.',
+    ]);
+    await fresh.sidebar.getByText('Cherries').waitFor({ timeout: 8000 });
+
+    // Nothing importable: an error that names the file, and nothing added.
+    await fresh.sidebar.getByRole('button', { name: 'Import' }).click();
+    await fresh
+      .notice('not-a.zip is not a zip file, or it is damaged. Nothing was imported.')
+      .waitFor({ timeout: 8000 });
+    await expect(refused.count()).resolves.toBe(0);
+    await expect(fresh.sidebar.locator('.chat-conversation').count()).resolves.toBe(1);
+  });
+});

@@ -1,0 +1,205 @@
+/**
+ * Reading files chosen for import: our JSON export, or a zip of them. Bad input is refused with
+ * what is wrong and which file or entry it is in; a zip that is not one, or that unpacks to more
+ * than a chat export could be (a zip bomb, even one whose headers lie), is refused whole.
+ */
+import { deflateSync, strToU8, zipSync, type Zippable } from 'fflate';
+import { describe, expect, it } from 'vitest';
+import {
+  readImportFile,
+  toJson,
+  type ChatExport,
+} from '../../../electron/main/services/chat/transfer';
+
+const NOW = new Date('2026-01-02T03:04:05.000Z');
+
+function conversation(title: string): ChatExport['conversations'][number] {
+  return {
+    title,
+    createdAt: '2026-01-01T00:00:00.000Z',
+    updatedAt: '2026-01-01T00:00:00.000Z',
+    pinned: false,
+    model: 'demo-chat',
+    systemPrompt: '',
+    temperature: null,
+    maxTokens: null,
+    messages: [
+      {
+        role: 'user',
+        content: `About ${title}`,
+        status: 'complete',
+        createdAt: '2026-01-01T00:00:00.000Z',
+      },
+    ],
+  };
+}
+
+const exportOf = (title: string) => strToU8(toJson([conversation(title)], NOW));
+const titles = (read: ReturnType<typeof readImportFile>) =>
+  read.documents.flatMap((d) => d.document.conversations.map((c) => c.title));
+
+/** Rewrites every size field of a zip's single entry to `declared` (headers that lie). */
+function lieAboutSize(zip: Uint8Array, declared: number): Uint8Array {
+  const out = zip.slice();
+  const view = new DataView(out.buffer);
+  for (let at = 0; at + 4 <= out.length; at++) {
+    const signature = view.getUint32(at, true);
+    if (signature === 0x04034b50) view.setUint32(at + 22, declared, true);
+    if (signature === 0x02014b50) view.setUint32(at + 24, declared, true);
+  }
+  return out;
+}
+
+describe('reading a file chosen for import', () => {
+  it('reads our JSON export', () => {
+    const read = readImportFile('talk.json', exportOf('Alpha'));
+    expect(titles(read)).toEqual(['Alpha']);
+    expect(read.refused).toEqual([]);
+  });
+
+  it('reads a zip of our JSON exports, named by entry', () => {
+    const zip = zipSync({ '1-Alpha.json': exportOf('Alpha'), '2-Beta.json': exportOf('Beta') });
+    const read = readImportFile('talks.zip', zip);
+    expect(titles(read)).toEqual(['Alpha', 'Beta']);
+    expect(read.documents.map((d) => d.name)).toEqual([
+      'talks.zip › 1-Alpha.json',
+      'talks.zip › 2-Beta.json',
+    ]);
+    expect(read.refused).toEqual([]);
+  });
+
+  it('reads stored (uncompressed) entries, and skips folders and macOS metadata', () => {
+    const files: Zippable = {
+      'talks/': new Uint8Array(0),
+      'talks/Alpha.json': [exportOf('Alpha'), { level: 0 }],
+      '__MACOSX/talks/._Alpha.json': strToU8('\u0000\u0005\u0016\u0007'),
+    };
+    const read = readImportFile('talks.zip', zipSync(files));
+    expect(titles(read)).toEqual(['Alpha']);
+    expect(read.refused).toEqual([]);
+  });
+
+  it('refuses a file called .zip that is not a zip, whole', () => {
+    const read = readImportFile('talks.zip', strToU8('this is plain text, not a zip'));
+    expect(read.documents).toEqual([]);
+    expect(read.refused).toEqual([
+      { name: 'talks.zip', reason: expect.stringMatching(/is not a zip file/) },
+    ]);
+  });
+
+  it('refuses a damaged zip whole', () => {
+    const zip = zipSync({ 'Alpha.json': exportOf('Alpha') });
+    const read = readImportFile('talks.zip', zip.slice(0, zip.length - 30));
+    expect(read.documents).toEqual([]);
+    expect(read.refused[0]?.reason).toMatch(/talks\.zip is not a zip file, or it is damaged/);
+  });
+
+  it('refuses a non-JSON entry by name and keeps the good ones', () => {
+    const zip = zipSync({ 'Alpha.json': exportOf('Alpha'), 'notes.txt': strToU8('hello') });
+    const read = readImportFile('talks.zip', zip);
+    expect(titles(read)).toEqual(['Alpha']);
+    expect(read.refused).toEqual([
+      { name: 'talks.zip › notes.txt', reason: expect.stringMatching(/not a JSON chat export/) },
+    ]);
+  });
+
+  it('refuses an entry that is not JSON, or fails validation, naming the entry and the field', () => {
+    const bad = JSON.parse(new TextDecoder().decode(exportOf('Bad'))) as ChatExport;
+    (bad.conversations[0]!.messages[0] as { role: string }).role = 'system';
+    const zip = zipSync({
+      'broken.json': strToU8('{"format": "relay-desktop-chat", '),
+      'invalid.json': strToU8(JSON.stringify(bad)),
+      'latin1.json': new Uint8Array([0x7b, 0xe9, 0x7d]),
+      'Alpha.json': exportOf('Alpha'),
+    });
+    const read = readImportFile('talks.zip', zip);
+    expect(titles(read)).toEqual(['Alpha']);
+    const reasons = Object.fromEntries(read.refused.map((r) => [r.name, r.reason]));
+    expect(reasons['talks.zip › broken.json']).toMatch(
+      /talks\.zip › broken\.json is not a JSON file/,
+    );
+    expect(reasons['talks.zip › invalid.json']).toMatch(
+      /talks\.zip › invalid\.json cannot be imported: .*\(at conversations\[0\]\.messages\[0\]\.role\)/,
+    );
+    expect(reasons['talks.zip › latin1.json']).toMatch(/not UTF-8 text/);
+  });
+
+  it('refuses a zip with more entries than allowed, whole, before unpacking any', () => {
+    const files: Zippable = {};
+    for (let i = 0; i < 4; i++) files[`${i}.json`] = exportOf(`T${i}`);
+    const read = readImportFile('many.zip', zipSync(files), {
+      maxEntries: 3,
+      maxUncompressedBytes: 10_000_000,
+    });
+    expect(read.documents).toEqual([]);
+    expect(read.refused).toEqual([
+      { name: 'many.zip', reason: expect.stringMatching(/holds 4 files; at most 3/) },
+    ]);
+  });
+
+  it('refuses a zip bomb whole: more than the limit unpacked, by its own headers', () => {
+    const zeros = new Uint8Array(3_000_000);
+    const zip = zipSync({ 'a.json': zeros, 'b.json': zeros });
+    expect(zip.length).toBeLessThan(20_000);
+    const read = readImportFile('bomb.zip', zip, {
+      maxEntries: 100,
+      maxUncompressedBytes: 4_000_000,
+    });
+    expect(read.documents).toEqual([]);
+    expect(read.refused).toEqual([
+      { name: 'bomb.zip', reason: expect.stringMatching(/unpacks to more than 3\.8 MB/) },
+    ]);
+  });
+
+  it('refuses a zip bomb whose headers lie about its size, stopping early', () => {
+    const zip = lieAboutSize(zipSync({ 'a.json': new Uint8Array(20_000_000) }), 100);
+    const started = performance.now();
+    const read = readImportFile('liar.zip', zip, {
+      maxEntries: 100,
+      maxUncompressedBytes: 1_000_000,
+    });
+    expect(read.documents).toEqual([]);
+    expect(read.refused).toEqual([
+      {
+        name: 'liar.zip',
+        reason: expect.stringMatching(/liar\.zip › a\.json unpacks to more than its header says/),
+      },
+    ]);
+    // Refused after a few chunks, not after inflating 20 MB.
+    expect(performance.now() - started).toBeLessThan(5_000);
+  });
+
+  it('refuses an entry compressed in another way than deflate, by name', () => {
+    const zip = zipSync({ 'Alpha.json': exportOf('Alpha'), 'odd.json': exportOf('Odd') });
+    // Method 12 (bzip2) on the second entry, in both headers.
+    const view = new DataView(zip.buffer);
+    let seen = 0;
+    for (let at = 0; at + 4 <= zip.length; at++) {
+      const signature = view.getUint32(at, true);
+      if (signature === 0x04034b50 && seen++ === 1) view.setUint16(at + 8, 12, true);
+      if (
+        signature === 0x02014b50 &&
+        new TextDecoder().decode(zip.subarray(at + 46, at + 54)) === 'odd.json'
+      )
+        view.setUint16(at + 10, 12, true);
+    }
+    const read = readImportFile('talks.zip', zip);
+    expect(titles(read)).toEqual(['Alpha']);
+    expect(read.refused).toEqual([
+      { name: 'talks.zip › odd.json', reason: expect.stringMatching(/compressed in a way/) },
+    ]);
+  });
+
+  it('deflate data that is not deflate is a damaged entry', () => {
+    const good = deflateSync(exportOf('Alpha'));
+    expect(good.length).toBeGreaterThan(0);
+    const zip = zipSync({ 'Alpha.json': exportOf('Alpha') });
+    // Scribble over the compressed bytes, after the local header and its name.
+    const start = 30 + 'Alpha.json'.length;
+    for (let i = start; i < start + 40; i++) zip[i] = 0xff;
+    const read = readImportFile('talks.zip', zip);
+    expect(read.documents).toEqual([]);
+    expect(read.refused[0]?.name).toBe('talks.zip › Alpha.json');
+    expect(read.refused[0]?.reason).toMatch(/damaged/);
+  });
+});
