@@ -31,6 +31,7 @@ import {
   CANARY_KEY,
   CANARY_PROMPT,
   cleanUp,
+  keepOutput,
   containsKey,
   deepText,
   suiteDir,
@@ -231,6 +232,7 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   capture.stop();
+  keepOutput('http-failures', capture.text());
   await server.close();
   // The section's own sweep: its user data folders and the console output it produced.
   const swept = sweep(dirs, [{ name: 'console output of section 2', text: capture.text() }]);

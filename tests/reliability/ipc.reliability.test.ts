@@ -20,7 +20,7 @@ import { ROUTES } from '../../electron/shared/ipc/contract';
 import { openChatApp, type ChatApp } from '../fakes/chat-app';
 import { supportLog } from './lib/app-log';
 import { captureOutput, type Capture } from './lib/capture';
-import { CANARY_KEY, CANARY_PROMPT, cleanUp, suiteDir, sweep } from './lib/canary';
+import { CANARY_KEY, CANARY_PROMPT, cleanUp, keepOutput, suiteDir, sweep } from './lib/canary';
 import { count, FULL, recordFigures } from './lib/record';
 
 const PER_ROUTE = count(10_000, 150);
@@ -83,6 +83,7 @@ afterAll(async () => {
   process.env.HOME = savedEnv.HOME;
   process.env.TMPDIR = savedEnv.TMPDIR;
   capture.stop();
+  keepOutput('ipc', capture.text());
   cleanUp([dataDir, picturesDir, sandbox]);
 });
 

@@ -5,7 +5,7 @@
  * The key may appear nowhere: not in an error, a log line, a bridge message or any file. The
  * prompt may appear only inside the SQLite database files (the conversation is stored there).
  */
-import { mkdirSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
@@ -161,4 +161,11 @@ export function sweep(
 export function cleanUp(dirs: string[]): void {
   if (FULL) return;
   for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
+}
+
+/** Keeps a section's captured console output for the final sweep of a full run. */
+export function keepOutput(section: string, text: string): void {
+  if (!FULL) return;
+  mkdirSync(join(SUITE_ROOT, 'console'), { recursive: true });
+  writeFileSync(join(SUITE_ROOT, 'console', `${section}.log`), text);
 }
