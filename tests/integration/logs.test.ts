@@ -21,22 +21,28 @@ import { EVENTS, ROUTES } from '../../electron/shared/ipc/contract';
 /** Not shaped like a key (no `sk-`): only "the keys in use" can keep it out of the log. */
 const KEY = 'canary-relay-key-3b8f0d6e1a';
 const WRONG_KEY = 'canary-wrong-key-91c2e4f7aa';
+/** Saved with the connection and never typed for a test: the log learns it from the key store. */
+const SAVED_KEY = 'canary-saved-key-5e2d8c0b47';
 const PROMPT = 'PROMPT-CANARY-7d1e: what is in the tide pool?';
 const ECHOED = 'PROMPT-CANARY-e5a0: the relay quotes this back in its error';
 const INPUT = 'INPUT-CANARY-22b9 for the embeddings';
+const IMAGE_PROMPT = 'IMAGE-CANARY-61fd: a red kite over the sea';
 const ALLOWED = 'ALLOWED-CANARY-0c4f: logged because the person said so';
 const sender = { url: 'app://relay/index.html', isMainFrame: true, webContentsId: 1 };
 
 let relay: DemoRelay;
 let dataDir: string;
 let services: AppServices;
+let secrets: MemorySecretStore;
 let loggers = 0;
+/** The electron-log logger under the app's log, to write a careless line straight through it. */
+let logger: ReturnType<typeof electronLog.create>;
 const events: Array<{ channel: string; payload: Record<string, unknown> }> = [];
 
 /** Node's fetch, except that a chat request holding ECHOED gets a 400 quoting it back. */
 const echoingFetch: FetchLike = async (url, init) => {
   if (typeof init.body === 'string' && init.body.includes(ECHOED)) {
-    const message = `Your message "${ECHOED}" was refused (key ${KEY}).`;
+    const message = `Your message "${ECHOED}" was refused (key ${SAVED_KEY}).`;
     return new Response(JSON.stringify({ error: { message, type: 'invalid_request_error' } }), {
       status: 400,
       headers: { 'content-type': 'application/json' },
@@ -46,12 +52,11 @@ const echoingFetch: FetchLike = async (url, init) => {
 };
 
 async function open() {
-  const log = createAppLog(electronLog.create({ logId: `logs-it-${process.pid}-${++loggers}` }), {
-    folder: logsFolder(dataDir),
-  });
+  logger = electronLog.create({ logId: `logs-it-${process.pid}-${++loggers}` });
+  const log = createAppLog(logger, { folder: logsFolder(dataDir) });
   services = await createAppServices({
     userDataDir: dataDir,
-    secretStore: new MemorySecretStore(),
+    secretStore: secrets,
     fetch: echoingFetch,
     log,
     emit: (channel, payload) =>
@@ -88,12 +93,17 @@ async function logText(): Promise<string> {
 }
 
 beforeAll(async () => {
-  relay = await startDemoRelay({ keys: [KEY], ratePerMinute: 100_000, tokensPerSecond: 0 });
+  relay = await startDemoRelay({
+    keys: [KEY, SAVED_KEY],
+    ratePerMinute: 100_000,
+    tokensPerSecond: 0,
+  });
 });
 afterAll(() => relay.close());
 beforeEach(async () => {
   dataDir = await mkdtemp(join(tmpdir(), 'relay-desktop-logs-'));
   events.length = 0;
+  secrets = new MemorySecretStore();
   relay.setFaults(undefined);
 });
 afterEach(async () => {
@@ -106,7 +116,7 @@ describe('the support log over real requests', () => {
     const api = await open();
     await api.testConnection({ baseUrl: relay.url, apiKey: WRONG_KEY });
     await api.testConnection({ baseUrl: relay.url, apiKey: KEY });
-    await api.createConnection({ name: 'Local', baseUrl: relay.url, apiKey: KEY });
+    await api.createConnection({ name: 'Local', baseUrl: relay.url, apiKey: SAVED_KEY });
     await api.listModels({ refresh: true });
 
     const conversation = await api.createConversation({ model: 'demo-chat-fast' });
@@ -117,10 +127,23 @@ describe('the support log over real requests', () => {
     const echoed = await api.sendMessage({ conversationId: conversation.id, text: ECHOED });
     expect((await replyFinished(echoed.replyId))['status']).toBe('error');
     await api.embedQuery({ model: 'demo-embedding', text: INPUT });
+    await api.generateImages({
+      requestId: 'image-request-1',
+      model: 'demo-image',
+      prompt: IMAGE_PROMPT,
+      size: '256x256',
+      count: 1,
+    });
+    // A careless line anywhere in main: the keys the app met on those paths (saved, read from
+    // the keychain, typed for a test) are not shaped like keys, yet are still cut out.
+    logger.error('careless', { header: KEY }, `tried ${WRONG_KEY} and ${SAVED_KEY}`);
 
     const text = await logText();
+    expect(text).toContain('careless');
     expect(text).not.toContain(KEY);
     expect(text).not.toContain(WRONG_KEY);
+    expect(text).not.toContain(SAVED_KEY);
+    expect(text).not.toContain('IMAGE-CANARY');
     expect(text).not.toContain('PROMPT-CANARY');
     expect(text).not.toContain('INPUT-CANARY');
     expect(text).not.toContain('demo reply'); // no reply text either
@@ -143,27 +166,36 @@ describe('the support log over real requests', () => {
     expect(find('relay.request route=embeddings', 'model=demo-embedding', 'inputs=1')).toHaveLength(
       1,
     );
+    expect(
+      find('relay.request route=images/generations', 'model=demo-image', 'outcome=ok', 'images=1'),
+    ).toHaveLength(1);
     // The chat database was created on this start: its migrations are in the log.
     expect(find('[info] database.migrated', 'domain=')).not.toHaveLength(0);
   });
 
-  it('writes prompts once the person turns "Include prompts in logs" on, and never the key', async () => {
-    const api = await open();
+  it('writes prompts once the person turns "Include prompts in logs" on, also after a restart, and never the key', async () => {
+    let api = await open();
     expect((await api.getSettings()).includePromptsInLogs).toBe(false);
-    await api.createConnection({ name: 'Local', baseUrl: relay.url, apiKey: KEY });
+    await api.createConnection({ name: 'Local', baseUrl: relay.url, apiKey: SAVED_KEY });
     const conversation = await api.createConversation({ model: 'demo-chat-fast' });
     const before = await api.sendMessage({ conversationId: conversation.id, text: PROMPT });
     await replyFinished(before.replyId);
-
     expect((await api.updateSettings({ includePromptsInLogs: true })).includePromptsInLogs).toBe(
       true,
     );
+
+    // A restart: a new log that learns the saved key only when it is read from the key store.
+    await services.close();
+    events.length = 0;
+    api = await open();
     const after = await api.sendMessage({ conversationId: conversation.id, text: ALLOWED });
     const end = await replyFinished(after.replyId);
     await api.embedQuery({ model: 'demo-embedding', text: INPUT });
+    logger.error('careless', `key ${SAVED_KEY}`);
 
     const text = await logText();
-    expect(text).not.toContain(KEY);
+    expect(text).toContain('careless');
+    expect(text).not.toContain(SAVED_KEY);
     expect(text).not.toContain('PROMPT-CANARY'); // sent while the setting was off
     expect(text).toContain(`prompt=${JSON.stringify(ALLOWED)}`);
     expect(text).toContain(String(end['content']).slice(0, 40));
