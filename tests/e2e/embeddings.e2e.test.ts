@@ -182,7 +182,7 @@ describe('embeddings playground', () => {
       await page.runs.getByRole('button', { name: 'Open the run “dog”' }).click();
       await page.waitForPictures();
       expect(await page.row(1).textContent()).toContain('puppy');
-      await page.runs.getByRole('button', { name: 'Run “dog” again' }).first().click();
+      await page.runs.getByRole('button', { name: 'Re-run “dog”' }).first().click();
       await expect.poll(() => page.runs.getByRole('listitem').count()).toBe(2);
     } finally {
       await app?.close();

@@ -52,7 +52,7 @@ export function RunsList() {
               <button
                 type="button"
                 className="button button-small"
-                aria-label={`Run “${run.firstInput}” again`}
+                aria-label={`Re-run “${run.firstInput}”`}
                 onClick={() => void rerun(run.id, run.total)}
               >
                 Re-run
