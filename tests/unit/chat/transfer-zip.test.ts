@@ -202,4 +202,21 @@ describe('reading a file chosen for import', () => {
     expect(read.refused[0]?.name).toBe('talks.zip › Alpha.json');
     expect(read.refused[0]?.reason).toMatch(/damaged/);
   });
+
+  it('an entry whose bytes do not match its checksum is damaged', () => {
+    const zip = zipSync({ 'Alpha.json': [exportOf('Alpha'), { level: 0 }] });
+    // A stored entry: change one letter of the title inside its data (still valid JSON).
+    const text = new TextDecoder().decode(zip);
+    const title = text.indexOf('"Alpha"', 30 + 'Alpha.json'.length);
+    expect(title).toBeGreaterThan(0);
+    zip[title + 1] = 0x42; // "Blpha"
+    const read = readImportFile('talks.zip', zip);
+    expect(read.documents).toEqual([]);
+    expect(read.refused).toEqual([
+      {
+        name: 'talks.zip › Alpha.json',
+        reason: 'talks.zip › Alpha.json is damaged: its contents do not match its checksum.',
+      },
+    ]);
+  });
 });

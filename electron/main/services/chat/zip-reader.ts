@@ -76,6 +76,7 @@ export function readZip(zipName: string, bytes: Uint8Array, limits: ZipLimits): 
     name: string;
     flags: number;
     method: number;
+    crc: number;
     compressedSize: number;
     size: number;
     localOffset: number;
@@ -88,6 +89,7 @@ export function readZip(zipName: string, bytes: Uint8Array, limits: ZipLimits): 
     headers.push({
       flags: u16(at + 8),
       method: u16(at + 10),
+      crc: u32(at + 16),
       compressedSize: u32(at + 20),
       size: u32(at + 24),
       localOffset: u32(at + 42),
@@ -118,10 +120,14 @@ export function readZip(zipName: string, bytes: Uint8Array, limits: ZipLimits): 
         header.localOffset + 30 + u16(header.localOffset + 26) + u16(header.localOffset + 28);
       const data = bytes.subarray(start, start + header.compressedSize);
       if (start + header.compressedSize > bytes.length) return { problem: `${where} is damaged.` };
+      const checked = (bytes: Uint8Array) =>
+        crc32(bytes) === header.crc
+          ? { bytes }
+          : { problem: `${where} is damaged: its contents do not match its checksum.` };
       if (header.method === STORED) {
         if (data.length !== header.size) return { problem: `${where} is damaged.` };
         unpacked += data.length;
-        return { bytes: data.slice() };
+        return checked(data.slice());
       }
       if (header.method !== DEFLATED)
         return {
@@ -135,9 +141,26 @@ export function readZip(zipName: string, bytes: Uint8Array, limits: ZipLimits): 
         throw new ZipError(
           `${zipName} unpacks to more than ${megabytes(limits.maxUncompressedBytes)}, more than a chat export can be.`,
         );
-      return out;
+      return checked(out.bytes);
     },
   }));
+}
+
+let crcTable: Uint32Array | undefined;
+
+/** The CRC-32 that zip headers carry for each file's unpacked bytes. */
+export function crc32(bytes: Uint8Array): number {
+  if (!crcTable) {
+    crcTable = new Uint32Array(256);
+    for (let n = 0; n < 256; n++) {
+      let c = n;
+      for (let k = 0; k < 8; k++) c = c & 1 ? 0xedb88320 ^ (c >>> 1) : c >>> 1;
+      crcTable[n] = c >>> 0;
+    }
+  }
+  let crc = 0xffffffff;
+  for (let i = 0; i < bytes.length; i++) crc = crcTable[(crc ^ bytes[i]!) & 0xff]! ^ (crc >>> 8);
+  return (crc ^ 0xffffffff) >>> 0;
 }
 
 class TooLarge extends Error {}
