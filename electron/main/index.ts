@@ -1,7 +1,7 @@
 import { release } from 'node:os';
 import { join } from 'node:path';
 import { app, BrowserWindow, Menu, screen } from 'electron';
-import { ROUTES } from '../shared/ipc/contract';
+import { EVENTS, ROUTES } from '../shared/ipc/contract';
 import { createAppServices } from './app-services';
 import { createRouter, originOf, trustedSender } from './ipc/router';
 import { registerAppScheme, serveRenderer } from './platform/app-protocol';
@@ -59,7 +59,7 @@ function setAppMenu(userDataDir: string, emit: (channel: string, payload: unknow
     runCommand(id) {
       if (!mainWindow || mainWindow.isDestroyed()) return;
       mainWindow.show();
-      emit('shell:command', { id });
+      emit(EVENTS.shellCommand.channel, { id });
     },
     openLogsFolder() {
       openFolder(logsFolder(userDataDir)).then(

@@ -5,6 +5,7 @@ import {
   menuAccelerator,
   type ShortcutCommand,
 } from '../../../electron/shared/shortcuts';
+import { EVENTS } from '../../../electron/shared/ipc/contract';
 import { appMenuTemplate, type AppMenuOptions } from '../../../electron/main/windows/app-menu';
 
 type Item = MenuItemConstructorOptions;
@@ -133,6 +134,8 @@ describe.each(['darwin', 'win32', 'linux'])('on %s, every command item', (platfo
     for (const item of commandItems) {
       click(item);
       expect(runCommand).toHaveBeenLastCalledWith(item.id);
+      // What main then sends the renderer is a valid event of the contract.
+      expect(EVENTS.shellCommand.payload.parse({ id: item.id })).toEqual({ id: item.id });
     }
     expect(runCommand).toHaveBeenCalledTimes(commandItems.length);
     expect(openLogsFolder).not.toHaveBeenCalled();
