@@ -30,6 +30,10 @@ describe('the support log file', () => {
     expect(text).toMatch(
       /^\[\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z\] \[info\] app\.start version=1\.2\.3 platform=linux\n$/,
     );
+    // Readable by this user only: with prompts allowed, it holds what they wrote.
+    if (process.platform !== 'win32') {
+      expect((await stat(join(dir, 'logs', 'main.log'))).mode & 0o777).toBe(0o600);
+    }
   });
 
   it('rotates past the size cap and keeps 3 files, none much larger than the cap', async () => {
