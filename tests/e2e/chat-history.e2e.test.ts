@@ -251,9 +251,18 @@ describe('chat history', () => {
       .toBe(0);
   });
 
-  it('sends, regenerates, edits and counts usage with only part of the conversation loaded', async () => {
+  it('sends, regenerates, edits, counts usage and exports with only part of the conversation loaded', async () => {
     let ids: string[] = [];
-    const page = await chat({}, (store) => {
+    const saved: string[] = [];
+    const dialogs: Dialogs = {
+      chooseSavePath: async ({ defaultName }) => {
+        const path = join(scratch, `partly-${defaultName}`);
+        saved.push(path);
+        return path;
+      },
+      chooseOpenPaths: async () => [],
+    };
+    const page = await chat({ dialogs }, (store) => {
       const long = store.create({ title: 'Partly loaded', model: 'demo-chat' });
       ids = store
         .append(
@@ -299,6 +308,17 @@ describe('chat history', () => {
     const total = Number(/^(\d+)/.exec((await page.conversationUsage().textContent()) ?? '')![1]);
     expect(total).toBe(store.get(id)!.usage.totalTokens);
     expect(total).toBeGreaterThanOrEqual(1000);
+
+    // The export holds the whole conversation, not the part loaded in the page.
+    await page.sidebar.getByRole('button', { name: 'Export Partly loaded as JSON' }).click();
+    await expect.poll(() => saved.length).toBe(1);
+    await page.notice(/^Saved the conversation to /).waitFor({ timeout: 8000 });
+    const exported = JSON.parse(await readFile(saved[0]!, 'utf8')) as {
+      conversations: { messages: { content: string }[] }[];
+    };
+    expect(exported.conversations[0]!.messages.map((m) => m.content)).toEqual(
+      stored.map((m) => m.content),
+    );
   });
 
   it('finds a message by its words, highlights the hit, and jumps to it', async () => {
