@@ -12,6 +12,7 @@ import { ChatPage } from './pages/chat-page';
 import { ConnectPage } from './pages/connect-page';
 import { EmbeddingsPage } from './pages/embeddings-page';
 import { ImagesPage } from './pages/images-page';
+import { walkWithTab } from './pages/keyboard-walk';
 import { ModelsPage } from './pages/models-page';
 import { scriptedChat, SIMILARITY_PROMPT, SIMILARITY_REPLY } from './pages/scripted-chat';
 import { SettingsPage } from './pages/settings-page';
@@ -40,6 +41,27 @@ async function expectAccessible(app: AppUnderTest, state: string): Promise<void>
   ).toEqual([]);
 }
 
+/**
+ * Tab alone reaches every control of what is on screen, sidebar first and then the screen (or,
+ * with a modal open, round the modal only), each with a visible outline while focused.
+ */
+async function expectKeyboardReachable(app: AppUnderTest, state: string): Promise<void> {
+  const { controls, stops } = await walkWithTab(app.page);
+  const reached = new Set(stops.map((stop) => stop.index));
+  const missed = controls.filter((_, index) => !reached.has(index));
+  expect(missed, `${state}: controls Tab never reaches`).toEqual([]);
+  const unmarked = stops.filter((s) => s.outlineStyle === 'none' || !(s.outlineWidth > 0));
+  expect(
+    unmarked.map((s) => s.name),
+    `${state}: focused without a visible outline`,
+  ).toEqual([]);
+  const regions = stops.map((stop) => stop.region).filter((r, i, all) => r !== all[i - 1]);
+  expect(
+    [['sidebar', 'screen'], ['screen'], ['dialog']].map((order) => order.join()),
+    `${state}: Tab order goes ${regions.join(' → ')}`,
+  ).toContain(regions.join());
+}
+
 const nav = (app: AppUnderTest, name: string) =>
   app.page.getByRole('navigation', { name: 'Screens' }).getByRole('button', { name, exact: true });
 
@@ -65,6 +87,7 @@ describe.each(['light', 'dark'] as const)('every screen in the %s theme', (theme
   it('first run: connect to a relay', async () => {
     await new ConnectPage(app.page).waitUntilShown();
     await expectAccessible(app, `${theme}: first run`);
+    await expectKeyboardReachable(app, `${theme}: first run`);
   });
 
   it('models', async () => {
@@ -76,6 +99,7 @@ describe.each(['light', 'dark'] as const)('every screen in the %s theme', (theme
     await nav(app, 'Models').click();
     await models.waitForModels();
     await expectAccessible(app, `${theme}: models`);
+    await expectKeyboardReachable(app, `${theme}: models`);
   });
 
   it('settings, with the theme chosen there', async () => {
@@ -86,12 +110,14 @@ describe.each(['light', 'dark'] as const)('every screen in the %s theme', (theme
       .poll(() => app.page.evaluate('document.documentElement.dataset.theme'))
       .toBe(theme);
     await expectAccessible(app, `${theme}: settings`);
+    await expectKeyboardReachable(app, `${theme}: settings`);
   });
 
   it('connections', async () => {
     await nav(app, 'Connections').click();
     await app.page.getByRole('heading', { level: 1, name: 'Connections' }).waitFor();
     await expectAccessible(app, `${theme}: connections`);
+    await expectKeyboardReachable(app, `${theme}: connections`);
   });
 
   it('chat: no conversation, then an empty one', async () => {
@@ -112,6 +138,7 @@ describe.each(['light', 'dark'] as const)('every screen in the %s theme', (theme
     await chat.lastReply().locator('.katex-display').waitFor();
     await chat.lastReply().locator('table').waitFor();
     await expectAccessible(app, `${theme}: chat with a reply`);
+    await expectKeyboardReachable(app, `${theme}: chat with a reply`);
   });
 
   it('chat: a reply that failed', async () => {
@@ -132,6 +159,7 @@ describe.each(['light', 'dark'] as const)('every screen in the %s theme', (theme
     await embeddings.waitForPictures();
     await embeddings.results.waitFor();
     await expectAccessible(app, `${theme}: embeddings with results`);
+    await expectKeyboardReachable(app, `${theme}: embeddings with results`);
   });
 
   it('images: a gallery, then the lightbox', async () => {
@@ -149,9 +177,11 @@ describe.each(['light', 'dark'] as const)('every screen in the %s theme', (theme
       await expect.poll(() => images.generateButton.isVisible()).toBe(true);
     }
     await expectAccessible(app, `${theme}: images with a gallery`);
+    await expectKeyboardReachable(app, `${theme}: images with a gallery`);
     await images.thumbnails.first().click();
     await images.lightbox.waitFor();
     await expectAccessible(app, `${theme}: image lightbox`);
+    await expectKeyboardReachable(app, `${theme}: image lightbox`);
     await app.page.keyboard.press('Escape');
     await images.lightbox.waitFor({ state: 'hidden' });
   });
@@ -161,6 +191,7 @@ describe.each(['light', 'dark'] as const)('every screen in the %s theme', (theme
     await app.page.keyboard.press('Control+/');
     await shortcuts.sheet.waitFor();
     await expectAccessible(app, `${theme}: shortcut sheet`);
+    await expectKeyboardReachable(app, `${theme}: shortcut sheet`);
     await app.page.keyboard.press('Escape');
     await shortcuts.sheet.waitFor({ state: 'hidden' });
   });
