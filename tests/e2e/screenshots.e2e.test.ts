@@ -1,0 +1,175 @@
+/**
+ * Screenshots of every screen, light and dark, with realistic content from the demo relay: the
+ * README's tour shows these. Each run writes them to test-results/e2e/screenshots/; with
+ * RELAY_UPDATE_SCREENSHOTS=1 (`npm run screenshots`) they are copied to docs/screenshots/ too.
+ */
+import { copyFile, mkdir } from 'node:fs/promises';
+import { join, resolve } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startE2e, type AppUnderTest, type E2eSession } from './harness/harness';
+import { ChatPage } from './pages/chat-page';
+import { ConnectPage } from './pages/connect-page';
+import { EmbeddingsPage } from './pages/embeddings-page';
+import { ImagesPage } from './pages/images-page';
+import { ModelsPage } from './pages/models-page';
+import { scriptedChat, SIMILARITY_PROMPT, SIMILARITY_REPLY } from './pages/scripted-chat';
+import { ShortcutsPage } from './pages/shortcuts-page';
+
+const ROOT = resolve(import.meta.dirname, '../..');
+const OUT = join(ROOT, 'test-results/e2e/screenshots');
+const DOCS = join(ROOT, 'docs/screenshots');
+const UPDATE = process.env['RELAY_UPDATE_SCREENSHOTS'] === '1';
+
+let e2e: E2eSession;
+
+beforeAll(async () => {
+  e2e = await startE2e();
+  await mkdir(OUT, { recursive: true });
+  if (UPDATE) await mkdir(DOCS, { recursive: true });
+});
+afterAll(async () => {
+  await e2e?.close();
+});
+
+const EARLIER_CHATS = [
+  'Draft a friendly reminder about the unpaid March invoice',
+  'Summarise the release notes for version 2.4 in three bullet points',
+];
+
+const EMBEDDING_TEXTS = [
+  'The cat sleeps on the warm windowsill',
+  'A kitten chases a ball of yarn',
+  'Our puppy learned to sit today',
+  'Invoice 2024-118 is due on Friday',
+  'Your receipt for order 5521',
+  'Payment reminder: the balance is overdue',
+  'How to feed a sourdough starter',
+  'Bake the loaf at 230 °C for 40 minutes',
+];
+
+const IMAGE_PROMPTS = [
+  'a lighthouse on a cliff at dusk',
+  'a red fox in fresh snow',
+  'a paper boat on a still pond',
+  'a city skyline at night, neon reflections',
+  'a bowl of ramen, top view',
+  'a hot air balloon over lavender fields',
+  'a cabin in a pine forest, morning fog',
+  'a tide pool with starfish',
+  'a bicycle leaning on a yellow wall',
+  'a stack of pancakes with berries',
+];
+
+describe.each(['light', 'dark'] as const)('screenshots in the %s theme', (theme) => {
+  let app: AppUnderTest;
+
+  /** Saves the window as <screen>-<theme>.png, with the pointer and caret out of the way. */
+  async function shoot(screen: string): Promise<void> {
+    await app.page.mouse.move(1279, 799);
+    // Fonts and images settled, and two frames for layout.
+    await app.page.evaluate(
+      `document.fonts.ready.then(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))))`,
+    );
+    const path = join(OUT, `${screen}-${theme}.png`);
+    await app.page.screenshot({ path, animations: 'disabled', caret: 'hide' });
+    if (UPDATE) await copyFile(path, join(DOCS, `${screen}-${theme}.png`));
+  }
+
+  /** Moves focus off whatever was clicked last, so no focus ring shows in the picture. */
+  async function blur(): Promise<void> {
+    await app.page.evaluate('document.activeElement?.blur()');
+  }
+
+  beforeAll(async () => {
+    app = await e2e.openApp({
+      colorScheme: theme,
+      fetch: scriptedChat({ [SIMILARITY_PROMPT]: SIMILARITY_REPLY }),
+    });
+    await app.page.setViewportSize({ width: 1280, height: 800 });
+  });
+  afterAll(async () => {
+    await app?.close();
+  });
+
+  it('first run', async () => {
+    const connect = new ConnectPage(app.page);
+    await connect.waitUntilShown();
+    await shoot('connect');
+    await connect.tryDemo.click();
+  });
+
+  it('model picker', async () => {
+    const models = new ModelsPage(app.page);
+    await models.waitForModels();
+    await blur();
+    await shoot('models');
+  });
+
+  it('chat: a conversation with markdown, code, a formula and a table', async () => {
+    const chat = new ChatPage(app.page);
+    await chat.open();
+    for (const prompt of [...EARLIER_CHATS, SIMILARITY_PROMPT]) {
+      await chat.newChat();
+      await expect.poll(() => chat.model.inputValue()).toMatch(/^demo-chat/);
+      await chat.send(prompt);
+      await expect(chat.finishedReplyStatus()).resolves.toBe('complete');
+    }
+    await chat.lastReply().locator('.katex-display').waitFor();
+    await blur();
+    await shoot('chat');
+  });
+
+  it('embeddings: vectors, heatmap and scatter', async () => {
+    const embeddings = new EmbeddingsPage(app.page);
+    await embeddings.open();
+    await expect.poll(() => embeddings.model.inputValue()).toMatch(/^demo-embedding/);
+    await embeddings.embedLines(EMBEDDING_TEXTS);
+    await embeddings.waitForPictures();
+    await blur();
+    await shoot('embeddings');
+    // The pictures, further down the screen.
+    await embeddings.heatmap.scrollIntoViewIfNeeded();
+    await app.page.evaluate(
+      `document.querySelector('canvas.heatmap-canvas').closest('section, .card')?.scrollIntoView({ block: 'start' })`,
+    );
+    await shoot('embeddings-pictures');
+  });
+
+  it('images: a gallery of generated images', async () => {
+    const images = new ImagesPage(app.page);
+    await images.open();
+    await expect.poll(() => images.model.inputValue()).toBe('demo-image');
+    for (const [index, prompt] of IMAGE_PROMPTS.entries()) {
+      await images.generate(prompt, { size: '256x256' });
+      await images.waitForThumbnails(index + 1);
+      await expect.poll(() => images.generateButton.isVisible()).toBe(true);
+    }
+    await images.prompt.fill('a lighthouse on a cliff at dawn, watercolour');
+    // The gallery folder is a temporary one here; show where the app keeps it by default.
+    await app.page.evaluate(
+      `document.querySelector('.gallery-folder span').textContent = '/home/ada/Pictures/Relay Desktop'`,
+    );
+    await blur();
+    await shoot('images');
+  });
+
+  it('connections and settings', async () => {
+    const nav = app.page.getByRole('navigation', { name: 'Screens' });
+    await nav.getByRole('button', { name: 'Connections', exact: true }).click();
+    await app.page.getByRole('heading', { level: 1, name: 'Connections' }).waitFor();
+    await blur();
+    await shoot('connections');
+    await nav.getByRole('button', { name: 'Settings', exact: true }).click();
+    await app.page.getByRole('heading', { level: 1, name: 'Settings' }).waitFor();
+    await blur();
+    await shoot('settings');
+  });
+
+  it('the shortcut sheet', async () => {
+    const shortcuts = new ShortcutsPage(app.page);
+    await app.page.keyboard.press('Control+/');
+    await shortcuts.sheet.waitFor();
+    await shoot('shortcuts');
+    await app.page.keyboard.press('Escape');
+  });
+});
