@@ -118,6 +118,21 @@ describe.each(['light', 'dark'] as const)('every screen in the %s theme', (theme
     await app.page.getByRole('heading', { level: 1, name: 'Connections' }).waitFor();
     await expectAccessible(app, `${theme}: connections`);
     await expectKeyboardReachable(app, `${theme}: connections`);
+
+    await app.page.getByRole('button', { name: 'Add connection' }).click();
+    const adding = app.page.getByRole('region', { name: 'New connection' });
+    await adding.waitFor();
+    await expectAccessible(app, `${theme}: connections, adding one`);
+    await adding.getByRole('button', { name: 'Cancel' }).click();
+
+    // A confirmation, on the native modal dialog.
+    await app.page.getByRole('button', { name: 'Delete Accessible relay' }).click();
+    const confirm = app.page.getByRole('dialog');
+    await confirm.waitFor();
+    await expectAccessible(app, `${theme}: confirm dialog`);
+    await expectKeyboardReachable(app, `${theme}: confirm dialog`);
+    await confirm.getByRole('button', { name: 'Cancel' }).click();
+    await confirm.waitFor({ state: 'hidden' });
   });
 
   it('chat: no conversation, then an empty one', async () => {

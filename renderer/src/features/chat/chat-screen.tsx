@@ -30,6 +30,7 @@ export function ChatScreen() {
 
   return (
     <div className="chat-screen">
+      <h1 className="visually-hidden">Chat</h1>
       <ConversationList />
       <section className="chat-main" aria-label={conversation?.title ?? 'Chat'}>
         {notice && (

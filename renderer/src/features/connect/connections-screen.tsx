@@ -40,6 +40,7 @@ export function ConnectionsScreen() {
           />
         </section>
       )}
+      <h2 className="visually-hidden">Saved connections</h2>
       <ul className="connection-list" aria-label="Saved connections">
         {connections.map((connection) => (
           <ConnectionCard key={connection.id} connection={connection} />
