@@ -96,7 +96,7 @@ function fieldsOf(schema: unknown): string[] {
 const UUID = '3f2b8c1e-9d4a-4e7b-8c2f-1a2b3c4d5e6f';
 const plausible = fc.oneof(
   fc.string({ maxLength: 40 }),
-  fc.constantFrom(UUID, 'demo-chat', 'demo-embedding', 'http://127.0.0.1:9/', CANARY_KEY, '', ' '),
+  fc.constantFrom(UUID, 'demo-chat', 'demo-embedding', 'http://127.0.0.1:9/', '', ' '),
   fc.integer({ min: -5, max: 5000 }),
   fc.double(),
   fc.boolean(),
@@ -120,10 +120,20 @@ function payloadArb(fields: string[]): fc.Arbitrary<unknown> {
     withSparseArray: true,
   });
   if (fields.length === 0) return fc.oneof(anything, fc.constant(undefined));
+  // The canary key goes only where a key belongs (apiKey): anywhere else it is a name or a model
+  // the person typed, which the app rightly stores.
+  const withKey = (arb: fc.Arbitrary<Record<string, unknown>>) =>
+    fc
+      .tuple(arb, fc.boolean())
+      .map(([payload, useKey]) =>
+        useKey && 'apiKey' in payload ? { ...payload, apiKey: CANARY_KEY } : payload,
+      );
   return fc.oneof(
     anything,
-    fc.dictionary(fc.constantFrom(...fields), plausible, { maxKeys: fields.length }),
-    fc.dictionary(fc.constantFrom(...fields, 'extra', 'constructor', 'toString'), plausible),
+    withKey(fc.dictionary(fc.constantFrom(...fields), plausible, { maxKeys: fields.length })),
+    withKey(
+      fc.dictionary(fc.constantFrom(...fields, 'extra', 'constructor', 'toString'), plausible),
+    ),
   );
 }
 

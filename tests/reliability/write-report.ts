@@ -8,7 +8,7 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { arch, cpus, platform, release, totalmem } from 'node:os';
 import { join } from 'node:path';
-import { RESULTS_DIR, type Figure, type SectionResult } from './lib/record';
+import { REDUCED_DIR, RESULTS_DIR, type Figure, type SectionResult } from './lib/record';
 
 const ROOT = join(import.meta.dirname, '..', '..');
 const OUT = join(ROOT, 'docs', 'reliability.md');
@@ -62,12 +62,12 @@ export const SECTIONS: Array<{ section: number; title: string; how: string }> = 
   },
 ];
 
-function load(): Map<number, SectionResult> {
+function load(dir: string): Map<number, SectionResult> {
   const results = new Map<number, SectionResult>();
-  if (!existsSync(RESULTS_DIR)) return results;
-  for (const name of readdirSync(RESULTS_DIR)) {
+  if (!existsSync(dir)) return results;
+  for (const name of readdirSync(dir)) {
     if (!name.endsWith('.json')) continue;
-    const result = JSON.parse(readFileSync(join(RESULTS_DIR, name), 'utf8')) as SectionResult;
+    const result = JSON.parse(readFileSync(join(dir, name), 'utf8')) as SectionResult;
     if (typeof result.section !== 'number') continue;
     const earlier = results.get(result.section);
     if (earlier === undefined || earlier.measuredAt < result.measuredAt)
@@ -136,11 +136,17 @@ export function render(results: Map<number, SectionResult>, machine: string[]): 
 }
 
 function main(): void {
-  const results = load();
+  const results = load(RESULTS_DIR);
+  const reduced = load(REDUCED_DIR);
   const problems: string[] = [];
   for (const { section, title } of SECTIONS) {
     const result = results.get(section);
-    if (result === undefined)
+    const onlyReduced = reduced.get(section);
+    if (result === undefined && onlyReduced !== undefined)
+      problems.push(
+        `section ${section} (${title}): measured only in reduced mode (${onlyReduced.measuredAt}); run npm run test:reliability`,
+      );
+    else if (result === undefined)
       problems.push(`section ${section} (${title}): no result file in ${RESULTS_DIR}`);
     else if (result.mode !== 'full')
       problems.push(

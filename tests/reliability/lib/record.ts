@@ -50,9 +50,18 @@ export function slug(title: string): string {
     .replace(/^-|-$/g, '');
 }
 
-/** Path of a section's result file, e.g. `reliability-results/7-hostile-model-output.json`. */
-export function resultPath(section: number, title: string): string {
-  return join(RESULTS_DIR, `${section}-${slug(title)}.json`);
+/**
+ * Where reduced runs (`npm test`) put their figures: apart, so that an `npm test` on the same
+ * checkout never replaces the figures of a full run.
+ */
+export const REDUCED_DIR = join(RESULTS_DIR, 'reduced');
+
+/**
+ * Path of a section's result file, e.g. `reliability-results/7-hostile-model-output.json` in a
+ * full run, `reliability-results/reduced/7-hostile-model-output.json` in a reduced one.
+ */
+export function resultPath(section: number, title: string, mode: Mode = MODE): string {
+  return join(mode === 'full' ? RESULTS_DIR : REDUCED_DIR, `${section}-${slug(title)}.json`);
 }
 
 /**
