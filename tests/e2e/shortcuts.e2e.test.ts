@@ -213,3 +213,21 @@ describe('commands from the application menu', () => {
     await expect(shortcuts.currentScreen()).resolves.toBe('Chat');
   });
 });
+
+describe('before any connection', () => {
+  it('shows the shortcut sheet, and the other commands wait for a connection', async () => {
+    app = await e2e.openApp();
+    const connect = new ConnectPage(app.page);
+    await connect.waitUntilShown();
+    const shortcuts = new ShortcutsPage(app.page);
+    await shortcuts.menu('showImages');
+    await app.page.keyboard.press('Control+n');
+    await expect(connect.heading.isVisible()).resolves.toBe(true);
+    await app.page.keyboard.press('Control+/');
+    await shortcuts.sheet.waitFor();
+    await app.page.keyboard.press('Escape');
+    await shortcuts.sheet.waitFor({ state: 'hidden' });
+    await shortcuts.menu('showShortcuts');
+    await shortcuts.sheet.waitFor();
+  });
+});

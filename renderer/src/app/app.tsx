@@ -71,11 +71,43 @@ export function App() {
   return <Root />;
 }
 
+/** The screen shown, and what the keyboard shortcuts and the menu's commands ask for. */
 function Root() {
+  const hasConnections = useConnectStore(selectHasConnections);
+  const [screen, setScreen] = useState<ScreenId>('models');
+  const [sheetOpen, setSheetOpen] = useState(false);
+  useAppShortcuts({
+    screen,
+    onScreen: setScreen,
+    sheetOpen,
+    onSheet: setSheetOpen,
+    connected: hasConnections,
+  });
+
+  return (
+    <>
+      <RootContent screen={screen} onScreen={setScreen} onShortcuts={() => setSheetOpen(true)} />
+      <ShortcutSheet
+        open={sheetOpen}
+        platform={currentPlatform()}
+        onClose={() => setSheetOpen(false)}
+      />
+    </>
+  );
+}
+
+function RootContent({
+  screen,
+  onScreen,
+  onShortcuts,
+}: {
+  screen: ScreenId;
+  onScreen: (id: ScreenId) => void;
+  onShortcuts: () => void;
+}) {
   const status = useConnectStore((state) => state.status);
   const hasConnections = useConnectStore(selectHasConnections);
   const loadFailure = useConnectStore((state) => state.loadFailure);
-  const [screen, setScreen] = useState<ScreenId>('models');
 
   if (status === 'loading' && !hasConnections) {
     return (
@@ -103,17 +135,23 @@ function Root() {
       </main>
     );
   }
-  if (!hasConnections) return <ConnectScreen onConnected={() => setScreen('models')} />;
-  return <Shell screen={screen} onScreen={setScreen} />;
+  if (!hasConnections) return <ConnectScreen onConnected={() => onScreen('models')} />;
+  return <Shell screen={screen} onScreen={onScreen} onShortcuts={onShortcuts} />;
 }
 
-function Shell({ screen, onScreen }: { screen: ScreenId; onScreen: (id: ScreenId) => void }) {
+function Shell({
+  screen,
+  onScreen,
+  onShortcuts,
+}: {
+  screen: ScreenId;
+  onScreen: (id: ScreenId) => void;
+  onShortcuts: () => void;
+}) {
   const active = useConnectStore(selectActiveConnection);
   const appVersion = relayBridge()?.appVersion;
   const main = useRef<HTMLElement>(null);
   const shown = useRef(screen);
-  const [sheetOpen, setSheetOpen] = useState(false);
-  useAppShortcuts({ screen, onScreen, sheetOpen, onSheet: setSheetOpen });
 
   // After switching screens from the sidebar, keyboard and screen reader users start at the
   // top of the new screen rather than on the sidebar button.
@@ -158,7 +196,7 @@ function Shell({ screen, onScreen }: { screen: ScreenId; onScreen: (id: ScreenId
               {active.isDemo && <Badge tone="demo">Demo</Badge>}
             </button>
           )}
-          <button type="button" className="nav-item" onClick={() => setSheetOpen(true)}>
+          <button type="button" className="nav-item" onClick={onShortcuts}>
             <NavIcon screen="shortcuts" />
             Keyboard shortcuts
           </button>
@@ -193,11 +231,6 @@ function Shell({ screen, onScreen }: { screen: ScreenId; onScreen: (id: ScreenId
         {screen === 'connections' && <ConnectionsScreen />}
         {screen === 'settings' && <SettingsScreen />}
       </main>
-      <ShortcutSheet
-        open={sheetOpen}
-        platform={currentPlatform()}
-        onClose={() => setSheetOpen(false)}
-      />
     </div>
   );
 }

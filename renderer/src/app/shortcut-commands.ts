@@ -43,14 +43,18 @@ export function useAppShortcuts({
   onScreen,
   sheetOpen,
   onSheet,
+  connected,
 }: {
   screen: ScreenId;
   onScreen(id: ScreenId): void;
   sheetOpen: boolean;
   onSheet(open: boolean): void;
+  /** Whether a connection exists: until then there are no screens to go to. */
+  connected: boolean;
 }) {
   useShortcutCommands((command) => {
     if (command === 'showShortcuts') return onSheet(!sheetOpen);
+    if (!connected) return;
     if (sheetOpen) onSheet(false);
     const target = SCREEN_OF[command];
     if (target) return onScreen(target);
