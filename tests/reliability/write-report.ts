@@ -18,7 +18,7 @@ export const SECTIONS: Array<{ section: number; title: string; how: string }> = 
   {
     section: 1,
     title: 'Streams',
-    how: 'Generated event streams (valid ones cut at random byte offsets, inside UTF-8 characters, between \\r and \\n and at event boundaries; junk bytes; partial final events; missing [DONE]; error events) served over loopback HTTP by a scripted server and read by the real relay client, 16 at a time; each stream raced against a 2 s hang timer.',
+    how: 'Generated event streams (valid ones cut at random byte offsets, inside UTF-8 characters, between \\r and \\n and at event boundaries; junk bytes; partial final events; missing [DONE]; error events) served over loopback HTTP by a scripted server and read by the real relay client, 8 at a time. A hang is a call not settled 2 s after the server sent its last byte (or open 30 s).',
   },
   {
     section: 2,
