@@ -81,6 +81,9 @@ const DIAGNOSTIC_CATEGORIES = [
 
 interface Run {
   timeToPlotsMs: number;
+  phases?: Phases;
+  /** The click on Embed, on the epoch (performance.timeOrigin + now), for the phases. */
+  startedAt: number;
   /** Wall time of the long tasks the page's longtask observer saw. */
   longTasks: number[];
   /** CPU time (thread time) of every main-thread task over the span, from a Chromium trace. */
@@ -118,6 +121,7 @@ async function measure(page: Page, texts: readonly string[]): Promise<Run> {
     const button = doc.querySelector('.embeddings-input .button-primary');
     if (!button?.textContent?.includes(String(count))) throw new Error('No Embed button');
     const started = performance.now();
+    const startedAt = performance.timeOrigin + started;
     button.click();
     for (;;) {
       await new Promise<void>((r) => page.requestAnimationFrame(r));
@@ -131,7 +135,7 @@ async function measure(page: Page, texts: readonly string[]): Promise<Run> {
     const timeToPlotsMs = performance.now() - started;
     await new Promise((r) => setTimeout(r, 200));
     observer.disconnect();
-    return { timeToPlotsMs, longTasks: long };
+    return { timeToPlotsMs, longTasks: long, startedAt };
   }, texts.length);
   const events = await stopTrace();
   const taskCpuMs = mainThreadTasks(events).map((task) => task.cpuMs);
@@ -143,6 +147,35 @@ async function measure(page: Page, texts: readonly string[]): Promise<Run> {
   }
   await cdp.detach();
   return { ...run, taskCpuMs };
+}
+
+/** What main sent the page (events, and answers to the page's calls), on the epoch. */
+const traffic: Array<{ at: number; what: string; tookMs?: number }> = [];
+
+interface Phases {
+  /** From the click: the run's end event, the last page of inputs, the last page of vectors. */
+  endedMs: number;
+  openedMs: number;
+  vectorsMs: number;
+  /** Main's own time answering the pages of vectors (the router, the store). */
+  vectorsMainMs: number;
+  vectorPages: number;
+}
+
+/** Where the time to plots went, from the bridge traffic. */
+function phasesOf(
+  run: Run,
+  sent: ReadonlyArray<{ at: number; what: string; tookMs?: number }>,
+): Phases {
+  const of = (what: string) => sent.filter((s) => s.what === what);
+  const last = (what: string) => Math.max(...of(what).map((s) => s.at)) - run.startedAt;
+  return {
+    endedMs: last('embeddings:ended'),
+    openedMs: last('embeddings:get'),
+    vectorsMs: last('embeddings:vectors'),
+    vectorsMainMs: of('embeddings:vectors').reduce((sum, s) => sum + (s.tookMs ?? 0), 0),
+    vectorPages: of('embeddings:vectors').length,
+  };
 }
 
 export const embeddingsLarge: Benchmark = {
@@ -166,6 +199,7 @@ export const embeddingsLarge: Benchmark = {
         userDataDir: join(work, 'user'),
         secretStore: new MemorySecretStore(),
         emit: (channel, payload) => {
+          traffic.push({ at: performance.timeOrigin + performance.now(), what: channel });
           target.page
             ?.evaluate(
               ([c, p]) =>
@@ -189,21 +223,34 @@ export const embeddingsLarge: Benchmark = {
         const context = await browser.newContext({ viewport: { width: 1180, height: 780 } });
         const page = await context.newPage();
         target.page = page;
-        await page.exposeBinding('__relayInvoke', (source, channel: unknown, payload: unknown) =>
-          router.dispatch(String(channel), payload, {
-            url: source.frame.url(),
-            isMainFrame: source.frame === source.page.mainFrame(),
-            webContentsId: 1,
-          }),
+        await page.exposeBinding(
+          '__relayInvoke',
+          async (source, channel: unknown, payload: unknown) => {
+            const asked = performance.now();
+            const answer = await router.dispatch(String(channel), payload, {
+              url: source.frame.url(),
+              isMainFrame: source.frame === source.page.mainFrame(),
+              webContentsId: 1,
+            });
+            traffic.push({
+              at: performance.timeOrigin + performance.now(),
+              what: String(channel),
+              tookMs: performance.now() - asked,
+            });
+            return answer;
+          },
         );
         await page.addInitScript({ content: bridge });
         await page.goto(server.origin);
+        traffic.length = 0;
         const run = await measure(page, texts).catch(async (error: unknown) => {
           await page.screenshot({ path: join(tmpdir(), 'embeddings-large-failure.png') });
           console.error(`run ${i} failed`);
           throw error;
         });
-        if (i >= WARMUP_RUNS) runs.push(run);
+        const phases = phasesOf(run, traffic);
+        if (process.env.EMBEDDINGS_TRACE === '1') console.log(JSON.stringify(phases));
+        if (i >= WARMUP_RUNS) runs.push({ ...run, phases });
         target.page = undefined;
         await context.close();
       }
@@ -218,6 +265,10 @@ export const embeddingsLarge: Benchmark = {
             runs.map((r) => r.taskCpuMs.filter((ms) => ms > 100).length),
           ),
           long_tasks_over_100ms_wall: median(runs.map((r) => r.longTasks.length)),
+          run_ended_ms: round(median(runs.map((r) => r.phases!.endedMs))),
+          run_opened_ms: round(median(runs.map((r) => r.phases!.openedMs))),
+          vectors_fetched_ms: round(median(runs.map((r) => r.phases!.vectorsMs))),
+          vectors_main_ms: round(median(runs.map((r) => r.phases!.vectorsMainMs))),
           long_tasks_over_50ms: median(runs.map((r) => r.taskCpuMs.filter((ms) => ms > 50).length)),
           longest_task_cpu_ms: round(median(runs.map((r) => Math.max(0, ...r.taskCpuMs)))),
           longest_task_wall_ms: round(median(runs.map((r) => Math.max(0, ...r.longTasks)))),
@@ -226,6 +277,8 @@ export const embeddingsLarge: Benchmark = {
         notes: [
           `${INPUTS} texts of a few words, 256 dimensions (demo-embedding), batches of 64 to the demo relay.`,
           'From the click on Embed until heatmap and PCA map are painted; long tasks over that span.',
+          `Phases from the click: run_ended (32 batches embedded), run_opened (its inputs fetched in pages),`,
+          `vectors_fetched (${runs[0]?.phases?.vectorPages ?? 0} pages of vectors, as JSON arrays of numbers; vectors_main_ms of it in main), then worker and drawing.`,
           'long_tasks_over_100ms (and _over_50ms): main-thread tasks over 100 (50) ms of CPU time (thread',
           "time, Chromium trace): what the screen costs. _wall: the page's longtask observer, whose wall",
           `time also counts time the thread waited for a core (load average ${loadBefore.toFixed(1)} at start, ${loadavg()[0]!.toFixed(1)} at end, ${availableParallelism()} cores).`,
