@@ -88,6 +88,7 @@ describe.each(['light', 'dark'] as const)('screenshots in the %s theme', (theme)
     await app.page.setViewportSize({ width: 1280, height: 800 });
   });
   afterAll(async () => {
+    expect(app.pageErrors.map((error) => error.message)).toEqual([]);
     await app?.close();
   });
 
