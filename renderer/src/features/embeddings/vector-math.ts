@@ -83,10 +83,29 @@ export interface Projection {
   components: [Float64Array, Float64Array];
 }
 
+/** Above this many dimensions the d×d matrix X^T X is not built (1024: 8 MB). */
+const COVARIANCE_MAX_DIMENSIONS = 1024;
+
+/** X^T X of the n×d rows `x`, symmetric, d×d. */
+function gram(x: Float64Array, n: number, d: number): Float64Array {
+  const out = new Float64Array(d * d);
+  for (let i = 0; i < n; i++) {
+    const row = i * d;
+    for (let p = 0; p < d; p++) {
+      const value = x[row + p] as number;
+      if (value === 0) continue;
+      const at = p * d;
+      for (let q = p; q < d; q++) out[at + q]! += value * (x[row + q] as number);
+    }
+  }
+  for (let p = 0; p < d; p++) for (let q = 0; q < p; q++) out[p * d + q] = out[q * d + p]!;
+  return out;
+}
+
 /**
  * The projection of the rows on their first two principal components, found by power
- * iteration on the centred data (X^T X v, never the d×d covariance), the second kept
- * orthogonal to the first. Deterministic: the start vectors are fixed.
+ * iteration (on X^T X built once when d is small enough and below n, else on X^T (X v) at each
+ * step), the second kept orthogonal to the first. Deterministic: the start vectors are fixed.
  */
 export function pca2(data: Float32Array, n: number, d: number, iterations = 200): Projection {
   const mean = new Float64Array(d);
@@ -102,7 +121,21 @@ export function pca2(data: Float32Array, n: number, d: number, iterations = 200)
     }
 
   const scores = new Float64Array(n);
+  // X^T X once (d×d) when that is cheaper than X^T (X v) at every iteration and small enough
+  // to hold: for 2,000 inputs of 256 dimensions, 65 million multiplications instead of up to
+  // 400 million, the same products summed in another order.
+  const covariance = d <= COVARIANCE_MAX_DIMENSIONS && d < n ? gram(centred, n, d) : undefined;
   const multiply = (v: Float64Array): Float64Array<ArrayBuffer> => {
+    if (covariance) {
+      const out = new Float64Array(d);
+      for (let r = 0; r < d; r++) {
+        let s = 0;
+        const row = r * d;
+        for (let k = 0; k < d; k++) s += (covariance[row + k] as number) * (v[k] as number);
+        out[r] = s;
+      }
+      return out;
+    }
     for (let i = 0; i < n; i++) {
       let s = 0;
       for (let k = 0; k < d; k++) s += (centred[i * d + k] as number) * (v[k] as number);

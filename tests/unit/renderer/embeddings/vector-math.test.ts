@@ -99,6 +99,44 @@ describe('PCA to two dimensions', () => {
     ]);
     expect(Array.from(pca2(data, n, d).points)).toEqual(Array.from(pca2(data, n, d).points));
   });
+
+  it.each([
+    ['more rows than dimensions (X^T X built once)', 400, 24],
+    ['more dimensions than rows (X^T X v each step)', 12, 40],
+  ])('finds true eigenvectors of the covariance with %s', (_, n, d) => {
+    // Random rows stretched along three axes, so the top two components are well apart.
+    let seed = 7;
+    const random = () => ((seed = (seed * 1103515245 + 12345) >>> 0) / 2 ** 32) * 2 - 1;
+    const data = new Float32Array(n * d);
+    for (let i = 0; i < n; i++)
+      for (let k = 0; k < d; k++) data[i * d + k] = random() * (k === 0 ? 9 : k === 1 ? 4 : 1);
+    const { explained, components } = pca2(data, n, d);
+    // The covariance worked out plainly, and the variance in all.
+    const mean = Array.from({ length: d }, (_, k) => {
+      let sum = 0;
+      for (let i = 0; i < n; i++) sum += data[i * d + k] as number;
+      return sum / n;
+    });
+    const x = (i: number, k: number) => (data[i * d + k] as number) - (mean[k] as number);
+    let total = 0;
+    for (let i = 0; i < n; i++) for (let k = 0; k < d; k++) total += x(i, k) ** 2;
+    for (const [c, v] of components.entries()) {
+      const lambda = (explained[c] as number) * total;
+      for (let p = 0; p < d; p++) {
+        let cv = 0;
+        for (let q = 0; q < d; q++) {
+          let cpq = 0;
+          for (let i = 0; i < n; i++) cpq += x(i, p) * x(i, q);
+          cv += cpq * (v[q] as number);
+        }
+        expect(Math.abs(cv - lambda * (v[p] as number)) / lambda).toBeLessThan(1e-4);
+      }
+    }
+    let dot = 0;
+    for (let k = 0; k < d; k++) dot += (components[0][k] as number) * (components[1][k] as number);
+    expect(Math.abs(dot)).toBeLessThan(1e-6);
+    expect(explained[0]).toBeGreaterThan(explained[1]);
+  });
 });
 
 describe('heatmap pixels', () => {
