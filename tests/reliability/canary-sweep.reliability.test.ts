@@ -3,22 +3,17 @@
  * after the whole suite): it finds the key in every form it looks for, allows the prompt only in
  * database files, and searches nested values for the key.
  */
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, expect, it } from 'vitest';
 import { RelayError } from '../../electron/main/services/relay-client';
-import {
-  CANARY_KEY,
-  CANARY_PROMPT,
-  cleanUp,
-  containsKey,
-  deepText,
-  suiteDir,
-  sweep,
-} from './lib/canary';
+import { CANARY_KEY, CANARY_PROMPT, containsKey, deepText, suiteDir, sweep } from './lib/canary';
 
 const dirs: string[] = [];
-afterAll(() => cleanUp(dirs));
+// Removed even in a full run: these folders hold a planted key, which the final sweep would find.
+afterAll(() => {
+  for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
+});
 
 it('finds a planted key in UTF-8, UTF-16 and base64, and the prompt outside the database', async () => {
   const dir = await suiteDir('sweep-control');

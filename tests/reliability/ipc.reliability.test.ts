@@ -347,7 +347,7 @@ it(`${PER_ROUTE} arbitrary payloads per route, oversized ones, __proto__ keys an
       },
     ],
     [
-      'Payloads: fast-check arbitrary values (objects, null-prototype objects, strings, bigints, dates, maps, sets, typed and sparse arrays…) and objects built from each route’s own field names with plausible values (ids, model names, URLs, the canary key), seed 2026.',
+      'Payloads: fast-check arbitrary values (objects, null-prototype objects, strings, bigints, dates, maps, sets, typed and sparse arrays…) and objects built from each route’s own field names with plausible values (ids, model names, URLs; the canary key in apiKey fields), seed 2026.',
       `Files the app wrote, all inside its user data folder: ${dataFiles.join(', ')}.`,
       ...(droppingRoutes.size > 0
         ? [

@@ -15,8 +15,8 @@ import { count, FULL, recordFigures } from './lib/record';
 const run = promisify(execFile);
 
 const ARGS: LoadArgs = {
-  streams: count(200, 40),
-  requests: count(5000, 200),
+  streams: count(200, 30),
+  requests: count(5000, 150),
   concurrency: count(50, 16),
   maxSeconds: count(120, 10),
   key: CANARY_KEY,

@@ -80,7 +80,11 @@ function load(dir: string): Map<number, SectionResult> {
 function chromiumVersion(): string {
   const path = process.env.RELAY_E2E_CHROMIUM ?? '/usr/bin/chromium';
   try {
-    return execFileSync(path, ['--version'], { encoding: 'utf8', timeout: 20_000 }).trim();
+    return execFileSync(path, ['--version'], {
+      encoding: 'utf8',
+      timeout: 20_000,
+      stdio: ['ignore', 'pipe', 'ignore'],
+    }).trim();
   } catch {
     return `unknown (${path} --version failed)`;
   }
@@ -98,7 +102,7 @@ function osName(): string {
 }
 
 function cell(text: string): string {
-  return text.replace(/\|/g, '\\|').replace(/\n/g, ' ');
+  return text.replace(/([|_*`])/g, '\\$1').replace(/\n/g, ' ');
 }
 
 function figureRow(figure: Figure): string {
@@ -153,7 +157,7 @@ export function render(
   return lines.join('\n');
 }
 
-function main(): void {
+async function main(): Promise<void> {
   const results = load(RESULTS_DIR);
   const reduced = load(REDUCED_DIR);
   const problems: string[] = [];
@@ -191,10 +195,13 @@ function main(): void {
     `Chromium: ${chromiumVersion()}`,
     `Report written: ${new Date().toISOString()}`,
   ];
-  writeFileSync(OUT, `${render(results, machine, problems)}\n`);
+  // Formatted as the repository formats Markdown, so `prettier --check .` passes on it.
+  const { format } = await import('prettier');
+  writeFileSync(OUT, await format(render(results, machine, problems), { parser: 'markdown' }));
   if (problems.length > 0)
     process.stderr.write(`Incomplete report:\n${problems.map((p) => `  - ${p}`).join('\n')}\n`);
   process.stdout.write(`Wrote ${OUT}\n`);
 }
 
-if (process.argv[1] && import.meta.url.endsWith(process.argv[1].split('/').pop() ?? '')) main();
+if (process.argv[1] && import.meta.url.endsWith(process.argv[1].split('/').pop() ?? ''))
+  await main();
