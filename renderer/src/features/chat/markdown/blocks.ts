@@ -29,6 +29,41 @@ export interface BlockSplit {
  */
 const lexer = (src: string): Token[] => new Lexer({ gfm: true }).blockTokens(src, []);
 
+/**
+ * A line nested deeper than anyone writes (64 quote markers, or 256 columns of indentation):
+ * model output built to exhaust the lexer's recursion.
+ */
+const TOO_DEEP = /^(?:[ \t]*>){64}|^[ \t]{256}/m;
+
+/**
+ * The lexer's tokens, even for text nested deeper than its recursion can follow (it throws a
+ * RangeError there, which would unmount the whole chat view). The deep part, up to the next blank
+ * line, becomes a block of its own, left to the block renderer, which shows it as plain text if
+ * it cannot render it; the text around it is lexed as usual. Only hostile text takes this path.
+ */
+function lexSafely(src: string): Token[] {
+  try {
+    return lexer(src);
+  } catch {
+    const deep = TOO_DEEP.exec(src);
+    if (!deep) return [rawBlock(src)];
+    const blank = /\n[ \t]*\n/g;
+    blank.lastIndex = deep.index;
+    const end = blank.exec(src);
+    const cut = end ? end.index + 1 : src.length;
+    const before = src.slice(0, deep.index);
+    return [
+      ...(before === '' ? [] : lexSafely(before)),
+      rawBlock(src.slice(deep.index, cut)),
+      ...(cut < src.length ? lexSafely(src.slice(cut)) : []),
+    ];
+  }
+}
+
+function rawBlock(raw: string): Token {
+  return { type: 'paragraph', raw, text: raw, tokens: [] };
+}
+
 /** Markdown as the lexer reads it: marked normalises line endings, so we do it first, once. */
 export function normaliseMarkdown(text: string): string {
   return text.includes('\r') ? text.replace(/\r\n?/g, '\n') : text;
@@ -78,7 +113,7 @@ export function createBlockSplitter(): BlockSplitter {
       }
       seen = text;
 
-      const tokens = lexer(text.slice(tailStart));
+      const tokens = lexSafely(text.slice(tailStart));
       // The last token that is not blank lines is still growing; everything before it is final.
       let lastContent = tokens.length - 1;
       while (lastContent >= 0 && tokens[lastContent]!.type === 'space') lastContent--;

@@ -1,6 +1,54 @@
-import { useMemo, useRef } from 'react';
+import { Component, memo, useMemo, useRef, type ReactNode } from 'react';
 import { createBlockSplitter } from './blocks';
 import { MarkdownBlockView } from './markdown-block';
+
+interface BlockBoundaryProps {
+  markdown: string;
+  children: ReactNode;
+}
+
+/**
+ * One block that fails to render (model output built to exhaust the parser or KaTeX, e.g. nesting
+ * thousands deep) shows as its plain text, instead of the error unmounting the whole chat view.
+ */
+class BlockBoundary extends Component<BlockBoundaryProps, { failed: boolean }> {
+  override state = { failed: false };
+
+  static getDerivedStateFromError(): { failed: boolean } {
+    return { failed: true };
+  }
+
+  override componentDidUpdate(previous: BlockBoundaryProps): void {
+    // A growing block that failed is tried again when its text changes.
+    if (this.state.failed && previous.markdown !== this.props.markdown) {
+      this.setState({ failed: false });
+    }
+  }
+
+  override render(): ReactNode {
+    if (!this.state.failed) return this.props.children;
+    return (
+      <p className="md-unrendered" style={{ whiteSpace: 'pre-wrap', overflowWrap: 'anywhere' }}>
+        {this.props.markdown}
+      </p>
+    );
+  }
+}
+
+/** A block inside its boundary, rendered again only when its text changes. */
+const SafeBlock = memo(function SafeBlock({
+  markdown,
+  complete,
+}: {
+  markdown: string;
+  complete: boolean;
+}) {
+  return (
+    <BlockBoundary markdown={markdown}>
+      <MarkdownBlockView markdown={markdown} complete={complete} />
+    </BlockBoundary>
+  );
+});
 
 export interface StreamingMarkdownProps {
   text: string;
@@ -22,10 +70,10 @@ export function StreamingMarkdown({ text, streaming }: StreamingMarkdownProps) {
   return (
     <div className="markdown">
       {split.complete.map((block) => (
-        <MarkdownBlockView key={block.key} markdown={block.raw} complete />
+        <SafeBlock key={block.key} markdown={block.raw} complete />
       ))}
       {split.tail !== '' && (
-        <MarkdownBlockView
+        <SafeBlock
           key={streaming ? `${tailIndex}:tail` : `${tailIndex}:last`}
           markdown={split.tail}
           complete={!streaming}
