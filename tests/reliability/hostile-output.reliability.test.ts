@@ -1,0 +1,605 @@
+/**
+ * Reliability section 7: hostile model output. Hundreds of XSS and exfiltration payloads
+ * (tests/reliability/hostile-payloads.ts) arrive as model replies through the real path (main's
+ * relay client over a scripted relay, the bridge, the real chat view in Chromium under the
+ * production CSP): streamed, not streamed, and rendered again from the database when the
+ * conversation is opened again. For every payload: no script runs, no request leaves for another
+ * origin, no link but http(s) is clickable, no dangerous element or attribute is in a message.
+ *
+ * The detector is proven first: the same payloads rendered naively (marked's HTML through
+ * innerHTML, in a page without CSP) must set off the canary, dialogs, console and exfiltration
+ * server, and rendered naively inside the app page they must be flagged by the scan, the
+ * MutationObserver and the CSP.
+ */
+import { marked } from 'marked';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { DemoRelay } from '../../electron/demo-relay/index';
+import type { FetchLike } from '../../electron/main/services/relay-client';
+import { startE2e, type AppUnderTest, type E2eSession } from '../e2e/harness/harness';
+import { newKey, startRelay } from '../e2e/harness/relay';
+import { ChatPage } from '../e2e/pages/chat-page';
+import { ConnectPage } from '../e2e/pages/connect-page';
+import {
+  idsIn,
+  installDetector,
+  pageCatches,
+  removeUnsafe,
+  renderUnsafely,
+  scanPage,
+  startExfilServer,
+  watchPage,
+  type ExfilServer,
+  type Finding,
+  type PageWatch,
+  type ScanResult,
+} from './hostile-output-detect';
+import {
+  buildCorpus,
+  MARKER_PATTERN,
+  replyFor,
+  selectPayloads,
+  type HostilePayload,
+} from './hostile-payloads';
+import { FULL, recordFigures, type Figure } from './lib/record';
+
+/** Payloads per reply. */
+const BATCH = 20;
+/** In reduced mode (npm test): the classics and this many of the rest. */
+const REDUCED_SAMPLE = 150;
+/** In reduced mode only the first batches also go through the non-streamed path. */
+const REDUCED_PLAIN_BATCHES = 2;
+const CONTENT = 'article.chat-message[data-role="assistant"] .markdown';
+
+let e2e: E2eSession;
+let relay: DemoRelay;
+let exfil: ExfilServer;
+let app: AppUnderTest;
+let page: ChatPage;
+let watch: PageWatch;
+let corpus: HostilePayload[];
+let payloads: HostilePayload[];
+let batches: HostilePayload[][];
+const key = newKey();
+
+/** Deterministic pseudo-random numbers (mulberry32), for chunk sizes. */
+function random(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+function chunkEvent(delta: Record<string, unknown>, finish: string | null): string {
+  return `data: ${JSON.stringify({
+    id: 'chatcmpl-hostile',
+    object: 'chat.completion.chunk',
+    created: 0,
+    model: 'demo-chat',
+    choices: [{ index: 0, delta, finish_reason: finish }],
+  })}\n\n`;
+}
+
+/**
+ * Node's fetch, except that chat completions answer "batch <n>" with that batch's payloads:
+ * streamed in chunks of 1–48 characters cut anywhere (so every payload is also seen half-written),
+ * a few at a time between macrotasks; or as one JSON answer when the request is not streamed.
+ */
+function hostileRelay(): FetchLike {
+  return (url, init) => {
+    if (!url.endsWith('/v1/chat/completions')) return fetch(url, init);
+    const body = JSON.parse(String(init.body)) as {
+      stream?: boolean;
+      messages: Array<{ role: string; content: string }>;
+    };
+    const asked = [...body.messages].reverse().find((m) => m.role === 'user')?.content ?? '';
+    const index = Number(/batch (\d+)/.exec(asked)?.[1] ?? -1);
+    const reply = replyFor(batches[index] ?? []);
+    if (body.stream === false) {
+      return Promise.resolve(
+        Response.json({
+          id: 'chatcmpl-hostile',
+          object: 'chat.completion',
+          created: 0,
+          model: 'demo-chat',
+          choices: [
+            { index: 0, message: { role: 'assistant', content: reply }, finish_reason: 'stop' },
+          ],
+          usage: { prompt_tokens: 5, completion_tokens: 100, total_tokens: 105 },
+        }),
+      );
+    }
+    const next = random(index + 1);
+    let at = 0;
+    const encoder = new TextEncoder();
+    const stream = new ReadableStream<Uint8Array>({
+      async pull(controller) {
+        // A few events per macrotask: main coalesces them per frame, so the page sees the reply
+        // grow in many partial states.
+        let events = '';
+        for (let n = 0; n < 6 && at < reply.length; n++) {
+          const size = 1 + Math.floor(next() * 48);
+          events += chunkEvent({ content: reply.slice(at, at + size) }, null);
+          at += size;
+        }
+        if (at >= reply.length) {
+          events += chunkEvent({}, 'stop') + 'data: [DONE]\n\n';
+          controller.enqueue(encoder.encode(events));
+          controller.close();
+          return;
+        }
+        controller.enqueue(encoder.encode(events));
+        await new Promise((resolve) => setTimeout(resolve, 1));
+      },
+    });
+    return Promise.resolve(
+      new Response(stream, { status: 200, headers: { 'content-type': 'text/event-stream' } }),
+    );
+  };
+}
+
+/** Waits until every formula KaTeX has deferred is rendered (none left as TeX). */
+async function mathSettled(): Promise<void> {
+  await app.page.waitForFunction(
+    (selector) =>
+      (
+        globalThis as unknown as {
+          document: { querySelectorAll(s: string): ArrayLike<unknown> };
+        }
+      ).document.querySelectorAll(selector).length === 0,
+    `${CONTENT} .math-inline, ${CONTENT} .math-display, ${CONTENT} code.language-math`,
+    { timeout: 30_000 },
+  );
+}
+
+interface PhaseResult {
+  name: string;
+  markers: Set<number>;
+  findings: Finding[];
+  hrefs: Set<string>;
+  images: string[];
+}
+
+function newPhase(name: string): PhaseResult {
+  return { name, markers: new Set(), findings: [], hrefs: new Set(), images: [] };
+}
+
+function absorb(phase: PhaseResult, scan: ScanResult): void {
+  for (const id of scan.markers) phase.markers.add(id);
+  phase.findings.push(...scan.findings);
+  for (const href of scan.hrefs) phase.hrefs.add(href);
+  phase.images.push(...scan.images);
+}
+
+/** The id of the conversation's last reply, with the list scrolled to its bottom. */
+async function lastReplyId(): Promise<string | null> {
+  await app.page
+    .locator('.chat-messages')
+    .evaluate((el: { scrollTop: number; scrollHeight: number }) => {
+      el.scrollTop = el.scrollHeight;
+    });
+  const replies = page.replies();
+  return (await replies.count()) === 0 ? null : replies.last().getAttribute('data-message-id');
+}
+
+async function newChat(): Promise<void> {
+  await page.newChat();
+  await expect.poll(() => page.model.inputValue()).toMatch(/^demo-chat/);
+}
+
+/** Sends every batch in the open conversation, scanning each reply once it is finished. */
+async function sendBatches(phase: PhaseResult, indexes: readonly number[]): Promise<void> {
+  for (const index of indexes) {
+    // Rows out of view unmount: a new reply is told by its id, not by a count.
+    const before = await lastReplyId();
+    await page.send(`${phase.name} batch ${index}`);
+    try {
+      await expect.poll(lastReplyId, { timeout: 30_000 }).not.toBe(before);
+    } catch (error) {
+      await app.screenshot(`hostile-${phase.name}-${index}`);
+      throw error;
+    }
+    await expect(page.finishedReplyStatus()).resolves.toBe('complete');
+    await lastReplyId();
+    await mathSettled();
+    absorb(phase, await scanPage(app.page, `${CONTENT}`));
+  }
+}
+
+/**
+ * Walks a re-opened conversation from its first row to its last, scanning the rows as they mount
+ * (only rows near the view are mounted): each step brings the last mounted row's end to the top
+ * of the view, never moving more than the view and the list's 400 px margins cover.
+ */
+async function scanWholeConversation(phase: PhaseResult): Promise<void> {
+  // The list places itself at the bottom after it mounts: go to the top until the first row shows.
+  const first = app.page.locator('.chat-messages [data-index="0"]');
+  await expect
+    .poll(
+      async () => {
+        await app.page.locator('.chat-messages').evaluate((el: { scrollTop: number }) => {
+          el.scrollTop = 0;
+        });
+        await app.page.waitForTimeout(100);
+        return first.count();
+      },
+      { timeout: 30_000 },
+    )
+    .toBe(1);
+  let last = -1;
+  let stuck = 0;
+  while (stuck < 3) {
+    await app.page.waitForTimeout(80);
+    await mathSettled();
+    absorb(phase, await scanPage(app.page, CONTENT));
+    const { max, atBottom } = await app.page.evaluate(() => {
+      type Box = { top: number; bottom: number };
+      type Row = { getAttribute(name: string): string | null; getBoundingClientRect(): Box };
+      const doc = (
+        globalThis as unknown as {
+          document: {
+            querySelector(s: string): {
+              scrollTop: number;
+              scrollHeight: number;
+              clientHeight: number;
+              getBoundingClientRect(): Box;
+            };
+            querySelectorAll(s: string): ArrayLike<Row>;
+          };
+        }
+      ).document;
+      const scroller = doc.querySelector('.chat-messages');
+      let lastRow: Row | undefined;
+      let index = -1;
+      for (const row of Array.from(doc.querySelectorAll('.chat-messages [data-index]'))) {
+        const at = Number(row.getAttribute('data-index'));
+        if (at > index) {
+          index = at;
+          lastRow = row;
+        }
+      }
+      const bottom = scroller.scrollTop + scroller.clientHeight >= scroller.scrollHeight - 2;
+      // The last mounted row's bottom to the top of the view: the rows after it mount.
+      const below = lastRow ? lastRow.getBoundingClientRect().bottom : 0;
+      const step = Math.max(200, below - scroller.getBoundingClientRect().top - 40);
+      scroller.scrollTop += Math.min(step, scroller.clientHeight + 700);
+      return { max: index, atBottom: bottom };
+    });
+    if (max > last || !atBottom) {
+      last = Math.max(last, max);
+      stuck = 0;
+    } else {
+      stuck++;
+    }
+  }
+}
+
+/** Opens a conversation again by its title, and waits until its own messages are shown. */
+async function reopen(name: string): Promise<void> {
+  await page.openConversation(`${name} batch 0`);
+  const mine = app.page
+    .locator('article.chat-message[data-role="user"]')
+    .filter({ hasText: `${name} batch` });
+  const others = app.page
+    .locator('article.chat-message[data-role="user"]')
+    .filter({ hasNotText: `${name} batch` });
+  await expect.poll(() => mine.count(), { timeout: 30_000 }).toBeGreaterThan(0);
+  await expect.poll(() => others.count(), { timeout: 30_000 }).toBe(0);
+}
+
+/** What a naive renderer makes of the markdown: marked's HTML, raw HTML and all. */
+function naiveHtml(markdown: string): string {
+  try {
+    return marked.parse(markdown, { async: false, gfm: true });
+  } catch {
+    return markdown;
+  }
+}
+
+const figures: Figure[] = [];
+const notes: string[] = [];
+
+beforeAll(async () => {
+  [e2e, relay, exfil] = await Promise.all([startE2e(), startRelay([key]), startExfilServer()]);
+  corpus = buildCorpus({ exfil: exfil.origin });
+  payloads = selectPayloads(corpus, FULL, REDUCED_SAMPLE);
+  batches = [];
+  const light = payloads.filter((p) => p.family !== 'nesting');
+  for (let i = 0; i < light.length; i += BATCH) batches.push(light.slice(i, i + BATCH));
+  // The nesting bombs in a reply of their own, not streamed: while a block grows, each frame
+  // parses it again, and these cost a parse of 0.2–0.6 s each (see the notes).
+  batches.push(payloads.filter((p) => p.family === 'nesting'));
+  app = await e2e.openApp({ fetch: hostileRelay() });
+  const connect = new ConnectPage(app.page);
+  await connect.waitUntilShown();
+  await connect.connect({ name: 'Hostile relay', baseUrl: relay.url, apiKey: key });
+  page = new ChatPage(app.page);
+  await page.open();
+  await installDetector(app.page, CONTENT, MARKER_PATTERN.source);
+  watch = watchPage(app.page, app.context, e2e.origin);
+});
+
+afterAll(async () => {
+  watch?.stop();
+  await app?.close();
+  await Promise.all([e2e?.close(), relay?.close(), exfil?.close()]);
+});
+
+describe('hostile model output (reliability section 7)', () => {
+  it('has a corpus of at least 500 distinct payloads', () => {
+    expect(corpus.length).toBeGreaterThanOrEqual(500);
+    expect(new Set(corpus.map((p) => p.markdown)).size).toBe(corpus.length);
+    const families = new Map<string, number>();
+    for (const p of corpus) families.set(p.family, (families.get(p.family) ?? 0) + 1);
+    notes.push(
+      `Corpus: ${corpus.length} payloads (${[...families].map(([f, n]) => `${f} ${n}`).join(', ')}); ` +
+        `this run: ${payloads.length} (${FULL ? 'all' : `every classic and ${REDUCED_SAMPLE} of the rest`}).`,
+    );
+  });
+
+  it('detector: the payloads fire and are flagged when rendered unsafely', async () => {
+    // 1. A naive renderer (marked's HTML through innerHTML) in a page without any CSP.
+    const context = await e2e.browser.newContext();
+    const lab = await context.newPage();
+    const labWatch = watchPage(lab, context, exfil.origin);
+    const aborted: string[] = [];
+    await lab.route('**/*', (route) => {
+      const request = route.request();
+      if (
+        request.isNavigationRequest() &&
+        request.frame() === lab.mainFrame() &&
+        !request.url().endsWith('/__lab')
+      ) {
+        aborted.push(request.url());
+        return route.abort();
+      }
+      return route.continue();
+    });
+    const logStart = exfil.requests.length;
+    const canary: number[] = [];
+    const labFindings: Finding[] = [];
+    let lost = 0;
+    // A fresh lab document for each handful: a payload that ran may replace the document
+    // (document.open from an inline handler) and take the others' results with it.
+    for (let i = 0; i < payloads.length; i += 25) {
+      await lab.goto(exfil.labUrl);
+      await installDetector(lab, '[data-unsafe]', MARKER_PATTERN.source);
+      const chunk = payloads
+        .slice(i, i + 25)
+        .map((p) => ({ id: p.id, html: naiveHtml(p.markdown) }));
+      await renderUnsafely(lab, '#lab', chunk);
+      await lab.waitForTimeout(400);
+      try {
+        labFindings.push(...(await scanPage(lab, '[data-unsafe]')).findings);
+        canary.push(...(await pageCatches(lab)).canary);
+      } catch {
+        lost++;
+      }
+    }
+    labWatch.stop();
+    await context.close();
+    const labScan = { findings: labFindings };
+
+    const fired = new Set<number>([
+      ...canary,
+      ...labWatch.dialogs.flatMap(idsIn),
+      ...labWatch.payloadConsole.flatMap(idsIn),
+      ...exfil.requests.slice(logStart).flatMap((r) => idsIn(r.path)),
+      ...aborted.flatMap(idsIn),
+    ]);
+    const flagged = new Set(
+      labScan.findings.map((f) => f.payload).filter((id) => id !== undefined),
+    );
+    const caught = new Set([...fired, ...flagged]);
+    const ids = new Set(payloads.map((p) => p.id));
+    const firedInRun = [...fired].filter((id) => ids.has(id)).length;
+    const caughtInRun = [...caught].filter((id) => ids.has(id)).length;
+    // Each channel of the detector worked at least once.
+    expect(canary.length).toBeGreaterThan(0);
+    expect(labWatch.dialogs.length).toBeGreaterThan(0);
+    expect(labWatch.payloadConsole.length).toBeGreaterThan(0);
+    expect(exfil.requests.length).toBeGreaterThan(logStart);
+    expect(flagged.size).toBeGreaterThan(payloads.length / 2);
+    figures.push(
+      {
+        name: 'Detector check: payloads that ran or loaded under a naive renderer without CSP',
+        value: firedInRun,
+        unit: 'payloads',
+      },
+      {
+        name: 'Detector check: payloads caught (ran, loaded or flagged) under a naive renderer',
+        value: caughtInRun,
+        unit: 'payloads',
+      },
+    );
+    notes.push(
+      `Detector check: rendered naively (marked's HTML through innerHTML, no CSP), ${firedInRun} of ` +
+        `${payloads.length} payloads ran script or sent a request by themselves (canary ${canary.length}, ` +
+        `dialogs ${labWatch.dialogs.length}, console ${labWatch.payloadConsole.length}, exfil requests ` +
+        `${exfil.requests.length - logStart}, navigations ${aborted.length}, lab documents lost ${lost}) and ${caughtInRun} were ` +
+        'caught by one of the checks; the rest are code samples a naive renderer escapes too.',
+    );
+    exfil.requests.length = 0;
+
+    // 2. The same kind of unsafe rendering inside the app page, under its CSP: scan, observer
+    //    and CSP reports all see it.
+    await newChat();
+    await page.send('detector batch 0');
+    await expect(page.finishedReplyStatus()).resolves.toBe('complete');
+    await mathSettled();
+    const classics = payloads.filter((p) => p.classic).slice(0, 12);
+    const cspBefore = app.cspViolations.length;
+    await renderUnsafely(
+      app.page,
+      `${CONTENT}`,
+      classics.map((p) => ({ id: p.id, html: naiveHtml(p.markdown) })),
+    );
+    await app.page.waitForTimeout(500);
+    const inApp = await scanPage(app.page, CONTENT);
+    const catches = await pageCatches(app.page, true);
+    expect(inApp.findings.filter((f) => f.payload !== undefined).length).toBeGreaterThan(0);
+    expect(catches.observed.length).toBeGreaterThan(0);
+    expect(app.cspViolations.length).toBeGreaterThan(cspBefore);
+    notes.push(
+      `Detector check in the app page (production CSP): 12 classics inserted unsafely gave ` +
+        `${inApp.findings.length} scan findings, ${catches.observed.length} observer findings and ` +
+        `${app.cspViolations.length - cspBefore} CSP reports (${[...new Set(app.cspViolations.slice(cspBefore).map((v) => v.split(' ')[0]))].join(', ')}).`,
+    );
+    await removeUnsafe(app.page);
+    await app.page.waitForTimeout(200);
+    // Start the real run clean.
+    await pageCatches(app.page, true);
+    app.cspViolations.length = 0;
+    watch.dialogs.length = 0;
+    watch.payloadConsole.length = 0;
+    watch.offsite.length = 0;
+    watch.navigations.length = 0;
+    exfil.requests.length = 0;
+  });
+
+  it('renders every payload as harmless content: streamed, not streamed and reopened', async () => {
+    const began = Date.now();
+    const all = batches.map((_, i) => i);
+    const nestingIndex = all.length - 1;
+    const streamedIndexes = all.slice(0, nestingIndex);
+    const plainIndexes = FULL ? all : [...all.slice(0, REDUCED_PLAIN_BATCHES), nestingIndex];
+
+    // Streamed, in a conversation of its own.
+    const streamed = newPhase('streamed');
+    await newChat();
+    await sendBatches(streamed, streamedIndexes);
+
+    // Not streamed.
+    const plain = newPhase('plain');
+    await newChat();
+    const streamBox = app.page.getByLabel('Stream', { exact: true });
+    await streamBox.uncheck();
+    await sendBatches(plain, plainIndexes);
+    await streamBox.check();
+
+    // Both conversations opened again: rendered from what the database kept.
+    const reopened = newPhase('reopened');
+    await reopen('streamed');
+    await scanWholeConversation(reopened);
+    const reopenedStreamed = new Set(reopened.markers);
+    await reopen('plain');
+    await scanWholeConversation(reopened);
+
+    await app.page.waitForTimeout(500);
+    const catches = await pageCatches(app.page);
+    const elapsed = (Date.now() - began) / 1000;
+
+    const expectedAll = streamedIndexes.flatMap((i) => batches[i]!.map((p) => p.id));
+    const expectedPlain = plainIndexes.flatMap((i) => batches[i]!.map((p) => p.id));
+    const phases = [streamed, plain, reopened];
+    // Rows are scanned each time they are mounted: one finding per element and phase.
+    const findings = [
+      ...new Map(
+        phases.flatMap((p) =>
+          p.findings.map((f) => [`${p.name} ${f.reason} ${f.html}`, { ...f, phase: p.name }]),
+        ),
+      ).values(),
+    ];
+    const dangerousLinks = [...new Set(phases.flatMap((p) => [...p.hrefs]))].filter((href) => {
+      try {
+        const url = new URL(href);
+        return !(url.protocol === 'http:' || url.protocol === 'https:');
+      } catch {
+        return true;
+      }
+    });
+    const images = phases.flatMap((p) => p.images);
+    const scripts = [
+      ...catches.canary.map((id) => `canary ${id}`),
+      ...watch.dialogs.map((d) => `dialog ${d}`),
+      ...watch.payloadConsole.map((c) => `console ${c}`),
+      ...app.pageErrors.map((e) => `page error ${e.message}`),
+    ];
+    const crossOrigin = [
+      ...watch.offsite,
+      ...watch.navigations,
+      ...exfil.requests.map((r) => `exfil ${r.method} ${r.path}`),
+    ];
+    const dangerousElements = [
+      ...findings,
+      ...catches.observed.map((f) => ({ ...f, phase: 'observer' })),
+    ];
+    const csp = [...app.cspViolations];
+    const missing = (phase: PhaseResult, expected: number[]) =>
+      expected.filter((id) => !phase.markers.has(id));
+
+    figures.push(
+      {
+        name: 'Payloads rendered in all',
+        value: new Set([...streamed.markers, ...plain.markers]).size,
+        unit: 'payloads',
+        target: FULL ? '>= 500' : `${payloads.length} (reduced run)`,
+        ok: FULL
+          ? new Set([...streamed.markers, ...plain.markers]).size >= 500
+          : new Set([...streamed.markers, ...plain.markers]).size === payloads.length,
+      },
+      {
+        name: 'Payloads rendered (streamed)',
+        value: streamed.markers.size,
+        unit: 'payloads',
+      },
+      { name: 'Payloads rendered (not streamed)', value: plain.markers.size, unit: 'payloads' },
+      {
+        name: 'Payloads rendered again from the database (reopened)',
+        value: reopened.markers.size,
+        unit: 'payloads',
+      },
+      { name: 'Scripts executed', value: scripts.length, target: '0', ok: scripts.length === 0 },
+      {
+        name: 'Cross-origin requests',
+        value: crossOrigin.length,
+        target: '0',
+        ok: crossOrigin.length === 0,
+      },
+      {
+        name: 'Dangerous clickable links',
+        value: dangerousLinks.length,
+        target: '0',
+        ok: dangerousLinks.length === 0,
+      },
+      {
+        name: 'Dangerous elements or attributes in messages',
+        value: dangerousElements.length + images.length,
+        target: '0',
+        ok: dangerousElements.length + images.length === 0,
+      },
+      { name: 'CSP violations observed', value: csp.length, unit: 'reports' },
+      {
+        name: 'Links rendered (all http or https)',
+        value: new Set(phases.flatMap((p) => [...p.hrefs])).size,
+        unit: 'links',
+      },
+      { name: 'Time taken', value: Math.round(elapsed), unit: 's' },
+    );
+    if (csp.length > 0)
+      notes.push(
+        `CSP violations (attempts the CSP stopped): ${[...new Set(csp)].slice(0, 20).join('; ')}`,
+      );
+    notes.push(
+      'Path: scripted relay → main relay client → bridge → chat view in Chromium with the production CSP; ' +
+        `${BATCH} payloads per reply, streamed in 1–48 character chunks; the observer scanned every element added while replies streamed.`,
+    );
+    const other = watch.console.filter((line) => !line.includes('PWN'));
+    if (other.length > 0)
+      notes.push(`Console lines from the app (no payload marker): ${other.length}`);
+    recordFigures(7, 'Hostile model output', figures, notes);
+
+    expect(scripts).toEqual([]);
+    expect(crossOrigin).toEqual([]);
+    expect(dangerousLinks).toEqual([]);
+    expect(dangerousElements).toEqual([]);
+    expect(images).toEqual([]);
+    expect(missing(streamed, expectedAll)).toEqual([]);
+    expect(missing(plain, expectedPlain)).toEqual([]);
+    expect([...expectedAll].filter((id) => !reopenedStreamed.has(id))).toEqual([]);
+    expect(missing(reopened, expectedPlain)).toEqual([]);
+  });
+});
