@@ -111,6 +111,27 @@ function figureRow(figure: Figure): string {
   return `| ${cell(figure.name)} | ${cell(value)} | ${cell(figure.target ?? '')} | ${ok} |`;
 }
 
+/** The figures that missed their target, listed before everything else. */
+function summary(results: Map<number, SectionResult>): string[] {
+  const missed = [...results.values()]
+    .sort((a, b) => a.section - b.section)
+    .flatMap((r) =>
+      r.figures
+        .filter((f) => f.ok === false)
+        .map(
+          (f) =>
+            `- Section ${r.section}: ${f.name}: ${f.value}${f.unit ? ` ${f.unit}` : ''} (target ${f.target ?? 'met'})`,
+        ),
+    );
+  const total = [...results.values()].reduce(
+    (n, r) => n + r.figures.filter((f) => f.ok !== undefined).length,
+    0,
+  );
+  return missed.length === 0
+    ? [`All ${total} figures with a target met it.`, '']
+    : [`${missed.length} of ${total} figures with a target missed it:`, '', ...missed, ''];
+}
+
 export function render(
   results: Map<number, SectionResult>,
   machine: string[],
@@ -134,6 +155,7 @@ export function render(
     'Timings come from a shared 2-core machine on which other work ran at the same time, so they',
     'are indicative; counts and pass/fail are exact.',
     '',
+    ...summary(results),
     '## Machine',
     '',
     ...machine.map((line) => `- ${line}`),
