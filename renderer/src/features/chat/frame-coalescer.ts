@@ -1,9 +1,10 @@
 /**
  * Gathers streamed text per reply and hands it on at most once per animation frame, so React
- * renders at most once a frame however fast deltas arrive.
+ * renders at most once a frame however fast deltas arrive; text arriving in a frame that has had
+ * no apply yet goes at once.
  */
 export interface FrameCoalescer {
-  /** Queues `text` to be appended to reply `id`'s text at the next frame. */
+  /** Appends `text` to reply `id`'s text: now if this frame has had no apply, else next frame. */
   push(id: string, text: string): void;
   /** Hands on everything queued now (a reply finished: no frame's wait for its last words). */
   flush(): void;
@@ -22,15 +23,27 @@ export function createFrameCoalescer(
   schedule: FrameScheduler = nextFrame,
 ): FrameCoalescer {
   let pending = new Map<string, string[]>();
-  let scheduled = false;
+  // True from an apply until the next frame: text arriving then waits for that frame. Text
+  // arriving in a frame with no apply yet is applied at once (leading edge), so a stream already
+  // paced by main (about one message a frame) is shown without a further frame's wait.
+  let coolingDown = false;
 
   function flush() {
-    scheduled = false;
     if (pending.size === 0) return;
     const batch = new Map<string, string>();
     for (const [id, parts] of pending) batch.set(id, parts.join(''));
     pending = new Map();
     apply(batch);
+  }
+
+  function coolDown() {
+    coolingDown = true;
+    schedule(() => {
+      coolingDown = false;
+      if (pending.size === 0) return;
+      flush();
+      coolDown();
+    });
   }
 
   return {
@@ -39,10 +52,9 @@ export function createFrameCoalescer(
       const parts = pending.get(id);
       if (parts) parts.push(text);
       else pending.set(id, [text]);
-      if (!scheduled) {
-        scheduled = true;
-        schedule(flush);
-      }
+      if (coolingDown) return;
+      flush();
+      coolDown();
     },
     flush,
     discard(id) {

@@ -40,6 +40,25 @@ describe('DeltaCoalescer', () => {
     coalescer.flush();
     expect(sent.join('')).toHaveLength(10_000);
   });
+
+  it('sends the first text after a quiet interval at once, and holds the next until the interval is over', () => {
+    vi.useFakeTimers();
+    const sent: string[] = [];
+    const coalescer = new DeltaCoalescer((text) => sent.push(text), 17);
+    coalescer.push('a');
+    expect(sent).toEqual(['a']);
+    vi.advanceTimersByTime(5);
+    coalescer.push('b');
+    coalescer.push('c');
+    expect(sent).toEqual(['a']);
+    vi.advanceTimersByTime(11);
+    expect(sent).toEqual(['a']);
+    vi.advanceTimersByTime(1);
+    expect(sent).toEqual(['a', 'bc']);
+    vi.advanceTimersByTime(40);
+    coalescer.push('d');
+    expect(sent).toEqual(['a', 'bc', 'd']);
+  });
 });
 
 describe('search text', () => {

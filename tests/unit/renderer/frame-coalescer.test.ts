@@ -1,0 +1,82 @@
+import { describe, expect, it } from 'vitest';
+import { createFrameCoalescer } from '../../../renderer/src/features/chat/frame-coalescer';
+
+/** A scheduler whose "frames" the test runs by hand. */
+function manualFrames() {
+  let queued: (() => void)[] = [];
+  return {
+    schedule: (callback: () => void) => {
+      queued.push(callback);
+    },
+    frame() {
+      const run = queued;
+      queued = [];
+      for (const callback of run) callback();
+    },
+    get waiting() {
+      return queued.length;
+    },
+  };
+}
+
+describe('frame coalescer', () => {
+  it('applies the first text of a quiet frame at once, then at most once per frame', () => {
+    const frames = manualFrames();
+    const applied: string[] = [];
+    const coalescer = createFrameCoalescer(
+      (batch) => applied.push([...batch].map(([id, text]) => `${id}:${text}`).join('|')),
+      frames.schedule,
+    );
+    coalescer.push('r', 'a');
+    expect(applied).toEqual(['r:a']);
+    coalescer.push('r', 'b');
+    coalescer.push('s', 'x');
+    coalescer.push('r', 'c');
+    expect(applied).toEqual(['r:a']);
+    frames.frame();
+    expect(applied).toEqual(['r:a', 'r:bc|s:x']);
+    // Text in the frame right after an apply still waits for the next frame.
+    coalescer.push('r', 'd');
+    expect(applied).toHaveLength(2);
+    frames.frame();
+    expect(applied).toEqual(['r:a', 'r:bc|s:x', 'r:d']);
+    // A frame with nothing to apply ends the cool-down: the next text goes at once.
+    frames.frame();
+    expect(frames.waiting).toBe(0);
+    coalescer.push('r', 'e');
+    expect(applied.at(-1)).toBe('r:e');
+  });
+
+  it('never applies twice in one frame however fast text arrives', () => {
+    const frames = manualFrames();
+    let applies = 0;
+    let text = '';
+    const coalescer = createFrameCoalescer((batch) => {
+      applies += 1;
+      text += batch.get('r') ?? '';
+    }, frames.schedule);
+    for (let frame = 0; frame < 100; frame++) {
+      for (let i = 0; i < 50; i++) coalescer.push('r', 'x');
+      frames.frame();
+    }
+    expect(applies).toBeLessThanOrEqual(101);
+    expect(text).toHaveLength(5000);
+  });
+
+  it('flushes what is queued now, and discards a reply', () => {
+    const frames = manualFrames();
+    const applied: string[] = [];
+    const coalescer = createFrameCoalescer(
+      (batch) => applied.push([...batch.values()].join('')),
+      frames.schedule,
+    );
+    coalescer.push('r', 'a');
+    coalescer.push('r', 'b');
+    coalescer.flush();
+    expect(applied).toEqual(['a', 'b']);
+    coalescer.push('r', 'c');
+    coalescer.discard('r');
+    frames.frame();
+    expect(applied).toEqual(['a', 'b']);
+  });
+});
