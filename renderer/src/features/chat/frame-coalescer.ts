@@ -14,13 +14,10 @@ export interface FrameCoalescer {
 
 export type FrameScheduler = (callback: () => void) => void;
 
-const nextFrame: FrameScheduler = (callback) => {
-  requestAnimationFrame(() => callback());
-};
-
 export function createFrameCoalescer(
   apply: (appended: ReadonlyMap<string, string>) => void,
-  schedule: FrameScheduler = nextFrame,
+  /** Runs a callback at the next frame (requestAnimationFrame in the page). */
+  schedule: FrameScheduler,
 ): FrameCoalescer {
   let pending = new Map<string, string[]>();
   // True from an apply until the next frame: text arriving then waits for that frame. Text

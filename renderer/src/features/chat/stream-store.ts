@@ -32,11 +32,12 @@ export const useStreamStore = create<StreamState>()((set) => ({
     }),
 }));
 
-const coalescer = createFrameCoalescer((appended) =>
-  useStreamStore.getState().deltasApplied(appended),
+const coalescer = createFrameCoalescer(
+  (appended) => useStreamStore.getState().deltasApplied(appended),
+  (callback) => requestAnimationFrame(() => callback()),
 );
 
-/** A delta from main: shown at the next frame, together with any others that arrive before it. */
+/** A delta from main: shown now, or at the next frame with any others if this frame had one. */
 export function streamDeltaReceived(replyId: string, text: string): void {
   coalescer.push(replyId, text);
 }
