@@ -198,6 +198,7 @@ interface DomWindow {
   };
   __pwned?: number[];
   __pwn?: (id: number) => void;
+  __pwnReport?: (id: number) => Promise<void>;
   __hostile?: HostileTools;
 }
 
@@ -239,6 +240,8 @@ export function installDetector(
       w.__pwned = [];
       w.__pwn = (id: number) => {
         w.__pwned!.push(id);
+        // Where the test exposed it: the hit reaches the test at once.
+        void w.__pwnReport?.(id);
       };
       const ELEMENT = 1;
       const TEXT = 3;

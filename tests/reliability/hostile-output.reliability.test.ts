@@ -48,14 +48,20 @@ const BATCH = 20;
 const REDUCED_SAMPLE = 150;
 /** In reduced mode only the first batches also go through the non-streamed path. */
 const REDUCED_PLAIN_BATCHES = 2;
+/** Replies per conversation. */
+const GROUP = 20;
 const CONTENT = 'article.chat-message[data-role="assistant"] .markdown';
 
 let e2e: E2eSession;
 let relay: DemoRelay;
 let exfil: ExfilServer;
+/** The lab's own exfiltration server, so that nothing the lab sets off can be counted later. */
+let labExfil: ExfilServer;
 let app: AppUnderTest;
 let page: ChatPage;
 let watch: PageWatch;
+/** Canary hits in the app page, reported straight to the test. */
+const appCanary: number[] = [];
 let corpus: HostilePayload[];
 let payloads: HostilePayload[];
 let batches: HostilePayload[][];
@@ -191,11 +197,23 @@ async function newChat(): Promise<void> {
 }
 
 /** Sends every batch in the open conversation, scanning each reply once it is finished. */
-async function sendBatches(phase: PhaseResult, indexes: readonly number[]): Promise<void> {
-  for (const index of indexes) {
+async function sendBatches(
+  phase: PhaseResult,
+  indexes: readonly number[],
+  streaming: boolean,
+): Promise<number> {
+  let groups = 0;
+  for (const [at, index] of indexes.entries()) {
+    // A new conversation every GROUP replies, so that each is opened again whole (a conversation
+    // is loaded in pages of 100 messages).
+    if (at % GROUP === 0) {
+      await newChat();
+      await app.page.getByLabel('Stream', { exact: true }).setChecked(streaming);
+      groups++;
+    }
     // Rows out of view unmount: a new reply is told by its id, not by a count.
     const before = await lastReplyId();
-    await page.send(`${phase.name} batch ${index}`);
+    await page.send(`${phase.name} group ${groups} batch ${index}`);
     try {
       await expect.poll(lastReplyId, { timeout: 30_000 }).not.toBe(before);
     } catch (error) {
@@ -207,6 +225,7 @@ async function sendBatches(phase: PhaseResult, indexes: readonly number[]): Prom
     await mathSettled();
     absorb(phase, await scanPage(app.page, `${CONTENT}`));
   }
+  return groups;
 }
 
 /**
@@ -278,16 +297,15 @@ async function scanWholeConversation(phase: PhaseResult): Promise<void> {
 }
 
 /** Opens a conversation again by its title, and waits until its own messages are shown. */
-async function reopen(name: string): Promise<void> {
-  await page.openConversation(`${name} batch 0`);
-  const mine = app.page
-    .locator('article.chat-message[data-role="user"]')
-    .filter({ hasText: `${name} batch` });
-  const others = app.page
-    .locator('article.chat-message[data-role="user"]')
-    .filter({ hasNotText: `${name} batch` });
-  await expect.poll(() => mine.count(), { timeout: 30_000 }).toBeGreaterThan(0);
-  await expect.poll(() => others.count(), { timeout: 30_000 }).toBe(0);
+async function reopen(title: string): Promise<void> {
+  await page.openConversation(title);
+  const messages = app.page.locator('article.chat-message[data-role="user"]');
+  await expect
+    .poll(() => messages.filter({ hasText: title }).count(), { timeout: 30_000 })
+    .toBeGreaterThan(0);
+  await expect
+    .poll(() => messages.filter({ hasNotText: title }).count(), { timeout: 30_000 })
+    .toBe(0);
 }
 
 /** What a naive renderer makes of the markdown: marked's HTML, raw HTML and all. */
@@ -303,11 +321,22 @@ const figures: Figure[] = [];
 const notes: string[] = [];
 
 beforeAll(async () => {
-  [e2e, relay, exfil] = await Promise.all([startE2e(), startRelay([key]), startExfilServer()]);
+  [e2e, relay, exfil, labExfil] = await Promise.all([
+    startE2e(),
+    startRelay([key]),
+    startExfilServer(),
+    startExfilServer(),
+  ]);
   corpus = buildCorpus({ exfil: exfil.origin });
   payloads = selectPayloads(corpus, FULL, REDUCED_SAMPLE);
   batches = [];
-  const light = payloads.filter((p) => p.family !== 'nesting');
+  // A payload with U+0000 last: the database keeps a reply only up to that character (see the
+  // notes), and nothing after it in its reply should be lost with it.
+  const nul = (p: HostilePayload) => p.markdown.includes('\u0000');
+  const light = [
+    ...payloads.filter((p) => p.family !== 'nesting' && !nul(p)),
+    ...payloads.filter((p) => p.family !== 'nesting' && nul(p)),
+  ];
   for (let i = 0; i < light.length; i += BATCH) batches.push(light.slice(i, i + BATCH));
   // The nesting bombs in a reply of their own, not streamed: while a block grows, each frame
   // parses it again, and these cost a parse of 0.2–0.6 s each (see the notes).
@@ -318,6 +347,9 @@ beforeAll(async () => {
   await connect.connect({ name: 'Hostile relay', baseUrl: relay.url, apiKey: key });
   page = new ChatPage(app.page);
   await page.open();
+  await app.page.exposeBinding('__pwnReport', (_source, id: unknown) => {
+    appCanary.push(Number(id));
+  });
   await installDetector(app.page, CONTENT, MARKER_PATTERN.source);
   watch = watchPage(app.page, app.context, e2e.origin);
 });
@@ -325,7 +357,7 @@ beforeAll(async () => {
 afterAll(async () => {
   watch?.stop();
   await app?.close();
-  await Promise.all([e2e?.close(), relay?.close(), exfil?.close()]);
+  await Promise.all([e2e?.close(), relay?.close(), exfil?.close(), labExfil?.close()]);
 });
 
 describe('hostile model output (reliability section 7)', () => {
@@ -344,7 +376,7 @@ describe('hostile model output (reliability section 7)', () => {
     // 1. A naive renderer (marked's HTML through innerHTML) in a page without any CSP.
     const context = await e2e.browser.newContext();
     const lab = await context.newPage();
-    const labWatch = watchPage(lab, context, exfil.origin);
+    const labWatch = watchPage(lab, context, labExfil.origin);
     const aborted: string[] = [];
     await lab.route('**/*', (route) => {
       const request = route.request();
@@ -358,23 +390,29 @@ describe('hostile model output (reliability section 7)', () => {
       }
       return route.continue();
     });
-    const logStart = exfil.requests.length;
+    const logStart = labExfil.requests.length;
     const canary: number[] = [];
+    // The canary also reports straight to the test, so a hit survives its document being replaced.
+    await lab.exposeBinding('__pwnReport', (_source, id: unknown) => {
+      canary.push(Number(id));
+    });
+    // The same payloads, aimed at the lab's own exfiltration server.
+    const selected = new Set(payloads.map((p) => p.id));
+    const labPayloads = buildCorpus({ exfil: labExfil.origin }).filter((p) => selected.has(p.id));
     const labFindings: Finding[] = [];
     let lost = 0;
     // A fresh lab document for each handful: a payload that ran may replace the document
     // (document.open from an inline handler) and take the others' results with it.
-    for (let i = 0; i < payloads.length; i += 25) {
-      await lab.goto(exfil.labUrl);
+    for (let i = 0; i < labPayloads.length; i += 25) {
+      await lab.goto(labExfil.labUrl);
       await installDetector(lab, '[data-unsafe]', MARKER_PATTERN.source);
-      const chunk = payloads
+      const chunk = labPayloads
         .slice(i, i + 25)
         .map((p) => ({ id: p.id, html: naiveHtml(p.markdown) }));
       await renderUnsafely(lab, '#lab', chunk);
       await lab.waitForTimeout(400);
       try {
         labFindings.push(...(await scanPage(lab, '[data-unsafe]')).findings);
-        canary.push(...(await pageCatches(lab)).canary);
       } catch {
         lost++;
       }
@@ -387,7 +425,7 @@ describe('hostile model output (reliability section 7)', () => {
       ...canary,
       ...labWatch.dialogs.flatMap(idsIn),
       ...labWatch.payloadConsole.flatMap(idsIn),
-      ...exfil.requests.slice(logStart).flatMap((r) => idsIn(r.path)),
+      ...labExfil.requests.slice(logStart).flatMap((r) => idsIn(r.path)),
       ...aborted.flatMap(idsIn),
     ]);
     const flagged = new Set(
@@ -401,7 +439,7 @@ describe('hostile model output (reliability section 7)', () => {
     expect(canary.length).toBeGreaterThan(0);
     expect(labWatch.dialogs.length).toBeGreaterThan(0);
     expect(labWatch.payloadConsole.length).toBeGreaterThan(0);
-    expect(exfil.requests.length).toBeGreaterThan(logStart);
+    expect(labExfil.requests.length).toBeGreaterThan(logStart);
     expect(flagged.size).toBeGreaterThan(payloads.length / 2);
     figures.push(
       {
@@ -419,10 +457,9 @@ describe('hostile model output (reliability section 7)', () => {
       `Detector check: rendered naively (marked's HTML through innerHTML, no CSP), ${firedInRun} of ` +
         `${payloads.length} payloads ran script or sent a request by themselves (canary ${canary.length}, ` +
         `dialogs ${labWatch.dialogs.length}, console ${labWatch.payloadConsole.length}, exfil requests ` +
-        `${exfil.requests.length - logStart}, navigations ${aborted.length}, lab documents lost ${lost}) and ${caughtInRun} were ` +
+        `${labExfil.requests.length - logStart}, navigations ${aborted.length}, lab documents lost ${lost}) and ${caughtInRun} were ` +
         'caught by one of the checks; the rest are code samples a naive renderer escapes too.',
     );
-    exfil.requests.length = 0;
 
     // 2. The same kind of unsafe rendering inside the app page, under its CSP: scan, observer
     //    and CSP reports all see it.
@@ -453,6 +490,7 @@ describe('hostile model output (reliability section 7)', () => {
     // Start the real run clean.
     await pageCatches(app.page, true);
     app.cspViolations.length = 0;
+    appCanary.length = 0;
     watch.dialogs.length = 0;
     watch.payloadConsole.length = 0;
     watch.offsite.length = 0;
@@ -467,26 +505,26 @@ describe('hostile model output (reliability section 7)', () => {
     const streamedIndexes = all.slice(0, nestingIndex);
     const plainIndexes = FULL ? all : [...all.slice(0, REDUCED_PLAIN_BATCHES), nestingIndex];
 
-    // Streamed, in a conversation of its own.
+    // Streamed, in conversations of their own.
     const streamed = newPhase('streamed');
-    await newChat();
-    await sendBatches(streamed, streamedIndexes);
+    const streamedGroups = await sendBatches(streamed, streamedIndexes, true);
 
     // Not streamed.
     const plain = newPhase('plain');
-    await newChat();
-    const streamBox = app.page.getByLabel('Stream', { exact: true });
-    await streamBox.uncheck();
-    await sendBatches(plain, plainIndexes);
-    await streamBox.check();
+    const plainGroups = await sendBatches(plain, plainIndexes, false);
+    await app.page.getByLabel('Stream', { exact: true }).check();
 
-    // Both conversations opened again: rendered from what the database kept.
+    // Every conversation opened again: rendered from what the database kept.
     const reopened = newPhase('reopened');
-    await reopen('streamed');
-    await scanWholeConversation(reopened);
+    for (let group = 1; group <= streamedGroups; group++) {
+      await reopen(`streamed group ${group} batch`);
+      await scanWholeConversation(reopened);
+    }
     const reopenedStreamed = new Set(reopened.markers);
-    await reopen('plain');
-    await scanWholeConversation(reopened);
+    for (let group = 1; group <= plainGroups; group++) {
+      await reopen(`plain group ${group} batch`);
+      await scanWholeConversation(reopened);
+    }
 
     await app.page.waitForTimeout(500);
     const catches = await pageCatches(app.page);
@@ -513,7 +551,7 @@ describe('hostile model output (reliability section 7)', () => {
     });
     const images = phases.flatMap((p) => p.images);
     const scripts = [
-      ...catches.canary.map((id) => `canary ${id}`),
+      ...new Set([...catches.canary, ...appCanary].map((id) => `canary ${id}`)),
       ...watch.dialogs.map((d) => `dialog ${d}`),
       ...watch.payloadConsole.map((c) => `console ${c}`),
       ...app.pageErrors.map((e) => `page error ${e.message}`),
@@ -579,10 +617,18 @@ describe('hostile model output (reliability section 7)', () => {
       },
       { name: 'Time taken', value: Math.round(elapsed), unit: 's' },
     );
-    if (csp.length > 0)
+    if (csp.length > 0) {
+      const counts = new Map<string, number>();
+      for (const report of csp) counts.set(report, (counts.get(report) ?? 0) + 1);
       notes.push(
-        `CSP violations (attempts the CSP stopped): ${[...new Set(csp)].slice(0, 20).join('; ')}`,
+        `CSP reports by directive and blocked address: ${[...counts]
+          .map(([report, n]) => `${report} ×${n}`)
+          .slice(0, 20)
+          .join('; ')}. "style-src-attr inline" comes from KaTeX's HTML being parsed in a ` +
+          '<template> in the page (rehype-katex), one report per style attribute of a formula: not ' +
+          'a payload; the styles still apply, set again through the DOM by React.',
       );
+    }
     notes.push(
       'Path: scripted relay → main relay client → bridge → chat view in Chromium with the production CSP; ' +
         `${BATCH} payloads per reply, streamed in 1–48 character chunks; the observer scanned every element added while replies streamed.`,
