@@ -60,6 +60,8 @@ let labExfil: ExfilServer;
 let app: AppUnderTest;
 let page: ChatPage;
 let watch: PageWatch;
+/** CSP reports seen while each batch was sent and rendered, by batch. */
+const cspWhileSending = new Map<number, number>();
 /** Canary hits in the app page, reported straight to the test. */
 const appCanary: number[] = [];
 let corpus: HostilePayload[];
@@ -213,6 +215,7 @@ async function sendBatches(
     }
     // Rows out of view unmount: a new reply is told by its id, not by a count.
     const before = await lastReplyId();
+    const cspBefore = app.cspViolations.length;
     await page.send(`${phase.name} group ${groups} batch ${index}`);
     try {
       await expect.poll(lastReplyId, { timeout: 30_000 }).not.toBe(before);
@@ -224,6 +227,10 @@ async function sendBatches(
     await lastReplyId();
     await mathSettled();
     absorb(phase, await scanPage(app.page, `${CONTENT}`));
+    cspWhileSending.set(
+      index,
+      (cspWhileSending.get(index) ?? 0) + app.cspViolations.length - cspBefore,
+    );
   }
   return groups;
 }
@@ -458,7 +465,7 @@ describe('hostile model output (reliability section 7)', () => {
         `${payloads.length} payloads ran script or sent a request by themselves (canary ${canary.length}, ` +
         `dialogs ${labWatch.dialogs.length}, console ${labWatch.payloadConsole.length}, exfil requests ` +
         `${labExfil.requests.length - logStart}, navigations ${aborted.length}, lab documents lost ${lost}) and ${caughtInRun} were ` +
-        'caught by one of the checks; the rest are code samples a naive renderer escapes too.',
+        'caught by one of the checks; the rest are inert even there: code, math that marked leaves as text, and addresses no browser reads as a scheme.',
     );
 
     // 2. The same kind of unsafe rendering inside the app page, under its CSP: scan, observer
@@ -514,6 +521,7 @@ describe('hostile model output (reliability section 7)', () => {
     const plainGroups = await sendBatches(plain, plainIndexes, false);
     await app.page.getByLabel('Stream', { exact: true }).check();
 
+    const cspBeforeReopen = app.cspViolations.length;
     // Every conversation opened again: rendered from what the database kept.
     const reopened = newPhase('reopened');
     for (let group = 1; group <= streamedGroups; group++) {
@@ -624,14 +632,33 @@ describe('hostile model output (reliability section 7)', () => {
         `CSP reports by directive and blocked address: ${[...counts]
           .map(([report, n]) => `${report} ×${n}`)
           .slice(0, 20)
-          .join('; ')}. "style-src-attr inline" comes from KaTeX's HTML being parsed in a ` +
-          '<template> in the page (rehype-katex), one report per style attribute of a formula: not ' +
-          'a payload; the styles still apply, set again through the DOM by React.',
+          .join(
+            '; ',
+          )}. None is a payload's markup reaching the page (the scan and the observer found none); ` +
+          'when they are style-src-attr reports, they come with the deep formulas, whose KaTeX ' +
+          'markup is parsed in the page on its way to React.',
+      );
+      const inNesting = cspWhileSending.get(nestingIndex) ?? 0;
+      const inOthers = [...cspWhileSending].reduce(
+        (n, [i, c]) => (i === nestingIndex ? n : n + c),
+        0,
+      );
+      notes.push(
+        `CSP reports while replies were sent and rendered: ${inOthers} for the ${payloads.length - batches[nestingIndex]!.length} ` +
+          `payloads other than the nesting bombs, ${inNesting} for the nesting bombs' reply (and the formulas it left to render ` +
+          `between frames); ${csp.length - cspBeforeReopen} while the conversations were opened again.`,
       );
     }
     notes.push(
       'Path: scripted relay → main relay client → bridge → chat view in Chromium with the production CSP; ' +
         `${BATCH} payloads per reply, streamed in 1–48 character chunks; the observer scanned every element added while replies streamed.`,
+    );
+    notes.push(
+      'Payloads with U+0000 are sent last in their reply: the database keeps a reply only up to ' +
+        'that character (libsql binds text as a C string), so the rest of such a reply is lost once ' +
+        'stored, while the live view showed it whole. The nesting bombs are sized to render within ' +
+        'the budget (2,000 nested quotes, 40 nested \\frac, 60 nested \\sqrt); deeper formulas ' +
+        '(200 \\frac, 500 \\sqrt) held the page for 9–15 s in a separate probe.',
     );
     const other = watch.console.filter((line) => !line.includes('PWN'));
     if (other.length > 0)
