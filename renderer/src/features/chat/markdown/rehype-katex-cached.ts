@@ -66,6 +66,57 @@ function isMath(element: Element): boolean {
   );
 }
 
+/**
+ * How deep a formula may nest (braces and \left…\right) and still be rendered. People write a
+ * dozen levels at most; model output built as a bomb (hundreds of \frac or \sqrt) holds the page
+ * for seconds while KaTeX's markup for it is built and laid out, so it is shown as its TeX.
+ */
+export const MAX_FORMULA_DEPTH = 64;
+
+/** The deepest nesting of a formula's TeX: groups `{…}` and `\left…\right`, escapes skipped. */
+export function formulaDepth(tex: string): number {
+  let depth = 0;
+  let deepest = 0;
+  for (let i = 0; i < tex.length; i++) {
+    const c = tex[i];
+    if (c === '\\') {
+      // \left and \right, not \leftarrow or \rightarrow.
+      const name = /^[a-zA-Z]+/.exec(tex.slice(i + 1, i + 12))?.[0];
+      if (name === 'left') {
+        depth++;
+        i += 4;
+      } else if (name === 'right') {
+        depth--;
+        i += 5;
+      } else {
+        i++;
+      }
+    } else if (c === '{') {
+      depth++;
+    } else if (c === '}') {
+      depth--;
+    }
+    if (depth > deepest) deepest = depth;
+  }
+  return deepest;
+}
+
+/** In place of a formula nested too deeply: its TeX, marked as KaTeX marks a formula in error. */
+function tooDeep(tex: string): ElementContent[] {
+  return [
+    {
+      type: 'element',
+      tagName: 'span',
+      properties: {
+        className: ['katex-error'],
+        title: 'This formula is nested too deeply to render.',
+        style: 'color:#cc0000',
+      },
+      children: [{ type: 'text', value: tex }],
+    },
+  ];
+}
+
 export interface RehypeKatexCachedOptions {
   /** rehype-katex's options; formulas are remembered per options object. */
   katex: Readonly<Options>;
@@ -161,7 +212,9 @@ export default function rehypeKatexCached({
 
   function rendered(scope: Element, file: VFile): ElementContent[] | undefined {
     // The key: the element's own shape (tag, classes) and its text, all rehype-katex reads.
-    const key = JSON.stringify([scope.tagName, scope.properties.className, textOf(scope)]);
+    const tex = textOf(scope);
+    if (formulaDepth(tex) > MAX_FORMULA_DEPTH) return tooDeep(tex);
+    const key = JSON.stringify([scope.tagName, scope.properties.className, tex]);
     let result = cache.get(key);
     if (!result && defer && !failed.has(key)) {
       wait(String(file.value), key);
