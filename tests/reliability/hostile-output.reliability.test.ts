@@ -656,9 +656,10 @@ describe('hostile model output (reliability section 7)', () => {
     notes.push(
       'Payloads with U+0000 are sent last in their reply: the database keeps a reply only up to ' +
         'that character (libsql binds text as a C string), so the rest of such a reply is lost once ' +
-        'stored, while the live view showed it whole. The nesting bombs are sized to render within ' +
-        'the budget (2,000 nested quotes, 40 nested \\frac, 60 nested \\sqrt); deeper formulas ' +
-        '(200 \\frac, 500 \\sqrt) held the page for 9–15 s in a separate probe.',
+        'stored, while the live view showed it whole. Nesting bombs: 2,000 nested quotes (they ' +
+        'overflowed the lexer and unmounted the chat view before the fix in blocks.ts), 200 nested ' +
+        '\\frac and 500 nested \\sqrt (they held the page for 9–15 s before formulas nested ' +
+        'more than 64 deep were shown as TeX), and 60 nested \\frac, still rendered by KaTeX.',
     );
     const other = watch.console.filter((line) => !line.includes('PWN'));
     if (other.length > 0)

@@ -619,12 +619,17 @@ function nestingTemplates(): Template[] {
     {
       family: 'nesting',
       name: 'deep math fractions',
-      text: `$${'\\frac{'.repeat(40)}x${'}{y}'.repeat(40)}$`,
+      text: `$${'\\frac{'.repeat(200)}x${'}{y}'.repeat(200)}$`,
     },
     {
       family: 'nesting',
       name: 'deep math roots',
-      text: `$$\n${'\\sqrt{'.repeat(60)}x${'}'.repeat(60)}\n$$`,
+      text: `$$\n${'\\sqrt{'.repeat(500)}x${'}'.repeat(500)}\n$$`,
+    },
+    {
+      family: 'nesting',
+      name: 'math just under the depth limit',
+      text: `$${'\\frac{'.repeat(60)}x${'}{y}'.repeat(60)}$`,
     },
     {
       family: 'nesting',
