@@ -562,7 +562,6 @@ describe('hostile model output (reliability section 7)', () => {
       ...new Set([...catches.canary, ...appCanary].map((id) => `canary ${id}`)),
       ...watch.dialogs.map((d) => `dialog ${d}`),
       ...watch.payloadConsole.map((c) => `console ${c}`),
-      ...app.pageErrors.map((e) => `page error ${e.message}`),
     ];
     const crossOrigin = [
       ...watch.offsite,
@@ -599,6 +598,12 @@ describe('hostile model output (reliability section 7)', () => {
         unit: 'payloads',
       },
       { name: 'Scripts executed', value: scripts.length, target: '0', ok: scripts.length === 0 },
+      {
+        name: 'Uncaught errors in the page',
+        value: app.pageErrors.length,
+        target: '0',
+        ok: app.pageErrors.length === 0,
+      },
       {
         name: 'Cross-origin requests',
         value: crossOrigin.length,
@@ -667,6 +672,7 @@ describe('hostile model output (reliability section 7)', () => {
     recordFigures(7, 'Hostile model output', figures, notes);
 
     expect(scripts).toEqual([]);
+    expect(app.pageErrors.map((e) => e.message)).toEqual([]);
     expect(crossOrigin).toEqual([]);
     expect(dangerousLinks).toEqual([]);
     expect(dangerousElements).toEqual([]);
