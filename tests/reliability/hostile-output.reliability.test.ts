@@ -638,9 +638,7 @@ describe('hostile model output (reliability section 7)', () => {
           .slice(0, 20)
           .join(
             '; ',
-          )}. None is a payload's markup reaching the page (the scan and the observer found none); ` +
-          'when they are style-src-attr reports, they come with the deep formulas, whose KaTeX ' +
-          'markup is parsed in the page on its way to React.',
+          )}; none came from a payload's markup reaching the page (the scan and the observer found none).`,
       );
       const inNesting = cspWhileSending.get(nestingIndex) ?? 0;
       const inOthers = [...cspWhileSending].reduce(
