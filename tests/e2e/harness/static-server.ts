@@ -3,7 +3,7 @@
  * as a header too (as the app's custom protocol does), so a CSP violation is caught either way.
  */
 import { readFile } from 'node:fs/promises';
-import { createServer } from 'node:http';
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { extname, join, normalize, sep } from 'node:path';
 
@@ -37,12 +37,17 @@ export async function pagePolicy(root: string): Promise<string> {
 /** Resolves `/gallery/<hash>.<ext>` to a file of the current app's gallery, as the app protocol does. */
 export type GalleryFile = (pathname: string) => Promise<string | undefined>;
 
+/** Answers a request itself (true) or leaves it to the static files (false). */
+export type ExtraRoute = (req: IncomingMessage, res: ServerResponse) => boolean;
+
 export async function serveDirectory(
   root: string,
   galleryFile?: () => GalleryFile | undefined,
+  extraRoute?: ExtraRoute,
 ): Promise<StaticServer> {
   const policy = await pagePolicy(root);
   const server = createServer((req, res) => {
+    if (extraRoute?.(req, res)) return;
     const pathname = new URL(req.url ?? '/', 'http://x').pathname;
     const gallery = galleryFile?.();
     if (pathname.startsWith('/gallery/') && gallery) {
