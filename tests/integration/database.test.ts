@@ -43,6 +43,21 @@ describe('the database', () => {
     db.close();
   });
 
+  it('keeps the text after a NUL character (the driver would cut a bound string there)', async () => {
+    const db = await openDatabase({ path: databasePath(dir) });
+    await migrate(db, 'notes', notes);
+    db.run('INSERT INTO notes (body, title) VALUES (?, ?)', ['before\0after', 't\0\0']);
+    db.run('INSERT INTO notes (body) VALUES (:body)', { body: 'named\0param' });
+    expect(db.all('SELECT body, title FROM notes ORDER BY id')).toEqual([
+      { body: 'before\uFFFDafter', title: 't\uFFFD\uFFFD' },
+      { body: 'named\uFFFDparam', title: '' },
+    ]);
+    expect(db.one('SELECT body FROM notes WHERE body = ?', ['before\0after'])).toEqual({
+      body: 'before\uFFFDafter',
+    });
+    db.close();
+  });
+
   it('opens a database of every earlier version with its data intact', async () => {
     let db = await openDatabase({ path: databasePath(dir) });
     await migrate(db, 'notes', notes.slice(0, 1));

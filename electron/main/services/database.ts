@@ -37,6 +37,33 @@ export class MigrationError extends Error {
 
 type Statement = ReturnType<InstanceType<typeof Database>['prepare']>;
 
+/** U+0000, which libsql's binding treats as the end of a string. */
+const NUL = /\0/g;
+
+function bindableValue(value: SqlValue): SqlValue {
+  return typeof value === 'string' && value.includes('\0') ? value.replace(NUL, '\uFFFD') : value;
+}
+
+/**
+ * libsql cuts a bound string at its first NUL character and silently stores only what came
+ * before it (a model reply containing U+0000 lost everything after it). So each NUL is bound as
+ * U+FFFD, the replacement character: one character changed instead of the rest of the text lost.
+ */
+function bindable(params: Params): Params {
+  if (Array.isArray(params)) {
+    const list = params as readonly SqlValue[];
+    return list.some((value) => typeof value === 'string' && value.includes('\0'))
+      ? list.map(bindableValue)
+      : list;
+  }
+  const named = params as Readonly<Record<string, SqlValue>>;
+  if (!Object.values(named).some((value) => typeof value === 'string' && value.includes('\0')))
+    return named;
+  return Object.fromEntries(
+    Object.entries(named).map(([key, value]) => [key, bindableValue(value)]),
+  );
+}
+
 /**
  * A thin, typed face over the connection. It exists because libsql's `get()` adds a
  * `_metadata` field to each row, which must never leak into exports or IPC answers.
@@ -66,7 +93,7 @@ export class Db {
   }
 
   run(sql: string, params: Params = []): { changes: number; lastInsertRowid: number | bigint } {
-    const info = this.#prepare(sql).run(params as never) as {
+    const info = this.#prepare(sql).run(bindable(params) as never) as {
       changes: number;
       lastInsertRowid: number | bigint;
     };
@@ -74,7 +101,7 @@ export class Db {
   }
 
   all<T>(sql: string, params: Params = []): T[] {
-    return this.#prepare(sql).all(params as never) as T[];
+    return this.#prepare(sql).all(bindable(params) as never) as T[];
   }
 
   one<T>(sql: string, params: Params = []): T | undefined {
