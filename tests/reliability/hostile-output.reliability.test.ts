@@ -337,13 +337,7 @@ beforeAll(async () => {
   corpus = buildCorpus({ exfil: exfil.origin });
   payloads = selectPayloads(corpus, FULL, REDUCED_SAMPLE);
   batches = [];
-  // A payload with U+0000 last: the database keeps a reply only up to that character (see the
-  // notes), and nothing after it in its reply should be lost with it.
-  const nul = (p: HostilePayload) => p.markdown.includes('\u0000');
-  const light = [
-    ...payloads.filter((p) => p.family !== 'nesting' && !nul(p)),
-    ...payloads.filter((p) => p.family !== 'nesting' && nul(p)),
-  ];
+  const light = payloads.filter((p) => p.family !== 'nesting');
   for (let i = 0; i < light.length; i += BATCH) batches.push(light.slice(i, i + BATCH));
   // The nesting bombs in a reply of their own (streamed, and also sent whole in reduced runs).
   batches.push(payloads.filter((p) => p.family === 'nesting'));
@@ -656,9 +650,9 @@ describe('hostile model output (reliability section 7)', () => {
         `${BATCH} payloads per reply, streamed in 1–48 character chunks; the observer scanned every element added while replies streamed.`,
     );
     notes.push(
-      'Payloads with U+0000 are sent last in their reply: the database keeps a reply only up to ' +
-        'that character (libsql binds text as a C string), so the rest of such a reply is lost once ' +
-        'stored, while the live view showed it whole. Nesting bombs: 2,000 nested quotes (they ' +
+      'Payloads with U+0000: this suite found that libsql cut a stored reply at that character ' +
+        '(the rest was lost once stored, while the live view showed it whole); the database now ' +
+        'binds it as U+FFFD, so the whole reply is kept. Nesting bombs: 2,000 nested quotes (they ' +
         'overflowed the lexer and unmounted the chat view before the fix in blocks.ts), 200 nested ' +
         '\\frac and 500 nested \\sqrt (they held the page for 9–15 s before formulas nested ' +
         'more than 64 deep were shown as TeX), and 60 nested \\frac, still rendered by KaTeX.',
