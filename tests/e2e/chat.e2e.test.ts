@@ -180,4 +180,37 @@ describe('chat', () => {
       page.page.evaluate(() => (globalThis as { __pwned?: number }).__pwned),
     ).resolves.toBeUndefined();
   });
+
+  it('resolves reference-style links across blocks, and a javascript: definition stays dead', async () => {
+    const reply = [
+      'Read [the guide][guide] first, then [the FAQ][faq].',
+      '',
+      'And do not click [this][bad].',
+      '',
+      '```text',
+      'code mentions [guide] but stays code',
+      '```',
+      '',
+      '[guide]: https://example.com/guide "Guide"',
+      '[faq]: https://example.com/faq',
+      '[bad]: javascript:window.__pwned=5',
+    ].join('\n');
+    const page = await chat({ fetch: replyingWith(reply) });
+    await page.send('Links please');
+    await expect(page.finishedReplyStatus()).resolves.toBe('complete');
+    const last = page.lastReply();
+    const hrefs = await last
+      .locator('a')
+      .evaluateAll((links: Array<{ getAttribute(name: string): string | null }>) =>
+        links.map((a) => a.getAttribute('href')),
+      );
+    expect(hrefs).toEqual(['https://example.com/guide', 'https://example.com/faq']);
+    await expect(last.locator('pre').textContent()).resolves.toContain(
+      'code mentions [guide] but stays code',
+    );
+    await expect(last.textContent()).resolves.not.toContain('[guide]:');
+    await expect(
+      page.page.evaluate(() => (globalThis as { __pwned?: number }).__pwned),
+    ).resolves.toBeUndefined();
+  });
 });

@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import {
   createBlockSplitter,
   splitBlocks,
+  withDefinitions,
 } from '../../../renderer/src/features/chat/markdown/blocks';
 import { buildCorpus, toDeltas } from '../../bench/chat-render/corpus';
 
@@ -70,5 +71,43 @@ describe('markdown blocks', () => {
 
   it('reads Windows line endings as the lexer does', () => {
     expect(splitBlocks('a\r\n\r\nb').map((b) => b.raw)).toEqual(['a', 'b']);
+  });
+
+  it('keeps link reference definitions for the blocks that use them, also when they come last', () => {
+    const text = [
+      'See [the docs][d] and [home].',
+      '',
+      '[d]: https://example.com/docs "Docs"',
+      '',
+      'More text.',
+      '',
+      '[home]: https://example.com/',
+    ].join('\n');
+    const whole = createBlockSplitter().update(text);
+    expect(whole.complete.map((b) => b.raw)).toEqual([
+      'See [the docs][d] and [home].',
+      'More text.',
+    ]);
+    expect(whole.tail).toBe('');
+    expect(whole.definitions).toBe(
+      '[d]: https://example.com/docs "Docs"\n[home]: https://example.com/',
+    );
+
+    // Streamed a character at a time, the same at the end.
+    const streamed = createBlockSplitter();
+    let last = streamed.update('');
+    for (let i = 1; i <= text.length; i++) last = streamed.update(text.slice(0, i));
+    expect(last.definitions).toBe(whole.definitions);
+    expect(last.complete.map((b) => b.raw)).toEqual(whole.complete.map((b) => b.raw));
+  });
+
+  it('adds the definitions only to blocks that may use them, never inside code', () => {
+    const defs = '[d]: https://example.com/docs';
+    expect(withDefinitions('See [docs][d].', defs)).toBe(`See [docs][d].\n\n${defs}`);
+    expect(withDefinitions('See [docs][d].', '')).toBe('See [docs][d].');
+    expect(withDefinitions('No links here.', defs)).toBe('No links here.');
+    expect(withDefinitions('```js\na[d]\n```', defs)).toBe('```js\na[d]\n```');
+    expect(withDefinitions('    indented [d]', defs)).toBe('    indented [d]');
+    expect(withDefinitions('$$\n[x]\n$$', defs)).toBe('$$\n[x]\n$$');
   });
 });

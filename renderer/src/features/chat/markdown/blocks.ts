@@ -20,6 +20,12 @@ export interface BlockSplit {
   complete: readonly MarkdownBlock[];
   /** The last block, still growing while the reply streams ('' when there is none). */
   tail: string;
+  /**
+   * The link reference definitions (`[id]: url`) seen so far, one per line ('' when none). They
+   * are blocks of their own to the lexer, yet `[text][id]` in any other block refers to them, and
+   * each block is rendered alone: see `withDefinitions`.
+   */
+  definitions: string;
 }
 
 /**
@@ -100,7 +106,9 @@ export function createBlockSplitter(): BlockSplitter {
   let complete: MarkdownBlock[] = [];
   /** Where the text after the complete blocks starts. */
   let tailStart = 0;
-  let last: BlockSplit = { complete, tail: '' };
+  /** Definitions among the complete blocks. */
+  let definitions: string[] = [];
+  let last: BlockSplit = { complete, tail: '', definitions: '' };
 
   return {
     update(input) {
@@ -110,6 +118,7 @@ export function createBlockSplitter(): BlockSplitter {
         // Edited or replaced, not grown: start again.
         complete = [];
         tailStart = 0;
+        definitions = [];
       }
       seen = text;
 
@@ -122,7 +131,8 @@ export function createBlockSplitter(): BlockSplitter {
       let grew = false;
       for (let i = 0; i < lastContent; i++) {
         const token = tokens[i]!;
-        if (token.type !== 'space' && token.type !== 'def') {
+        if (token.type === 'def') definitions = [...definitions, trimBlankLines(token.raw)];
+        else if (token.type !== 'space') {
           if (!grew) {
             complete = complete.slice();
             grew = true;
@@ -132,8 +142,18 @@ export function createBlockSplitter(): BlockSplitter {
         offset += token.raw.length;
       }
       tailStart = offset;
-      const tail = lastContent >= 0 ? trimBlankLines(tokens[lastContent]!.raw) : '';
-      last = { complete, tail };
+      const lastToken = lastContent >= 0 ? tokens[lastContent]! : undefined;
+      const lastRaw = lastToken ? trimBlankLines(lastToken.raw) : '';
+      // A definition last (where they often go) already counts, though it may still grow.
+      const tailIsDefinition = lastToken?.type === 'def';
+      const all = tailIsDefinition ? [...definitions, lastRaw] : definitions;
+      const joined = all.join('\n');
+      last = {
+        complete,
+        tail: tailIsDefinition ? '' : lastRaw,
+        // The same string while unchanged, so memoized blocks are not rendered again.
+        definitions: joined === last.definitions ? last.definitions : joined,
+      };
       return last;
     },
   };
@@ -141,4 +161,17 @@ export function createBlockSplitter(): BlockSplitter {
 
 function trimBlankLines(raw: string): string {
   return raw.replace(/\n+$/, '');
+}
+
+/** Code (fenced or indented) and display math, where a `[x]` is text, not a link. */
+const CODE_OR_MATH = /^(?: {0,3}(?:```|~~~)| {4}|\t| {0,3}\$\$)/;
+
+/**
+ * A block's markdown with the message's link reference definitions after it, so that
+ * `[text][id]` resolves although the block is rendered alone. Only blocks with a `]` that are not
+ * code or math get them (appended to an open code fence they would show as code).
+ */
+export function withDefinitions(raw: string, definitions: string): string {
+  if (definitions === '' || !raw.includes(']') || CODE_OR_MATH.test(raw)) return raw;
+  return `${raw}\n\n${definitions}`;
 }

@@ -1,5 +1,5 @@
 import { Component, memo, useMemo, useRef, type ReactNode } from 'react';
-import { createBlockSplitter } from './blocks';
+import { createBlockSplitter, withDefinitions } from './blocks';
 import { MarkdownBlockView } from './markdown-block';
 
 interface BlockBoundaryProps {
@@ -27,11 +27,7 @@ class BlockBoundary extends Component<BlockBoundaryProps, { failed: boolean }> {
 
   override render(): ReactNode {
     if (!this.state.failed) return this.props.children;
-    return (
-      <p className="md-unrendered" style={{ whiteSpace: 'pre-wrap', overflowWrap: 'anywhere' }}>
-        {this.props.markdown}
-      </p>
-    );
+    return <p className="md-unrendered">{this.props.markdown}</p>;
   }
 }
 
@@ -70,12 +66,16 @@ export function StreamingMarkdown({ text, streaming }: StreamingMarkdownProps) {
   return (
     <div className="markdown">
       {split.complete.map((block) => (
-        <SafeBlock key={block.key} markdown={block.raw} complete />
+        <SafeBlock
+          key={block.key}
+          markdown={withDefinitions(block.raw, split.definitions)}
+          complete
+        />
       ))}
       {split.tail !== '' && (
         <SafeBlock
           key={streaming ? `${tailIndex}:tail` : `${tailIndex}:last`}
-          markdown={split.tail}
+          markdown={withDefinitions(split.tail, split.definitions)}
           complete={!streaming}
         />
       )}
