@@ -3,7 +3,7 @@
  * so it gets a relay and a browser session that no earlier spec has touched. (Run after the other
  * embeddings specs in one file, it timed out now and then; alone it never has.)
  */
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { DemoRelay } from '../../electron/demo-relay/index';
 import { startDemoRelay } from '../../electron/demo-relay/index';
 import {
@@ -26,6 +26,12 @@ beforeAll(async () => {
     startE2e(),
     startDemoRelay({ keys: [key], tokensPerSecond: 0, ratePerMinute: 100_000 }),
   ]);
+});
+// A full balance before each try: a first try that failed part way (after drawing the balance
+// down) must not leave the relay refusing the retry's very first request.
+beforeEach(() => {
+  relay.setFaults(undefined);
+  relay.setBalance(key, 100);
 });
 afterEach(async () => {
   await app?.close();
@@ -59,7 +65,15 @@ describe('embeddings playground', () => {
     relay.setBalance(key, 0.02);
     await page.embedLines(Array.from({ length: 200 }, (_, i) => `line ${i}`));
     const notice = app!.page.getByRole('alert').filter({ hasText: 'Your balance is used up' });
-    await notice.waitFor();
+    // It timed out here (or later) twice in full runs, never alone: say what the page showed.
+    await notice.waitFor({ timeout: 20_000 }).catch(async (error: unknown) => {
+      const alerts = await app!.page.getByRole('alert').allTextContents();
+      const status = await app!.page.getByRole('status').allTextContents();
+      throw new Error(
+        `No 402 notice after 20 s. Alerts: ${JSON.stringify(alerts)}; status: ${JSON.stringify(status)}; balance left: ${relay.balanceOf(key)}`,
+        { cause: error },
+      );
+    });
     expect(await notice.textContent()).toContain(
       'The 128 of 200 inputs embedded before it stopped were kept.',
     );
@@ -71,5 +85,5 @@ describe('embeddings playground', () => {
     await page.waitForPictures();
     await expect.poll(() => page.row(199).count()).toBeGreaterThanOrEqual(0);
     await expect.poll(() => page.results.textContent()).toContain('200 of 200 embedded');
-  });
+  }, 60_000);
 });
