@@ -1,4 +1,4 @@
-import { useEffect, useRef, useState } from 'react';
+import { lazy, Suspense, useEffect, useRef, useState } from 'react';
 import { Badge } from '../components/badge';
 import { EmptyState } from '../components/empty-state';
 import { Notice } from '../components/notice';
@@ -10,10 +10,7 @@ import {
   selectHasConnections,
   useConnectStore,
 } from '../features/connect/connect-store';
-import { ChatScreen } from '../features/chat/chat-screen';
 import { ConnectionsScreen } from '../features/connect/connections-screen';
-import { EmbeddingsScreen } from '../features/embeddings/embeddings-screen';
-import { ImagesScreen } from '../features/images/images-screen';
 import { ModelsScreen } from '../features/models/models-screen';
 import { loadSettings } from '../features/settings/settings-actions';
 import { SettingsScreen } from '../features/settings/settings-screen';
@@ -71,11 +68,35 @@ export function App() {
   return <Root />;
 }
 
+/*
+ * Chat (with its markdown renderer: react-markdown, KaTeX, highlight.js's core), embeddings and
+ * images are about two thirds of the page's script; each is loaded when first opened, and all
+ * three are fetched once the first screen has painted, so switching stays instant.
+ */
+const loadChat = () => import('../features/chat/chat-screen');
+const loadEmbeddings = () => import('../features/embeddings/embeddings-screen');
+const loadImages = () => import('../features/images/images-screen');
+const ChatScreen = lazy(() => loadChat().then((m) => ({ default: m.ChatScreen })));
+const EmbeddingsScreen = lazy(() =>
+  loadEmbeddings().then((m) => ({ default: m.EmbeddingsScreen })),
+);
+const ImagesScreen = lazy(() => loadImages().then((m) => ({ default: m.ImagesScreen })));
+
+function preloadScreens(): () => void {
+  const timer = setTimeout(() => {
+    void loadChat();
+    void loadEmbeddings();
+    void loadImages();
+  }, 0);
+  return () => clearTimeout(timer);
+}
+
 /** The screen shown, and what the keyboard shortcuts and the menu's commands ask for. */
 function Root() {
   const hasConnections = useConnectStore(selectHasConnections);
   const [screen, setScreen] = useState<ScreenId>('models');
   const [sheetOpen, setSheetOpen] = useState(false);
+  useEffect(preloadScreens, []);
   useAppShortcuts({
     screen,
     onScreen: setScreen,
@@ -225,9 +246,17 @@ function Shell({
               </EmptyState>
             </div>
           ))}
-        {screen === 'images' && active && <ImagesScreen connection={active} />}
-        {screen === 'chat' && <ChatScreen />}
-        {screen === 'embeddings' && active && <EmbeddingsScreen connection={active} />}
+        <Suspense
+          fallback={
+            <div className="page">
+              <Spinner label="Loading" />
+            </div>
+          }
+        >
+          {screen === 'images' && active && <ImagesScreen connection={active} />}
+          {screen === 'chat' && <ChatScreen />}
+          {screen === 'embeddings' && active && <EmbeddingsScreen connection={active} />}
+        </Suspense>
         {screen === 'connections' && <ConnectionsScreen />}
         {screen === 'settings' && <SettingsScreen />}
       </main>
