@@ -44,6 +44,7 @@ import { ROUTES } from '../../electron/shared/ipc/contract';
 import { CHROMIUM_ARGS, CHROMIUM_PATH } from '../e2e/harness/browser';
 import { buildPageBridge, buildRenderer } from '../e2e/harness/build-renderer';
 import { serveDirectory } from '../e2e/harness/static-server';
+import { exposeRouter } from '../e2e/harness/expose-router';
 import { ChatPage } from '../e2e/pages/chat-page';
 import { median, round, type Benchmark, type BenchResult } from './bench';
 
@@ -235,18 +236,9 @@ export const chatTransport: Benchmark = {
       for (let i = 0; i < WARMUP_RUNS + MEASURED_RUNS; i++) {
         const context = await browser.newContext({ viewport: { width: 1180, height: 780 } });
         const page = await context.newPage();
-        await page.exposeBinding(
-          '__relayInvoke',
-          async (source, channel: unknown, payload: unknown) => {
-            const answer = await router.dispatch(String(channel), payload, {
-              url: source.frame.url(),
-              isMainFrame: source.frame === source.page.mainFrame(),
-              webContentsId: 1,
-            });
-            sent.push({ at: now(), channel: `answer ${String(channel)}` });
-            return answer;
-          },
-        );
+        await exposeRouter(page, router.dispatch, ({ channel }) => {
+          sent.push({ at: now(), channel: `answer ${channel}` });
+        });
         await page.addInitScript(() => {
           const page = globalThis as unknown as PageGlobals;
           page.__benchArrivals = [];

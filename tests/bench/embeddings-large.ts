@@ -26,6 +26,7 @@ import { ROUTES } from '../../electron/shared/ipc/contract';
 import { CHROMIUM_ARGS, CHROMIUM_PATH } from '../e2e/harness/browser';
 import { buildPageBridge, buildRenderer } from '../e2e/harness/build-renderer';
 import { serveDirectory } from '../e2e/harness/static-server';
+import { exposeRouter } from '../e2e/harness/expose-router';
 import { median, round, type Benchmark, type BenchResult } from './bench';
 import {
   attributeLongTasks,
@@ -223,23 +224,13 @@ export const embeddingsLarge: Benchmark = {
         const context = await browser.newContext({ viewport: { width: 1180, height: 780 } });
         const page = await context.newPage();
         target.page = page;
-        await page.exposeBinding(
-          '__relayInvoke',
-          async (source, channel: unknown, payload: unknown) => {
-            const asked = performance.now();
-            const answer = await router.dispatch(String(channel), payload, {
-              url: source.frame.url(),
-              isMainFrame: source.frame === source.page.mainFrame(),
-              webContentsId: 1,
-            });
-            traffic.push({
-              at: performance.timeOrigin + performance.now(),
-              what: String(channel),
-              tookMs: performance.now() - asked,
-            });
-            return answer;
-          },
-        );
+        await exposeRouter(page, router.dispatch, ({ channel, askedAt }) => {
+          traffic.push({
+            at: performance.timeOrigin + performance.now(),
+            what: channel,
+            tookMs: performance.now() - askedAt,
+          });
+        });
         await page.addInitScript({ content: bridge });
         await page.goto(server.origin);
         traffic.length = 0;

@@ -23,6 +23,7 @@ import { ROUTES } from '../../electron/shared/ipc/contract';
 import { CHROMIUM_ARGS, CHROMIUM_PATH } from '../e2e/harness/browser';
 import { buildPageBridge, buildRenderer } from '../e2e/harness/build-renderer';
 import { serveDirectory } from '../e2e/harness/static-server';
+import { exposeRouter } from '../e2e/harness/expose-router';
 import { median, round, type Benchmark, type BenchResult } from './bench';
 import {
   attributeLongTasks,
@@ -205,13 +206,7 @@ export const galleryScale: Benchmark = {
       for (let i = 0; i < WARMUP_RUNS + MEASURED_RUNS; i++) {
         const context = await browser.newContext({ viewport: { width: 1180, height: 780 } });
         const page = await context.newPage();
-        await page.exposeBinding('__relayInvoke', (source, channel: unknown, payload: unknown) =>
-          router.dispatch(String(channel), payload, {
-            url: source.frame.url(),
-            isMainFrame: source.frame === source.page.mainFrame(),
-            webContentsId: 1,
-          }),
-        );
+        await exposeRouter(page, router.dispatch);
         await page.addInitScript({ content: bridge });
         await page.goto(server.origin);
         const run = await measure(page);

@@ -18,6 +18,7 @@ import type { Dialogs } from '../../../electron/main/app-context';
 import { createAppServices, type AppServices } from '../../../electron/main/app-services';
 import { MemorySecretStore, type SecretStore } from '../../../electron/main/services/secret-store';
 import type { PageWindow } from './page-types';
+import { exposeRouter, WEB_CONTENTS_ID } from './expose-router';
 import { serveDirectory, type GalleryFile, type StaticServer } from './static-server';
 
 /** What crossed the bridge: a call and its answer, or an event main sent to the page. */
@@ -59,7 +60,6 @@ export interface E2eSession {
   close(): Promise<void>;
 }
 
-const WEB_CONTENTS_ID = 1;
 const SCREENSHOTS = resolve(import.meta.dirname, '../../../test-results/e2e');
 
 export async function startE2e(): Promise<E2eSession> {
@@ -131,18 +131,9 @@ export async function startE2e(): Promise<E2eSession> {
         void window.__relayCspViolation(`${event.effectiveDirective} ${event.blockedURI}`);
       });
     });
-    await page.exposeBinding(
-      '__relayInvoke',
-      async (source, channel: unknown, payload: unknown) => {
-        const result = await dispatch(String(channel), payload, {
-          url: source.frame.url(),
-          isMainFrame: source.frame === source.page.mainFrame(),
-          webContentsId: WEB_CONTENTS_ID,
-        });
-        messages.push({ direction: 'invoke', channel: String(channel), payload, result });
-        return result;
-      },
-    );
+    await exposeRouter(page, dispatch, ({ channel, payload, result }) => {
+      messages.push({ direction: 'invoke', channel, payload, result });
+    });
     await page.addInitScript({ path: bridgeScript });
     await page.goto(server.origin);
 

@@ -1,0 +1,36 @@
+/**
+ * The page's way to main in tests and benchmarks: a Playwright binding, `__relayInvoke`, that
+ * hands each call to the real router with the sender the call came from (frame URL, top frame or
+ * not), as `ipcMain.handle` does in the app. The page bridge script builds `window.relay` on it.
+ */
+import type { Page } from 'playwright-core';
+import type { Dispatch } from '../../../electron/main/ipc/router';
+
+/** One call the page made: its channel and payload, main's answer, and when it was asked. */
+export interface RouterCall {
+  channel: string;
+  payload: unknown;
+  result: unknown;
+  /** `performance.now()` when the call reached the binding. */
+  askedAt: number;
+}
+
+/** The one window of the app under test (Electron's webContents id). */
+export const WEB_CONTENTS_ID = 1;
+
+export async function exposeRouter(
+  page: Page,
+  dispatch: Dispatch,
+  onCall?: (call: RouterCall) => void,
+): Promise<void> {
+  await page.exposeBinding('__relayInvoke', async (source, channel: unknown, payload: unknown) => {
+    const askedAt = performance.now();
+    const result = await dispatch(String(channel), payload, {
+      url: source.frame.url(),
+      isMainFrame: source.frame === source.page.mainFrame(),
+      webContentsId: WEB_CONTENTS_ID,
+    });
+    onCall?.({ channel: String(channel), payload, result, askedAt });
+    return result;
+  });
+}
