@@ -131,7 +131,7 @@ export function createBlockSplitter(): BlockSplitter {
       let grew = false;
       for (let i = 0; i < lastContent; i++) {
         const token = tokens[i]!;
-        if (token.type === 'def') definitions = [...definitions, trimBlankLines(token.raw)];
+        if (token.type === 'def') definitions.push(trimBlankLines(token.raw));
         else if (token.type !== 'space') {
           if (!grew) {
             complete = complete.slice();
@@ -147,13 +147,7 @@ export function createBlockSplitter(): BlockSplitter {
       // A definition last (where they often go) already counts, though it may still grow.
       const tailIsDefinition = lastToken?.type === 'def';
       const all = tailIsDefinition ? [...definitions, lastRaw] : definitions;
-      const joined = all.join('\n');
-      last = {
-        complete,
-        tail: tailIsDefinition ? '' : lastRaw,
-        // The same string while unchanged, so memoized blocks are not rendered again.
-        definitions: joined === last.definitions ? last.definitions : joined,
-      };
+      last = { complete, tail: tailIsDefinition ? '' : lastRaw, definitions: all.join('\n') };
       return last;
     },
   };
