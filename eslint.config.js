@@ -32,6 +32,7 @@ export default defineConfig(
       'node_modules/',
       'bench-results/',
       'test-results/',
+      'reliability-results/',
       'coverage/',
       '**/*.d.ts',
     ],
