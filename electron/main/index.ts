@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { app, BrowserWindow, Menu, screen } from 'electron';
 import { EVENTS, ROUTES } from '../shared/ipc/contract';
 import { createAppServices } from './app-services';
-import { createRouter, originOf, trustedSender } from './ipc/router';
+import { createRouter, trustedSender } from './ipc/router';
 import { registerAppScheme, serveRenderer } from './platform/app-protocol';
 import { electronDesktop, electronDialogs, openFolder } from './platform/desktop';
 import { electronFetch } from './platform/electron-fetch';
@@ -17,10 +17,30 @@ import { fitToDisplays, loadWindowState, saveWindowState } from './services/wind
 import { appMenuTemplate } from './windows/app-menu';
 import { APP_ENTRY_URL, APP_ORIGIN } from './windows/app-origin';
 import { createMainWindow, hardenWebContents } from './windows/main-window';
+import { checkStart, StartRefused, type StartPlan } from './windows/start-policy';
 
 const preloadPath = join(import.meta.dirname, '../preload/index.cjs');
 const rendererDir = join(import.meta.dirname, '../renderer');
-const devServerUrl = !app.isPackaged ? process.env['ELECTRON_RENDERER_URL'] : undefined;
+
+/** Refuses a start with remote debugging (packaged) or an unreadable dev server address. */
+function planStart(): StartPlan {
+  try {
+    return checkStart({
+      isPackaged: app.isPackaged,
+      argv: process.argv,
+      env: process.env,
+      hasSwitch: (name) => app.commandLine.hasSwitch(name),
+    });
+  } catch (error) {
+    if (!(error instanceof StartRefused)) throw error;
+    console.error(error.message);
+    app.exit(1);
+    // app.exit ends the process at once; nothing below may run in the meantime.
+    process.exit(1);
+  }
+}
+
+const { devServer } = planStart();
 
 // Every renderer runs sandboxed, including any window a later feature opens.
 app.enableSandbox();
@@ -39,7 +59,12 @@ async function openMainWindow(userDataDir: string): Promise<BrowserWindow> {
       saved.bounds,
       screen.getAllDisplays().map((d) => d.workArea),
     );
-  const window = createMainWindow(preloadPath, { url: devServerUrl ?? APP_ENTRY_URL }, bounds);
+  const window = createMainWindow(
+    preloadPath,
+    { url: devServer?.url ?? APP_ENTRY_URL },
+    { packaged: app.isPackaged },
+    bounds,
+  );
   if (saved?.maximized) window.maximize();
   window.on('close', () => {
     const state = { bounds: window.getNormalBounds(), maximized: window.isMaximized() };
@@ -93,7 +118,7 @@ async function start(appLog: AppLog): Promise<void> {
     version: app.getVersion(),
     platform: process.platform,
   });
-  const origins = [APP_ORIGIN, ...(devServerUrl ? [originOf(devServerUrl) ?? ''] : [])];
+  const origins = [APP_ORIGIN, ...(devServer ? [devServer.origin] : [])];
   const router = createRouter(ROUTES, services.handlers, {
     isTrustedSender: trustedSender(origins, () =>
       mainWindow && !mainWindow.isDestroyed() ? [mainWindow.webContents.id] : [],

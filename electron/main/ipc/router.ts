@@ -155,9 +155,12 @@ export function trustedSender(
   origins: readonly string[],
   windowIds: () => readonly number[],
 ): (sender: IpcSender) => boolean {
+  // An empty entry would match every URL that has no origin: it is never trusted.
+  const trusted = origins.filter((origin) => origin !== '');
   return (sender) => {
     if (!sender.isMainFrame || !windowIds().includes(sender.webContentsId)) return false;
-    return origins.includes(originOf(sender.url) ?? '');
+    const origin = originOf(sender.url);
+    return origin !== undefined && trusted.includes(origin);
   };
 }
 

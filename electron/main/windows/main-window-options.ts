@@ -7,7 +7,10 @@ import type { BrowserWindowConstructorOptions } from 'electron';
  * unit test. Every flag that guards the boundary between the web page and the machine is spelled
  * out, even where it matches Electron's default, so a changed default upstream cannot weaken it.
  */
-export function mainWindowOptions(preloadPath: string): BrowserWindowConstructorOptions {
+export function mainWindowOptions(
+  preloadPath: string,
+  build: { packaged: boolean },
+): BrowserWindowConstructorOptions {
   return {
     title: 'Relay Desktop',
     width: 1200,
@@ -34,6 +37,9 @@ export function mainWindowOptions(preloadPath: string): BrowserWindowConstructor
       enableWebSQL: false,
       // Middle-click would otherwise open links in a new window without the open handler's say.
       disableBlinkFeatures: 'Auxclick',
+      // An installed build has no developer tools: they would show and change the page's state
+      // (and call its bridge) for anyone at the keyboard. Development builds keep them.
+      devTools: !build.packaged,
     },
   };
 }

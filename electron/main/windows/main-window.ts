@@ -34,9 +34,10 @@ export type RendererSource = { url: string } | { file: string };
 export function createMainWindow(
   preloadPath: string,
   source: RendererSource,
+  build: { packaged: boolean },
   bounds?: { x: number; y: number; width: number; height: number },
 ): BrowserWindow {
-  const options = mainWindowOptions(preloadPath);
+  const options = mainWindowOptions(preloadPath, build);
   const window = new BrowserWindow({
     ...options,
     ...bounds,

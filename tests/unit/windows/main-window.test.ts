@@ -41,7 +41,7 @@ function cspMetaContents(html: string): string[] {
 }
 
 describe('main window options', () => {
-  const options = mainWindowOptions('/app/out/preload/index.cjs');
+  const options = mainWindowOptions('/app/out/preload/index.cjs', { packaged: true });
   const web = options.webPreferences ?? {};
 
   it('runs the page sandboxed and isolated, without Node', () => {
