@@ -26,8 +26,15 @@ export function runToJson(run: RunRow, items: readonly ItemRow[]): string {
   );
 }
 
-function csvCell(value: string): string {
-  return /[",\r\n]/.test(value) || /^\s|\s$/.test(value) ? `"${value.replace(/"/g, '""')}"` : value;
+/**
+ * A text as a CSV cell. A spreadsheet runs a cell that starts with `=`, `+`, `-` or `@` (or a tab
+ * or carriage return before one) as a formula, so such a text gets a single quote in front, as
+ * OWASP's advice on CSV injection says: shown as written, never run. Only texts: the vector
+ * columns are numbers, negative ones included, and are written as they are.
+ */
+function csvTextCell(value: string): string {
+  const text = /^[=+\-@\t\r]/.test(value) ? `'${value}` : value;
+  return /[",\r\n]/.test(text) || /^\s|\s$/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
 }
 
 export function runToCsv(run: RunRow, items: readonly ItemRow[]): string {
@@ -37,7 +44,7 @@ export function runToCsv(run: RunRow, items: readonly ItemRow[]): string {
   const lines = [header.join(',')];
   for (const item of items) {
     if (item.vector === undefined) continue;
-    lines.push(`${item.index},${csvCell(item.text)},${Array.from(item.vector).join(',')}`);
+    lines.push(`${item.index},${csvTextCell(item.text)},${Array.from(item.vector).join(',')}`);
   }
   return `${lines.join('\r\n')}\r\n`;
 }

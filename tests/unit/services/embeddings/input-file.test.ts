@@ -56,4 +56,17 @@ describe('stored vectors', () => {
       ['1', 'plain', '0.5'],
     ]);
   });
+
+  it('export as CSV keeps a spreadsheet from running a text as a formula', () => {
+    const texts = ['=1+1', '+SUM(A1)', '-2+3', '@cmd', '\tTAB', '\rCR', '=HYPERLINK("x")'];
+    const csv = runToCsv(
+      { id: 'r', model: 'm', createdAt: '', status: 'done', total: 7, done: 7, dimensions: 2 },
+      texts.map((text, index) => ({ index, text, vector: Float32Array.from([-0.5, 2]) })),
+    );
+    const rows = parseCsv(csv).slice(1);
+    // OWASP's advice: a single quote before the cell, so the text is shown as it was written.
+    expect(rows.map((row) => row[1])).toEqual(texts.map((text) => `'${text}`));
+    // Negative numbers in the vector columns stay numbers.
+    for (const row of rows) expect(row.slice(2)).toEqual(['-0.5', '2']);
+  });
 });
