@@ -18,6 +18,8 @@ export interface RelayState {
   nextId(prefix: string): string;
   /** The relay's own address, `http://127.0.0.1:<port>`. */
   url(): string;
+  /** Whether a request's `Host` header names this relay (see `host-names.ts`). */
+  acceptsHost(header: string | undefined): boolean;
 }
 
 export interface ResponseContext {

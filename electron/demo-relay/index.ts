@@ -7,6 +7,7 @@ import type { AddressInfo } from 'node:net';
 import { Accounts } from './accounts';
 import type { RelayState } from './context';
 import { FaultSwitch } from './faults';
+import { hostChecker } from './host-names';
 import { ImageLinks } from './image-links';
 import { resolveOptions, type DemoRelay, type DemoRelayOptions } from './options';
 import { createRelayServer } from './server';
@@ -19,6 +20,7 @@ export async function startDemoRelay(options: DemoRelayOptions = {}): Promise<De
   const resolved = resolveOptions(options);
   const closing = new AbortController();
   let url = '';
+  let acceptsHost: (header: string | undefined) => boolean = () => false;
   let lastId = 0;
   const relay: RelayState = {
     settings: resolved.settings,
@@ -28,6 +30,7 @@ export async function startDemoRelay(options: DemoRelayOptions = {}): Promise<De
     closing: closing.signal,
     nextId: (prefix) => `${prefix}-${++lastId}`,
     url: () => url,
+    acceptsHost: (header) => acceptsHost(header),
   };
   const { server, destroySockets } = createRelayServer(relay, resolved.log);
 
@@ -40,6 +43,7 @@ export async function startDemoRelay(options: DemoRelayOptions = {}): Promise<De
   });
   const { port } = server.address() as AddressInfo;
   url = `http://${urlHost(resolved.host)}:${port}`;
+  acceptsHost = hostChecker(resolved.host, port);
 
   let closed: Promise<void> | undefined;
   return {

@@ -1,7 +1,7 @@
 /**
  * The HTTP server: routing, then for every API request the same pipeline, in this order:
  *
- *   route (404/405) -> read body (413) -> latency -> `status` fault -> auth (401)
+ *   Host (421) -> route (404/405) -> read body (413) -> latency -> `status` fault -> auth (401)
  *   -> rate limit (429) -> balance (402) -> parse and validate (400) -> charge -> answer
  *
  * The rate limit counts every authenticated request, as hosted relays do. The balance is checked
@@ -94,6 +94,17 @@ async function handle(context: ResponseContext, trace: RequestTrace): Promise<vo
   const { req, res, relay } = context;
   res.setHeader('x-request-id', `req_${randomBytes(12).toString('hex')}`);
   const path = new URL(req.url ?? '/', 'http://demo-relay.invalid').pathname;
+
+  // First of all, before any route: a page that rebound its own name to this machine is refused.
+  if (!relay.acceptsHost(req.headers.host)) {
+    throw new RelayHttpError(
+      req.headers.host ? 421 : 400,
+      req.headers.host
+        ? `This demo relay answers only at its own address (${relay.url()}), not at the Host ${JSON.stringify(req.headers.host.slice(0, 100))}.`
+        : `A request to the demo relay needs a Host header naming its address (${relay.url()}).`,
+      { type: 'invalid_request_error', code: 'invalid_host' },
+    );
+  }
 
   if (path.startsWith('/files/')) return serveImage(req, res, relay, path);
 

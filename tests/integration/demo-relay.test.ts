@@ -3,6 +3,7 @@
  * streaming framing, every fault it can inject, and the command line.
  */
 import { spawn } from 'node:child_process';
+import { request } from 'node:http';
 import { fileURLToPath } from 'node:url';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import {
@@ -934,6 +935,81 @@ describe('routing', () => {
     const error = await expectError(response, 405);
     expect(error.code).toBe('method_not_allowed');
     expect(response.headers.get('allow')).toBe(allowed);
+  });
+});
+
+/** A GET with a Host header of the test's choosing (fetch sets its own). */
+function getWithHost(
+  relay: DemoRelay,
+  path: string,
+  host: string | undefined,
+): Promise<{ status: number; contentType: string | undefined; body: string }> {
+  const { port } = new URL(relay.url);
+  return new Promise((resolve, reject) => {
+    const req = request(
+      {
+        host: '127.0.0.1',
+        port,
+        path,
+        method: 'GET',
+        setHost: false,
+        headers: {
+          ...(host === undefined ? {} : { Host: host }),
+          Authorization: `Bearer ${relay.keys[0]}`,
+        },
+      },
+      (res) => {
+        let body = '';
+        res.setEncoding('utf8');
+        res.on('data', (chunk: string) => (body += chunk));
+        res.on('end', () =>
+          resolve({ status: res.statusCode ?? 0, contentType: res.headers['content-type'], body }),
+        );
+      },
+    );
+    req.on('error', reject);
+    req.end();
+  });
+}
+
+describe('the Host header (DNS rebinding)', () => {
+  let relay: DemoRelay;
+  beforeAll(async () => {
+    relay = await startDemoRelay();
+  });
+  afterAll(() => relay.close());
+
+  it('answers the names of this machine with its own port', async () => {
+    const { port } = new URL(relay.url);
+    for (const host of [
+      `127.0.0.1:${port}`,
+      `localhost:${port}`,
+      `LocalHost:${port}`,
+      `[::1]:${port}`,
+    ])
+      expect((await getWithHost(relay, '/v1/models', host)).status, host).toBe(200);
+  });
+
+  it.each([
+    ['another name that resolves here', 'attacker.example:PORT'],
+    ['a name ending in localhost', 'localhost.attacker.example:PORT'],
+    ['another port', '127.0.0.1:1'],
+    ['no port', 'localhost'],
+    ['an empty Host', ''],
+  ])('refuses %s with the canonical error body', async (_name, template) => {
+    const { port } = new URL(relay.url);
+    const answer = await getWithHost(relay, '/v1/models', template.replace('PORT', port));
+    expect([400, 421]).toContain(answer.status);
+    expect(answer.contentType).toBe('application/json');
+    const body = JSON.parse(answer.body) as { error: Record<string, unknown> };
+    expect(Object.keys(body.error).sort()).toEqual(['code', 'message', 'param', 'type']);
+    expect(body.error.message).toMatch(/Host/);
+  });
+
+  it('refuses image links by another name too', async () => {
+    const { port } = new URL(relay.url);
+    const answer = await getWithHost(relay, `/files/${'0'.repeat(32)}.png`, `evil.example:${port}`);
+    expect([400, 421]).toContain(answer.status);
   });
 });
 
