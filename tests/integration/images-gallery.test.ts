@@ -263,6 +263,25 @@ describe('names and links that try to leave the folder', () => {
     expect(await gallery.servedFile(`/gallery/${id}.png`)).toBeUndefined();
   });
 
+  it('serves a file only under its own name: a <hash>.png link to a page in the folder is refused', async () => {
+    const gallery = await openGallery();
+    const saved = await gallery.save(image());
+    // A page placed in the gallery folder, and a link with an image's name pointing at it.
+    await writeFile(join(folder, 'page.html'), '<script>alert(1)</script>');
+    const id = sha256Hex(fakePng());
+    await symlink('page.html', join(folder, `${id}.png`));
+    // Even a link to a real image under another image's name is not served.
+    await symlink(saved.fileName, join(folder, `${sha256Hex(fakePng())}.png`));
+    expect(await gallery.servedFile(`/gallery/${id}.png`)).toBeUndefined();
+    for (const name of await readdir(folder)) {
+      if (name === saved.fileName || !name.endsWith('.png')) continue;
+      expect(await gallery.servedFile(`/gallery/${name}`), name).toBeUndefined();
+    }
+    expect(await gallery.servedFile(`/gallery/${saved.fileName}`)).toBe(
+      join(await gallery.realFolder(), saved.fileName),
+    );
+  });
+
   it('refuses a relative gallery folder', async () => {
     const gallery = await openGallery();
     await expect(gallery.setFolder('relative/place')).rejects.toMatchObject({ kind: 'invalid' });

@@ -2,6 +2,7 @@
  * The app's own origin for the production renderer, `app://relay`, and how its URLs map to the
  * built files. Free of Electron imports so that the mapping can be tested in plain Node.
  */
+import { readFile } from 'node:fs/promises';
 import { extname, join, normalize, sep } from 'node:path';
 
 export const APP_SCHEME = 'app';
@@ -81,4 +82,46 @@ export function galleryPathOf(requestUrl: string): string | undefined {
   }
   if (url.protocol !== `${APP_SCHEME}:` || url.host !== APP_HOST) return undefined;
   return url.pathname.startsWith('/gallery/') ? url.pathname : undefined;
+}
+
+export interface AppRequestSources {
+  /** The built renderer. */
+  rendererDir: string;
+  /** The gallery's own file for a `/gallery/…` path, or undefined (see `ImageGallery.servedFile`). */
+  galleryFile?: (pathname: string) => Promise<string | undefined>;
+}
+
+/**
+ * The answer to one `app://relay/…` request: the built renderer, or a gallery image, with the
+ * CSP as a header; 404 for everything else. The content type comes from the name that was asked
+ * for, never from the file it resolved to, so an image URL is never answered as a page.
+ */
+export async function answerAppRequest(
+  requestUrl: string,
+  sources: AppRequestSources,
+): Promise<Response> {
+  const notFound = () => new Response('Not found', { status: 404 });
+  const pathname = galleryPathOf(requestUrl);
+  let file: string | undefined;
+  let requested: string;
+  if (pathname !== undefined && sources.galleryFile) {
+    file = await sources.galleryFile(pathname);
+    requested = pathname;
+  } else {
+    file = resolveRendererFile(sources.rendererDir, requestUrl);
+    requested = file ?? '';
+  }
+  if (file === undefined) return notFound();
+  try {
+    const body = await readFile(file);
+    return new Response(body, {
+      headers: {
+        'content-type': contentTypeOf(requested),
+        'content-security-policy': CONTENT_SECURITY_POLICY,
+        'x-content-type-options': 'nosniff',
+      },
+    });
+  } catch {
+    return notFound();
+  }
 }

@@ -94,8 +94,10 @@ export async function isRegularFile(path: string, size?: number): Promise<boolea
 }
 
 /**
- * The real path of `<folder>/<name>` if it is a regular file whose real place is inside the
- * folder's real place; otherwise undefined.
+ * The real path of `<folder>/<name>` if it is a regular file of that very name in the folder's
+ * real place; otherwise undefined. A link by that name is refused even when it points inside the
+ * folder: a `<hash>.png` link to a page placed beside it would be served (typed as a PNG by its
+ * name, but with the page's bytes), copied or trashed in the image's place.
  */
 export async function fileInsideFolder(folder: string, name: string): Promise<string | undefined> {
   try {
@@ -104,7 +106,9 @@ export async function fileInsideFolder(folder: string, name: string): Promise<st
       realpath(join(folder, name)),
     ]);
     if (!realFile.startsWith(realFolder + sep)) return undefined;
-    if (realFile.slice(realFolder.length + 1).includes(sep)) return undefined;
+    const realName = realFile.slice(realFolder.length + 1);
+    if (realName.includes(sep)) return undefined;
+    if (realName !== name) return undefined;
     const info = await lstat(realFile);
     return info.isFile() ? realFile : undefined;
   } catch {
