@@ -3,7 +3,7 @@
  * regenerate, edit, every relay error on the reply where it happened, search, export, import and
  * a restart.
  */
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readdir, readFile, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { strFromU8, strToU8, unzipSync, zipSync } from 'fflate';
@@ -475,6 +475,38 @@ describe('the list, search, export and import', () => {
     ]);
     expect(back.conversation.usage.totalTokens).toBe(reply.usage?.totalTokens);
     expect((await app.api.searchMessages({ query: 'export' })).length).toBeGreaterThanOrEqual(2);
+  });
+
+  it('exports through a fresh, unguessable temp file, and leaves nothing behind when it fails', async () => {
+    const conversation = await app.api.createConversation({ title: 'Private', model: MODEL });
+    const folder = join(dataDir, 'exports');
+    await mkdir(folder);
+    const path = join(folder, 'talk.md');
+    // Links planted where a predictable temp file would be: nothing may be written through them.
+    const victim = join(dataDir, 'victim.txt');
+    await writeFile(victim, 'keep me');
+    for (const guess of [`${path}.${process.pid}.tmp`, `${path}.tmp`]) await symlink(victim, guess);
+    app.dialogs.savePaths.push(path);
+    await app.api.exportConversations({ ids: [conversation.id], format: 'markdown' });
+    expect(await readFile(victim, 'utf8')).toBe('keep me');
+    expect(await readFile(path, 'utf8')).toContain('# Private');
+    expect((await readdir(folder)).filter((name) => !name.startsWith('talk.md.'))).toEqual([
+      'talk.md',
+    ]);
+
+    // The rename at the end fails (a folder has the chosen name): an error, and no temp file.
+    const taken = join(folder, 'taken.json');
+    await mkdir(taken);
+    const before = await readdir(folder);
+    app.dialogs.savePaths.push(taken);
+    await expect(
+      app.api.exportConversations({ ids: [conversation.id], format: 'json' }),
+    ).rejects.toMatchObject({
+      kind: 'internal',
+      message: expect.stringMatching(/could not be written to .*taken\.json \(E[A-Z]+\)/),
+    });
+    expect((await readdir(folder)).sort()).toEqual(before.sort());
+    expect(await readdir(taken)).toEqual([]);
   });
 
   it('imports a zip of JSON exports, refusing the bad entries by name and keeping the rest', async () => {

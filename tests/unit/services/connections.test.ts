@@ -337,6 +337,29 @@ describe('writing a file atomically', () => {
     expect(await fs.readdir(dir)).toEqual(['data.json']);
   });
 
+  it('leaves the old file whole and no temp file when writing fails halfway', async () => {
+    const path = join(dir, 'data.json');
+    await fs.writeFile(path, 'old');
+    const failingWrite = {
+      ...fs,
+      open: async (...args: Parameters<typeof fs.open>) => {
+        const handle = await fs.open(...args);
+        // Half the data reaches the disk, then the disk is full.
+        return Object.assign(handle, {
+          writeFile: async (data: string) => {
+            await handle.write(data.slice(0, data.length / 2));
+            throw Object.assign(new Error('ENOSPC: no space left on device'), { code: 'ENOSPC' });
+          },
+        });
+      },
+    };
+    await expect(
+      writeFileAtomic(path, 'n'.repeat(10_000), { fs: failingWrite as typeof fs }),
+    ).rejects.toThrow('ENOSPC');
+    expect(await fs.readFile(path, 'utf8')).toBe('old');
+    expect(await fs.readdir(dir)).toEqual(['data.json']);
+  });
+
   it('replaces the file only once the new content is complete', async () => {
     const path = join(dir, 'data.json');
     await fs.writeFile(path, 'old');

@@ -1,7 +1,8 @@
-import { readFile, rename, stat, writeFile } from 'node:fs/promises';
+import { readFile, stat } from 'node:fs/promises';
 import { basename } from 'node:path';
 import type { CHAT_ROUTES } from '../../../shared/ipc/routes/chat';
 import type { AppContext } from '../../app-context';
+import { writeFileAtomic } from '../../services/connections-file';
 import { ChatError, ChatService } from '../../services/chat/chat-service';
 import { ChatStore } from '../../services/chat/store';
 import {
@@ -84,9 +85,17 @@ export async function chatHandlers(context: AppContext): Promise<Handlers<typeof
           filters: [{ name: file.extension.toUpperCase(), extensions: [file.extension] }],
         });
         if (path === undefined) return { saved: false, count: 0 };
-        const temp = `${path}.${process.pid}.tmp`;
-        await writeFile(temp, file.bytes);
-        await rename(temp, path);
+        try {
+          // A saved file like any other program's (0666 less the umask), written whole or not at all.
+          await writeFileAtomic(path, file.bytes, { mode: 0o666 });
+        } catch (error) {
+          const code = (error as { code?: unknown }).code;
+          if (typeof code !== 'string') throw error;
+          throw new HandlerError(
+            'internal',
+            `The export could not be written to ${path} (${code}). Nothing was saved there; choose another place.`,
+          );
+        }
         return { saved: true, path, count: conversations.length };
       }),
     importConversations: () =>
