@@ -12,7 +12,9 @@ import { startDemoRelay, type DemoRelay } from '../../electron/demo-relay/index'
 import { tokenize } from '../../electron/demo-relay/models/chat';
 import { ChatStore } from '../../electron/main/services/chat/store';
 import { chatExportSchema } from '../../electron/main/services/chat/transfer';
+import { MAX_REPLY_CHARS } from '../../electron/shared/ipc/routes/chat';
 import { openChatApp, type ChatApp } from '../fakes/chat-app';
+import { startScriptedServer } from '../fakes/scripted-server';
 
 const KEY = 'sk-demo-chat-test-5f1c0a9e';
 const MODEL = 'demo-chat-fast';
@@ -343,6 +345,50 @@ describe('relay errors, on the reply', () => {
     const retried = await app.api.regenerateReply({ conversationId: conversation.id });
     expect(retried.userMessageId).toBe(sent.userMessageId);
     expect((await app.finished(retried.replyId)).status).toBe('complete');
+  });
+});
+
+describe('a reply that never ends', () => {
+  it('is cut at 10 M characters: interrupted with a note, the request aborted, the text saved', async () => {
+    const server = await startScriptedServer();
+    try {
+      let written = 0;
+      let closed = false;
+      const piece = 'endless '.repeat(8192);
+      const event = `data: ${JSON.stringify({ choices: [{ index: 0, delta: { content: piece } }] })}\n\n`;
+      server.handle((_request, res) => {
+        res.writeHead(200, { 'content-type': 'text/event-stream' });
+        res.on('close', () => (closed = true));
+        // Writes as fast as the client reads, for ever.
+        const pump = () => {
+          while (!res.destroyed && res.write(event)) written += piece.length;
+          if (!res.destroyed) res.once('drain', pump);
+        };
+        pump();
+      });
+      await app.api.createConnection({ name: 'Endless', baseUrl: server.url, apiKey: KEY });
+      const conversation = await newConversation('endless-model');
+      const sent = await app.api.sendMessage({ conversationId: conversation.id, text: 'go on' });
+      const end = await app.finished(sent.replyId);
+
+      expect(end.status).toBe('interrupted');
+      expect(end.content.length).toBe(MAX_REPLY_CHARS);
+      expect(end.content.startsWith('endless endless')).toBe(true);
+      expect(end.error?.message).toMatch(/10,000,000 characters/);
+      // The request was given up, so the relay could not keep filling main's memory.
+      await expect.poll(() => closed).toBe(true);
+      const settled = written;
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      expect(written).toBe(settled);
+      expect(written).toBeLessThan(MAX_REPLY_CHARS * 2);
+
+      const stored = (await app.api.getConversation({ id: conversation.id })).messages[1];
+      expect(stored?.status).toBe('interrupted');
+      expect(stored?.content.length).toBe(MAX_REPLY_CHARS);
+      expect(stored?.error?.message).toMatch(/10,000,000 characters/);
+    } finally {
+      await server.close();
+    }
   });
 });
 

@@ -739,6 +739,38 @@ describe('non-streamed chat', () => {
   });
 });
 
+describe('the size of a reply', () => {
+  it('cuts a stream at maxReplyChars, between characters, with the text so far', async () => {
+    server.handle((_req, res) => {
+      sseHeaders(res);
+      res.end(canonicalStream(['abcd', 'ef😀gh', 'never read']));
+    });
+    const deltas: string[] = [];
+    const error = await failure(
+      client({ maxReplyChars: 7 }).chat(hi, { onDelta: (text) => deltas.push(text) }),
+    );
+    expect(error).toMatchObject({ kind: 'bad_response', code: 'reply_too_long' });
+    expect(error.message).toMatch(/passed 7 characters/);
+    // Seven UTF-16 units would end inside the emoji: it is left out whole.
+    expect(error.partialText).toBe('abcdef');
+    expect(deltas.join('')).toBe('abcdef');
+  });
+
+  it('cuts a whole completion the same way', async () => {
+    server.handle((_req, res) =>
+      res.writeHead(200, { 'content-type': 'application/json' }).end(
+        JSON.stringify({
+          choices: [
+            { message: { role: 'assistant', content: 'x'.repeat(50) }, finish_reason: 'stop' },
+          ],
+        }),
+      ),
+    );
+    const error = await failure(client({ maxReplyChars: 20 }).chat({ ...hi, stream: false }));
+    expect(error).toMatchObject({ code: 'reply_too_long', partialText: 'x'.repeat(20) });
+  });
+});
+
 describe('models', () => {
   it('refuses an HTML page, an empty body and JSON without a list', async () => {
     server.handle((_req, res) =>

@@ -54,6 +54,7 @@ export { resolveBaseUrl } from './relay/base-url';
 export { classifyModel } from './relay/models';
 export type { RelayErrorDetails } from './relay/relay-error';
 export type { ChatResult, Usage } from './relay/chat-response';
+export { REPLY_TOO_LONG } from './relay/chat-response';
 export type { EmbeddingResult } from './relay/embeddings';
 export type { GeneratedImage, ImageResult } from './relay/images';
 export type { ModelKind, ModelKindSource, RelayModel } from './relay/models';
@@ -87,6 +88,12 @@ export interface RelayClientOptions {
   maxRetryDelayMs?: number;
   /** Reports each wait before a retry, so the app can show a countdown. */
   onRetry?: (info: RetryInfo) => void;
+  /**
+   * A chat reply is cut at this many characters: the request is aborted and the call ends in a
+   * `bad_response` error with code `reply_too_long` whose `partialText` is the reply so far.
+   * Default ten million (`MAX_REPLY_CHARS`).
+   */
+  maxReplyChars?: number;
   /** Images downloaded from `url` results are refused past this size. Default 50 MB. */
   maxImageBytes?: number;
   /** The jitter source; injectable so that tests can pin delays. */
@@ -363,6 +370,7 @@ export function createRelayClient(options: RelayClientOptions): RelayClient {
         onDelta,
         redact,
         url: endpointUrl(base, 'chat/completions'),
+        ...(options.maxReplyChars === undefined ? {} : { maxChars: options.maxReplyChars }),
       });
     },
 

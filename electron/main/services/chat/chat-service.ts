@@ -9,7 +9,7 @@
 import { randomUUID } from 'node:crypto';
 import type { ChatUsage, MessageStatus, ReplyError } from '../../../shared/ipc/routes/chat';
 import type { ChatMessage } from '../../../shared/relay-requests';
-import { RelayError, type RelayClient } from '../relay-client';
+import { RelayError, REPLY_TOO_LONG, type RelayClient } from '../relay-client';
 import { DeltaCoalescer } from './delta-coalescer';
 import type { ChatStore } from './store';
 
@@ -291,10 +291,11 @@ export class ChatService {
       if (caught instanceof RelayError && caught.partialText !== undefined)
         content = caught.partialText.length >= content.length ? caught.partialText : content;
       const kind = caught instanceof RelayError ? caught.kind : 'internal';
+      const cut = caught instanceof RelayError && caught.code === REPLY_TOO_LONG;
       if (kind === 'aborted') status = 'interrupted';
       else {
         error = replyErrorOf(caught);
-        status = BREAKS.has(kind) && content !== '' ? 'interrupted' : 'error';
+        status = (BREAKS.has(kind) || cut) && content !== '' ? 'interrupted' : 'error';
       }
     } finally {
       clearInterval(persist);

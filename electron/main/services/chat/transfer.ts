@@ -7,7 +7,7 @@
 import { zipSync, strToU8 } from 'fflate';
 import { z } from 'zod';
 import {
-  MAX_MESSAGE_CHARS,
+  MAX_REPLY_CHARS,
   MAX_SYSTEM_PROMPT_CHARS,
   MAX_TITLE_CHARS,
   MESSAGE_ROLES,
@@ -35,8 +35,8 @@ const isoDate = z.iso.datetime({ offset: true });
 
 const exportedMessageSchema = z.object({
   role: z.enum(MESSAGE_ROLES),
-  // Replies can be long; what a person types is bounded by MAX_MESSAGE_CHARS.
-  content: z.string().max(MAX_MESSAGE_CHARS * 50),
+  // Replies can be as long as a stream may grow; what a person types is bounded by MAX_MESSAGE_CHARS.
+  content: z.string().max(MAX_REPLY_CHARS),
   status: z.enum(MESSAGE_STATUSES),
   createdAt: isoDate,
   model: z.string().max(500).optional(),

@@ -1,4 +1,5 @@
 import { createParser, type EventSourceMessage, type ParseError } from 'eventsource-parser';
+import { MAX_REPLY_CHARS } from '../../../shared/ipc/routes/chat';
 import { errorFromPayload, readErrorPayload, type Redact } from './http-errors';
 import { RelayError } from './relay-error';
 import { hostOf, type ReadResult, type ResponseReader } from './response-reader';
@@ -99,6 +100,26 @@ export interface ChatReadOptions {
   onDelta?: (text: string) => void;
   redact: Redact;
   url: string;
+  /** A reply is cut at this many characters (default `MAX_REPLY_CHARS`, ten million). */
+  maxChars?: number;
+}
+
+/** The `code` of the error a reply cut at its size limit ends in; its `partialText` is the reply. */
+export const REPLY_TOO_LONG = 'reply_too_long';
+
+function tooLong(maxChars: number, content: string): RelayError {
+  return new RelayError(
+    'bad_response',
+    `The reply passed ${maxChars.toLocaleString('en-US')} characters, the most the app keeps of one reply, so it was cut there and the rest was not read.`,
+    { code: REPLY_TOO_LONG, partialText: content },
+  );
+}
+
+/** The first `room` characters of `text`, without splitting a surrogate pair. */
+function headOf(text: string, room: number): string {
+  const head = text.slice(0, Math.max(0, room));
+  const last = head.charCodeAt(head.length - 1);
+  return last >= 0xd800 && last <= 0xdbff ? head.slice(0, -1) : head;
 }
 
 /**
@@ -111,6 +132,7 @@ export async function readChatResponse(
   options: ChatReadOptions,
 ): Promise<ChatResult> {
   const { onDelta, redact, url } = options;
+  const maxChars = options.maxChars ?? MAX_REPLY_CHARS;
   const contentType = body.response.headers.get('content-type')?.toLowerCase() ?? '';
   if (contentType.includes('text/html')) {
     body.close();
@@ -183,6 +205,15 @@ export async function readChatResponse(
     const delta = (choice.delta ?? choice.message) as Record<string, unknown> | null | undefined;
     const text = delta !== null && typeof delta === 'object' ? delta.content : undefined;
     if (typeof text === 'string' && text !== '') {
+      // Past the limit the stream is given up (the request aborted), so a relay that never
+      // stops cannot fill main's memory: the reply keeps what fits and ends with a note.
+      if (content.length + text.length > maxChars) {
+        const head = headOf(text, maxChars - content.length);
+        content += head;
+        if (head !== '') onDelta?.(head);
+        fail(tooLong(maxChars, content));
+        return;
+      }
       content += text;
       onDelta?.(text);
     }
@@ -283,6 +314,11 @@ export async function readChatResponse(
   if (failure !== undefined) throw failure;
   if (state.mode === 'json') {
     const completion = readCompletion(pending, url, redact);
+    if (completion.content.length > maxChars) {
+      const head = headOf(completion.content, maxChars);
+      onDelta?.(head);
+      throw tooLong(maxChars, head);
+    }
     if (completion.content !== '') onDelta?.(completion.content);
     return completion;
   }

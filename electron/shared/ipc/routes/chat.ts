@@ -26,6 +26,11 @@ export const MESSAGE_ROLES = ['user', 'assistant'] as const;
 
 /** Longest text a person can send in one message. */
 export const MAX_MESSAGE_CHARS = 200_000;
+/**
+ * The longest reply kept: a stream is cut here (the reply ends interrupted, with a note), and an
+ * import refuses a longer message. Ten million characters is far past any real model's output.
+ */
+export const MAX_REPLY_CHARS = 10_000_000;
 export const MAX_SYSTEM_PROMPT_CHARS = 100_000;
 export const MAX_TITLE_CHARS = 200;
 
