@@ -960,8 +960,14 @@ describe('images', () => {
 
   it.each([
     ['an http link to another host', 'http://images.example.com/a.png', /unencrypted/],
-    ['a link to a private address', 'https://192.168.1.10/a.png', /private or local/],
-    ['a link to the cloud metadata address', 'https://169.254.169.254/latest', /private or local/],
+    ['a link to a private address', 'https://192.168.1.10/a.png', /not a public internet address/],
+    [
+      'a link to the cloud metadata address',
+      'https://169.254.169.254/latest',
+      /not a public internet address/,
+    ],
+    ['a mapped loopback address', 'https://[::ffff:127.0.0.1]/a.png', /not a public internet/],
+    ['a NAT64 address', 'https://[64:ff9b::a9fe:a9fe]/latest', /not a public internet address/],
     ['a file link', 'file:///etc/passwd', /not fetched/],
   ])('refuses %s', async (_name, url, message) => {
     server.handle((_req, res) =>
@@ -972,6 +978,43 @@ describe('images', () => {
     const error = await failure(client().generateImages({ model: 'i', prompt: 'p' }));
     expect(error.kind).toBe('bad_response');
     expect(error.message).toMatch(message);
+  });
+
+  it('fetches from the relay only at its own origin: another port of its host is refused', async () => {
+    // A service on this machine that the relay should not be able to reach through the app.
+    const internal = await startScriptedServer();
+    try {
+      internal.handle((_req, res) => res.writeHead(200, { 'content-type': 'image/png' }).end(png));
+      server.handle((_req, res) =>
+        res
+          .writeHead(200, { 'content-type': 'application/json' })
+          .end(JSON.stringify({ data: [{ url: `${internal.url}/secret.png` }] })),
+      );
+      const error = await failure(client().generateImages({ model: 'i', prompt: 'p' }));
+      expect(error.kind).toBe('bad_response');
+      expect(error.message).toMatch(/unencrypted/);
+      expect(internal.requests).toEqual([]);
+    } finally {
+      await internal.close();
+    }
+  });
+
+  it('refuses a name whose answers include an inside address, asking DNS once', async () => {
+    const calls: string[] = [];
+    const error = await failure(
+      (async () => {
+        server.handle((_req, res) =>
+          res
+            .writeHead(200, { 'content-type': 'application/json' })
+            .end(JSON.stringify({ data: [{ url: 'https://images.rebind.test/a.png' }] })),
+        );
+        return client({
+          resolveHost: async (host) => (calls.push(host), ['203.0.113.50', '10.0.0.7']),
+        }).generateImages({ model: 'i', prompt: 'p' });
+      })(),
+    );
+    expect(error.message).toMatch(/images\.rebind\.test.*not a public internet address/);
+    expect(calls).toEqual(['images.rebind.test']);
   });
 
   it('refuses a download that is not an image, or too large, or gone', async () => {

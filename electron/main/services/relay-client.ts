@@ -29,9 +29,9 @@ import {
   readErrorPayload,
   type Redact,
 } from './relay/http-errors';
+import { createImageFetch } from './relay/image-fetch';
 import {
   checkImageUrl,
-  checkResolvedHost,
   type ResolveHost,
   readImageSources,
   sniffImageType,
@@ -98,7 +98,10 @@ export interface RelayClientOptions {
   maxImageBytes?: number;
   /** The jitter source; injectable so that tests can pin delays. */
   random?: () => number;
-  /** Resolves image hosts before a download, to refuse private addresses. Default `dns.lookup`. */
+  /**
+   * Resolves the host of an image link that is not the relay's, as the download connects, to
+   * refuse any address that is not public (see `relay/image-fetch.ts`). Default `dns.lookup`.
+   */
   resolveHost?: ResolveHost;
 }
 
@@ -155,6 +158,8 @@ export function createRelayClient(options: RelayClientOptions): RelayClient {
   const resolveHost: ResolveHost =
     options.resolveHost ??
     (async (hostname) => (await lookup(hostname, { all: true })).map((a) => a.address));
+  // Image links away from the relay: connected only to addresses checked as public.
+  const imageFetch = createImageFetch({ resolveHost });
   const usedKeys = new Set<string>();
   const redact: Redact = makeRedactor(() => [...usedKeys]);
 
@@ -185,6 +190,7 @@ export function createRelayClient(options: RelayClientOptions): RelayClient {
     url: string,
     init: RequestInit,
     signal: AbortSignal | undefined,
+    fetcher: FetchLike = fetchImpl,
   ): Promise<ResponseReader> {
     if (signal?.aborted) throw abortedError();
     const controller = new AbortController();
@@ -198,10 +204,12 @@ export function createRelayClient(options: RelayClientOptions): RelayClient {
     }, timeoutMs);
     let response: Response;
     try {
-      response = await fetchImpl(url, { ...init, signal: controller.signal });
+      response = await fetcher(url, { ...init, signal: controller.signal });
     } catch (error) {
       detach();
       if (signal?.aborted) throw abortedError();
+      // A refusal of our own (an image link's address) says more than a network error would.
+      if (error instanceof RelayError) throw error;
       if (headersTimedOut) {
         throw new RelayError(
           'timeout',
@@ -296,16 +304,21 @@ export function createRelayClient(options: RelayClientOptions): RelayClient {
   }
 
   async function download(link: string, signal: AbortSignal | undefined): Promise<Uint8Array> {
-    let url = checkImageUrl(link, base.hostname);
+    let url = checkImageUrl(link, base.origin);
     // Redirects are followed by hand so that every hop passes the same address check.
     for (let hop = 0; hop < 4; hop++) {
-      await checkResolvedHost(url, base.hostname, resolveHost);
-      const reader = await send(url.href, { method: 'GET', redirect: 'manual' }, signal);
+      const fromRelay = url.origin === base.origin;
+      const reader = await send(
+        url.href,
+        { method: 'GET', redirect: 'manual' },
+        signal,
+        fromRelay ? fetchImpl : imageFetch,
+      );
       const { response } = reader;
       const location = response.headers.get('location');
       if (response.status >= 300 && response.status < 400 && location !== null) {
         reader.close();
-        url = checkImageUrl(new URL(location, url).href, base.hostname);
+        url = checkImageUrl(new URL(location, url).href, base.origin);
         continue;
       }
       if (!response.ok) {

@@ -1,4 +1,5 @@
 import { isIP } from 'node:net';
+import ipaddr from 'ipaddr.js';
 import { RelayError } from './relay-error';
 
 export interface GeneratedImage {
@@ -87,39 +88,50 @@ export function readImageSources(body: unknown, host: string): ImageSource[] {
   });
 }
 
-export function isPrivateAddress(hostname: string): boolean {
-  const host = hostname.replace(/^\[|\]$/g, '').toLowerCase();
-  if (host === 'localhost' || host.endsWith('.localhost')) return true;
-  const version = isIP(host);
-  if (version === 4) {
-    const [a, b] = host.split('.').map(Number) as [number, number];
-    return (
-      a === 0 ||
-      a === 10 ||
-      a === 127 ||
-      (a === 169 && b === 254) ||
-      (a === 172 && b >= 16 && b <= 31) ||
-      (a === 192 && b === 168) ||
-      (a === 100 && b >= 64 && b <= 127)
-    );
-  }
-  if (version === 6) {
-    return (
-      host === '::' ||
-      host === '::1' ||
-      /^f[cd]/.test(host) ||
-      /^fe[89ab]/.test(host) ||
-      host.startsWith('::ffff:')
-    );
-  }
-  return false;
+/** IPv6 global unicast: every public IPv6 address is in it; anything outside is special. */
+const GLOBAL_UNICAST_V6 = ipaddr.parseCIDR('2000::/3');
+
+/**
+ * Why an address is not an ordinary public one (ipaddr.js's name for its range: `loopback`,
+ * `private`, `linkLocal`, `ipv4Mapped`, `rfc6052`, `reserved`, `multicast`…), or undefined when
+ * it is public. ipaddr.js covers IANA's IPv4 and IPv6 special-purpose registries; on top of it,
+ * an IPv6 address outside 2000::/3 (where all global unicast lives) is refused too, which also
+ * covers the deprecated ranges such as IPv4-compatible `::a.b.c.d`.
+ */
+export function specialRangeOf(address: string): string | undefined {
+  const bare = address.replace(/^\[|\]$/g, '');
+  if (!ipaddr.isValid(bare)) return 'not an IP address';
+  const ip = ipaddr.parse(bare);
+  const range = ip.range();
+  if (range !== 'unicast') return range;
+  if (ip.kind() === 'ipv6' && !ip.match(GLOBAL_UNICAST_V6)) return 'outside global unicast';
+  return undefined;
+}
+
+/** RFC 6761: `localhost` and every name under it is this machine, whatever DNS says. */
+function isLocalhostName(hostname: string): boolean {
+  const name = hostname.toLowerCase().replace(/\.$/, '');
+  return name === 'localhost' || name.endsWith('.localhost');
+}
+
+/** The refusal of a link to an address that is not on the public internet. */
+export function notPublic(host: string, address: string, range: string): RelayError {
+  const where = host === address ? host : `${host}, which resolves to ${address},`;
+  return new RelayError(
+    'bad_response',
+    `The relay sent an image link to ${where} not a public internet address (${range}); it was not fetched.`,
+  );
 }
 
 /**
- * Checks a link to an image before main fetches it: `https`, or `http` only to the relay's own
- * host; never another loopback, private or link-local address named literally.
+ * Checks a link to an image before main fetches it. A link to the relay's own origin (scheme,
+ * host and port) is fetched as the relay's other answers are. Any other link must be `https` to
+ * a name or a public address: never another port of the relay's host, a loopback, private,
+ * link-local or other special-purpose address named literally, or `localhost`. Names are
+ * checked again, by the addresses they resolve to, as the connection is made
+ * (`createImageFetch`).
  */
-export function checkImageUrl(link: string, relayHostname: string): URL {
+export function checkImageUrl(link: string, relayOrigin: string): URL {
   let url: URL;
   try {
     url = new URL(link);
@@ -129,17 +141,10 @@ export function checkImageUrl(link: string, relayHostname: string): URL {
       'The relay sent an image link that is not a valid address.',
     );
   }
-  const sameHost = url.hostname.toLowerCase() === relayHostname.toLowerCase();
   if (url.username !== '' || url.password !== '') {
     throw new RelayError(
       'bad_response',
       'The relay sent an image link with credentials in it; it was not fetched.',
-    );
-  }
-  if (url.protocol === 'http:' && !sameHost) {
-    throw new RelayError(
-      'bad_response',
-      `The relay sent an unencrypted (http) image link to another host (${url.host}); it was not fetched.`,
     );
   }
   if (url.protocol !== 'http:' && url.protocol !== 'https:') {
@@ -148,45 +153,21 @@ export function checkImageUrl(link: string, relayHostname: string): URL {
       `The relay sent an image link of a kind that is not fetched (${url.protocol}).`,
     );
   }
-  if (!sameHost && isPrivateAddress(url.hostname)) {
+  if (url.origin === relayOrigin) return url;
+  if (url.protocol === 'http:') {
     throw new RelayError(
       'bad_response',
-      `The relay sent an image link to a private or local address (${url.host}); it was not fetched.`,
+      `The relay sent an unencrypted (http) image link to another address (${url.host}); it was not fetched.`,
     );
+  }
+  const hostname = url.hostname.replace(/^\[|\]$/g, '');
+  if (isLocalhostName(hostname)) throw notPublic(url.host, url.host, 'loopback');
+  if (isIP(hostname) !== 0) {
+    const range = specialRangeOf(hostname);
+    if (range !== undefined) throw notPublic(url.host, url.host, range);
   }
   return url;
 }
 
 /** Resolves a host name to its addresses; `dns.lookup` in the app, a table in tests. */
 export type ResolveHost = (hostname: string) => Promise<string[]>;
-
-/**
- * Refuses a link whose host name resolves to a private, loopback or link-local address: a
- * literal check alone would let `http://internal.example` reach the local network. (Fetch
- * resolves the name again; a DNS answer that changes in between is not caught here.)
- */
-export async function checkResolvedHost(
-  url: URL,
-  relayHostname: string,
-  resolve: ResolveHost,
-): Promise<void> {
-  if (
-    url.hostname.toLowerCase() === relayHostname.toLowerCase() ||
-    isIP(url.hostname.replace(/^\[|\]$/g, '')) !== 0
-  )
-    return;
-  let addresses: string[];
-  try {
-    addresses = await resolve(url.hostname);
-  } catch {
-    // Fetch will fail on the same name and say so as a network error.
-    return;
-  }
-  const inside = addresses.find((address) => isPrivateAddress(address));
-  if (inside !== undefined) {
-    throw new RelayError(
-      'bad_response',
-      `The relay sent an image link to ${url.host}, which is on a private or local network (${inside}); it was not fetched.`,
-    );
-  }
-}
