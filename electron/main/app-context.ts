@@ -13,7 +13,18 @@ export interface FileFilter {
   extensions: string[];
 }
 
-/** The system's file dialogs; Electron's `dialog` in the app, a scripted fake in tests. */
+/** A question for the person, with a choice between going ahead and cancelling. */
+export interface ConfirmOptions {
+  title: string;
+  /** The question, in one sentence. */
+  message: string;
+  /** What going ahead means, in full. */
+  detail: string;
+  /** The button that goes ahead; the other one cancels and is the default. */
+  confirmLabel: string;
+}
+
+/** The system's dialogs; Electron's `dialog` in the app, a scripted fake in tests. */
 export interface Dialogs {
   /** The path the person chose to save to, or undefined if they cancelled. */
   chooseSavePath(options: {
@@ -29,6 +40,11 @@ export interface Dialogs {
   }): Promise<string[]>;
   /** The folder the person chose, or undefined if they cancelled; absent where there is none. */
   chooseFolder?(options: { title: string; defaultPath?: string }): Promise<string | undefined>;
+  /**
+   * Asks the person, in a window of main's own that the page cannot answer for them; resolves
+   * true only when they chose to go ahead. Absent where no one can be asked: counts as cancelled.
+   */
+  confirm?(options: ConfirmOptions): Promise<boolean>;
 }
 
 /** The operating system's file manager and trash; Electron's `shell` in the app. */

@@ -7,7 +7,8 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { Routes } from '../shared/ipc/contract';
-import type { AppContext, DesktopShell, Dialogs } from './app-context';
+import { join } from 'node:path';
+import type { AppContext, ConfirmOptions, DesktopShell, Dialogs } from './app-context';
 import { chatHandlers } from './ipc/handlers/chat';
 import { embeddingsHandlers } from './ipc/handlers/embeddings';
 import { imagesHandlers, openImageGallery } from './ipc/handlers/images';
@@ -29,7 +30,11 @@ import {
 } from './services/log';
 import { ModelCatalog } from './services/model-catalog';
 import type { FetchLike, RelayClient } from './services/relay-client';
-import type { SecretStore } from './services/secret-store';
+import {
+  PLAINTEXT_KEYS_FILE,
+  stopKeepingKeysInFile,
+  type SecretStore,
+} from './services/secret-store';
 import { SettingsService } from './services/settings';
 
 export interface AppServicesOptions {
@@ -72,6 +77,17 @@ const NO_DESKTOP: DesktopShell = {
     throw new HandlerError('internal', 'Moving files to the trash is not available here.');
   },
 };
+
+/** What the person agrees to when they choose to keep keys in a file. */
+function keyFileQuestion(userDataDir: string): ConfirmOptions {
+  const path = join(userDataDir, PLAINTEXT_KEYS_FILE);
+  return {
+    title: 'Keep keys in a file',
+    message: 'Keep your API keys in a file that is not encrypted?',
+    detail: `From the next start, your API keys will be saved in ${path}. The file is readable only by your user account, but it is not encrypted: any program running as you can read it. Turning this off deletes the file at once.`,
+    confirmLabel: 'Keep keys in a file',
+  };
+}
 
 /** Turns a refusal of the connections service into an error the router passes on as it is. */
 function asHandlerError(error: unknown): never {
@@ -157,6 +173,7 @@ export async function createAppServices(options: AppServicesOptions): Promise<Ap
     return value;
   }
 
+  const dialogs = options.dialogs ?? NO_DIALOGS;
   const db = await openDatabase({ path: databasePath(options.userDataDir) });
   const cleanups: Array<() => Promise<void> | void> = [];
   const context: AppContext = {
@@ -168,7 +185,7 @@ export async function createAppServices(options: AppServicesOptions): Promise<Ap
     settings,
     models,
     ...(options.fetch ? { fetch: options.fetch } : {}),
-    dialogs: options.dialogs ?? NO_DIALOGS,
+    dialogs,
     desktop: options.desktop ?? NO_DESKTOP,
     async activeClient(requestId) {
       const id = await connections.activeId();
@@ -244,7 +261,21 @@ export async function createAppServices(options: AppServicesOptions): Promise<Ap
       guarded(async () => (await models.setLastModel(feature, modelId), null)),
 
     getSettings: () => settings.get(),
-    updateSettings: (changes) => settings.update(changes),
+    updateSettings: async (changes) => {
+      const before = await settings.get();
+      if (changes.allowPlaintextKeys === true && !before.allowPlaintextKeys) {
+        // Asked by main, in a dialog of its own: a script in the page cannot agree for the person.
+        const agreed = (await dialogs.confirm?.(keyFileQuestion(options.userDataDir))) ?? false;
+        if (!agreed) {
+          const { allowPlaintextKeys: _declined, ...rest } = changes;
+          changes = rest;
+        }
+      }
+      const after = await settings.update(changes);
+      if (before.allowPlaintextKeys && !after.allowPlaintextKeys)
+        await stopKeepingKeysInFile(options.userDataDir, options.secretStore);
+      return after;
+    },
   };
 
   logMigrations(log, db, startedAt);

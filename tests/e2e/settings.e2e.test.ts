@@ -3,6 +3,7 @@ import { expectHealthyPage } from './harness/checks';
 import { MemorySecretStore, type SecretStore } from '../../electron/main/services/secret-store';
 import { startE2e, type AppUnderTest, type E2eSession } from './harness/harness';
 import type { PageWindow } from './harness/page-types';
+import { ScriptedDialogs } from '../fakes/chat-dialogs';
 import { ConnectPage } from './pages/connect-page';
 import { ModelsPage } from './pages/models-page';
 import { SettingsPage } from './pages/settings-page';
@@ -23,8 +24,13 @@ afterAll(() => e2e?.close());
 async function openSettings(
   colorScheme: 'light' | 'dark' = 'light',
   secretStore?: SecretStore,
+  dialogs?: ScriptedDialogs,
 ): Promise<SettingsPage> {
-  app = await e2e.openApp(secretStore ? { colorScheme, secretStore } : { colorScheme });
+  app = await e2e.openApp({
+    colorScheme,
+    ...(secretStore ? { secretStore } : {}),
+    ...(dialogs ? { dialogs } : {}),
+  });
   const connect = new ConnectPage(app.page);
   await connect.waitUntilShown();
   await connect.tryDemo.click();
@@ -173,17 +179,26 @@ describe('settings', () => {
     ).resolves.toBe(0);
     await app!.close();
 
-    await openSettings('light', new MemorySecretStore());
+    const dialogs = new ScriptedDialogs();
+    await openSettings('light', new MemorySecretStore(), dialogs);
     app = app!;
     const section = app.page.getByRole('region', { name: 'Where keys are kept' });
     await section.waitFor();
     await expect(section.textContent()).resolves.toContain('kept in memory until you quit');
     const choice = section.getByRole('checkbox');
     await expect(choice.isChecked()).resolves.toBe(false);
-    await choice.check();
+    // Main asks first, in a dialog of its own; cancelled, the choice stays off.
+    dialogs.confirmAnswers.push(false);
+    await choice.click();
+    await expect.poll(() => dialogs.confirmRequests.length).toBe(1);
+    await expect.poll(() => choice.isChecked()).toBe(false);
+    expect((await app.services.settings.get()).allowPlaintextKeys).toBe(false);
+    dialogs.confirmAnswers.push(true);
+    await choice.click();
     await expect
       .poll(async () => (await app!.services.settings.get()).allowPlaintextKeys)
       .toBe(true);
+    await expect.poll(() => choice.isChecked()).toBe(true);
     await app.screenshot('settings-key-file-choice');
     expectHealthyPage(app);
   });

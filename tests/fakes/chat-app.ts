@@ -6,7 +6,7 @@ import { createAppServices, type AppServices } from '../../electron/main/app-ser
 import { createRouter, trustedSender } from '../../electron/main/ipc/router';
 import type { AppLog } from '../../electron/main/services/log';
 import type { FetchLike } from '../../electron/main/services/relay-client';
-import { MemorySecretStore } from '../../electron/main/services/secret-store';
+import { MemorySecretStore, type SecretStore } from '../../electron/main/services/secret-store';
 import { createBridge } from '../../electron/shared/ipc/bridge';
 import { EVENTS, ROUTES } from '../../electron/shared/ipc/contract';
 import { ScriptedDialogs } from './chat-dialogs';
@@ -35,7 +35,7 @@ export interface ChatAppOptions {
 
 export async function openChatApp(
   dataDir: string,
-  secrets = new MemorySecretStore(),
+  secrets: SecretStore = new MemorySecretStore(),
   options: ChatAppOptions = {},
 ) {
   const events: RecordedEvent[] = [];

@@ -1,10 +1,18 @@
-/** Scripted file dialogs: each call takes the next answer queued by the test. */
-import type { Dialogs } from '../../electron/main/app-context';
+/** Scripted dialogs: each call takes the next answer queued by the test. */
+import type { ConfirmOptions, Dialogs } from '../../electron/main/app-context';
 
 export class ScriptedDialogs implements Dialogs {
   readonly savePaths: Array<string | undefined> = [];
   readonly openPaths: string[][] = [];
   readonly saveRequests: Array<{ title: string; defaultName: string }> = [];
+  /** Answers to questions; a question with no answer queued counts as cancelled. */
+  readonly confirmAnswers: boolean[] = [];
+  readonly confirmRequests: ConfirmOptions[] = [];
+
+  async confirm(options: ConfirmOptions) {
+    this.confirmRequests.push(options);
+    return this.confirmAnswers.shift() ?? false;
+  }
 
   async chooseSavePath(options: { title: string; defaultName: string }) {
     this.saveRequests.push({ title: options.title, defaultName: options.defaultName });

@@ -14,11 +14,14 @@ import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest';
 import {
   KeychainSecretStore,
   openSecretStore,
-  PLAINTEXT_KEYS_FILE,
   probeKeychain,
 } from '../../electron/main/platform/keychain';
 import { ConnectionsService } from '../../electron/main/services/connections';
-import { MEMORY_REASON, PlaintextFileSecretStore } from '../../electron/main/services/secret-store';
+import {
+  MEMORY_REASON,
+  PLAINTEXT_KEYS_FILE,
+  PlaintextFileSecretStore,
+} from '../../electron/main/services/secret-store';
 import {
   inChild as runInChild,
   withoutSecretService,

@@ -46,6 +46,24 @@ export const electronDialogs: Dialogs = {
       : await dialog.showOpenDialog(options);
     return result.canceled ? undefined : result.filePaths[0];
   },
+  async confirm({ title, message, detail, confirmLabel }) {
+    const owner = BrowserWindow.getFocusedWindow();
+    const options = {
+      type: 'warning' as const,
+      title,
+      message,
+      detail,
+      buttons: ['Cancel', confirmLabel],
+      // Enter and Escape both cancel: going ahead takes a deliberate click.
+      defaultId: 0,
+      cancelId: 0,
+      noLink: true,
+    };
+    const { response } = owner
+      ? await dialog.showMessageBox(owner, options)
+      : await dialog.showMessageBox(options);
+    return response === 1;
+  },
 };
 
 export const electronDesktop: DesktopShell = {

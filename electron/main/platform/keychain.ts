@@ -15,6 +15,7 @@ import { AsyncEntry, type EntryOptions } from '@napi-rs/keyring';
 import {
   MEMORY_REASON,
   MemorySecretStore,
+  PLAINTEXT_KEYS_FILE,
   PlaintextFileSecretStore,
   SecretStoreError,
   type KeyStorageStatus,
@@ -23,8 +24,6 @@ import {
 
 /** The keychain service name: every saved connection is one entry under it, named by its id. */
 export const KEYCHAIN_SERVICE = 'dev.relaydesktop.app';
-/** The file `allowPlaintextFile` keeps keys in, inside the user data folder. */
-export const PLAINTEXT_KEYS_FILE = 'keys.insecure.json';
 
 const ENTRY_OPTIONS: EntryOptions = { linux: { store: 'secret-service' } };
 const PROBE_ACCOUNT = '.relay-desktop-probe';

@@ -7,7 +7,11 @@
  * connection's id) and never logs, returns in an error or otherwise exposes a secret.
  */
 import { readFile, rm } from 'node:fs/promises';
+import { join } from 'node:path';
 import { writeFileAtomic } from './connections-file';
+
+/** The file keys are kept in when the person chose that, inside the user data folder. */
+export const PLAINTEXT_KEYS_FILE = 'keys.insecure.json';
 
 /** How keys are kept right now, in words a person can act on. */
 export interface KeyStorageStatus {
@@ -68,6 +72,17 @@ export class MemorySecretStore implements SecretStore {
   async delete(account: string): Promise<boolean> {
     return this.#secrets.delete(account);
   }
+
+  /** The accounts that have a secret. */
+  accounts(): string[] {
+    return [...this.#secrets.keys()];
+  }
+
+  /** Replaces every secret at once. */
+  replaceAll(secrets: Readonly<Record<string, string>>): void {
+    this.#secrets.clear();
+    for (const [account, secret] of Object.entries(secrets)) this.#secrets.set(account, secret);
+  }
 }
 
 /**
@@ -83,13 +98,15 @@ export class MemorySecretStore implements SecretStore {
  * `allowPlaintextFile` only after the person agreed to that sentence.
  */
 export class PlaintextFileSecretStore implements SecretStore {
-  readonly status: KeyStorageStatus;
+  #status: KeyStorageStatus;
   readonly #path: string;
   #queue: Promise<unknown> = Promise.resolve();
+  /** Once the person turned the file off: the keys, for the rest of the session only. */
+  #memory: MemorySecretStore | undefined;
 
   constructor(path: string, status: Partial<KeyStorageStatus> = {}) {
     this.#path = path;
-    this.status = {
+    this.#status = {
       secure: false,
       persistent: true,
       backend: 'file',
@@ -98,8 +115,17 @@ export class PlaintextFileSecretStore implements SecretStore {
     };
   }
 
+  get status(): KeyStorageStatus {
+    return this.#memory?.status ?? this.#status;
+  }
+
+  get path(): string {
+    return this.#path;
+  }
+
   async get(account: string): Promise<string | undefined> {
     await this.#queue;
+    if (this.#memory) return this.#memory.get(account);
     return (await this.#read())[account];
   }
 
@@ -132,6 +158,28 @@ export class PlaintextFileSecretStore implements SecretStore {
     await rm(this.#path, { force: true });
   }
 
+  /**
+   * Stops keeping keys in the file, at once: its keys move to memory for the rest of the session
+   * and the file is deleted. A file that cannot be read is deleted all the same (its keys are
+   * then entered again): the person asked for no key on disk.
+   */
+  moveToMemory(): Promise<void> {
+    const next = this.#queue.then(async () => {
+      if (this.#memory) return;
+      const memory = new MemorySecretStore({
+        detail: this.#status.detail,
+        reason:
+          'No secure key store was found, and keys are no longer kept in a file: they are kept in memory until you quit.',
+      });
+      const secrets = await this.#read().catch(() => ({}) as Record<string, string>);
+      for (const [account, secret] of Object.entries(secrets)) await memory.set(account, secret);
+      this.#memory = memory;
+      await rm(this.#path, { force: true });
+    });
+    this.#queue = next.catch(() => undefined);
+    return next;
+  }
+
   async #read(): Promise<Record<string, string>> {
     let text: string;
     try {
@@ -158,6 +206,14 @@ export class PlaintextFileSecretStore implements SecretStore {
 
   #update(change: (secrets: Record<string, string>) => undefined): Promise<void> {
     const next = this.#queue.then(async () => {
+      const memory = this.#memory;
+      if (memory) {
+        const secrets: Record<string, string> = {};
+        for (const account of memory.accounts()) secrets[account] = (await memory.get(account))!;
+        change(secrets);
+        memory.replaceAll(secrets);
+        return;
+      }
       const secrets = await this.#read();
       change(secrets);
       await writeFileAtomic(this.#path, JSON.stringify(secrets), { mode: 0o600 });
@@ -165,4 +221,17 @@ export class PlaintextFileSecretStore implements SecretStore {
     this.#queue = next.catch(() => undefined);
     return next;
   }
+}
+
+/**
+ * Stops keeping keys in a file, at once (the person turned the choice off): the file in
+ * `userDataDir` is deleted now, and when it is the store in use, its keys move to memory until
+ * the app quits.
+ */
+export async function stopKeepingKeysInFile(
+  userDataDir: string,
+  store: SecretStore,
+): Promise<void> {
+  if (store instanceof PlaintextFileSecretStore) await store.moveToMemory();
+  await rm(join(userDataDir, PLAINTEXT_KEYS_FILE), { force: true });
 }

@@ -15,8 +15,11 @@ export async function loadSettings(): Promise<void> {
   }
 }
 
-export async function saveSettings(changes: Partial<Settings>): Promise<void> {
-  useSettingsStore.getState().settingsSaved(await requireBridge().updateSettings(changes));
+/** Saves a change; resolves to the settings as main saved them (it may decline a change). */
+export async function saveSettings(changes: Partial<Settings>): Promise<Settings> {
+  const saved = await requireBridge().updateSettings(changes);
+  useSettingsStore.getState().settingsSaved(saved);
+  return saved;
 }
 
 /** Shows the theme at once and saves it; puts the previous one back if saving fails. */

@@ -237,7 +237,11 @@ function KeyStorageChoice({ allowed }: { allowed: boolean }) {
     setFailure(undefined);
     setChecked(next);
     try {
-      await saveSettings({ allowPlaintextKeys: next });
+      // Main asks the person to confirm before turning it on; cancelled, it stays off.
+      const saved = await saveSettings({ allowPlaintextKeys: next });
+      setChecked(saved.allowPlaintextKeys);
+      // Turning it off moved the keys from the file to memory: say where they are now.
+      if (!saved.allowPlaintextKeys) setStatus(await loadKeyStorage());
     } catch (error) {
       setChecked(!next);
       setFailure(failureOf(error));
@@ -258,8 +262,9 @@ function KeyStorageChoice({ allowed }: { allowed: boolean }) {
         />
         <span>
           Keep keys in a file on this computer instead, so they are still there after a restart. The
-          file is readable only by your user account but is <strong>not encrypted</strong>. This
-          takes effect the next time the app starts.
+          file is readable only by your user account but is <strong>not encrypted</strong>. Turning
+          this on takes effect the next time the app starts; turning it off deletes the file at
+          once.
         </span>
       </label>
       {failure && (
