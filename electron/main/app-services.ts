@@ -9,6 +9,7 @@ import { randomUUID } from 'node:crypto';
 import type { Routes } from '../shared/ipc/contract';
 import { join } from 'node:path';
 import type { AppContext, ConfirmOptions, DesktopShell, Dialogs } from './app-context';
+import type { StartImportWorker } from './services/chat/import-reader';
 import { chatHandlers } from './ipc/handlers/chat';
 import { embeddingsHandlers } from './ipc/handlers/embeddings';
 import { imagesHandlers, openImageGallery } from './ipc/handlers/images';
@@ -53,6 +54,8 @@ export interface AppServicesOptions {
   desktop?: DesktopShell;
   /** The support log; without it nothing is logged. */
   log?: AppLog;
+  /** Starts the worker thread chat imports are read in; without it they are read on main. */
+  startImportWorker?: StartImportWorker;
 }
 
 export interface AppServices {
@@ -187,6 +190,7 @@ export async function createAppServices(options: AppServicesOptions): Promise<Ap
     ...(options.fetch ? { fetch: options.fetch } : {}),
     dialogs,
     desktop: options.desktop ?? NO_DESKTOP,
+    ...(options.startImportWorker ? { startImportWorker: options.startImportWorker } : {}),
     async activeClient(requestId) {
       const id = await connections.activeId();
       if (id === undefined)

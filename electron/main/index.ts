@@ -1,8 +1,10 @@
 import { release } from 'node:os';
 import { join } from 'node:path';
+import { Worker } from 'node:worker_threads';
 import { app, BrowserWindow, Menu, screen } from 'electron';
 import { EVENTS, ROUTES } from '../shared/ipc/contract';
 import { createAppServices } from './app-services';
+import { CHAT_IMPORT_WORKER } from './build-entries';
 import { createRouter, trustedSender } from './ipc/router';
 import { registerAppScheme, serveRenderer } from './platform/app-protocol';
 import { electronDesktop, electronDialogs, openFolder } from './platform/desktop';
@@ -20,6 +22,8 @@ import { createMainWindow, hardenWebContents } from './windows/main-window';
 import { checkStart, StartRefused, type StartPlan } from './windows/start-policy';
 
 const preloadPath = join(import.meta.dirname, '../preload/index.cjs');
+/** A separate entry of the build (`electron.vite.config.ts`), beside this file. */
+const importWorkerPath = join(import.meta.dirname, `${CHAT_IMPORT_WORKER}.js`);
 const rendererDir = join(import.meta.dirname, '../renderer');
 
 /** Refuses a start with remote debugging (packaged) or an unreadable dev server address. */
@@ -114,6 +118,7 @@ async function start(appLog: AppLog): Promise<void> {
     fetch: electronFetch,
     dialogs: electronDialogs,
     desktop: electronDesktop,
+    startImportWorker: (workerData) => new Worker(importWorkerPath, { workerData }),
     emit,
     version: app.getVersion(),
     platform: process.platform,

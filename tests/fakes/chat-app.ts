@@ -10,6 +10,7 @@ import { MemorySecretStore, type SecretStore } from '../../electron/main/service
 import { createBridge } from '../../electron/shared/ipc/bridge';
 import { EVENTS, ROUTES } from '../../electron/shared/ipc/contract';
 import { ScriptedDialogs } from './chat-dialogs';
+import { startSourceImportWorker } from './source-workers';
 
 const sender = { url: 'app://relay/index.html', isMainFrame: true, webContentsId: 1 };
 
@@ -46,6 +47,7 @@ export async function openChatApp(
     userDataDir: dataDir,
     secretStore: secrets,
     dialogs,
+    startImportWorker: startSourceImportWorker,
     ...options,
     emit: (channel, payload) => {
       // Every event must fit its schema, as the preload would deliver it.

@@ -17,6 +17,7 @@ import { ROUTES } from '../../../electron/shared/ipc/contract';
 import type { Dialogs } from '../../../electron/main/app-context';
 import { createAppServices, type AppServices } from '../../../electron/main/app-services';
 import { MemorySecretStore, type SecretStore } from '../../../electron/main/services/secret-store';
+import { startSourceImportWorker } from '../../fakes/source-workers';
 import type { PageWindow } from './page-types';
 import { exposeRouter, WEB_CONTENTS_ID } from './expose-router';
 import { serveDirectory, type GalleryFile, type StaticServer } from './static-server';
@@ -103,6 +104,7 @@ export async function startE2e(): Promise<E2eSession> {
       emit,
       ...(options.fetch ? { fetch: options.fetch } : {}),
       ...(options.dialogs ? { dialogs: options.dialogs } : {}),
+      startImportWorker: startSourceImportWorker,
       version: appVersion,
       platform: process.platform,
     });

@@ -1,19 +1,10 @@
-import { readFile, stat } from 'node:fs/promises';
-import { basename } from 'node:path';
 import type { CHAT_ROUTES } from '../../../shared/ipc/routes/chat';
 import type { AppContext } from '../../app-context';
 import { writeFileAtomic } from '../../services/connections-file';
 import { ChatError, ChatService } from '../../services/chat/chat-service';
 import { ChatStore } from '../../services/chat/store';
-import {
-  buildExport,
-  importConversations,
-  ImportError,
-  MAX_IMPORT_BYTES,
-  readImportFile,
-  type ChatExport,
-  type Refused,
-} from '../../services/chat/transfer';
+import { readInProcess, readInWorker } from '../../services/chat/import-reader';
+import { buildExport, importConversations, ImportError } from '../../services/chat/transfer';
 import { HandlerError, type Handlers } from '../router';
 
 /** Runs a handler, turning the chat services' refusals into errors the router passes on. */
@@ -42,6 +33,10 @@ export async function chatHandlers(context: AppContext): Promise<Handlers<typeof
     defaults: async () => (await context.settings.get()).chatDefaults,
   });
   context.onClose(() => chat.close());
+  // Off main's event loop where the app gives a worker; on it otherwise (some tests).
+  const readChosenFiles = context.startImportWorker
+    ? readInWorker(context.startImportWorker)
+    : readInProcess();
 
   return {
     listConversations: () => store.list(),
@@ -106,29 +101,12 @@ export async function chatHandlers(context: AppContext): Promise<Handlers<typeof
           multiple: true,
         });
         if (paths.length === 0) return { cancelled: true, conversationIds: [], refused: [] };
-        const documents: ChatExport[] = [];
-        const refused: Refused[] = [];
-        for (const path of paths) {
-          const name = basename(path);
-          try {
-            if ((await stat(path)).size > MAX_IMPORT_BYTES) {
-              refused.push({ name, reason: `${name} is too large to be a chat export.` });
-              continue;
-            }
-            const read = readImportFile(name, new Uint8Array(await readFile(path)));
-            documents.push(...read.documents.map((d) => d.document));
-            refused.push(...read.refused);
-          } catch (error) {
-            const code = (error as { code?: unknown }).code;
-            if (typeof code !== 'string') throw error;
-            refused.push({ name, reason: `${name} could not be read (${code}).` });
-          }
-        }
-        if (documents.length === 0)
+        const { conversations, refused, documents } = await readChosenFiles(paths);
+        if (documents === 0)
           throw new ImportError(
             `${refused.map((r) => r.reason).join(' ')} Nothing was imported.`.trim(),
           );
-        const conversationIds = importConversations(store, documents);
+        const conversationIds = await importConversations(store, conversations);
         context.emit('chat:conversations-changed', null);
         return { cancelled: false, conversationIds, refused };
       }),

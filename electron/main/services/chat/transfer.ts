@@ -68,7 +68,7 @@ export const chatExportSchema = z.object({
   conversations: z.array(exportedConversationSchema).max(100_000),
 });
 export type ChatExport = z.infer<typeof chatExportSchema>;
-type ExportedConversation = z.infer<typeof exportedConversationSchema>;
+export type ExportedConversation = z.infer<typeof exportedConversationSchema>;
 
 function exportedMessage(
   message: ChatMessageRecord,
@@ -210,23 +210,30 @@ export interface Refused {
 export interface ReadImport {
   documents: { name: string; document: ChatExport }[];
   refused: Refused[];
+  /** The bytes of JSON read: the file's, or what its zip entries unpacked to. */
+  bytes: number;
 }
 
 function readDocument(name: string, bytes: Uint8Array): ReadImport {
+  const refused = (reason: string): ReadImport => ({
+    documents: [],
+    refused: [{ name, reason }],
+    bytes: bytes.byteLength,
+  });
   let text: string;
   try {
     text = new TextDecoder('utf-8', { fatal: true }).decode(bytes);
   } catch {
-    return {
-      documents: [],
-      refused: [{ name, reason: `${name} is not UTF-8 text, so it is not a chat export.` }],
-    };
+    return refused(`${name} is not UTF-8 text, so it is not a chat export.`);
   }
   try {
-    return { documents: [{ name, document: parseExport(name, text) }], refused: [] };
+    return {
+      documents: [{ name, document: parseExport(name, text) }],
+      refused: [],
+      bytes: bytes.byteLength,
+    };
   } catch (error) {
-    if (error instanceof ImportError)
-      return { documents: [], refused: [{ name, reason: error.message }] };
+    if (error instanceof ImportError) return refused(error.message);
     throw error;
   }
 }
@@ -246,14 +253,19 @@ export function readImportFile(
       return {
         documents: [],
         refused: [{ name, reason: `${name} is not a zip file, or it is damaged.` }],
+        bytes: 0,
       };
     return readDocument(name, bytes);
   }
-  const out: ReadImport = { documents: [], refused: [] };
+  const out: ReadImport = { documents: [], refused: [], bytes: 0 };
   try {
     const entries = readZip(name, bytes, limits);
     if (entries.length === 0)
-      return { documents: [], refused: [{ name, reason: `${name} holds no chat export.` }] };
+      return {
+        documents: [],
+        refused: [{ name, reason: `${name} holds no chat export.` }],
+        bytes: 0,
+      };
     for (const entry of entries) {
       const where = `${name} › ${entry.name}`;
       if (!/\.json$/i.test(entry.name)) {
@@ -268,55 +280,104 @@ export function readImportFile(
       const one = readDocument(where, read.bytes);
       out.documents.push(...one.documents);
       out.refused.push(...one.refused);
+      out.bytes += one.bytes;
     }
   } catch (error) {
     if (error instanceof ZipError)
-      return { documents: [], refused: [{ name, reason: error.message }] };
+      return { documents: [], refused: [{ name, reason: error.message }], bytes: out.bytes };
     throw error;
   }
   return out;
 }
 
-/** Writes checked conversations in one transaction; returns their new ids. */
-export function importConversations(store: ChatStore, documents: ChatExport[]): string[] {
-  return store.transaction(() => {
-    const ids: string[] = [];
-    for (const document of documents) {
-      for (const c of document.conversations) {
-        const created = store.create({
-          title: c.title,
-          model: c.model,
-          systemPrompt: c.systemPrompt,
-          temperature: c.temperature,
-          maxTokens: c.maxTokens,
-          pinned: c.pinned,
-          createdAt: c.createdAt,
-          updatedAt: c.updatedAt,
-        });
-        if (c.messages.length > 0) {
-          store.append(
-            created.id,
-            c.messages.map((m) => ({
-              role: m.role,
-              content: m.content,
-              // A reply that was streaming when exported will never finish now.
-              status: m.status === 'streaming' ? 'interrupted' : m.status,
-              createdAt: m.createdAt,
-              ...(m.model === undefined ? {} : { model: m.model }),
-              ...(m.usage === undefined ? {} : { usage: m.usage }),
-              ...(m.error === undefined ? {} : { error: m.error }),
-              ...(m.finishReason === undefined ? {} : { finishReason: m.finishReason }),
-            })),
-          );
-          // `append` marks the conversation active now; keep the exported activity time.
-          store.db.run('UPDATE chat_conversations SET updated_at = ? WHERE id = ?', [
-            c.updatedAt,
-            created.id,
-          ]);
+export interface ImportWriteOptions {
+  /** How long one slice of writing may hold the thread before it lets other work run (ms). */
+  sliceMs?: number;
+  /** Lets other work run between slices; default: until the event loop's next turn. */
+  pause?: () => Promise<void>;
+}
+
+/** Messages written per statement batch inside a slice. */
+const MESSAGES_PER_STEP = 100;
+
+/**
+ * Writes checked conversations and returns their new ids: all of them, or (if writing fails)
+ * none. Writing a large import takes seconds, so it goes in slices of `sliceMs`, each its own
+ * transaction, with the event loop free in between; the conversations stay hidden (as if deleted)
+ * until the last slice is written, then all appear at once. If the app stops half-way, the hidden
+ * ones are removed at the next start with the other deleted conversations (`ChatStore.recover`).
+ */
+export async function importConversations(
+  store: ChatStore,
+  conversations: readonly ExportedConversation[],
+  options: ImportWriteOptions = {},
+): Promise<string[]> {
+  const sliceMs = options.sliceMs ?? 16;
+  const pause = options.pause ?? (() => new Promise<void>((resolve) => setImmediate(resolve)));
+  const ids: string[] = [];
+  let next = 0;
+  let written = 0;
+  try {
+    while (next < conversations.length) {
+      store.transaction(() => {
+        const started = performance.now();
+        while (next < conversations.length && performance.now() - started < sliceMs) {
+          const c = conversations[next]!;
+          if (written === 0) {
+            const created = store.create({
+              title: c.title,
+              model: c.model,
+              systemPrompt: c.systemPrompt,
+              temperature: c.temperature,
+              maxTokens: c.maxTokens,
+              pinned: c.pinned,
+              createdAt: c.createdAt,
+              updatedAt: c.updatedAt,
+            });
+            store.softDelete(created.id);
+            ids.push(created.id);
+          }
+          const id = ids[ids.length - 1]!;
+          const step = c.messages.slice(written, written + MESSAGES_PER_STEP);
+          if (step.length > 0) {
+            store.append(
+              id,
+              step.map((m) => ({
+                role: m.role,
+                content: m.content,
+                // A reply that was streaming when exported will never finish now.
+                status: m.status === 'streaming' ? 'interrupted' : m.status,
+                createdAt: m.createdAt,
+                ...(m.model === undefined ? {} : { model: m.model }),
+                ...(m.usage === undefined ? {} : { usage: m.usage }),
+                ...(m.error === undefined ? {} : { error: m.error }),
+                ...(m.finishReason === undefined ? {} : { finishReason: m.finishReason }),
+              })),
+            );
+            written += step.length;
+          }
+          if (written >= c.messages.length) {
+            // `append` marks the conversation active now; keep the exported activity time.
+            store.db.run('UPDATE chat_conversations SET updated_at = ? WHERE id = ?', [
+              c.updatedAt,
+              id,
+            ]);
+            next++;
+            written = 0;
+          }
         }
-        ids.push(created.id);
-      }
+      });
+      await pause();
     }
+    store.transaction(() => {
+      for (const id of ids)
+        store.db.run('UPDATE chat_conversations SET deleted_at = NULL WHERE id = ?', [id]);
+    });
     return ids;
-  });
+  } catch (error) {
+    store.transaction(() => {
+      for (const id of ids) store.db.run('DELETE FROM chat_conversations WHERE id = ?', [id]);
+    });
+    throw error;
+  }
 }

@@ -1,0 +1,7 @@
+/**
+ * Entries of the main build that the app loads by file name at run time, named once for both
+ * `electron.vite.config.ts` (which writes `out/main/<name>.js`) and the code that loads them.
+ */
+
+/** The worker thread chat imports are read in (`services/chat/import-worker.ts`). */
+export const CHAT_IMPORT_WORKER = 'chat-import-worker';

@@ -1,0 +1,128 @@
+/**
+ * Importing conversations through the real router and services: only regular files are read
+ * (a FIFO or a folder is refused by name, never waited on), and a large import leaves main's
+ * event loop free, since the files are read and checked in a worker thread and written in slices.
+ */
+import { execFileSync } from 'node:child_process';
+import { closeSync, constants, openSync } from 'node:fs';
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { EXPORT_FORMAT_ID, EXPORT_VERSION } from '../../electron/main/services/chat/transfer';
+import { openChatApp, type ChatApp } from '../fakes/chat-app';
+
+let dataDir: string;
+let app: ChatApp;
+
+beforeEach(async () => {
+  dataDir = await mkdtemp(join(tmpdir(), 'relay-desktop-import-'));
+  app = await openChatApp(dataDir);
+});
+afterEach(async () => {
+  await app.services.close();
+  await rm(dataDir, { recursive: true, force: true });
+});
+
+const AT = '2026-01-01T00:00:00.000Z';
+
+/** An export of `count` conversations of `messages` messages of about `chars` characters each. */
+function exportText(count: number, messages: number, chars: number, title = 'Imported'): string {
+  const words = 'tide pools hold anemones crabs and small fish between the rocks '.split(' ');
+  const conversations = Array.from({ length: count }, (_, c) => ({
+    title: `${title} ${c}`,
+    createdAt: AT,
+    updatedAt: AT,
+    pinned: false,
+    model: null,
+    systemPrompt: '',
+    temperature: null,
+    maxTokens: null,
+    messages: Array.from({ length: messages }, (_, m) => {
+      let content = `${c}-${m}:`;
+      for (let w = 0; content.length < chars; w++)
+        content += ` ${words[(c + m + w) % words.length]}`;
+      return {
+        role: m % 2 === 0 ? 'user' : 'assistant',
+        content,
+        status: 'complete',
+        createdAt: AT,
+      };
+    }),
+  }));
+  return JSON.stringify({
+    format: EXPORT_FORMAT_ID,
+    version: EXPORT_VERSION,
+    exportedAt: AT,
+    conversations,
+  });
+}
+
+describe('importing conversations', () => {
+  it('reads only regular files: a FIFO or a folder is refused by name, never waited on', async () => {
+    const fifo = join(dataDir, 'waiting.json');
+    execFileSync('mkfifo', [fifo]);
+    const folder = join(dataDir, 'folder.json');
+    await mkdir(folder);
+    const good = join(dataDir, 'good.json');
+    await writeFile(good, exportText(1, 2, 40, 'Good'));
+    try {
+      app.dialogs.openPaths.push([fifo, folder, good]);
+      const result = await app.api.importConversations();
+      expect(result.conversationIds).toHaveLength(1);
+      expect(result.refused).toEqual([
+        {
+          name: 'waiting.json',
+          reason: expect.stringMatching(/waiting\.json is not a regular file/),
+        },
+        {
+          name: 'folder.json',
+          reason: expect.stringMatching(/folder\.json is not a regular file/),
+        },
+      ]);
+      expect((await app.api.listConversations()).map((c) => c.title)).toEqual(['Good 0']);
+    } finally {
+      // Lets a reader that did open the FIFO (and waits on it) see its end.
+      try {
+        closeSync(openSync(fifo, constants.O_WRONLY | constants.O_NONBLOCK));
+      } catch {
+        // No reader: nothing waits on it.
+      }
+    }
+  });
+
+  it('keeps main free while a large import is read, checked and written', async () => {
+    const file = join(dataDir, 'large.json');
+    // About 20 MB: 160 conversations of 50 messages of 2,500 characters.
+    await writeFile(file, exportText(160, 50, 2500));
+    app.dialogs.openPaths.push([file]);
+
+    // A timer every 5 ms: the longest wait between two of its ticks is how long main froze.
+    let last = performance.now();
+    let longest = 0;
+    let ticks = 0;
+    const timer = setInterval(() => {
+      const now = performance.now();
+      longest = Math.max(longest, now - last);
+      last = now;
+      ticks++;
+    }, 5);
+    const started = performance.now();
+    let result;
+    try {
+      result = await app.api.importConversations();
+    } finally {
+      clearInterval(timer);
+    }
+    const took = performance.now() - started;
+
+    expect(result.conversationIds).toHaveLength(160);
+    expect((await app.api.searchMessages({ query: 'anemones' })).length).toBeGreaterThan(0);
+    // Timers kept running through the import: no stall took more than a small part of it.
+    expect(ticks).toBeGreaterThan(10);
+    expect(
+      longest,
+      `longest stall ${Math.round(longest)} ms of ${Math.round(took)} ms`,
+    ).toBeLessThan(took / 4);
+  });
+});
