@@ -54,6 +54,8 @@ export interface DesktopShell {
   moveToTrash(path: string): Promise<void>;
   /** Puts the image file on the clipboard as an image; absent where there is no clipboard. */
   copyImage?(path: string): Promise<void>;
+  /** Puts text on the clipboard; absent where there is no clipboard. */
+  copyText?(text: string): void;
   /** Starts dragging the file out of the window that sent the request; absent in tests. */
   startDrag?(path: string, webContentsId: number): void;
 }

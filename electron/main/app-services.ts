@@ -213,6 +213,12 @@ export async function createAppServices(options: AppServicesOptions): Promise<Ap
       version: options.version ?? '0.0.0',
       platform: options.platform ?? process.platform,
     }),
+    copyText: ({ text }) => {
+      const { copyText } = context.desktop;
+      if (!copyText) throw new HandlerError('internal', 'Copying is not available here.');
+      copyText(text);
+      return null;
+    },
 
     listConnections: () =>
       guarded(async () => {

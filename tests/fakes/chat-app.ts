@@ -43,11 +43,19 @@ export async function openChatApp(
   const calls: RecordedCall[] = [];
   const waiters: Array<() => void> = [];
   const dialogs = new ScriptedDialogs();
+  /** What main put on the clipboard, in order (the app's clipboard is Electron's). */
+  const clipboard: string[] = [];
   const services: AppServices = await createAppServices({
     userDataDir: dataDir,
     secretStore: secrets,
     dialogs,
     startImportWorker: startSourceImportWorker,
+    desktop: {
+      showInFolder: () => undefined,
+      moveToTrash: () =>
+        Promise.reject(new Error('Moving files to the trash is not available here.')),
+      copyText: (text) => void clipboard.push(text),
+    },
     ...options,
     emit: (channel, payload) => {
       // Every event must fit its schema, as the preload would deliver it.
@@ -106,7 +114,19 @@ export async function openChatApp(
     return events.filter((e) => e.channel === 'chat:delta' && e.payload.replyId === replyId);
   }
 
-  return { api, services, events, calls, router, dialogs, until, finished, deltas, secrets };
+  return {
+    api,
+    services,
+    events,
+    calls,
+    router,
+    dialogs,
+    clipboard,
+    until,
+    finished,
+    deltas,
+    secrets,
+  };
 }
 
 export type ChatApp = Awaited<ReturnType<typeof openChatApp>>;

@@ -17,6 +17,7 @@ import {
 } from '../../electron/main/ipc/router';
 import { IPC_ERROR_KINDS, type IpcResult } from '../../electron/shared/ipc/define';
 import { ROUTES } from '../../electron/shared/ipc/contract';
+import { MAX_REPLY_CHARS } from '../../electron/shared/ipc/routes/chat';
 import { openChatApp, type ChatApp } from '../fakes/chat-app';
 import { supportLog } from './lib/app-log';
 import { captureOutput, type Capture } from './lib/capture';
@@ -206,12 +207,13 @@ it(`${PER_ROUTE} arbitrary payloads per route, oversized ones, __proto__ keys an
   }
   const arbitrary = { sent, refused, accepted, handlerErrors };
 
-  // 2. Oversized: every field 4 MB of text, a 200,000-element array, deep nesting.
+  // 2. Oversized: every field longer than the longest text any route takes (a reply to copy,
+  // MAX_REPLY_CHARS), a 200,000-element array, deep nesting.
   let oversizedRefused = 0;
   let oversizedDropped = 0;
   const droppingRoutes = new Set<string>();
   let oversizedSent = 0;
-  const big = 'x'.repeat(4 * 2 ** 20);
+  const big = 'x'.repeat(MAX_REPLY_CHARS + 1);
   let deep: unknown = 'bottom';
   for (let i = 0; i < 5000; i++) deep = { a: deep };
   for (const [, spec] of routes) {

@@ -69,6 +69,9 @@ export const electronDialogs: Dialogs = {
 export const electronDesktop: DesktopShell = {
   showInFolder: (path) => shell.showItemInFolder(path),
   moveToTrash: (path) => shell.trashItem(path),
+  copyText(text) {
+    clipboard.writeText(text);
+  },
   async copyImage(path) {
     // Every platform's clipboard takes PNG, whatever type the file is.
     const png = nativeImage.createFromPath(path).toPNG();

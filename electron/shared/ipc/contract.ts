@@ -9,7 +9,7 @@
 import { z } from 'zod';
 import { maxTokensSchema, temperatureSchema } from '../relay-requests';
 import { event, route } from './define';
-import { CHAT_EVENTS, CHAT_ROUTES } from './routes/chat';
+import { CHAT_EVENTS, CHAT_ROUTES, MAX_REPLY_CHARS } from './routes/chat';
 import { EMBEDDINGS_EVENTS, EMBEDDINGS_ROUTES } from './routes/embeddings';
 import { IMAGES_EVENTS, IMAGES_ROUTES } from './routes/images';
 import { boundedText as text, idSchema as id } from './schemas';
@@ -95,6 +95,11 @@ export const ROUTES = {
     z.undefined(),
     z.object({ version: z.string(), platform: z.string() }),
   ),
+  /**
+   * Puts text on the system clipboard. The window refuses the page every permission, clipboard
+   * writes included (`navigator.clipboard.writeText` fails there), so copy buttons ask main.
+   */
+  copyText: route('app:copy-text', z.strictObject({ text: text(MAX_REPLY_CHARS) }), z.null()),
 
   listConnections: route('connections:list', z.undefined(), z.array(connectionSummarySchema)),
   createConnection: route('connections:create', connectionDraftSchema, connectionSummarySchema),

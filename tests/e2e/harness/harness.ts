@@ -9,12 +9,18 @@
 import { mkdir, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import {
+  chromium,
+  type Browser,
+  type BrowserContext,
+  type CDPSession,
+  type Page,
+} from 'playwright-core';
 import { inject } from 'vitest';
 import { createRouter, trustedSender, type Dispatch } from '../../../electron/main/ipc/router';
 import type { FetchLike } from '../../../electron/main/services/relay-client';
 import { ROUTES } from '../../../electron/shared/ipc/contract';
-import type { Dialogs } from '../../../electron/main/app-context';
+import type { DesktopShell, Dialogs } from '../../../electron/main/app-context';
 import { createAppServices, type AppServices } from '../../../electron/main/app-services';
 import { MemorySecretStore, type SecretStore } from '../../../electron/main/services/secret-store';
 import { startSourceImportWorker } from '../../fakes/source-workers';
@@ -37,6 +43,8 @@ export interface AppUnderTest {
   /** Content-Security-Policy violations in the page: "<directive> <blocked URI>". */
   cspViolations: string[];
   services: AppServices;
+  /** What main put on the system clipboard, in order (the app's clipboard is Electron's). */
+  clipboard: string[];
   /** Saves a screenshot to test-results/e2e/<name>.png. */
   screenshot(name: string): Promise<string>;
   close(): Promise<void>;
@@ -59,6 +67,51 @@ export interface E2eSession {
   origin: string;
   openApp(options?: OpenAppOptions): Promise<AppUnderTest>;
   close(): Promise<void>;
+}
+
+/**
+ * What the app's window does (`hardenWebContents`: permission request and check handlers that
+ * refuse everything), done to the page in Chromium: every permission the page could ask for is
+ * set to denied for its origin, so `navigator.clipboard.writeText` fails here as it does in the app.
+ */
+const REFUSED_PERMISSIONS = [
+  { name: 'clipboard-read' },
+  { name: 'clipboard-write', allowWithoutSanitization: false },
+  { name: 'clipboard-write', allowWithoutSanitization: true },
+  { name: 'notifications' },
+  { name: 'geolocation' },
+  { name: 'camera' },
+  { name: 'microphone' },
+  { name: 'midi', sysex: true },
+  { name: 'persistent-storage' },
+  { name: 'local-fonts' },
+  { name: 'window-management' },
+];
+
+/**
+ * Sets every permission in `REFUSED_PERMISSIONS` to denied for the page's origin. Chromium keeps
+ * such overrides only while the DevTools session that set them is attached: the session is
+ * returned, to detach when the app closes.
+ */
+async function refuseEveryPermission(
+  browser: Browser,
+  context: BrowserContext,
+  page: Page,
+  origin: string,
+): Promise<CDPSession> {
+  const pageSession = await context.newCDPSession(page);
+  const { targetInfo } = await pageSession.send('Target.getTargetInfo');
+  await pageSession.detach();
+  const session = await browser.newBrowserCDPSession();
+  for (const permission of REFUSED_PERMISSIONS) {
+    await session.send('Browser.setPermission', {
+      permission,
+      setting: 'denied',
+      origin,
+      ...(targetInfo.browserContextId ? { browserContextId: targetInfo.browserContextId } : {}),
+    });
+  }
+  return session;
 }
 
 const SCREENSHOTS = resolve(import.meta.dirname, '../../../test-results/e2e');
@@ -91,7 +144,15 @@ export async function startE2e(): Promise<E2eSession> {
         )
         .catch(() => undefined);
     };
+    const clipboard: string[] = [];
+    const desktop: DesktopShell = {
+      showInFolder: () => undefined,
+      moveToTrash: () =>
+        Promise.reject(new Error('Moving files to the trash is not available here.')),
+      copyText: (text) => void clipboard.push(text),
+    };
     const services = await createAppServices({
+      desktop,
       userDataDir,
       secretStore:
         options.secretStore ??
@@ -119,6 +180,7 @@ export async function startE2e(): Promise<E2eSession> {
       colorScheme: options.colorScheme ?? 'light',
     });
     const page = await context.newPage();
+    const permissions = await refuseEveryPermission(browser, context, page, server.origin);
     target.page = page;
     page.on('pageerror', (error) => pageErrors.push(error));
     // Every CSP violation in the page, reported through a binding of its own.
@@ -146,6 +208,7 @@ export async function startE2e(): Promise<E2eSession> {
       pageErrors,
       cspViolations,
       services,
+      clipboard,
       async screenshot(name) {
         await mkdir(SCREENSHOTS, { recursive: true });
         const path = join(SCREENSHOTS, `${name}.png`);
@@ -154,6 +217,7 @@ export async function startE2e(): Promise<E2eSession> {
       },
       async close() {
         open.delete(app);
+        await permissions.detach().catch(() => undefined);
         await context.close();
         await services.close();
         if (options.userDataDir === undefined)

@@ -1,5 +1,6 @@
 import { memo, useEffect, useRef, useState } from 'react';
 import { Virtuoso, type VirtuosoHandle } from 'react-virtuoso';
+import { copyText } from '../../lib/clipboard';
 import { editAndResend, loadOlder, regenerateReply, stopReply } from './chat-actions';
 import { useChatStore } from './chat-store';
 import type { ChatMessage } from './chat-types';
@@ -141,13 +142,17 @@ const MessageRow = memo(function MessageRow({
   const streaming = useChatStore((s) => s.streaming[message.id] === true);
   const [editing, setEditing] = useState(false);
   const [draft, setDraft] = useState(message.content);
-  const [copied, setCopied] = useState(false);
+  const [copied, setCopied] = useState<'copied' | 'failed' | undefined>();
 
   async function copy() {
     const text = useStreamStore.getState().texts[message.id] ?? message.content;
-    await navigator.clipboard.writeText(text);
-    setCopied(true);
-    setTimeout(() => setCopied(false), 1500);
+    try {
+      await copyText(text);
+      setCopied('copied');
+    } catch {
+      setCopied('failed');
+    }
+    setTimeout(() => setCopied(undefined), 1500);
   }
 
   const role = message.role === 'user' ? 'You' : (message.model ?? 'Assistant');
@@ -218,7 +223,7 @@ const MessageRow = memo(function MessageRow({
           ) : (
             <>
               <button type="button" className="button button-small" onClick={() => void copy()}>
-                {copied ? 'Copied' : 'Copy'}
+                {copied === 'copied' ? 'Copied' : copied === 'failed' ? 'Not copied' : 'Copy'}
               </button>
               {message.role === 'user' && (
                 <button

@@ -1,4 +1,5 @@
 /** What the embeddings screen does over the bridge, and the events it listens to. */
+import { copyText } from '../../lib/clipboard';
 import { failureOf } from '../../lib/errors';
 import { requireBridge } from '../../lib/relay-bridge';
 import { analyse, rank } from './analysis-client';
@@ -189,7 +190,7 @@ export async function copyVector(runId: string, index: number): Promise<void> {
     const page = await requireBridge().getEmbeddingVectors({ runId, offset: index, limit: 1 });
     const vector = page.vectors[0];
     if (!vector) throw new Error('This input has no vector yet.');
-    await navigator.clipboard.writeText(JSON.stringify(vector));
+    await copyText(JSON.stringify(vector));
     store.getState().noted(`Copied the vector of input ${index + 1} (${vector.length} values).`);
   } catch (error) {
     store.getState().noted(`The vector was not copied: ${failureOf(error).message}`);

@@ -1,4 +1,5 @@
 /** What the image studio asks of main; outcomes go to the store. */
+import { copyText } from '../../lib/clipboard';
 import { failureOf, type FailureInfo } from '../../lib/errors';
 import { requireBridge } from '../../lib/relay-bridge';
 import { checkCustomSize } from './image-size';
@@ -161,7 +162,7 @@ export const copyImage = (id: string) =>
   act(async () => (await requireBridge().copyImage({ id }), 'The image is on the clipboard.'));
 
 export const copyPrompt = (prompt: string) =>
-  act(async () => (await navigator.clipboard.writeText(prompt), 'The prompt is on the clipboard.'));
+  act(async () => (await copyText(prompt), 'The prompt is on the clipboard.'));
 
 export const startImageDrag = (id: string) =>
   act(async () => (await requireBridge().startImageDrag({ id }), undefined));

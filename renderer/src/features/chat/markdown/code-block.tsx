@@ -1,4 +1,5 @@
 import { useEffect, useState } from 'react';
+import { copyText } from '../../../lib/clipboard';
 import { highlightCode, languageName } from './highlight';
 
 export interface CodeBlockProps {
@@ -12,7 +13,7 @@ export interface CodeBlockProps {
 /** A fenced code block: its language, a copy button, and highlighting once the grammar loads. */
 export function CodeBlock({ code, language, complete }: CodeBlockProps) {
   const [highlighted, setHighlighted] = useState<{ code: string; html: string } | undefined>();
-  const [copied, setCopied] = useState(false);
+  const [copied, setCopied] = useState<'copied' | 'failed' | undefined>();
   const known = languageName(language) !== undefined;
 
   useEffect(() => {
@@ -28,13 +29,17 @@ export function CodeBlock({ code, language, complete }: CodeBlockProps) {
 
   useEffect(() => {
     if (!copied) return;
-    const timer = setTimeout(() => setCopied(false), 1500);
+    const timer = setTimeout(() => setCopied(undefined), 1500);
     return () => clearTimeout(timer);
   }, [copied]);
 
   async function copy() {
-    await navigator.clipboard.writeText(code);
-    setCopied(true);
+    try {
+      await copyText(code);
+      setCopied('copied');
+    } catch {
+      setCopied('failed');
+    }
   }
 
   const html = highlighted?.code === code ? highlighted.html : undefined;
@@ -43,7 +48,7 @@ export function CodeBlock({ code, language, complete }: CodeBlockProps) {
       <div className="md-code-bar">
         <span className="md-code-language">{language ?? 'text'}</span>
         <button type="button" className="md-code-copy" onClick={() => void copy()}>
-          {copied ? 'Copied' : 'Copy code'}
+          {copied === 'copied' ? 'Copied' : copied === 'failed' ? 'Not copied' : 'Copy code'}
         </button>
       </div>
       <pre>
