@@ -15,6 +15,7 @@ import {
   type RelayClientOptions,
 } from '../../electron/main/services/relay-client';
 import { logsFolder } from '../../electron/main/services/log-policy';
+import { MAX_REPLY_CHARS } from '../../electron/shared/ipc/routes/chat';
 import { openChatApp } from '../fakes/chat-app';
 import {
   canonicalStream,
@@ -283,14 +284,15 @@ describe('at the relay client', () => {
   });
 
   it('a 10 MB line of valid text is read whole', async () => {
-    const big = 'y'.repeat(TEN_MB);
+    // The longest reply the app keeps (ten million characters) in a single event.
+    const big = 'y'.repeat(MAX_REPLY_CHARS);
     server.handle((_req, res) => {
       sseHeaders(res);
       res.end(canonicalStream([big]));
     });
     const client = createRelayClient({ baseUrl: server.url, apiKey: CANARY_KEY });
     const result = await client.chat({ model: 'm', messages: [{ role: 'user', content: 'hi' }] });
-    expect(result.content.length).toBe(TEN_MB);
+    expect(result.content.length).toBe(MAX_REPLY_CHARS);
     expect(result.content === big).toBe(true);
     figures.push({ name: '10 MB line of valid text, read whole', value: 'yes', ok: true });
   });
