@@ -17,7 +17,19 @@ export default defineConfig({
         },
       },
       {
-        // Builds the renderer and starts one Chromium, only when e2e specs are part of the run.
+        // The built app (`npm run build`'s out/) loaded in Node with Electron replaced by a
+        // recording double, and packed by electron-builder against a stand-in Electron.
+        extends: true,
+        test: {
+          name: 'boot',
+          include: ['tests/boot/**/*.boot.test.ts'],
+          globalSetup: ['tests/boot/global-setup.ts'],
+          testTimeout: 60_000,
+          hookTimeout: 120_000,
+        },
+      },
+      {
+        // Builds the app and starts one Chromium, only when e2e specs are part of the run.
         extends: true,
         test: {
           name: 'e2e',

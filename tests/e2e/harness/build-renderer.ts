@@ -1,8 +1,9 @@
 /**
- * Builds what the e2e run serves and injects: the shipped renderer and the page-side bridge.
+ * Builds the page-side bridge the e2e run injects, and the shipped renderer on its own (for the
+ * benchmarks; test runs take the whole app, renderer included, from `tests/boot/app-build.ts`).
  *
  * The renderer is built with the app's own electron-vite configuration (so the page under test is
- * the page that ships), into a folder of the run's own, so a build running beside it in `out/`
+ * the page that ships), into a folder of the caller's own, so a build running beside it in `out/`
  * cannot swap files under the browser.
  */
 import { resolve } from 'node:path';

@@ -1,13 +1,15 @@
 /**
- * Once per e2e run: build the renderer and the page bridge, and start the one browser every spec
- * file connects to. Each spec then gets a fresh context, page and set of services.
+ * Once per e2e run: build the app (shared with the other projects of the run, see
+ * `tests/boot/app-build.ts`) and the page bridge, and start the one browser every spec file
+ * connects to. Each spec then gets a fresh context, page and set of services.
  */
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { chromium } from 'playwright-core';
 import type { TestProject } from 'vitest/node';
-import { buildPageBridge, buildRenderer } from './build-renderer';
+import { appBuild, releaseAppBuild } from '../../boot/app-build';
+import { buildPageBridge } from './build-renderer';
 import { CHROMIUM_ARGS, CHROMIUM_PATH } from './browser';
 
 declare module 'vitest' {
@@ -18,12 +20,11 @@ declare module 'vitest' {
 
 export default async function setup(project: TestProject): Promise<() => Promise<void>> {
   const workDir = await mkdtemp(join(tmpdir(), 'relay-e2e-'));
-  const rendererDir = join(workDir, 'renderer');
   const packageJson = JSON.parse(
     await readFile(resolve(import.meta.dirname, '../../../package.json'), 'utf8'),
   ) as { version: string };
-  const [, bridge] = await Promise.all([
-    buildRenderer(rendererDir),
+  const [{ rendererDir }, bridge] = await Promise.all([
+    appBuild(),
     buildPageBridge(packageJson.version),
   ]);
   const bridgeScript = join(workDir, 'page-bridge.js');
@@ -43,5 +44,6 @@ export default async function setup(project: TestProject): Promise<() => Promise
   return async () => {
     await server.close();
     await rm(workDir, { recursive: true, force: true });
+    await releaseAppBuild();
   };
 }
