@@ -1,4 +1,4 @@
-import { mkdtemp, readdir, rm } from 'node:fs/promises';
+import { copyFile, mkdtemp, readdir, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -41,6 +41,26 @@ describe('the database', () => {
     expect(db.one('SELECT body, title FROM notes')).toEqual({ body: 'hello', title: 't' });
     expect(db.integrityCheck()).toBe('ok');
     db.close();
+  });
+
+  it('leaves every write in the database file when it closes, with statements still prepared', async () => {
+    const path = databasePath(dir);
+    const db = await openDatabase({ path });
+    await migrate(db, 'notes', notes);
+    db.run('INSERT INTO notes (body) VALUES (?)', ['kept']);
+    // Read through a prepared statement the connection keeps, as every query does.
+    expect(db.one('SELECT body FROM notes')).toEqual({ body: 'kept' });
+    expect((await stat(`${path}-wal`)).size).toBeGreaterThan(0);
+    db.close();
+    // The WAL is checkpointed into the file: gone or empty.
+    const wal = await stat(`${path}-wal`).catch(() => undefined);
+    expect(wal?.size ?? 0).toBe(0);
+    // The file alone, without its WAL beside it, holds the write.
+    const alone = join(dir, 'alone.db');
+    await copyFile(path, alone);
+    const copy = await openDatabase({ path: alone });
+    expect(copy.one('SELECT body FROM notes')).toEqual({ body: 'kept' });
+    copy.close();
   });
 
   it('keeps the text after a NUL character (the driver would cut a bound string there)', async () => {

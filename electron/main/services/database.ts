@@ -119,9 +119,19 @@ export class Db {
       .join('; ');
   }
 
+  /**
+   * Folds the WAL back into the file, then closes. libsql cannot finalize a prepared statement
+   * (it waits for the garbage collector), and SQLite only checkpoints on close when no statement
+   * is left, so without the explicit checkpoint the last writes would stay in the WAL beside
+   * the file after every quit.
+   */
   close(): void {
-    this.#statements.clear();
-    this.#db.close();
+    try {
+      this.#db.exec('PRAGMA wal_checkpoint(TRUNCATE)');
+    } finally {
+      this.#statements.clear();
+      this.#db.close();
+    }
   }
 }
 
