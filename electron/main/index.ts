@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { Worker } from 'node:worker_threads';
 import { app, BrowserWindow, Menu, screen } from 'electron';
 import { EVENTS, ROUTES } from '../shared/ipc/contract';
-import { createAppServices } from './app-services';
+import { createAppServices, type AppServices } from './app-services';
 import { CHAT_IMPORT_WORKER } from './build-entries';
 import { createRouter, trustedSender } from './ipc/router';
 import { registerAppScheme, serveRenderer } from './platform/app-protocol';
@@ -53,6 +53,22 @@ registerAppScheme();
 let mainWindow: BrowserWindow | undefined;
 /** The support log (`logs/main.log`); opened once this instance holds the single-instance lock. */
 let log: AppLog | undefined;
+/** The services, once started; closed before the process ends. */
+let services: AppServices | undefined;
+
+/**
+ * Writes started while the app closes (the window's place, saved as it closes) that the process
+ * must not end before. Electron ends the process right after `quit`, whatever is still pending.
+ */
+const finishing = new Set<Promise<unknown>>();
+
+function finishBeforeQuit(work: Promise<unknown>): void {
+  finishing.add(work);
+  void work.finally(() => finishing.delete(work));
+}
+
+/** How long quitting waits for the app's own work (a stuck keyring or stream must not hang it). */
+const QUIT_DEADLINE_MS = 5_000;
 
 /** Opens the window where it was last closed (if that place is still on a display). */
 async function openMainWindow(userDataDir: string): Promise<BrowserWindow> {
@@ -72,8 +88,10 @@ async function openMainWindow(userDataDir: string): Promise<BrowserWindow> {
   if (saved?.maximized) window.maximize();
   window.on('close', () => {
     const state = { bounds: window.getNormalBounds(), maximized: window.isMaximized() };
-    saveWindowState(userDataDir, state).catch((error: unknown) =>
-      log?.error('window.state-not-saved', error),
+    finishBeforeQuit(
+      saveWindowState(userDataDir, state).catch((error: unknown) =>
+        log?.error('window.state-not-saved', error),
+      ),
     );
   });
   return window;
@@ -110,7 +128,7 @@ async function start(appLog: AppLog): Promise<void> {
   });
   const { backend, secure, persistent, detail } = secretStore.status;
   appLog.info('keys.storage', { backend, secure, persistent, detail });
-  const services = await createAppServices({
+  const started = await createAppServices({
     userDataDir,
     picturesDir: app.getPath('pictures'),
     secretStore,
@@ -123,20 +141,43 @@ async function start(appLog: AppLog): Promise<void> {
     version: app.getVersion(),
     platform: process.platform,
   });
+  services = started;
   const origins = [APP_ORIGIN, ...(devServer ? [devServer.origin] : [])];
-  const router = createRouter(ROUTES, services.handlers, {
+  const router = createRouter(ROUTES, started.handlers, {
     isTrustedSender: trustedSender(origins, () =>
       mainWindow && !mainWindow.isDestroyed() ? [mainWindow.webContents.id] : [],
     ),
     onInternalError: (channel, error) => appLog.error('ipc.internal-error', error, { channel }),
   });
   registerIpc(router.channels, router.dispatch);
-  serveRenderer(rendererDir, (pathname) => services.gallery.servedFile(pathname));
+  serveRenderer(rendererDir, (pathname) => started.gallery.servedFile(pathname));
   mainWindow = await openMainWindow(userDataDir);
-  app.on('before-quit', () => {
-    appLog.info('app.quit');
-    void services.close();
+}
+
+/**
+ * What the app finishes before the process ends, once every window has closed: the writes still
+ * running (the window's place), then the services (streams stopped and saved, the demo relay
+ * stopped, the database closed, so SQLite folds its WAL file back into the database).
+ */
+async function shutDown(starting: Promise<void>): Promise<void> {
+  let timer: NodeJS.Timeout | undefined;
+  const deadline = new Promise<'late'>((resolve) => {
+    timer = setTimeout(() => resolve('late'), QUIT_DEADLINE_MS);
   });
+  const work = (async () => {
+    await starting.catch(() => undefined);
+    await Promise.allSettled([...finishing]);
+    await services?.close();
+  })();
+  try {
+    if ((await Promise.race([work, deadline])) === 'late') {
+      log?.warn('app.quit-timed-out', { waitedMs: QUIT_DEADLINE_MS });
+    }
+  } catch (error) {
+    log?.error('app.close-failed', error);
+  } finally {
+    clearTimeout(timer);
+  }
 }
 
 if (!app.requestSingleInstanceLock()) {
@@ -187,7 +228,7 @@ if (!app.requestSingleInstanceLock()) {
     }
   });
 
-  app
+  const starting = app
     .whenReady()
     .then(() => start(appLog))
     .catch((error: unknown) => {
@@ -195,4 +236,17 @@ if (!app.requestSingleInstanceLock()) {
       console.error('Relay Desktop could not start:', error);
       app.exit(1);
     });
+
+  // Every window is closed by now. Electron would end the process as soon as this returns, so
+  // the quit is held until shutDown has finished, then asked for again and let through.
+  let shutDownDone = false;
+  app.on('will-quit', (event) => {
+    if (shutDownDone) return;
+    event.preventDefault();
+    appLog.info('app.quit');
+    void shutDown(starting).finally(() => {
+      shutDownDone = true;
+      app.quit();
+    });
+  });
 }

@@ -216,17 +216,22 @@ export class BootedApp {
     return this.calls.filter((call) => call.path === path);
   }
 
-  /** Resolves with the first call to `path` (already made or still to come). */
-  waitForCall(path: string, timeoutMs = 15_000): Promise<RecordedCall> {
-    const made = this.calls.find((call) => call.path === path);
+  /** Resolves with the first call to `path` that `matches` (already made or still to come). */
+  waitForCall(
+    path: string,
+    matches: (call: RecordedCall) => boolean = () => true,
+    timeoutMs = 15_000,
+  ): Promise<RecordedCall> {
+    const wanted = (call: RecordedCall) => call.path === path && matches(call);
+    const made = this.calls.find(wanted);
     if (made) return Promise.resolve(made);
     return new Promise((resolveCall, rejectCall) => {
       const timer = setTimeout(() => {
         this.#events.off('call', onCall);
-        rejectCall(new Error(`No call to ${path} within ${timeoutMs} ms.\n${this.output}`));
+        rejectCall(new Error(`No such call to ${path} within ${timeoutMs} ms.\n${this.output}`));
       }, timeoutMs);
       const onCall = (call: RecordedCall) => {
-        if (call.path !== path) return;
+        if (!wanted(call)) return;
         clearTimeout(timer);
         this.#events.off('call', onCall);
         resolveCall(call);

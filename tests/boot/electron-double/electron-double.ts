@@ -566,6 +566,17 @@ export function createElectronDouble(
     journal,
   );
 
+  // ---------------------------------------------------------------------- net
+
+  const net = strict(
+    'net',
+    {
+      /** Chromium's network stack in Electron; Node's fetch here (no system proxy, no cache). */
+      fetch: (input: string | Request, init?: RequestInit) => fetch(input, init),
+    },
+    journal,
+  );
+
   // ---------------------------------------------------------------------- shell
 
   const shell = strict(
@@ -584,6 +595,7 @@ export function createElectronDouble(
     BrowserWindow,
     ipcMain,
     Menu,
+    net,
     protocol,
     screen,
     session,
