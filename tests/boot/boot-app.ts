@@ -142,7 +142,8 @@ export class BootedApp {
     this.#child.stdout?.on('data', (chunk: Buffer) => (this.#output += chunk.toString()));
     this.#child.stderr?.on('data', (chunk: Buffer) => (this.#output += chunk.toString()));
     this.exited = new Promise((resolveExit) => {
-      this.#child.on('exit', (code, signal) => {
+      // 'close' rather than 'exit': the process has ended and its output has all been read.
+      this.#child.on('close', (code, signal) => {
         this.#exit = { code, signal };
         for (const { reject } of this.#pending.values()) {
           reject(new Error(`The app exited (${code ?? signal}) before it answered.`));
