@@ -23,7 +23,6 @@ import {
   readdir,
   readFile,
   rm,
-  symlink,
   writeFile,
 } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -123,6 +122,7 @@ describe.skipIf(process.platform !== 'linux')('the packed app (electron-builder 
   const { appRoot, runtime } = inject('boot');
   const arch = process.arch;
   let work: string;
+  let project: string;
   let unpacked: string;
   let archive: string;
   let entries: Set<string>;
@@ -132,15 +132,18 @@ describe.skipIf(process.platform !== 'linux')('the packed app (electron-builder 
   beforeAll(async () => {
     work = await mkdtemp(join(tmpdir(), 'relay-pack-'));
     // The project as electron-builder sees it in the repository: package.json and its lock, the
-    // configuration, the icons, the built out/, and node_modules (linked, not copied).
-    const project = join(work, 'project');
-    await mkdir(project);
+    // configuration, the icons, the built out/, and node_modules. node_modules is a copy made of
+    // hard links (so it sits beside the repository's own, on the same file system): a symbolic
+    // link will not do, because `npm list`, which electron-builder reads the production tree
+    // from, then reports the packages hoisted beside libsql as missing and they are left out.
+    await mkdir(join(ROOT, 'test-results'), { recursive: true });
+    project = await mkdtemp(join(ROOT, 'test-results', 'pack-project-'));
     for (const file of ['package.json', 'package-lock.json', 'electron-builder.yml']) {
       await cp(join(ROOT, file), join(project, file));
     }
     await cp(join(ROOT, 'resources'), join(project, 'resources'), { recursive: true });
     await cp(join(appRoot, 'out'), join(project, 'out'), { recursive: true });
-    await symlink(join(ROOT, 'node_modules'), join(project, 'node_modules'), 'dir');
+    await run('cp', ['-al', join(ROOT, 'node_modules'), join(project, 'node_modules')]);
     const electronDist = join(work, 'electron-dist');
     await standInElectron(electronDist);
     const output = join(work, 'dist');
@@ -173,6 +176,7 @@ describe.skipIf(process.platform !== 'linux')('the packed app (electron-builder 
 
   afterAll(async () => {
     if (work) await rm(work, { recursive: true, force: true });
+    if (project) await rm(project, { recursive: true, force: true });
   });
 
   it('packs the built out/ whole (less source maps) with the package.json Electron reads', async () => {
