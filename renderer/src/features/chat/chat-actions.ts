@@ -1,6 +1,7 @@
 /** What the chat screen asks of main; outcomes go to the stores as events. */
 import { failureOf } from '../../lib/errors';
 import { requireBridge } from '../../lib/relay-bridge';
+import { recall, remember } from '../../lib/session-memory';
 import { useChatStore } from './chat-store';
 import {
   discardStreamDeltas,
@@ -28,12 +29,34 @@ export async function loadConversations(): Promise<void> {
   }
 }
 
+/** The conversation open when the app closed: the chat opens it again at the next start. */
+const OPEN_KEY = 'relay.chat.open';
+
+/**
+ * At start (the chat screen shown, nothing open yet): opens the conversation that was open when
+ * the app closed, at the same time as the list loads, with the composer focused to type in. One
+ * deleted since is forgotten quietly.
+ */
+export async function reopenLastConversation(): Promise<void> {
+  const id = recall(OPEN_KEY);
+  if (id === undefined || chat().activeId !== undefined) return;
+  chat().composerFocusRequested(true);
+  await openConversation(id);
+  const state = chat();
+  if (state.activeId === id && state.viewStatus === 'failed') {
+    chat().conversationClosed();
+    chat().composerFocusRequested(false);
+    remember(OPEN_KEY, undefined);
+  }
+}
+
 /**
  * Opens a conversation at its newest page (stretched back to `fromSeq`, a search hit, if given).
  * Opening the one already open fetches its newest page again and keeps the older ones loaded.
  */
 export async function openConversation(id: string, fromSeq?: number): Promise<void> {
   chat().conversationOpened(id);
+  remember(OPEN_KEY, id);
   try {
     const detail = await requireBridge().getConversation({
       id,

@@ -55,6 +55,8 @@ export interface ChatState {
   notice?: string | undefined;
   /** Files or zip entries the last import left out, each with the reason. */
   importRefusals: ImportRefusal[];
+  /** The composer takes the keyboard focus when it next shows (the app reopened a conversation). */
+  composerFocus: boolean;
 
   listRequested(): void;
   listLoaded(conversations: ConversationSummary[]): void;
@@ -84,6 +86,7 @@ export interface ChatState {
   actionFailed(failure: FailureInfo | undefined): void;
   noticeShown(notice: string | undefined): void;
   importRefused(refusals: ImportRefusal[]): void;
+  composerFocusRequested(focus: boolean): void;
 }
 
 /** Pinned first, then by last activity, newest first. */
@@ -112,6 +115,7 @@ export const useChatStore = create<ChatState>()((set) => ({
   searchHits: [],
   searchStatus: 'idle',
   importRefusals: [],
+  composerFocus: false,
 
   listRequested: () =>
     set((state) => (state.listStatus === 'ready' ? {} : { listStatus: 'loading' })),
@@ -229,6 +233,7 @@ export const useChatStore = create<ChatState>()((set) => ({
   actionFailed: (actionFailure) => set({ actionFailure }),
   noticeShown: (notice) => set({ notice }),
   importRefused: (importRefusals) => set({ importRefusals }),
+  composerFocusRequested: (composerFocus) => set({ composerFocus }),
 }));
 
 function replaceSummary(list: ConversationSummary[], summary: ConversationSummary) {
