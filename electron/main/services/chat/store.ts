@@ -50,12 +50,10 @@ interface MessageRow {
   created_at: string;
 }
 
+/** Counts and sums are kept in each conversation's row by triggers (migration 2). */
 const SUMMARY_SQL = `SELECT c.id, c.title, c.created_at, c.updated_at, c.pinned, c.model,
-    c.system_prompt, c.temperature, c.max_tokens,
-    (SELECT count(*) FROM chat_messages m WHERE m.conversation_id = c.id) AS message_count,
-    (SELECT coalesce(sum(prompt_tokens), 0) FROM chat_messages m WHERE m.conversation_id = c.id) AS prompt_tokens,
-    (SELECT coalesce(sum(completion_tokens), 0) FROM chat_messages m WHERE m.conversation_id = c.id) AS completion_tokens,
-    (SELECT coalesce(sum(total_tokens), 0) FROM chat_messages m WHERE m.conversation_id = c.id) AS total_tokens
+    c.system_prompt, c.temperature, c.max_tokens, c.message_count, c.prompt_tokens,
+    c.completion_tokens, c.total_tokens
   FROM chat_conversations c`;
 
 const MESSAGE_COLUMNS = `id, conversation_id, seq, role, content, status, error, prompt_tokens,
