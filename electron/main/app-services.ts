@@ -9,6 +9,11 @@ import { randomUUID } from 'node:crypto';
 import type { Routes } from '../shared/ipc/contract';
 import { join } from 'node:path';
 import type { AppContext, ConfirmOptions, DesktopShell, Dialogs } from './app-context';
+import {
+  readDocumentsInProcess,
+  readDocumentsInWorker,
+  type StartDocumentWorker,
+} from './services/documents/read-documents';
 import type { StartImportWorker } from './services/chat/import-reader';
 import { chatHandlers } from './ipc/handlers/chat';
 import { embeddingsHandlers } from './ipc/handlers/embeddings';
@@ -56,6 +61,8 @@ export interface AppServicesOptions {
   log?: AppLog;
   /** Starts the worker thread chat imports are read in; without it they are read on main. */
   startImportWorker?: StartImportWorker;
+  /** Starts the worker thread documents are read in; without it they are read on main. */
+  startDocumentWorker?: StartDocumentWorker;
 }
 
 export interface AppServices {
@@ -92,6 +99,15 @@ function keyFileQuestion(userDataDir: string): ConfirmOptions {
   };
 }
 
+function unencryptedQuestion(origin: string): ConfirmOptions {
+  return {
+    title: 'Send your key unencrypted',
+    message: `Send your API key to ${origin} without encryption?`,
+    detail: `${origin} uses plain http. Your API key, and every prompt and reply, would cross the network readable by anyone on the way (a shared Wi-Fi, a proxy, your provider). Choose this only for a relay you reach over a network you trust; an https address is always safer.`,
+    confirmLabel: 'Send unencrypted',
+  };
+}
+
 /** Turns a refusal of the connections service into an error the router passes on as it is. */
 function asHandlerError(error: unknown): never {
   if (error instanceof ConnectionError) {
@@ -123,10 +139,13 @@ export async function createAppServices(options: AppServicesOptions): Promise<Ap
   const emit = options.emit ?? (() => undefined);
   const log = options.log ?? createNullLog();
   const startedAt = new Date();
+  const dialogs = options.dialogs ?? NO_DIALOGS;
   const connections = new ConnectionsService({
     dataDir: options.userDataDir,
     secrets: watchSecrets(options.secretStore, log),
     ...(options.fetch ? { fetch: options.fetch } : {}),
+    confirmUnencrypted: async (origin) =>
+      (await dialogs.confirm?.(unencryptedQuestion(origin))) ?? false,
   });
   const settings = new SettingsService(options.userDataDir);
   log.setIncludePrompts((await settings.get()).includePromptsInLogs);
@@ -176,7 +195,6 @@ export async function createAppServices(options: AppServicesOptions): Promise<Ap
     return value;
   }
 
-  const dialogs = options.dialogs ?? NO_DIALOGS;
   const db = await openDatabase({ path: databasePath(options.userDataDir) });
   const cleanups: Array<() => Promise<void> | void> = [];
   const context: AppContext = {
@@ -191,6 +209,9 @@ export async function createAppServices(options: AppServicesOptions): Promise<Ap
     dialogs,
     desktop: options.desktop ?? NO_DESKTOP,
     ...(options.startImportWorker ? { startImportWorker: options.startImportWorker } : {}),
+    readDocuments: options.startDocumentWorker
+      ? readDocumentsInWorker(options.startDocumentWorker)
+      : readDocumentsInProcess(),
     async activeClient(requestId) {
       const id = await connections.activeId();
       if (id === undefined)

@@ -15,16 +15,7 @@
  */
 import { execFile } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
-import {
-  chmod,
-  cp,
-  mkdir,
-  mkdtemp,
-  readdir,
-  readFile,
-  rm,
-  writeFile,
-} from 'node:fs/promises';
+import { chmod, cp, mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join, relative, resolve, sep } from 'node:path';
 import { promisify } from 'node:util';
@@ -264,6 +255,28 @@ describe.skipIf(process.platform !== 'linux')('the packed app (electron-builder 
         .map((on) => (on ? '1' : '0'))
         .join(''),
     ).not.toBe(DEFAULT_WIRE);
+  });
+
+  // pdf.js needs its optional @napi-rs/canvas in Node even to read text (DOMMatrix at load).
+  it('reads a PDF for its text with the packed document worker and pdf.js', async () => {
+    const extracted = join(work, 'app-documents');
+    asar.extractAll(archive, extracted);
+    const script = `
+      const { Worker } = require('node:worker_threads');
+      const worker = new Worker(process.argv[1], { workerData: { paths: [process.argv[2]], limits: { maxBytes: 1e7, maxChars: 1e6, maxPages: 10 } } });
+      worker.on('message', (m) => { console.log(JSON.stringify(m)); process.exit(0); });
+      worker.on('error', (e) => { console.error(e); process.exit(1); });`;
+    const { stdout } = await run(process.execPath, [
+      '-e',
+      script,
+      join(extracted, 'out/main/document-worker.js'),
+      join(ROOT, 'tests/fixtures/documents/notes.pdf'),
+    ]);
+    const message = JSON.parse(stdout.trim().split('\n').pop() ?? '{}') as {
+      result?: { ok: boolean; document?: { pages?: unknown[] } };
+    };
+    expect(message.result?.ok, stdout).toBe(true);
+    expect(message.result?.document?.pages).toHaveLength(3);
   });
 
   it('starts from the packed files alone', async () => {
