@@ -39,7 +39,7 @@ export async function chatHandlers(context: AppContext): Promise<Handlers<typeof
     : readInProcess();
 
   return {
-    listConversations: () => store.list(),
+    listConversations: (page) => store.list(page ?? {}),
     createConversation: (draft) => store.create(draft ?? {}),
     renameConversation: ({ id, title }) => guarded(() => found(store.update(id, { title }))),
     setConversationPinned: ({ id, pinned }) => guarded(() => found(store.update(id, { pinned }))),

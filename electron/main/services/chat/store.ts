@@ -8,6 +8,7 @@ import { randomUUID } from 'node:crypto';
 import type {
   ChatMessageRecord,
   ChatUsage,
+  ConversationCursor,
   ConversationSummary,
   MessageStatus,
   ReplyError,
@@ -209,10 +210,22 @@ export class ChatStore {
     });
   }
 
-  list(): ConversationSummary[] {
+  /**
+   * The conversations, pinned first, then by last activity, newest first (then by id, so that
+   * the order is total): all, or a page of `limit` after a cursor (keyset, along an index).
+   */
+  list(page: { limit?: number; after?: ConversationCursor } = {}): ConversationSummary[] {
+    const { limit, after } = page;
+    const where = after ? ' AND (c.pinned, c.updated_at, c.id) < (?, ?, ?)' : '';
+    const params: Array<string | number> = after
+      ? [after.pinned ? 1 : 0, after.updatedAt, after.id]
+      : [];
+    if (limit !== undefined) params.push(limit);
     return this.db
       .all<ConversationRow>(
-        `${SUMMARY_SQL} WHERE c.deleted_at IS NULL ORDER BY c.pinned DESC, c.updated_at DESC, c.rowid DESC`,
+        `${SUMMARY_SQL} WHERE c.deleted_at IS NULL${where}
+          ORDER BY c.pinned DESC, c.updated_at DESC, c.id DESC${limit === undefined ? '' : ' LIMIT ?'}`,
+        params,
       )
       .map(toSummary);
   }

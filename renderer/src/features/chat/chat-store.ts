@@ -7,6 +7,13 @@ import { FIRST_ITEM_BASE } from './paging';
 import type { FailureInfo } from '../../lib/errors';
 import type { RelayBridge } from '../../lib/relay-bridge';
 import type { ChatMessage, ConversationSummary, ReplyFinished, SearchHit } from './chat-types';
+import {
+  appendPage,
+  cursorOf,
+  refreshFirstPage,
+  sortConversations,
+  type ConversationCursor,
+} from './conversation-pages';
 import { mergeNewestPage, prependOlderPage } from './paging';
 
 export type ImportRefusal = Awaited<
@@ -25,7 +32,10 @@ export interface ReplyRetry {
 export interface ChatState {
   listStatus: LoadStatus;
   listFailure?: FailureInfo | undefined;
+  /** The conversations loaded so far (the sidebar loads more as it scrolls), in main's order. */
   conversations: ConversationSummary[];
+  /** Where the next page goes on from; undefined once every conversation is loaded. */
+  listCursor?: ConversationCursor | undefined;
   activeId?: string | undefined;
   viewStatus: LoadStatus;
   viewFailure?: FailureInfo | undefined;
@@ -59,7 +69,10 @@ export interface ChatState {
   composerFocus: boolean;
 
   listRequested(): void;
-  listLoaded(conversations: ConversationSummary[]): void;
+  /** The first page (the list starts again from it), or the next one when `append`. */
+  listLoaded(page: ConversationSummary[], options: { append: boolean; pageSize: number }): void;
+  /** The first page read again: it replaces what it covers, the rest loaded stays. */
+  listRefreshed(first: ConversationSummary[], pageSize: number): void;
   listFailed(failure: FailureInfo): void;
   conversationOpened(id: string): void;
   /** The newest page of the conversation (on open, or again after a send or an edit). */
@@ -89,13 +102,6 @@ export interface ChatState {
   composerFocusRequested(focus: boolean): void;
 }
 
-/** Pinned first, then by last activity, newest first. */
-export function sortConversations(list: ConversationSummary[]): ConversationSummary[] {
-  return [...list].sort(
-    (a, b) => Number(b.pinned) - Number(a.pinned) || b.updatedAt.localeCompare(a.updatedAt),
-  );
-}
-
 const EMPTY_VIEW = {
   messages: [] as ChatMessage[],
   hasOlder: false,
@@ -119,11 +125,29 @@ export const useChatStore = create<ChatState>()((set) => ({
 
   listRequested: () =>
     set((state) => (state.listStatus === 'ready' ? {} : { listStatus: 'loading' })),
-  listLoaded: (conversations) =>
-    set({
-      listStatus: 'ready',
-      listFailure: undefined,
-      conversations: sortConversations(conversations),
+  listLoaded: (page, { append, pageSize }) =>
+    set((state) => {
+      const last = page.at(-1);
+      return {
+        listStatus: 'ready',
+        listFailure: undefined,
+        conversations: append ? appendPage(state.conversations, page) : sortConversations(page),
+        listCursor: page.length >= pageSize && last ? cursorOf(last) : undefined,
+      };
+    }),
+  listRefreshed: (first, pageSize) =>
+    set((state) => {
+      const last = first.at(-1);
+      const complete = first.length < pageSize;
+      return {
+        listStatus: 'ready',
+        listFailure: undefined,
+        conversations: refreshFirstPage(state.conversations, first, pageSize),
+        // Beyond the first page, paging goes on from where it had got to.
+        listCursor: complete
+          ? undefined
+          : (state.listCursor ?? (last ? cursorOf(last) : undefined)),
+      };
     }),
   listFailed: (listFailure) => set({ listStatus: 'failed', listFailure }),
   conversationOpened: (id) =>

@@ -14,6 +14,8 @@ import {
   exportConversations,
   importConversations,
   jumpToHit,
+  loadAllConversations,
+  loadMoreConversations,
   newConversation,
   openConversation,
   pinConversation,
@@ -80,7 +82,13 @@ export function ConversationList() {
         <SelectionBar
           total={conversations.length}
           chosen={chosen}
-          onSelectAll={(all) => setSelected(new Set(all ? conversations.map((c) => c.id) : []))}
+          onSelectAll={(all) => {
+            if (!all) return setSelected(new Set());
+            // All of them, those the sidebar has not loaded yet included.
+            void loadAllConversations().then(() =>
+              setSelected(new Set(useChatStore.getState().conversations.map((c) => c.id))),
+            );
+          }}
           onDone={leaveSelection}
         />
       )}
@@ -109,6 +117,7 @@ export function ConversationList() {
           computeItemKey={(_, conversation) => conversation.id}
           components={CHOICE_PARTS}
           increaseViewportBy={OVERSCAN}
+          endReached={() => void loadMoreConversations()}
           itemContent={(_, conversation) => (
             <label className="chat-conversation-select">
               <input
@@ -132,6 +141,7 @@ export function ConversationList() {
           computeItemKey={(_, conversation) => conversation.id}
           components={LIST_PARTS}
           increaseViewportBy={OVERSCAN}
+          endReached={() => void loadMoreConversations()}
           itemContent={(_, conversation) => (
             <ConversationItem conversation={conversation} active={conversation.id === activeId} />
           )}
