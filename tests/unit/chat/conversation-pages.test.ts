@@ -7,6 +7,7 @@ import type { ConversationSummary } from '../../../electron/shared/ipc/routes/ch
 import {
   appendPage,
   compareConversations,
+  placeConversation,
   refreshFirstPage,
 } from '../../../renderer/src/features/chat/conversation-pages';
 
@@ -49,6 +50,33 @@ describe('conversation pages', () => {
     // 'x' was opened from a search hit before its page was loaded.
     const next = [conversation('c', day(7)), conversation('b', day(5)), conversation('x', day(2))];
     expect(ids(appendPage(loaded, next))).toEqual(['e', 'd', 'c', 'b', 'x']);
+  });
+
+  it('puts a changed conversation in its place, once', () => {
+    const list = ['e', 'd', 'c', 'b', 'a'].map((id, i) => conversation(id, day(9 - i)));
+    expect(ids(placeConversation(list, conversation('b', day(20))))).toEqual([
+      'b',
+      'e',
+      'd',
+      'c',
+      'a',
+    ]);
+    expect(ids(placeConversation(list, conversation('z', day(6))))).toEqual([
+      'e',
+      'd',
+      'c',
+      'z',
+      'b',
+      'a',
+    ]);
+    expect(ids(placeConversation(list, conversation('p', day(1), true)))).toEqual([
+      'p',
+      'e',
+      'd',
+      'c',
+      'b',
+      'a',
+    ]);
   });
 
   it('reads the first page again: a conversation moved to the top, the rest loaded stays', () => {

@@ -10,6 +10,7 @@ import type { ChatMessage, ConversationSummary, ReplyFinished, SearchHit } from 
 import {
   appendPage,
   cursorOf,
+  placeConversation,
   refreshFirstPage,
   sortConversations,
   type ConversationCursor,
@@ -261,6 +262,5 @@ export const useChatStore = create<ChatState>()((set) => ({
 }));
 
 function replaceSummary(list: ConversationSummary[], summary: ConversationSummary) {
-  const others = list.filter((c) => c.id !== summary.id);
-  return sortConversations([...others, summary]);
+  return placeConversation(list, summary);
 }

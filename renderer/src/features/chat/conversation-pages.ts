@@ -37,7 +37,29 @@ export function appendPage<T extends ConversationCursor>(
   page: readonly T[],
 ): T[] {
   const ids = new Set(page.map((c) => c.id));
-  return sortConversations([...loaded.filter((c) => !ids.has(c.id)), ...page]);
+  const kept = loaded.filter((c) => !ids.has(c.id));
+  const last = kept.at(-1);
+  const first = page[0];
+  // The usual case, a page that goes on after what is loaded: no sort of 20,000 rows.
+  if (!last || !first || compareConversations(last, first) < 0) return [...kept, ...page];
+  return sortConversations([...kept, ...page]);
+}
+
+/** `conversation` in its place in a sorted list (replacing the one of the same id). */
+export function placeConversation<T extends ConversationCursor>(
+  list: readonly T[],
+  conversation: T,
+): T[] {
+  const others = list.filter((c) => c.id !== conversation.id);
+  let low = 0;
+  let high = others.length;
+  while (low < high) {
+    const middle = (low + high) >> 1;
+    if (compareConversations(others[middle]!, conversation) < 0) low = middle + 1;
+    else high = middle;
+  }
+  others.splice(low, 0, conversation);
+  return others;
 }
 
 /**
