@@ -119,12 +119,16 @@ async function scrollSidebar(
     const scroller = page.document.querySelector('.chat-conversations-scroller');
     if (!scroller) throw new Error('No conversation list');
     const started = performance.now();
-    for (let stale = 0; stale < 30;) {
+    // To the oldest conversation: the list loads its pages on the way, as the person scrolls.
+    let moved = performance.now();
+    for (;;) {
       const before = scroller.scrollTop;
       scroller.scrollTop += 900;
       await new Promise<void>((r) => page.requestAnimationFrame(r));
-      stale = scroller.scrollTop === before ? stale + 1 : 0;
-      if (performance.now() - started > 180_000) break;
+      const titles = page.document.querySelectorAll('.chat-conversation-title');
+      if (titles[titles.length - 1]?.textContent === 'Older conversation 0') break;
+      if (scroller.scrollTop !== before) moved = performance.now();
+      if (performance.now() - moved > 10_000 || performance.now() - started > 300_000) break;
     }
     await new Promise((r) => setTimeout(r, 300));
     observer.disconnect();
