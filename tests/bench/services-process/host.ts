@@ -10,6 +10,7 @@ import type { Page } from 'playwright-core';
 import { build } from 'vite';
 import type { IpcSender } from '../../../electron/main/ipc/router';
 import type { IpcResult } from '../../../electron/shared/ipc/define';
+import { encodeBinary } from '../../e2e/harness/binary-transport';
 import { WEB_CONTENTS_ID } from '../../e2e/harness/expose-router';
 import type { ChildMessage, HostMessage, StartOptions } from './protocol';
 
@@ -137,7 +138,7 @@ export async function connectPage(page: Page, services: ServicesProcess): Promis
       isMainFrame: source.frame === source.page.mainFrame(),
       webContentsId: WEB_CONTENTS_ID,
     });
-    return result;
+    return encodeBinary(result);
   });
   services.onEvent((channel, payload) => {
     page
