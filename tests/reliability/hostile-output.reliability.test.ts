@@ -404,7 +404,17 @@ describe('hostile model output (reliability section 7)', () => {
     // A fresh lab document for each handful: a payload that ran may replace the document
     // (document.open from an inline handler) and take the others' results with it.
     for (let i = 0; i < labPayloads.length; i += 25) {
-      await lab.goto(labExfil.labUrl);
+      // A payload of the chunk before may still navigate the page (a delayed refresh, whose
+      // navigation the route above aborts to an error page) and interrupt this one: try again.
+      for (let attempt = 1; ; attempt++) {
+        try {
+          await lab.goto(labExfil.labUrl);
+          break;
+        } catch (error) {
+          if (attempt === 3) throw error;
+          await lab.waitForTimeout(500);
+        }
+      }
       await installDetector(lab, '[data-unsafe]', MARKER_PATTERN.source);
       const chunk = labPayloads
         .slice(i, i + 25)
