@@ -2,6 +2,7 @@
  * What every feature's handlers and services may use: the shell's services, the database, a
  * relay client for the active connection, events to the page, and the platform's dialogs.
  */
+import type { Emit } from '../shared/ipc/contract';
 import type { StartImportWorker } from './services/chat/import-reader';
 import type { Db } from './services/database';
 import type { ConnectionsService } from './services/connections';
@@ -65,7 +66,8 @@ export interface AppContext {
   /** The person's Pictures folder, where the image gallery lives by default. */
   picturesDir?: string;
   db: Db;
-  emit: (channel: string, payload: unknown) => void;
+  /** Sends an event of the contract to the page, by its name. */
+  emit: Emit;
   connections: ConnectionsService;
   settings: SettingsService;
   models: ModelCatalog;

@@ -6,14 +6,16 @@
  * stay a few lines: the logic lives in the services.
  */
 import { randomUUID } from 'node:crypto';
-import type { Routes } from '../shared/ipc/contract';
+import { emitEvents, type Routes } from '../shared/ipc/contract';
+import type { SendEvent } from '../shared/ipc/define';
 import { join } from 'node:path';
 import type { AppContext, ConfirmOptions, DesktopShell, Dialogs } from './app-context';
 import type { StartImportWorker } from './services/chat/import-reader';
 import { chatHandlers } from './ipc/handlers/chat';
 import { embeddingsHandlers } from './ipc/handlers/embeddings';
 import { imagesHandlers, openImageGallery } from './ipc/handlers/images';
-import { HandlerError, type Handlers } from './ipc/router';
+import type { Handlers } from './ipc/router';
+import { AppError } from './services/app-error';
 import {
   ConnectionError,
   ConnectionsService,
@@ -44,8 +46,8 @@ export interface AppServicesOptions {
   picturesDir?: string;
   secretStore: SecretStore;
   fetch?: FetchLike;
-  /** Sends an event of the contract to the renderer. */
-  emit?: (channel: string, payload: unknown) => void;
+  /** Sends an event's payload on its channel to the renderer (`webContents.send` in the app). */
+  emit?: SendEvent;
   platform?: string;
   version?: string;
   /** The file dialogs; without them every "save as" or "open" counts as cancelled. */
@@ -77,7 +79,7 @@ const NO_DIALOGS: Dialogs = {
 const NO_DESKTOP: DesktopShell = {
   showInFolder: () => undefined,
   moveToTrash: async () => {
-    throw new HandlerError('internal', 'Moving files to the trash is not available here.');
+    throw new AppError('internal', 'Moving files to the trash is not available here.');
   },
 };
 
@@ -92,8 +94,8 @@ function keyFileQuestion(userDataDir: string): ConfirmOptions {
   };
 }
 
-/** Turns a refusal of the connections service into an error the router passes on as it is. */
-function asHandlerError(error: unknown): never {
+/** Turns a refusal of the connections service into an AppError, which the router passes on. */
+function asAppError(error: unknown): never {
   if (error instanceof ConnectionError) {
     const first = error.issues[0];
     const kind =
@@ -102,11 +104,7 @@ function asHandlerError(error: unknown): never {
         : error.kind === 'not_found'
           ? 'not_found'
           : 'internal';
-    const handlerError = new HandlerError(
-      kind,
-      first && error.issues.length === 1 ? first.message : error.message,
-    );
-    throw handlerError;
+    throw new AppError(kind, first && error.issues.length === 1 ? first.message : error.message);
   }
   throw error;
 }
@@ -115,12 +113,12 @@ async function guarded<T>(work: () => Promise<T>): Promise<T> {
   try {
     return await work();
   } catch (error) {
-    return asHandlerError(error);
+    return asAppError(error);
   }
 }
 
 export async function createAppServices(options: AppServicesOptions): Promise<AppServices> {
-  const emit = options.emit ?? (() => undefined);
+  const emit = emitEvents(options.emit ?? (() => undefined));
   const log = options.log ?? createNullLog();
   const startedAt = new Date();
   const connections = new ConnectionsService({
@@ -146,7 +144,7 @@ export async function createAppServices(options: AppServicesOptions): Promise<Ap
           kind: error.kind,
           status: error.status,
         });
-        emit('relay:retry-scheduled', {
+        emit('retryScheduled', {
           requestId,
           attempt,
           delayMs,
@@ -172,7 +170,7 @@ export async function createAppServices(options: AppServicesOptions): Promise<Ap
   }
 
   function changed<T>(value: T): T {
-    emit('connections:changed', null);
+    emit('connectionsChanged', null);
     return value;
   }
 
@@ -194,10 +192,7 @@ export async function createAppServices(options: AppServicesOptions): Promise<Ap
     async activeClient(requestId) {
       const id = await connections.activeId();
       if (id === undefined)
-        throw new HandlerError(
-          'not_found',
-          'Connect to a relay first: no connection is set up yet.',
-        );
+        throw new AppError('not_found', 'Connect to a relay first: no connection is set up yet.');
       return { connectionId: id, client: await clientFor(id, requestId) };
     },
     onClose: (cleanup) => cleanups.push(cleanup),
@@ -215,7 +210,7 @@ export async function createAppServices(options: AppServicesOptions): Promise<Ap
     }),
     copyText: ({ text }) => {
       const { copyText } = context.desktop;
-      if (!copyText) throw new HandlerError('internal', 'Copying is not available here.');
+      if (!copyText) throw new AppError('internal', 'Copying is not available here.');
       copyText(text);
       return null;
     },
@@ -259,10 +254,7 @@ export async function createAppServices(options: AppServicesOptions): Promise<Ap
       guarded(async () => {
         const listing = await models.list({ refresh: request?.refresh ?? false });
         if (listing === undefined)
-          throw new HandlerError(
-            'not_found',
-            'Connect to a relay first: no connection is set up yet.',
-          );
+          throw new AppError('not_found', 'Connect to a relay first: no connection is set up yet.');
         return listing;
       }),
     setModelKind: ({ modelId, kind }) =>

@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { z } from 'zod';
 import { startDemoRelay, type DemoRelay, type DemoRelayOptions } from '../../demo-relay/index';
 import type { RelayErrorKind } from '../../shared/relay-errors';
-import { readJsonFile, writeFileAtomic, type DataFileProblem } from './connections-file';
+import { readJsonFile, writeFileAtomic, type DataFileProblem } from './data-files';
 import {
   createRelayClient,
   isRelayError,
@@ -22,7 +22,7 @@ import {
 } from './relay-client';
 import type { KeyStorageStatus, SecretStore } from './secret-store';
 
-export type { DataFileProblem } from './connections-file';
+export type { DataFileProblem } from './data-files';
 
 export interface Connection {
   id: string;

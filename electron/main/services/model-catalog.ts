@@ -6,7 +6,7 @@
 import { join } from 'node:path';
 import { z } from 'zod';
 import { FEATURES, MODEL_KINDS } from '../../shared/ipc/contract';
-import { readJsonFile, writeFileAtomic } from './connections-file';
+import { readJsonFile, writeFileAtomic } from './data-files';
 import type { ModelKind, RelayClient, RelayModel } from './relay-client';
 
 export const MODEL_PREFERENCES_FILE = 'model-preferences.json';

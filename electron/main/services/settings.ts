@@ -4,7 +4,7 @@
  */
 import { join } from 'node:path';
 import { settingsSchema, type Settings } from '../../shared/ipc/contract';
-import { readJsonFile, writeFileAtomic, type DataFileProblem } from './connections-file';
+import { readJsonFile, writeFileAtomic, type DataFileProblem } from './data-files';
 
 export const SETTINGS_FILE = 'settings.json';
 

@@ -8,7 +8,7 @@
  */
 import { z } from 'zod';
 import { maxTokensSchema, temperatureSchema } from '../relay-requests';
-import { event, route } from './define';
+import { createEmitter, event, route, type Emitter, type SendEvent } from './define';
 import { CHAT_EVENTS, CHAT_ROUTES, MAX_REPLY_CHARS } from './routes/chat';
 import { EMBEDDINGS_EVENTS, EMBEDDINGS_ROUTES } from './routes/embeddings';
 import { IMAGES_EVENTS, IMAGES_ROUTES } from './routes/images';
@@ -176,3 +176,11 @@ export const EVENTS = {
 
 export type Routes = typeof ROUTES;
 export type Events = typeof EVENTS;
+
+/** Sends an event of the contract by its name: `emit('connectionsChanged', null)`. */
+export type Emit = Emitter<Events>;
+
+/** The `emit` of the app over the platform's `send` (the window's `webContents.send`). */
+export function emitEvents(send: SendEvent): Emit {
+  return createEmitter(EVENTS, send);
+}

@@ -6,7 +6,8 @@
  *   and a scratch folder if asked;
  * - before each: the relay reset (no faults, every key's balance full), so a retried spec starts
  *   as the first try did;
- * - after each: the app a spec opened is checked (no page error, no CSP violation) and closed;
+ * - after each: the app a spec opened is checked (every event main sent fits its schema in the
+ *   contract; no page error, no CSP violation) and closed;
  * - after all: everything closed and removed.
  *
  * `suite.openApp(options)` opens the app for one spec; `suite.connect(options)` also connects it to
@@ -22,7 +23,7 @@ import { afterAll, afterEach, beforeAll, beforeEach } from 'vitest';
 import { startDemoRelay, type DemoRelay } from '../../../electron/demo-relay/index';
 import type { DemoRelayOptions } from '../../../electron/demo-relay/options';
 import { ConnectPage, type ConnectionFields } from '../pages/connect-page';
-import { expectHealthyPage } from './checks';
+import { expectEventsFitContract, expectHealthyPage } from './checks';
 import { startE2e, type AppUnderTest, type E2eSession, type OpenAppOptions } from './harness';
 import { newKey } from './relay';
 
@@ -105,6 +106,7 @@ function notYet(what: string): never {
 
 async function checkAndClose({ app, healthy }: { app: AppUnderTest; healthy: boolean }) {
   try {
+    expectEventsFitContract(app.messages);
     if (healthy) expectHealthyPage(app);
   } finally {
     await app.close();

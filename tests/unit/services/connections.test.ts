@@ -15,7 +15,7 @@ import {
   ConnectionsService,
   type ConnectionsServiceOptions,
 } from '../../../electron/main/services/connections';
-import { writeFileAtomic } from '../../../electron/main/services/connections-file';
+import { writeFileAtomic } from '../../../electron/main/services/data-files';
 import { MemorySecretStore, type SecretStore } from '../../../electron/main/services/secret-store';
 
 const KEY = 'sk-test-canary-5b7e1f0c9a3d';
