@@ -94,6 +94,15 @@ function keyFileQuestion(userDataDir: string): ConfirmOptions {
   };
 }
 
+function unencryptedQuestion(origin: string): ConfirmOptions {
+  return {
+    title: 'Send your key unencrypted',
+    message: `Send your API key to ${origin} without encryption?`,
+    detail: `${origin} uses plain http. Your API key, and every prompt and reply, would cross the network readable by anyone on the way (a shared Wi-Fi, a proxy, your provider). Choose this only for a relay you reach over a network you trust; an https address is always safer.`,
+    confirmLabel: 'Send unencrypted',
+  };
+}
+
 /** Turns a refusal of the connections service into an AppError, which the router passes on. */
 function asAppError(error: unknown): never {
   if (error instanceof ConnectionError) {
@@ -121,10 +130,13 @@ export async function createAppServices(options: AppServicesOptions): Promise<Ap
   const emit = emitEvents(options.emit ?? (() => undefined));
   const log = options.log ?? createNullLog();
   const startedAt = new Date();
+  const dialogs = options.dialogs ?? NO_DIALOGS;
   const connections = new ConnectionsService({
     dataDir: options.userDataDir,
     secrets: watchSecrets(options.secretStore, log),
     ...(options.fetch ? { fetch: options.fetch } : {}),
+    confirmUnencrypted: async (origin) =>
+      (await dialogs.confirm?.(unencryptedQuestion(origin))) ?? false,
   });
   const settings = new SettingsService(options.userDataDir);
   log.setIncludePrompts((await settings.get()).includePromptsInLogs);
@@ -174,7 +186,6 @@ export async function createAppServices(options: AppServicesOptions): Promise<Ap
     return value;
   }
 
-  const dialogs = options.dialogs ?? NO_DIALOGS;
   const db = await openDatabase({ path: databasePath(options.userDataDir) });
   const cleanups: Array<() => Promise<void> | void> = [];
   const context: AppContext = {

@@ -1,5 +1,6 @@
 import { MemorySecretStore } from '../../electron/main/services/secret-store';
 import { describe, expect, it } from 'vitest';
+import { ScriptedDialogs } from '../fakes/chat-dialogs';
 import { e2eSuite } from './harness/suite';
 import { ConnectPage } from './pages/connect-page';
 import { ConnectionsPage } from './pages/connections-page';
@@ -120,6 +121,48 @@ describe('saved connections', () => {
     await expect(new ConnectionsPage(app.page).keyStorageWarning.textContent()).resolves.toContain(
       secrets.status.reason,
     );
+  });
+
+  it('sends a key over plain http only by a choice main confirms, and marks such a connection', async () => {
+    const dialogs = new ScriptedDialogs();
+    const app = await suite.openApp({ dialogs });
+    const { page } = app;
+    const connect = new ConnectPage(page);
+    await connect.waitUntilShown();
+    await connect.form.fill({ name: 'Lab', baseUrl: suite.relay.url, apiKey: key });
+    await connect.form.save();
+    await new ModelsPage(page).waitForModels();
+    const shell = new ShellPage(page);
+    await shell.open('Connections');
+    const connections = new ConnectionsPage(page);
+    const add = await connections.add();
+    await add.fill({ name: 'Plain', baseUrl: 'http://relay.example.com', apiKey: key });
+    const choice = add.root.getByRole('checkbox', { name: /Send my key unencrypted/ });
+    // Saving without the choice is refused by main, with the reason, and nothing is lost.
+    await add.save();
+    await add.saveError.waitFor();
+    await expect(add.saveError.textContent()).resolves.toMatch(/not encrypted \(http\)/);
+    await expect(add.name.inputValue()).resolves.toBe('Plain');
+    // With the choice, main asks in a dialog of its own (a page script cannot agree instead).
+    dialogs.confirmAnswers.push(true);
+    await choice.check();
+    await add.save();
+    const plain = connections.card('Plain');
+    await plain.root.waitFor();
+    await expect(plain.badge('Unencrypted').isVisible()).resolves.toBe(true);
+    expect(dialogs.confirmRequests.map((r) => r.message)).toEqual([
+      'Send your API key to http://relay.example.com without encryption?',
+    ]);
+    await expect(connections.card('Lab').badge('Unencrypted').count()).resolves.toBe(0);
+
+    // Moving a connection to another origin says, before saving, that its key will go.
+    const form = await connections.card('Lab').edit();
+    await form.fill({ baseUrl: 'https://elsewhere.example.com' });
+    await expect(form.root.getByRole('status').textContent()).resolves.toMatch(
+      /saving with https:\/\/elsewhere\.example\.com removes it/,
+    );
+    await form.save();
+    await expect.poll(() => connections.card('Lab').keyStatus.textContent()).toMatch(/No key/i);
   });
 
   it('shows a saving error from main in place and keeps what was typed', async () => {

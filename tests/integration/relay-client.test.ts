@@ -145,6 +145,84 @@ describe('requests', () => {
   });
 });
 
+describe('redirects and unencrypted addresses', () => {
+  it.each([301, 302, 303, 307, 308])(
+    'never follows a %i: the key is not sent on, and the error names where it pointed',
+    async (status) => {
+      const other = await startScriptedServer();
+      try {
+        other.handle((_req, res) => res.end('{"data":[]}'));
+        server.handle((_req, res) => {
+          res.writeHead(status, { location: `${other.url}/v1/models?token=secret-token-1` });
+          res.end();
+        });
+        const error = await failure(client().listModels());
+        expect(error).toMatchObject({ kind: 'bad_response', code: 'redirect_refused' });
+        expect(error.message).toContain(`redirect to ${other.url}/v1/models?…`);
+        expect(error.message).not.toContain('secret-token-1');
+        expect(other.requests).toHaveLength(0);
+        expectNoKey(error);
+        // POSTs too: chat, embeddings and images.
+        await failure(client().chat(hi));
+        await failure(client().embed({ model: 'e', input: 'x' }));
+        await failure(client().generateImages({ model: 'i', prompt: 'p' }));
+        expect(other.requests).toHaveLength(0);
+      } finally {
+        await other.close();
+      }
+    },
+  );
+
+  it('names a redirect that the fetch itself refused (Electron cancels at a manual redirect)', async () => {
+    const error = await failure(
+      client({
+        fetch: () => Promise.reject(new Error('Redirect was cancelled')),
+      }).listModels(),
+    );
+    expect(error).toMatchObject({ kind: 'bad_response', code: 'redirect_refused' });
+  });
+
+  it('asks the fetch not to follow redirects', async () => {
+    const seen: RequestInit[] = [];
+    await failure(
+      client({
+        fetch: (_url, init) => (seen.push(init), Promise.reject(new Error('offline'))),
+        maxRetries: 0,
+      }).listModels(),
+    );
+    expect(seen[0]?.redirect).toBe('manual');
+  });
+
+  it('sends no key over plain http to a public host unless allowed, and sends it when allowed', async () => {
+    const urls: string[] = [];
+    const fetch = async (url: string, init: RequestInit) => {
+      urls.push(url);
+      expect(new Headers(init.headers).get('authorization')).toBe(`Bearer ${KEY}`);
+      return new Response('{"data":[{"id":"m"}]}', {
+        headers: { 'content-type': 'application/json' },
+      });
+    };
+    const error = await failure(
+      client({ baseUrl: 'http://relay.example.com', fetch }).listModels(),
+    );
+    expect(error).toMatchObject({ kind: 'bad_request', code: 'key_unencrypted', param: 'baseUrl' });
+    expect(urls).toEqual([]);
+    // Without a key there is nothing to protect.
+    await client({
+      baseUrl: 'http://relay.example.com',
+      apiKey: '',
+      fetch: async (url) => (urls.push(url), new Response('{"data":[]}')),
+    }).listModels();
+    expect(urls).toHaveLength(1);
+    await client({
+      baseUrl: 'http://relay.example.com',
+      fetch,
+      allowKeyInClear: true,
+    }).listModels();
+    expect(urls).toHaveLength(2);
+  });
+});
+
 describe('HTTP errors', () => {
   it('400 names the parameter and is not retried', async () => {
     server.handle((_req, res) =>
@@ -431,7 +509,7 @@ describe('network failures and watchdogs', () => {
   it('a name that does not resolve says DNS', async () => {
     const error = await failure(
       createRelayClient({
-        baseUrl: 'http://relay.nonexistent.invalid',
+        baseUrl: 'https://relay.nonexistent.invalid',
         apiKey: KEY,
         timeoutMs: 5000,
       }).listModels(),

@@ -61,6 +61,11 @@ export const SECTIONS: Array<{ section: number; title: string; how: string }> = 
     title: 'Canary sweep',
     how: 'After the whole suite: every file under every user data folder the suite made (logs included) and every captured console output searched for the canary key (UTF-8, UTF-16 and base64, with and without its sk- prefix) and the canary prompt.',
   },
+  {
+    section: 10,
+    title: 'Key binding',
+    how: 'A hostile page: calls the contract allows, sent through the real router to the real services (createAppServices on a temp folder) with the canary key saved for a connection to the demo relay; a second HTTP server on another port of 127.0.0.1 answers every request as a relay would and records whether the key was in its headers or body. Attacks: "Test connection" with another address and the saved id; the address changed, then models, chat, embeddings and images used; a relay redirecting (301, 302, 303, 307, 308) to the other server; fast-check sequences of test, update, create, select and use.',
+  },
 ];
 
 function load(dir: string): Map<number, SectionResult> {

@@ -5,6 +5,19 @@
  * `SecretStore` under its connection's id. The key itself never leaves this service except into
  * a relay client: summaries carry only whether a key is saved and its last four characters, and no
  * error message holds it.
+ *
+ * A saved key belongs to the origin (scheme, host and port) of its connection's address, and goes
+ * nowhere else, whatever the page asks for:
+ * - changing the address to another origin without giving a new key removes the saved key (the
+ *   person pastes it again). A confirmation dialog was the other choice; it was not taken because
+ *   a page script can ask again and again until a tired person agrees, while dropping the key
+ *   leaves a script nothing to gain but the person's annoyance;
+ * - "Test connection" with a draft address reads the saved key only when the draft's origin is the
+ *   connection's;
+ * - a relay client reads the key on each attempt only while the connection's address still has
+ *   the client's origin, and never follows a redirect (`relay-client.ts`);
+ * - plain http to a host outside this machine and the local network gets the key only when the
+ *   person chose "send my key unencrypted", confirmed in a dialog main opens.
  */
 import { randomUUID } from 'node:crypto';
 import { join } from 'node:path';
@@ -15,11 +28,13 @@ import { readJsonFile, writeFileAtomic, type DataFileProblem } from './data-file
 import {
   createRelayClient,
   isRelayError,
+  RelayError,
   resolveBaseUrl,
   type FetchLike,
   type RelayClient,
   type RelayClientOptions,
 } from './relay-client';
+import { sendsKeyInClear } from './relay/base-url';
 import type { KeyStorageStatus, SecretStore } from './secret-store';
 
 export type { DataFileProblem } from './data-files';
@@ -33,6 +48,11 @@ export interface Connection {
   consoleUrl?: string;
   /** The embedded demo relay: its address changes every time the app starts it. */
   isDemo?: boolean;
+  /**
+   * The person chose to send the key over plain http to a host outside the local network.
+   * Belongs to the address: a change of origin clears it.
+   */
+  allowUnencrypted?: boolean;
 }
 
 /** A connection as the rest of the app sees it: never the key, only whether there is one. */
@@ -42,6 +62,9 @@ export interface ConnectionSummary extends Connection {
   keyLast4?: string;
   /** Set when the key store could not be read, so `hasKey` is unknown. */
   keyError?: string;
+  /** The address is plain http to a host outside this machine and the local network. */
+  unencrypted: boolean;
+  allowUnencrypted: boolean;
 }
 
 export interface NewConnection {
@@ -50,6 +73,8 @@ export interface NewConnection {
   consoleUrl?: string | null;
   /** Optional: local services such as Ollama take no key. */
   apiKey?: string | null;
+  /** Send the key even though the address is plain http outside the local network. */
+  allowUnencrypted?: boolean;
 }
 
 export interface ConnectionChanges {
@@ -57,8 +82,12 @@ export interface ConnectionChanges {
   baseUrl?: string;
   /** A new console address; null or '' removes it. */
   consoleUrl?: string | null;
-  /** A replacement key; absent keeps the saved key, null removes it. */
+  /**
+   * A replacement key; absent keeps the saved key (unless the address moves to another origin,
+   * which removes it), null removes it.
+   */
   apiKey?: string | null;
+  allowUnencrypted?: boolean;
 }
 
 /** An address and key to try before saving; `id` lets an edit form test with the saved key. */
@@ -66,6 +95,7 @@ export interface ConnectionDraft {
   baseUrl: string;
   apiKey?: string | null;
   id?: string;
+  allowUnencrypted?: boolean;
 }
 
 export type ConnectionTestResult =
@@ -109,6 +139,11 @@ export interface ConnectionsServiceOptions {
   startDemoRelay?: (options: DemoRelayOptions) => Promise<DemoRelay>;
   now?: () => Date;
   newId?: () => string;
+  /**
+   * Asks the person, in a dialog main opens, to agree to send a key unencrypted to `origin`.
+   * Absent (tests, no window), the answer is no.
+   */
+  confirmUnencrypted?: (origin: string) => Promise<boolean>;
 }
 
 export const CONNECTIONS_FILE = 'connections.json';
@@ -120,6 +155,7 @@ const storedConnectionSchema = z.object({
   baseUrl: z.string(),
   consoleUrl: z.string().optional(),
   isDemo: z.boolean().optional(),
+  allowUnencrypted: z.boolean().optional(),
 });
 
 const connectionsFileSchema = z.object({
@@ -185,11 +221,14 @@ const apiKeySchema = z
     'The API key contains spaces or characters that cannot be sent: paste it again.',
   );
 
+const allowUnencryptedSchema = z.boolean({ error: 'The unencrypted choice must be yes or no.' });
+
 const newConnectionSchema = z.object({
   name: nameSchema,
   baseUrl: baseUrlSchema,
   consoleUrl: consoleUrlSchema.nullish(),
   apiKey: apiKeySchema.nullish(),
+  allowUnencrypted: allowUnencryptedSchema.optional(),
 });
 
 const changesSchema = z.object({
@@ -197,13 +236,41 @@ const changesSchema = z.object({
   baseUrl: baseUrlSchema.optional(),
   consoleUrl: consoleUrlSchema.nullish(),
   apiKey: apiKeySchema.nullish(),
+  allowUnencrypted: allowUnencryptedSchema.optional(),
 });
 
 const draftSchema = z.object({
   baseUrl: z.string({ error: 'Give the address of the relay.' }),
   apiKey: apiKeySchema.nullish(),
   id: z.string().optional(),
+  allowUnencrypted: allowUnencryptedSchema.optional(),
 });
+
+/**
+ * The origin (scheme, host, port) a key given for this address belongs to. An address that no
+ * longer reads (a file edited by hand) is an origin of its own, matching nothing else.
+ */
+function originOf(baseUrl: string): string {
+  try {
+    return resolveBaseUrl(baseUrl).origin;
+  } catch {
+    return `invalid:${baseUrl}`;
+  }
+}
+
+function keyInClear(baseUrl: string): boolean {
+  try {
+    return sendsKeyInClear(resolveBaseUrl(baseUrl));
+  } catch {
+    return false;
+  }
+}
+
+/** The refusal of a key for an http address the person has not agreed to send it to. */
+function unencryptedRefused(baseUrl: string): ConnectionError {
+  const message = `${originOf(baseUrl)} is not encrypted (http): your API key would cross the network readable by anyone on the way. Use an https address, or choose "Send my key unencrypted".`;
+  return new ConnectionError('invalid', message, [{ field: 'allowUnencrypted', message }]);
+}
 
 function parseInput<T>(schema: z.ZodType<T>, input: unknown): T {
   const parsed = schema.safeParse(input);
@@ -235,6 +302,7 @@ export class ConnectionsService {
   readonly #startDemoRelay: (options: DemoRelayOptions) => Promise<DemoRelay>;
   readonly #now: () => Date;
   readonly #newId: () => string;
+  readonly #confirmUnencrypted: (origin: string) => Promise<boolean>;
   #state: Promise<LoadedState> | undefined;
   #queue: Promise<unknown> = Promise.resolve();
   #demo: { relay: DemoRelay; connectionId: string } | undefined;
@@ -247,6 +315,7 @@ export class ConnectionsService {
     this.#startDemoRelay = options.startDemoRelay ?? startDemoRelay;
     this.#now = options.now ?? (() => new Date());
     this.#newId = options.newId ?? randomUUID;
+    this.#confirmUnencrypted = options.confirmUnencrypted ?? (async () => false);
   }
 
   /** How keys are kept (keychain, or memory for this session), to tell the person. */
@@ -279,6 +348,11 @@ export class ConnectionsService {
   /** Saves a new connection (and its key); the first one saved becomes the active one. */
   async create(input: NewConnection): Promise<ConnectionSummary> {
     const valid = parseInput(newConnectionSchema, input);
+    const allowUnencrypted =
+      valid.allowUnencrypted === true && (await this.#agreeUnencrypted(valid.baseUrl));
+    if (valid.apiKey && keyInClear(valid.baseUrl) && !allowUnencrypted) {
+      throw unencryptedRefused(valid.baseUrl);
+    }
     return this.#mutate(async (file) => {
       const connection: Connection = {
         id: this.#newId(),
@@ -286,6 +360,7 @@ export class ConnectionsService {
         baseUrl: valid.baseUrl,
       };
       if (valid.consoleUrl) connection.consoleUrl = valid.consoleUrl;
+      if (allowUnencrypted) connection.allowUnencrypted = true;
       if (valid.apiKey) await this.#setKey(connection.id, valid.apiKey);
       const next: ConnectionsFile = {
         ...file,
@@ -303,7 +378,11 @@ export class ConnectionsService {
     }).then((connection) => this.#summary(connection));
   }
 
-  /** Changes name, address or console address; replaces the key only when one is given. */
+  /**
+   * Changes name, address or console address; replaces the key only when one is given. A new
+   * address on another origin without a new key removes the saved key: it was given for the old
+   * origin only.
+   */
   async update(id: string, changes: ConnectionChanges): Promise<ConnectionSummary> {
     const valid = parseInput(changesSchema, changes);
     return this.#mutate(async (file) => {
@@ -314,9 +393,25 @@ export class ConnectionsService {
       if (valid.consoleUrl === null || valid.consoleUrl === '') delete updated.consoleUrl;
       else if (valid.consoleUrl !== undefined) updated.consoleUrl = valid.consoleUrl;
 
-      const previousKey = valid.apiKey === undefined ? undefined : await this.#getKey(id);
-      if (valid.apiKey === null) await this.#deleteKey(id);
-      else if (valid.apiKey !== undefined) await this.#setKey(id, valid.apiKey);
+      const moved = originOf(updated.baseUrl) !== originOf(current.baseUrl);
+      // The choice to send the key unencrypted was made for one address: a move clears it.
+      if (moved) delete updated.allowUnencrypted;
+      if (valid.allowUnencrypted === false) delete updated.allowUnencrypted;
+      else if (
+        valid.allowUnencrypted === true &&
+        (updated.allowUnencrypted === true || (await this.#agreeUnencrypted(updated.baseUrl)))
+      ) {
+        updated.allowUnencrypted = true;
+      }
+      if (valid.apiKey && keyInClear(updated.baseUrl) && updated.allowUnencrypted !== true) {
+        throw unencryptedRefused(updated.baseUrl);
+      }
+
+      // null removes the key, a string replaces it, and a move without a new key removes it.
+      const newKey = valid.apiKey === undefined && moved ? null : valid.apiKey;
+      const previousKey = newKey === undefined ? undefined : await this.#getKey(id);
+      if (newKey === null) await this.#deleteKey(id);
+      else if (newKey !== undefined) await this.#setKey(id, newKey);
       try {
         await this.#write({
           ...file,
@@ -324,7 +419,7 @@ export class ConnectionsService {
         });
       } catch (error) {
         // Put the old key back, so the saved connection and its key still belong together.
-        if (valid.apiKey !== undefined) {
+        if (newKey !== undefined) {
           const restore =
             previousKey === undefined
               ? this.#secrets.delete(id)
@@ -372,12 +467,27 @@ export class ConnectionsService {
   ): Promise<RelayClient> {
     let connection = await this.#mutate(async (file) => this.#find(file, id));
     if (connection.isDemo) connection = await this.#mutate((file) => this.#ensureDemo(file, id));
+    const origin = originOf(connection.baseUrl);
     return createRelayClient({
       ...options,
       baseUrl: connection.baseUrl,
+      allowKeyInClear: connection.allowUnencrypted === true,
       // No saved key sends no Authorization header: keyless local services work, and a relay
-      // that wants a key answers 401 with its own message.
-      apiKey: async () => (await this.#getKey(id)) ?? '',
+      // that wants a key answers 401 with its own message. The key is read only while the
+      // connection still points at this client's origin: an address changed since (by the
+      // person, or the demo relay restarting on another port) has a key of its own, or none.
+      apiKey: async () => {
+        await this.#queue;
+        const now = (await this.#load()).file.connections.find((c) => c.id === id);
+        if (now === undefined || originOf(now.baseUrl) !== origin) {
+          throw new RelayError(
+            'bad_request',
+            "The connection's address changed while this request was being made, so nothing was sent. Try again.",
+            { code: 'address_changed' },
+          );
+        }
+        return (await this.#getKey(id)) ?? '';
+      },
       ...(this.#fetch ? { fetch: this.#fetch } : {}),
     });
   }
@@ -385,12 +495,34 @@ export class ConnectionsService {
   /** "Test connection": GET /v1/models for an address and key that need not be saved yet. */
   async test(draft: ConnectionDraft): Promise<ConnectionTestResult> {
     const valid = parseInput(draftSchema, draft);
+    try {
+      resolveBaseUrl(valid.baseUrl);
+    } catch (error) {
+      return { ok: false, error: testError(error) };
+    }
+    const draftOrigin = originOf(valid.baseUrl);
+    // A typed key is the person's to send where they test; a saved key only to its own origin.
+    let saved: Connection | undefined;
+    let withheldFrom: string | undefined;
+    if (!valid.apiKey && valid.id !== undefined) {
+      await this.#queue;
+      const connection = (await this.#load()).file.connections.find((c) => c.id === valid.id);
+      if (connection !== undefined) {
+        if (originOf(connection.baseUrl) === draftOrigin) saved = connection;
+        else withheldFrom = originOf(connection.baseUrl);
+      }
+    }
+    const allowKeyInClear =
+      saved !== undefined && !valid.allowUnencrypted
+        ? saved.allowUnencrypted === true
+        : valid.allowUnencrypted === true;
     let client: RelayClient;
     try {
       client = createRelayClient({
         baseUrl: valid.baseUrl,
         apiKey:
-          valid.apiKey ?? (async () => (valid.id ? await this.#getKey(valid.id) : undefined) ?? ''),
+          valid.apiKey ?? (async () => (saved ? await this.#getKey(saved.id) : undefined) ?? ''),
+        allowKeyInClear,
         maxRetries: 0,
         timeoutMs: this.#testTimeoutMs,
         ...(this.#fetch ? { fetch: this.#fetch } : {}),
@@ -403,7 +535,21 @@ export class ConnectionsService {
       const models = await client.listModels();
       return { ok: true, requestUrl, modelCount: models.length };
     } catch (error) {
-      return { ok: false, requestUrl, error: testError(error) };
+      const failure = testError(error);
+      if (withheldFrom !== undefined && failure.kind === 'unauthorized') {
+        failure.message = `No key was sent: the saved key belongs to ${withheldFrom}, not ${draftOrigin}. Paste the key for this address to test it. (${failure.message})`;
+      }
+      return { ok: false, requestUrl, error: failure };
+    }
+  }
+
+  /** The person's own agreement, in a dialog from main, to send a key unencrypted. */
+  async #agreeUnencrypted(baseUrl: string): Promise<boolean> {
+    if (!keyInClear(baseUrl)) return true;
+    try {
+      return await this.#confirmUnencrypted(originOf(baseUrl));
+    } catch {
+      return false;
     }
   }
 
@@ -464,7 +610,12 @@ export class ConnectionsService {
   }
 
   async #summary(connection: Connection): Promise<ConnectionSummary> {
-    const summary: ConnectionSummary = { ...connection, hasKey: false };
+    const summary: ConnectionSummary = {
+      ...connection,
+      hasKey: false,
+      unencrypted: keyInClear(connection.baseUrl),
+      allowUnencrypted: connection.allowUnencrypted === true,
+    };
     try {
       const key = await this.#secrets.get(connection.id);
       if (key !== undefined) {

@@ -3,7 +3,8 @@
  *
  * - Never a key: the keys of the connections in use are removed wherever they appear, and so is
  *   anything shaped like one (`sk-…`, `Bearer …`, `api_key=…`), with the relay client's own
- *   redactor plus the shapes only a log meets.
+ *   redactor plus the shapes only a log meets. Addresses lose their user name, password and
+ *   query, which may hold one.
  * - Never what a person wrote or a model replied (prompts, messages, embedding inputs) unless the
  *   person turned on "Include prompts in logs"; when it is off, a relay error that echoes the
  *   prompt has the prompt cut out too.
@@ -29,6 +30,10 @@ export function logsFolder(userDataDir: string): string {
 export type Redact = (text: string) => string;
 
 const BEARER = /\bBearer\s+[^\s"',;]+/gi;
+/** `scheme://user:password@`: credentials in an address. */
+const URL_USERINFO = /\b([a-z][a-z0-9+.-]*:\/\/)[^\s/?#@"']+@/gi;
+/** The query of an address (`?…` up to the fragment or the end of the address). */
+const URL_QUERY = /(\b[a-z][a-z0-9+.-]*:\/\/[^\s?#"']*)\?[^\s#"']*/gi;
 const SECRET_PARAMETER = /\b(api[_-]?key|access[_-]?token|token|key|secret|password)=[^&\s"',;]+/gi;
 
 /** Removes the given keys, and anything shaped like a key, from text bound for the log. */
@@ -36,6 +41,8 @@ export function makeLogRedactor(keys: () => Iterable<string>): Redact {
   const relayRedact = makeRedactor(() => [...keys()]);
   return (text) =>
     relayRedact(text)
+      .replace(URL_USERINFO, '$1[redacted]@')
+      .replace(URL_QUERY, '$1?[redacted]')
       .replace(BEARER, 'Bearer [redacted]')
       .replace(SECRET_PARAMETER, '$1=[redacted]');
 }

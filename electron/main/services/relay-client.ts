@@ -17,7 +17,13 @@ import {
   type EmbeddingRequest,
   type ImageRequest,
 } from '../../shared/relay-requests';
-import { endpointUrl, resolveBaseUrl, type RelayEndpoint } from './relay/base-url';
+import {
+  displayAddress,
+  endpointUrl,
+  resolveBaseUrl,
+  sendsKeyInClear,
+  type RelayEndpoint,
+} from './relay/base-url';
 import { readChatResponse, type ChatResult } from './relay/chat-response';
 import { readEmbeddings, type EmbeddingResult } from './relay/embeddings';
 import {
@@ -77,6 +83,12 @@ export interface RelayClientOptions {
   baseUrl: string;
   /** The key, or a function that fetches it (from the keychain) for each attempt. */
   apiKey: string | (() => string | Promise<string>);
+  /**
+   * Send the key over plain http to a host outside this machine and the local network. Off by
+   * default: such a request is refused before anything is sent, since the key would cross the
+   * network readable by anyone on the way. Only the person's explicit choice turns it on.
+   */
+  allowKeyInClear?: boolean;
   fetch?: FetchLike;
   /** Retries after the first attempt, for 408, 429 and 5xx before any body arrived. Default 2 (3 attempts). */
   maxRetries?: number;
@@ -132,6 +144,31 @@ export interface RelayClient {
 
 const MAX_ERROR_BODY_BYTES = 256 * 1024;
 const MAX_JSON_BYTES = 128 * 1024 * 1024;
+
+function isRedirect(response: Response): boolean {
+  return (
+    response.type === 'opaqueredirect' ||
+    response.status === 0 ||
+    (response.status >= 300 && response.status < 400)
+  );
+}
+
+/** A relay that answered with a redirect: where it pointed (without any credentials or query). */
+function redirectRefused(url: string, location: string | null): RelayError {
+  let target = '';
+  if (location !== null) {
+    try {
+      target = ` to ${displayAddress(new URL(location, url).href)}`;
+    } catch {
+      target = '';
+    }
+  }
+  return new RelayError(
+    'bad_response',
+    `${hostOf(url)} answered with a redirect${target}. Requests that carry your API key never follow a redirect, so it was not sent on; if the relay has moved, change the connection's address.`,
+    { code: 'redirect_refused' },
+  );
+}
 
 /** Checks a request against the spec's rules before anything is sent. */
 function validate<T>(schema: ZodType<T>, request: unknown): T {
@@ -233,13 +270,34 @@ export function createRelayClient(options: RelayClientOptions): RelayClient {
     const url = endpointUrl(base, endpoint);
     for (let retry = 0; ; retry++) {
       const key = await resolveKey();
+      if (key !== '' && sendsKeyInClear(base) && options.allowKeyInClear !== true) {
+        throw new RelayError(
+          'bad_request',
+          `${base.origin} is not encrypted (http), so the API key would cross the network readable by anyone on the way; nothing was sent. Use an https address, or choose to send the key unencrypted in the connection.`,
+          { param: 'baseUrl', code: 'key_unencrypted' },
+        );
+      }
       const headers: Record<string, string> = { Accept: accept };
       if (key !== '') headers.Authorization = `Bearer ${key}`;
       if (body !== undefined) headers['Content-Type'] = 'application/json';
-      const init: RequestInit = { method: body === undefined ? 'GET' : 'POST', headers };
+      // A redirect is never followed with the key: it could lead anywhere. Node's fetch (undici)
+      // answers `manual` with the 3xx response itself, which is refused below; Electron's
+      // net.fetch cancels the request at the redirect and rejects ("Redirect was cancelled",
+      // electron/electron#43715), which `errorFromNetwork` names; a browser-style fetch would
+      // give an `opaqueredirect` response with status 0, refused below too. In no case does a
+      // second request, with or without the key, go to the new address.
+      const init: RequestInit = {
+        method: body === undefined ? 'GET' : 'POST',
+        headers,
+        redirect: 'manual',
+      };
       if (body !== undefined) init.body = JSON.stringify(body);
       const reader = await send(url, init, signal);
       const { response } = reader;
+      if (isRedirect(response)) {
+        reader.close();
+        throw redirectRefused(url, response.headers.get('location'));
+      }
       if (response.ok) return reader;
 
       let text = '';

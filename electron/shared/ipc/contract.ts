@@ -30,6 +30,10 @@ export const connectionSummarySchema = z.object({
   keyLast4: z.string().max(4).optional(),
   /** Set when the key store could not be read, so `hasKey` is not known. */
   keyError: z.string().optional(),
+  /** Plain http to a host outside this machine and the local network. */
+  unencrypted: z.boolean(),
+  /** The person chose to send the key there anyway (confirmed in a dialog main opened). */
+  allowUnencrypted: z.boolean(),
 });
 
 export const connectionDraftSchema = z.strictObject({
@@ -39,6 +43,8 @@ export const connectionDraftSchema = z.strictObject({
   apiKey: text(4096).nullable().optional(),
   /** Where the person tops up their balance; null or '' removes it. */
   consoleUrl: text(2000).nullable().optional(),
+  /** Send the key over plain http outside the local network; main asks the person to confirm. */
+  allowUnencrypted: z.boolean().optional(),
 });
 
 export const connectionTestResultSchema = z.object({
@@ -112,7 +118,12 @@ export const ROUTES = {
   selectConnection: route('connections:select', z.strictObject({ id }), connectionSummarySchema),
   testConnection: route(
     'connections:test',
-    z.strictObject({ baseUrl: text(2000), apiKey: text(4096).optional(), id: id.optional() }),
+    z.strictObject({
+      baseUrl: text(2000),
+      apiKey: text(4096).optional(),
+      id: id.optional(),
+      allowUnencrypted: z.boolean().optional(),
+    }),
     connectionTestResultSchema,
   ),
   startDemoRelay: route('connections:start-demo', z.undefined(), connectionSummarySchema),

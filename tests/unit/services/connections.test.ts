@@ -163,14 +163,15 @@ describe('editing and deleting', () => {
   it('keeps the key when an edit gives none, and replaces it when one is given', async () => {
     const connections = service();
     const { id } = await connections.create({ name: 'A', baseUrl: relay.url, apiKey: KEY });
+    // Another mount on the same origin keeps the key (a move to another origin does not).
     const renamed = await connections.update(id, {
       name: 'Renamed',
-      baseUrl: 'https://moved.example.com/openai',
+      baseUrl: `${relay.url}/openai`,
       consoleUrl: 'https://console.example.com',
     });
     expect(renamed).toMatchObject({
       name: 'Renamed',
-      baseUrl: 'https://moved.example.com/openai',
+      baseUrl: `${relay.url}/openai`,
       consoleUrl: 'https://console.example.com',
       hasKey: true,
     });
@@ -434,6 +435,156 @@ describe('talking to the relay', () => {
     const webPage = await connections.test({ baseUrl: htmlUrl, apiKey: KEY });
     expect(webPage).toMatchObject({ ok: false, error: { kind: 'bad_response' } });
     expect(!webPage.ok && webPage.error.message).toMatch(/not a Model Relay/);
+  });
+});
+
+describe('a saved key goes only to the origin it was saved for', () => {
+  /** The relay's own host on another port: another origin, reachable, recording what it gets. */
+  async function otherOrigin() {
+    const seen: Array<string | undefined> = [];
+    const server = createServer((req, res) => {
+      seen.push(req.headers.authorization);
+      res.writeHead(200, { 'content-type': 'application/json' }).end('{"data":[{"id":"m"}]}');
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    return { url, seen, close: () => new Promise((resolve) => server.close(resolve)) };
+  }
+
+  it('removes the saved key when the address moves to another origin without a new key', async () => {
+    const connections = service();
+    const { id } = await connections.create({ name: 'A', baseUrl: relay.url, apiKey: KEY });
+    // Another path on the same origin keeps the key.
+    expect((await connections.update(id, { baseUrl: `${relay.url}/v1/` })).hasKey).toBe(true);
+    const other = await otherOrigin();
+    try {
+      const moved = await connections.update(id, { baseUrl: other.url });
+      expect(moved).toMatchObject({ hasKey: false, baseUrl: other.url });
+      expect(await secrets.get(id)).toBeUndefined();
+      await (await connections.clientFor(id)).listModels();
+      expect(other.seen).toEqual([undefined]);
+      // A move with a new key keeps that key, for the new origin.
+      const rekeyed = await connections.update(id, { baseUrl: relay.url, apiKey: OTHER_KEY });
+      expect(rekeyed.hasKey).toBe(true);
+      expect(await secrets.get(id)).toBe(OTHER_KEY);
+    } finally {
+      await other.close();
+    }
+  });
+
+  it('tests a draft on another origin without reading the saved key, and says so', async () => {
+    const reads: string[] = [];
+    const watched: SecretStore = {
+      status: secrets.status,
+      get: (account) => (reads.push(account), secrets.get(account)),
+      set: (account, value) => secrets.set(account, value),
+      delete: (account) => secrets.delete(account),
+    };
+    const connections = service({ secrets: watched });
+    const { id } = await connections.create({ name: 'A', baseUrl: relay.url, apiKey: KEY });
+    const other = await otherOrigin();
+    try {
+      reads.length = 0;
+      expect(await connections.test({ id, baseUrl: `${other.url}/v1` })).toMatchObject({
+        ok: true,
+      });
+      expect(reads).toEqual([]);
+      expect(other.seen).toEqual([undefined]);
+    } finally {
+      await other.close();
+    }
+    // A relay that wants a key hears why none came.
+    const demo2 = await startDemoRelay({ keys: [KEY] });
+    try {
+      const result = await connections.test({ id, baseUrl: demo2.url });
+      expect(result).toMatchObject({ ok: false, error: { kind: 'unauthorized' } });
+      expect(!result.ok && result.error.message).toContain(
+        `the saved key belongs to ${relay.url}, not ${demo2.url}`,
+      );
+    } finally {
+      await demo2.close();
+    }
+  });
+
+  it('stops a client made before the address changed from reading the new key', async () => {
+    const connections = service();
+    const { id } = await connections.create({ name: 'A', baseUrl: relay.url, apiKey: KEY });
+    const stale = await connections.clientFor(id);
+    const other = await otherOrigin();
+    try {
+      await connections.update(id, { baseUrl: other.url, apiKey: OTHER_KEY });
+      await expect(stale.listModels()).rejects.toMatchObject({ code: 'address_changed' });
+    } finally {
+      await other.close();
+    }
+  });
+
+  it('sends a key over plain http outside the local network only when the person agreed', async () => {
+    const asked: string[] = [];
+    let answer = false;
+    const connections = service({
+      confirmUnencrypted: async (origin) => (asked.push(origin), answer),
+    });
+    const draft = { name: 'Plain', baseUrl: 'http://relay.example.com', apiKey: KEY };
+    // Without the choice, and with the choice declined in main's dialog: refused, nothing saved.
+    await expect(connections.create(draft)).rejects.toMatchObject({
+      kind: 'invalid',
+      issues: [{ field: 'allowUnencrypted' }],
+    });
+    await expect(connections.create({ ...draft, allowUnencrypted: true })).rejects.toMatchObject({
+      kind: 'invalid',
+    });
+    expect(asked).toEqual(['http://relay.example.com']);
+    expect(await connections.list()).toEqual([]);
+    // Agreed: saved, and marked unencrypted for the badge.
+    answer = true;
+    const saved = await connections.create({ ...draft, allowUnencrypted: true });
+    expect(saved).toMatchObject({ unencrypted: true, allowUnencrypted: true, hasKey: true });
+    // Loopback, private ranges and local names need no choice; https never does.
+    for (const baseUrl of [
+      relay.url,
+      'http://10.0.0.7:11434',
+      'http://192.168.1.20',
+      'http://[fd00::1]:8080',
+      'http://ollama:11434',
+      'http://studio.local',
+      'https://relay.example.com',
+    ]) {
+      const local = await connections.create({ name: 'L', baseUrl, apiKey: KEY });
+      expect(local.unencrypted, baseUrl).toBe(false);
+    }
+    expect(asked).toHaveLength(2);
+  });
+
+  it('refuses to send a saved key unencrypted from a connection saved before the choice existed', async () => {
+    await fs.writeFile(
+      join(dir, CONNECTIONS_FILE),
+      JSON.stringify({
+        version: 1,
+        activeId: 'old',
+        connections: [{ id: 'old', name: 'Old', baseUrl: 'http://relay.example.com' }],
+      }),
+    );
+    await secrets.set('old', KEY);
+    const connections = service({
+      fetch: () => Promise.reject(new Error('nothing may be sent')),
+    });
+    expect(await connections.get('old')).toMatchObject({ unencrypted: true, hasKey: true });
+    await expect((await connections.clientFor('old')).listModels()).rejects.toMatchObject({
+      kind: 'bad_request',
+      code: 'key_unencrypted',
+    });
+  });
+
+  it('never echoes a user name, password or query from an address in its messages', async () => {
+    const result = await service().test({
+      baseUrl: 'https://alice:hunter2-secret@relay.example.com/v1?token=abc123secret',
+    });
+    expect(result.ok).toBe(false);
+    const text = JSON.stringify(result);
+    expect(text).not.toContain('hunter2-secret');
+    expect(text).not.toContain('alice');
+    expect(text).not.toContain('abc123secret');
   });
 });
 

@@ -27,8 +27,14 @@ describe('the log redactor', () => {
       'sk-live-0123456789abcdef Authorization: Bearer abc.def-123 https://h/v1?api_key=zzz9&x=1 token=qwerty',
     );
     expect(out).toBe(
-      '[redacted] Authorization: Bearer [redacted] https://h/v1?api_key=[redacted]&x=1 token=[redacted]',
+      '[redacted] Authorization: Bearer [redacted] https://h/v1?[redacted] token=[redacted]',
     );
+  });
+
+  it('removes the user name, password and query of any address', () => {
+    expect(
+      redact('url=https://alice:s3cret@relay.example.com/v1?token=abc&x=1#frag next http://h:1/p'),
+    ).toBe('url=https://[redacted]@relay.example.com/v1?[redacted]#frag next http://h:1/p');
   });
 
   it('redacts every kind of value passed to a log call: text, objects, errors and their causes', () => {

@@ -199,6 +199,14 @@ export function errorFromNetwork(error: unknown, url: string, partialText?: stri
     // keep the whole url
   }
   let message: string;
+  if (/redirect/i.test(error instanceof Error ? error.message : String(error))) {
+    // Electron's net.fetch with `redirect: 'manual'` rejects at the redirect (relay-client.ts).
+    return new RelayError(
+      'bad_response',
+      `${host} answered with a redirect. Requests that carry your API key never follow a redirect, so it was not sent on; if the relay has moved, change the connection's address.`,
+      { code: 'redirect_refused', partialText },
+    );
+  }
   if (code === 'ENOTFOUND' || code === 'EAI_AGAIN' || code === 'ERR_NAME_NOT_RESOLVED') {
     message = `Could not find ${host}: the name did not resolve (DNS). Check the address and your connection.`;
   } else if (code === 'ECONNREFUSED' || code === 'ERR_CONNECTION_REFUSED') {

@@ -12,6 +12,8 @@ export interface ConnectionDraft {
   consoleUrl: string;
   /** Typed by the person just now; absent or empty keeps the saved key. */
   apiKey?: string | undefined;
+  /** Send the key over plain http outside the local network (main asks the person to confirm). */
+  allowUnencrypted?: boolean | undefined;
 }
 
 export async function loadConnections(): Promise<void> {
@@ -45,6 +47,7 @@ export async function createConnection(draft: ConnectionDraft): Promise<Connecti
     baseUrl: draft.baseUrl.trim(),
     ...(draft.consoleUrl.trim() ? { consoleUrl: draft.consoleUrl.trim() } : {}),
     ...(draft.apiKey ? { apiKey: draft.apiKey } : {}),
+    ...(draft.allowUnencrypted !== undefined ? { allowUnencrypted: draft.allowUnencrypted } : {}),
   });
   useConnectStore.getState().connectionSaved(saved);
   return saved;
@@ -61,6 +64,7 @@ export async function updateConnection(
       baseUrl: draft.baseUrl.trim(),
       consoleUrl: draft.consoleUrl.trim(),
       ...(draft.apiKey ? { apiKey: draft.apiKey } : {}),
+      ...(draft.allowUnencrypted !== undefined ? { allowUnencrypted: draft.allowUnencrypted } : {}),
     },
   });
   useConnectStore.getState().connectionSaved(saved);

@@ -41,6 +41,11 @@ export function ConnectionCard({ connection }: { connection: ConnectionSummary }
         </h3>
         {connection.active && <Badge tone="accent">In use</Badge>}
         {connection.isDemo && <Badge tone="demo">Demo</Badge>}
+        {connection.unencrypted && (
+          <span title="Plain http outside your local network: what is sent can be read on the way.">
+            <Badge tone="warning">Unencrypted</Badge>
+          </span>
+        )}
         <span className="connection-card-spacer" />
         {!editing && (
           <div className="connection-actions">

@@ -23,6 +23,15 @@ interface FieldErrors {
   baseUrl?: string;
 }
 
+/** The origin (scheme, host, port) of an address as typed, or undefined while it does not parse. */
+function originOf(address: string): string | undefined {
+  try {
+    return new URL(address.trim()).origin;
+  } catch {
+    return undefined;
+  }
+}
+
 /**
  * Creates or edits a connection: name, address, key and console address, with "Test connection".
  *
@@ -37,6 +46,13 @@ export function ConnectionForm({ connection, onSaved, onCancel, autoFocus }: Con
   const [name, setName] = useState(connection?.name ?? '');
   const [baseUrl, setBaseUrl] = useState(connection?.baseUrl ?? '');
   const [consoleUrl, setConsoleUrl] = useState(connection?.consoleUrl ?? '');
+  const [allowUnencrypted, setAllowUnencrypted] = useState(connection?.allowUnencrypted ?? false);
+  const plainHttp = /^\s*http:\/\//i.test(baseUrl);
+  const savedOrigin = connection ? originOf(connection.baseUrl) : undefined;
+  const typedOrigin = originOf(baseUrl);
+  // Main removes the saved key when the address moves to another origin without a new key.
+  const keyWillGo =
+    connection?.hasKey === true && typedOrigin !== undefined && typedOrigin !== savedOrigin;
   const [errors, setErrors] = useState<FieldErrors>({});
   const [busy, setBusy] = useState<'testing' | 'saving' | undefined>();
   const [testResult, setTestResult] = useState<ConnectionTestResult | undefined>();
@@ -63,6 +79,7 @@ export function ConnectionForm({ connection, onSaved, onCancel, autoFocus }: Con
           baseUrl,
           ...(key ? { apiKey: key } : {}),
           ...(connection ? { id: connection.id } : {}),
+          ...(plainHttp && allowUnencrypted ? { allowUnencrypted: true } : {}),
         }),
       );
     } catch (error) {
@@ -81,7 +98,13 @@ export function ConnectionForm({ connection, onSaved, onCancel, autoFocus }: Con
     setBusy('saving');
     setSaveFailure(undefined);
     try {
-      const draft = { name, baseUrl, consoleUrl, apiKey };
+      const draft = {
+        name,
+        baseUrl,
+        consoleUrl,
+        apiKey,
+        allowUnencrypted: plainHttp && allowUnencrypted,
+      };
       const saved = connection
         ? await updateConnection(connection.id, draft)
         : await createConnection(draft);
@@ -124,6 +147,21 @@ export function ConnectionForm({ connection, onSaved, onCancel, autoFocus }: Con
         error={errors.baseUrl}
         hint="The relay's address, with or without /v1."
       />
+      {plainHttp && (
+        <label className="checkbox-field">
+          <input
+            type="checkbox"
+            name="allowUnencrypted"
+            checked={allowUnencrypted}
+            onChange={(event) => setAllowUnencrypted(event.target.checked)}
+          />
+          <span>
+            Send my key unencrypted. This address uses plain http: outside this computer and your
+            local network, the key would cross the network readable by anyone on the way. You will
+            be asked to confirm.
+          </span>
+        </label>
+      )}
       <div className="field">
         <label className="field-label" htmlFor={`${formId}-key`}>
           {editing ? 'Replace API key' : 'API key'}
@@ -144,6 +182,12 @@ export function ConnectionForm({ connection, onSaved, onCancel, autoFocus }: Con
             ? `${keyStatusText(connection)}. A key typed here replaces it.`
             : `Kept ${KEY_PLACE[backend].kept}, and never shown again.`}
         </p>
+        {keyWillGo && (
+          <p className="field-hint field-warning" role="status">
+            The saved key was given for {savedOrigin}. It is never sent to another address, so
+            saving with {typedOrigin} removes it: paste the key for the new address.
+          </p>
+        )}
       </div>
       <Field
         label="Console address (optional)"

@@ -1,5 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { endpointUrl, resolveBaseUrl } from '../../../../electron/main/services/relay/base-url';
+import {
+  displayAddress,
+  endpointUrl,
+  isLocalNetworkHost,
+  resolveBaseUrl,
+  sendsKeyInClear,
+} from '../../../../electron/main/services/relay/base-url';
 import { RelayError } from '../../../../electron/main/services/relay/relay-error';
 
 describe('resolveBaseUrl', () => {
@@ -63,5 +69,76 @@ describe('resolveBaseUrl', () => {
       // The address is shown as typed, so the message names the problem instead of hiding it.
       expect((error as RelayError).message).toMatch(/put the API key in the key field/);
     }
+  });
+});
+
+describe('what may be shown of an address', () => {
+  it('cuts out a user name, password, query and fragment, even from an address that does not parse', () => {
+    expect(displayAddress('https://alice:pw-1@relay.example.com/v1?token=abc#x')).toBe(
+      'https://relay.example.com/v1?…',
+    );
+    expect(displayAddress('https://user@relay.example.com:99999/x#frag')).toBe(
+      'https://relay.example.com:99999/x#…',
+    );
+    expect(displayAddress('  relay.example.com  ')).toBe('relay.example.com');
+    expect(displayAddress(`https://h/${'a'.repeat(300)}`)).toHaveLength(201);
+  });
+
+  it('never echoes credentials or a query in the error of an address it refuses', () => {
+    for (const input of [
+      'https://alice:pw-secret@relay.example.com',
+      'https://relay.example.com/v1?key=pw-secret',
+      'ftp://alice:pw-secret@relay.example.com',
+    ]) {
+      expect(() => resolveBaseUrl(input)).toThrow(/The address/);
+      try {
+        resolveBaseUrl(input);
+      } catch (error) {
+        expect((error as Error).message).not.toContain('pw-secret');
+      }
+    }
+  });
+});
+
+describe('which hosts are this machine or the local network', () => {
+  it.each([
+    'localhost',
+    'relay.localhost',
+    '127.0.0.1',
+    '127.8.9.10',
+    '[::1]',
+    '10.0.0.7',
+    '172.16.4.2',
+    '192.168.1.20',
+    '169.254.3.3',
+    '100.64.0.9',
+    '[fd00::1]',
+    '[fe80::1]',
+    '[::ffff:192.168.1.2]',
+    'ollama',
+    'studio.local',
+    'nas.lan',
+    'relay.internal',
+    'box.home.arpa',
+    'app.test',
+  ])('%s is local', (host) => {
+    expect(isLocalNetworkHost(host)).toBe(true);
+  });
+
+  it.each([
+    'relay.example.com',
+    '8.8.8.8',
+    '[2001:4860:4860::8888]',
+    '[::ffff:8.8.8.8]',
+    'localhost.example.com',
+    'evil.local.example.com',
+  ])('%s is not', (host) => {
+    expect(isLocalNetworkHost(host)).toBe(false);
+  });
+
+  it('sends a key in clear only over http to a host outside the local network', () => {
+    expect(sendsKeyInClear(resolveBaseUrl('http://relay.example.com'))).toBe(true);
+    expect(sendsKeyInClear(resolveBaseUrl('https://relay.example.com'))).toBe(false);
+    expect(sendsKeyInClear(resolveBaseUrl('http://192.168.1.5:8080/v1'))).toBe(false);
   });
 });
