@@ -5,10 +5,12 @@
 import type { Emit } from '../shared/ipc/contract';
 import type { StartImportWorker } from './services/chat/import-reader';
 import type { Db } from './services/database';
-import type { ConnectionsService } from './services/connections';
-import type { ModelCatalog } from './services/model-catalog';
-import type { FetchLike, RelayClient } from './services/relay-client';
-import type { SettingsService } from './services/settings';
+import type { ConnectionsService } from './services/connections/connections';
+import type { AppLog } from './services/log';
+import type { ModelCatalog } from './services/models/model-catalog';
+import type { FetchLike, RelayClient } from './services/relay/relay-client';
+import type { SecretStore } from './services/secret-store';
+import type { SettingsService } from './services/settings/settings';
 
 export interface FileFilter {
   name: string;
@@ -62,6 +64,9 @@ export interface DesktopShell {
 }
 
 export interface AppContext {
+  /** The app's version and the platform it runs on. */
+  version: string;
+  platform: string;
   userDataDir: string;
   /** The person's Pictures folder, where the image gallery lives by default. */
   picturesDir?: string;
@@ -69,6 +74,10 @@ export interface AppContext {
   /** Sends an event of the contract to the page, by its name. */
   emit: Emit;
   connections: ConnectionsService;
+  /** Where keys are kept (its status is shown; the key itself never leaves main). */
+  secretStore: SecretStore;
+  /** The support log. */
+  log: AppLog;
   settings: SettingsService;
   models: ModelCatalog;
   fetch?: FetchLike;

@@ -14,7 +14,7 @@ import { openSecretStore } from './platform/keychain';
 import { openAppLog } from './platform/logging';
 import { logProcessErrors, type AppLog } from './services/log';
 import { logsFolder } from './services/log-policy';
-import { SettingsService } from './services/settings';
+import { SettingsService } from './services/settings/settings';
 import { fitToDisplays, loadWindowState, saveWindowState } from './services/window-state';
 import { appMenuTemplate } from './windows/app-menu';
 import { APP_ENTRY_URL, APP_ORIGIN } from './windows/app-origin';

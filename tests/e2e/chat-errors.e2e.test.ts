@@ -3,7 +3,7 @@
  * that fixes it, and a stream cut midway that keeps its text marked interrupted.
  */
 import { describe, expect, it } from 'vitest';
-import type { FetchLike } from '../../electron/main/services/relay-client';
+import type { FetchLike } from '../../electron/main/services/relay/relay-client';
 import { e2eSuite, type ConnectedOptions } from './harness/suite';
 import { ChatPage } from './pages/chat-page';
 

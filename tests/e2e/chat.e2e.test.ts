@@ -3,7 +3,7 @@
  * reply with their remedy, and hostile markdown that shows as text and runs nothing.
  */
 import { describe, expect, it } from 'vitest';
-import type { FetchLike } from '../../electron/main/services/relay-client';
+import type { FetchLike } from '../../electron/main/services/relay/relay-client';
 import { e2eSuite, type ConnectedOptions } from './harness/suite';
 import { ChatPage } from './pages/chat-page';
 

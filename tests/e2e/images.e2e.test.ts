@@ -5,7 +5,7 @@
 import { mkdtemp, readdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import type { FetchLike } from '../../electron/main/services/relay-client';
+import type { FetchLike } from '../../electron/main/services/relay/relay-client';
 import { e2eSuite, type ConnectedOptions } from './harness/suite';
 import { ImagesPage } from './pages/images-page';
 

@@ -1,4 +1,4 @@
-import type { FetchLike } from '../../electron/main/services/relay-client';
+import type { FetchLike } from '../../electron/main/services/relay/relay-client';
 import { describe, expect, it } from 'vitest';
 import { e2eSuite, type SuiteAppOptions } from './harness/suite';
 import { ModelsPage } from './pages/models-page';

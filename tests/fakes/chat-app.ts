@@ -5,7 +5,7 @@
 import { createAppServices, type AppServices } from '../../electron/main/app-services';
 import { createRouter, trustedSender } from '../../electron/main/ipc/router';
 import type { AppLog } from '../../electron/main/services/log';
-import type { FetchLike } from '../../electron/main/services/relay-client';
+import type { FetchLike } from '../../electron/main/services/relay/relay-client';
 import { MemorySecretStore, type SecretStore } from '../../electron/main/services/secret-store';
 import { createBridge } from '../../electron/shared/ipc/bridge';
 import { EVENTS, ROUTES } from '../../electron/shared/ipc/contract';

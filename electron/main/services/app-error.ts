@@ -10,9 +10,17 @@
 import type { IpcError, IpcErrorKind } from '../../shared/ipc/define';
 import { RelayError } from './relay/relay-error';
 
+/** A field of a form that is wrong, and why, in words for the person. */
+export interface FieldIssue {
+  field: string;
+  message: string;
+}
+
 export interface AppErrorDetails {
   /** The request field at fault, as the relay names them (`messages[0].content`). */
   param?: string;
+  /** For `invalid_request`: every field of the form that is wrong, in form order (main only). */
+  issues?: readonly FieldIssue[];
 }
 
 export class AppError extends Error {
@@ -34,7 +42,10 @@ export function errorInfo(error: unknown): IpcError | undefined {
     return withDefined({ kind, message }, { status, param, code, retryAfterMs, partialText });
   }
   if (error instanceof AppError) {
-    return withDefined({ kind: error.kind, message: error.message }, error.details);
+    return withDefined(
+      { kind: error.kind, message: error.message },
+      { param: error.details.param },
+    );
   }
   return undefined;
 }

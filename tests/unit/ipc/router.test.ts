@@ -11,7 +11,7 @@ import {
   type IpcSender,
 } from '../../../electron/main/ipc/router';
 import { AppError } from '../../../electron/main/services/app-error';
-import { RelayError } from '../../../electron/main/services/relay-client';
+import { RelayError } from '../../../electron/main/services/relay/relay-client';
 
 const ours: IpcSender = { url: 'app://relay/index.html', isMainFrame: true, webContentsId: 1 };
 const isTrusted = trustedSender(['app://relay'], () => [1]);

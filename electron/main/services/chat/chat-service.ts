@@ -16,7 +16,7 @@ import {
   type ReplyError,
 } from '../../../shared/ipc/routes/chat';
 import type { ChatMessage } from '../../../shared/relay-requests';
-import { RelayError, REPLY_TOO_LONG, type RelayClient } from '../relay-client';
+import { RelayError, REPLY_TOO_LONG, type RelayClient } from '../relay/relay-client';
 import { AppError, errorInfo } from '../app-error';
 import { DeltaCoalescer } from './delta-coalescer';
 import type { ChatStore } from './store';

@@ -15,7 +15,7 @@ import type { Db } from '../database';
 import { migrate } from '../database';
 import { writeFileAtomic } from '../data-files';
 import { AppError, errorInfo } from '../app-error';
-import { RelayError, type RelayClient } from '../relay-client';
+import { RelayError, type RelayClient } from '../relay/relay-client';
 import { runToCsv, runToJson } from './export-run';
 import { readInputFile, type InputFile } from './input-file';
 import { EMBEDDINGS_MIGRATIONS, RunStore, type RunRow, type RunStatus } from './run-store';

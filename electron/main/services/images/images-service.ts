@@ -8,7 +8,7 @@
 import type { Emit } from '../../../shared/ipc/contract';
 import type { DesktopShell, Dialogs } from '../../app-context';
 import { AppError } from '../app-error';
-import type { RelayClient } from '../relay-client';
+import type { RelayClient } from '../relay/relay-client';
 import { galleryFault, type GalleryImage, type ImageGallery } from './gallery';
 import { generateImages, type GenerateRequest } from './generate';
 

@@ -8,7 +8,7 @@ import {
 } from '../../../../electron/main/services/chat/store';
 import { parseExport } from '../../../../electron/main/services/chat/transfer';
 import { openDatabase } from '../../../../electron/main/services/database';
-import type { RelayClient } from '../../../../electron/main/services/relay-client';
+import type { RelayClient } from '../../../../electron/main/services/relay/relay-client';
 
 afterEach(() => vi.useRealTimers());
 
