@@ -1,6 +1,6 @@
-import { basename } from 'node:path';
 import type { EMBEDDINGS_ROUTES } from '../../../shared/ipc/routes/embeddings';
 import type { AppContext } from '../../app-context';
+import { exportRunToFile, openInputsFile } from '../../services/embeddings/embeddings-files';
 import { EmbeddingsService } from '../../services/embeddings/embeddings-service';
 import type { Handlers } from '../router';
 
@@ -28,25 +28,8 @@ export async function embeddingsHandlers(
     deleteEmbeddingRun: ({ runId }) => (service.delete(runId), null),
     getEmbeddingVectors: ({ runId, offset, limit }) => service.vectors(runId, offset, limit),
     embedQuery: ({ model, text }) => service.embedQuery(model, text),
-    exportEmbeddingRun: async ({ runId, format }) => {
-      const run = service.get(runId);
-      const stamp = run.createdAt.slice(0, 19).replace(/[:T]/g, '-');
-      const path = await context.dialogs.chooseSavePath({
-        title: `Export embeddings as ${format.toUpperCase()}`,
-        defaultName: `embeddings-${stamp}.${format}`,
-        filters: [{ name: format.toUpperCase(), extensions: [format] }],
-      });
-      if (path === undefined) return { rows: 0 };
-      return { path, rows: await service.export(runId, format, path) };
-    },
-    openEmbeddingInputs: async () => {
-      const [path] = await context.dialogs.chooseOpenPaths({
-        title: 'Open texts to embed',
-        filters: [{ name: 'Text or CSV', extensions: ['txt', 'csv'] }],
-      });
-      if (path === undefined) return { inputs: [], skippedEmpty: 0 };
-      const file = await service.readInputFile(path);
-      return { ...file, fileName: basename(file.fileName) };
-    },
+    exportEmbeddingRun: ({ runId, format }) =>
+      exportRunToFile(service, context.dialogs, runId, format),
+    openEmbeddingInputs: () => openInputsFile(service, context.dialogs),
   };
 }
