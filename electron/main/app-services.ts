@@ -10,6 +10,11 @@ import { randomUUID } from 'node:crypto';
 import { emitEvents, type Routes } from '../shared/ipc/contract';
 import type { SendEvent } from '../shared/ipc/define';
 import type { AppContext, DesktopShell, Dialogs } from './app-context';
+import {
+  readDocumentsInProcess,
+  readDocumentsInWorker,
+  type StartDocumentWorker,
+} from './services/documents/read-documents';
 import type { StartImportWorker } from './services/chat/import-reader';
 import { appHandlers } from './ipc/handlers/app';
 import { chatHandlers } from './ipc/handlers/chat';
@@ -54,6 +59,8 @@ export interface AppServicesOptions {
   log?: AppLog;
   /** Starts the worker thread chat imports are read in; without it they are read on main. */
   startImportWorker?: StartImportWorker;
+  /** Starts the worker thread documents are read in; without it they are read on main. */
+  startDocumentWorker?: StartDocumentWorker;
 }
 
 export interface AppServices {
@@ -147,6 +154,9 @@ export async function createAppServices(options: AppServicesOptions): Promise<Ap
     dialogs,
     desktop: options.desktop ?? NO_DESKTOP,
     ...(options.startImportWorker ? { startImportWorker: options.startImportWorker } : {}),
+    readDocuments: options.startDocumentWorker
+      ? readDocumentsInWorker(options.startDocumentWorker)
+      : readDocumentsInProcess(),
     async activeClient(requestId) {
       const id = await connections.activeId();
       if (id === undefined)
