@@ -176,6 +176,8 @@ describe('the gallery actions', () => {
     savePath = join(dataDir, 'kite.png');
     expect(await api.saveImageAs({ id: image.id })).toEqual({ saved: true, path: savePath });
     expect(sha256Hex(await readFile(savePath))).toBe(image.id);
+    // Written whole through a temp file beside it, which does not stay.
+    expect((await readdir(dataDir)).filter((name) => name.endsWith('.tmp'))).toEqual([]);
 
     await api.deleteImage({ id: image.id });
     expect(calls.filter((c) => c.startsWith('trash'))).toHaveLength(2);

@@ -7,10 +7,11 @@
  * dropped, files without a row are read back from their sidecars, and temp files left by a
  * process that died mid-save are swept.
  */
-import { copyFile, mkdir, realpath } from 'node:fs/promises';
+import { mkdir, readFile, realpath } from 'node:fs/promises';
 import { isAbsolute, join } from 'node:path';
 import { AppError } from '../app-error';
 import { migrate, type Db, type Migration } from '../database';
+import { writeFileAtomic } from '../data-files';
 import {
   GALLERY_URL_PREFIX,
   IMAGE_TYPES,
@@ -338,13 +339,16 @@ export class ImageGallery {
     this.#db.run('DELETE FROM images WHERE id = ?', [id]);
   }
 
-  /** Copies the image to a path the person chose. */
+  /**
+   * Copies the image to a path the person chose: a saved file like any other program's (0666
+   * less the umask), written whole or not at all.
+   */
   async copyTo(id: string, destination: string): Promise<void> {
     const { path } = await this.get(id);
     if (!isAbsolute(destination)) {
       throw new AppError('invalid_request', 'Choose a full path to save the image to.');
     }
-    await copyFile(path, destination);
+    await writeFileAtomic(destination, await readFile(path), { mode: 0o666 });
   }
 
   /** The folder's real path, for tests and for revealing it. */
