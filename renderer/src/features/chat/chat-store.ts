@@ -6,13 +6,11 @@ import { create } from 'zustand';
 import { FIRST_ITEM_BASE } from './paging';
 import type { FailureInfo } from '../../lib/errors';
 import type { LoadStatus, PendingRetry } from '../../lib/load-state';
-import type { RelayBridge } from '../../lib/relay-bridge';
+import type { Answer } from '../../lib/relay-bridge';
 import type { ChatMessage, ConversationSummary, ReplyFinished, SearchHit } from './chat-types';
 import { mergeNewestPage, prependOlderPage } from './paging';
 
-export type ImportRefusal = Awaited<
-  ReturnType<RelayBridge['importConversations']>
->['refused'][number];
+export type ImportRefusal = Answer<'importConversations'>['refused'][number];
 
 export interface ChatState {
   listStatus: LoadStatus;
