@@ -14,7 +14,7 @@
 import { marked } from 'marked';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DemoRelay } from '../../electron/demo-relay/index';
-import type { FetchLike } from '../../electron/main/services/relay-client';
+import type { FetchLike } from '../../electron/main/services/relay/relay-client';
 import { startE2e, type AppUnderTest, type E2eSession } from '../e2e/harness/harness';
 import { newKey, startRelay } from '../e2e/harness/relay';
 import { ChatPage } from '../e2e/pages/chat-page';
