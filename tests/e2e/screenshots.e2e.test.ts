@@ -5,8 +5,8 @@
  */
 import { copyFile, mkdir } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startE2e, type AppUnderTest, type E2eSession } from './harness/harness';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { e2eSuite } from './harness/suite';
 import { ChatPage } from './pages/chat-page';
 import { ConnectPage } from './pages/connect-page';
 import { EmbeddingsPage } from './pages/embeddings-page';
@@ -20,15 +20,11 @@ const OUT = join(ROOT, 'test-results/e2e/screenshots');
 const DOCS = join(ROOT, 'docs/screenshots');
 const UPDATE = process.env['RELAY_UPDATE_SCREENSHOTS'] === '1';
 
-let e2e: E2eSession;
+const suite = e2eSuite({ relay: false });
 
 beforeAll(async () => {
-  e2e = await startE2e();
   await mkdir(OUT, { recursive: true });
   if (UPDATE) await mkdir(DOCS, { recursive: true });
-});
-afterAll(async () => {
-  await e2e?.close();
 });
 
 const EARLIER_CHATS = [
@@ -61,53 +57,46 @@ const IMAGE_PROMPTS = [
 ];
 
 describe.each(['light', 'dark'] as const)('screenshots in the %s theme', (theme) => {
-  let app: AppUnderTest;
+  const shared = suite.sharedApp(() => ({
+    colorScheme: theme,
+    fetch: scriptedChat({ [SIMILARITY_PROMPT]: SIMILARITY_REPLY }),
+  }));
 
   /** Saves the window as <screen>-<theme>.png, with the pointer and caret out of the way. */
   async function shoot(screen: string): Promise<void> {
-    await app.page.mouse.move(1279, 799);
+    await shared.app.page.mouse.move(1279, 799);
     // Fonts and images settled, and two frames for layout.
-    await app.page.evaluate(
+    await shared.app.page.evaluate(
       `document.fonts.ready.then(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))))`,
     );
     const path = join(OUT, `${screen}-${theme}.png`);
-    await app.page.screenshot({ path, animations: 'disabled', caret: 'hide' });
+    await shared.app.page.screenshot({ path, animations: 'disabled', caret: 'hide' });
     if (UPDATE) await copyFile(path, join(DOCS, `${screen}-${theme}.png`));
   }
 
   /** Moves focus off whatever was clicked last, so no focus ring shows in the picture. */
   async function blur(): Promise<void> {
-    await app.page.evaluate('document.activeElement?.blur()');
+    await shared.app.page.evaluate('document.activeElement?.blur()');
   }
 
-  beforeAll(async () => {
-    app = await e2e.openApp({
-      colorScheme: theme,
-      fetch: scriptedChat({ [SIMILARITY_PROMPT]: SIMILARITY_REPLY }),
-    });
-    await app.page.setViewportSize({ width: 1280, height: 800 });
-  });
-  afterAll(async () => {
-    expect(app.pageErrors.map((error) => error.message)).toEqual([]);
-    await app?.close();
-  });
+  beforeAll(() => shared.app.page.setViewportSize({ width: 1280, height: 800 }));
 
   it('first run', async () => {
-    const connect = new ConnectPage(app.page);
+    const connect = new ConnectPage(shared.app.page);
     await connect.waitUntilShown();
     await shoot('connect');
     await connect.tryDemo.click();
   });
 
   it('model picker', async () => {
-    const models = new ModelsPage(app.page);
+    const models = new ModelsPage(shared.app.page);
     await models.waitForModels();
     await blur();
     await shoot('models');
   });
 
   it('chat: a conversation with markdown, code, a formula and a table', async () => {
-    const chat = new ChatPage(app.page);
+    const chat = new ChatPage(shared.app.page);
     await chat.open();
     for (const prompt of [...EARLIER_CHATS, SIMILARITY_PROMPT]) {
       await chat.newChat();
@@ -121,7 +110,7 @@ describe.each(['light', 'dark'] as const)('screenshots in the %s theme', (theme)
   });
 
   it('embeddings: vectors, heatmap and scatter', async () => {
-    const embeddings = new EmbeddingsPage(app.page);
+    const embeddings = new EmbeddingsPage(shared.app.page);
     await embeddings.open();
     await expect.poll(() => embeddings.model.inputValue()).toMatch(/^demo-embedding/);
     await embeddings.embedLines(EMBEDDING_TEXTS);
@@ -130,14 +119,14 @@ describe.each(['light', 'dark'] as const)('screenshots in the %s theme', (theme)
     await shoot('embeddings');
     // The pictures, further down the screen.
     await embeddings.heatmap.scrollIntoViewIfNeeded();
-    await app.page.evaluate(
+    await shared.app.page.evaluate(
       `document.querySelector('canvas.heatmap-canvas').closest('section, .card')?.scrollIntoView({ block: 'start' })`,
     );
     await shoot('embeddings-pictures');
   });
 
   it('images: a gallery of generated images', async () => {
-    const images = new ImagesPage(app.page);
+    const images = new ImagesPage(shared.app.page);
     await images.open();
     await expect.poll(() => images.model.inputValue()).toBe('demo-image');
     for (const [index, prompt] of IMAGE_PROMPTS.entries()) {
@@ -147,7 +136,7 @@ describe.each(['light', 'dark'] as const)('screenshots in the %s theme', (theme)
     }
     await images.prompt.fill('a lighthouse on a cliff at dawn, watercolour');
     // The gallery folder is a temporary one here; show where the app keeps it by default.
-    await app.page.evaluate(
+    await shared.app.page.evaluate(
       `document.querySelector('.gallery-folder span').textContent = '/home/ada/Pictures/Relay Desktop'`,
     );
     await blur();
@@ -155,22 +144,22 @@ describe.each(['light', 'dark'] as const)('screenshots in the %s theme', (theme)
   });
 
   it('connections and settings', async () => {
-    const nav = app.page.getByRole('navigation', { name: 'Screens' });
+    const nav = shared.app.page.getByRole('navigation', { name: 'Screens' });
     await nav.getByRole('button', { name: 'Connections', exact: true }).click();
-    await app.page.getByRole('heading', { level: 1, name: 'Connections' }).waitFor();
+    await shared.app.page.getByRole('heading', { level: 1, name: 'Connections' }).waitFor();
     await blur();
     await shoot('connections');
     await nav.getByRole('button', { name: 'Settings', exact: true }).click();
-    await app.page.getByRole('heading', { level: 1, name: 'Settings' }).waitFor();
+    await shared.app.page.getByRole('heading', { level: 1, name: 'Settings' }).waitFor();
     await blur();
     await shoot('settings');
   });
 
   it('the shortcut sheet', async () => {
-    const shortcuts = new ShortcutsPage(app.page);
-    await app.page.keyboard.press('Control+/');
+    const shortcuts = new ShortcutsPage(shared.app.page);
+    await shared.app.page.keyboard.press('Control+/');
     await shortcuts.sheet.waitFor();
     await shoot('shortcuts');
-    await app.page.keyboard.press('Escape');
+    await shared.app.page.keyboard.press('Escape');
   });
 });

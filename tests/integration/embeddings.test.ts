@@ -12,11 +12,12 @@ import type { Dialogs } from '../../electron/main/app-context';
 import { createAppServices, type AppServices } from '../../electron/main/app-services';
 import { createRouter, trustedSender } from '../../electron/main/ipc/router';
 import { parseCsv } from '../../electron/main/services/embeddings/input-file';
-import type { FetchLike } from '../../electron/main/services/relay-client';
+import type { FetchLike } from '../../electron/main/services/relay/relay-client';
 import { MAX_CONCURRENT_REQUESTS } from '../../electron/main/services/relay/limiter';
 import { MemorySecretStore } from '../../electron/main/services/secret-store';
 import { createBridge } from '../../electron/shared/ipc/bridge';
 import { EVENTS, ROUTES } from '../../electron/shared/ipc/contract';
+import { checkedEvents } from '../fakes/contract-events';
 
 const KEY = 'sk-demo-embeddings-5d1c9a0e';
 const sender = { url: 'app://relay/index.html', isMainFrame: true, webContentsId: 1 };
@@ -35,10 +36,10 @@ async function open(fetchImpl?: FetchLike) {
     userDataDir: dataDir,
     secretStore: secrets,
     ...(fetchImpl ? { fetch: fetchImpl } : {}),
-    emit: (channel, payload) => {
+    emit: checkedEvents((channel, payload) => {
       events.push({ channel, payload });
       for (const listener of listeners.get(channel) ?? []) listener(payload);
-    },
+    }),
     dialogs: {
       chooseSavePath: (o) => dialogs.chooseSavePath(o),
       chooseOpenPaths: (o) => dialogs.chooseOpenPaths(o),

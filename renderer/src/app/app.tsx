@@ -18,20 +18,10 @@ import { selectTheme, useSettingsStore } from '../features/settings/settings-sto
 import { relayBridge } from '../lib/relay-bridge';
 import { recall, remember } from '../lib/session-memory';
 import { NavIcon } from './nav-icon';
+import { SCREENS, SCREEN_TITLES, type ScreenId } from './screens';
 import { useAppShortcuts } from './shortcut-commands';
 import { ShortcutSheet } from './shortcut-sheet';
 import { currentPlatform } from './shortcuts';
-
-const SCREENS = [
-  { id: 'chat', title: 'Chat' },
-  { id: 'models', title: 'Models' },
-  { id: 'embeddings', title: 'Embeddings' },
-  { id: 'images', title: 'Images' },
-  { id: 'connections', title: 'Connections' },
-  { id: 'settings', title: 'Settings' },
-] as const;
-
-export type ScreenId = (typeof SCREENS)[number]['id'];
 
 /** The screen the app was on when it closed: it opens there again (else on Models). */
 const SCREEN_KEY = 'relay.screen';
@@ -40,11 +30,6 @@ function rememberedScreen(): ScreenId {
   const screen = recall(SCREEN_KEY);
   return SCREENS.find((s) => s.id === screen)?.id ?? 'models';
 }
-
-const SCREEN_TITLES = Object.fromEntries(SCREENS.map((s) => [s.id, s.title])) as Record<
-  ScreenId,
-  string
->;
 
 /** Applies the chosen theme to the page: CSS reads `data-theme` on <html>. */
 function useTheme() {

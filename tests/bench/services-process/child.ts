@@ -9,7 +9,7 @@
  */
 import { createAppServices } from '../../../electron/main/app-services';
 import { createRouter, trustedSender, type Dispatch } from '../../../electron/main/ipc/router';
-import type { FetchLike } from '../../../electron/main/services/relay-client';
+import type { FetchLike } from '../../../electron/main/services/relay/relay-client';
 import { MemorySecretStore } from '../../../electron/main/services/secret-store';
 import { ROUTES } from '../../../electron/shared/ipc/contract';
 import type { ChildMessage, HostMessage, StartOptions } from './protocol';

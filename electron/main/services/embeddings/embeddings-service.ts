@@ -7,7 +7,7 @@
  * batch that had already succeeded.
  */
 import { randomUUID } from 'node:crypto';
-import { writeFile, rename, rm } from 'node:fs/promises';
+import type { Emit } from '../../../shared/ipc/contract';
 import type { IpcError } from '../../../shared/ipc/define';
 import {
   EMBEDDING_PREVIEW_VALUES,
@@ -15,7 +15,9 @@ import {
 } from '../../../shared/ipc/routes/embeddings';
 import type { Db } from '../database';
 import { migrate } from '../database';
-import { RelayError, type RelayClient } from '../relay-client';
+import { writeFileAtomic } from '../data-files';
+import { AppError, errorInfo } from '../app-error';
+import { RelayError, type RelayClient } from '../relay/relay-client';
 import { MAX_CONCURRENT_REQUESTS } from '../relay/limiter';
 import { runToCsv, runToJson } from './export-run';
 import { readInputFile, type InputFile } from './input-file';
@@ -25,21 +27,12 @@ import { vectorStats } from './vector-stats';
 export const DEFAULT_BATCH_SIZE = 64;
 
 /** A refusal the person can act on: an unknown run, a run that is still going. */
-export class EmbeddingsError extends Error {
-  override readonly name = 'EmbeddingsError';
-  constructor(
-    readonly kind: 'not_found' | 'invalid_request',
-    message: string,
-  ) {
-    super(message);
-  }
-}
 
 export interface EmbeddingsServiceOptions {
   db: Db;
   /** A client for the active connection; retries are reported under `requestId`. */
   client(requestId: string): Promise<RelayClient>;
-  emit(channel: string, payload: unknown): void;
+  emit: Emit;
   batchSize?: number;
   /**
    * Batches of one run in flight at once; default `MAX_CONCURRENT_REQUESTS`, what the connection's
@@ -49,20 +42,14 @@ export interface EmbeddingsServiceOptions {
   now?: () => Date;
 }
 
-function toIpcError(error: unknown): IpcError {
-  if (error instanceof RelayError) {
-    const out: IpcError = { kind: error.kind, message: error.message };
-    if (error.status !== undefined) out.status = error.status;
-    if (error.param !== undefined) out.param = error.param;
-    if (error.code !== undefined) out.code = error.code;
-    if (error.retryAfterMs !== undefined) out.retryAfterMs = error.retryAfterMs;
-    return out;
-  }
-  if (error !== null && typeof error === 'object' && 'kind' in error && 'message' in error) {
-    const { kind, message } = error as { kind: IpcError['kind']; message: string };
-    return { kind, message };
-  }
-  return { kind: 'internal', message: 'Something went wrong in the app while embedding.' };
+/** Why a run ended: the relay's error or the app's refusal; a fault in the app, said plainly. */
+function runError(error: unknown): IpcError {
+  return (
+    errorInfo(error) ?? {
+      kind: 'internal',
+      message: 'Something went wrong in the app while embedding.',
+    }
+  );
 }
 
 export class EmbeddingsService {
@@ -95,8 +82,7 @@ export class EmbeddingsService {
 
   #require(runId: string): RunRow {
     const run = this.#store.get(runId);
-    if (run === undefined)
-      throw new EmbeddingsError('not_found', 'This run does not exist any more.');
+    if (run === undefined) throw new AppError('not_found', 'This run does not exist any more.');
     return run;
   }
 
@@ -117,8 +103,7 @@ export class EmbeddingsService {
   /** Goes on with a run that stopped early, sending only what has no vector yet. */
   resume(runId: string): string {
     const run = this.#require(runId);
-    if (this.#running.has(runId))
-      throw new EmbeddingsError('invalid_request', 'This run is still going.');
+    if (this.#running.has(runId)) throw new AppError('invalid_request', 'This run is still going.');
     if (run.status === 'done') return runId;
     this.#store.setStatus(runId, 'running');
     this.#launch(runId, run.model);
@@ -150,7 +135,7 @@ export class EmbeddingsService {
     let done = total - pending.length;
     const end = (status: RunStatus, error?: IpcError) => {
       this.#store.setStatus(runId, status, error);
-      this.#options.emit('embeddings:ended', {
+      this.#options.emit('embeddingRunEnded', {
         runId,
         status,
         done,
@@ -197,7 +182,7 @@ export class EmbeddingsService {
           }
           // A batch that arrived is kept, even if the run stopped meanwhile.
           done = this.#store.saveBatch(runId, indexes, result.vectors, result.usage?.promptTokens);
-          this.#options.emit('embeddings:progress', { runId, done, total });
+          this.#options.emit('embeddingProgress', { runId, done, total });
         }
       };
       const workers = Math.max(1, Math.floor(this.#options.concurrency ?? MAX_CONCURRENT_REQUESTS));
@@ -210,7 +195,7 @@ export class EmbeddingsService {
     if (signal.aborted) return end('cancelled');
     if (failure === undefined) return end('done');
     if (failure instanceof RelayError && failure.kind === 'aborted') return end('cancelled');
-    end('failed', toIpcError(failure));
+    end('failed', runError(failure));
   }
 
   list() {
@@ -274,22 +259,15 @@ export class EmbeddingsService {
   delete(runId: string): void {
     this.#running.get(runId)?.controller.abort();
     if (!this.#store.delete(runId))
-      throw new EmbeddingsError('not_found', 'This run does not exist any more.');
+      throw new AppError('not_found', 'This run does not exist any more.');
   }
 
-  /** Writes the export to `path` atomically: a temp file beside it, then a rename. */
+  /** Writes the export to `path`, whole or not at all (a saved file like any other program's). */
   async export(runId: string, format: 'json' | 'csv', path: string): Promise<number> {
     const run = this.#require(runId);
     const items = this.#store.items(runId, true);
     const body = format === 'json' ? runToJson(run, items) : runToCsv(run, items);
-    const temp = `${path}.${randomUUID()}.tmp`;
-    try {
-      await writeFile(temp, body, { encoding: 'utf8', flush: true });
-      await rename(temp, path);
-    } catch (error) {
-      await rm(temp, { force: true });
-      throw error;
-    }
+    await writeFileAtomic(path, body, { mode: 0o666 });
     return items.filter((item) => item.vector !== undefined).length;
   }
 
