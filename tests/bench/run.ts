@@ -16,6 +16,7 @@ const BENCHMARKS: Record<string, () => Promise<Benchmark>> = {
   'embeddings-large': async () => (await import('./embeddings-large')).embeddingsLarge,
   'chat-transport': async () => (await import('./chat-transport')).chatTransport,
   'cold-start': async () => (await import('./cold-start')).coldStart,
+  'memory-soak': async () => (await import('./memory-soak')).memorySoak,
 };
 
 async function main(args: string[]): Promise<number> {

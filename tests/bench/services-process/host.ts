@@ -4,7 +4,9 @@
  * calls go to the child's router, the child's events come to the page).
  */
 import { fork, type ChildProcess } from 'node:child_process';
+import { writeFileSync } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import type { Page } from 'playwright-core';
 import { build } from 'vite';
@@ -60,7 +62,15 @@ export interface ServicesProcess {
 
 export function startServicesProcess(bundle: string, options: StartOptions): ServicesProcess {
   const startedAt = epochNow();
-  const child: ChildProcess = fork(bundle, [JSON.stringify(options)], {
+  // Options that hold long scripted replies are too big for a command line (E2BIG): they go
+  // through a file, whose path is the argument instead.
+  let argument = JSON.stringify(options);
+  if (argument.length > 64 * 1024) {
+    const file = join(tmpdir(), `relay-bench-start-${process.pid}-${Date.now()}.json`);
+    writeFileSync(file, argument);
+    argument = file;
+  }
+  const child: ChildProcess = fork(bundle, [argument], {
     execArgv: ['--expose-gc'],
     serialization: 'advanced',
     stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
