@@ -182,6 +182,9 @@ it('opens a database of every earlier schema version with all its data intact', 
       expect(conversations.length, label).toBe(kept !== 'no file' && kept.includes('chat') ? 1 : 0);
       const runs = await app.api.listEmbeddingRuns();
       expect(runs.length, label).toBe(kept !== 'no file' && kept.includes('embeddings') ? 1 : 0);
+      // The gallery is indexed in the background (the copy's folder is new to it): its rows are
+      // compared once that is done.
+      await app.services.gallery.whenIndexed();
     } finally {
       await app.services.close();
     }
@@ -190,7 +193,11 @@ it('opens a database of every earlier schema version with all its data intact', 
       const applied = db.all<{ domain: string; version: number }>(
         'SELECT domain, version FROM schema_migrations ORDER BY domain',
       );
-      expect(applied.map((r) => r.domain).sort(), label).toEqual(['chat', 'embeddings', 'images']);
+      expect([...new Set(applied.map((r) => r.domain))].sort(), label).toEqual([
+        'chat',
+        'embeddings',
+        'images',
+      ]);
       for (const d of ALL) {
         const now = dump(db, d);
         if (kept !== 'no file' && kept.includes(d)) {
@@ -251,7 +258,9 @@ it('a migration that throws halfway leaves the original data and a backup, never
   expect(error).toBeInstanceOf(MigrationError);
   const failure = error as MigrationError;
   expect(failure.message).toMatch(
-    /Updating the chat data \(step 2, half done on purpose\) failed: disk full \(simulated\)\. Your data was left as it was, and a copy was kept at .*\.bak\./,
+    new RegExp(
+      `Updating the chat data \\(step ${CHAT_MIGRATIONS.length + 1}, half done on purpose\\) failed: disk full \\(simulated\\)\\. Your data was left as it was, and a copy was kept at .*\\.bak\\.`,
+    ),
   );
   expect(failure.backupPath).toBeDefined();
   expect(existsSync(failure.backupPath as string)).toBe(true);
