@@ -138,6 +138,11 @@ async function start(appLog: AppLog): Promise<void> {
     desktop: electronDesktop,
     startImportWorker: (workerData) => new Worker(importWorkerPath, { workerData }),
     emit,
+    // After a restore, the page starts again on the restored data. A reload the page asked for
+    // itself would be refused by the window's navigation guard; one from main is not.
+    reloadWindow: () => {
+      if (mainWindow && !mainWindow.isDestroyed()) mainWindow.webContents.reload();
+    },
     version: app.getVersion(),
     platform: process.platform,
   });

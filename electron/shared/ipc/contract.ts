@@ -1,6 +1,6 @@
 /**
  * The IPC contract: every route and event between the renderer and main, in one place. The
- * chat, embeddings and images parts live in `routes/` and are spread in here.
+ * chat, embeddings, images and backups parts live in `routes/` and are spread in here.
  *
  * Requests are strict (an unknown field is refused: a payload is never trusted to be what it
  * claims); responses are plain objects that drop unknown fields, so a handler that returned
@@ -9,6 +9,7 @@
 import { z } from 'zod';
 import { maxTokensSchema, temperatureSchema } from '../relay-requests';
 import { event, route } from './define';
+import { BACKUPS_EVENTS, BACKUPS_ROUTES } from './routes/backups';
 import { CHAT_EVENTS, CHAT_ROUTES, MAX_REPLY_CHARS } from './routes/chat';
 import { EMBEDDINGS_EVENTS, EMBEDDINGS_ROUTES } from './routes/embeddings';
 import { IMAGES_EVENTS, IMAGES_ROUTES } from './routes/images';
@@ -161,6 +162,7 @@ export const ROUTES = {
   ...CHAT_ROUTES,
   ...EMBEDDINGS_ROUTES,
   ...IMAGES_ROUTES,
+  ...BACKUPS_ROUTES,
 } as const;
 
 export const EVENTS = {
@@ -183,6 +185,7 @@ export const EVENTS = {
   ...CHAT_EVENTS,
   ...EMBEDDINGS_EVENTS,
   ...IMAGES_EVENTS,
+  ...BACKUPS_EVENTS,
 } as const;
 
 export type Routes = typeof ROUTES;

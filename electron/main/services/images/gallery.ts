@@ -68,7 +68,7 @@ export class GalleryError extends Error {
   }
 }
 
-const MIGRATIONS: Migration[] = [
+export const IMAGE_MIGRATIONS: readonly Migration[] = [
   {
     version: 1,
     name: 'image index',
@@ -137,7 +137,7 @@ export class ImageGallery {
 
   /** Opens the gallery: migrates its tables, sweeps temp files, reconciles the index. */
   static async open(options: ImageGalleryOptions): Promise<ImageGallery> {
-    await migrate(options.db, 'images', MIGRATIONS);
+    await migrate(options.db, 'images', IMAGE_MIGRATIONS);
     const gallery = new ImageGallery(options);
     await gallery.reconcile();
     return gallery;
