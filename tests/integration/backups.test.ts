@@ -18,7 +18,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
 import Database from 'libsql';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest';
 import {
   checksumLine,
   MANIFEST_TABLE,
@@ -27,10 +27,12 @@ import {
   type CopyDatabase,
 } from '../../electron/main/services/backups/backup-file';
 import { nodeBackupFs, type BackupFs } from '../../electron/main/services/backups/backup-folder';
+import { KNOWN_SCHEMA } from '../../electron/main/app-services';
 import { PLAINTEXT_KEYS_FILE } from '../../electron/main/services/secret-store';
 import { MemorySecretStore } from '../../electron/main/services/secret-store';
 import { openChatApp, type ChatApp } from '../fakes/chat-app';
 import { FakeClock } from '../fakes/fake-clock';
+import { mountSmallTmpfs } from '../fakes/small-tmpfs';
 
 const FIXTURE = resolve(import.meta.dirname, '../fixtures/data-0.1/user-data');
 const CANARY = 'sk-backup-canary-7f3a9c21e5d8b4';
@@ -167,6 +169,17 @@ describe('taking a backup', () => {
       lastVerified: { name: backup?.name },
     });
     expect(status.nextDueAt).toBe(new Date(clock.now().getTime() + 24 * HOUR).toISOString());
+  });
+});
+
+describe('the schema versions a backup is checked against', () => {
+  it('name every domain the app migrates, at its newest step', async () => {
+    // A domain added later must be listed in KNOWN_SCHEMA, or its backups would be refused.
+    const app = await open({ chooseFolder: false });
+    const applied = app.services.db.all<{ domain: string; version: number }>(
+      'SELECT domain, max(version) AS version FROM schema_migrations GROUP BY domain',
+    );
+    expect(Object.fromEntries(applied.map((r) => [r.domain, r.version]))).toEqual(KNOWN_SCHEMA);
   });
 });
 
@@ -475,6 +488,40 @@ describe('a full drive', () => {
     expect((await app.api.getBackupStatus()).problem?.kind).toBe('full');
     expect(await readdir(backupDir)).toEqual([]);
   });
+});
+
+describe('a real full drive: a 96 KB tmpfs', async () => {
+  const tmpfs = await mountSmallTmpfs(96 * 1024);
+  afterAll(() => tmpfs.unmount?.());
+
+  it.skipIf(tmpfs.skipped !== undefined)(
+    'is reported from its real free space before anything is written',
+    async () => {
+      const app = await open({ chooseFolder: tmpfs.path ?? '' });
+      const status = await app.api.getBackupStatus();
+      expect(status.problem).toMatchObject({ kind: 'full' });
+      expect(await readdir(tmpfs.path ?? '')).toEqual([]);
+    },
+  );
+
+  it.skipIf(tmpfs.skipped !== undefined)(
+    'where the drive gives no free space figure, SQLite running out of room is reported, and nothing is left',
+    async () => {
+      const noFigure: BackupFs = {
+        ...nodeBackupFs,
+        statfs: () => Promise.reject(Object.assign(new Error('ENOSYS'), { code: 'ENOSYS' })),
+      };
+      const app = await open({ fs: noFigure, chooseFolder: tmpfs.path ?? '' });
+      const status = await app.api.getBackupStatus();
+      expect(status.problem).toMatchObject({ kind: 'full' });
+      expect(status.problem?.message).toMatch(
+        /could not be written: the drive of the backup folder .* is full/,
+      );
+      expect(await readdir(tmpfs.path ?? '')).toEqual([]);
+      // The live data is untouched and still works.
+      expect((await app.api.listConversations()).length).toBe(5);
+    },
+  );
 });
 
 describe('the schedule, on a fake clock', () => {
