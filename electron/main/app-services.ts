@@ -11,6 +11,11 @@ import { join } from 'node:path';
 import { BACKUPS_ROUTES } from '../shared/ipc/routes/backups';
 import type { AppContext, ConfirmOptions, DesktopShell, Dialogs } from './app-context';
 import { AppSession } from './app-session';
+import {
+  readDocumentsInProcess,
+  readDocumentsInWorker,
+  type StartDocumentWorker,
+} from './services/documents/read-documents';
 import type { StartImportWorker } from './services/chat/import-reader';
 import { backupsHandlers } from './ipc/handlers/backups';
 import { chatHandlers } from './ipc/handlers/chat';
@@ -67,6 +72,8 @@ export interface AppServicesOptions {
   reloadWindow?: () => void;
   /** The backups' clock, file system and copy step, for tests; the real ones by default. */
   backupSeams?: Pick<BackupsServiceOptions, 'clock' | 'fs' | 'copy' | 'computerName'>;
+  /** Starts the worker thread documents are read in; without it they are read on main. */
+  startDocumentWorker?: StartDocumentWorker;
 }
 
 /** The routes of the services over the user data folder: all but backups, which reopen them. */
@@ -313,6 +320,9 @@ async function openServices(options: AppServicesOptions): Promise<SessionService
     dialogs,
     desktop: options.desktop ?? NO_DESKTOP,
     ...(options.startImportWorker ? { startImportWorker: options.startImportWorker } : {}),
+    readDocuments: options.startDocumentWorker
+      ? readDocumentsInWorker(options.startDocumentWorker)
+      : readDocumentsInProcess(),
     async activeClient(requestId) {
       const id = await connections.activeId();
       if (id === undefined)

@@ -4,7 +4,7 @@ import { Worker } from 'node:worker_threads';
 import { app, BrowserWindow, Menu, screen } from 'electron';
 import { EVENTS, ROUTES } from '../shared/ipc/contract';
 import { createAppServices, type AppServices } from './app-services';
-import { CHAT_IMPORT_WORKER } from './build-entries';
+import { CHAT_IMPORT_WORKER, DOCUMENT_WORKER } from './build-entries';
 import { createRouter, trustedSender } from './ipc/router';
 import { registerAppScheme, serveRenderer } from './platform/app-protocol';
 import { electronDesktop, electronDialogs, openFolder } from './platform/desktop';
@@ -24,6 +24,7 @@ import { checkStart, StartRefused, type StartPlan } from './windows/start-policy
 const preloadPath = join(import.meta.dirname, '../preload/index.cjs');
 /** A separate entry of the build (`electron.vite.config.ts`), beside this file. */
 const importWorkerPath = join(import.meta.dirname, `${CHAT_IMPORT_WORKER}.js`);
+const documentWorkerPath = join(import.meta.dirname, `${DOCUMENT_WORKER}.js`);
 const rendererDir = join(import.meta.dirname, '../renderer');
 
 /** Refuses a start with remote debugging (packaged) or an unreadable dev server address. */
@@ -137,6 +138,7 @@ async function start(appLog: AppLog): Promise<void> {
     dialogs: electronDialogs,
     desktop: electronDesktop,
     startImportWorker: (workerData) => new Worker(importWorkerPath, { workerData }),
+    startDocumentWorker: (workerData) => new Worker(documentWorkerPath, { workerData }),
     emit,
     // After a restore, the page starts again on the restored data. A reload the page asked for
     // itself would be refused by the window's navigation guard; one from main is not.
