@@ -216,16 +216,16 @@ export class BackupsService {
   async #tick(): Promise<void> {
     try {
       const config = await this.#readConfig();
-      const now = this.#clock.now();
       const status = await this.status();
       const due = status.nextDueAt === undefined ? undefined : new Date(status.nextDueAt);
-      const folderOk =
-        status.problem === undefined ||
-        !['missing', 'not_writable', 'full'].includes(status.problem.kind);
-      if (config.folder && due && due <= now && !this.#running && folderOk) {
+      const folderProblem = ['missing', 'not_writable', 'full'].includes(
+        status.problem?.kind ?? '',
+      );
+      if (config.folder && due && due <= this.#clock.now() && !this.#running && !folderProblem) {
+        // A failure is kept in the status; the next look tries again when it is due.
         await this.backUpNow('scheduled').catch(() => undefined);
-      }
-      await this.#publish();
+        await this.#publish();
+      } else await this.#publish(status);
     } catch {
       // A look that failed (a config file that cannot be read) is tried again next minute.
     } finally {
@@ -384,14 +384,18 @@ export class BackupsService {
     this.#options.onStatus?.(status);
   }
 
-  #stage(kind: Running['kind'], stage: Running['stage']): void {
+  /**
+   * Says what is being done, and lets the event out before the work goes on: the copy that
+   * follows holds main's event loop for its whole length.
+   */
+  async #stage(kind: Running['kind'], stage: Running['stage']): Promise<void> {
     this.#running = {
       kind,
       stage,
       startedAt:
         this.#running?.kind === kind ? this.#running.startedAt : this.#clock.now().toISOString(),
     };
-    void this.#publish();
+    await this.#publish();
   }
 
   async #restoredStatus(): Promise<BackupStatus['restored']> {
@@ -441,7 +445,7 @@ export class BackupsService {
           ...rest,
           lastVerified: { at: written.createdAt, name: written.name, bytes: written.bytes },
         }));
-        this.#stage('backup', 'rotating');
+        await this.#stage('backup', 'rotating');
         await this.#rotate(folder, config.installationId).catch(() => undefined);
         return written;
       } catch (error) {
@@ -477,7 +481,7 @@ export class BackupsService {
 
   /** Writes one verified backup into `folder`; throws `BackupFailed` with what to do. */
   async #write(folder: string, reason: BackupReason, installation: string): Promise<BackupEntry> {
-    this.#stage(
+    await this.#stage(
       reason === 'before-restore' ? 'restore' : 'backup',
       reason === 'before-restore' ? 'saving-current' : 'checking',
     );
@@ -505,7 +509,7 @@ export class BackupsService {
       hadKey: c.hasKey && c.isDemo !== true,
     }));
 
-    if (reason !== 'before-restore') this.#stage('backup', 'copying');
+    if (reason !== 'before-restore') await this.#stage('backup', 'copying');
     let snapshot: Snapshot;
     try {
       await this.#fs.rm(partial, { force: true });
@@ -537,7 +541,7 @@ export class BackupsService {
       throw writeFailure(folder, error);
     }
 
-    if (reason !== 'before-restore') this.#stage('backup', 'verifying');
+    if (reason !== 'before-restore') await this.#stage('backup', 'verifying');
     try {
       await inspectBackup(partial, {
         knownSchema: this.#options.knownSchema,
@@ -799,7 +803,7 @@ export class BackupsService {
    */
   restore(id: string): Promise<{ safetyBackup: string; connectionsNeedingKeys: number }> {
     return this.#exclusive(async () => {
-      this.#stage('restore', 'checking');
+      await this.#stage('restore', 'checking');
       try {
         const path = await this.pathOf(id);
         if (basename(path).endsWith('.FAILED.db'))
@@ -811,9 +815,9 @@ export class BackupsService {
           knownSchema: this.#options.knownSchema,
           appVersion: this.#options.appVersion,
         });
-        this.#stage('restore', 'saving-current');
+        await this.#stage('restore', 'saving-current');
         const safety = await this.#safetyBackup();
-        this.#stage('restore', 'restoring');
+        await this.#stage('restore', 'restoring');
         await this.#putInPlace(path, inspection.files).catch(async (error: unknown) => {
           // The backup's data could not be opened: the data as it was goes back.
           const back = await inspectBackup(safety, {
