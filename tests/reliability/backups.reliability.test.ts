@@ -49,6 +49,8 @@ const INSTALLATION = 'a1b2c3';
 const HOUR = 3_600_000;
 /** The heavy data folder's conversations (20 messages each): about 10 MB in a full run. */
 const CONVERSATIONS = count(400, 60);
+/** The restore rounds' data is lighter: each round resets it, restores and reopens it. */
+const RESTORE_CONVERSATIONS = count(150, 60);
 /** Hours of the hourly schedule simulated a minute at a time. */
 const HOURS = count(48, 6);
 /** Days of a daily schedule, asleep between mornings. */
@@ -139,6 +141,8 @@ async function digest(dir: string): Promise<{ digest: string; integrity: string;
 interface Child {
   /** Stages printed so far. */
   stages: string[];
+  /** When each stage began, in ms after `ready`. */
+  stageAt: Map<string, number>;
   ready: Promise<void>;
   exited: Promise<number | null>;
   kill(): Promise<void>;
@@ -149,6 +153,8 @@ function startChild(dir: string, mode: 'backup' | 'restore', name?: string): Chi
   const args = [...script, dir, CANARY_KEY, mode, ...(name ? [name] : [])];
   const child = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'pipe'] });
   const stages: string[] = [];
+  const stageAt = new Map<string, number>();
+  let readyAt = 0;
   let stderr = '';
   child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
   const exited = new Promise<number | null>((done) => child.on('exit', done));
@@ -159,9 +165,14 @@ function startChild(dir: string, mode: 'backup' | 'restore', name?: string): Chi
       const lines = out.split('\n');
       out = lines.pop() ?? '';
       for (const line of lines) {
-        if (line === 'ready') done();
-        else if (line.startsWith('stage ')) stages.push(line.slice(6));
-        else if (line === 'done') stages.push('done');
+        const stage = line.startsWith('stage ') ? line.slice(6) : line === 'done' ? 'done' : '';
+        if (line === 'ready') {
+          readyAt = performance.now();
+          done();
+        } else if (stage) {
+          stages.push(stage);
+          if (!stageAt.has(stage)) stageAt.set(stage, performance.now() - readyAt);
+        }
       }
     });
     child.on('exit', (code) =>
@@ -170,6 +181,7 @@ function startChild(dir: string, mode: 'backup' | 'restore', name?: string): Chi
   });
   return {
     stages,
+    stageAt,
     ready,
     exited,
     async kill() {
@@ -179,14 +191,20 @@ function startChild(dir: string, mode: 'backup' | 'restore', name?: string): Chi
   };
 }
 
-/** How long one uninterrupted run takes from `ready`, to spread the kills over it. */
-async function timeOneRun(dir: string, mode: 'backup' | 'restore', name?: string): Promise<number> {
+/**
+ * One uninterrupted run, to spread the kills over: how long it takes from `ready` to `done`, and
+ * when each of its stages began.
+ */
+async function timeOneRun(
+  dir: string,
+  mode: 'backup' | 'restore',
+  name?: string,
+): Promise<{ ms: number; stageAt: Map<string, number> }> {
   const child = startChild(dir, mode, name);
   await child.ready;
-  const started = performance.now();
   const code = await child.exited;
   if (code !== 0) throw new Error(`the ${mode} run failed (${code})`);
-  return performance.now() - started;
+  return { ms: child.stageAt.get('done') ?? 0, stageAt: child.stageAt };
 }
 
 /** Every backup whose checksum file claims it was verified, checked in full. Returns the bad ones. */
@@ -225,7 +243,7 @@ it(
     const folder = join(root, 'backup-kills-folder');
     await heavyData(dir, folder);
     const before = await digest(dir);
-    const runMs = await timeOneRun(dir, 'backup');
+    const runMs = (await timeOneRun(dir, 'backup')).ms;
     let liveIntact = 0;
     let claimsChecked = 0;
     const claims: string[] = [];
@@ -317,7 +335,7 @@ it(
   async () => {
     const pristine = join(root, 'restore-pristine');
     const folder = join(root, 'restore-kills-folder');
-    await heavyData(pristine, folder);
+    await heavyData(pristine, folder, RESTORE_CONVERSATIONS);
     // The backup to restore: the same data a while later (conversations gone, settings changed).
     const later = join(root, 'restore-later');
     await cp(pristine, later, { recursive: true });
@@ -343,7 +361,10 @@ it(
         if (name.includes('-before-restore')) await rm(join(folder, name));
     };
     await reset();
-    const runMs = await timeOneRun(dir, 'restore', backupName);
+    const run = await timeOneRun(dir, 'restore', backupName);
+    const runMs = run.ms;
+    // Half the kills anywhere in the restore, half while the restored data is put in place.
+    const swapFrom = run.stageAt.get('restoring') ?? 0;
     if ((await digest(dir)).digest !== restored.digest)
       problems.push('an uninterrupted restore did not restore');
 
@@ -357,7 +378,11 @@ it(
       await reset();
       const child = startChild(dir, 'restore', backupName);
       await child.ready;
-      await new Promise((r) => setTimeout(r, Math.random() * runMs * 1.1));
+      const delay =
+        round % 2 === 0
+          ? Math.random() * runMs * 1.1
+          : swapFrom + Math.random() * (runMs - swapFrom) * 1.1;
+      await new Promise((r) => setTimeout(r, delay));
       await child.kill();
       killedAt.push(tally(child.stages));
       // The next start: the services open (finishing a restore cut short), then close.
@@ -429,12 +454,12 @@ it(
       },
     );
     notes.push(
-      'Restore rounds: the data folder reset to the same data each round; the backup restored is of that data changed (conversations deleted, the theme changed), so old and restored differ; the digest covers every row of the chat and embeddings tables and the three data files.',
+      `Restore rounds: the data folder (the fixture plus ${RESTORE_CONVERSATIONS} conversations) reset to the same data each round; the backup restored is of that data changed (conversations deleted, the theme changed), so old and restored differ; the digest covers every row of the chat and embeddings tables and the three data files. Even rounds are killed at a uniform random moment over 1.1× an uninterrupted restore, odd rounds over the stage that puts the restored data in place (from "restoring" on).`,
     );
     expect(whole).toBe(RESTORE_KILLS);
     expect(claimsFound).toEqual([]);
   },
-  count(900_000, 120_000),
+  count(1_500_000, 120_000),
 );
 it('refuses every kind of bad backup with its reason before anything changes', async () => {
   const dir = join(root, 'refusals');

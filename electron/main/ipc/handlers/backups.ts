@@ -67,6 +67,7 @@ export function backupsHandlers({
         desktop.showInFolder(await backups.pathOf(id));
         return null;
       }),
+    useRestoredBackupFolder: () => guarded(() => backups.useRestoredFolder()),
     dismissRestoreNotice: () => backups.dismissRestored(),
   };
 }

@@ -18,7 +18,7 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { chmod, readFile, stat, writeFile } from 'node:fs/promises';
 import { hostname } from 'node:os';
-import { basename, join } from 'node:path';
+import { basename, dirname, join } from 'node:path';
 import { z } from 'zod';
 import {
   backupScheduleSchema,
@@ -154,6 +154,8 @@ interface Restored {
   safetyBackup: string;
   /** Connections that had a key in the backup; those still without one here are listed. */
   keyed: Set<string>;
+  /** The folder the backup came from. */
+  from: string;
 }
 
 function estimateBytes(db: Db): number {
@@ -409,12 +411,21 @@ export class BackupsService {
     } catch {
       needing = [];
     }
+    const folder = (await this.#readConfig()).folder;
     return {
       at: restored.at,
       backupCreatedAt: restored.backupCreatedAt,
       safetyBackup: restored.safetyBackup,
+      ...(folder === undefined ? { backupFolder: restored.from } : {}),
       connectionsNeedingKeys: needing,
     };
+  }
+
+  /** Backs up into the folder the restored backup came from (offered when no folder is set). */
+  async useRestoredFolder(): Promise<BackupStatus> {
+    const from = this.#restored?.from;
+    if (from === undefined) throw new BackupFailed('not_found', 'No backup was restored.');
+    return this.setFolder(from);
   }
 
   async dismissRestored(): Promise<BackupStatus> {
@@ -838,6 +849,7 @@ export class BackupsService {
           backupCreatedAt: inspection.manifest.createdAt,
           safetyBackup: safety,
           keyed,
+          from: dirname(path),
         };
         const needing = (await this.#restoredStatus())?.connectionsNeedingKeys.length ?? 0;
         return { safetyBackup: safety, connectionsNeedingKeys: needing };

@@ -118,6 +118,8 @@ export const backupStatusSchema = z.object({
       backupCreatedAt: z.string(),
       /** The backup of the data as it was just before, to go back to. */
       safetyBackup: z.string(),
+      /** The folder the restored backup came from, offered as the backup folder when none is set. */
+      backupFolder: z.string().optional(),
       connectionsNeedingKeys: z.array(
         z.object({ id: z.string(), name: z.string(), baseUrl: z.string() }),
       ),
@@ -164,6 +166,8 @@ export const BACKUPS_ROUTES = {
     z.object({ safetyBackup: z.string(), connectionsNeedingKeys: z.number().int().nonnegative() }),
   ),
   revealBackup: route('backups:reveal', z.strictObject({ id: backupIdSchema }), z.null()),
+  /** Makes the folder the restored backup came from the backup folder (no folder was set). */
+  useRestoredBackupFolder: route('backups:use-restored-folder', z.undefined(), backupStatusSchema),
   /** The person has read the restore notice (or given every key). */
   dismissRestoreNotice: route('backups:dismiss-restored', z.undefined(), backupStatusSchema),
 } as const satisfies Record<string, RouteSpec>;
