@@ -19,7 +19,14 @@ async function guarded<T>(work: () => Promise<T>): Promise<T> {
   } catch (error) {
     if (error instanceof BackupRefused) throw new HandlerError('invalid_request', error.message);
     if (error instanceof BackupFailed)
-      throw new HandlerError(error.kind === 'not_found' ? 'not_found' : 'internal', error.message);
+      throw new HandlerError(
+        error.kind === 'not_found'
+          ? 'not_found'
+          : error.kind === 'no_folder'
+            ? 'invalid_request'
+            : 'internal',
+        error.message,
+      );
     throw error;
   }
 }

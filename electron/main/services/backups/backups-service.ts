@@ -187,6 +187,8 @@ export class BackupsService {
   #ticking: Promise<void> = Promise.resolve();
   #closed = false;
   #lastPublished = '';
+  #lastPublishedRevision = 0;
+  #revision = 0;
   /** Files the person picked in main's dialog, by the token the page refers to them with. */
   readonly #picked = new Map<string, string>();
   readonly #manifests = new Map<string, { key: string; manifest: BackupManifest | undefined }>();
@@ -308,10 +310,12 @@ export class BackupsService {
   }
 
   async status(): Promise<BackupStatus> {
+    const revision = ++this.#revision;
     const config = await this.#readConfig();
     const now = this.#clock.now();
     const restored = await this.#restoredStatus();
     const base = {
+      revision,
       schedule: config.schedule,
       ...(this.#running ? { running: this.#running } : {}),
       ...(restored ? { restored } : {}),
@@ -380,9 +384,12 @@ export class BackupsService {
   async #publish(known?: BackupStatus): Promise<void> {
     const status = known ?? (await this.status().catch(() => undefined));
     if (!status) return;
-    const text = JSON.stringify(status);
-    if (text === this.#lastPublished) return;
+    const { revision, ...content } = status;
+    const text = JSON.stringify(content);
+    // One worked out before the last one sent is older than it: never sent after it.
+    if (text === this.#lastPublished || revision < this.#lastPublishedRevision) return;
     this.#lastPublished = text;
+    this.#lastPublishedRevision = revision;
     this.#options.onStatus?.(status);
   }
 

@@ -81,6 +81,11 @@ export const BACKUP_PROBLEM_KINDS = [
 ] as const;
 
 export const backupStatusSchema = z.object({
+  /**
+   * Counts up with every status main works out: an answer that arrives after a newer event
+   * (a backup that ended meanwhile) is older, and the page keeps the newer one.
+   */
+  revision: z.number().int().nonnegative(),
   folder: z.string().optional(),
   schedule: backupScheduleSchema,
   /** `ok`: a recent verified backup; `warning`: see `problem`; `off`: no folder chosen. */

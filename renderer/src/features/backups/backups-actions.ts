@@ -72,8 +72,14 @@ export async function openBackupFile(): Promise<BackupPreview | undefined> {
 }
 
 /** Restores a backup; main then reloads the page into the restored data. */
-export function restoreBackup(id: string) {
-  return requireBridge().restoreBackup({ id });
+export async function restoreBackup(id: string) {
+  useBackupsStore.getState().restoreStarted();
+  try {
+    return await requireBridge().restoreBackup({ id });
+  } catch (error) {
+    useBackupsStore.getState().restoreFailed();
+    throw error;
+  }
 }
 
 export async function revealBackup(id: string): Promise<void> {

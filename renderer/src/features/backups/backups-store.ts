@@ -19,7 +19,14 @@ export interface BackupsState {
   backups: BackupEntry[];
   listStatus: 'idle' | 'loading' | 'ready' | 'failed';
   listFailure?: FailureInfo | undefined;
+  /**
+   * This page asked for a restore: main reloads it in a moment, and the page that loads then
+   * (not this one) says what was restored.
+   */
+  restoringHere: boolean;
 
+  restoreStarted(): void;
+  restoreFailed(): void;
   statusReceived(status: BackupStatus): void;
   statusFailed(failure: FailureInfo): void;
   listLoading(): void;
@@ -30,7 +37,16 @@ export interface BackupsState {
 export const useBackupsStore = create<BackupsState>()((set) => ({
   backups: [],
   listStatus: 'idle',
-  statusReceived: (status) => set({ status, statusFailure: undefined }),
+  restoringHere: false,
+  restoreStarted: () => set({ restoringHere: true }),
+  restoreFailed: () => set({ restoringHere: false }),
+  // An answer overtaken by a newer event (a backup ended meanwhile) is dropped.
+  statusReceived: (status) =>
+    set((state) =>
+      state.status && state.status.revision > status.revision
+        ? {}
+        : { status, statusFailure: undefined },
+    ),
   statusFailed: (statusFailure) => set({ statusFailure }),
   listLoading: () => set({ listStatus: 'loading' }),
   listLoaded: (backups) => set({ backups, listStatus: 'ready', listFailure: undefined }),

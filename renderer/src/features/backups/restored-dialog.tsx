@@ -20,7 +20,9 @@ function fileName(path: string): string {
  * not have (keys are never in a backup).
  */
 export function RestoredDialog() {
-  const restored = useBackupsStore((state) => state.status?.restored);
+  const restored = useBackupsStore((state) =>
+    state.restoringHere ? undefined : state.status?.restored,
+  );
   const hasFolder = useBackupsStore((state) => state.status?.folder !== undefined);
   const ref = useRef<HTMLDialogElement>(null);
   const titleId = useId();
