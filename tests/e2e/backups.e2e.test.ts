@@ -13,6 +13,7 @@ import { ScriptedDialogs } from '../fakes/chat-dialogs';
 import { openChatApp } from '../fakes/chat-app';
 import { expectHealthyPage } from './harness/checks';
 import { startE2e, type AppUnderTest, type E2eSession } from './harness/harness';
+import { blocking, describeViolations, scanPage } from './pages/axe';
 import { BackupsPage } from './pages/backups-page';
 import { ChatPage } from './pages/chat-page';
 import { ConnectPage } from './pages/connect-page';
@@ -54,6 +55,15 @@ async function openSettings(dialogs: ScriptedDialogs): Promise<BackupsPage> {
   return new BackupsPage(app.page);
 }
 
+/** No serious or critical accessibility violation in the part of the page `include` selects. */
+async function expectAccessible(state: string, include: string): Promise<void> {
+  const failing = blocking(await scanPage(app!.page, include));
+  expect(
+    failing.map((v) => v.id),
+    describeViolations(state, failing),
+  ).toEqual([]);
+}
+
 function conversationTitles(page: AppUnderTest['page']): Promise<string[]> {
   return page.evaluate(async () => {
     const relay = (
@@ -90,6 +100,7 @@ describe('backups', () => {
     await expect
       .poll(() => row.textContent())
       .toMatch(/Verified.*2 conversations · 0 messages · 0 embeddings runs · 0 images/);
+    await expectAccessible('the backups section with a backup', '#backups');
     await expect(backups.schedule.inputValue()).resolves.toBe('daily');
     await backups.schedule.selectOption('hourly');
     await expect.poll(() => app!.services.backups.status().then((s) => s.schedule)).toBe('hourly');
@@ -124,6 +135,7 @@ describe('backups', () => {
     expect(text).toMatch(/on e2e-laptop \(this computer\)/);
     expect(text).toMatch(/Demo relay/);
     expect(text).toMatch(/Your current data is backed up first/);
+    await expectAccessible('the restore preview', '.restore-dialog');
     await dialog.getByRole('button', { name: 'Restore this backup' }).click();
 
     // Main reopens its services and reloads the page into the restored data.
@@ -198,6 +210,7 @@ describe('backups', () => {
     await backups.restoreDialog.getByRole('button', { name: 'Restore this backup' }).click();
 
     await backups.restoredDialog.waitFor();
+    await expectAccessible('the restored dialog asking for a key', '.restored-dialog');
     const key = backups.restoredDialog.getByLabel(
       'API key for Work relay (https://relay.example.com)',
     );

@@ -1,4 +1,4 @@
-import { agoShort, headline } from './backup-format';
+import { agoShort } from './backup-format';
 import { useBackupsStore } from './backups-store';
 import { useNow } from './use-now';
 import './backups.css';
@@ -23,7 +23,9 @@ export function BackupStatusBadge({ onOpen }: { onOpen: () => void }) {
         : status.lastVerified
           ? `Backed up ${agoShort(status.lastVerified.at, now)}`
           : 'No backup yet';
-  const label = `${headline(status, now)}${status.problem && status.tone !== 'off' ? `. ${status.problem.message}` : ''}. Show backups`;
+  // The visible words first, so speech and voice control find the button by what it shows.
+  const detail = status.problem && status.tone !== 'off' ? ` ${status.problem.message}` : '';
+  const label = `${text}.${detail} Show backups`;
   return (
     <button
       type="button"

@@ -106,13 +106,10 @@ export function BackupsSection() {
           <StatusLine status={status} />
           <div className="backup-controls">
             <div className="field backup-folder-field">
-              <span className="field-label" id="backup-folder-label">
-                Folder
-              </span>
+              <span className="field-label">Folder</span>
               <div className="backup-folder">
                 <span
                   className={status.folder ? 'backup-folder-path' : 'backup-folder-path muted'}
-                  aria-labelledby="backup-folder-label"
                   title={status.folder}
                 >
                   {status.folder ?? 'No folder chosen'}
@@ -295,22 +292,16 @@ function BackupRow({
         </p>
       </div>
       <div className="backup-row-actions">
-        <button
-          type="button"
-          className="button button-small"
-          onClick={onReveal}
-          aria-label={`Show the backup of ${when} in its folder`}
-        >
-          Show
+        <button type="button" className="button button-small" onClick={onReveal}>
+          Show<span className="visually-hidden"> the backup of {when} in its folder</span>
         </button>
         <button
           type="button"
           className="button button-small"
           onClick={onRestore}
           disabled={backup.state === 'failed'}
-          aria-label={`Restore the backup of ${when}…`}
         >
-          Restore…
+          Restore<span className="visually-hidden"> the backup of {when}</span>…
         </button>
       </div>
     </li>
