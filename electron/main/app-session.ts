@@ -6,13 +6,10 @@
  * instead of reaching a closed database; one that was running when they closed (a stream) is
  * stopped by the services' own close and waited for, briefly.
  */
+import { AppError } from './services/app-error';
 
 /** How long a reopen waits for calls still running after the services closed. */
 const SETTLE_MS = 10_000;
-
-export class SessionUnavailable extends Error {
-  override readonly name = 'SessionUnavailable';
-}
 
 export class AppSession<S extends { close(): Promise<void> }> {
   readonly #open: () => Promise<S>;
@@ -35,7 +32,7 @@ export class AppSession<S extends { close(): Promise<void> }> {
   /** The services now; throws while they are being reopened. */
   get current(): S {
     if (this.#current === undefined)
-      throw new SessionUnavailable('The app is reopening its data; try again in a moment.');
+      throw new AppError('internal', 'The app is reopening its data; try again in a moment.');
     return this.#current;
   }
 
@@ -43,7 +40,8 @@ export class AppSession<S extends { close(): Promise<void> }> {
   async use<T>(work: (services: S) => T | Promise<T>): Promise<T> {
     const services = this.#current ?? (await this.#ready);
     if (services === undefined)
-      throw new SessionUnavailable(
+      throw new AppError(
+        'internal',
         "The app's data could not be opened again after a restore. Quit and start the app again.",
       );
     const run = Promise.resolve().then(() => work(services));

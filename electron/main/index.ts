@@ -2,7 +2,7 @@ import { release } from 'node:os';
 import { join } from 'node:path';
 import { Worker } from 'node:worker_threads';
 import { app, BrowserWindow, Menu, screen } from 'electron';
-import { EVENTS, ROUTES } from '../shared/ipc/contract';
+import { emitEvents, ROUTES, type Emit } from '../shared/ipc/contract';
 import { createAppServices, type AppServices } from './app-services';
 import { CHAT_IMPORT_WORKER, DOCUMENT_WORKER } from './build-entries';
 import { createRouter, trustedSender } from './ipc/router';
@@ -14,7 +14,7 @@ import { openSecretStore } from './platform/keychain';
 import { openAppLog } from './platform/logging';
 import { logProcessErrors, type AppLog } from './services/log';
 import { logsFolder } from './services/log-policy';
-import { SettingsService } from './services/settings';
+import { SettingsService } from './services/settings/settings';
 import { fitToDisplays, loadWindowState, saveWindowState } from './services/window-state';
 import { appMenuTemplate } from './windows/app-menu';
 import { APP_ENTRY_URL, APP_ORIGIN } from './windows/app-origin';
@@ -99,7 +99,7 @@ async function openMainWindow(userDataDir: string): Promise<BrowserWindow> {
 }
 
 /** The application menu; its commands go to the renderer, which runs them as it runs their keys. */
-function setAppMenu(userDataDir: string, emit: (channel: string, payload: unknown) => void): void {
+function setAppMenu(userDataDir: string, emit: Emit): void {
   const template = appMenuTemplate({
     platform: process.platform,
     appName: app.name,
@@ -107,7 +107,7 @@ function setAppMenu(userDataDir: string, emit: (channel: string, payload: unknow
     runCommand(id) {
       if (!mainWindow || mainWindow.isDestroyed()) return;
       mainWindow.show();
-      emit(EVENTS.shellCommand.channel, { id });
+      emit('shellCommand', { id });
     },
     openLogsFolder() {
       openFolder(logsFolder(userDataDir)).then(
@@ -121,8 +121,8 @@ function setAppMenu(userDataDir: string, emit: (channel: string, payload: unknow
 
 async function start(appLog: AppLog): Promise<void> {
   const userDataDir = app.getPath('userData');
-  const emit = emitTo(() => mainWindow);
-  setAppMenu(userDataDir, emit);
+  const send = emitTo(() => mainWindow);
+  setAppMenu(userDataDir, emitEvents(send));
   const secretStore = await openSecretStore({
     userDataDir,
     allowPlaintextFile: (await new SettingsService(userDataDir).get()).allowPlaintextKeys,
@@ -139,7 +139,7 @@ async function start(appLog: AppLog): Promise<void> {
     desktop: electronDesktop,
     startImportWorker: (workerData) => new Worker(importWorkerPath, { workerData }),
     startDocumentWorker: (workerData) => new Worker(documentWorkerPath, { workerData }),
-    emit,
+    emit: send,
     // After a restore, the page starts again on the restored data. A reload the page asked for
     // itself would be refused by the window's navigation guard; one from main is not.
     reloadWindow: () => {

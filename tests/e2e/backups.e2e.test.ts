@@ -5,14 +5,13 @@
  * and giving its keys.
  */
 import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'libsql';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { ScriptedDialogs } from '../fakes/chat-dialogs';
 import { openChatApp } from '../fakes/chat-app';
-import { expectHealthyPage } from './harness/checks';
-import { startE2e, type AppUnderTest, type E2eSession } from './harness/harness';
+import type { AppUnderTest } from './harness/harness';
+import { e2eSuite } from './harness/suite';
 import { blocking, describeViolations, scanPage } from './pages/axe';
 import { BackupsPage } from './pages/backups-page';
 import { ChatPage } from './pages/chat-page';
@@ -20,33 +19,17 @@ import { ConnectPage } from './pages/connect-page';
 import { ModelsPage } from './pages/models-page';
 import { ShellPage } from './pages/shell-page';
 
-let e2e: E2eSession;
-let app: AppUnderTest | undefined;
-let scratch: string[] = [];
+// The app's own demo relay (Try the demo) is all these specs need.
+const suite = e2eSuite({ relay: false, scratch: true });
 
-async function temp(prefix: string): Promise<string> {
-  const dir = await mkdtemp(join(tmpdir(), prefix));
-  scratch.push(dir);
-  return dir;
+/** A new folder in the suite's scratch folder. */
+function temp(prefix: string): Promise<string> {
+  return mkdtemp(join(suite.scratch, prefix));
 }
-
-beforeAll(async () => {
-  e2e = await startE2e();
-});
-beforeEach(() => {
-  scratch = [];
-});
-afterEach(async () => {
-  if (app) expectHealthyPage(app);
-  await app?.close();
-  app = undefined;
-  for (const dir of scratch) await rm(dir, { recursive: true, force: true });
-});
-afterAll(() => e2e?.close());
 
 /** The app with the demo relay connected, on Settings. */
 async function openSettings(dialogs: ScriptedDialogs): Promise<BackupsPage> {
-  app = await e2e.openApp({ dialogs, backupSeams: { computerName: 'e2e-laptop' } });
+  const app = await suite.openApp({ dialogs, backupSeams: { computerName: 'e2e-laptop' } });
   const connect = new ConnectPage(app.page);
   await connect.waitUntilShown();
   await connect.tryDemo.click();
@@ -57,7 +40,7 @@ async function openSettings(dialogs: ScriptedDialogs): Promise<BackupsPage> {
 
 /** No serious or critical accessibility violation in the part of the page `include` selects. */
 async function expectAccessible(state: string, include: string): Promise<void> {
-  const failing = blocking(await scanPage(app!.page, include));
+  const failing = blocking(await scanPage(suite.app.page, include));
   expect(
     failing.map((v) => v.id),
     describeViolations(state, failing),
@@ -82,7 +65,7 @@ describe('backups', () => {
     await expect.poll(() => backups.sidebarLine.textContent()).toBe('Backups off');
 
     // Two conversations, then a folder: the first backup is taken and verified at once.
-    await app!.page.evaluate(async () => {
+    await suite.app.page.evaluate(async () => {
       const relay = (
         globalThis as unknown as {
           relay: { createConversation(d: { title: string }): Promise<unknown> };
@@ -103,10 +86,12 @@ describe('backups', () => {
     await expectAccessible('the backups section with a backup', '#backups');
     await expect(backups.schedule.inputValue()).resolves.toBe('daily');
     await backups.schedule.selectOption('hourly');
-    await expect.poll(() => app!.services.backups.status().then((s) => s.schedule)).toBe('hourly');
+    await expect
+      .poll(() => suite.app.services.backups.status().then((s) => s.schedule))
+      .toBe('hourly');
 
     // The person carries on: a conversation goes, the theme turns dark.
-    await app!.page.evaluate(async () => {
+    await suite.app.page.evaluate(async () => {
       const relay = (
         globalThis as unknown as {
           relay: {
@@ -118,14 +103,14 @@ describe('backups', () => {
       const gone = (await relay.listConversations()).find((c) => c.title === 'Tide pools');
       if (gone) await relay.deleteConversation({ id: gone.id });
     });
-    await app!.page.getByRole('radio', { name: /^Dark\b/ }).check();
-    expect(await conversationTitles(app!.page)).toEqual(['Invoice reminder']);
-    const chat = new ChatPage(app!.page);
+    await suite.app.page.getByRole('radio', { name: /^Dark\b/ }).check();
+    expect(await conversationTitles(suite.app.page)).toEqual(['Invoice reminder']);
+    const chat = new ChatPage(suite.app.page);
     await chat.open();
     await expect.poll(() => chat.sidebar.textContent()).not.toMatch(/Tide pools/);
-    await new ShellPage(app!.page).open('Settings');
+    await new ShellPage(suite.app.page).open('Settings');
     // A mark in this page: gone once the page has reloaded.
-    await app!.page.evaluate('window.__beforeRestore = true');
+    await suite.app.page.evaluate('window.__beforeRestore = true');
 
     // Restore: the preview first, checked through by main.
     const dialog = await backups.askToRestore(0);
@@ -143,19 +128,19 @@ describe('backups', () => {
     await expect.poll(() => backups.restoredDialog.textContent()).toMatch(/before-restore\.db/);
     await backups.restoredDialog.getByRole('button', { name: 'Done' }).click();
     await expect
-      .poll(() => conversationTitles(app!.page))
+      .poll(() => conversationTitles(suite.app.page))
       .toEqual(['Invoice reminder', 'Tide pools']);
     await expect
-      .poll(() => app!.page.evaluate('document.documentElement.dataset.theme'))
+      .poll(() => suite.app.page.evaluate('document.documentElement.dataset.theme'))
       .toBe('system');
-    await new ShellPage(app!.page).open('Settings');
+    await new ShellPage(suite.app.page).open('Settings');
     await expect.poll(() => backups.rows().count()).toBe(2);
     await expect.poll(() => backups.rows().first().textContent()).toMatch(/Before a restore/);
 
     // The folder goes (a drive unplugged): the status says so, and so does the sidebar.
     await rm(folder, { recursive: true });
-    await new ShellPage(app!.page).open('Models');
-    await new ShellPage(app!.page).open('Settings');
+    await new ShellPage(suite.app.page).open('Models');
+    await new ShellPage(suite.app.page).open('Settings');
     await expect
       .poll(() => backups.warning.textContent())
       .toMatch(/The backup folder is missing.*is not there: is its drive plugged in/);
@@ -199,7 +184,7 @@ describe('backups', () => {
 
     const dialogs = new ScriptedDialogs();
     dialogs.openPaths.push([join(folder, made?.name ?? '')]);
-    app = await e2e.openApp({ dialogs });
+    const app = await suite.openApp({ dialogs });
     const connect = new ConnectPage(app.page);
     await connect.waitUntilShown();
     const backups = new BackupsPage(app.page);
@@ -222,6 +207,6 @@ describe('backups', () => {
     await backups.restoredDialog.getByRole('button', { name: 'Done' }).click();
     const connection = (await app.services.connections.list())[0];
     expect(connection).toMatchObject({ name: 'Work relay', hasKey: true });
-    await expect.poll(() => app!.services.backups.status().then((s) => s.folder)).toBe(folder);
+    await expect.poll(() => suite.app.services.backups.status().then((s) => s.folder)).toBe(folder);
   });
 });

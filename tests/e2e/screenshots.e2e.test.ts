@@ -3,13 +3,12 @@
  * README's tour shows these. Each run writes them to test-results/e2e/screenshots/; with
  * RELAY_UPDATE_SCREENSHOTS=1 (`npm run screenshots`) they are copied to docs/screenshots/ too.
  */
-import { copyFile, mkdir, mkdtemp, readdir, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { copyFile, mkdir, readdir } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { ScriptedDialogs } from '../fakes/chat-dialogs';
 import { FakeClock } from '../fakes/fake-clock';
-import { startE2e, type AppUnderTest, type E2eSession } from './harness/harness';
+import { e2eSuite } from './harness/suite';
 import { BackupsPage } from './pages/backups-page';
 import { ChatPage } from './pages/chat-page';
 import { ConnectPage } from './pages/connect-page';
@@ -24,15 +23,11 @@ const OUT = join(ROOT, 'test-results/e2e/screenshots');
 const DOCS = join(ROOT, 'docs/screenshots');
 const UPDATE = process.env['RELAY_UPDATE_SCREENSHOTS'] === '1';
 
-let e2e: E2eSession;
+const suite = e2eSuite({ relay: false, scratch: true });
 
 beforeAll(async () => {
-  e2e = await startE2e();
   await mkdir(OUT, { recursive: true });
   if (UPDATE) await mkdir(DOCS, { recursive: true });
-});
-afterAll(async () => {
-  await e2e?.close();
 });
 
 const EARLIER_CHATS = [
@@ -67,60 +62,51 @@ const IMAGE_PROMPTS = [
 const DAY = 86_400_000;
 
 describe.each(['light', 'dark'] as const)('screenshots in the %s theme', (theme) => {
-  let app: AppUnderTest;
   const dialogs = new ScriptedDialogs();
   // The backups' clock starts three days back, so the backups shown span a few days.
   const backupClock = new FakeClock(new Date(Date.now() - 3 * DAY));
-  let backupFolder: string | undefined;
+  const shared = suite.sharedApp(() => ({
+    colorScheme: theme,
+    fetch: scriptedChat({ [SIMILARITY_PROMPT]: SIMILARITY_REPLY }),
+    dialogs,
+    backupSeams: { clock: backupClock, computerName: 'ada-laptop' },
+  }));
 
   /** Saves the window as <screen>-<theme>.png, with the pointer and caret out of the way. */
   async function shoot(screen: string): Promise<void> {
-    await app.page.mouse.move(1279, 799);
+    await shared.app.page.mouse.move(1279, 799);
     // Fonts and images settled, and two frames for layout.
-    await app.page.evaluate(
+    await shared.app.page.evaluate(
       `document.fonts.ready.then(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))))`,
     );
     const path = join(OUT, `${screen}-${theme}.png`);
-    await app.page.screenshot({ path, animations: 'disabled', caret: 'hide' });
+    await shared.app.page.screenshot({ path, animations: 'disabled', caret: 'hide' });
     if (UPDATE) await copyFile(path, join(DOCS, `${screen}-${theme}.png`));
   }
 
   /** Moves focus off whatever was clicked last, so no focus ring shows in the picture. */
   async function blur(): Promise<void> {
-    await app.page.evaluate('document.activeElement?.blur()');
+    await shared.app.page.evaluate('document.activeElement?.blur()');
   }
 
-  beforeAll(async () => {
-    app = await e2e.openApp({
-      colorScheme: theme,
-      fetch: scriptedChat({ [SIMILARITY_PROMPT]: SIMILARITY_REPLY }),
-      dialogs,
-      backupSeams: { clock: backupClock, computerName: 'ada-laptop' },
-    });
-    await app.page.setViewportSize({ width: 1280, height: 800 });
-  });
-  afterAll(async () => {
-    expect(app.pageErrors.map((error) => error.message)).toEqual([]);
-    await app?.close();
-    if (backupFolder) await rm(backupFolder, { recursive: true, force: true });
-  });
+  beforeAll(() => shared.app.page.setViewportSize({ width: 1280, height: 800 }));
 
   it('first run', async () => {
-    const connect = new ConnectPage(app.page);
+    const connect = new ConnectPage(shared.app.page);
     await connect.waitUntilShown();
     await shoot('connect');
     await connect.tryDemo.click();
   });
 
   it('model picker', async () => {
-    const models = new ModelsPage(app.page);
+    const models = new ModelsPage(shared.app.page);
     await models.waitForModels();
     await blur();
     await shoot('models');
   });
 
   it('chat: a conversation with markdown, code, a formula and a table', async () => {
-    const chat = new ChatPage(app.page);
+    const chat = new ChatPage(shared.app.page);
     await chat.open();
     for (const prompt of [...EARLIER_CHATS, SIMILARITY_PROMPT]) {
       await chat.newChat();
@@ -134,7 +120,7 @@ describe.each(['light', 'dark'] as const)('screenshots in the %s theme', (theme)
   });
 
   it('embeddings: vectors, heatmap and scatter', async () => {
-    const embeddings = new EmbeddingsPage(app.page);
+    const embeddings = new EmbeddingsPage(shared.app.page);
     await embeddings.open();
     await expect.poll(() => embeddings.model.inputValue()).toMatch(/^demo-embedding/);
     await embeddings.embedLines(EMBEDDING_TEXTS);
@@ -143,14 +129,14 @@ describe.each(['light', 'dark'] as const)('screenshots in the %s theme', (theme)
     await shoot('embeddings');
     // The pictures, further down the screen.
     await embeddings.heatmap.scrollIntoViewIfNeeded();
-    await app.page.evaluate(
+    await shared.app.page.evaluate(
       `document.querySelector('canvas.heatmap-canvas').closest('section, .card')?.scrollIntoView({ block: 'start' })`,
     );
     await shoot('embeddings-pictures');
   });
 
   it('images: a gallery of generated images', async () => {
-    const images = new ImagesPage(app.page);
+    const images = new ImagesPage(shared.app.page);
     await images.open();
     await expect.poll(() => images.model.inputValue()).toBe('demo-image');
     for (const [index, prompt] of IMAGE_PROMPTS.entries()) {
@@ -160,7 +146,7 @@ describe.each(['light', 'dark'] as const)('screenshots in the %s theme', (theme)
     }
     await images.prompt.fill('a lighthouse on a cliff at dawn, watercolour');
     // The gallery folder is a temporary one here; show where the app keeps it by default.
-    await app.page.evaluate(
+    await shared.app.page.evaluate(
       `document.querySelector('.gallery-folder span').textContent = '/home/ada/Pictures/Relay Desktop'`,
     );
     await blur();
@@ -168,64 +154,63 @@ describe.each(['light', 'dark'] as const)('screenshots in the %s theme', (theme)
   });
 
   it('connections and settings', async () => {
-    const nav = app.page.getByRole('navigation', { name: 'Screens' });
+    const nav = shared.app.page.getByRole('navigation', { name: 'Screens' });
     await nav.getByRole('button', { name: 'Connections', exact: true }).click();
-    await app.page.getByRole('heading', { level: 1, name: 'Connections' }).waitFor();
+    await shared.app.page.getByRole('heading', { level: 1, name: 'Connections' }).waitFor();
     await blur();
     await shoot('connections');
     await nav.getByRole('button', { name: 'Settings', exact: true }).click();
-    await app.page.getByRole('heading', { level: 1, name: 'Settings' }).waitFor();
+    await shared.app.page.getByRole('heading', { level: 1, name: 'Settings' }).waitFor();
     await blur();
     await shoot('settings');
   });
 
   it('backups: the status, the backups, and the preview before a restore', async () => {
-    backupFolder = await mkdtemp(join(tmpdir(), 'relay-screenshots-backups-'));
-    const backups = new BackupsPage(app.page);
+    const backupFolder = join(suite.scratch, `backups-${theme}`);
+    await mkdir(backupFolder);
+    const backups = new BackupsPage(shared.app.page);
     dialogs.folders.push(backupFolder);
     await backups.chooseFolder.click();
     await expect.poll(() => backups.headline.textContent()).toMatch(/Last verified backup/);
-    await app.services.backups.settled();
+    await shared.app.services.backups.settled();
     // A backup a day, the newest two hours ago.
     for (const step of [DAY, DAY, DAY - 2 * 3_600_000]) {
       await backupClock.advance(step);
-      await app.services.backups.backUpNow('scheduled');
+      await shared.app.services.backups.backUpNow('scheduled');
     }
-    const nav = app.page.getByRole('navigation', { name: 'Screens' });
+    const nav = shared.app.page.getByRole('navigation', { name: 'Screens' });
     await nav.getByRole('button', { name: 'Models', exact: true }).click();
     await nav.getByRole('button', { name: 'Settings', exact: true }).click();
     await expect
-      .poll(
-        async () => `${await backups.rows().count()} backups: ${await readdir(backupFolder ?? '')}`,
-      )
+      .poll(async () => `${await backups.rows().count()} backups: ${await readdir(backupFolder)}`)
       .toMatch(/^4 backups/);
     await expect.poll(() => backups.headline.textContent()).toMatch(/2 hours ago/);
     // The folder is a temporary one here; show one a cloud drive syncs, as a person would pick.
     const shown = '/home/ada/Dropbox/Relay Desktop backups';
-    await app.page.evaluate(
+    await shared.app.page.evaluate(
       `document.querySelector('.backup-folder-path').textContent = ${JSON.stringify(shown)}`,
     );
-    await app.page.evaluate(
+    await shared.app.page.evaluate(
       `document.getElementById('backups').scrollIntoView({ block: 'start' })`,
     );
     await blur();
     await shoot('backups');
     const dialog = await backups.askToRestore(1);
     await expect.poll(() => dialog.textContent()).toMatch(/Checksum matches/);
-    await app.page.evaluate(
+    await shared.app.page.evaluate(
       `document.querySelector('.backup-path').textContent = ${JSON.stringify(`${shown}/`)} + document.querySelector('.backup-path').textContent.split('/').pop()`,
     );
     await blur();
     await shoot('restore');
     await dialog.getByRole('button', { name: 'Cancel' }).click();
-    await app.page.evaluate(`document.querySelector('main.screen').scrollTop = 0`);
+    await shared.app.page.evaluate(`document.querySelector('main.screen').scrollTop = 0`);
   });
 
   it('the shortcut sheet', async () => {
-    const shortcuts = new ShortcutsPage(app.page);
-    await app.page.keyboard.press('Control+/');
+    const shortcuts = new ShortcutsPage(shared.app.page);
+    await shared.app.page.keyboard.press('Control+/');
     await shortcuts.sheet.waitFor();
     await shoot('shortcuts');
-    await app.page.keyboard.press('Escape');
+    await shared.app.page.keyboard.press('Escape');
   });
 });

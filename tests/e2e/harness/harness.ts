@@ -18,7 +18,7 @@ import {
 } from 'playwright-core';
 import { inject } from 'vitest';
 import { createRouter, trustedSender, type Dispatch } from '../../../electron/main/ipc/router';
-import type { FetchLike } from '../../../electron/main/services/relay-client';
+import type { FetchLike } from '../../../electron/main/services/relay/relay-client';
 import { ROUTES } from '../../../electron/shared/ipc/contract';
 import type { DesktopShell, Dialogs } from '../../../electron/main/app-context';
 import {

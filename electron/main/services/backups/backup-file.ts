@@ -13,6 +13,7 @@ import { basename } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import Database from 'libsql';
 import { z } from 'zod';
+import { AppError } from '../app-error';
 import type { Db } from '../database';
 
 /** SQLite's application id of a Relay Desktop backup: "RDBK". The live database keeps 0. */
@@ -62,18 +63,18 @@ export const manifestSchema = z.object({
 });
 export type BackupManifest = z.infer<typeof manifestSchema>;
 
-/** Why a file cannot be restored; `message` is for the person and says what to do. */
-export type RefusalKind =
-  'missing' | 'not_a_backup' | 'foreign' | 'truncated' | 'checksum_mismatch' | 'corrupt' | 'newer';
+/**
+ * A file that cannot be restored: not there, not a backup, cut short, changed since its checksum,
+ * another program's, made by a newer version, or damaged. `message` is for the person and says
+ * what to do; nothing has changed when one is thrown.
+ */
+export function refusal(message: string): AppError {
+  return new AppError('invalid_request', message);
+}
 
-export class BackupRefused extends Error {
-  override readonly name = 'BackupRefused';
-  constructor(
-    readonly kind: RefusalKind,
-    message: string,
-  ) {
-    super(message);
-  }
+/** Whether `error` is a refusal of a backup file (`refusal`), not a fault on the way. */
+export function isRefusal(error: unknown): error is AppError {
+  return error instanceof AppError && error.kind === 'invalid_request';
 }
 
 type Connection = InstanceType<typeof Database>;
@@ -274,7 +275,7 @@ function differences(expected: Record<string, number>, actual: Record<string, nu
 
 /**
  * Checks a backup through and through before anything is done with it, and throws
- * `BackupRefused` with the reason at the first problem: not there, not SQLite, cut short, changed
+ * a `refusal` with the reason at the first problem: not there, not SQLite, cut short, changed
  * since its checksum, another program's file, made by a newer version, damaged, or not holding
  * the rows it recorded.
  */
@@ -283,17 +284,16 @@ export async function inspectBackup(path: string, options: InspectOptions): Prom
   let size: number;
   try {
     const info = await stat(path);
-    if (!info.isFile()) throw new BackupRefused('missing', `${name} is not a file.`);
+    if (!info.isFile()) throw refusal(`${name} is not a file.`);
     size = info.size;
   } catch (error) {
-    if (error instanceof BackupRefused) throw error;
-    throw new BackupRefused('missing', `${name} could not be read (${codeOf(error)}).`);
+    if (isRefusal(error)) throw error;
+    throw refusal(`${name} could not be read (${codeOf(error)}).`);
   }
 
   const header = await readHeader(path);
   if (header.length < 100 || header.subarray(0, 16).toString('latin1') !== SQLITE_HEADER) {
-    throw new BackupRefused(
-      size === 0 ? 'truncated' : 'not_a_backup',
+    throw refusal(
       size === 0
         ? `${name} is empty: the copy was cut short. Choose another backup.`
         : `${name} is not a Relay Desktop backup (it is not a SQLite database). Choose a file the app made, ending in .db.`,
@@ -305,8 +305,7 @@ export async function inspectBackup(path: string, options: InspectOptions): Prom
     header.readUInt32BE(92) === header.readUInt32BE(24) ? header.readUInt32BE(28) : 0;
   const expectedSize = pageSize * pageCount;
   if (pageCount > 0 && size < expectedSize) {
-    throw new BackupRefused(
-      'truncated',
+    throw refusal(
       `${name} is incomplete: it holds ${size.toLocaleString('en-US')} of its ${expectedSize.toLocaleString('en-US')} bytes (the copy or the sync was cut short). Choose another backup.`,
     );
   }
@@ -323,8 +322,7 @@ export async function inspectBackup(path: string, options: InspectOptions): Prom
       const expected = parseChecksum(text, name);
       const actual = await sha256File(path);
       if (expected !== actual) {
-        throw new BackupRefused(
-          'checksum_mismatch',
+        throw refusal(
           `${name} does not match its checksum: it was changed or damaged after it was written. Choose another backup.`,
         );
       }
@@ -336,7 +334,7 @@ export async function inspectBackup(path: string, options: InspectOptions): Prom
   try {
     db = openReadOnly(path);
   } catch (error) {
-    throw new BackupRefused('corrupt', `${name} could not be opened (${messageOf(error)}).`);
+    throw refusal(`${name} could not be opened (${messageOf(error)}).`);
   }
   try {
     const q = asQueryable(db);
@@ -348,14 +346,12 @@ export async function inspectBackup(path: string, options: InspectOptions): Prom
       );
       tableNames = new Set(q.all<{ name: string }>(TABLE_LIST).map((t) => t.name));
     } catch (error) {
-      throw new BackupRefused(
-        'corrupt',
+      throw refusal(
         `${name} is damaged and cannot be read (${messageOf(error)}). Choose another backup.`,
       );
     }
     if (applicationId !== BACKUP_APPLICATION_ID || !tableNames.has(MANIFEST_TABLE)) {
-      throw new BackupRefused(
-        'foreign',
+      throw refusal(
         tableNames.has('schema_migrations')
           ? `${name} is a Relay Desktop database file, not a backup: it holds no settings or connections and was not checked. Choose a backup the app made.`
           : `${name} is a SQLite database of another program, not a Relay Desktop backup.`,
@@ -375,11 +371,7 @@ export async function inspectBackup(path: string, options: InspectOptions): Prom
       throw newerRefusal(name, typeof madeBy === 'string' ? madeBy : undefined, options.appVersion);
     }
     const parsed = manifestSchema.safeParse(parsedJson);
-    if (!parsed.success)
-      throw new BackupRefused(
-        'corrupt',
-        `${name} has a damaged description and cannot be restored.`,
-      );
+    if (!parsed.success) throw refusal(`${name} has a damaged description and cannot be restored.`);
     const manifest = parsed.data;
 
     const newer = newerDomains({ ...manifest.schema, ...schemaOf(q) }, options.knownSchema);
@@ -389,8 +381,7 @@ export async function inspectBackup(path: string, options: InspectOptions): Prom
       .map((r) => r.integrity_check)
       .join('; ');
     if (integrity !== 'ok') {
-      throw new BackupRefused(
-        'corrupt',
+      throw refusal(
         `${name} is damaged (SQLite's integrity check: ${integrity.slice(0, 300)}). Choose another backup.`,
       );
     }
@@ -398,8 +389,7 @@ export async function inspectBackup(path: string, options: InspectOptions): Prom
     const tables = countTablesOf(q);
     const wrong = differences(options.expectTables ?? manifest.tables, tables);
     if (wrong.length > 0) {
-      throw new BackupRefused(
-        'corrupt',
+      throw refusal(
         `${name} does not hold the rows it was made with (${wrong.slice(0, 3).join('; ')}). Choose another backup.`,
       );
     }
@@ -414,8 +404,7 @@ export async function inspectBackup(path: string, options: InspectOptions): Prom
     for (const entry of manifest.files) {
       const file = stored.find((s) => s.name === entry.name);
       if (!file || sha256Of(file.bytes) !== entry.sha256) {
-        throw new BackupRefused(
-          'corrupt',
+        throw refusal(
           `${name} is damaged: its copy of ${entry.name} does not match what was saved.`,
         );
       }
@@ -427,9 +416,8 @@ export async function inspectBackup(path: string, options: InspectOptions): Prom
   }
 }
 
-function newerRefusal(name: string, madeBy: string | undefined, running: string): BackupRefused {
-  return new BackupRefused(
-    'newer',
+function newerRefusal(name: string, madeBy: string | undefined, running: string): AppError {
+  return refusal(
     madeBy
       ? `${name} was made by Relay Desktop ${madeBy}, which keeps its data in a newer form than this version (${running}) can read. Install Relay Desktop ${madeBy} or later to restore it.`
       : `${name} was made by a newer version of Relay Desktop than this one (${running}). Install the latest version to restore it.`,

@@ -9,7 +9,7 @@
 import * as fs from 'node:fs/promises';
 import { constants } from 'node:fs';
 import { join } from 'node:path';
-import type { AtomicWriteFs } from '../connections-file';
+import type { AtomicWriteFs } from '../data-files';
 import { CHECKSUM_SUFFIX, codeOf, type BackupReason } from './backup-file';
 
 /** The parts of the file system the service uses where a test injects a fault (a full disk). */

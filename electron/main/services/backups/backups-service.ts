@@ -25,12 +25,15 @@ import {
   type BACKUPS_ROUTES,
   type BackupSchedule,
 } from '../../../shared/ipc/routes/backups';
+import type { Emit } from '../../../shared/ipc/contract';
 import type { ResponseOf } from '../../../shared/ipc/define';
-import { readJsonFile, writeFileAtomic } from '../connections-file';
+import { AppError } from '../app-error';
+import { readJsonFile, writeFileAtomic } from '../data-files';
 import type { Db } from '../database';
 import {
   BACKUP_FORMAT,
-  BackupRefused,
+  isRefusal,
+  refusal,
   CHECKSUM_SUFFIX,
   checksumLine,
   inspectBackup,
@@ -106,18 +109,17 @@ const configSchema = z.object({
 });
 type Config = z.infer<typeof configSchema>;
 
-export type BackupFailureKind =
-  'no_folder' | 'missing' | 'not_writable' | 'full' | 'failed' | 'not_found';
+/** Why a backup could not be made, as the status line tells it. */
+export type BackupFailureKind = 'missing' | 'not_writable' | 'full' | 'failed';
 
-/** A backup or restore that could not be done; `message` is for the person. */
-export class BackupFailed extends Error {
-  override readonly name = 'BackupFailed';
-  constructor(
-    readonly kind: BackupFailureKind,
-    message: string,
-  ) {
-    super(message);
-  }
+/** The status line's kind of each backup failure this service threw (the error says the rest). */
+const failureKinds = new WeakMap<AppError, BackupFailureKind>();
+
+/** A backup or restore that could not be done: an `AppError` whose message is for the person. */
+function backupFailure(kind: BackupFailureKind, message: string): AppError {
+  const error = new AppError('internal', message);
+  failureKinds.set(error, kind);
+  return error;
 }
 
 /** The live data a backup copies: the open database and the saved connections. */
@@ -137,7 +139,8 @@ export interface BackupsServiceOptions {
   live(): LiveData;
   /** Closes the app's services, runs `swap`, and opens them again on the data then in place. */
   reopen(swap: () => Promise<void>): Promise<void>;
-  onStatus?(status: BackupStatus): void;
+  /** Sends events to the page: `backupStatusChanged` whenever the status changes. */
+  emit?: Emit;
   computerName?: string;
   clock?: Clock;
   /** The file system where a test injects a fault (a full drive). */
@@ -289,7 +292,7 @@ export class BackupsService {
   /** Makes `folder` the backup folder and takes the first backup there at once. */
   async setFolder(folder: string): Promise<BackupStatus> {
     const problem = await checkFolder(folder, 0, this.#fs);
-    if (problem) throw new BackupFailed(problem.kind, problem.message);
+    if (problem) throw backupFailure(problem.kind, problem.message);
     await this.#saveConfig(({ lastVerified: _l, lastFailure: _f, ...config }) => ({
       ...config,
       folder,
@@ -390,7 +393,7 @@ export class BackupsService {
     if (text === this.#lastPublished || revision < this.#lastPublishedRevision) return;
     this.#lastPublished = text;
     this.#lastPublishedRevision = revision;
-    this.#options.onStatus?.(status);
+    this.#options.emit?.('backupStatusChanged', status);
   }
 
   /**
@@ -431,7 +434,7 @@ export class BackupsService {
   /** Backs up into the folder the restored backup came from (offered when no folder is set). */
   async useRestoredFolder(): Promise<BackupStatus> {
     const from = this.#restored?.from;
-    if (from === undefined) throw new BackupFailed('not_found', 'No backup was restored.');
+    if (from === undefined) throw new AppError('not_found', 'No backup was restored.');
     return this.setFolder(from);
   }
 
@@ -455,7 +458,8 @@ export class BackupsService {
   backUpNow(reason: BackupReason = 'manual'): Promise<BackupEntry> {
     return this.#exclusive(async () => {
       const config = await this.#readConfig();
-      if (!config.folder) throw new BackupFailed('no_folder', 'Choose a folder for backups first.');
+      if (!config.folder)
+        throw new AppError('invalid_request', 'Choose a folder for backups first.');
       const folder = config.folder;
       try {
         const written = await this.#write(folder, reason, config.installationId);
@@ -467,12 +471,12 @@ export class BackupsService {
         await this.#rotate(folder, config.installationId).catch(() => undefined);
         return written;
       } catch (error) {
+        const known = error instanceof AppError ? failureKinds.get(error) : undefined;
         const failure =
-          error instanceof BackupFailed
+          known && error instanceof AppError
             ? error
-            : new BackupFailed('failed', `The backup could not be made: ${messageOf(error)}.`);
-        const kind =
-          failure.kind === 'no_folder' || failure.kind === 'not_found' ? 'failed' : failure.kind;
+            : backupFailure('failed', `The backup could not be made: ${messageOf(error)}.`);
+        const kind = known ?? 'failed';
         await this.#saveConfig((rest) => ({
           ...rest,
           lastFailure: { at: this.#clock.now().toISOString(), kind, message: failure.message },
@@ -497,7 +501,7 @@ export class BackupsService {
     return files;
   }
 
-  /** Writes one verified backup into `folder`; throws `BackupFailed` with what to do. */
+  /** Writes one verified backup into `folder`; throws a `backupFailure` with what to do. */
   async #write(folder: string, reason: BackupReason, installation: string): Promise<BackupEntry> {
     await this.#stage(
       reason === 'before-restore' ? 'restore' : 'backup',
@@ -505,7 +509,7 @@ export class BackupsService {
     );
     const live = this.#options.live();
     const problem = await checkFolder(folder, estimateBytes(live.db), this.#fs);
-    if (problem) throw new BackupFailed(problem.kind, problem.message);
+    if (problem) throw backupFailure(problem.kind, problem.message);
     await this.#tidy(folder, installation);
 
     const createdAt = this.#clock.now();
@@ -568,7 +572,7 @@ export class BackupsService {
         expectTables: snapshot.tables,
       });
     } catch (error) {
-      if (!(error instanceof BackupRefused)) {
+      if (!isRefusal(error)) {
         await this.#removeQuietly(partial);
         throw writeFailure(folder, error);
       }
@@ -609,7 +613,7 @@ export class BackupsService {
     name: string,
     createdAt: Date,
     why: string,
-  ): Promise<BackupFailed> {
+  ): Promise<AppError> {
     const aside = failedName(name);
     try {
       await this.#fs.rename(partial, join(folder, aside));
@@ -620,7 +624,7 @@ export class BackupsService {
     } catch {
       await this.#removeQuietly(partial);
     }
-    return new BackupFailed(
+    return backupFailure(
       'failed',
       `The backup made ${when(createdAt)} failed its check after it was written (${why}) It was kept aside as ${aside}. Your data was not changed; the next backup will try again.`,
     );
@@ -656,7 +660,7 @@ export class BackupsService {
           },
         );
       } catch (error) {
-        if (error instanceof BackupRefused)
+        if (isRefusal(error))
           await this.#keepAside(folder, path, entry.name, entry.createdAt, error.message);
       }
     }
@@ -755,7 +759,7 @@ export class BackupsService {
     if (picked) return picked;
     const folder = (await this.#readConfig()).folder;
     if (!folder || id.includes('/') || id.includes('\\') || !id.endsWith('.db'))
-      throw new BackupFailed('not_found', 'That backup is not in the backup folder any more.');
+      throw new AppError('not_found', 'That backup is not in the backup folder any more.');
     return join(folder, id);
   }
 
@@ -767,7 +771,7 @@ export class BackupsService {
     try {
       bytes = (await stat(path)).size;
     } catch {
-      throw new BackupFailed('not_found', `${basename(path)} is not there any more.`);
+      throw new AppError('not_found', `${basename(path)} is not there any more.`);
     }
     let inspection: Inspection | undefined;
     let problem: string | undefined;
@@ -777,7 +781,7 @@ export class BackupsService {
         appVersion: this.#options.appVersion,
       });
     } catch (error) {
-      if (!(error instanceof BackupRefused)) throw error;
+      if (!isRefusal(error)) throw error;
       problem = error.message;
     }
     const manifest = inspection?.manifest ?? readManifest(path);
@@ -825,10 +829,7 @@ export class BackupsService {
       try {
         const path = await this.pathOf(id);
         if (basename(path).endsWith('.FAILED.db'))
-          throw new BackupRefused(
-            'corrupt',
-            'This backup failed its check when it was made and must not be restored.',
-          );
+          throw refusal('This backup failed its check when it was made and must not be restored.');
         const inspection = await inspectBackup(path, {
           knownSchema: this.#options.knownSchema,
           appVersion: this.#options.appVersion,
@@ -843,7 +844,7 @@ export class BackupsService {
             appVersion: this.#options.appVersion,
           });
           await this.#putInPlace(safety, back.files);
-          throw new BackupFailed(
+          throw backupFailure(
             'failed',
             `The backup could not be restored (${messageOf(error)}). Your data was put back as it was.`,
           );
@@ -895,19 +896,19 @@ export class BackupsService {
         last = error;
       }
     }
-    throw new BackupFailed(
+    throw backupFailure(
       'failed',
       `Nothing was restored: your current data could not be backed up first (${messageOf(last)}).`,
     );
   }
 }
 
-function writeFailure(folder: string, error: unknown): BackupFailed {
-  if (error instanceof BackupFailed) return error;
+function writeFailure(folder: string, error: unknown): AppError {
+  if (error instanceof AppError && failureKinds.has(error)) return error;
   const problem = problemOfWriteError(folder, error);
   return problem
-    ? new BackupFailed(problem.kind, problem.message)
-    : new BackupFailed(
+    ? backupFailure(problem.kind, problem.message)
+    : backupFailure(
         'failed',
         `The backup could not be written (${messageOf(error)}). Nothing was kept of it.`,
       );

@@ -13,11 +13,11 @@ import { copyFile, mkdir, open, readFile, rename, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import Database from 'libsql';
 import { z } from 'zod';
-import { writeFileAtomic } from '../connections-file';
-import { CONNECTIONS_FILE } from '../connections';
+import { writeFileAtomic } from '../data-files';
+import { CONNECTIONS_FILE } from '../connections/connections';
 import { DATABASE_FILE } from '../database';
-import { MODEL_PREFERENCES_FILE } from '../model-catalog';
-import { SETTINGS_FILE } from '../settings';
+import { MODEL_PREFERENCES_FILE } from '../models/model-catalog';
+import { SETTINGS_FILE } from '../settings/settings';
 import { FILES_TABLE, MANIFEST_TABLE, type DataFile } from './backup-file';
 
 /**

@@ -1,12 +1,7 @@
 import { create } from 'zustand';
 import type { FailureInfo } from '../../lib/errors';
-import type { RelayBridge } from '../../lib/relay-bridge';
-
-type Answer<Name extends keyof RelayBridge> = RelayBridge[Name] extends (
-  ...args: never[]
-) => Promise<infer T>
-  ? T
-  : never;
+import type { LoadStatus } from '../../lib/load-state';
+import type { Answer } from '../../lib/relay-bridge';
 
 export type BackupStatus = Answer<'getBackupStatus'>;
 export type BackupSchedule = BackupStatus['schedule'];
@@ -17,7 +12,7 @@ export interface BackupsState {
   status?: BackupStatus | undefined;
   statusFailure?: FailureInfo | undefined;
   backups: BackupEntry[];
-  listStatus: 'idle' | 'loading' | 'ready' | 'failed';
+  listStatus: LoadStatus;
   listFailure?: FailureInfo | undefined;
   /**
    * This page asked for a restore: main reloads it in a moment, and the page that loads then

@@ -3,8 +3,8 @@
  * `settings.json` in the user data folder.
  */
 import { join } from 'node:path';
-import { settingsSchema, type Settings } from '../../shared/ipc/contract';
-import { readJsonFile, writeFileAtomic, type DataFileProblem } from './connections-file';
+import { settingsSchema, type Settings } from '../../../shared/ipc/routes/settings';
+import { readJsonFile, writeFileAtomic, type DataFileProblem } from '../data-files';
 
 export const SETTINGS_FILE = 'settings.json';
 
