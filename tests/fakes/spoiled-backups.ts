@@ -119,13 +119,23 @@ export const SPOILED_BACKUPS: Array<[string, Spoil, RegExp]> = [
       await copyAs(good, folder, NEWER_NAME);
       const db = new Database(join(folder, NEWER_NAME));
       // What a later release would have written: a step of the chat schema this one lacks.
-      db.exec("INSERT INTO schema_migrations VALUES ('chat', 2, 'a later step', '2025-03-10')");
+      const step =
+        (
+          db
+            .prepare("SELECT max(version) AS v FROM schema_migrations WHERE domain = 'chat'")
+            .get() as {
+            v: number;
+          }
+        ).v + 1;
+      db.prepare(
+        "INSERT INTO schema_migrations VALUES ('chat', ?, 'a later step', '2025-03-10')",
+      ).run(step);
       const row = db.prepare(`SELECT manifest FROM ${MANIFEST_TABLE}`).get() as {
         manifest: string;
       };
       const manifest = JSON.parse(row.manifest) as Record<string, unknown>;
       manifest.appVersion = '0.3.0';
-      manifest.schema = { ...(manifest.schema as object), chat: 2 };
+      manifest.schema = { ...(manifest.schema as object), chat: step };
       const tables = manifest.tables as Record<string, number>;
       tables.schema_migrations = (tables.schema_migrations ?? 0) + 1;
       db.prepare(`UPDATE ${MANIFEST_TABLE} SET manifest = ?`).run(JSON.stringify(manifest));

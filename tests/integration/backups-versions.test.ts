@@ -1,7 +1,7 @@
 /**
  * Backups across releases. This file plays a later release: the chat schema has one more step
- * (`vi.mock` adds it to the real migrations). A backup made by the current release (chat at
- * step 1) restores into it and is brought up to date; a backup it makes is refused by the
+ * (`vi.mock` adds it to the real migrations). A backup made by the current release (of the 0.1
+ * data folder) restores into it and is brought up to date; a backup it makes is refused by the
  * current release, which says which version is needed.
  */
 import { cp, mkdtemp, readdir, rm } from 'node:fs/promises';
@@ -11,7 +11,14 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { KNOWN_SCHEMA } from '../../electron/main/app-services';
 import type * as ChatMigrations from '../../electron/main/services/chat/migrations';
 import { BackupsService } from '../../electron/main/services/backups/backups-service';
-import { databasePath, openDatabase } from '../../electron/main/services/database';
+import {
+  databasePath,
+  migrate,
+  openDatabase,
+  type Migration,
+} from '../../electron/main/services/database';
+import { EMBEDDINGS_MIGRATIONS } from '../../electron/main/services/embeddings/run-store';
+import { IMAGE_MIGRATIONS } from '../../electron/main/services/images/gallery';
 import { MemorySecretStore } from '../../electron/main/services/secret-store';
 import { openChatApp, type ChatApp } from '../fakes/chat-app';
 import { FakeClock } from '../fakes/fake-clock';
@@ -23,7 +30,7 @@ vi.mock('../../electron/main/services/chat/migrations', async (importOriginal) =
     CHAT_MIGRATIONS: [
       ...original.CHAT_MIGRATIONS,
       {
-        version: 2,
+        version: Math.max(...original.CHAT_MIGRATIONS.map((m) => m.version)) + 1,
         name: 'a colour for each conversation',
         up(db: { exec(sql: string): void }) {
           db.exec("ALTER TABLE chat_conversations ADD COLUMN colour TEXT NOT NULL DEFAULT 'grey'");
@@ -34,8 +41,18 @@ vi.mock('../../electron/main/services/chat/migrations', async (importOriginal) =
 });
 
 const FIXTURE = resolve(import.meta.dirname, '../fixtures/data-0.1/user-data');
-/** What the current release knows: every domain at step 1. */
-const CURRENT_SCHEMA = { chat: 1, embeddings: 1, images: 1 };
+const newest = (migrations: readonly Migration[]) => Math.max(...migrations.map((m) => m.version));
+const { CHAT_MIGRATIONS: CURRENT_CHAT } = await vi.importActual<typeof ChatMigrations>(
+  '../../electron/main/services/chat/migrations',
+);
+/** What the current release knows: its real migrations, without this file's extra step. */
+const CURRENT_SCHEMA = {
+  chat: newest(CURRENT_CHAT),
+  embeddings: newest(EMBEDDINGS_MIGRATIONS),
+  images: newest(IMAGE_MIGRATIONS),
+};
+/** The chat step this (later) release adds. */
+const LATER_CHAT = CURRENT_SCHEMA.chat + 1;
 
 let dirs: string[] = [];
 const apps: ChatApp[] = [];
@@ -53,11 +70,13 @@ afterEach(async () => {
   for (const dir of dirs) await rm(dir, { recursive: true, force: true });
 });
 
-/** A backup of the 0.1 data folder as the current release writes it (the chat schema at step 1). */
+/** A backup of the 0.1 data folder as the current release writes it. */
 async function currentReleaseBackup(folder: string, clock: FakeClock): Promise<string> {
   const data = await temp('relay-versions-current-');
   await cp(FIXTURE, data, { recursive: true });
   const db = await openDatabase({ path: databasePath(data) });
+  // The current release has brought the 0.1 data up to its chat schema.
+  await migrate(db, 'chat', CURRENT_CHAT);
   const service = new BackupsService({
     userDataDir: data,
     appVersion: '0.1.0',
@@ -81,7 +100,7 @@ async function currentReleaseBackup(folder: string, clock: FakeClock): Promise<s
 
 describe('backups across releases', () => {
   it('this (later) release knows the extra step', () => {
-    expect(KNOWN_SCHEMA).toEqual({ ...CURRENT_SCHEMA, chat: 2 });
+    expect(KNOWN_SCHEMA).toEqual({ ...CURRENT_SCHEMA, chat: LATER_CHAT });
   });
 
   it("restores the current release's backup into its later schema, and the reverse is refused", async () => {
@@ -109,13 +128,13 @@ describe('backups across releases', () => {
     expect(
       db.one<{ v: number }>("SELECT max(version) AS v FROM schema_migrations WHERE domain = 'chat'")
         ?.v,
-    ).toBe(2);
+    ).toBe(LATER_CHAT);
     expect(
       db
         .all<{ colour: string }>('SELECT colour FROM chat_conversations')
         .every((r) => r.colour === 'grey'),
     ).toBe(true);
-    expect((await readdir(data)).some((n) => n.includes('.before-chat-2-'))).toBe(true);
+    expect((await readdir(data)).some((n) => n.includes(`.before-chat-${LATER_CHAT}-`))).toBe(true);
 
     // A backup this release makes, opened by the current release: refused, naming the version.
     const made = await app.api.backUpNow();

@@ -541,10 +541,11 @@ it('restores a backup of this release into a later schema, and refuses the rever
 
   // The later release: the chat schema has one more step, and its services open the restored
   // data (running that step) as the app's do.
+  const next = KNOWN_SCHEMA['chat']! + 1;
   const later = [
     ...CHAT_MIGRATIONS,
     {
-      version: 2,
+      version: next,
       name: 'a colour for each conversation',
       up: (db: Db) =>
         db.exec("ALTER TABLE chat_conversations ADD COLUMN colour TEXT NOT NULL DEFAULT 'grey'"),
@@ -557,7 +558,7 @@ it('restores a backup of this release into a later schema, and refuses the rever
   const laterService = new BackupsService({
     userDataDir: laterDir,
     appVersion: '0.3.0',
-    knownSchema: { ...KNOWN_SCHEMA, chat: 2 },
+    knownSchema: { ...KNOWN_SCHEMA, chat: next },
     live: () => ({ db, connections: async () => [] }),
     reopen: async (swap) => {
       db.close();
@@ -593,7 +594,7 @@ it('restores a backup of this release into a later schema, and refuses the rever
     () => 'restored',
     (e: Error) => e.message,
   );
-  const forward = step === 2 && rowsAfter === rowsBefore;
+  const forward = step === next && rowsAfter === rowsBefore;
   const backward = /made by Relay Desktop 0\.3\.0.*Install Relay Desktop 0\.3\.0 or later/.test(
     refusal,
   );
