@@ -7,9 +7,11 @@
  * (`ipc/handlers/<domain>.ts`), whose logic lives in its services.
  */
 import { randomUUID } from 'node:crypto';
-import { emitEvents, type Routes } from '../shared/ipc/contract';
+import { emitEvents, ROUTES, type Routes } from '../shared/ipc/contract';
 import type { SendEvent } from '../shared/ipc/define';
+import { BACKUPS_ROUTES } from '../shared/ipc/routes/backups';
 import type { AppContext, DesktopShell, Dialogs } from './app-context';
+import { AppSession } from './app-session';
 import {
   readDocumentsInProcess,
   readDocumentsInWorker,
@@ -17,6 +19,7 @@ import {
 } from './services/documents/read-documents';
 import type { StartImportWorker } from './services/chat/import-reader';
 import { appHandlers } from './ipc/handlers/app';
+import { backupsHandlers } from './ipc/handlers/backups';
 import { chatHandlers } from './ipc/handlers/chat';
 import { connectionsHandlers } from './ipc/handlers/connections';
 import { embeddingsHandlers } from './ipc/handlers/embeddings';
@@ -25,10 +28,14 @@ import { modelsHandlers } from './ipc/handlers/models';
 import { settingsHandlers } from './ipc/handlers/settings';
 import type { Handlers } from './ipc/router';
 import { AppError } from './services/app-error';
+import { BackupsService, type BackupsServiceOptions } from './services/backups/backups-service';
+import { completePendingRestore } from './services/backups/restore-files';
+import { CHAT_MIGRATIONS } from './services/chat/migrations';
 import { ConnectionsService } from './services/connections/connections';
 import { unencryptedQuestion } from './services/connections/unencrypted-question';
-import { databasePath, openDatabase, type Db } from './services/database';
-import type { ImageGallery } from './services/images/gallery';
+import { databasePath, openDatabase, type Db, type Migration } from './services/database';
+import { EMBEDDINGS_MIGRATIONS } from './services/embeddings/run-store';
+import { IMAGE_MIGRATIONS, type ImageGallery } from './services/images/gallery';
 import {
   createNullLog,
   logMigrations,
@@ -61,10 +68,40 @@ export interface AppServicesOptions {
   startImportWorker?: StartImportWorker;
   /** Starts the worker thread documents are read in; without it they are read on main. */
   startDocumentWorker?: StartDocumentWorker;
+  /** Reloads the page after a restore (the window's `webContents.reload()` in the app). */
+  reloadWindow?: () => void;
+  /** The backups' clock, file system and copy step, for tests; the real ones by default. */
+  backupSeams?: Pick<BackupsServiceOptions, 'clock' | 'fs' | 'copy' | 'computerName'>;
 }
+
+/** The routes of the services over the user data folder: all but backups, which reopen them. */
+type SessionRoutes = Omit<Routes, keyof typeof BACKUPS_ROUTES>;
+
+interface SessionServices {
+  handlers: Handlers<SessionRoutes>;
+  connections: ConnectionsService;
+  settings: SettingsService;
+  models: ModelCatalog;
+  db: Db;
+  gallery: ImageGallery;
+  close(): Promise<void>;
+}
+
+/** The newest schema version of each domain: a backup with a later one was made by a newer app. */
+export const KNOWN_SCHEMA: Record<string, number> = Object.fromEntries(
+  Object.entries({
+    chat: CHAT_MIGRATIONS,
+    embeddings: EMBEDDINGS_MIGRATIONS,
+    images: IMAGE_MIGRATIONS,
+  } satisfies Record<string, readonly Migration[]>).map(([domain, migrations]) => [
+    domain,
+    Math.max(0, ...migrations.map((m) => m.version)),
+  ]),
+);
 
 export interface AppServices {
   handlers: Handlers<Routes>;
+  backups: BackupsService;
   connections: ConnectionsService;
   settings: SettingsService;
   models: ModelCatalog;
@@ -86,7 +123,81 @@ const NO_DESKTOP: DesktopShell = {
   },
 };
 
+/**
+ * The app's services. Those over the user data folder live in an `AppSession` a restore closes
+ * and opens again; their routes reach them through it, so the router (made once, in the app and
+ * in tests) never holds a closed service. Backups sit outside it and drive it.
+ */
 export async function createAppServices(options: AppServicesOptions): Promise<AppServices> {
+  // A restore cut short by a crash is finished before anything opens the data.
+  await completePendingRestore(options.userDataDir);
+  const session = await AppSession.start(() => openServices(options));
+  const emit = emitEvents(options.emit ?? (() => undefined));
+  const backups = new BackupsService({
+    userDataDir: options.userDataDir,
+    appVersion: options.version ?? '0.0.0',
+    knownSchema: KNOWN_SCHEMA,
+    live: () => {
+      const { db, connections } = session.current;
+      return { db, connections: () => connections.list() };
+    },
+    reopen: (swap) => session.reopen(swap),
+    emit,
+    ...options.backupSeams,
+  });
+  backups.start();
+
+  const delegated = Object.fromEntries(
+    Object.keys(ROUTES)
+      .filter((name) => !(name in BACKUPS_ROUTES))
+      .map((name) => [
+        name,
+        (request: unknown, sender: unknown) =>
+          session.use((services) =>
+            (services.handlers as Record<string, (r: unknown, s: unknown) => unknown>)[name]?.(
+              request,
+              sender,
+            ),
+          ),
+      ]),
+  ) as unknown as Handlers<SessionRoutes>;
+
+  return {
+    handlers: {
+      ...delegated,
+      ...backupsHandlers({
+        backups,
+        dialogs: options.dialogs ?? NO_DIALOGS,
+        desktop: options.desktop ?? NO_DESKTOP,
+        ...(options.reloadWindow ? { reloadWindow: options.reloadWindow } : {}),
+      }),
+    },
+    backups,
+    get connections() {
+      return session.current.connections;
+    },
+    get settings() {
+      return session.current.settings;
+    },
+    get models() {
+      return session.current.models;
+    },
+    get db() {
+      return session.current.db;
+    },
+    get gallery() {
+      return session.current.gallery;
+    },
+    async close() {
+      // First: a backup due at quit needs the services still open.
+      await backups.close();
+      await session.close();
+    },
+  };
+}
+
+/** Opens the services over the user data folder: connections, settings, models and the database. */
+async function openServices(options: AppServicesOptions): Promise<SessionServices> {
   const emit = emitEvents(options.emit ?? (() => undefined));
   const log = options.log ?? createNullLog();
   const startedAt = new Date();
@@ -167,7 +278,7 @@ export async function createAppServices(options: AppServicesOptions): Promise<Ap
   };
 
   const gallery = await openImageGallery(context);
-  const handlers: Handlers<Routes> = {
+  const handlers: Handlers<SessionRoutes> = {
     ...appHandlers(context),
     ...connectionsHandlers(context),
     ...modelsHandlers(context),

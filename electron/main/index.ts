@@ -140,6 +140,11 @@ async function start(appLog: AppLog): Promise<void> {
     startImportWorker: (workerData) => new Worker(importWorkerPath, { workerData }),
     startDocumentWorker: (workerData) => new Worker(documentWorkerPath, { workerData }),
     emit: send,
+    // After a restore, the page starts again on the restored data. A reload the page asked for
+    // itself would be refused by the window's navigation guard; one from main is not.
+    reloadWindow: () => {
+      if (mainWindow && !mainWindow.isDestroyed()) mainWindow.webContents.reload();
+    },
     version: app.getVersion(),
     platform: process.platform,
   });

@@ -3,10 +3,13 @@
  * README's tour shows these. Each run writes them to test-results/e2e/screenshots/; with
  * RELAY_UPDATE_SCREENSHOTS=1 (`npm run screenshots`) they are copied to docs/screenshots/ too.
  */
-import { copyFile, mkdir } from 'node:fs/promises';
+import { copyFile, mkdir, readdir } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { ScriptedDialogs } from '../fakes/chat-dialogs';
+import { FakeClock } from '../fakes/fake-clock';
 import { e2eSuite } from './harness/suite';
+import { BackupsPage } from './pages/backups-page';
 import { ChatPage } from './pages/chat-page';
 import { ConnectPage } from './pages/connect-page';
 import { EmbeddingsPage } from './pages/embeddings-page';
@@ -20,7 +23,7 @@ const OUT = join(ROOT, 'test-results/e2e/screenshots');
 const DOCS = join(ROOT, 'docs/screenshots');
 const UPDATE = process.env['RELAY_UPDATE_SCREENSHOTS'] === '1';
 
-const suite = e2eSuite({ relay: false });
+const suite = e2eSuite({ relay: false, scratch: true });
 
 beforeAll(async () => {
   await mkdir(OUT, { recursive: true });
@@ -56,10 +59,17 @@ const IMAGE_PROMPTS = [
   'a stack of pancakes with berries',
 ];
 
+const DAY = 86_400_000;
+
 describe.each(['light', 'dark'] as const)('screenshots in the %s theme', (theme) => {
+  const dialogs = new ScriptedDialogs();
+  // The backups' clock starts three days back, so the backups shown span a few days.
+  const backupClock = new FakeClock(new Date(Date.now() - 3 * DAY));
   const shared = suite.sharedApp(() => ({
     colorScheme: theme,
     fetch: scriptedChat({ [SIMILARITY_PROMPT]: SIMILARITY_REPLY }),
+    dialogs,
+    backupSeams: { clock: backupClock, computerName: 'ada-laptop' },
   }));
 
   /** Saves the window as <screen>-<theme>.png, with the pointer and caret out of the way. */
@@ -153,6 +163,47 @@ describe.each(['light', 'dark'] as const)('screenshots in the %s theme', (theme)
     await shared.app.page.getByRole('heading', { level: 1, name: 'Settings' }).waitFor();
     await blur();
     await shoot('settings');
+  });
+
+  it('backups: the status, the backups, and the preview before a restore', async () => {
+    const backupFolder = join(suite.scratch, `backups-${theme}`);
+    await mkdir(backupFolder);
+    const backups = new BackupsPage(shared.app.page);
+    dialogs.folders.push(backupFolder);
+    await backups.chooseFolder.click();
+    await expect.poll(() => backups.headline.textContent()).toMatch(/Last verified backup/);
+    await shared.app.services.backups.settled();
+    // A backup a day, the newest two hours ago.
+    for (const step of [DAY, DAY, DAY - 2 * 3_600_000]) {
+      await backupClock.advance(step);
+      await shared.app.services.backups.backUpNow('scheduled');
+    }
+    const nav = shared.app.page.getByRole('navigation', { name: 'Screens' });
+    await nav.getByRole('button', { name: 'Models', exact: true }).click();
+    await nav.getByRole('button', { name: 'Settings', exact: true }).click();
+    await expect
+      .poll(async () => `${await backups.rows().count()} backups: ${await readdir(backupFolder)}`)
+      .toMatch(/^4 backups/);
+    await expect.poll(() => backups.headline.textContent()).toMatch(/2 hours ago/);
+    // The folder is a temporary one here; show one a cloud drive syncs, as a person would pick.
+    const shown = '/home/ada/Dropbox/Relay Desktop backups';
+    await shared.app.page.evaluate(
+      `document.querySelector('.backup-folder-path').textContent = ${JSON.stringify(shown)}`,
+    );
+    await shared.app.page.evaluate(
+      `document.getElementById('backups').scrollIntoView({ block: 'start' })`,
+    );
+    await blur();
+    await shoot('backups');
+    const dialog = await backups.askToRestore(1);
+    await expect.poll(() => dialog.textContent()).toMatch(/Checksum matches/);
+    await shared.app.page.evaluate(
+      `document.querySelector('.backup-path').textContent = ${JSON.stringify(`${shown}/`)} + document.querySelector('.backup-path').textContent.split('/').pop()`,
+    );
+    await blur();
+    await shoot('restore');
+    await dialog.getByRole('button', { name: 'Cancel' }).click();
+    await shared.app.page.evaluate(`document.querySelector('main.screen').scrollTop = 0`);
   });
 
   it('the shortcut sheet', async () => {

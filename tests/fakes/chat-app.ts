@@ -2,7 +2,11 @@
  * The app's services behind the real router and bridge, for chat tests: events recorded, file
  * dialogs scripted, and helpers to wait for a reply to finish.
  */
-import { createAppServices, type AppServices } from '../../electron/main/app-services';
+import {
+  createAppServices,
+  type AppServices,
+  type AppServicesOptions,
+} from '../../electron/main/app-services';
 import { createRouter, trustedSender } from '../../electron/main/ipc/router';
 import type { AppLog } from '../../electron/main/services/log';
 import type { FetchLike } from '../../electron/main/services/relay/relay-client';
@@ -33,6 +37,10 @@ export interface ChatAppOptions {
   picturesDir?: string;
   /** The support log; without it nothing is logged. */
   log?: AppLog;
+  /** The backups' clock, file system and copy step. */
+  backupSeams?: AppServicesOptions['backupSeams'];
+  reloadWindow?: () => void;
+  version?: string;
 }
 
 export async function openChatApp(

@@ -9,6 +9,7 @@
  */
 import { createEmitter, type Emitter, type SendEvent } from './define';
 import { APP_EVENTS, APP_ROUTES } from './routes/app';
+import { BACKUPS_EVENTS, BACKUPS_ROUTES } from './routes/backups';
 import { CHAT_EVENTS, CHAT_ROUTES } from './routes/chat';
 import { CONNECTIONS_EVENTS, CONNECTIONS_ROUTES } from './routes/connections';
 import { EMBEDDINGS_EVENTS, EMBEDDINGS_ROUTES } from './routes/embeddings';
@@ -24,6 +25,7 @@ export const ROUTES = {
   ...CHAT_ROUTES,
   ...EMBEDDINGS_ROUTES,
   ...IMAGES_ROUTES,
+  ...BACKUPS_ROUTES,
 } as const;
 
 export const EVENTS = {
@@ -32,6 +34,7 @@ export const EVENTS = {
   ...CHAT_EVENTS,
   ...EMBEDDINGS_EVENTS,
   ...IMAGES_EVENTS,
+  ...BACKUPS_EVENTS,
 } as const;
 
 export type Routes = typeof ROUTES;

@@ -11,6 +11,11 @@ import {
   useConnectStore,
 } from '../features/connect/connect-store';
 import { ConnectionsScreen } from '../features/connect/connections-screen';
+import { BackupStatusBadge } from '../features/backups/backup-status-badge';
+import { loadBackupStatus, watchBackupStatus } from '../features/backups/backups-actions';
+import { BackupsSection } from '../features/backups/backups-section';
+import { RestoreOffer } from '../features/backups/restore-offer';
+import { RestoredDialog } from '../features/backups/restored-dialog';
 import { ModelsScreen } from '../features/models/models-screen';
 import { loadSettings } from '../features/settings/settings-actions';
 import { SettingsScreen } from '../features/settings/settings-screen';
@@ -47,7 +52,13 @@ export function App() {
   useEffect(() => {
     if (!bridge) return;
     void loadSettings();
-    return watchConnections();
+    void loadBackupStatus();
+    const stopBackups = watchBackupStatus();
+    const stopConnections = watchConnections();
+    return () => {
+      stopBackups();
+      stopConnections();
+    };
   }, [bridge]);
 
   if (!bridge) {
@@ -108,6 +119,7 @@ function Root() {
         platform={currentPlatform()}
         onClose={() => setSheetOpen(false)}
       />
+      <RestoredDialog />
     </>
   );
 }
@@ -151,7 +163,12 @@ function RootContent({
       </main>
     );
   }
-  if (!hasConnections) return <ConnectScreen onConnected={() => onScreen('models')} />;
+  if (!hasConnections)
+    return (
+      <ConnectScreen onConnected={() => onScreen('models')}>
+        <RestoreOffer />
+      </ConnectScreen>
+    );
   return <Shell screen={screen} onScreen={onScreen} onShortcuts={onShortcuts} />;
 }
 
@@ -200,6 +217,12 @@ function Shell({
           ))}
         </ul>
         <div className="sidebar-footer">
+          <BackupStatusBadge
+            onOpen={() => {
+              onScreen('settings');
+              requestAnimationFrame(() => document.getElementById('backups')?.scrollIntoView());
+            }}
+          />
           {active && (
             <button
               type="button"
@@ -253,7 +276,11 @@ function Shell({
           {screen === 'embeddings' && active && <EmbeddingsScreen connection={active} />}
         </Suspense>
         {screen === 'connections' && <ConnectionsScreen />}
-        {screen === 'settings' && <SettingsScreen />}
+        {screen === 'settings' && (
+          <SettingsScreen>
+            <BackupsSection />
+          </SettingsScreen>
+        )}
       </main>
     </div>
   );

@@ -21,7 +21,11 @@ import { createRouter, trustedSender, type Dispatch } from '../../../electron/ma
 import type { FetchLike } from '../../../electron/main/services/relay/relay-client';
 import { ROUTES } from '../../../electron/shared/ipc/contract';
 import type { DesktopShell, Dialogs } from '../../../electron/main/app-context';
-import { createAppServices, type AppServices } from '../../../electron/main/app-services';
+import {
+  createAppServices,
+  type AppServices,
+  type AppServicesOptions,
+} from '../../../electron/main/app-services';
 import { MemorySecretStore, type SecretStore } from '../../../electron/main/services/secret-store';
 import { startSourceImportWorker } from '../../fakes/source-workers';
 import type { PageWindow } from './page-types';
@@ -60,6 +64,8 @@ export interface OpenAppOptions {
   dialogs?: Dialogs;
   /** A user data folder to open again (a restart); it is kept when the app closes. */
   userDataDir?: string;
+  /** The backups' clock, file system or computer name. */
+  backupSeams?: AppServicesOptions['backupSeams'];
 }
 
 export interface E2eSession {
@@ -166,6 +172,8 @@ export async function startE2e(): Promise<E2eSession> {
       ...(options.fetch ? { fetch: options.fetch } : {}),
       ...(options.dialogs ? { dialogs: options.dialogs } : {}),
       startImportWorker: startSourceImportWorker,
+      reloadWindow: () => void target.page?.reload().catch(() => undefined),
+      ...(options.backupSeams ? { backupSeams: options.backupSeams } : {}),
       version: appVersion,
       platform: process.platform,
     });

@@ -87,7 +87,7 @@ export function galleryFault(error: unknown): unknown {
     : error;
 }
 
-const MIGRATIONS: Migration[] = [
+export const IMAGE_MIGRATIONS: readonly Migration[] = [
   {
     version: 1,
     name: 'image index',
@@ -197,7 +197,7 @@ export class ImageGallery {
    * the background (`whenIndexed` settles when that is done). Lists answer at once meanwhile.
    */
   static async open(options: ImageGalleryOptions): Promise<ImageGallery> {
-    await migrate(options.db, 'images', MIGRATIONS);
+    await migrate(options.db, 'images', IMAGE_MIGRATIONS);
     const gallery = new ImageGallery(options);
     void gallery.reconcile().catch(() => undefined);
     return gallery;

@@ -1,3 +1,4 @@
+import type { ReactNode } from 'react';
 import type { ConnectionSummary } from '../../lib/relay-bridge';
 import { selectKeyBackend, useConnectStore } from './connect-store';
 import { ConnectionForm } from './connection-form';
@@ -5,8 +6,17 @@ import { DemoOffer } from './demo-offer';
 import { KeyStorageNotice } from './key-storage-notice';
 import { KEY_PLACE } from './key-status';
 
-/** The first-run screen: connect to a relay, or try the demo relay. */
-export function ConnectScreen({ onConnected }: { onConnected: (c: ConnectionSummary) => void }) {
+/**
+ * The first-run screen: connect to a relay, or try the demo relay; `children` are other
+ * features' ways in that the app shell places below (restore a backup).
+ */
+export function ConnectScreen({
+  onConnected,
+  children,
+}: {
+  onConnected: (c: ConnectionSummary) => void;
+  children?: ReactNode;
+}) {
   const backend = useConnectStore(selectKeyBackend);
   return (
     <main className="welcome">
@@ -29,6 +39,7 @@ export function ConnectScreen({ onConnected }: { onConnected: (c: ConnectionSumm
           </section>
           <DemoOffer onStarted={onConnected} />
         </div>
+        {children}
       </div>
     </main>
   );

@@ -1,4 +1,4 @@
-import { useEffect, useState, type FormEvent } from 'react';
+import { useEffect, useState, type FormEvent, type ReactNode } from 'react';
 import { Field } from '../../components/field';
 import { Notice } from '../../components/notice';
 import { Spinner } from '../../components/spinner';
@@ -19,8 +19,11 @@ const THEMES: { value: Theme; label: string; hint: string }[] = [
   { value: 'dark', label: 'Dark', hint: 'Always dark' },
 ];
 
-/** Settings: theme, default chat parameters and request timeouts. */
-export function SettingsScreen() {
+/**
+ * Settings: theme, default chat parameters and request timeouts; `children` are sections of
+ * other features the app shell places here (backups).
+ */
+export function SettingsScreen({ children }: { children?: ReactNode }) {
   const status = useSettingsStore((state) => state.status);
   const settings = useSettingsStore((state) => state.settings);
   const failure = useSettingsStore((state) => state.failure);
@@ -55,6 +58,7 @@ export function SettingsScreen() {
         <>
           <ThemeChoice theme={settings.theme} />
           <DefaultsForm settings={settings} />
+          {children}
           <KeyStorageChoice allowed={settings.allowPlaintextKeys} />
           <SupportLogChoice included={settings.includePromptsInLogs} />
         </>
