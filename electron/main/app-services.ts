@@ -11,8 +11,12 @@ import { join } from 'node:path';
 import type { AppContext, ConfirmOptions, DesktopShell, Dialogs } from './app-context';
 import type { StartImportWorker } from './services/chat/import-reader';
 import { chatHandlers } from './ipc/handlers/chat';
+import { desktopHandlers, openDesktop } from './ipc/handlers/desktop';
 import { embeddingsHandlers } from './ipc/handlers/embeddings';
 import { imagesHandlers, openImageGallery } from './ipc/handlers/images';
+import { networkHandlers } from './ipc/handlers/network';
+import { openQuickAsk, quickAskHandlers, type AppWindows } from './ipc/handlers/quick-ask';
+import { updatesHandlers } from './ipc/handlers/updates';
 import { HandlerError, type Handlers } from './ipc/router';
 import {
   ConnectionError,
@@ -20,6 +24,7 @@ import {
   type ConnectionSummary,
 } from './services/connections';
 import { databasePath, openDatabase, type Db } from './services/database';
+import type { DesktopIntegration, DesktopService } from './services/desktop/desktop-service';
 import type { ImageGallery } from './services/images/gallery';
 import {
   createNullLog,
@@ -30,6 +35,8 @@ import {
   type AppLog,
 } from './services/log';
 import { ModelCatalog } from './services/model-catalog';
+import { NetworkService, type ProxyStack } from './services/network/network-service';
+import type { ClipboardText, QuickAskService } from './services/quick-ask/quick-ask-service';
 import type { FetchLike, RelayClient } from './services/relay-client';
 import {
   PLAINTEXT_KEYS_FILE,
@@ -37,6 +44,7 @@ import {
   type SecretStore,
 } from './services/secret-store';
 import { SettingsService } from './services/settings';
+import { UpdateService, type Updater } from './services/updates/update-service';
 
 export interface AppServicesOptions {
   userDataDir: string;
@@ -56,6 +64,22 @@ export interface AppServicesOptions {
   log?: AppLog;
   /** Starts the worker thread chat imports are read in; without it they are read on main. */
   startImportWorker?: StartImportWorker;
+  /**
+   * A fetch no proxy setting reaches, for the embedded demo relay on loopback (Node's own in the
+   * app); `fetch` if absent.
+   */
+  directFetch?: FetchLike;
+  /** Where the proxy is applied (Electron's sessions in the app); without it, it is only saved. */
+  proxyStack?: ProxyStack;
+  /** The app's own updater; without it the app says it does not update itself, and why. */
+  updater?: Updater;
+  updatesUnsupported?: string;
+  /** The quick ask shortcut, the tray and the login items; without it they are only saved. */
+  desktopIntegration?: DesktopIntegration;
+  /** The main and quick ask windows, for the quick window's routes. */
+  windows?: AppWindows;
+  /** Reads the clipboard (the selection on Linux) for quick ask's context. */
+  readClipboard?: () => Promise<ClipboardText | undefined>;
 }
 
 export interface AppServices {
@@ -66,6 +90,10 @@ export interface AppServices {
   db: Db;
   /** The image gallery: the app protocol serves its files from `/gallery/<hash>.<ext>`. */
   gallery: ImageGallery;
+  quickAsk: QuickAskService;
+  desktop: DesktopService;
+  updates: UpdateService;
+  network: NetworkService;
   close(): Promise<void>;
 }
 
@@ -137,6 +165,7 @@ export async function createAppServices(options: AppServicesOptions): Promise<Ap
     dataDir: options.userDataDir,
     secrets: watchSecrets(options.secretStore, log),
     ...(options.fetch ? { fetch: options.fetch } : {}),
+    ...(options.directFetch ? { directFetch: options.directFetch } : {}),
     confirmUnencrypted: async (origin) =>
       (await dialogs.confirm?.(unencryptedQuestion(origin))) ?? false,
   });
@@ -215,10 +244,32 @@ export async function createAppServices(options: AppServicesOptions): Promise<Ap
   };
 
   const gallery = await openImageGallery(context);
+  const network = new NetworkService(options.proxyStack);
+  await network.apply((await settings.get()).proxy).catch((error: unknown) => {
+    log.error('network.proxy-not-applied', error);
+  });
+  const quickAsk = openQuickAsk(context, options.readClipboard);
+  const platform = options.platform ?? process.platform;
+  const desktop = openDesktop(context, platform, options.desktopIntegration, (event, fields) =>
+    log.info(event, fields),
+  );
+  const updates = new UpdateService({
+    currentVersion: options.version ?? '0.0.0',
+    ...(options.updater ? { updater: options.updater } : {}),
+    ...(options.updatesUnsupported ? { unsupportedReason: options.updatesUnsupported } : {}),
+    settings: async () => (await settings.get()).updates,
+    emit: (status) => emit('updates:status-changed', status),
+    log: (event, fields) => log.info(event, fields),
+  });
+  context.onClose(() => updates.close());
   const handlers: Handlers<Routes> = {
     ...(await chatHandlers(context)),
     ...(await embeddingsHandlers(context)),
     ...(await imagesHandlers(context, gallery)),
+    ...quickAskHandlers(context, quickAsk, options.windows),
+    ...desktopHandlers(desktop),
+    ...updatesHandlers(context, updates),
+    ...networkHandlers(context, network),
 
     getAppInfo: () => ({
       version: options.version ?? '0.0.0',
@@ -308,6 +359,10 @@ export async function createAppServices(options: AppServicesOptions): Promise<Ap
     models,
     db,
     gallery,
+    quickAsk,
+    desktop,
+    updates,
+    network,
     async close() {
       for (const cleanup of cleanups.reverse()) await cleanup();
       await connections.close();

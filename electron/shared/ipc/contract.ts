@@ -10,13 +10,49 @@ import { z } from 'zod';
 import { maxTokensSchema, temperatureSchema } from '../relay-requests';
 import { event, route } from './define';
 import { CHAT_EVENTS, CHAT_ROUTES, MAX_REPLY_CHARS } from './routes/chat';
+import { DESKTOP_EVENTS, DESKTOP_ROUTES, storedDesktopSettingsSchema } from './routes/desktop';
 import { EMBEDDINGS_EVENTS, EMBEDDINGS_ROUTES } from './routes/embeddings';
 import { IMAGES_EVENTS, IMAGES_ROUTES } from './routes/images';
+import { DEFAULT_PROXY_SETTINGS, NETWORK_ROUTES, proxySettingsSchema } from './routes/network';
+import {
+  QUICK_ASK_EVENTS,
+  QUICK_ASK_ROUTES,
+  storedQuickAskSettingsSchema,
+} from './routes/quick-ask';
+import { storedUpdateSettingsSchema, UPDATES_EVENTS, UPDATES_ROUTES } from './routes/updates';
 import { boundedText as text, idSchema as id } from './schemas';
 import { SHORTCUT_COMMANDS } from '../shortcuts';
 
 export const MODEL_KINDS = ['chat', 'embedding', 'image'] as const;
 export const modelKindSchema = z.enum(MODEL_KINDS);
+
+/** At most this many extra headers per connection. */
+export const MAX_CONNECTION_HEADERS = 32;
+
+/**
+ * An extra request header of a connection, as the renderer sees it: a secret one's value never
+ * comes back after it is saved (it is in the key store, like the key), only whether it is set.
+ */
+export const connectionHeaderSchema = z.object({
+  name: z.string(),
+  secret: z.boolean(),
+  /** The value of a header that is not secret. */
+  value: z.string().optional(),
+  hasValue: z.boolean(),
+});
+
+/**
+ * An extra header as the form sends it. A secret header without a value keeps the value saved
+ * under that name (when the address stays on the same origin).
+ */
+export const connectionHeaderDraftSchema = z.strictObject({
+  name: text(100),
+  value: text(8192).optional(),
+  secret: z.boolean().optional(),
+});
+const headerDraftsSchema = z.array(connectionHeaderDraftSchema).max(MAX_CONNECTION_HEADERS, {
+  error: `At most ${MAX_CONNECTION_HEADERS} extra headers.`,
+});
 
 /** A saved connection as the renderer sees it: whether a key is saved, never the key. */
 export const connectionSummarySchema = z.object({
@@ -34,6 +70,8 @@ export const connectionSummarySchema = z.object({
   unencrypted: z.boolean(),
   /** The person chose to send the key there anyway (confirmed in a dialog main opened). */
   allowUnencrypted: z.boolean(),
+  /** Extra request headers sent with every request to this relay. */
+  headers: z.array(connectionHeaderSchema),
 });
 
 export const connectionDraftSchema = z.strictObject({
@@ -45,6 +83,8 @@ export const connectionDraftSchema = z.strictObject({
   consoleUrl: text(2000).nullable().optional(),
   /** Send the key over plain http outside the local network; main asks the person to confirm. */
   allowUnencrypted: z.boolean().optional(),
+  /** Replaces the extra headers; absent keeps them. */
+  headers: headerDraftsSchema.optional(),
 });
 
 export const connectionTestResultSchema = z.object({
@@ -92,8 +132,28 @@ export const settingsSchema = z.object({
   allowPlaintextKeys: z.boolean().default(false),
   /** Write prompts, messages and embedding inputs into the support log. Off unless turned on. */
   includePromptsInLogs: z.boolean().default(false),
+  // Added after 0.1: a settings file without them gets the defaults.
+  quickAsk: storedQuickAskSettingsSchema,
+  desktop: storedDesktopSettingsSchema,
+  updates: storedUpdateSettingsSchema,
+  proxy: proxySettingsSchema.default(DEFAULT_PROXY_SETTINGS),
 });
 export type Settings = z.infer<typeof settingsSchema>;
+
+/**
+ * What `updateSettings` may change. Quick ask and the desktop, updates and the proxy have routes
+ * of their own, which apply a change (register a shortcut, set a proxy) before it is saved.
+ */
+export const settingsChangesSchema = settingsSchema
+  .pick({
+    theme: true,
+    chatDefaults: true,
+    timeouts: true,
+    allowPlaintextKeys: true,
+    includePromptsInLogs: true,
+  })
+  .partial()
+  .strict();
 
 export const ROUTES = {
   getAppInfo: route(
@@ -123,6 +183,7 @@ export const ROUTES = {
       apiKey: text(4096).optional(),
       id: id.optional(),
       allowUnencrypted: z.boolean().optional(),
+      headers: headerDraftsSchema.optional(),
     }),
     connectionTestResultSchema,
   ),
@@ -156,11 +217,15 @@ export const ROUTES = {
   ),
 
   getSettings: route('settings:get', z.undefined(), settingsSchema),
-  updateSettings: route('settings:update', settingsSchema.partial().strict(), settingsSchema),
+  updateSettings: route('settings:update', settingsChangesSchema, settingsSchema),
 
   ...CHAT_ROUTES,
   ...EMBEDDINGS_ROUTES,
   ...IMAGES_ROUTES,
+  ...QUICK_ASK_ROUTES,
+  ...DESKTOP_ROUTES,
+  ...UPDATES_ROUTES,
+  ...NETWORK_ROUTES,
 } as const;
 
 export const EVENTS = {
@@ -183,6 +248,9 @@ export const EVENTS = {
   ...CHAT_EVENTS,
   ...EMBEDDINGS_EVENTS,
   ...IMAGES_EVENTS,
+  ...QUICK_ASK_EVENTS,
+  ...DESKTOP_EVENTS,
+  ...UPDATES_EVENTS,
 } as const;
 
 export type Routes = typeof ROUTES;
