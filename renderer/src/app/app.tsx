@@ -15,9 +15,10 @@ import { ModelsScreen } from '../features/models/models-screen';
 import { loadSettings } from '../features/settings/settings-actions';
 import { SettingsScreen } from '../features/settings/settings-screen';
 import { selectTheme, useSettingsStore } from '../features/settings/settings-store';
-import { relayBridge } from '../lib/relay-bridge';
+import { relayBridge, type ConnectLink } from '../lib/relay-bridge';
 import { NavIcon } from './nav-icon';
-import { useAppShortcuts } from './shortcut-commands';
+import { openConversationInChat, useAppShortcuts } from './shortcut-commands';
+import { UpdateBanner } from './update-banner';
 import { ShortcutSheet } from './shortcut-sheet';
 import { currentPlatform } from './shortcuts';
 
@@ -96,7 +97,36 @@ function Root() {
   const hasConnections = useConnectStore(selectHasConnections);
   const [screen, setScreen] = useState<ScreenId>('models');
   const [sheetOpen, setSheetOpen] = useState(false);
+  const [link, setLink] = useState<ConnectLink | undefined>();
+  const current = useRef(screen);
+  current.current = screen;
   useEffect(preloadScreens, []);
+
+  // Links opened before the window was up wait in main; later ones are announced.
+  useEffect(() => {
+    const bridge = relayBridge();
+    if (!bridge) return;
+    const take = () =>
+      bridge.takeConnectLink().then(
+        (taken) => {
+          if (!taken) return;
+          setLink(taken);
+          setScreen('connections');
+        },
+        () => undefined,
+      );
+    void take();
+    const stops = [
+      bridge.onConnectLinkOpened(() => void take()),
+      // A quick ask continued here: its conversation, in Chat.
+      bridge.onOpenConversation(({ conversationId }) => {
+        const switching = current.current !== 'chat';
+        setScreen('chat');
+        void openConversationInChat(conversationId, switching);
+      }),
+    ];
+    return () => stops.forEach((stop) => stop());
+  }, []);
   useAppShortcuts({
     screen,
     onScreen: setScreen,
@@ -107,7 +137,13 @@ function Root() {
 
   return (
     <>
-      <RootContent screen={screen} onScreen={setScreen} onShortcuts={() => setSheetOpen(true)} />
+      <RootContent
+        screen={screen}
+        onScreen={setScreen}
+        onShortcuts={() => setSheetOpen(true)}
+        link={link}
+        onLinkDone={() => setLink(undefined)}
+      />
       <ShortcutSheet
         open={sheetOpen}
         platform={currentPlatform()}
@@ -117,15 +153,16 @@ function Root() {
   );
 }
 
-function RootContent({
-  screen,
-  onScreen,
-  onShortcuts,
-}: {
+interface ScreenProps {
   screen: ScreenId;
   onScreen: (id: ScreenId) => void;
   onShortcuts: () => void;
-}) {
+  /** A `relay-desktop://connect` link waiting for the person. */
+  link: ConnectLink | undefined;
+  onLinkDone: () => void;
+}
+
+function RootContent({ screen, onScreen, onShortcuts, link, onLinkDone }: ScreenProps) {
   const status = useConnectStore((state) => state.status);
   const hasConnections = useConnectStore(selectHasConnections);
   const loadFailure = useConnectStore((state) => state.loadFailure);
@@ -156,19 +193,23 @@ function RootContent({
       </main>
     );
   }
-  if (!hasConnections) return <ConnectScreen onConnected={() => onScreen('models')} />;
-  return <Shell screen={screen} onScreen={onScreen} onShortcuts={onShortcuts} />;
+  if (!hasConnections) {
+    return (
+      <ConnectScreen onConnected={() => onScreen('models')} link={link} onLinkDone={onLinkDone} />
+    );
+  }
+  return (
+    <Shell
+      screen={screen}
+      onScreen={onScreen}
+      onShortcuts={onShortcuts}
+      link={link}
+      onLinkDone={onLinkDone}
+    />
+  );
 }
 
-function Shell({
-  screen,
-  onScreen,
-  onShortcuts,
-}: {
-  screen: ScreenId;
-  onScreen: (id: ScreenId) => void;
-  onShortcuts: () => void;
-}) {
+function Shell({ screen, onScreen, onShortcuts, link, onLinkDone }: ScreenProps) {
   const active = useConnectStore(selectActiveConnection);
   const appVersion = relayBridge()?.appVersion;
   const main = useRef<HTMLElement>(null);
@@ -205,6 +246,7 @@ function Shell({
           ))}
         </ul>
         <div className="sidebar-footer">
+          <UpdateBanner onDetails={() => onScreen('settings')} />
           {active && (
             <button
               type="button"
@@ -257,8 +299,8 @@ function Shell({
           {screen === 'chat' && <ChatScreen />}
           {screen === 'embeddings' && active && <EmbeddingsScreen connection={active} />}
         </Suspense>
-        {screen === 'connections' && <ConnectionsScreen />}
-        {screen === 'settings' && <SettingsScreen />}
+        {screen === 'connections' && <ConnectionsScreen link={link} onLinkDone={onLinkDone} />}
+        {screen === 'settings' && <SettingsScreen testUrl={active?.baseUrl} />}
       </main>
     </div>
   );

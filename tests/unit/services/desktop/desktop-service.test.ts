@@ -9,29 +9,9 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import {
   DesktopError,
   DesktopService,
-  type DesktopIntegration,
 } from '../../../../electron/main/services/desktop/desktop-service';
 import { SETTINGS_FILE, SettingsService } from '../../../../electron/main/services/settings';
-
-/** Records every call; refuses the shortcuts in `taken`, fails login changes when told to. */
-class RecordingDesktop implements DesktopIntegration {
-  calls: string[] = [];
-  taken = new Set<string>();
-  loginFails = false;
-  setShortcut(accelerator: string | undefined) {
-    this.calls.push(`shortcut:${accelerator ?? 'none'}`);
-    return accelerator === undefined || !this.taken.has(accelerator);
-  }
-  setTray(shown: boolean) {
-    this.calls.push(`tray:${shown}`);
-    return undefined;
-  }
-  async setOpenAtLogin(enabled: boolean) {
-    this.calls.push(`login:${enabled}`);
-    if (this.loginFails) throw new Error('EACCES: permission denied');
-    return { detail: '/home/a/.config/autostart/relay-desktop.desktop' };
-  }
-}
+import { RecordingDesktop } from '../../../fakes/recording-desktop';
 
 let dir: string;
 let settings: SettingsService;
@@ -141,7 +121,7 @@ describe('a change', () => {
     expect(on.desktop.openAtLogin).toBe(true);
     expect(on.status.openAtLogin).toEqual({
       enabled: true,
-      detail: '/home/a/.config/autostart/relay-desktop.desktop',
+      detail: '~/.config/autostart/relay-desktop.desktop',
     });
     const off = await desktopService.update({ desktop: { openAtLogin: false } });
     expect(off.desktop.openAtLogin).toBe(false);

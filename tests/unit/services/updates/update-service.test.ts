@@ -11,45 +11,8 @@ import {
   describeUpdateError,
   releaseNotesText,
   UpdateService,
-  type Updater,
-  type UpdaterEvent,
 } from '../../../../electron/main/services/updates/update-service';
-
-/** Reports, for each check, the events the script gives. */
-class ScriptedUpdater implements Updater {
-  channel: string | undefined;
-  checks = 0;
-  installs = 0;
-  listeners = new Set<(event: UpdaterEvent) => void>();
-  next: UpdaterEvent[][] = [];
-  rejectNext: unknown;
-
-  async checkForUpdates() {
-    this.checks++;
-    this.emit({ type: 'checking' });
-    if (this.rejectNext !== undefined) {
-      const error = this.rejectNext;
-      this.rejectNext = undefined;
-      this.emit({ type: 'error', error });
-      throw error;
-    }
-    for (const event of this.next.shift() ?? [{ type: 'not-available' }]) this.emit(event);
-    return null;
-  }
-  setChannel(channel: 'latest' | 'beta') {
-    this.channel = channel;
-  }
-  quitAndInstall() {
-    this.installs++;
-  }
-  subscribe(listener: (event: UpdaterEvent) => void) {
-    this.listeners.add(listener);
-    return () => this.listeners.delete(listener);
-  }
-  emit(event: UpdaterEvent) {
-    for (const listener of this.listeners) listener(event);
-  }
-}
+import { ScriptedUpdater } from '../../../fakes/scripted-updater';
 
 let settings: UpdateSettings;
 let statuses: UpdateStatus[];

@@ -1,0 +1,187 @@
+/**
+ * Quick ask in Chromium: its own page (quick.html) beside the main window's, the same bridge and
+ * router, the demo relay's reply streamed and rendered with the chat's markdown renderer, saved
+ * as a conversation (or not, as set), continued in the main window, and the clipboard offered as
+ * context only when asked for and sent only if kept.
+ */
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import type { AppWindows } from '../../electron/main/ipc/handlers/quick-ask';
+import type { ClipboardText } from '../../electron/main/services/quick-ask/quick-ask-service';
+import { expectHealthyPage } from './harness/checks';
+import { startE2e, type AppUnderTest, type E2eSession } from './harness/harness';
+import { ChatPage } from './pages/chat-page';
+import { ConnectPage } from './pages/connect-page';
+import { ModelsPage } from './pages/models-page';
+import { QuickAskPage } from './pages/quick-ask-page';
+
+let e2e: E2eSession;
+let app: AppUnderTest | undefined;
+
+beforeAll(async () => {
+  e2e = await startE2e();
+});
+afterEach(async () => {
+  if (app) expectHealthyPage(app);
+  await app?.close();
+  app = undefined;
+});
+afterAll(() => e2e?.close());
+
+/** What the quick window's routes asked of the app's windows. */
+class RecordingWindows implements AppWindows {
+  calls: string[] = [];
+  showMain() {
+    this.calls.push('showMain');
+  }
+  hideQuickAsk() {
+    this.calls.push('hideQuickAsk');
+  }
+}
+
+async function openQuickAsk(
+  options: { clipboard?: ClipboardText; colorScheme?: 'light' | 'dark' } = {},
+) {
+  const windows = new RecordingWindows();
+  let reads = 0;
+  app = await e2e.openApp({
+    ...(options.colorScheme ? { colorScheme: options.colorScheme } : {}),
+    platform: {
+      windows,
+      readClipboard: async () => {
+        reads++;
+        return options.clipboard;
+      },
+    },
+  });
+  const connect = new ConnectPage(app.page);
+  await connect.waitUntilShown();
+  await connect.tryDemo.click();
+  await new ModelsPage(app.page).heading.waitFor();
+  const quick = new QuickAskPage(await app.openQuickWindow());
+  await expect.poll(() => quick.model.textContent()).toBe('demo-chat');
+  return { quick, windows, reads: () => reads };
+}
+
+/** As the shortcut does (index.ts): main reads the clipboard if allowed, then tells the page. */
+async function showQuickWindow(): Promise<void> {
+  await app!.services.quickAsk.windowShown();
+  app!.emit('quick-ask:shown', null);
+}
+
+describe('quick ask', () => {
+  it('streams the reply with the chat renderer, keeps it as a conversation, and opens it in the app', async () => {
+    const { quick, windows } = await openQuickAsk();
+    await quick.ask('Explain the relay in two points');
+    await quick.waitForReply();
+    // The chat's markdown: the demo reply's bold text and its code block.
+    await expect.poll(() => quick.reply.locator('.markdown strong').count()).toBeGreaterThan(0);
+    await expect.poll(() => quick.reply.locator('.md-code').count()).toBeGreaterThan(0);
+    await quick.page.getByText('Saved as a conversation').waitFor();
+    const list = await app!.services.handlers.listConversations(undefined, {
+      url: '',
+      isMainFrame: true,
+      webContentsId: 1,
+    });
+    expect(list.map((c) => c.title)).toEqual(['Explain the relay in two points']);
+    // Streamed: deltas went to the quick window's page, and never to the main one.
+    const deltas = app!.messages.filter((m) => m.channel === 'quick-ask:delta');
+    expect(deltas.length).toBeGreaterThan(1);
+    await quick.page.screenshot({ path: 'test-results/e2e/quick-ask-reply.png' });
+
+    await quick.openInApp.click();
+    await expect.poll(() => windows.calls).toEqual(['showMain', 'hideQuickAsk']);
+    // The main window shows that conversation, in Chat.
+    const chat = new ChatPage(app!.page);
+    await chat.lastReply().waitFor();
+    await expect
+      .poll(() => chat.sidebar.getByRole('button', { name: /Explain the relay/ }).count())
+      .toBeGreaterThan(0);
+  });
+
+  it('keeps nothing unless it is opened in the app, when set so', async () => {
+    const { quick } = await openQuickAsk();
+    await app!.services.desktop.update({ quickAsk: { saveConversations: false } });
+    await showQuickWindow();
+    await quick.page.getByText('Not saved unless you open it in Relay Desktop').waitFor();
+    await quick.ask('A question to forget');
+    await quick.waitForReply();
+    expect(await quick.page.getByText('Saved as a conversation').count()).toBe(0);
+    expect(app!.services.db.all('SELECT id FROM chat_conversations')).toEqual([]);
+
+    await quick.openInApp.click();
+    await expect
+      .poll(() => app!.services.db.all('SELECT title FROM chat_conversations'))
+      .toEqual([{ title: 'A question to forget' }]);
+  });
+
+  it('offers the clipboard only when allowed, and sends it only if kept', async () => {
+    const clipboard: ClipboardText = {
+      text: 'The quarterly figures rose by 4 %.',
+      source: 'selection',
+    };
+    const { quick, reads } = await openQuickAsk({ clipboard });
+    // Off by default: nothing is read.
+    await showQuickWindow();
+    expect(reads()).toBe(0);
+    expect(await quick.context.count()).toBe(0);
+
+    await app!.services.desktop.update({ quickAsk: { useClipboard: true } });
+    await showQuickWindow();
+    expect(reads()).toBe(1);
+    await quick.context.waitFor();
+    await quick.page.screenshot({ path: 'test-results/e2e/quick-ask-context.png' });
+    await expect.poll(() => quick.context.textContent()).toContain('the text you last selected');
+    await expect.poll(() => quick.context.textContent()).toContain('quarterly figures');
+
+    await quick.ask('Summarise this');
+    await quick.waitForReply();
+    const sent = app!.services.db.all<{ content: string }>(
+      "SELECT content FROM chat_messages WHERE role = 'user'",
+    );
+    expect(sent[0]?.content).toBe(
+      'Summarise this\n\nContext:\n\n> The quarterly figures rose by 4 %.',
+    );
+
+    // Left out: the next question goes alone.
+    await showQuickWindow();
+    await quick.context.waitFor();
+    await quick.context.getByRole('button', { name: 'Don’t send it' }).click();
+    expect(await quick.context.count()).toBe(0);
+    await quick.ask('Just this');
+    await quick.waitForReply();
+    const last = app!.services.db.all<{ content: string }>(
+      "SELECT content FROM chat_messages WHERE role = 'user' ORDER BY created_at DESC, rowid DESC LIMIT 1",
+    );
+    expect(last[0]?.content).toBe('Just this');
+  });
+
+  it('hides on Esc, and is shown again with its prompt focused', async () => {
+    const { quick, windows } = await openQuickAsk();
+    await quick.prompt.fill('half a question');
+    await quick.prompt.press('Escape');
+    await expect.poll(() => windows.calls).toEqual(['hideQuickAsk']);
+    await quick.page.getByRole('button', { name: 'Hide' }).focus();
+    await showQuickWindow();
+    await expect
+      .poll(() =>
+        quick.prompt.evaluate(
+          (el) =>
+            el ===
+            (el as { ownerDocument: { activeElement: unknown } }).ownerDocument.activeElement,
+        ),
+      )
+      .toBe(true);
+  });
+
+  it('is a page of its own, served with the same CSP, and says when there is no relay', async () => {
+    app = await e2e.openApp();
+    const quick = new QuickAskPage(await app.openQuickWindow());
+    await quick.page.getByText('Connect to a relay first').waitFor();
+    await expect(quick.prompt.isDisabled()).resolves.toBe(true);
+    const csp = await quick.page.evaluate(async () => {
+      const response = await fetch('/quick.html');
+      return response.headers.get('content-security-policy');
+    });
+    expect(csp).toContain("script-src 'self'");
+  });
+});
