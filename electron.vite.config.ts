@@ -3,7 +3,7 @@ import { resolve } from 'node:path';
 import react from '@vitejs/plugin-react';
 import { defineConfig } from 'electron-vite';
 import type { Plugin } from 'vite';
-import { CHAT_IMPORT_WORKER } from './electron/main/build-entries';
+import { CHAT_IMPORT_WORKER, DOCUMENT_WORKER } from './electron/main/build-entries';
 
 const root = import.meta.dirname;
 const { version } = JSON.parse(readFileSync(resolve(root, 'package.json'), 'utf8')) as {
@@ -44,6 +44,8 @@ export default defineConfig({
           index: resolve(root, 'electron/main/index.ts'),
           // Chat imports are read in a worker thread, which index.ts starts from this file.
           [CHAT_IMPORT_WORKER]: resolve(root, 'electron/main/services/chat/import-worker.ts'),
+          // Documents (attachments, knowledge-base files) are read for their text in another.
+          [DOCUMENT_WORKER]: resolve(root, 'electron/main/services/documents/document-worker.ts'),
         },
       },
     },

@@ -2,6 +2,7 @@
  * What every feature's handlers and services may use: the shell's services, the database, a
  * relay client for the active connection, events to the page, and the platform's dialogs.
  */
+import type { ReadDocuments } from './services/documents/read-documents';
 import type { StartImportWorker } from './services/chat/import-reader';
 import type { Db } from './services/database';
 import type { ConnectionsService } from './services/connections';
@@ -74,6 +75,8 @@ export interface AppContext {
   desktop: DesktopShell;
   /** Starts the worker thread chat imports are read in; without it they are read on main. */
   startImportWorker?: StartImportWorker;
+  /** Reads files the person gave (attachments, knowledge-base files) for their text. */
+  readDocuments: ReadDocuments;
   /** A client for the active connection, with the person's timeouts; retries are reported as events. */
   activeClient(requestId?: string): Promise<{ connectionId: string; client: RelayClient }>;
   /** Work to run when the app closes (stop streams, flush writes). */

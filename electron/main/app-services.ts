@@ -9,6 +9,11 @@ import { randomUUID } from 'node:crypto';
 import type { Routes } from '../shared/ipc/contract';
 import { join } from 'node:path';
 import type { AppContext, ConfirmOptions, DesktopShell, Dialogs } from './app-context';
+import {
+  readDocumentsInProcess,
+  readDocumentsInWorker,
+  type StartDocumentWorker,
+} from './services/documents/read-documents';
 import type { StartImportWorker } from './services/chat/import-reader';
 import { chatHandlers } from './ipc/handlers/chat';
 import { desktopHandlers, openDesktop } from './ipc/handlers/desktop';
@@ -64,6 +69,8 @@ export interface AppServicesOptions {
   log?: AppLog;
   /** Starts the worker thread chat imports are read in; without it they are read on main. */
   startImportWorker?: StartImportWorker;
+  /** Starts the worker thread documents are read in; without it they are read on main. */
+  startDocumentWorker?: StartDocumentWorker;
   /**
    * A fetch no proxy setting reaches, for the embedded demo relay on loopback (Node's own in the
    * app); `fetch` if absent.
@@ -231,6 +238,9 @@ export async function createAppServices(options: AppServicesOptions): Promise<Ap
     dialogs,
     desktop: options.desktop ?? NO_DESKTOP,
     ...(options.startImportWorker ? { startImportWorker: options.startImportWorker } : {}),
+    readDocuments: options.startDocumentWorker
+      ? readDocumentsInWorker(options.startDocumentWorker)
+      : readDocumentsInProcess(),
     async activeClient(requestId) {
       const id = await connections.activeId();
       if (id === undefined)

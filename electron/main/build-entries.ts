@@ -5,3 +5,6 @@
 
 /** The worker thread chat imports are read in (`services/chat/import-worker.ts`). */
 export const CHAT_IMPORT_WORKER = 'chat-import-worker';
+
+/** The worker thread documents are read in for their text (`services/documents/document-worker.ts`). */
+export const DOCUMENT_WORKER = 'document-worker';

@@ -4,7 +4,7 @@ import { Worker } from 'node:worker_threads';
 import { app, Menu, screen, type BrowserWindow } from 'electron';
 import { EVENTS, ROUTES } from '../shared/ipc/contract';
 import { createAppServices, type AppServices } from './app-services';
-import { CHAT_IMPORT_WORKER } from './build-entries';
+import { CHAT_IMPORT_WORKER, DOCUMENT_WORKER } from './build-entries';
 import { createRouter, trustedSender } from './ipc/router';
 import { registerAppScheme, serveRenderer } from './platform/app-protocol';
 import { electronDesktop, electronDialogs, openFolder } from './platform/desktop';
@@ -30,6 +30,7 @@ import { checkStart, StartRefused, type StartPlan } from './windows/start-policy
 const preloadPath = join(import.meta.dirname, '../preload/index.cjs');
 /** A separate entry of the build (`electron.vite.config.ts`), beside this file. */
 const importWorkerPath = join(import.meta.dirname, `${CHAT_IMPORT_WORKER}.js`);
+const documentWorkerPath = join(import.meta.dirname, `${DOCUMENT_WORKER}.js`);
 const rendererDir = join(import.meta.dirname, '../renderer');
 /** The tray images: beside app.asar when packaged (`extraResources`), in resources/ otherwise. */
 const trayIconDir = app.isPackaged
@@ -294,6 +295,7 @@ async function start(appLog: AppLog): Promise<void> {
     dialogs: electronDialogs,
     desktop: electronDesktop,
     startImportWorker: (workerData) => new Worker(importWorkerPath, { workerData }),
+    startDocumentWorker: (workerData) => new Worker(documentWorkerPath, { workerData }),
     emit,
     version: app.getVersion(),
     platform,

@@ -280,6 +280,28 @@ describe.skipIf(process.platform !== 'linux')('the packed app (electron-builder 
     ]);
   });
 
+  // pdf.js needs its optional @napi-rs/canvas in Node even to read text (DOMMatrix at load).
+  it('reads a PDF for its text with the packed document worker and pdf.js', async () => {
+    const extracted = join(work, 'app-documents');
+    asar.extractAll(archive, extracted);
+    const script = `
+      const { Worker } = require('node:worker_threads');
+      const worker = new Worker(process.argv[1], { workerData: { paths: [process.argv[2]], limits: { maxBytes: 1e7, maxChars: 1e6, maxPages: 10 } } });
+      worker.on('message', (m) => { console.log(JSON.stringify(m)); process.exit(0); });
+      worker.on('error', (e) => { console.error(e); process.exit(1); });`;
+    const { stdout } = await run(process.execPath, [
+      '-e',
+      script,
+      join(extracted, 'out/main/document-worker.js'),
+      join(ROOT, 'tests/fixtures/documents/notes.pdf'),
+    ]);
+    const message = JSON.parse(stdout.trim().split('\n').pop() ?? '{}') as {
+      result?: { ok: boolean; document?: { pages?: unknown[] } };
+    };
+    expect(message.result?.ok, stdout).toBe(true);
+    expect(message.result?.document?.pages).toHaveLength(3);
+  });
+
   it('starts from the packed files alone', async () => {
     const extracted = join(work, 'app');
     asar.extractAll(archive, extracted);

@@ -6,10 +6,16 @@ import { pathToFileURL } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import { join } from 'node:path';
 import type { StartImportWorker } from '../../electron/main/services/chat/import-reader';
+import type { StartDocumentWorker } from '../../electron/main/services/documents/read-documents';
 
 const IMPORT_WORKER = join(
   import.meta.dirname,
   '../../electron/main/services/chat/import-worker.ts',
+);
+
+const DOCUMENT_WORKER = join(
+  import.meta.dirname,
+  '../../electron/main/services/documents/document-worker.ts',
 );
 
 function sourceWorker(entry: string, workerData: unknown): Worker {
@@ -20,3 +26,6 @@ function sourceWorker(entry: string, workerData: unknown): Worker {
 
 export const startSourceImportWorker: StartImportWorker = (data) =>
   sourceWorker(IMPORT_WORKER, data);
+
+export const startSourceDocumentWorker: StartDocumentWorker = (data) =>
+  sourceWorker(DOCUMENT_WORKER, data);

@@ -1,0 +1,447 @@
+/**
+ * The text of a document the person gave the app (an attachment, a knowledge-base file): plain
+ * text, Markdown, source code, CSV, JSON, HTML (its text only), PDF (its text layer, page by page)
+ * and Word .docx. Anything else, and what cannot be read for text (a binary, an encrypted or
+ * image-only PDF), is refused with a reason a person can act on.
+ *
+ * Each format goes through the maintained library of its field: pdf.js (Mozilla's PDF reader)
+ * for PDF, mammoth for .docx, hast (the unified HTML tree) for HTML. Only the format check and the
+ * binary sniff are written here, because they are a few lines that decide between those.
+ *
+ * It runs in a worker thread (`document-worker.ts`): a large PDF takes seconds to read, and main's
+ * event loop must stay free meanwhile.
+ */
+import { extname } from 'node:path';
+import { fromHtml } from 'hast-util-from-html';
+import { toText } from 'hast-util-to-text';
+
+/** What kind of text a document holds; decides how it is shown, split and delimited. */
+export type DocumentFormat =
+  'text' | 'markdown' | 'code' | 'csv' | 'json' | 'html' | 'pdf' | 'docx';
+
+export interface DocumentPage {
+  /** 1-based, as a reader of the PDF would name it. */
+  page: number;
+  text: string;
+}
+
+export interface DocumentText {
+  name: string;
+  format: DocumentFormat;
+  /** The media type of the file as read (`application/pdf`, `text/markdown`…). */
+  mimeType: string;
+  /** The size of the file read, in bytes. */
+  bytes: number;
+  /** The whole text; for a PDF, its pages joined by a blank line. */
+  text: string;
+  /** A PDF's pages, each with its text (pages without text are left out). */
+  pages?: DocumentPage[];
+  /** For source code: the language its extension names (`ts`, `py`…). */
+  language?: string;
+}
+
+export type DocumentRefusalReason =
+  | 'unsupported'
+  | 'binary'
+  | 'too_large'
+  | 'encrypted'
+  | 'no_text'
+  | 'damaged'
+  | 'unreadable'
+  | 'missing'
+  | 'not_regular';
+
+export interface DocumentRefusal {
+  name: string;
+  reason: DocumentRefusalReason;
+  /** A sentence for the person that names the file and says why. */
+  message: string;
+}
+
+export type DocumentResult =
+  { ok: true; document: DocumentText } | { ok: false; refusal: DocumentRefusal };
+
+export interface DocumentLimits {
+  /** The largest file read at all. */
+  maxBytes: number;
+  /** The most text kept from one document, in characters. */
+  maxChars: number;
+  /** The most PDF pages read. */
+  maxPages: number;
+}
+
+export const DOCUMENT_LIMITS: DocumentLimits = {
+  maxBytes: 50 * 1024 * 1024,
+  maxChars: 10_000_000,
+  maxPages: 2_000,
+};
+
+const TEXT_FORMATS: Record<string, { format: DocumentFormat; mimeType: string }> = {
+  '.txt': { format: 'text', mimeType: 'text/plain' },
+  '.text': { format: 'text', mimeType: 'text/plain' },
+  '.log': { format: 'text', mimeType: 'text/plain' },
+  '.md': { format: 'markdown', mimeType: 'text/markdown' },
+  '.markdown': { format: 'markdown', mimeType: 'text/markdown' },
+  '.mdx': { format: 'markdown', mimeType: 'text/markdown' },
+  '.csv': { format: 'csv', mimeType: 'text/csv' },
+  '.tsv': { format: 'csv', mimeType: 'text/tab-separated-values' },
+  '.json': { format: 'json', mimeType: 'application/json' },
+  '.jsonl': { format: 'json', mimeType: 'application/jsonl' },
+  '.ndjson': { format: 'json', mimeType: 'application/jsonl' },
+  '.html': { format: 'html', mimeType: 'text/html' },
+  '.htm': { format: 'html', mimeType: 'text/html' },
+  '.xhtml': { format: 'html', mimeType: 'application/xhtml+xml' },
+};
+
+/** Source code and configuration, by extension, with the language name a code fence would use. */
+const CODE_LANGUAGES: Record<string, string> = {
+  '.ts': 'ts',
+  '.tsx': 'tsx',
+  '.js': 'js',
+  '.jsx': 'jsx',
+  '.mjs': 'js',
+  '.cjs': 'js',
+  '.py': 'python',
+  '.rb': 'ruby',
+  '.go': 'go',
+  '.rs': 'rust',
+  '.java': 'java',
+  '.kt': 'kotlin',
+  '.kts': 'kotlin',
+  '.scala': 'scala',
+  '.swift': 'swift',
+  '.c': 'c',
+  '.h': 'c',
+  '.cc': 'cpp',
+  '.cpp': 'cpp',
+  '.cxx': 'cpp',
+  '.hpp': 'cpp',
+  '.hh': 'cpp',
+  '.cs': 'csharp',
+  '.fs': 'fsharp',
+  '.php': 'php',
+  '.pl': 'perl',
+  '.lua': 'lua',
+  '.r': 'r',
+  '.jl': 'julia',
+  '.dart': 'dart',
+  '.ex': 'elixir',
+  '.exs': 'elixir',
+  '.erl': 'erlang',
+  '.hs': 'haskell',
+  '.clj': 'clojure',
+  '.ml': 'ocaml',
+  '.sh': 'bash',
+  '.bash': 'bash',
+  '.zsh': 'bash',
+  '.fish': 'fish',
+  '.ps1': 'powershell',
+  '.bat': 'bat',
+  '.sql': 'sql',
+  '.css': 'css',
+  '.scss': 'scss',
+  '.less': 'less',
+  '.vue': 'vue',
+  '.svelte': 'svelte',
+  '.yaml': 'yaml',
+  '.yml': 'yaml',
+  '.toml': 'toml',
+  '.ini': 'ini',
+  '.cfg': 'ini',
+  '.conf': 'ini',
+  '.xml': 'xml',
+  '.svg': 'xml',
+  '.graphql': 'graphql',
+  '.proto': 'protobuf',
+  '.tf': 'hcl',
+  '.gradle': 'groovy',
+  '.groovy': 'groovy',
+  '.m': 'objectivec',
+  '.zig': 'zig',
+  '.nim': 'nim',
+  '.asm': 'asm',
+  '.s': 'asm',
+  '.tex': 'latex',
+  '.rst': 'rst',
+  '.adoc': 'asciidoc',
+  '.env': 'ini',
+  '.dockerfile': 'dockerfile',
+  '.make': 'makefile',
+  '.cmake': 'cmake',
+  '.diff': 'diff',
+  '.patch': 'diff',
+};
+
+/** Files known by their whole name rather than an extension. */
+const CODE_NAMES: Record<string, string> = {
+  dockerfile: 'dockerfile',
+  makefile: 'makefile',
+  gemfile: 'ruby',
+  rakefile: 'ruby',
+  'cmakelists.txt': 'cmake',
+  '.gitignore': 'ini',
+  '.editorconfig': 'ini',
+};
+
+/** Formats people are likely to try, each with what to do instead. */
+const KNOWN_UNSUPPORTED: Record<string, string> = {
+  '.doc': 'old Word documents (.doc) are not read: save it as .docx or PDF',
+  '.rtf': 'RTF is not read: save it as .docx, PDF or plain text',
+  '.odt': 'OpenDocument text is not read: save it as .docx or PDF',
+  '.pages': 'Pages documents are not read: export it as PDF or .docx',
+  '.xls': 'spreadsheets are not read: save the sheet as CSV',
+  '.xlsx': 'spreadsheets are not read: save the sheet as CSV',
+  '.ods': 'spreadsheets are not read: save the sheet as CSV',
+  '.ppt': 'presentations are not read: export it as PDF',
+  '.pptx': 'presentations are not read: export it as PDF',
+  '.key': 'presentations are not read: export it as PDF',
+  '.epub': 'e-books are not read: export it as PDF or text',
+  '.zip': 'archives are not read: unpack it and add the files',
+};
+
+/** Where a file's format comes from: its extension (or its whole name), then what it holds. */
+export function formatOf(
+  name: string,
+): { format: DocumentFormat; mimeType: string; language?: string } | undefined {
+  const lower = name.toLowerCase();
+  const extension = extname(lower);
+  if (extension === '.pdf') return { format: 'pdf', mimeType: 'application/pdf' };
+  if (extension === '.docx') {
+    return {
+      format: 'docx',
+      mimeType: 'application/vnd.openxmlformats-officedocument.wordprocessingml.document',
+    };
+  }
+  const text = TEXT_FORMATS[extension];
+  if (text) return text;
+  const language = CODE_LANGUAGES[extension] ?? CODE_NAMES[lower];
+  if (language) return { format: 'code', mimeType: 'text/plain', language };
+  return undefined;
+}
+
+/**
+ * Whether bytes look like a binary file rather than text: a NUL in the first 8 KB (no text
+ * encoding the app reads has one), or text that is not valid UTF-8 in more than a few places.
+ */
+export function looksBinary(bytes: Uint8Array): boolean {
+  const head = bytes.subarray(0, 8192);
+  if (head.includes(0)) return true;
+  const decoded = new TextDecoder('utf-8', { fatal: false }).decode(head);
+  let replaced = 0;
+  for (const char of decoded) if (char === '\uFFFD') replaced++;
+  return replaced > Math.max(4, decoded.length / 100);
+}
+
+function refusal(name: string, reason: DocumentRefusalReason, why: string): DocumentResult {
+  return { ok: false, refusal: { name, reason, message: `${name} was not added: ${why}.` } };
+}
+
+function megabytes(bytes: number): string {
+  return `${Math.round(bytes / (1024 * 1024))} MB`;
+}
+
+function clip(text: string, limits: DocumentLimits): string {
+  return text.length > limits.maxChars ? text.slice(0, limits.maxChars) : text;
+}
+
+/** UTF-8 text, with a leading byte-order mark dropped and line ends made `\n`. */
+function decodeText(bytes: Uint8Array): string {
+  return new TextDecoder('utf-8').decode(bytes).replace(/\r\n?/g, '\n');
+}
+
+/**
+ * Reads the text of a document from its bytes. `name` is the file's name (its extension decides
+ * the format); nothing here touches the disk.
+ */
+export async function extractDocument(
+  name: string,
+  bytes: Uint8Array,
+  limits: DocumentLimits = DOCUMENT_LIMITS,
+): Promise<DocumentResult> {
+  if (bytes.length > limits.maxBytes) {
+    return refusal(
+      name,
+      'too_large',
+      `it is larger than the ${megabytes(limits.maxBytes)} allowed`,
+    );
+  }
+  const known = formatOf(name);
+  if (known === undefined) {
+    const hint = KNOWN_UNSUPPORTED[extname(name.toLowerCase())];
+    if (hint) return refusal(name, 'unsupported', hint);
+    // A text file with an unusual extension still goes in; anything else is refused.
+    if (bytes.length === 0 || looksBinary(bytes)) {
+      return refusal(
+        name,
+        'binary',
+        'it is not a text, Markdown, code, CSV, JSON, HTML, PDF or .docx file',
+      );
+    }
+    return textDocument(name, bytes, { format: 'text', mimeType: 'text/plain' }, limits);
+  }
+  switch (known.format) {
+    case 'pdf':
+      return pdfDocument(name, bytes, limits);
+    case 'docx':
+      return docxDocument(name, bytes, limits);
+    default:
+      if (looksBinary(bytes)) {
+        return refusal(
+          name,
+          'binary',
+          `it holds binary data, not the text its name (${extname(name)}) says`,
+        );
+      }
+      return textDocument(name, bytes, known, limits);
+  }
+}
+
+function textDocument(
+  name: string,
+  bytes: Uint8Array,
+  known: { format: DocumentFormat; mimeType: string; language?: string },
+  limits: DocumentLimits,
+): DocumentResult {
+  const raw = decodeText(bytes);
+  const text = known.format === 'html' ? htmlText(raw) : raw;
+  if (text.trim() === '') return refusal(name, 'no_text', 'it holds no text');
+  const document: DocumentText = {
+    name,
+    format: known.format,
+    mimeType: known.mimeType,
+    bytes: bytes.length,
+    text: clip(text, limits),
+  };
+  if (known.language) document.language = known.language;
+  return { ok: true, document };
+}
+
+/** The text a reader sees in an HTML page: no tags, scripts or styles; blocks on lines of their own. */
+function htmlText(html: string): string {
+  return toText(fromHtml(html), { whitespace: 'normal' })
+    .replace(/[ \t]+\n/g, '\n')
+    .replace(/\n{3,}/g, '\n\n')
+    .trim();
+}
+
+/** pdf.js's exception names (its classes are not exported in a way that survives bundling). */
+function pdfErrorName(error: unknown): string {
+  return error instanceof Error ? error.name : '';
+}
+
+async function pdfDocument(
+  name: string,
+  bytes: Uint8Array,
+  limits: DocumentLimits,
+): Promise<DocumentResult> {
+  // The legacy build is the one pdf.js supports in Node; loaded on first use, as most people
+  // never give the app a PDF.
+  const pdfjs = await import('pdfjs-dist/legacy/build/pdf.mjs');
+  const task = pdfjs.getDocument({
+    // pdf.js takes ownership of (detaches) the buffer it is given: hand it a copy.
+    data: new Uint8Array(bytes),
+    // Fonts are never turned into code (CVE-2024-4367), never fetched, never rendered.
+    isEvalSupported: false,
+    disableFontFace: true,
+    useSystemFonts: false,
+    useWorkerFetch: false,
+    stopAtErrors: false,
+    verbosity: 0,
+  });
+  let pdf: Awaited<typeof task.promise>;
+  try {
+    pdf = await task.promise;
+  } catch (error) {
+    await task.destroy();
+    if (pdfErrorName(error) === 'PasswordException') {
+      return refusal(
+        name,
+        'encrypted',
+        'the PDF is protected by a password; save an unprotected copy',
+      );
+    }
+    return refusal(name, 'damaged', 'it is not a PDF that can be read (damaged or not a PDF)');
+  }
+  try {
+    if (pdf.numPages > limits.maxPages) {
+      return refusal(
+        name,
+        'too_large',
+        `it has ${pdf.numPages} pages; at most ${limits.maxPages} are read`,
+      );
+    }
+    const pages: DocumentPage[] = [];
+    let length = 0;
+    for (let number = 1; number <= pdf.numPages && length < limits.maxChars; number++) {
+      const page = await pdf.getPage(number);
+      const content = await page.getTextContent();
+      let text = '';
+      for (const item of content.items) {
+        if (!('str' in item)) continue;
+        text += item.str;
+        if (item.hasEOL) text += '\n';
+      }
+      page.cleanup();
+      text = text
+        .replace(/[ \t]+\n/g, '\n')
+        .replace(/\n{3,}/g, '\n\n')
+        .trim();
+      if (text === '') continue;
+      pages.push({ page: number, text });
+      length += text.length;
+    }
+    if (pages.length === 0) {
+      return refusal(
+        name,
+        'no_text',
+        'the PDF has no text layer (it is scanned or made of images); run it through OCR first',
+      );
+    }
+    return {
+      ok: true,
+      document: {
+        name,
+        format: 'pdf',
+        mimeType: 'application/pdf',
+        bytes: bytes.length,
+        text: clip(pages.map((p) => p.text).join('\n\n'), limits),
+        pages,
+      },
+    };
+  } finally {
+    await pdf.destroy();
+  }
+}
+
+async function docxDocument(
+  name: string,
+  bytes: Uint8Array,
+  limits: DocumentLimits,
+): Promise<DocumentResult> {
+  const mammoth = await import('mammoth');
+  let value: string;
+  try {
+    ({ value } = await mammoth.extractRawText({ buffer: Buffer.from(bytes) }));
+  } catch {
+    return refusal(
+      name,
+      'damaged',
+      'it is not a Word document that can be read (damaged or protected)',
+    );
+  }
+  const text = value
+    .replace(/\r\n?/g, '\n')
+    .replace(/\n{3,}/g, '\n\n')
+    .trim();
+  if (text === '') return refusal(name, 'no_text', 'the document holds no text');
+  return {
+    ok: true,
+    document: {
+      name,
+      format: 'docx',
+      mimeType: 'application/vnd.openxmlformats-officedocument.wordprocessingml.document',
+      bytes: bytes.length,
+      text: clip(text, limits),
+    },
+  };
+}

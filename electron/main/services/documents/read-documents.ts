@@ -1,0 +1,117 @@
+/**
+ * Reading documents from disk for their text, away from main's event loop: in a worker thread
+ * that runs `document-worker.ts` (its own entry of the build, next to `index.js` in `out/main`),
+ * one worker per batch, each document's result posted as soon as it is read.
+ */
+import { basename } from 'node:path';
+import type { Worker } from 'node:worker_threads';
+import { readRegularFile } from '../files/regular-file';
+import {
+  DOCUMENT_LIMITS,
+  extractDocument,
+  type DocumentLimits,
+  type DocumentResult,
+} from './document-text';
+
+export interface DocumentWorkerData {
+  paths: string[];
+  limits: DocumentLimits;
+}
+
+export type DocumentWorkerMessage =
+  { type: 'document'; index: number; result: DocumentResult } | { type: 'failed'; message: string };
+
+/** Starts the document worker with its data (`new Worker(<built document-worker.js>, …)`). */
+export type StartDocumentWorker = (data: DocumentWorkerData) => Worker;
+
+/** Reads documents and gives one result per path, in order; `onResult` hears each as it comes. */
+export type ReadDocuments = (
+  paths: readonly string[],
+  options?: { onResult?: (index: number, result: DocumentResult) => void; signal?: AbortSignal },
+) => Promise<DocumentResult[]>;
+
+/** Reads one file from disk and extracts its text, or says why it was not read. */
+export async function readDocumentFile(
+  path: string,
+  limits: DocumentLimits = DOCUMENT_LIMITS,
+): Promise<DocumentResult> {
+  const name = basename(path);
+  const file = await readRegularFile(path, limits.maxBytes);
+  if (file.ok) return extractDocument(name, file.bytes, limits);
+  const refused = (
+    reason: Extract<DocumentResult, { ok: false }>['refusal']['reason'],
+    why: string,
+  ) =>
+    ({ ok: false, refusal: { name, reason, message: `${name} was not added: ${why}.` } }) as const;
+  switch (file.problem) {
+    case 'not_regular':
+      return refused('not_regular', 'it is a folder, a pipe or a device, not a file');
+    case 'too_large':
+      return refused(
+        'too_large',
+        `it is larger than the ${Math.round(limits.maxBytes / (1024 * 1024))} MB allowed`,
+      );
+    case 'changed':
+      return refused('unreadable', 'it changed while it was read; add it again');
+    case 'missing':
+      return refused('missing', 'it is no longer there (moved or deleted since it was chosen)');
+    case 'unreadable':
+      return refused('unreadable', `it could not be read (${file.code})`);
+  }
+}
+
+/** Reads in a worker thread started by `start`. */
+export function readDocumentsInWorker(
+  start: StartDocumentWorker,
+  limits: DocumentLimits = DOCUMENT_LIMITS,
+): ReadDocuments {
+  return (paths, { onResult, signal } = {}) =>
+    new Promise((resolve, reject) => {
+      if (paths.length === 0) {
+        resolve([]);
+        return;
+      }
+      const results: Array<DocumentResult | undefined> = new Array(paths.length);
+      let received = 0;
+      let settled = false;
+      const settle = (outcome: () => void) => {
+        if (settled) return;
+        settled = true;
+        signal?.removeEventListener('abort', onAbort);
+        outcome();
+        void worker.terminate();
+      };
+      const onAbort = () =>
+        settle(() => reject(signal?.reason ?? new Error('Reading the documents was cancelled.')));
+      const worker = start({ paths: [...paths], limits });
+      signal?.addEventListener('abort', onAbort, { once: true });
+      worker.on('message', (message: DocumentWorkerMessage) => {
+        if (message.type === 'failed') {
+          settle(() => reject(new Error(`Reading the documents failed: ${message.message}`)));
+          return;
+        }
+        results[message.index] = message.result;
+        onResult?.(message.index, message.result);
+        received++;
+        if (received === paths.length) settle(() => resolve(results as DocumentResult[]));
+      });
+      worker.on('error', (error) => settle(() => reject(error)));
+      worker.on('exit', (code) =>
+        settle(() => reject(new Error(`Reading the documents stopped early (exit code ${code}).`))),
+      );
+    });
+}
+
+/** Reads on the calling thread: for tests and tools that run no worker. */
+export function readDocumentsInProcess(limits: DocumentLimits = DOCUMENT_LIMITS): ReadDocuments {
+  return async (paths, { onResult, signal } = {}) => {
+    const results: DocumentResult[] = [];
+    for (const [index, path] of paths.entries()) {
+      signal?.throwIfAborted();
+      const result = await readDocumentFile(path, limits);
+      results.push(result);
+      onResult?.(index, result);
+    }
+    return results;
+  };
+}
