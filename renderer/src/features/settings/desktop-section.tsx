@@ -85,7 +85,7 @@ export function DesktopSection({ settings }: { settings: Settings }) {
           />
           <span>Open quick ask with a keyboard shortcut, from any app</span>
         </label>
-        <div className="shortcut-row">
+        <div className="quick-shortcut-row">
           <span className="field-label" id="quick-ask-shortcut-label">
             Shortcut
           </span>
