@@ -72,6 +72,13 @@ describe('updates', () => {
 
     await updates.getByRole('button', { name: 'Restart to update' }).click();
     await expect.poll(() => updater.installs).toBe(1);
+
+    // The channel: saved, and the updater reads the beta files from then on.
+    await page.getByRole('radio', { name: /Betas too/ }).check();
+    await expect
+      .poll(async () => (await app!.services.settings.get()).updates.channel)
+      .toBe('beta');
+    await expect.poll(() => updater.channel).toBe('beta');
   });
 
   it('says when the server cannot be reached, and when a download fails its checksum', async () => {
@@ -100,32 +107,21 @@ describe('updates', () => {
     await expect(alert.textContent()).resolves.toMatch(/did not match the checksum \(SHA-512\)/);
     expect(await page.getByText('Restart to update').count()).toBe(0);
   });
-
-  it('says why a build does not update itself, and offers no check', async () => {
-    const page = await openSettings({
-      updatesUnsupported:
-        'This is a development build (npm start or npm run dev): it does not update itself.',
-    });
-    const updates = page.getByRole('region', { name: 'Updates' });
-    await updates.getByText('This is a development build').waitFor();
-    expect(await updates.getByRole('button', { name: 'Check now' }).count()).toBe(0);
-  });
-
-  it('saves the channel', async () => {
-    const updater = new ScriptedUpdater();
-    const page = await openSettings({ updater });
-    await page.getByRole('radio', { name: /Betas too/ }).check();
-    await expect
-      .poll(async () => (await app!.services.settings.get()).updates.channel)
-      .toBe('beta');
-    await expect.poll(() => updater.channel).toBe('beta');
-  });
 });
 
 describe('network', () => {
   it('checks a proxy in main, applies it, and tests where an address goes', async () => {
     const stack = new RecordingProxyStack();
-    const page = await openSettings({ proxyStack: stack });
+    const page = await openSettings({
+      proxyStack: stack,
+      updatesUnsupported:
+        'This is a development build (npm start or npm run dev): it does not update itself.',
+    });
+    // A build without an updater says why, and offers no check.
+    const updates = page.getByRole('region', { name: 'Updates' });
+    await updates.getByText('This is a development build').waitFor();
+    expect(await updates.getByRole('button', { name: 'Check now' }).count()).toBe(0);
+
     const network = page.getByRole('region', { name: 'Network' });
     // The system's proxy at start.
     expect(stack.applied).toEqual([{ mode: 'system' }]);
@@ -180,7 +176,7 @@ describe('network', () => {
 });
 
 describe('quick ask and the desktop', () => {
-  it('records a new shortcut, says when the system refuses one, and keeps the one that works', async () => {
+  it('records a new shortcut, says when the system refuses one, keeps the one that works, and opens at login', async () => {
     const desktop = new RecordingDesktop();
     desktop.taken.add('Control+Alt+K');
     const page = await openSettings({ desktopIntegration: desktop });
@@ -205,11 +201,8 @@ describe('quick ask and the desktop', () => {
 
     await quick.getByRole('button', { name: 'Use the default' }).click();
     await quick.getByText('Ctrl+Alt+Space opens quick ask', { exact: false }).waitFor();
-  });
 
-  it('turns opening at login on, saying where, and says when it cannot', async () => {
-    const desktop = new RecordingDesktop();
-    const page = await openSettings({ desktopIntegration: desktop });
+    // Opening at login: on, saying where it is kept; a refusal keeps it as it was.
     const section = page.getByRole('region', { name: 'Tray and start-up' });
     await section.getByRole('checkbox', { name: 'Open at login' }).check();
     await section
@@ -218,7 +211,8 @@ describe('quick ask and the desktop', () => {
     expect(desktop.calls).toContain('login:true');
 
     desktop.loginFails = true;
-    await section.getByRole('checkbox', { name: 'Open at login' }).uncheck();
+    // A click rather than uncheck(): the box goes back when main refuses, which is the point.
+    await section.getByRole('checkbox', { name: 'Open at login' }).click();
     await section
       .getByText('Opening at login could not be turned off: EACCES: permission denied')
       .waitFor();

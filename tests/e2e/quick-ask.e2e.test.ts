@@ -9,7 +9,10 @@ import type { AppWindows } from '../../electron/main/ipc/handlers/quick-ask';
 import type { ClipboardText } from '../../electron/main/services/quick-ask/quick-ask-service';
 import { expectHealthyPage } from './harness/checks';
 import { startE2e, type AppUnderTest, type E2eSession } from './harness/harness';
+import type { Page } from 'playwright-core';
+import { blocking, describeViolations, scanPage } from './pages/axe';
 import { ChatPage } from './pages/chat-page';
+import { walkWithTab } from './pages/keyboard-walk';
 import { ConnectPage } from './pages/connect-page';
 import { ModelsPage } from './pages/models-page';
 import { QuickAskPage } from './pages/quick-ask-page';
@@ -62,6 +65,25 @@ async function openQuickAsk(
   return { quick, windows, reads: () => reads };
 }
 
+/** No serious axe violation; Tab reaches every control, each with a visible focus ring. */
+async function expectAccessible(page: Page, state: string): Promise<void> {
+  const failing = blocking(await scanPage(page));
+  expect(
+    failing.map((v) => v.id),
+    describeViolations(state, failing),
+  ).toEqual([]);
+  const { controls, stops } = await walkWithTab(page);
+  const reached = new Set(stops.map((stop) => stop.index));
+  expect(
+    controls.filter((_, index) => !reached.has(index)),
+    `${state}: not reached`,
+  ).toEqual([]);
+  expect(
+    stops.filter((s) => s.outlineStyle === 'none' || !(s.outlineWidth > 0)).map((s) => s.name),
+    `${state}: no visible focus`,
+  ).toEqual([]);
+}
+
 /** As the shortcut does (index.ts): main reads the clipboard if allowed, then tells the page. */
 async function showQuickWindow(): Promise<void> {
   await app!.services.quickAsk.windowShown();
@@ -69,7 +91,7 @@ async function showQuickWindow(): Promise<void> {
 }
 
 describe('quick ask', () => {
-  it('streams the reply with the chat renderer, keeps it as a conversation, and opens it in the app', async () => {
+  it('streams the reply with the chat renderer, keeps it as a conversation, opens it in the app, and hides on Esc', async () => {
     const { quick, windows } = await openQuickAsk();
     await quick.ask('Explain the relay in two points');
     await quick.waitForReply();
@@ -86,7 +108,7 @@ describe('quick ask', () => {
     // Streamed: deltas went to the quick window's page, and never to the main one.
     const deltas = app!.messages.filter((m) => m.channel === 'quick-ask:delta');
     expect(deltas.length).toBeGreaterThan(1);
-    await quick.page.screenshot({ path: 'test-results/e2e/quick-ask-reply.png' });
+    await expectAccessible(quick.page, 'quick ask with a reply (light)');
 
     await quick.openInApp.click();
     await expect.poll(() => windows.calls).toEqual(['showMain', 'hideQuickAsk']);
@@ -96,6 +118,22 @@ describe('quick ask', () => {
     await expect
       .poll(() => chat.sidebar.getByRole('button', { name: /Explain the relay/ }).count())
       .toBeGreaterThan(0);
+
+    // Esc hides the window; shown again, the prompt has the focus.
+    await quick.prompt.fill('half a question');
+    await quick.prompt.press('Escape');
+    await expect.poll(() => windows.calls.at(-1)).toBe('hideQuickAsk');
+    await quick.page.getByRole('button', { name: 'Hide' }).focus();
+    await showQuickWindow();
+    await expect
+      .poll(() =>
+        quick.prompt.evaluate(
+          (el) =>
+            el ===
+            (el as { ownerDocument: { activeElement: unknown } }).ownerDocument.activeElement,
+        ),
+      )
+      .toBe(true);
   });
 
   it('keeps nothing unless it is opened in the app, when set so', async () => {
@@ -119,7 +157,7 @@ describe('quick ask', () => {
       text: 'The quarterly figures rose by 4 %.',
       source: 'selection',
     };
-    const { quick, reads } = await openQuickAsk({ clipboard });
+    const { quick, reads } = await openQuickAsk({ clipboard, colorScheme: 'dark' });
     // Off by default: nothing is read.
     await showQuickWindow();
     expect(reads()).toBe(0);
@@ -129,7 +167,7 @@ describe('quick ask', () => {
     await showQuickWindow();
     expect(reads()).toBe(1);
     await quick.context.waitFor();
-    await quick.page.screenshot({ path: 'test-results/e2e/quick-ask-context.png' });
+    await expectAccessible(quick.page, 'quick ask with context (dark)');
     await expect.poll(() => quick.context.textContent()).toContain('the text you last selected');
     await expect.poll(() => quick.context.textContent()).toContain('quarterly figures');
 
@@ -153,24 +191,6 @@ describe('quick ask', () => {
       "SELECT content FROM chat_messages WHERE role = 'user' ORDER BY created_at DESC, rowid DESC LIMIT 1",
     );
     expect(last[0]?.content).toBe('Just this');
-  });
-
-  it('hides on Esc, and is shown again with its prompt focused', async () => {
-    const { quick, windows } = await openQuickAsk();
-    await quick.prompt.fill('half a question');
-    await quick.prompt.press('Escape');
-    await expect.poll(() => windows.calls).toEqual(['hideQuickAsk']);
-    await quick.page.getByRole('button', { name: 'Hide' }).focus();
-    await showQuickWindow();
-    await expect
-      .poll(() =>
-        quick.prompt.evaluate(
-          (el) =>
-            el ===
-            (el as { ownerDocument: { activeElement: unknown } }).ownerDocument.activeElement,
-        ),
-      )
-      .toBe(true);
   });
 
   it('is a page of its own, served with the same CSP, and says when there is no relay', async () => {
