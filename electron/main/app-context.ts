@@ -2,13 +2,16 @@
  * What every feature's handlers and services may use: the shell's services, the database, a
  * relay client for the active connection, events to the page, and the platform's dialogs.
  */
+import type { Emit } from '../shared/ipc/contract';
 import type { ReadDocuments } from './services/documents/read-documents';
 import type { StartImportWorker } from './services/chat/import-reader';
 import type { Db } from './services/database';
-import type { ConnectionsService } from './services/connections';
-import type { ModelCatalog } from './services/model-catalog';
-import type { FetchLike, RelayClient } from './services/relay-client';
-import type { SettingsService } from './services/settings';
+import type { ConnectionsService } from './services/connections/connections';
+import type { AppLog } from './services/log';
+import type { ModelCatalog } from './services/models/model-catalog';
+import type { FetchLike, RelayClient } from './services/relay/relay-client';
+import type { SecretStore } from './services/secret-store';
+import type { SettingsService } from './services/settings/settings';
 
 export interface FileFilter {
   name: string;
@@ -62,12 +65,20 @@ export interface DesktopShell {
 }
 
 export interface AppContext {
+  /** The app's version and the platform it runs on. */
+  version: string;
+  platform: string;
   userDataDir: string;
   /** The person's Pictures folder, where the image gallery lives by default. */
   picturesDir?: string;
   db: Db;
-  emit: (channel: string, payload: unknown) => void;
+  /** Sends an event of the contract to the page, by its name. */
+  emit: Emit;
   connections: ConnectionsService;
+  /** Where keys are kept (its status is shown; the key itself never leaves main). */
+  secretStore: SecretStore;
+  /** The support log. */
+  log: AppLog;
   settings: SettingsService;
   models: ModelCatalog;
   fetch?: FetchLike;

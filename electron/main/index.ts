@@ -2,7 +2,7 @@ import { release } from 'node:os';
 import { join } from 'node:path';
 import { Worker } from 'node:worker_threads';
 import { app, Menu, screen, type BrowserWindow } from 'electron';
-import { EVENTS, ROUTES } from '../shared/ipc/contract';
+import { emitEvents, EVENTS, ROUTES, type Emit } from '../shared/ipc/contract';
 import { createAppServices, type AppServices } from './app-services';
 import { CHAT_IMPORT_WORKER, DOCUMENT_WORKER } from './build-entries';
 import { createRouter, trustedSender } from './ipc/router';
@@ -20,7 +20,7 @@ import { acceleratorLabel } from './services/desktop/accelerator';
 import { findLinkInArgv, LINK_SCHEME } from './services/desktop/connect-link';
 import { logProcessErrors, type AppLog } from './services/log';
 import { logsFolder } from './services/log-policy';
-import { SettingsService } from './services/settings';
+import { SettingsService } from './services/settings/settings';
 import { fitToDisplays, loadWindowState, saveWindowState } from './services/window-state';
 import { appMenuTemplate } from './windows/app-menu';
 import { APP_ENTRY_URL, APP_ORIGIN, QUICK_ENTRY_PATH, QUICK_ENTRY_URL } from './windows/app-origin';
@@ -178,14 +178,17 @@ async function toggleQuickWindow(): Promise<void> {
   await services?.quickAsk.windowShown();
   window.show();
   window.focus();
-  emitEvent(EVENTS.quickAskShown.channel, null);
+  emit('quickAskShown', null);
 }
 
-/** Sends an event of the contract to the window(s) it is for; the tray follows connections. */
-function emitEvent(channel: string, payload: unknown): void {
+/** Sends an event's payload on its channel to the window(s) it is for; the tray follows connections. */
+function sendEvent(channel: string, payload: unknown): void {
   emitToWindows(() => ({ main: mainWindow, quick: quickWindow }))(channel, payload);
   if (channel === EVENTS.connectionsChanged.channel) void refreshTrayConnections();
 }
+
+/** Sends an event of the contract by its name. */
+const emit: Emit = emitEvents(sendEvent);
 
 /** The connections the tray menu lists, read again when they change. */
 let trayConnections: { id: string; name: string; active: boolean; isDemo: boolean }[] = [];
@@ -220,7 +223,7 @@ function openLink(link: string): void {
 }
 
 /** The application menu; its commands go to the renderer, which runs them as it runs their keys. */
-function setAppMenu(userDataDir: string, emit: (channel: string, payload: unknown) => void): void {
+function setAppMenu(userDataDir: string, emit: Emit): void {
   const template = appMenuTemplate({
     platform: process.platform,
     appName: app.name,
@@ -228,7 +231,7 @@ function setAppMenu(userDataDir: string, emit: (channel: string, payload: unknow
     runCommand(id) {
       if (!mainWindow || mainWindow.isDestroyed()) return;
       mainWindow.show();
-      emit(EVENTS.shellCommand.channel, { id });
+      emit('shellCommand', { id });
     },
     openLogsFolder() {
       openFolder(logsFolder(userDataDir)).then(
@@ -242,7 +245,6 @@ function setAppMenu(userDataDir: string, emit: (channel: string, payload: unknow
 
 async function start(appLog: AppLog): Promise<void> {
   const userDataDir = app.getPath('userData');
-  const emit = emitEvent;
   setAppMenu(userDataDir, emit);
   const secretStore = await openSecretStore({
     userDataDir,
@@ -264,13 +266,13 @@ async function start(appLog: AppLog): Promise<void> {
       quickAskKeys,
       newChat() {
         showMainWindow();
-        emit(EVENTS.shellCommand.channel, { id: 'newChat' });
+        emit('shellCommand', { id: 'newChat' });
       },
       quickAsk: () => void toggleQuickWindow(),
       toggleWindow: () => toggleMainWindow(),
       selectConnection(id) {
         void services?.connections.select(id).then(
-          () => emit(EVENTS.connectionsChanged.channel, null),
+          () => emit('connectionsChanged', null),
           (error: unknown) => appLog.warn('tray.select-failed', { message: String(error) }),
         );
       },
@@ -296,7 +298,7 @@ async function start(appLog: AppLog): Promise<void> {
     desktop: electronDesktop,
     startImportWorker: (workerData) => new Worker(importWorkerPath, { workerData }),
     startDocumentWorker: (workerData) => new Worker(documentWorkerPath, { workerData }),
-    emit,
+    emit: sendEvent,
     version: app.getVersion(),
     platform,
     // The demo relay runs in this process on loopback: Node's own fetch, which no proxy reaches.

@@ -38,7 +38,7 @@ import { chromium, type Page } from 'playwright-core';
 import { startDemoRelay } from '../../electron/demo-relay/index';
 import { createAppServices } from '../../electron/main/app-services';
 import { createRouter, trustedSender } from '../../electron/main/ipc/router';
-import type { FetchLike } from '../../electron/main/services/relay-client';
+import type { FetchLike } from '../../electron/main/services/relay/relay-client';
 import { MemorySecretStore } from '../../electron/main/services/secret-store';
 import { ROUTES } from '../../electron/shared/ipc/contract';
 import { CHROMIUM_ARGS, CHROMIUM_PATH } from '../e2e/harness/browser';

@@ -23,7 +23,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { DATABASE_FILE, openDatabase } from '../../electron/main/services/database';
 import { LOG_FILE } from '../../electron/main/services/log-policy';
-import { SETTINGS_FILE } from '../../electron/main/services/settings';
+import { SETTINGS_FILE } from '../../electron/main/services/settings/settings';
 import { WINDOW_STATE_FILE } from '../../electron/main/services/window-state';
 import { CONTENT_SECURITY_POLICY } from '../../electron/main/windows/app-origin';
 import { EVENTS, ROUTES } from '../../electron/shared/ipc/contract';

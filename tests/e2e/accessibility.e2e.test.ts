@@ -3,10 +3,9 @@
  * main states, in the light and the dark theme, with no serious or critical violation; and a
  * keyboard-only walk where Tab reaches every control of a screen with a visible focus ring.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { DemoRelay } from '../../electron/demo-relay/index';
-import { startE2e, type AppUnderTest, type E2eSession } from './harness/harness';
-import { newKey, startRelay } from './harness/relay';
+import { describe, expect, it } from 'vitest';
+import type { AppUnderTest } from './harness/harness';
+import { e2eSuite } from './harness/suite';
 import { blocking, describeViolations, scanPage } from './pages/axe';
 import { ChatPage } from './pages/chat-page';
 import { ConnectPage } from './pages/connect-page';
@@ -18,16 +17,7 @@ import { scriptedChat, SIMILARITY_PROMPT, SIMILARITY_REPLY } from './pages/scrip
 import { SettingsPage } from './pages/settings-page';
 import { ShortcutsPage } from './pages/shortcuts-page';
 
-let e2e: E2eSession;
-let relay: DemoRelay;
-const key = newKey();
-
-beforeAll(async () => {
-  [e2e, relay] = await Promise.all([startE2e(), startRelay([key])]);
-});
-afterAll(async () => {
-  await Promise.all([e2e?.close(), relay?.close()]);
-});
+const suite = e2eSuite();
 
 /** Scans the page and fails on a serious or critical violation, naming rule, element and help. */
 async function expectAccessible(app: AppUnderTest, state: string): Promise<void> {
@@ -66,117 +56,112 @@ const nav = (app: AppUnderTest, name: string) =>
   app.page.getByRole('navigation', { name: 'Screens' }).getByRole('button', { name, exact: true });
 
 describe.each(['light', 'dark'] as const)('every screen in the %s theme', (theme) => {
-  let app: AppUnderTest;
-
-  beforeAll(async () => {
-    app = await e2e.openApp({
-      colorScheme: theme,
-      fetch: scriptedChat({ [SIMILARITY_PROMPT]: SIMILARITY_REPLY }),
-    });
-  });
-  afterAll(async () => {
-    relay.setFaults(undefined);
-    expect(app.pageErrors.map((error) => error.message)).toEqual([]);
-    // The formulas included: KaTeX's markup is parsed without the DOM (see electron.vite.config).
-    expect(app.cspViolations).toEqual([]);
-    await app?.close();
-  });
+  // Checked after the last spec for page errors and CSP violations, the formulas included: KaTeX's
+  // markup is parsed without the DOM (see electron.vite.config).
+  const shared = suite.sharedApp(() => ({
+    colorScheme: theme,
+    fetch: scriptedChat({ [SIMILARITY_PROMPT]: SIMILARITY_REPLY }),
+  }));
 
   it('first run: connect to a relay', async () => {
-    await new ConnectPage(app.page).waitUntilShown();
-    await expectAccessible(app, `${theme}: first run`);
-    await expectKeyboardReachable(app, `${theme}: first run`);
+    await new ConnectPage(shared.app.page).waitUntilShown();
+    await expectAccessible(shared.app, `${theme}: first run`);
+    await expectKeyboardReachable(shared.app, `${theme}: first run`);
   });
 
   it('models', async () => {
-    const connect = new ConnectPage(app.page);
+    const connect = new ConnectPage(shared.app.page);
     if (await connect.heading.isVisible()) {
-      await connect.connect({ name: 'Accessible relay', baseUrl: relay.url, apiKey: key });
+      await connect.connect({
+        name: 'Accessible relay',
+        baseUrl: suite.relay.url,
+        apiKey: suite.key,
+      });
     }
-    const models = new ModelsPage(app.page);
-    await nav(app, 'Models').click();
+    const models = new ModelsPage(shared.app.page);
+    await nav(shared.app, 'Models').click();
     await models.waitForModels();
-    await expectAccessible(app, `${theme}: models`);
-    await expectKeyboardReachable(app, `${theme}: models`);
+    await expectAccessible(shared.app, `${theme}: models`);
+    await expectKeyboardReachable(shared.app, `${theme}: models`);
   });
 
   it('settings, with the theme chosen there', async () => {
-    await nav(app, 'Settings').click();
-    const settings = new SettingsPage(app.page);
+    await nav(shared.app, 'Settings').click();
+    const settings = new SettingsPage(shared.app.page);
     await settings.chooseTheme(theme === 'dark' ? 'Dark' : 'Light');
     await expect
-      .poll(() => app.page.evaluate('document.documentElement.dataset.theme'))
+      .poll(() => shared.app.page.evaluate('document.documentElement.dataset.theme'))
       .toBe(theme);
-    await expectAccessible(app, `${theme}: settings`);
-    await expectKeyboardReachable(app, `${theme}: settings`);
+    await expectAccessible(shared.app, `${theme}: settings`);
+    await expectKeyboardReachable(shared.app, `${theme}: settings`);
   });
 
   it('connections', async () => {
-    await nav(app, 'Connections').click();
-    await app.page.getByRole('heading', { level: 1, name: 'Connections' }).waitFor();
-    await expectAccessible(app, `${theme}: connections`);
-    await expectKeyboardReachable(app, `${theme}: connections`);
+    await nav(shared.app, 'Connections').click();
+    await shared.app.page.getByRole('heading', { level: 1, name: 'Connections' }).waitFor();
+    await expectAccessible(shared.app, `${theme}: connections`);
+    await expectKeyboardReachable(shared.app, `${theme}: connections`);
 
-    await app.page.getByRole('button', { name: 'Add connection' }).click();
-    const adding = app.page.getByRole('region', { name: 'New connection' });
+    await shared.app.page.getByRole('button', { name: 'Add connection' }).click();
+    const adding = shared.app.page.getByRole('region', { name: 'New connection' });
     await adding.waitFor();
-    await expectAccessible(app, `${theme}: connections, adding one`);
+    await expectAccessible(shared.app, `${theme}: connections, adding one`);
     await adding.getByRole('button', { name: 'Cancel' }).click();
 
     // A confirmation, on the native modal dialog.
-    await app.page.getByRole('button', { name: 'Delete Accessible relay' }).click();
-    const confirm = app.page.getByRole('dialog');
+    await shared.app.page.getByRole('button', { name: 'Delete Accessible relay' }).click();
+    const confirm = shared.app.page.getByRole('dialog');
     await confirm.waitFor();
-    await expectAccessible(app, `${theme}: confirm dialog`);
-    await expectKeyboardReachable(app, `${theme}: confirm dialog`);
+    await expectAccessible(shared.app, `${theme}: confirm dialog`);
+    await expectKeyboardReachable(shared.app, `${theme}: confirm dialog`);
     await confirm.getByRole('button', { name: 'Cancel' }).click();
     await confirm.waitFor({ state: 'hidden' });
   });
 
   it('chat: no conversation, then an empty one', async () => {
-    const chat = new ChatPage(app.page);
+    const chat = new ChatPage(shared.app.page);
     await chat.open();
-    const empty = app.page.getByText('Pick a conversation, or start a new one.');
+    const empty = shared.app.page.getByText('Pick a conversation, or start a new one.');
     await Promise.race([empty.waitFor(), chat.message.waitFor()]);
-    if (await empty.isVisible()) await expectAccessible(app, `${theme}: chat, nothing open`);
+    if (await empty.isVisible()) await expectAccessible(shared.app, `${theme}: chat, nothing open`);
     await chat.newChat();
     await expect.poll(() => chat.model.inputValue()).toMatch(/^demo-chat/);
-    await expectAccessible(app, `${theme}: chat, empty conversation`);
+    await expectAccessible(shared.app, `${theme}: chat, empty conversation`);
   });
 
   it('chat: a streamed reply with code, a table and a formula', async () => {
-    const chat = new ChatPage(app.page);
+    const chat = new ChatPage(shared.app.page);
     await chat.send(SIMILARITY_PROMPT);
     await expect(chat.finishedReplyStatus()).resolves.toBe('complete');
     await chat.lastReply().locator('.katex-display').waitFor();
     await chat.lastReply().locator('table').waitFor();
-    await expectAccessible(app, `${theme}: chat with a reply`);
-    await expectKeyboardReachable(app, `${theme}: chat with a reply`);
+    await expectAccessible(shared.app, `${theme}: chat with a reply`);
+    await expectKeyboardReachable(shared.app, `${theme}: chat with a reply`);
   });
 
   it('chat: a reply that failed', async () => {
-    const chat = new ChatPage(app.page);
-    relay.setFaults({ status: 500 });
+    const chat = new ChatPage(shared.app.page);
+    suite.relay.setFaults({ status: 500 });
     await chat.send('Are you there?');
     await expect(chat.finishedReplyStatus()).resolves.toBe('error');
-    relay.setFaults(undefined);
+    suite.relay.setFaults(undefined);
     await chat.replyAlert().waitFor();
-    await expectAccessible(app, `${theme}: chat with an error`);
+    await expectAccessible(shared.app, `${theme}: chat with an error`);
   });
 
   it('embeddings: results, heatmap and scatter', async () => {
-    const embeddings = new EmbeddingsPage(app.page);
+    const embeddings = new EmbeddingsPage(shared.app.page);
     await embeddings.open();
     await expect.poll(() => embeddings.model.inputValue()).toMatch(/^demo-embedding/);
     await embeddings.embedLines(['cat', 'kitten', 'invoice', 'receipt', 'dog', 'puppy']);
     await embeddings.waitForPictures();
     await embeddings.results.waitFor();
-    await expectAccessible(app, `${theme}: embeddings with results`);
-    await expectKeyboardReachable(app, `${theme}: embeddings with results`);
+    await expectAccessible(shared.app, `${theme}: embeddings with results`);
+    await expectKeyboardReachable(shared.app, `${theme}: embeddings with results`);
   });
 
   it('images: a gallery, then the lightbox', async () => {
-    const images = new ImagesPage(app.page);
+    const images = new ImagesPage(shared.app.page);
     await images.open();
     await expect.poll(() => images.model.inputValue()).toBe('demo-image');
     // The demo relay draws a prompt the same way every time: three prompts, three images.
@@ -189,23 +174,23 @@ describe.each(['light', 'dark'] as const)('every screen in the %s theme', (theme
       await images.waitForThumbnails(index + 1);
       await expect.poll(() => images.generateButton.isVisible()).toBe(true);
     }
-    await expectAccessible(app, `${theme}: images with a gallery`);
-    await expectKeyboardReachable(app, `${theme}: images with a gallery`);
+    await expectAccessible(shared.app, `${theme}: images with a gallery`);
+    await expectKeyboardReachable(shared.app, `${theme}: images with a gallery`);
     await images.thumbnails.first().click();
     await images.lightbox.waitFor();
-    await expectAccessible(app, `${theme}: image lightbox`);
-    await expectKeyboardReachable(app, `${theme}: image lightbox`);
-    await app.page.keyboard.press('Escape');
+    await expectAccessible(shared.app, `${theme}: image lightbox`);
+    await expectKeyboardReachable(shared.app, `${theme}: image lightbox`);
+    await shared.app.page.keyboard.press('Escape');
     await images.lightbox.waitFor({ state: 'hidden' });
   });
 
   it('the shortcut sheet', async () => {
-    const shortcuts = new ShortcutsPage(app.page);
-    await app.page.keyboard.press('Control+/');
+    const shortcuts = new ShortcutsPage(shared.app.page);
+    await shared.app.page.keyboard.press('Control+/');
     await shortcuts.sheet.waitFor();
-    await expectAccessible(app, `${theme}: shortcut sheet`);
-    await expectKeyboardReachable(app, `${theme}: shortcut sheet`);
-    await app.page.keyboard.press('Escape');
+    await expectAccessible(shared.app, `${theme}: shortcut sheet`);
+    await expectKeyboardReachable(shared.app, `${theme}: shortcut sheet`);
+    await shared.app.page.keyboard.press('Escape');
     await shortcuts.sheet.waitFor({ state: 'hidden' });
   });
 });

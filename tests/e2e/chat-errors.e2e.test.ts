@@ -2,61 +2,19 @@
  * Chat errors against the demo relay's faults: each one shown on the failed reply with the action
  * that fixes it, and a stream cut midway that keeps its text marked interrupted.
  */
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import type { DemoRelay } from '../../electron/demo-relay/index';
-import type { FetchLike } from '../../electron/main/services/relay-client';
-import { expectHealthyPage } from './harness/checks';
-import {
-  startE2e,
-  type AppUnderTest,
-  type E2eSession,
-  type OpenAppOptions,
-} from './harness/harness';
-import { newKey, startRelay } from './harness/relay';
+import { describe, expect, it } from 'vitest';
+import type { FetchLike } from '../../electron/main/services/relay/relay-client';
+import { e2eSuite, type ConnectedOptions } from './harness/suite';
 import { ChatPage } from './pages/chat-page';
-import { ConnectPage } from './pages/connect-page';
 
-let e2e: E2eSession;
-let relay: DemoRelay;
-let app: AppUnderTest | undefined;
-const key = newKey();
+const suite = e2eSuite({ connectionName: 'Chat relay' });
+const key = suite.key;
 /** Handlers are called directly, as the trusted window would through the router. */
 const SENDER = { url: 'app://relay/', isMainFrame: true, webContentsId: 1 };
 const CONSOLE = 'https://console.example.com/billing';
 
-beforeAll(async () => {
-  [e2e, relay] = await Promise.all([startE2e(), startRelay([key])]);
-});
-beforeEach(() => {
-  relay.setFaults(undefined);
-  relay.setBalance(key, 100);
-});
-afterEach(async () => {
-  relay.setFaults(undefined);
-  if (app) expectHealthyPage(app);
-  await app?.close();
-  app = undefined;
-});
-afterAll(async () => {
-  await Promise.all([e2e?.close(), relay?.close()]);
-});
-
-async function chat(options: OpenAppOptions = {}): Promise<ChatPage> {
-  app = await e2e.openApp(options);
-  const connect = new ConnectPage(app.page);
-  await connect.waitUntilShown();
-  await connect.connect({
-    name: 'Chat relay',
-    baseUrl: relay.url,
-    apiKey: key,
-    consoleUrl: CONSOLE,
-  });
-  const page = new ChatPage(app.page);
-  await page.open();
-  await page.newChat();
-  await expect.poll(() => page.model.inputValue()).toMatch(/^demo-chat/);
-  return page;
-}
+const chat = (options: ConnectedOptions = {}) =>
+  suite.connected(ChatPage, { consoleUrl: CONSOLE, ...options });
 
 /** Chat requests that reached the relay, counted by a fetch that passes everything on. */
 function countingChats(): { fetch: FetchLike; count(): number } {
@@ -74,8 +32,8 @@ describe('chat errors', () => {
   it('400: names the parameter the relay refused (a model it no longer has)', async () => {
     const page = await chat();
     // The conversation keeps a model the relay has since retired.
-    const [conversation] = await app!.services.handlers.listConversations(undefined, SENDER);
-    await app!.services.handlers.updateConversationSettings(
+    const [conversation] = await suite.app.services.handlers.listConversations(undefined, SENDER);
+    await suite.app.services.handlers.updateConversationSettings(
       { id: conversation!.id, model: 'demo-chat-retired' },
       SENDER,
     );
@@ -102,8 +60,8 @@ describe('chat errors', () => {
   it('401: opens key entry in place, and a corrected key then works', async () => {
     const page = await chat();
     // The key is revoked behind the page's back after the models were listed.
-    const [connection] = await app!.services.connections.list();
-    await app!.services.connections.update(connection!.id, { apiKey: `${key}-revoked` });
+    const [connection] = await suite.app.services.connections.list();
+    await suite.app.services.connections.update(connection!.id, { apiKey: `${key}-revoked` });
     await page.send('Still there?');
     await expect(page.finishedReplyStatus()).resolves.toBe('error');
     const alert = page.replyAlert();
@@ -116,13 +74,13 @@ describe('chat errors', () => {
       .toBe('complete');
     await expect(page.lastReply().textContent()).resolves.toContain('synthetic demo reply');
     // The key went to main, never into the page's messages back.
-    const [after] = await app!.services.connections.list();
+    const [after] = await suite.app.services.connections.list();
     expect(JSON.stringify(after)).not.toContain(key);
   });
 
   it('402: explains the balance, links to the console, and Retry works after a top-up', async () => {
     const page = await chat();
-    relay.setBalance(key, 0);
+    suite.relay.setBalance(key, 0);
     await page.send('One more, please');
     await expect(page.finishedReplyStatus()).resolves.toBe('error');
     const alert = page.replyAlert();
@@ -130,7 +88,7 @@ describe('chat errors', () => {
     await expect(alert.textContent()).resolves.toContain('Your balance on this relay is used up');
     const link = alert.getByRole('link', { name: "Open the relay's console" });
     await expect(link.getAttribute('href')).resolves.toBe(CONSOLE);
-    relay.setBalance(key, 100);
+    suite.relay.setBalance(key, 100);
     await alert.getByRole('button', { name: 'Retry' }).click();
     await expect(page.finishedReplyStatus()).resolves.toBe('complete');
   });
@@ -147,7 +105,7 @@ describe('chat errors', () => {
       return new Response(await response.text(), { status: 429, headers });
     };
     const page = await chat({ fetch: slow });
-    relay.setFaults({ status: 429 });
+    suite.relay.setFaults({ status: 429 });
     await page.send('Busy?');
     const countdown = page.retryCountdown();
     await countdown.waitFor();
@@ -169,7 +127,7 @@ describe('chat errors', () => {
 
   it('429 once: the countdown runs out and the reply arrives by itself', async () => {
     const page = await chat();
-    relay.setFaults({ status: 429, failOnce: true });
+    suite.relay.setFaults({ status: 429, failOnce: true });
     await page.send('Busy for a second?');
     await page.retryCountdown().waitFor();
     await expect(page.finishedReplyStatus()).resolves.toBe('complete');
@@ -178,7 +136,7 @@ describe('chat errors', () => {
 
   it('a stream cut midway keeps its text, marked interrupted', async () => {
     const page = await chat();
-    relay.setFaults({ cutAfterChunks: 5 });
+    suite.relay.setFaults({ cutAfterChunks: 5 });
     await page.send('Tell me a long story');
     await expect(page.finishedReplyStatus()).resolves.toBe('interrupted');
     const reply = page.lastReply();
@@ -186,8 +144,11 @@ describe('chat errors', () => {
     const kept = await page.replyText();
     expect(kept.trim().length).toBeGreaterThan(0);
     // What was shown is what main stored.
-    const [conversation] = await app!.services.handlers.listConversations(undefined, SENDER);
-    const stored = await app!.services.handlers.getConversation({ id: conversation!.id }, SENDER);
+    const [conversation] = await suite.app.services.handlers.listConversations(undefined, SENDER);
+    const stored = await suite.app.services.handlers.getConversation(
+      { id: conversation!.id },
+      SENDER,
+    );
     const last = stored.messages.at(-1)!;
     expect(last.status).toBe('interrupted');
     expect(last.content.length).toBeGreaterThan(0);

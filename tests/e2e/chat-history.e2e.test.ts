@@ -2,64 +2,23 @@
  * Chat history against the demo relay: search and jump to the message, export and import through
  * scripted dialogs, and a restart that keeps every conversation as it was.
  */
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { mkdtemp, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import type { DemoRelay } from '../../electron/demo-relay/index';
+import { describe, expect, it } from 'vitest';
 import type { Dialogs } from '../../electron/main/app-context';
 import { ChatStore, type NewMessage } from '../../electron/main/services/chat/store';
-import { expectHealthyPage } from './harness/checks';
-import {
-  startE2e,
-  type AppUnderTest,
-  type E2eSession,
-  type OpenAppOptions,
-} from './harness/harness';
-import { newKey, startRelay } from './harness/relay';
+import { e2eSuite, type ConnectedOptions } from './harness/suite';
 import { ChatPage } from './pages/chat-page';
-import { ConnectPage } from './pages/connect-page';
 
-let e2e: E2eSession;
-let relay: DemoRelay;
-let app: AppUnderTest | undefined;
-let scratch: string;
-const key = newKey();
-
-beforeAll(async () => {
-  [e2e, relay, scratch] = await Promise.all([
-    startE2e(),
-    startRelay([key]),
-    mkdtemp(join(tmpdir(), 'relay-e2e-chat-history-')),
-  ]);
-});
-beforeEach(() => {
-  relay.setFaults(undefined);
-  relay.setBalance(key, 100);
-});
-afterEach(async () => {
-  if (app) expectHealthyPage(app);
-  await app?.close();
-  app = undefined;
-});
-afterAll(async () => {
-  await Promise.all([e2e?.close(), relay?.close()]);
-  await rm(scratch, { recursive: true, force: true });
-});
+const suite = e2eSuite({ connectionName: 'Chat relay', scratch: true });
 
 /** Opens the app and connects; `seed` runs on main's chat store before the chat screen opens. */
-async function chat(
-  options: OpenAppOptions = {},
-  seed?: (store: ChatStore) => void,
-): Promise<ChatPage> {
-  app = await e2e.openApp(options);
-  const connect = new ConnectPage(app.page);
-  await connect.waitUntilShown();
-  await connect.connect({ name: 'Chat relay', baseUrl: relay.url, apiKey: key });
-  seed?.(new ChatStore(app.services.db));
-  const page = new ChatPage(app.page);
-  await page.open();
-  return page;
+function chat(options: ConnectedOptions = {}, seed?: (store: ChatStore) => void) {
+  return suite.connected(ChatPage, {
+    ready: false,
+    ...options,
+    ...(seed ? { seed: (app) => seed(new ChatStore(app.services.db)) } : {}),
+  });
 }
 
 /** A long exchange of plain messages; `special` (by index) replaces the text of some. */
@@ -130,7 +89,9 @@ describe('chat history', () => {
     await page.openConversation('Three hundred messages');
     await page.messageById(ids[299]!).waitFor({ timeout: 8000 });
     // Only the newest page crossed the bridge.
-    const opened = app!.messages.find((m) => m.direction === 'invoke' && m.channel === 'chat:get');
+    const opened = suite.app.messages.find(
+      (m) => m.direction === 'invoke' && m.channel === 'chat:get',
+    );
     if (opened?.direction !== 'invoke') throw new Error('The conversation was not fetched');
     expect(opened.payload).toMatchObject({ limit: 50 });
     expect((opened.result as { value: { messages: unknown[] } }).value.messages).toHaveLength(50);
@@ -159,7 +120,7 @@ describe('chat history', () => {
     await page.scrollToTop();
     await expect.poll(async () => numberOf((await page.mountedMessages())[0]!.text)).toBe(0);
     expect(await loading.count()).toBe(0);
-    const olderRequests = app!.messages.filter(
+    const olderRequests = suite.app.messages.filter(
       (m) =>
         m.channel === 'chat:get' && (m.payload as { beforeSeq?: number }).beforeSeq !== undefined,
     );
@@ -256,7 +217,7 @@ describe('chat history', () => {
     const saved: string[] = [];
     const dialogs: Dialogs = {
       chooseSavePath: async ({ defaultName }) => {
-        const path = join(scratch, `partly-${defaultName}`);
+        const path = join(suite.scratch, `partly-${defaultName}`);
         saved.push(path);
         return path;
       },
@@ -296,7 +257,7 @@ describe('chat history', () => {
     await expect(page.finishedReplyStatus()).resolves.toBe('complete');
 
     // Main kept the 200 messages, then the edited one and its reply: nothing lost, nothing doubled.
-    const store = new ChatStore(app!.services.db);
+    const store = new ChatStore(suite.app.services.db);
     const id = store.list().find((c) => c.title === 'Partly loaded')!.id;
     const stored = store.messages(id).messages;
     expect(stored).toHaveLength(202);
@@ -350,14 +311,14 @@ describe('chat history', () => {
     await expect(target.textContent()).resolves.toContain('The zeppelin landed at dawn');
     // Only the rows near the message are mounted, not the 300 of the conversation.
     expect(await page.page.locator('article.chat-message').count()).toBeLessThan(60);
-    await app!.screenshot('chat-search-jump');
+    await suite.app.screenshot('chat-search-jump');
   });
 
   it('exports a conversation to JSON and Markdown, and imports the JSON into a fresh app', async () => {
     const saved: string[] = [];
     const exportDialogs: Dialogs = {
       chooseSavePath: async ({ defaultName }) => {
-        const path = join(scratch, defaultName);
+        const path = join(suite.scratch, defaultName);
         saved.push(path);
         return path;
       },
@@ -404,8 +365,7 @@ describe('chat history', () => {
     expect(markdown).toContain(`# ${title}`);
     expect(markdown).toContain('Export me, please');
     expect(markdown).toContain('synthetic demo reply');
-    expectHealthyPage(app!);
-    await app!.close();
+    await suite.closeApp();
 
     // A fresh app, with nothing in it, imports the file.
     const importDialogs: Dialogs = {
@@ -426,59 +386,51 @@ describe('chat history', () => {
   });
 
   it('keeps every conversation across a restart: titles, pins, messages and usage', async () => {
-    const userDataDir = await mkdtemp(join(tmpdir(), 'relay-e2e-chat-restart-'));
-    try {
-      const page = await chat({ userDataDir });
-      await page.newChat();
-      await expect.poll(() => page.model.inputValue()).toMatch(/^demo-chat/);
-      await page.send('Remember this conversation');
-      await expect(page.finishedReplyStatus()).resolves.toBe('complete');
-      await page.sidebar.getByText('Remember this conversation').waitFor({ timeout: 8000 });
-      await page.sidebar.getByRole('button', { name: 'Rename Remember this conversation' }).click();
-      await page.sidebar.getByLabel('Conversation title').fill('Kept across restarts');
-      await page.sidebar.getByRole('button', { name: 'Save' }).click();
-      await page.sidebar.getByText('Kept across restarts').waitFor({ timeout: 8000 });
-      await page.sidebar.getByRole('button', { name: 'Pin Kept across restarts' }).click();
-      await page.sidebar.getByLabel('Pinned').waitFor({ timeout: 8000 });
+    const userDataDir = await mkdtemp(join(suite.scratch, 'restart-'));
+    const page = await chat({ userDataDir });
+    await page.newChat();
+    await expect.poll(() => page.model.inputValue()).toMatch(/^demo-chat/);
+    await page.send('Remember this conversation');
+    await expect(page.finishedReplyStatus()).resolves.toBe('complete');
+    await page.sidebar.getByText('Remember this conversation').waitFor({ timeout: 8000 });
+    await page.sidebar.getByRole('button', { name: 'Rename Remember this conversation' }).click();
+    await page.sidebar.getByLabel('Conversation title').fill('Kept across restarts');
+    await page.sidebar.getByRole('button', { name: 'Save' }).click();
+    await page.sidebar.getByText('Kept across restarts').waitFor({ timeout: 8000 });
+    await page.sidebar.getByRole('button', { name: 'Pin Kept across restarts' }).click();
+    await page.sidebar.getByLabel('Pinned').waitFor({ timeout: 8000 });
 
-      await page.newChat();
-      // Not streamed: the relay then reports the token counts, which are kept too.
-      await page.page.getByLabel('Stream', { exact: true }).uncheck();
-      await page.send('A second, newer one');
-      await expect(page.finishedReplyStatus()).resolves.toBe('complete');
-      const replyBefore = await page.replyText();
-      await expect
-        .poll(() => page.conversationUsage().textContent({ timeout: 5000 }))
-        .toMatch(/\d+ tokens in this conversation/);
-      const usageBefore = await page.conversationUsage().textContent();
-      expectHealthyPage(app!);
-      await app!.close();
+    await page.newChat();
+    // Not streamed: the relay then reports the token counts, which are kept too.
+    await page.page.getByLabel('Stream', { exact: true }).uncheck();
+    await page.send('A second, newer one');
+    await expect(page.finishedReplyStatus()).resolves.toBe('complete');
+    const replyBefore = await page.replyText();
+    await expect
+      .poll(() => page.conversationUsage().textContent({ timeout: 5000 }))
+      .toMatch(/\d+ tokens in this conversation/);
+    const usageBefore = await page.conversationUsage().textContent();
+    await suite.closeApp();
 
-      // Restart: the same user data folder, new services, a new page.
-      app = await e2e.openApp({ userDataDir });
-      const again = new ChatPage(app.page);
-      await again.open();
-      const titles = again.sidebar.locator('.chat-conversation-title');
-      await expect
-        .poll(() => titles.allTextContents())
-        .toEqual(['Kept across restarts', 'A second, newer one']);
-      await expect(again.sidebar.getByLabel('Pinned').count()).resolves.toBe(1);
+    // Restart: the same user data folder, new services, a new page.
+    const again = new ChatPage((await suite.openApp({ userDataDir })).page);
+    await again.open();
+    const titles = again.sidebar.locator('.chat-conversation-title');
+    await expect
+      .poll(() => titles.allTextContents())
+      .toEqual(['Kept across restarts', 'A second, newer one']);
+    await expect(again.sidebar.getByLabel('Pinned').count()).resolves.toBe(1);
 
-      await again.openConversation('A second, newer one');
-      await expect.poll(() => again.replies().count()).toBe(1);
-      await expect(again.lastReply().getAttribute('data-status')).resolves.toBe('complete');
-      await expect(again.replyText()).resolves.toBe(replyBefore);
-      await expect(again.conversationUsage().textContent()).resolves.toBe(usageBefore);
+    await again.openConversation('A second, newer one');
+    await expect.poll(() => again.replies().count()).toBe(1);
+    await expect(again.lastReply().getAttribute('data-status')).resolves.toBe('complete');
+    await expect(again.replyText()).resolves.toBe(replyBefore);
+    await expect(again.conversationUsage().textContent()).resolves.toBe(usageBefore);
 
-      await again.openConversation('Kept across restarts');
-      await expect
-        .poll(() => again.page.locator('article.chat-message[data-role="user"]').textContent())
-        .toContain('Remember this conversation');
-      await expect(again.lastReply().textContent()).resolves.toContain('synthetic demo reply');
-    } finally {
-      await app?.close();
-      app = undefined;
-      await rm(userDataDir, { recursive: true, force: true });
-    }
+    await again.openConversation('Kept across restarts');
+    await expect
+      .poll(() => again.page.locator('article.chat-message[data-role="user"]').textContent())
+      .toContain('Remember this conversation');
+    await expect(again.lastReply().textContent()).resolves.toContain('synthetic demo reply');
   });
 });

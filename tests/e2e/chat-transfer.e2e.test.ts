@@ -3,57 +3,23 @@
  * (keyboard operable, with its count, Select all and Esc), a zip through the save dialog, and
  * its import into a fresh app; a zip with a bad entry says what was imported and what was not.
  */
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { strFromU8, strToU8, unzipSync, zipSync } from 'fflate';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import type { DemoRelay } from '../../electron/demo-relay/index';
+import { describe, expect, it } from 'vitest';
 import type { Dialogs } from '../../electron/main/app-context';
 import { ChatStore } from '../../electron/main/services/chat/store';
-import { expectHealthyPage } from './harness/checks';
-import {
-  startE2e,
-  type AppUnderTest,
-  type E2eSession,
-  type OpenAppOptions,
-} from './harness/harness';
-import { newKey, startRelay } from './harness/relay';
+import { e2eSuite, type ConnectedOptions } from './harness/suite';
 import { ChatPage } from './pages/chat-page';
-import { ConnectPage } from './pages/connect-page';
 
-let e2e: E2eSession;
-let relay: DemoRelay;
-let app: AppUnderTest | undefined;
-let scratch: string;
-const key = newKey();
+const suite = e2eSuite({ connectionName: 'Chat relay', scratch: true });
 
-beforeAll(async () => {
-  [e2e, relay, scratch] = await Promise.all([
-    startE2e(),
-    startRelay([key]),
-    mkdtemp(join(tmpdir(), 'relay-e2e-chat-transfer-')),
-  ]);
-});
-afterEach(async () => {
-  if (app) expectHealthyPage(app);
-  await app?.close();
-  app = undefined;
-});
-afterAll(async () => {
-  await Promise.all([e2e?.close(), relay?.close()]);
-  await rm(scratch, { recursive: true, force: true });
-});
-
-async function chat(options: OpenAppOptions, seed?: (store: ChatStore) => void) {
-  app = await e2e.openApp(options);
-  const connect = new ConnectPage(app.page);
-  await connect.waitUntilShown();
-  await connect.connect({ name: 'Chat relay', baseUrl: relay.url, apiKey: key });
-  seed?.(new ChatStore(app.services.db));
-  const page = new ChatPage(app.page);
-  await page.open();
-  return page;
+function chat(options: ConnectedOptions, seed?: (store: ChatStore) => void) {
+  return suite.connected(ChatPage, {
+    ready: false,
+    ...options,
+    ...(seed ? { seed: (app) => seed(new ChatStore(app.services.db)) } : {}),
+  });
 }
 
 function seedThree(store: ChatStore) {
@@ -73,7 +39,7 @@ function seedThree(store: ChatStore) {
 
 const savingTo = (saved: string[]): Dialogs => ({
   chooseSavePath: async ({ defaultName }) => {
-    const path = join(scratch, `${saved.length}-${defaultName}`);
+    const path = join(suite.scratch, `${saved.length}-${defaultName}`);
     saved.push(path);
     return path;
   },
@@ -143,8 +109,7 @@ describe('exporting several conversations and importing the zip', () => {
     await bar.getByRole('button', { name: 'Export as JSON' }).click();
     await expect.poll(() => saved.length).toBe(3);
     expect(saved[2]).toMatch(/Bananas\.json$/);
-    expectHealthyPage(app!);
-    await app!.close();
+    await suite.closeApp();
 
     // A fresh app imports the zip: both conversations, messages and usage as they were.
     const fresh = await chat({
@@ -172,9 +137,9 @@ describe('exporting several conversations and importing the zip', () => {
     await page.sidebar.getByRole('button', { name: 'Export as JSON' }).click();
     await expect.poll(() => saved.length).toBe(1);
     await page.notice(/^Saved 3 conversations/).waitFor({ timeout: 8000 });
-    await app!.close();
+    await suite.closeApp();
     const entries = unzipSync(new Uint8Array(await readFile(saved[0]!)));
-    const mixed = join(scratch, 'mixed.zip');
+    const mixed = join(suite.scratch, 'mixed.zip');
     await writeFile(
       mixed,
       zipSync({
@@ -183,7 +148,7 @@ describe('exporting several conversations and importing the zip', () => {
         'broken.json': strToU8('{"format": "relay-desktop-chat", '),
       }),
     );
-    const notZip = join(scratch, 'not-a.zip');
+    const notZip = join(suite.scratch, 'not-a.zip');
     await writeFile(notZip, 'plain text');
 
     const picks = [[mixed], [notZip]];

@@ -2,52 +2,13 @@
  * Chat against the demo relay: send and stream, stop, regenerate, edit and resend, errors on the
  * reply with their remedy, and hostile markdown that shows as text and runs nothing.
  */
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import type { DemoRelay } from '../../electron/demo-relay/index';
-import type { FetchLike } from '../../electron/main/services/relay-client';
-import { expectHealthyPage } from './harness/checks';
-import {
-  startE2e,
-  type AppUnderTest,
-  type E2eSession,
-  type OpenAppOptions,
-} from './harness/harness';
-import { newKey, startRelay } from './harness/relay';
+import { describe, expect, it } from 'vitest';
+import type { FetchLike } from '../../electron/main/services/relay/relay-client';
+import { e2eSuite, type ConnectedOptions } from './harness/suite';
 import { ChatPage } from './pages/chat-page';
-import { ConnectPage } from './pages/connect-page';
 
-let e2e: E2eSession;
-let relay: DemoRelay;
-let app: AppUnderTest | undefined;
-const key = newKey();
-
-beforeAll(async () => {
-  [e2e, relay] = await Promise.all([startE2e(), startRelay([key])]);
-});
-beforeEach(() => {
-  relay.setFaults(undefined);
-  relay.setBalance(key, 100);
-});
-afterEach(async () => {
-  if (app) expectHealthyPage(app);
-  await app?.close();
-  app = undefined;
-});
-afterAll(async () => {
-  await Promise.all([e2e?.close(), relay?.close()]);
-});
-
-async function chat(options: OpenAppOptions = {}): Promise<ChatPage> {
-  app = await e2e.openApp(options);
-  const connect = new ConnectPage(app.page);
-  await connect.waitUntilShown();
-  await connect.connect({ name: 'Chat relay', baseUrl: relay.url, apiKey: key });
-  const page = new ChatPage(app.page);
-  await page.open();
-  await page.newChat();
-  await expect.poll(() => page.model.inputValue()).toMatch(/^demo-chat/);
-  return page;
-}
+const suite = e2eSuite({ connectionName: 'Chat relay' });
+const chat = (options: ConnectedOptions = {}) => suite.connected(ChatPage, options);
 
 /** Node's fetch, except that chat completions stream `reply` as the relay would. */
 function replyingWith(reply: string): FetchLike {
@@ -93,7 +54,7 @@ describe('chat', () => {
     // GFM table, code block with its copy button, all rendered from markdown.
     await expect(reply.locator('table').count()).resolves.toBe(1);
     await expect(reply.getByRole('button', { name: 'Copy code' }).count()).resolves.toBe(1);
-    await app!.screenshot('chat-reply');
+    await suite.app.screenshot('chat-reply');
 
     // Streaming off: one answer, with the token counts the relay reports, per reply and in all.
     await page.page.getByLabel('Stream', { exact: true }).uncheck();
@@ -110,7 +71,7 @@ describe('chat', () => {
 
   it('stops a reply that hangs, keeping it marked interrupted', async () => {
     const page = await chat();
-    relay.setFaults({ stallAfterHeaders: true });
+    suite.relay.setFaults({ stallAfterHeaders: true });
     await page.send('Wait for me');
     await page.lastReply().waitFor();
     await page.page.keyboard.press('Escape');
@@ -138,10 +99,10 @@ describe('chat', () => {
 
   it('shows a server error on the reply and Retry asks again', async () => {
     const page = await chat();
-    relay.setFaults({ status: 500 });
+    suite.relay.setFaults({ status: 500 });
     await page.send('Are you there?');
     await expect(page.finishedReplyStatus()).resolves.toBe('error');
-    relay.setFaults(undefined);
+    suite.relay.setFaults(undefined);
     const alert = page.lastReply().getByRole('alert');
     await expect(alert.textContent()).resolves.toContain('The relay had a problem');
     await alert.getByRole('button', { name: 'Retry' }).click();

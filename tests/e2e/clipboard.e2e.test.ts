@@ -3,35 +3,18 @@
  * permission (clipboard writes included), which the harness reproduces in Chromium, so copying
  * goes through main.
  */
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import type { DemoRelay } from '../../electron/demo-relay/index';
+import { describe, expect, it } from 'vitest';
 import type { PageWindow } from './harness/page-types';
-import { expectHealthyPage } from './harness/checks';
-import { startE2e, type AppUnderTest, type E2eSession } from './harness/harness';
-import { newKey, startRelay } from './harness/relay';
+import { e2eSuite } from './harness/suite';
 import { ChatPage } from './pages/chat-page';
 import { ConnectPage } from './pages/connect-page';
 
-let e2e: E2eSession;
-let relay: DemoRelay;
-let app: AppUnderTest | undefined;
-const key = newKey();
-
-beforeAll(async () => {
-  [e2e, relay] = await Promise.all([startE2e(), startRelay([key])]);
-});
-afterEach(async () => {
-  if (app) expectHealthyPage(app);
-  await app?.close();
-  app = undefined;
-});
-afterAll(async () => {
-  await Promise.all([e2e?.close(), relay?.close()]);
-});
+const suite = e2eSuite();
+const key = suite.key;
 
 describe('copying', () => {
   it('copies a reply and a code block although the page may not write the clipboard', async () => {
-    app = await e2e.openApp();
+    const app = await suite.openApp();
     // The policy is in force: the page itself is refused.
     const denied = await app.page.evaluate(async () => {
       const { navigator } = globalThis as unknown as PageWindow & {
@@ -43,7 +26,7 @@ describe('copying', () => {
 
     const connect = new ConnectPage(app.page);
     await connect.waitUntilShown();
-    await connect.connect({ name: 'Copy relay', baseUrl: relay.url, apiKey: key });
+    await connect.connect({ name: 'Copy relay', baseUrl: suite.relay.url, apiKey: key });
     const chat = new ChatPage(app.page);
     await chat.open();
     await chat.newChat();
@@ -53,7 +36,7 @@ describe('copying', () => {
 
     const reply = chat.lastReply();
     await reply.getByRole('button', { name: 'Copy', exact: true }).click();
-    await expect.poll(() => app!.clipboard.length).toBe(1);
+    await expect.poll(() => suite.app.clipboard.length).toBe(1);
     const stored = (
       await app.services.db.all<{ content: string }>(
         "SELECT content FROM chat_messages WHERE role = 'assistant'",
@@ -64,7 +47,7 @@ describe('copying', () => {
 
     const code = reply.locator('.md-code').first();
     await code.getByRole('button', { name: /copy/i }).click();
-    await expect.poll(() => app!.clipboard.length).toBe(2);
+    await expect.poll(() => suite.app.clipboard.length).toBe(2);
     expect(app.clipboard[1]).toBe((await code.locator('code').textContent())?.trimEnd());
   });
 });

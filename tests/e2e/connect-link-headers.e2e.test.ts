@@ -3,66 +3,49 @@
  * a `relay-desktop://connect` link (prefilled as if typed, never a key), and extra request
  * headers for gateways (a secret value saved, sent, and never shown or sent back to the page).
  */
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import type { DemoRelay } from '../../electron/demo-relay/index';
-import type { FetchLike } from '../../electron/main/services/relay-client';
-import { expectHealthyPage, pageText } from './harness/checks';
-import { startE2e, type AppUnderTest, type E2eSession } from './harness/harness';
-import { newKey, startRelay } from './harness/relay';
+import { describe, expect, it } from 'vitest';
+import type { FetchLike } from '../../electron/main/services/relay/relay-client';
+import { pageText } from './harness/checks';
+import { e2eSuite } from './harness/suite';
 import { ConnectPage } from './pages/connect-page';
 import { ConnectionsPage } from './pages/connections-page';
 import { ModelsPage } from './pages/models-page';
 import { ShellPage } from './pages/shell-page';
 
-let e2e: E2eSession;
-let relay: DemoRelay;
-let app: AppUnderTest | undefined;
-const key = newKey();
+const suite = e2eSuite();
 const SECRET = 'pk-live-5fd0c1b2a3e4f5a6b7c8';
-
-beforeAll(async () => {
-  [e2e, relay] = await Promise.all([startE2e(), startRelay([key])]);
-});
-afterEach(async () => {
-  if (app) expectHealthyPage(app);
-  await app?.close();
-  app = undefined;
-});
-afterAll(async () => {
-  await Promise.all([e2e?.close(), relay?.close()]);
-});
 
 /** As index.ts does when a link arrives: main reads it and tells the page. */
 function openLink(link: string): void {
-  app!.services.desktop.openLink(link);
+  suite.app.services.desktop.openLink(link);
 }
 
 describe('a relay-desktop://connect link', () => {
   it('opens the first-run form prefilled, without a key, and saves once the key is pasted', async () => {
-    app = await e2e.openApp();
+    const app = await suite.openApp();
     const connect = new ConnectPage(app.page);
     await connect.waitUntilShown();
     openLink(
-      `relay-desktop://connect?name=Team%20relay&baseUrl=${encodeURIComponent(relay.url)}&key=sk-live-not-taken-123456`,
+      `relay-desktop://connect?name=Team%20relay&baseUrl=${encodeURIComponent(suite.relay.url)}&key=sk-live-not-taken-123456`,
     );
     await app.page.getByText('Opened from a link').waitFor();
     await app.page
       .getByText('The link held an API key, which was not used', { exact: false })
       .waitFor();
     await expect(connect.form.name.inputValue()).resolves.toBe('Team relay');
-    await expect(connect.form.baseUrl.inputValue()).resolves.toBe(relay.url);
+    await expect(connect.form.baseUrl.inputValue()).resolves.toBe(suite.relay.url);
     await expect(connect.form.apiKey.inputValue()).resolves.toBe('');
     expect(await pageText(app)).not.toContain('sk-live-not-taken');
     expect(JSON.stringify(app.messages)).not.toContain('sk-live-not-taken');
 
-    await connect.form.apiKey.fill(key);
+    await connect.form.apiKey.fill(suite.key);
     await connect.form.save();
     await new ModelsPage(app.page).heading.waitFor();
     expect((await app.services.connections.list()).map((c) => c.name)).toEqual(['Team relay']);
   });
 
   it('says why a malformed link cannot be used, on the Connections screen', async () => {
-    app = await e2e.openApp();
+    const app = await suite.openApp();
     const connect = new ConnectPage(app.page);
     await connect.waitUntilShown();
     await connect.tryDemo.click();
@@ -88,14 +71,14 @@ describe('extra headers', () => {
       sent.push({ url, headers: { ...(init.headers as Record<string, string>) } });
       return fetch(url, init);
     };
-    app = await e2e.openApp({ fetch: recording });
+    const app = await suite.openApp({ fetch: recording });
     const connect = new ConnectPage(app.page);
     await connect.waitUntilShown();
     await connect.tryDemo.click();
     await new ModelsPage(app.page).heading.waitFor();
     await new ShellPage(app.page).open('Connections');
     const form = await new ConnectionsPage(app.page).add();
-    await form.fill({ name: 'Gateway', baseUrl: relay.url, apiKey: key });
+    await form.fill({ name: 'Gateway', baseUrl: suite.relay.url, apiKey: suite.key });
     await form.root.getByRole('button', { name: 'Add header' }).click();
     await form.root.getByLabel('Header 1 name').fill('Authorization');
     await form.root.getByLabel('Header 1 value').fill('Bearer x');
@@ -130,7 +113,7 @@ describe('extra headers', () => {
     // "Test connection" sends the saved secret with the typed headers, to the same relay.
     sent.length = 0;
     await expect((await edit.test()).textContent()).resolves.toContain('The relay answered');
-    expect(sent.map((request) => request.url)).toEqual([`${relay.url}/v1/models`]);
+    expect(sent.map((request) => request.url)).toEqual([`${suite.relay.url}/v1/models`]);
     expect(sent[0]?.headers).toMatchObject({
       'X-Title': 'Relay Desktop',
       'x-portkey-api-key': SECRET,
@@ -139,7 +122,7 @@ describe('extra headers', () => {
     await expect
       .poll(
         async () =>
-          (await app!.services.connections.list()).find((c) => c.name === 'Gateway')?.headers,
+          (await suite.app.services.connections.list()).find((c) => c.name === 'Gateway')?.headers,
       )
       .toEqual([
         { name: 'X-Title', secret: false, value: 'Relay Desktop', hasValue: true },

@@ -1,38 +1,22 @@
-import type { DemoRelay } from '../../electron/demo-relay/index';
 import { MemorySecretStore } from '../../electron/main/services/secret-store';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { ScriptedDialogs } from '../fakes/chat-dialogs';
-import { expectHealthyPage } from './harness/checks';
-import { startE2e, type AppUnderTest, type E2eSession } from './harness/harness';
-import { newKey, startRelay } from './harness/relay';
+import { e2eSuite } from './harness/suite';
 import { ConnectPage } from './pages/connect-page';
 import { ConnectionsPage } from './pages/connections-page';
 import { ModelsPage } from './pages/models-page';
 import { ShellPage } from './pages/shell-page';
 
-let e2e: E2eSession;
-let relay: DemoRelay;
-let app: AppUnderTest | undefined;
-const key = newKey();
-
-beforeAll(async () => {
-  [e2e, relay] = await Promise.all([startE2e(), startRelay([key])]);
-});
-afterEach(async () => {
-  await app?.close();
-  app = undefined;
-});
-afterAll(async () => {
-  await Promise.all([e2e?.close(), relay?.close()]);
-});
+const suite = e2eSuite();
+const key = suite.key;
 
 describe('saved connections', () => {
   it('adds a second connection, switches, edits and deletes with a confirmation', async () => {
-    app = await e2e.openApp();
+    const app = await suite.openApp();
     const { page } = app;
     const connect = new ConnectPage(page);
     await connect.waitUntilShown();
-    await connect.connect({ name: 'Work relay', baseUrl: relay.url, apiKey: key });
+    await connect.connect({ name: 'Work relay', baseUrl: suite.relay.url, apiKey: key });
     const models = new ModelsPage(page);
     await models.waitForModels();
 
@@ -42,7 +26,7 @@ describe('saved connections', () => {
     const add = await connections.add();
     await add.fill({
       name: 'Home relay',
-      baseUrl: `${relay.url}/v1`,
+      baseUrl: `${suite.relay.url}/v1`,
       apiKey: key,
       consoleUrl: 'https://console.home.example',
     });
@@ -97,14 +81,13 @@ describe('saved connections', () => {
     dialog = await work.askToDelete();
     await dialog.getByRole('button', { name: 'Delete connection' }).click();
     await connect.waitUntilShown();
-    expectHealthyPage(app);
   });
 
   it('starts the demo relay from the Connections screen too, beside a saved connection', async () => {
-    app = await e2e.openApp();
+    const app = await suite.openApp();
     const connect = new ConnectPage(app.page);
     await connect.waitUntilShown();
-    await connect.connect({ name: 'Work relay', baseUrl: relay.url, apiKey: key });
+    await connect.connect({ name: 'Work relay', baseUrl: suite.relay.url, apiKey: key });
     await new ModelsPage(app.page).waitForModels();
     const shell = new ShellPage(app.page);
     await shell.open('Connections');
@@ -120,12 +103,11 @@ describe('saved connections', () => {
     ).resolves.toBe(0);
     await shell.open('Models');
     await expect(new ModelsPage(app.page).demoNotice.isVisible()).resolves.toBe(true);
-    expectHealthyPage(app);
   });
 
   it('says plainly when keys are not kept in a secure store', async () => {
     const secrets = new MemorySecretStore();
-    app = await e2e.openApp({ secretStore: secrets });
+    const app = await suite.openApp({ secretStore: secrets });
     const connect = new ConnectPage(app.page);
     await connect.waitUntilShown();
     await expect(connect.keyStorageWarning.textContent()).resolves.toContain(secrets.status.reason);
@@ -139,16 +121,15 @@ describe('saved connections', () => {
     await expect(new ConnectionsPage(app.page).keyStorageWarning.textContent()).resolves.toContain(
       secrets.status.reason,
     );
-    expectHealthyPage(app);
   });
 
   it('sends a key over plain http only by a choice main confirms, and marks such a connection', async () => {
     const dialogs = new ScriptedDialogs();
-    app = await e2e.openApp({ dialogs });
+    const app = await suite.openApp({ dialogs });
     const { page } = app;
     const connect = new ConnectPage(page);
     await connect.waitUntilShown();
-    await connect.form.fill({ name: 'Lab', baseUrl: relay.url, apiKey: key });
+    await connect.form.fill({ name: 'Lab', baseUrl: suite.relay.url, apiKey: key });
     await connect.form.save();
     await new ModelsPage(page).waitForModels();
     const shell = new ShellPage(page);
@@ -182,11 +163,10 @@ describe('saved connections', () => {
     );
     await form.save();
     await expect.poll(() => connections.card('Lab').keyStatus.textContent()).toMatch(/No key/i);
-    expectHealthyPage(app);
   });
 
   it('shows a saving error from main in place and keeps what was typed', async () => {
-    app = await e2e.openApp();
+    const app = await suite.openApp();
     const connect = new ConnectPage(app.page);
     await connect.waitUntilShown();
     await connect.connect({ name: 'Odd', baseUrl: 'ftp://relay.example.com' });
@@ -194,6 +174,5 @@ describe('saved connections', () => {
     await alert.waitFor();
     await expect(alert.textContent()).resolves.toMatch(/only http and https/);
     await expect(connect.form.name.inputValue()).resolves.toBe('Odd');
-    expectHealthyPage(app);
   });
 });

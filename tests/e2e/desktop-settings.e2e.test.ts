@@ -4,33 +4,19 @@
  * a recording desktop (globalShortcut, Tray, login items) and a recording proxy stack
  * (session.setProxy and resolveProxy).
  */
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import type { AppServicesOptions } from '../../electron/main/app-services';
+import { describe, expect, it } from 'vitest';
 import { RecordingDesktop, RecordingProxyStack } from '../fakes/recording-desktop';
 import { ScriptedUpdater } from '../fakes/scripted-updater';
-import { expectHealthyPage } from './harness/checks';
-import { startE2e, type AppUnderTest, type E2eSession } from './harness/harness';
+import type { OpenAppOptions } from './harness/harness';
+import { e2eSuite } from './harness/suite';
 import { ConnectPage } from './pages/connect-page';
 import { ModelsPage } from './pages/models-page';
 import { ShellPage } from './pages/shell-page';
 
-let e2e: E2eSession;
-let app: AppUnderTest | undefined;
+const suite = e2eSuite({ relay: false });
 
-beforeAll(async () => {
-  e2e = await startE2e();
-});
-afterEach(async () => {
-  if (app) expectHealthyPage(app);
-  await app?.close();
-  app = undefined;
-});
-afterAll(() => e2e?.close());
-
-async function openSettings(
-  platform: NonNullable<Parameters<E2eSession['openApp']>[0]>['platform'],
-) {
-  app = await e2e.openApp({ platform: platform as Partial<AppServicesOptions> });
+async function openSettings(platform: NonNullable<OpenAppOptions['platform']>) {
+  const app = await suite.openApp({ platform });
   const connect = new ConnectPage(app.page);
   await connect.waitUntilShown();
   await connect.tryDemo.click();
@@ -68,7 +54,7 @@ describe('updates', () => {
     // The sidebar says so on every screen.
     const banner = page.getByRole('navigation', { name: 'Screens' }).getByRole('status');
     await banner.getByText('Version 0.2.0 is ready').waitFor();
-    await app!.screenshot('updates-ready');
+    await suite.app.screenshot('updates-ready');
 
     await updates.getByRole('button', { name: 'Restart to update' }).click();
     await expect.poll(() => updater.installs).toBe(1);
@@ -76,7 +62,7 @@ describe('updates', () => {
     // The channel: saved, and the updater reads the beta files from then on.
     await page.getByRole('radio', { name: /Betas too/ }).check();
     await expect
-      .poll(async () => (await app!.services.settings.get()).updates.channel)
+      .poll(async () => (await suite.app.services.settings.get()).updates.channel)
       .toBe('beta');
     await expect.poll(() => updater.channel).toBe('beta');
   });
@@ -151,7 +137,7 @@ describe('network', () => {
       proxyRules: 'http://proxy.example.com:3128',
       proxyBypassRules: '<local>,.corp.example.com,localhost,127.0.0.1,[::1]',
     });
-    expect((await app!.services.settings.get()).proxy).toMatchObject({
+    expect((await suite.app.services.settings.get()).proxy).toMatchObject({
       mode: 'manual',
       port: 3128,
     });
@@ -167,7 +153,7 @@ describe('network', () => {
         'https://relay.example.com/v1 goes through an HTTP proxy at proxy.example.com:3128.',
       )
       .waitFor();
-    await app!.screenshot('network-proxy');
+    await suite.app.screenshot('network-proxy');
 
     await network.getByRole('radio', { name: /No proxy/ }).check();
     await network.getByRole('button', { name: 'Save proxy' }).click();
@@ -189,14 +175,14 @@ describe('quick ask and the desktop', () => {
       .getByRole('alert')
       .getByText('The system refused Ctrl+Alt+K', { exact: false })
       .waitFor();
-    expect((await app!.services.settings.get()).quickAsk.shortcut).toBe(
+    expect((await suite.app.services.settings.get()).quickAsk.shortcut).toBe(
       'CommandOrControl+Alt+Space',
     );
 
     await quick.getByRole('button', { name: 'Change…' }).click();
     await page.keyboard.press('Control+Shift+KeyJ');
     await quick.getByText('Ctrl+Shift+J opens quick ask', { exact: false }).waitFor();
-    expect((await app!.services.settings.get()).quickAsk.shortcut).toBe('Control+Shift+J');
+    expect((await suite.app.services.settings.get()).quickAsk.shortcut).toBe('Control+Shift+J');
     expect(desktop.calls.at(-1)).toBe('shortcut:Control+Shift+J');
 
     await quick.getByRole('button', { name: 'Use the default' }).click();

@@ -4,49 +4,20 @@
  * answers 429 with Retry-After; the screen counts down to main's automatic retry, with Cancel.
  * Each spec uses a key of its own, so one spec's requests do not spend the other's budget.
  */
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { startDemoRelay, type DemoRelay } from '../../electron/demo-relay/index';
-import { expectHealthyPage } from './harness/checks';
-import { startE2e, type AppUnderTest, type E2eSession } from './harness/harness';
-import { newKey } from './harness/relay';
-import { ConnectPage } from './pages/connect-page';
+import { describe, expect, it } from 'vitest';
+import { e2eSuite } from './harness/suite';
 import { EmbeddingsPage } from './pages/embeddings-page';
 
 const RATE_PER_MINUTE = 10;
-let e2e: E2eSession;
-let relay: DemoRelay;
-let app: AppUnderTest | undefined;
-const keys = { completes: newKey(), cancel: newKey() };
+const suite = e2eSuite({
+  relay: { ratePerMinute: RATE_PER_MINUTE },
+  keys: 2,
+  connectionName: 'Rate-limited relay',
+});
+const [completes, cancel] = suite.keys as [string, string];
+const keys = { completes, cancel };
 
-beforeAll(async () => {
-  [e2e, relay] = await Promise.all([
-    startE2e(),
-    startDemoRelay({
-      keys: [keys.completes, keys.cancel],
-      tokensPerSecond: 0,
-      ratePerMinute: RATE_PER_MINUTE,
-    }),
-  ]);
-});
-afterEach(async () => {
-  if (app) expectHealthyPage(app);
-  await app?.close();
-  app = undefined;
-});
-afterAll(async () => {
-  await Promise.all([e2e?.close(), relay?.close()]);
-});
-
-async function connected(key: string): Promise<EmbeddingsPage> {
-  app = await e2e.openApp();
-  const connect = new ConnectPage(app.page);
-  await connect.waitUntilShown();
-  await connect.connect({ name: 'Rate-limited relay', baseUrl: relay.url, apiKey: key });
-  const page = new EmbeddingsPage(app.page);
-  await page.open();
-  await expect.poll(() => page.model.inputValue()).toBe('demo-embedding');
-  return page;
-}
+const connected = (apiKey: string) => suite.connected(EmbeddingsPage, { apiKey });
 
 /**
  * Spends the key's requests (on the model list, from outside the app) until the relay says only
@@ -54,7 +25,7 @@ async function connected(key: string): Promise<EmbeddingsPage> {
  */
 async function spendRequests(key: string, left: number): Promise<void> {
   for (let i = 0; i < 2 * RATE_PER_MINUTE; i++) {
-    const response = await fetch(`${relay.url}/v1/models`, {
+    const response = await fetch(`${suite.relay.url}/v1/models`, {
       headers: { Authorization: `Bearer ${key}` },
     });
     await response.arrayBuffer();
@@ -78,7 +49,7 @@ describe('embeddings playground, rate-limited', () => {
     await expect(page.progress.getByRole('button', { name: 'Cancel' }).isVisible()).resolves.toBe(
       true,
     );
-    await app!.screenshot('embeddings-rate-limit-countdown');
+    await suite.app.screenshot('embeddings-rate-limit-countdown');
 
     // Main waits as long as the relay said, asks again, and the run completes.
     await page.waitForPictures(30_000);
@@ -99,7 +70,9 @@ describe('embeddings playground, rate-limited', () => {
     const done = Number(/^(\d+) of 256/.exec((await status.textContent()) ?? '')?.[1]);
     await page.progress.getByRole('button', { name: 'Cancel' }).click();
 
-    const notice = app!.page.getByText(/inputs were embedded before it stopped, and were kept/);
+    const notice = suite.app.page.getByText(
+      /inputs were embedded before it stopped, and were kept/,
+    );
     await notice.waitFor();
     const kept = Number(/^(\d+) of 256/.exec((await notice.textContent()) ?? '')?.[1]);
     expect(kept).toBe(done);

@@ -1,63 +1,19 @@
-import { readFile } from 'node:fs/promises';
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { mkdtemp, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import type { DemoRelay } from '../../electron/demo-relay/index';
+import { describe, expect, it, onTestFinished } from 'vitest';
 import { startDemoRelay } from '../../electron/demo-relay/index';
 import { embedText } from '../../electron/demo-relay/models/embeddings';
 import type { Dialogs } from '../../electron/main/app-context';
-import {
-  startE2e,
-  type AppUnderTest,
-  type E2eSession,
-  type OpenAppOptions,
-} from './harness/harness';
-import { newKey } from './harness/relay';
-import { ConnectPage } from './pages/connect-page';
+import { e2eSuite, type ConnectedOptions } from './harness/suite';
 import { EmbeddingsPage } from './pages/embeddings-page';
 
-let e2e: E2eSession;
-let relay: DemoRelay;
-let app: AppUnderTest | undefined;
-let scratch: string;
-const key = newKey();
-
-beforeAll(async () => {
-  [e2e, relay] = await Promise.all([
-    startE2e(),
-    startDemoRelay({ keys: [key], tokensPerSecond: 0, ratePerMinute: 100_000 }),
-  ]);
-  scratch = await mkdtemp(join(tmpdir(), 'relay-e2e-embeddings-'));
+const suite = e2eSuite({
+  relay: { ratePerMinute: 100_000 },
+  scratch: true,
+  connectionName: 'Embeddings relay',
 });
-afterEach(async () => {
-  await app?.close();
-  app = undefined;
-  relay.setFaults(undefined);
-  relay.setBalance(key, 100);
-});
-afterAll(async () => {
-  await Promise.all([e2e?.close(), relay?.close()]);
-  await rm(scratch, { recursive: true, force: true });
-});
-
-async function connected(
-  options: OpenAppOptions = {},
-  consoleUrl?: string,
-): Promise<EmbeddingsPage> {
-  app = await e2e.openApp(options);
-  const connect = new ConnectPage(app.page);
-  await connect.waitUntilShown();
-  await connect.connect({ name: 'Embeddings relay', baseUrl: relay.url, apiKey: key });
-  if (consoleUrl) {
-    const [connection] = await app.services.connections.list();
-    await app.services.connections.update(connection!.id, { consoleUrl });
-  }
-  const page = new EmbeddingsPage(app.page);
-  await page.open();
-  await expect.poll(() => page.model.inputValue()).toBe('demo-embedding');
-  return page;
-}
+const key = suite.key;
+const connected = (options: ConnectedOptions = {}) => suite.connected(EmbeddingsPage, options);
 
 describe('embeddings playground', () => {
   it('embeds texts, shows their vectors, and ranks by meaning: cat is nearer kitten than invoice', async () => {
@@ -73,15 +29,15 @@ describe('embeddings playground', () => {
 
     // And by keyboard: the arrow keys walk the cells, the value is announced.
     await page.heatmap.focus();
-    await app!.page.keyboard.press('ArrowRight');
-    await app!.page.keyboard.press('ArrowRight');
+    await suite.app.page.keyboard.press('ArrowRight');
+    await suite.app.page.keyboard.press('ArrowRight');
     await expect.poll(() => page.heatmapReadout.textContent()).toMatch(/” and “.*”: -?\d\.\d{3}$/);
 
     const ranked = await page.nearest('kitty');
     expect(ranked.indexOf('kitten')).toBeLessThan(ranked.indexOf('invoice'));
     expect(ranked[0]).toMatch(/^(cat|kitten)$/);
-    expect(app!.pageErrors).toEqual([]);
-    expect(app!.cspViolations.filter((v) => !v.startsWith('font-src'))).toEqual([]);
+    expect(suite.app.pageErrors).toEqual([]);
+    expect(suite.app.cspViolations.filter((v) => !v.startsWith('font-src'))).toEqual([]);
   });
 
   it('refuses empty lines before sending anything, naming them', async () => {
@@ -89,14 +45,14 @@ describe('embeddings playground', () => {
     await page.lines.fill('one\ntwo\n\nfour\nfive\nsix\n  \neight');
     await page.embedButton.click();
     await expect.poll(() => page.inputError.textContent()).toContain('Lines 3 and 7 are empty.');
-    expect(app!.messages.some((m) => m.channel === 'embeddings:start')).toBe(false);
+    expect(suite.app.messages.some((m) => m.channel === 'embeddings:start')).toBe(false);
   });
 
   it('exports JSON and CSV through the save dialog, matching the vectors', async () => {
     const saved: string[] = [];
     const dialogs: Dialogs = {
       chooseSavePath: async ({ defaultName }) => {
-        const path = join(scratch, defaultName);
+        const path = join(suite.scratch, defaultName);
         saved.push(path);
         return path;
       },
@@ -105,14 +61,14 @@ describe('embeddings playground', () => {
     const page = await connected({ dialogs });
     await page.embedLines(['cat', 'kitten']);
     await page.waitForPictures();
-    await app!.page.getByRole('button', { name: 'Export JSON…' }).click();
-    await expect.poll(() => app!.page.getByText(/^Saved 2 vectors to/).count()).toBe(1);
+    await suite.app.page.getByRole('button', { name: 'Export JSON…' }).click();
+    await expect.poll(() => suite.app.page.getByText(/^Saved 2 vectors to/).count()).toBe(1);
     const json = JSON.parse(await readFile(saved[0]!, 'utf8')) as {
       inputs: Array<{ text: string; embedding: number[] }>;
     };
     expect(json.inputs.map((i) => i.embedding)).toEqual([embedText('cat'), embedText('kitten')]);
 
-    await app!.page.getByRole('button', { name: 'Export CSV…' }).click();
+    await suite.app.page.getByRole('button', { name: 'Export CSV…' }).click();
     await expect.poll(() => saved.length).toBe(2);
     await expect
       .poll(async () => (await readFile(saved[1]!, 'utf8').catch(() => '')).length)
@@ -128,66 +84,50 @@ describe('embeddings playground', () => {
       ratePerMinute: 100_000,
       latencyMs: 60,
     });
-    try {
-      app = await e2e.openApp();
-      const connect = new ConnectPage(app.page);
-      await connect.waitUntilShown();
-      await connect.connect({ name: 'Slow relay', baseUrl: slow.url, apiKey: key });
-      const page = new EmbeddingsPage(app.page);
-      await page.open();
-      await expect.poll(() => page.model.inputValue()).toBe('demo-embedding');
-      await page.embedLines(Array.from({ length: 640 }, (_, i) => `text number ${i}`));
-      await page.progress.waitFor();
-      await expect
-        .poll(() => page.progress.getByRole('status').textContent())
-        .toMatch(/^(64|128|192) of 640/);
-      await page.progress.getByRole('button', { name: 'Cancel' }).click();
-      const notice = app.page.getByText(/inputs were embedded before it stopped, and were kept/);
-      await notice.waitFor();
-      const done = Number(/^(\d+) of 640/.exec((await notice.textContent()) ?? '')?.[1]);
-      expect(done).toBeGreaterThan(0);
-      expect(done % 64).toBe(0);
-      expect(done).toBeLessThan(640);
-      await page.waitForPictures();
-      await expect.poll(() => page.row(0).textContent()).toContain('256');
-    } finally {
-      await app?.close();
-      app = undefined;
-      await slow.close();
-    }
+    onTestFinished(() => slow.close());
+    const page = await connected({ name: 'Slow relay', baseUrl: slow.url });
+    await page.embedLines(Array.from({ length: 640 }, (_, i) => `text number ${i}`));
+    await page.progress.waitFor();
+    await expect
+      .poll(() => page.progress.getByRole('status').textContent())
+      .toMatch(/^(64|128|192) of 640/);
+    await page.progress.getByRole('button', { name: 'Cancel' }).click();
+    const notice = suite.app.page.getByText(
+      /inputs were embedded before it stopped, and were kept/,
+    );
+    await notice.waitFor();
+    const done = Number(/^(\d+) of 640/.exec((await notice.textContent()) ?? '')?.[1]);
+    expect(done).toBeGreaterThan(0);
+    expect(done % 64).toBe(0);
+    expect(done).toBeLessThan(640);
+    await page.waitForPictures();
+    await expect.poll(() => page.row(0).textContent()).toContain('256');
   });
 
   it('a failing server offers Retry in place', async () => {
     const page = await connected();
-    relay.setFaults({ status: 503 });
+    suite.relay.setFaults({ status: 503 });
     await page.embedLines(['cat', 'dog']);
-    const notice = app!.page.getByRole('alert').filter({ hasText: 'HTTP 503' });
+    const notice = suite.app.page.getByRole('alert').filter({ hasText: 'HTTP 503' });
     await notice.waitFor({ timeout: 20_000 });
-    relay.setFaults(undefined);
+    suite.relay.setFaults(undefined);
     await notice.getByRole('button', { name: 'Retry' }).click();
     await page.waitForPictures();
   });
 
   it('a run survives a restart and can be reopened and run again', async () => {
-    const userDataDir = await mkdtemp(join(tmpdir(), 'relay-e2e-restart-'));
-    try {
-      let page = await connected({ userDataDir });
-      await page.embedLines(['dog', 'puppy', 'invoice']);
-      await page.waitForPictures();
-      await app!.close();
+    const userDataDir = await mkdtemp(join(suite.scratch, 'restart-'));
+    let page = await connected({ userDataDir });
+    await page.embedLines(['dog', 'puppy', 'invoice']);
+    await page.waitForPictures();
+    await suite.closeApp();
 
-      app = await e2e.openApp({ userDataDir });
-      page = new EmbeddingsPage(app.page);
-      await page.open();
-      await page.runs.getByRole('button', { name: 'Open the run “dog”' }).click();
-      await page.waitForPictures();
-      expect(await page.row(1).textContent()).toContain('puppy');
-      await page.runs.getByRole('button', { name: 'Re-run “dog”' }).first().click();
-      await expect.poll(() => page.runs.getByRole('listitem').count()).toBe(2);
-    } finally {
-      await app?.close();
-      app = undefined;
-      await rm(userDataDir, { recursive: true, force: true });
-    }
+    page = new EmbeddingsPage((await suite.openApp({ userDataDir })).page);
+    await page.open();
+    await page.runs.getByRole('button', { name: 'Open the run “dog”' }).click();
+    await page.waitForPictures();
+    expect(await page.row(1).textContent()).toContain('puppy');
+    await page.runs.getByRole('button', { name: 'Re-run “dog”' }).first().click();
+    await expect.poll(() => page.runs.getByRole('listitem').count()).toBe(2);
   });
 });

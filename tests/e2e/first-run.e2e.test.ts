@@ -1,32 +1,17 @@
-import type { DemoRelay } from '../../electron/demo-relay/index';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { expectHealthyPage } from './harness/checks';
-import { startE2e, type AppUnderTest, type E2eSession } from './harness/harness';
+import { describe, expect, it } from 'vitest';
 import { newKey, startRelay } from './harness/relay';
+import { e2eSuite } from './harness/suite';
 import { ConnectPage } from './pages/connect-page';
 import { ConnectionsPage } from './pages/connections-page';
 import { ModelsPage } from './pages/models-page';
 import { ShellPage } from './pages/shell-page';
 
-let e2e: E2eSession;
-let relay: DemoRelay;
-let app: AppUnderTest | undefined;
-const key = newKey();
-
-beforeAll(async () => {
-  [e2e, relay] = await Promise.all([startE2e(), startRelay([key])]);
-});
-afterEach(async () => {
-  await app?.close();
-  app = undefined;
-});
-afterAll(async () => {
-  await Promise.all([e2e?.close(), relay?.close()]);
-});
+const suite = e2eSuite();
+const key = suite.key;
 
 describe('first run', () => {
   it('shows the connect screen, and "Try the demo relay" connects and lists the demo models', async () => {
-    app = await e2e.openApp();
+    const app = await suite.openApp();
     const connect = new ConnectPage(app.page);
     await connect.waitUntilShown();
     await expect(connect.tryDemo.isEnabled()).resolves.toBe(true);
@@ -49,30 +34,34 @@ describe('first run', () => {
     await expect(card.badge('Demo').isVisible()).resolves.toBe(true);
     await expect(card.root.textContent()).resolves.toMatch(/Synthetic/);
     await expect(card.keyStatus.textContent()).resolves.toMatch(/^Key saved \(…[0-9a-f]{4}\)$/);
-    expectHealthyPage(app);
   });
 
   it('tests an address and key, shows the URL it requested, then saves and lists the models', async () => {
-    app = await e2e.openApp();
+    const app = await suite.openApp();
     const connect = new ConnectPage(app.page);
     await connect.waitUntilShown();
-    await connect.form.fill({ name: 'Local relay', baseUrl: `${relay.url}/v1/`, apiKey: key });
+    await connect.form.fill({
+      name: 'Local relay',
+      baseUrl: `${suite.relay.url}/v1/`,
+      apiKey: key,
+    });
 
     const result = await connect.form.test();
     await expect(result.getAttribute('role')).resolves.toBe('status');
     await expect(result.textContent()).resolves.toContain('It lists 4 models.');
-    await expect(result.locator('code').textContent()).resolves.toBe(`GET ${relay.url}/v1/models`);
+    await expect(result.locator('code').textContent()).resolves.toBe(
+      `GET ${suite.relay.url}/v1/models`,
+    );
 
     await connect.form.save();
     const models = new ModelsPage(app.page);
     await models.waitForModels();
     await expect(models.modelIds('Chat')).resolves.toEqual(['demo-chat', 'demo-chat-fast']);
     await expect(models.demoNotice.count()).resolves.toBe(0);
-    expectHealthyPage(app);
   });
 
   it('gives the precise reason when a test fails: bad address, refused key, nothing listening', async () => {
-    app = await e2e.openApp();
+    const app = await suite.openApp();
     const connect = new ConnectPage(app.page);
     await connect.waitUntilShown();
 
@@ -84,12 +73,14 @@ describe('first run', () => {
     );
     await expect(result.textContent()).resolves.toMatch(/not a valid web address/);
 
-    await connect.form.fill({ baseUrl: relay.url, apiKey: 'sk-wrong-key-0000' });
+    await connect.form.fill({ baseUrl: suite.relay.url, apiKey: 'sk-wrong-key-0000' });
     result = await connect.form.test();
     await expect(result.locator('.notice-title').textContent()).resolves.toBe(
       'The key was refused (HTTP 401)',
     );
-    await expect(result.locator('code').textContent()).resolves.toBe(`GET ${relay.url}/v1/models`);
+    await expect(result.locator('code').textContent()).resolves.toBe(
+      `GET ${suite.relay.url}/v1/models`,
+    );
 
     const closed = await startRelay([newKey()]);
     const deadUrl = closed.url;
@@ -104,11 +95,10 @@ describe('first run', () => {
 
     // Nothing was saved by testing.
     await expect(connect.heading.isVisible()).resolves.toBe(true);
-    expectHealthyPage(app);
   });
 
   it('asks for a name and an address before saving', async () => {
-    app = await e2e.openApp();
+    const app = await suite.openApp();
     const connect = new ConnectPage(app.page);
     await connect.waitUntilShown();
     await connect.form.save();
@@ -117,6 +107,5 @@ describe('first run', () => {
       'Give the address of the relay, such as https://relay.example.com',
     ]);
     await expect(connect.form.name.getAttribute('aria-invalid')).resolves.toBe('true');
-    expectHealthyPage(app);
   });
 });

@@ -1,39 +1,13 @@
-import type { DemoRelay } from '../../electron/demo-relay/index';
-import type { FetchLike } from '../../electron/main/services/relay-client';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { expectHealthyPage } from './harness/checks';
-import {
-  startE2e,
-  type AppUnderTest,
-  type E2eSession,
-  type OpenAppOptions,
-} from './harness/harness';
-import { newKey, startRelay } from './harness/relay';
-import { ConnectPage } from './pages/connect-page';
+import type { FetchLike } from '../../electron/main/services/relay/relay-client';
+import { describe, expect, it } from 'vitest';
+import { e2eSuite, type SuiteAppOptions } from './harness/suite';
 import { ModelsPage } from './pages/models-page';
 
-let e2e: E2eSession;
-let relay: DemoRelay;
-let app: AppUnderTest | undefined;
-const key = newKey();
+const suite = e2eSuite({ connectionName: 'Picker relay' });
 
-beforeAll(async () => {
-  [e2e, relay] = await Promise.all([startE2e(), startRelay([key])]);
-});
-afterEach(async () => {
-  await app?.close();
-  app = undefined;
-});
-afterAll(async () => {
-  await Promise.all([e2e?.close(), relay?.close()]);
-});
-
-async function connected(options: OpenAppOptions = {}): Promise<ModelsPage> {
-  app = await e2e.openApp(options);
-  const connect = new ConnectPage(app.page);
-  await connect.waitUntilShown();
-  await connect.connect({ name: 'Picker relay', baseUrl: relay.url, apiKey: key });
-  return new ModelsPage(app.page);
+/** Connected: the app shows the model picker, as it does after a first connection. */
+async function connected(options: SuiteAppOptions = {}): Promise<ModelsPage> {
+  return new ModelsPage((await suite.connect(options)).page);
 }
 
 /** Node's fetch, with the relay's model list replaced by `models` and answered after `delay`. */
@@ -75,7 +49,6 @@ describe('model picker', () => {
     await expect(models.row('gpt-mini').textContent()).resolves.toContain(
       'Kind guessed from the name',
     );
-    expectHealthyPage(app!);
   });
 
   it('searches by name and owner, counting what matches', async () => {
@@ -94,13 +67,12 @@ describe('model picker', () => {
 
     await models.search.fill('nothing-like-this');
     await expect(
-      app!.page.getByText('No models match “nothing-like-this”').isVisible(),
+      suite.app.page.getByText('No models match “nothing-like-this”').isVisible(),
     ).resolves.toBe(true);
-    await app!.screenshot('models-search-empty');
+    await suite.app.screenshot('models-search-empty');
 
     await models.search.fill('');
     await expect(models.modelIds('Chat')).resolves.toEqual(['demo-chat', 'demo-chat-fast']);
-    expectHealthyPage(app!);
   });
 
   it('overrides a model kind, keeps it across refresh and reload, and goes back to automatic', async () => {
@@ -113,18 +85,17 @@ describe('model picker', () => {
     await expect(models.modelIds('Chat')).resolves.toEqual(['demo-chat']);
     await expect(models.kindSelect('demo-chat-fast').inputValue()).resolves.toBe('embedding');
     await expect(models.row('demo-chat-fast').textContent()).resolves.toContain('Kind set by you');
-    await app!.screenshot('models-override');
+    await suite.app.screenshot('models-override');
 
     await models.refresh.click();
     await expect.poll(() => models.modelIds('Embeddings')).toContain('demo-chat-fast');
-    await app!.page.reload();
+    await suite.app.page.reload();
     await models.waitForModels();
     await expect(models.modelIds('Embeddings')).resolves.toContain('demo-chat-fast');
 
     await models.setKind('demo-chat-fast', 'Automatic');
     await expect.poll(() => models.modelIds('Chat')).toEqual(['demo-chat', 'demo-chat-fast']);
     await expect(models.kindSelect('demo-chat-fast').inputValue()).resolves.toBe('auto');
-    expectHealthyPage(app!);
   });
 
   it('remembers the model chosen for each screen', async () => {
@@ -134,20 +105,19 @@ describe('model picker', () => {
     await models.choose('demo-embedding');
     await expect
       .poll(() =>
-        app!.messages.filter((m) => m.channel === 'models:set-last').map((m) => m.payload),
+        suite.app.messages.filter((m) => m.channel === 'models:set-last').map((m) => m.payload),
       )
       .toEqual([
         { feature: 'chat', modelId: 'demo-chat-fast' },
         { feature: 'embeddings', modelId: 'demo-embedding' },
       ]);
 
-    await app!.page.reload();
+    await suite.app.page.reload();
     await models.waitForModels();
     await expect(models.row('demo-chat-fast').getByRole('radio').isChecked()).resolves.toBe(true);
     await expect(models.row('demo-chat').getByRole('radio').isChecked()).resolves.toBe(false);
     await expect(models.row('demo-embedding').getByRole('radio').isChecked()).resolves.toBe(true);
     await expect(models.row('demo-image').getByRole('radio').isChecked()).resolves.toBe(false);
-    expectHealthyPage(app!);
   });
 
   it('shows a designed loading state, then a designed empty state', async () => {
@@ -159,26 +129,25 @@ describe('model picker', () => {
     await expect(models.loading.textContent()).resolves.toContain(
       'Asking Picker relay for its models',
     );
-    await app!.screenshot('models-loading');
+    await suite.app.screenshot('models-loading');
     release();
 
-    const empty = app!.page.locator('.empty-state');
+    const empty = suite.app.page.locator('.empty-state');
     await empty.waitFor();
     await expect(empty.textContent()).resolves.toContain('This relay lists no models');
     await expect(empty.getByRole('button', { name: 'Refresh' }).isVisible()).resolves.toBe(true);
-    await app!.screenshot('models-empty');
-    expectHealthyPage(app!);
+    await suite.app.screenshot('models-empty');
   });
 
   it('can be driven from the keyboard', async () => {
     const models = await connected();
     await models.waitForModels();
     await models.search.focus();
-    await app!.page.keyboard.type('image');
-    await app!.page.keyboard.press('Tab');
+    await suite.app.page.keyboard.type('image');
+    await suite.app.page.keyboard.press('Tab');
     // From the search box, Tab reaches the first radio of the groups that show a model.
     const focused = () =>
-      app!.page.evaluate(() => {
+      suite.app.page.evaluate(() => {
         const doc = (
           globalThis as unknown as {
             document: { activeElement: { getAttribute(n: string): string | null } | null };
@@ -189,10 +158,9 @@ describe('model picker', () => {
         );
       });
     await expect(focused()).resolves.toBe('model-for-images');
-    await app!.page.keyboard.press('Space');
+    await suite.app.page.keyboard.press('Space');
     await expect(models.row('demo-image').getByRole('radio').isChecked()).resolves.toBe(true);
-    await app!.page.keyboard.press('Tab');
+    await suite.app.page.keyboard.press('Tab');
     await expect(focused()).resolves.toBe('Kind of demo-image');
-    expectHealthyPage(app!);
   });
 });

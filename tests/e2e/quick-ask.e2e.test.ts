@@ -4,11 +4,11 @@
  * as a conversation (or not, as set), continued in the main window, and the clipboard offered as
  * context only when asked for and sent only if kept.
  */
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { AppWindows } from '../../electron/main/ipc/handlers/quick-ask';
 import type { ClipboardText } from '../../electron/main/services/quick-ask/quick-ask-service';
-import { expectHealthyPage } from './harness/checks';
-import { startE2e, type AppUnderTest, type E2eSession } from './harness/harness';
+import { EVENTS } from '../../electron/shared/ipc/contract';
+import { e2eSuite } from './harness/suite';
 import type { Page } from 'playwright-core';
 import { blocking, describeViolations, scanPage } from './pages/axe';
 import { ChatPage } from './pages/chat-page';
@@ -17,18 +17,7 @@ import { ConnectPage } from './pages/connect-page';
 import { ModelsPage } from './pages/models-page';
 import { QuickAskPage } from './pages/quick-ask-page';
 
-let e2e: E2eSession;
-let app: AppUnderTest | undefined;
-
-beforeAll(async () => {
-  e2e = await startE2e();
-});
-afterEach(async () => {
-  if (app) expectHealthyPage(app);
-  await app?.close();
-  app = undefined;
-});
-afterAll(() => e2e?.close());
+const suite = e2eSuite({ relay: false });
 
 /** What the quick window's routes asked of the app's windows. */
 class RecordingWindows implements AppWindows {
@@ -46,7 +35,7 @@ async function openQuickAsk(
 ) {
   const windows = new RecordingWindows();
   let reads = 0;
-  app = await e2e.openApp({
+  const app = await suite.openApp({
     ...(options.colorScheme ? { colorScheme: options.colorScheme } : {}),
     platform: {
       windows,
@@ -86,8 +75,8 @@ async function expectAccessible(page: Page, state: string): Promise<void> {
 
 /** As the shortcut does (index.ts): main reads the clipboard if allowed, then tells the page. */
 async function showQuickWindow(): Promise<void> {
-  await app!.services.quickAsk.windowShown();
-  app!.emit('quick-ask:shown', null);
+  await suite.app.services.quickAsk.windowShown();
+  suite.app.emit(EVENTS.quickAskShown.channel, null);
 }
 
 describe('quick ask', () => {
@@ -99,21 +88,21 @@ describe('quick ask', () => {
     await expect.poll(() => quick.reply.locator('.markdown strong').count()).toBeGreaterThan(0);
     await expect.poll(() => quick.reply.locator('.md-code').count()).toBeGreaterThan(0);
     await quick.page.getByText('Saved as a conversation').waitFor();
-    const list = await app!.services.handlers.listConversations(undefined, {
+    const list = await suite.app.services.handlers.listConversations(undefined, {
       url: '',
       isMainFrame: true,
       webContentsId: 1,
     });
     expect(list.map((c) => c.title)).toEqual(['Explain the relay in two points']);
     // Streamed: deltas went to the quick window's page, and never to the main one.
-    const deltas = app!.messages.filter((m) => m.channel === 'quick-ask:delta');
+    const deltas = suite.app.messages.filter((m) => m.channel === EVENTS.quickAskDelta.channel);
     expect(deltas.length).toBeGreaterThan(1);
     await expectAccessible(quick.page, 'quick ask with a reply (light)');
 
     await quick.openInApp.click();
     await expect.poll(() => windows.calls).toEqual(['showMain', 'hideQuickAsk']);
     // The main window shows that conversation, in Chat.
-    const chat = new ChatPage(app!.page);
+    const chat = new ChatPage(suite.app.page);
     await chat.lastReply().waitFor();
     await expect
       .poll(() => chat.sidebar.getByRole('button', { name: /Explain the relay/ }).count())
@@ -138,17 +127,17 @@ describe('quick ask', () => {
 
   it('keeps nothing unless it is opened in the app, when set so', async () => {
     const { quick } = await openQuickAsk();
-    await app!.services.desktop.update({ quickAsk: { saveConversations: false } });
+    await suite.app.services.desktop.update({ quickAsk: { saveConversations: false } });
     await showQuickWindow();
     await quick.page.getByText('Not saved unless you open it in Relay Desktop').waitFor();
     await quick.ask('A question to forget');
     await quick.waitForReply();
     expect(await quick.page.getByText('Saved as a conversation').count()).toBe(0);
-    expect(app!.services.db.all('SELECT id FROM chat_conversations')).toEqual([]);
+    expect(suite.app.services.db.all('SELECT id FROM chat_conversations')).toEqual([]);
 
     await quick.openInApp.click();
     await expect
-      .poll(() => app!.services.db.all('SELECT title FROM chat_conversations'))
+      .poll(() => suite.app.services.db.all('SELECT title FROM chat_conversations'))
       .toEqual([{ title: 'A question to forget' }]);
   });
 
@@ -163,7 +152,7 @@ describe('quick ask', () => {
     expect(reads()).toBe(0);
     expect(await quick.context.count()).toBe(0);
 
-    await app!.services.desktop.update({ quickAsk: { useClipboard: true } });
+    await suite.app.services.desktop.update({ quickAsk: { useClipboard: true } });
     await showQuickWindow();
     expect(reads()).toBe(1);
     await quick.context.waitFor();
@@ -173,7 +162,7 @@ describe('quick ask', () => {
 
     await quick.ask('Summarise this');
     await quick.waitForReply();
-    const sent = app!.services.db.all<{ content: string }>(
+    const sent = suite.app.services.db.all<{ content: string }>(
       "SELECT content FROM chat_messages WHERE role = 'user'",
     );
     expect(sent[0]?.content).toBe(
@@ -187,14 +176,14 @@ describe('quick ask', () => {
     expect(await quick.context.count()).toBe(0);
     await quick.ask('Just this');
     await quick.waitForReply();
-    const last = app!.services.db.all<{ content: string }>(
+    const last = suite.app.services.db.all<{ content: string }>(
       "SELECT content FROM chat_messages WHERE role = 'user' ORDER BY created_at DESC, rowid DESC LIMIT 1",
     );
     expect(last[0]?.content).toBe('Just this');
   });
 
   it('is a page of its own, served with the same CSP, and says when there is no relay', async () => {
-    app = await e2e.openApp();
+    const app = await suite.openApp();
     const quick = new QuickAskPage(await app.openQuickWindow());
     await quick.page.getByText('Connect to a relay first').waitFor();
     await expect(quick.prompt.isDisabled()).resolves.toBe(true);

@@ -1,38 +1,23 @@
-import type { DemoRelay } from '../../electron/demo-relay/index';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { expectHealthyPage, expectKeyNeverSentToPage, expectKeyNotInPage } from './harness/checks';
-import { startE2e, type AppUnderTest, type E2eSession } from './harness/harness';
-import { newKey, startRelay } from './harness/relay';
+import { describe, expect, it } from 'vitest';
+import { expectKeyNeverSentToPage, expectKeyNotInPage } from './harness/checks';
+import { newKey } from './harness/relay';
+import { e2eSuite } from './harness/suite';
 import { ConnectPage } from './pages/connect-page';
 import { ConnectionsPage } from './pages/connections-page';
 import { ModelsPage } from './pages/models-page';
 import { ShellPage } from './pages/shell-page';
 
-let e2e: E2eSession;
-let relay: DemoRelay;
-let app: AppUnderTest | undefined;
-const goodKey = newKey();
-const drainedKey = newKey();
+const suite = e2eSuite({ keys: 2 });
+const [goodKey, drainedKey] = suite.keys as [string, string];
 const CONSOLE = 'https://console.relay.example/billing';
-
-beforeAll(async () => {
-  [e2e, relay] = await Promise.all([startE2e(), startRelay([goodKey, drainedKey])]);
-});
-afterEach(async () => {
-  await app?.close();
-  app = undefined;
-});
-afterAll(async () => {
-  await Promise.all([e2e?.close(), relay?.close()]);
-});
 
 describe('relay errors in place', () => {
   it('a wrong key shows the 401 message on the models screen and takes a corrected key there', async () => {
-    app = await e2e.openApp();
+    const app = await suite.openApp();
     const wrongKey = newKey();
     const connect = new ConnectPage(app.page);
     await connect.waitUntilShown();
-    await connect.connect({ name: 'Team relay', baseUrl: relay.url, apiKey: wrongKey });
+    await connect.connect({ name: 'Team relay', baseUrl: suite.relay.url, apiKey: wrongKey });
 
     const models = new ModelsPage(app.page);
     await models.failure.waitFor();
@@ -65,24 +50,23 @@ describe('relay errors in place', () => {
     await expectKeyNotInPage(app, wrongKey);
     expectKeyNeverSentToPage(app.messages, goodKey);
     expectKeyNeverSentToPage(app.messages, wrongKey);
-    expectHealthyPage(app);
   });
 
   it('a drained balance shows the 402 message with a link to the console', async () => {
-    relay.setBalance(drainedKey, 100);
-    app = await e2e.openApp();
+    suite.relay.setBalance(drainedKey, 100);
+    const app = await suite.openApp();
     const connect = new ConnectPage(app.page);
     await connect.waitUntilShown();
     await connect.connect({
       name: 'Paid relay',
-      baseUrl: relay.url,
+      baseUrl: suite.relay.url,
       apiKey: drainedKey,
       consoleUrl: CONSOLE,
     });
     const models = new ModelsPage(app.page);
     await models.waitForModels();
 
-    relay.setBalance(drainedKey, 0);
+    suite.relay.setBalance(drainedKey, 0);
     await models.refresh.click();
     await models.failure.waitFor();
     const alert = models.failure.getByRole('alert');
@@ -97,29 +81,27 @@ describe('relay errors in place', () => {
     await app.screenshot('models-402');
 
     // Topped up: "Try again" brings the models back.
-    relay.setBalance(drainedKey, 5);
+    suite.relay.setBalance(drainedKey, 5);
     await alert.getByRole('button', { name: 'Try again' }).click();
     await models.waitForModels();
     await expect(models.failure.count()).resolves.toBe(0);
-    expectHealthyPage(app);
   });
 
   it('without a console address, the 402 message says where the link would come from', async () => {
-    relay.setBalance(drainedKey, 0);
-    app = await e2e.openApp();
+    suite.relay.setBalance(drainedKey, 0);
+    const app = await suite.openApp();
     const connect = new ConnectPage(app.page);
     await connect.waitUntilShown();
-    await connect.connect({ name: 'No console', baseUrl: relay.url, apiKey: drainedKey });
+    await connect.connect({ name: 'No console', baseUrl: suite.relay.url, apiKey: drainedKey });
     const models = new ModelsPage(app.page);
     await models.failure.waitFor();
     await expect(models.failure.getByRole('link').count()).resolves.toBe(0);
     await expect(models.failure.textContent()).resolves.toContain('console address');
-    expectHealthyPage(app);
   });
 
   it('shows the retry countdown main reports while it waits to ask a busy relay again', async () => {
     let failures = 1;
-    app = await e2e.openApp({
+    const app = await suite.openApp({
       fetch: async (url, init) => {
         if (url.endsWith('/v1/models') && failures > 0) {
           failures -= 1;
@@ -133,7 +115,7 @@ describe('relay errors in place', () => {
     });
     const connect = new ConnectPage(app.page);
     await connect.waitUntilShown();
-    await connect.connect({ name: 'Busy relay', baseUrl: relay.url, apiKey: goodKey });
+    await connect.connect({ name: 'Busy relay', baseUrl: suite.relay.url, apiKey: goodKey });
 
     const notice = app.page.locator('.retry-notice');
     await notice.waitFor();
@@ -150,6 +132,5 @@ describe('relay errors in place', () => {
       direction: 'event',
       payload: { attempt: 1, delayMs: 2000, kind: 'server_error' },
     });
-    expectHealthyPage(app);
   });
 });

@@ -6,11 +6,12 @@
 import { copyFile, mkdir } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import type { Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { messageWithContext } from '../../electron/main/services/quick-ask/quick-ask-service';
+import { EVENTS } from '../../electron/shared/ipc/contract';
 import { RecordingDesktop, RecordingProxyStack } from '../fakes/recording-desktop';
 import { ScriptedUpdater } from '../fakes/scripted-updater';
-import { startE2e, type AppUnderTest, type E2eSession } from './harness/harness';
+import { e2eSuite } from './harness/suite';
 import { ChatPage } from './pages/chat-page';
 import { ConnectPage } from './pages/connect-page';
 import { EmbeddingsPage } from './pages/embeddings-page';
@@ -25,15 +26,11 @@ const OUT = join(ROOT, 'test-results/e2e/screenshots');
 const DOCS = join(ROOT, 'docs/screenshots');
 const UPDATE = process.env['RELAY_UPDATE_SCREENSHOTS'] === '1';
 
-let e2e: E2eSession;
+const suite = e2eSuite({ relay: false });
 
 beforeAll(async () => {
-  e2e = await startE2e();
   await mkdir(OUT, { recursive: true });
   if (UPDATE) await mkdir(DOCS, { recursive: true });
-});
-afterAll(async () => {
-  await e2e?.close();
 });
 
 const EARLIER_CHATS = [
@@ -84,11 +81,24 @@ const QUICK_REPLY = [
 ].join('\n');
 
 describe.each(['light', 'dark'] as const)('screenshots in the %s theme', (theme) => {
-  let app: AppUnderTest;
   const updater = new ScriptedUpdater();
+  const shared = suite.sharedApp(() => ({
+    colorScheme: theme,
+    fetch: scriptedChat({
+      [SIMILARITY_PROMPT]: SIMILARITY_REPLY,
+      [messageWithContext(QUICK_PROMPT, SELECTION)]: QUICK_REPLY,
+    }),
+    platform: {
+      updater,
+      desktopIntegration: new RecordingDesktop(),
+      proxyStack: new RecordingProxyStack(),
+      readClipboard: async () => ({ text: SELECTION, source: 'selection' as const }),
+      windows: { showMain: () => undefined, hideQuickAsk: () => undefined },
+    },
+  }));
 
   /** Saves a window as <screen>-<theme>.png, with the pointer and caret out of the way. */
-  async function shoot(screen: string, page: Page = app.page): Promise<void> {
+  async function shoot(screen: string, page: Page = shared.app.page): Promise<void> {
     const size = page.viewportSize() ?? { width: 1280, height: 800 };
     await page.mouse.move(size.width - 1, size.height - 1);
     // Fonts and images settled, and two frames for layout.
@@ -102,7 +112,7 @@ describe.each(['light', 'dark'] as const)('screenshots in the %s theme', (theme)
 
   /** Scrolls the Settings section with this heading to the top of the window. */
   async function showSection(title: string): Promise<void> {
-    await app.page
+    await shared.app.page
       .getByRole('heading', { level: 2, name: title, exact: true })
       .evaluate((heading) =>
         (heading as unknown as { closest(s: string): { scrollIntoView(o: object): void } })
@@ -113,47 +123,27 @@ describe.each(['light', 'dark'] as const)('screenshots in the %s theme', (theme)
 
   /** Moves focus off whatever was clicked last, so no focus ring shows in the picture. */
   async function blur(): Promise<void> {
-    await app.page.evaluate('document.activeElement?.blur()');
+    await shared.app.page.evaluate('document.activeElement?.blur()');
   }
 
-  beforeAll(async () => {
-    app = await e2e.openApp({
-      colorScheme: theme,
-      fetch: scriptedChat({
-        [SIMILARITY_PROMPT]: SIMILARITY_REPLY,
-        [messageWithContext(QUICK_PROMPT, SELECTION)]: QUICK_REPLY,
-      }),
-      platform: {
-        updater,
-        desktopIntegration: new RecordingDesktop(),
-        proxyStack: new RecordingProxyStack(),
-        readClipboard: async () => ({ text: SELECTION, source: 'selection' }),
-        windows: { showMain: () => undefined, hideQuickAsk: () => undefined },
-      },
-    });
-    await app.page.setViewportSize({ width: 1280, height: 800 });
-  });
-  afterAll(async () => {
-    expect(app.pageErrors.map((error) => error.message)).toEqual([]);
-    await app?.close();
-  });
+  beforeAll(() => shared.app.page.setViewportSize({ width: 1280, height: 800 }));
 
   it('first run', async () => {
-    const connect = new ConnectPage(app.page);
+    const connect = new ConnectPage(shared.app.page);
     await connect.waitUntilShown();
     await shoot('connect');
     await connect.tryDemo.click();
   });
 
   it('model picker', async () => {
-    const models = new ModelsPage(app.page);
+    const models = new ModelsPage(shared.app.page);
     await models.waitForModels();
     await blur();
     await shoot('models');
   });
 
   it('chat: a conversation with markdown, code, a formula and a table', async () => {
-    const chat = new ChatPage(app.page);
+    const chat = new ChatPage(shared.app.page);
     await chat.open();
     for (const prompt of [...EARLIER_CHATS, SIMILARITY_PROMPT]) {
       await chat.newChat();
@@ -167,7 +157,7 @@ describe.each(['light', 'dark'] as const)('screenshots in the %s theme', (theme)
   });
 
   it('embeddings: vectors, heatmap and scatter', async () => {
-    const embeddings = new EmbeddingsPage(app.page);
+    const embeddings = new EmbeddingsPage(shared.app.page);
     await embeddings.open();
     await expect.poll(() => embeddings.model.inputValue()).toMatch(/^demo-embedding/);
     await embeddings.embedLines(EMBEDDING_TEXTS);
@@ -176,14 +166,14 @@ describe.each(['light', 'dark'] as const)('screenshots in the %s theme', (theme)
     await shoot('embeddings');
     // The pictures, further down the screen.
     await embeddings.heatmap.scrollIntoViewIfNeeded();
-    await app.page.evaluate(
+    await shared.app.page.evaluate(
       `document.querySelector('canvas.heatmap-canvas').closest('section, .card')?.scrollIntoView({ block: 'start' })`,
     );
     await shoot('embeddings-pictures');
   });
 
   it('images: a gallery of generated images', async () => {
-    const images = new ImagesPage(app.page);
+    const images = new ImagesPage(shared.app.page);
     await images.open();
     await expect.poll(() => images.model.inputValue()).toBe('demo-image');
     for (const [index, prompt] of IMAGE_PROMPTS.entries()) {
@@ -193,7 +183,7 @@ describe.each(['light', 'dark'] as const)('screenshots in the %s theme', (theme)
     }
     await images.prompt.fill('a lighthouse on a cliff at dawn, watercolour');
     // The gallery folder is a temporary one here; show where the app keeps it by default.
-    await app.page.evaluate(
+    await shared.app.page.evaluate(
       `document.querySelector('.gallery-folder span').textContent = '/home/ada/Pictures/Relay Desktop'`,
     );
     await blur();
@@ -201,23 +191,24 @@ describe.each(['light', 'dark'] as const)('screenshots in the %s theme', (theme)
   });
 
   it('connections and settings', async () => {
-    const nav = app.page.getByRole('navigation', { name: 'Screens' });
+    const nav = shared.app.page.getByRole('navigation', { name: 'Screens' });
     await nav.getByRole('button', { name: 'Connections', exact: true }).click();
-    await app.page.getByRole('heading', { level: 1, name: 'Connections' }).waitFor();
+    await shared.app.page.getByRole('heading', { level: 1, name: 'Connections' }).waitFor();
     await blur();
     await shoot('connections');
     await nav.getByRole('button', { name: 'Settings', exact: true }).click();
-    await app.page.getByRole('heading', { level: 1, name: 'Settings' }).waitFor();
+    await shared.app.page.getByRole('heading', { level: 1, name: 'Settings' }).waitFor();
     await blur();
     await shoot('settings');
   });
 
   it('settings: quick ask and the desktop, the network, updates', async () => {
+    const page = shared.app.page;
     await showSection('Quick ask');
     await blur();
     await shoot('settings-desktop');
 
-    const network = app.page.getByRole('region', { name: 'Network' });
+    const network = page.getByRole('region', { name: 'Network' });
     await network.getByRole('radio', { name: /Use this proxy/ }).check();
     await network.getByLabel('Host').fill('proxy.corp.example.com');
     await network.getByLabel('Port').fill('3128');
@@ -231,7 +222,7 @@ describe.each(['light', 'dark'] as const)('screenshots in the %s theme', (theme)
     await blur();
     await shoot('settings-network');
 
-    const updates = app.page.getByRole('region', { name: 'Updates' });
+    const updates = page.getByRole('region', { name: 'Updates' });
     updater.next.push([
       { type: 'available', release: { version: '0.2.0', releaseNotes: RELEASE_NOTES } },
     ]);
@@ -248,12 +239,13 @@ describe.each(['light', 'dark'] as const)('screenshots in the %s theme', (theme)
   });
 
   it('a connection from a link, with extra headers', async () => {
-    const nav = app.page.getByRole('navigation', { name: 'Screens' });
+    const page = shared.app.page;
+    const nav = page.getByRole('navigation', { name: 'Screens' });
     await nav.getByRole('button', { name: 'Connections', exact: true }).click();
-    app.services.desktop.openLink(
+    shared.app.services.desktop.openLink(
       'relay-desktop://connect?name=Team%20gateway&baseUrl=https%3A%2F%2Fgateway.example.com%2Fv1&consoleUrl=https%3A%2F%2Fconsole.example.com',
     );
-    const form = app.page.getByRole('form', { name: 'New connection' });
+    const form = page.getByRole('form', { name: 'New connection' });
     await form.waitFor();
     await form.getByRole('button', { name: 'Add header' }).click();
     await form.getByLabel('Header 1 name').fill('HTTP-Referer');
@@ -263,16 +255,17 @@ describe.each(['light', 'dark'] as const)('screenshots in the %s theme', (theme)
     await form.getByRole('checkbox', { name: 'Secret' }).nth(1).check();
     await form.getByLabel('Header 2 value').fill('pk-0a1b2c3d4e5f');
     await blur();
-    await app.page.evaluate(`document.querySelector('main.screen').scrollTo(0, 0)`);
+    await page.evaluate(`document.querySelector('main.screen').scrollTo(0, 0)`);
     await shoot('connection-link');
     await form.getByRole('button', { name: 'Cancel' }).click();
   });
 
   it('quick ask: a reply, with the selected text as context', async () => {
+    const app = shared.app;
     await app.services.desktop.update({ quickAsk: { useClipboard: true } });
     const quick = new QuickAskPage(await app.openQuickWindow({ width: 640, height: 560 }));
     await app.services.quickAsk.windowShown();
-    app.emit('quick-ask:shown', null);
+    app.emit(EVENTS.quickAskShown.channel, null);
     await quick.context.waitFor();
     await expect.poll(() => quick.model.textContent()).toBe('demo-chat');
     await quick.ask(QUICK_PROMPT);
@@ -283,10 +276,10 @@ describe.each(['light', 'dark'] as const)('screenshots in the %s theme', (theme)
   });
 
   it('the shortcut sheet', async () => {
-    const shortcuts = new ShortcutsPage(app.page);
-    await app.page.keyboard.press('Control+/');
+    const shortcuts = new ShortcutsPage(shared.app.page);
+    await shared.app.page.keyboard.press('Control+/');
     await shortcuts.sheet.waitFor();
     await shoot('shortcuts');
-    await app.page.keyboard.press('Escape');
+    await shared.app.page.keyboard.press('Escape');
   });
 });

@@ -1,25 +1,14 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { expectHealthyPage } from './harness/checks';
-import { startE2e, type AppUnderTest, type E2eSession } from './harness/harness';
+import { describe, expect, it } from 'vitest';
+import { e2eSuite } from './harness/suite';
 import { ConnectPage } from './pages/connect-page';
 import { ModelsPage } from './pages/models-page';
 import { ShellPage } from './pages/shell-page';
 
-let e2e: E2eSession;
-let app: AppUnderTest | undefined;
-
-beforeAll(async () => {
-  e2e = await startE2e();
-});
-afterEach(async () => {
-  await app?.close();
-  app = undefined;
-});
-afterAll(() => e2e?.close());
+const suite = e2eSuite({ relay: false });
 
 describe('settings: logs for support', () => {
   it('offers "Include prompts in logs", off by default, says what it means, and saves it', async () => {
-    app = await e2e.openApp();
+    const app = await suite.openApp();
     const connect = new ConnectPage(app.page);
     await connect.waitUntilShown();
     await connect.tryDemo.click();
@@ -38,12 +27,11 @@ describe('settings: logs for support', () => {
 
     await choice.check();
     await expect
-      .poll(async () => (await app!.services.settings.get()).includePromptsInLogs)
+      .poll(async () => (await suite.app.services.settings.get()).includePromptsInLogs)
       .toBe(true);
     await choice.uncheck();
     await expect
-      .poll(async () => (await app!.services.settings.get()).includePromptsInLogs)
+      .poll(async () => (await suite.app.services.settings.get()).includePromptsInLogs)
       .toBe(false);
-    expectHealthyPage(app);
   });
 });

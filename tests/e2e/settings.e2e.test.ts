@@ -1,32 +1,22 @@
-import { afterEach, afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { expectHealthyPage } from './harness/checks';
+import { describe, expect, it } from 'vitest';
 import { MemorySecretStore, type SecretStore } from '../../electron/main/services/secret-store';
-import { startE2e, type AppUnderTest, type E2eSession } from './harness/harness';
+import type { AppUnderTest } from './harness/harness';
 import type { PageWindow } from './harness/page-types';
+import { e2eSuite } from './harness/suite';
 import { ScriptedDialogs } from '../fakes/chat-dialogs';
 import { ConnectPage } from './pages/connect-page';
 import { ModelsPage } from './pages/models-page';
 import { SettingsPage } from './pages/settings-page';
 import { ShellPage } from './pages/shell-page';
 
-let e2e: E2eSession;
-let app: AppUnderTest | undefined;
-
-beforeAll(async () => {
-  e2e = await startE2e();
-});
-afterEach(async () => {
-  await app?.close();
-  app = undefined;
-});
-afterAll(() => e2e?.close());
+const suite = e2eSuite({ relay: false });
 
 async function openSettings(
   colorScheme: 'light' | 'dark' = 'light',
   secretStore?: SecretStore,
   dialogs?: ScriptedDialogs,
 ): Promise<SettingsPage> {
-  app = await e2e.openApp({
+  const app = await suite.openApp({
     colorScheme,
     ...(secretStore ? { secretStore } : {}),
     ...(dialogs ? { dialogs } : {}),
@@ -55,43 +45,50 @@ function pageColours(page: AppUnderTest['page']) {
 describe('settings', () => {
   it('switches the theme at once, keeps it, and follows the system when asked', async () => {
     const settings = await openSettings('light');
-    const light = await pageColours(app!.page);
+    const light = await pageColours(suite.app.page);
     expect(light.theme).toBe('system');
     await expect(settings.theme('System').isChecked()).resolves.toBe(true);
 
     await settings.chooseTheme('Dark');
-    await expect.poll(async () => (await pageColours(app!.page)).theme).toBe('dark');
-    const dark = await pageColours(app!.page);
+    await expect.poll(async () => (await pageColours(suite.app.page)).theme).toBe('dark');
+    const dark = await pageColours(suite.app.page);
     expect(dark.background).not.toBe(light.background);
     expect(dark.text).not.toBe(light.text);
-    await app!.screenshot('settings-dark');
+    await suite.app.screenshot('settings-dark');
 
     // Saved in main: a reload starts dark.
-    await app!.page.reload();
-    await expect.poll(async () => (await pageColours(app!.page)).background).toBe(dark.background);
+    await suite.app.page.reload();
+    await expect
+      .poll(async () => (await pageColours(suite.app.page)).background)
+      .toBe(dark.background);
 
-    await new ShellPage(app!.page).open('Settings');
+    await new ShellPage(suite.app.page).open('Settings');
     await settings.chooseTheme('Light');
-    await expect.poll(async () => (await pageColours(app!.page)).background).toBe(light.background);
-    await app!.screenshot('settings-light');
+    await expect
+      .poll(async () => (await pageColours(suite.app.page)).background)
+      .toBe(light.background);
+    await suite.app.screenshot('settings-light');
 
     // "System" follows the desktop's preference, both ways.
     await settings.chooseTheme('System');
-    await app!.page.emulateMedia({ colorScheme: 'dark' });
-    await expect.poll(async () => (await pageColours(app!.page)).background).toBe(dark.background);
-    await app!.page.emulateMedia({ colorScheme: 'light' });
-    await expect.poll(async () => (await pageColours(app!.page)).background).toBe(light.background);
+    await suite.app.page.emulateMedia({ colorScheme: 'dark' });
+    await expect
+      .poll(async () => (await pageColours(suite.app.page)).background)
+      .toBe(dark.background);
+    await suite.app.page.emulateMedia({ colorScheme: 'light' });
+    await expect
+      .poll(async () => (await pageColours(suite.app.page)).background)
+      .toBe(light.background);
 
-    const themeCalls = app!.messages
+    const themeCalls = suite.app.messages
       .filter((m) => m.channel === 'settings:update')
       .map((m) => m.payload);
     expect(themeCalls).toEqual([{ theme: 'dark' }, { theme: 'light' }, { theme: 'system' }]);
-    expectHealthyPage(app!);
   });
 
   it('can be reached and changed from the keyboard alone', async () => {
     await openSettings('light');
-    const { page } = app!;
+    const { page } = suite.app;
     await new ShellPage(page).open('Models');
     const focused = () =>
       page.evaluate(() => {
@@ -116,7 +113,6 @@ describe('settings', () => {
     await expect.poll(async () => (await pageColours(page)).theme).toBe('light');
     await page.keyboard.press('ArrowRight');
     await expect.poll(async () => (await pageColours(page)).theme).toBe('dark');
-    expectHealthyPage(app!);
   });
 
   it('checks chat defaults and timeouts with a clear message, and saves good values', async () => {
@@ -142,9 +138,9 @@ describe('settings', () => {
       'The idle timeout must be a whole number of seconds from 5 to 3600.',
     );
     await expect(settings.temperature.getAttribute('aria-invalid')).resolves.toBe('true');
-    await app!.screenshot('settings-invalid');
+    await suite.app.screenshot('settings-invalid');
     // Nothing invalid reached main.
-    expect(app!.messages.some((m) => m.channel === 'settings:update')).toBe(false);
+    expect(suite.app.messages.some((m) => m.channel === 'settings:update')).toBe(false);
 
     await settings.temperature.fill('0.7');
     await settings.maxTokens.fill('512');
@@ -152,10 +148,10 @@ describe('settings', () => {
     await settings.idleTimeout.fill('30');
     await settings.save();
     await settings.saved.waitFor();
-    await expect(app!.page.locator('.field-error').count()).resolves.toBe(0);
+    await expect(suite.app.page.locator('.field-error').count()).resolves.toBe(0);
 
-    await app!.page.reload();
-    await new ShellPage(app!.page).open('Settings');
+    await suite.app.page.reload();
+    await new ShellPage(suite.app.page).open('Settings');
     await expect(settings.temperature.inputValue()).resolves.toBe('0.7');
     await expect(settings.maxTokens.inputValue()).resolves.toBe('512');
     await expect(settings.requestTimeout.inputValue()).resolves.toBe('90');
@@ -165,23 +161,22 @@ describe('settings', () => {
     await settings.maxTokens.fill('');
     await settings.save();
     await settings.saved.waitFor();
-    const last = app!.messages.filter((m) => m.channel === 'settings:update').at(-1);
+    const last = suite.app.messages.filter((m) => m.channel === 'settings:update').at(-1);
     expect(last?.payload).toMatchObject({ chatDefaults: { temperature: 0.7, maxTokens: null } });
-    expectHealthyPage(app!);
   });
 
   it('offers the explicit choice of a key file only where no keychain works, and saves it', async () => {
     await openSettings();
-    await app!.page.getByRole('heading', { name: 'Appearance' }).waitFor();
+    await suite.app.page.getByRole('heading', { name: 'Appearance' }).waitFor();
     // The default store of the harness reports itself as the OS keychain: no choice to make.
     await expect(
-      app!.page.getByRole('heading', { name: 'Where keys are kept' }).count(),
+      suite.app.page.getByRole('heading', { name: 'Where keys are kept' }).count(),
     ).resolves.toBe(0);
-    await app!.close();
+    await suite.closeApp();
 
     const dialogs = new ScriptedDialogs();
     await openSettings('light', new MemorySecretStore(), dialogs);
-    app = app!;
+    const app = suite.app;
     const section = app.page.getByRole('region', { name: 'Where keys are kept' });
     await section.waitFor();
     await expect(section.textContent()).resolves.toContain('kept in memory until you quit');
@@ -196,10 +191,9 @@ describe('settings', () => {
     dialogs.confirmAnswers.push(true);
     await choice.click();
     await expect
-      .poll(async () => (await app!.services.settings.get()).allowPlaintextKeys)
+      .poll(async () => (await suite.app.services.settings.get()).allowPlaintextKeys)
       .toBe(true);
     await expect.poll(() => choice.isChecked()).toBe(true);
     await app.screenshot('settings-key-file-choice');
-    expectHealthyPage(app);
   });
 });

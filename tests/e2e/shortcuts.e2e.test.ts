@@ -2,49 +2,27 @@
  * Keyboard shortcuts: each one does its thing, the shortcut sheet works by keyboard alone, keys
  * typed in the message box stay text, and the application menu's commands take the same path.
  */
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import type { DemoRelay } from '../../electron/demo-relay/index';
-import { expectHealthyPage } from './harness/checks';
-import { startE2e, type AppUnderTest, type E2eSession } from './harness/harness';
-import { newKey, startRelay } from './harness/relay';
+import { describe, expect, it } from 'vitest';
+import { e2eSuite } from './harness/suite';
 import { ChatPage } from './pages/chat-page';
 import { ConnectPage } from './pages/connect-page';
 import { ShortcutsPage } from './pages/shortcuts-page';
 
-let e2e: E2eSession;
-let relay: DemoRelay;
-let app: AppUnderTest | undefined;
-const key = newKey();
-
-beforeAll(async () => {
-  [e2e, relay] = await Promise.all([startE2e(), startRelay([key])]);
-});
-afterEach(async () => {
-  relay.setFaults(undefined);
-  if (app) expectHealthyPage(app);
-  await app?.close();
-  app = undefined;
-});
-afterAll(async () => {
-  await Promise.all([e2e?.close(), relay?.close()]);
-});
+const suite = e2eSuite({ connectionName: 'Shortcut relay' });
 
 /** The app connected to the demo relay, on its first screen (Models). */
 async function connected(): Promise<{ chat: ChatPage; shortcuts: ShortcutsPage }> {
-  app = await e2e.openApp();
-  const connect = new ConnectPage(app.page);
-  await connect.waitUntilShown();
-  await connect.connect({ name: 'Shortcut relay', baseUrl: relay.url, apiKey: key });
-  await app.page.getByRole('heading', { level: 1, name: 'Models' }).waitFor();
-  return { chat: new ChatPage(app.page), shortcuts: new ShortcutsPage(app.page) };
+  const { page } = await suite.connect();
+  await page.getByRole('heading', { level: 1, name: 'Models' }).waitFor();
+  return { chat: new ChatPage(page), shortcuts: new ShortcutsPage(page) };
 }
 
-const heading = (name: string) => app!.page.getByRole('heading', { level: 1, name });
+const heading = (name: string) => suite.app.page.getByRole('heading', { level: 1, name });
 
 describe('keyboard shortcuts (Control on Linux)', () => {
   it('switches between chat, embeddings, images and settings', async () => {
     const { chat, shortcuts } = await connected();
-    const keyboard = app!.page.keyboard;
+    const keyboard = suite.app.page.keyboard;
 
     await keyboard.press('Control+2');
     await heading('Embeddings').waitFor();
@@ -59,7 +37,7 @@ describe('keyboard shortcuts (Control on Linux)', () => {
 
   it('starts a new chat with the message box focused, from any screen', async () => {
     const { chat, shortcuts } = await connected();
-    await app!.page.keyboard.press('Control+n');
+    await suite.app.page.keyboard.press('Control+n');
     await chat.message.waitFor();
     await expect(shortcuts.currentScreen()).resolves.toBe('Chat');
     await expect.poll(() => shortcuts.focused()).toMatchObject({ label: 'Message' });
@@ -67,46 +45,46 @@ describe('keyboard shortcuts (Control on Linux)', () => {
     await expect.poll(() => conversations.count()).toBe(1);
 
     // Again from inside the message box: a Control combination is never typing.
-    await app!.page.keyboard.press('Control+n');
+    await suite.app.page.keyboard.press('Control+n');
     await expect.poll(() => conversations.count()).toBe(2);
     await expect.poll(() => shortcuts.focused()).toMatchObject({ label: 'Message' });
   });
 
   it('focuses the conversation search', async () => {
     const { chat, shortcuts } = await connected();
-    await app!.page.keyboard.press('Control+k');
+    await suite.app.page.keyboard.press('Control+k');
     await chat.search.waitFor();
     await expect.poll(() => shortcuts.focused()).toMatchObject({ label: 'Search messages' });
-    await app!.page.keyboard.type('hello');
+    await suite.app.page.keyboard.type('hello');
     await expect(chat.search.inputValue()).resolves.toBe('hello');
   });
 
   it('stops a reply with Escape, wherever the focus is', async () => {
     const { chat } = await connected();
-    await app!.page.keyboard.press('Control+n');
+    await suite.app.page.keyboard.press('Control+n');
     await chat.message.waitFor();
     await expect.poll(() => chat.model.inputValue()).toMatch(/^demo-chat/);
-    relay.setFaults({ stallAfterHeaders: true });
+    suite.relay.setFaults({ stallAfterHeaders: true });
     await chat.send('Wait for me');
     await chat.lastReply().waitFor();
     // Focus on a button, not in the message box.
     await chat.sidebar.getByRole('button', { name: 'New chat' }).focus();
-    await app!.page.keyboard.press('Escape');
+    await suite.app.page.keyboard.press('Escape');
     await expect(chat.finishedReplyStatus()).resolves.toBe('interrupted');
   });
 
   it('keeps keys typed in the message box as text', async () => {
     const { chat, shortcuts } = await connected();
-    await app!.page.keyboard.press('Control+n');
+    await suite.app.page.keyboard.press('Control+n');
     await chat.message.waitFor();
     await expect.poll(() => shortcuts.focused()).toMatchObject({ label: 'Message' });
-    await app!.page.keyboard.type('Is 1, 2 or 3 bigger? /?');
+    await suite.app.page.keyboard.type('Is 1, 2 or 3 bigger? /?');
     await expect(chat.message.inputValue()).resolves.toBe('Is 1, 2 or 3 bigger? /?');
     await expect(shortcuts.currentScreen()).resolves.toBe('Chat');
     await expect(shortcuts.sheet.isVisible()).resolves.toBe(false);
     // And `?` outside a text field opens the sheet.
     await chat.sidebar.getByRole('button', { name: 'New chat' }).focus();
-    await app!.page.keyboard.press('Shift+?');
+    await suite.app.page.keyboard.press('Shift+?');
     await shortcuts.sheet.waitFor();
   });
 });
@@ -114,7 +92,7 @@ describe('keyboard shortcuts (Control on Linux)', () => {
 describe('the shortcut sheet', () => {
   it('opens and closes by keyboard, keeps focus inside, and gives it back', async () => {
     const { shortcuts } = await connected();
-    const page = app!.page;
+    const page = suite.app.page;
     const settings = page
       .getByRole('navigation', { name: 'Screens' })
       .getByRole('button', { name: 'Settings', exact: true });
@@ -154,7 +132,7 @@ describe('the shortcut sheet', () => {
 
   it('names the keys the macOS way on a Mac, where Command is the modifier', async () => {
     const { shortcuts } = await connected();
-    const page = app!.page;
+    const page = suite.app.page;
     await page.addInitScript(() => {
       Object.defineProperty(
         Object.getPrototypeOf((globalThis as unknown as { navigator: object }).navigator),
@@ -203,7 +181,7 @@ describe('commands from the application menu', () => {
 
     await chat.message.waitFor();
     await expect.poll(() => chat.model.inputValue()).toMatch(/^demo-chat/);
-    relay.setFaults({ stallAfterHeaders: true });
+    suite.relay.setFaults({ stallAfterHeaders: true });
     await chat.send('Wait for me');
     await chat.lastReply().waitFor();
     await shortcuts.menu('stopGenerating');
@@ -216,7 +194,7 @@ describe('commands from the application menu', () => {
 
 describe('before any connection', () => {
   it('shows the shortcut sheet, and the other commands wait for a connection', async () => {
-    app = await e2e.openApp();
+    const app = await suite.openApp();
     const connect = new ConnectPage(app.page);
     await connect.waitUntilShown();
     const shortcuts = new ShortcutsPage(app.page);

@@ -5,12 +5,13 @@
 import { createAppServices, type AppServices } from '../../electron/main/app-services';
 import { createRouter, trustedSender } from '../../electron/main/ipc/router';
 import type { AppLog } from '../../electron/main/services/log';
-import type { FetchLike } from '../../electron/main/services/relay-client';
+import type { FetchLike } from '../../electron/main/services/relay/relay-client';
 import { MemorySecretStore, type SecretStore } from '../../electron/main/services/secret-store';
 import { createBridge } from '../../electron/shared/ipc/bridge';
 import { EVENTS, ROUTES } from '../../electron/shared/ipc/contract';
 import { ScriptedDialogs } from './chat-dialogs';
 import { startSourceImportWorker } from './source-workers';
+import { checkedEvents } from './contract-events';
 
 const sender = { url: 'app://relay/index.html', isMainFrame: true, webContentsId: 1 };
 
@@ -57,14 +58,11 @@ export async function openChatApp(
       copyText: (text) => void clipboard.push(text),
     },
     ...options,
-    emit: (channel, payload) => {
-      // Every event must fit its schema, as the preload would deliver it.
-      const spec = Object.values(EVENTS).find((e) => e.channel === channel);
-      if (spec === undefined) throw new Error(`Unknown event ${channel}`);
-      spec.payload.parse(payload);
+    // Every event must fit its schema, as the preload would deliver it.
+    emit: checkedEvents((channel, payload) => {
       events.push({ channel, payload: payload as Record<string, unknown>, at: performance.now() });
       for (const wake of waiters.splice(0)) wake();
-    },
+    }),
   });
   const router = createRouter(ROUTES, services.handlers, {
     isTrustedSender: trustedSender(['app://relay'], () => [1]),

@@ -9,7 +9,7 @@
 import { ChatService } from '../../electron/main/services/chat/chat-service';
 import { ChatStore } from '../../electron/main/services/chat/store';
 import { openDatabase } from '../../electron/main/services/database';
-import { createRelayClient } from '../../electron/main/services/relay-client';
+import { createRelayClient } from '../../electron/main/services/relay/relay-client';
 
 async function main(): Promise<void> {
   const [path, baseUrl, apiKey, prompt] = process.argv.slice(2);

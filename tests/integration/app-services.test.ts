@@ -12,6 +12,7 @@ import { createRouter, trustedSender } from '../../electron/main/ipc/router';
 import { MemorySecretStore } from '../../electron/main/services/secret-store';
 import { createBridge } from '../../electron/shared/ipc/bridge';
 import { EVENTS, ROUTES } from '../../electron/shared/ipc/contract';
+import { checkedEvents } from '../fakes/contract-events';
 
 const KEY = 'sk-demo-canary-a91f3e77c2d4';
 const sender = { url: 'app://relay/index.html', isMainFrame: true, webContentsId: 1 };
@@ -27,7 +28,7 @@ async function open() {
   services = await createAppServices({
     userDataDir: dataDir,
     secretStore: secrets,
-    emit: (channel, payload) => events.push({ channel, payload }),
+    emit: checkedEvents((channel, payload) => events.push({ channel, payload })),
     version: '9.9.9',
     platform: 'test',
   });

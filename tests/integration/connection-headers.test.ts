@@ -10,12 +10,12 @@ import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import {
   CONNECTIONS_FILE,
-  ConnectionError,
   ConnectionsService,
   headerSecretsAccount,
   type ConnectionsServiceOptions,
-} from '../../electron/main/services/connections';
-import { createRelayClient, RelayError } from '../../electron/main/services/relay-client';
+} from '../../electron/main/services/connections/connections';
+import { createRelayClient, RelayError } from '../../electron/main/services/relay/relay-client';
+import { AppError } from '../../electron/main/services/app-error';
 import { MemorySecretStore } from '../../electron/main/services/secret-store';
 import { startScriptedServer, type ScriptedServer } from '../fakes/scripted-server';
 
@@ -126,8 +126,8 @@ describe('saving extra headers', () => {
     const failure = await service()
       .create({ name: 'G', baseUrl: server.url, headers: [header] })
       .catch((error: unknown) => error);
-    expect(failure).toBeInstanceOf(ConnectionError);
-    expect((failure as ConnectionError).issues[0]).toEqual({
+    expect(failure).toMatchObject({ kind: 'invalid_request' });
+    expect((failure as AppError).details.issues?.[0]).toEqual({
       field: 'headers.0',
       message: expect.stringMatching(message),
     });
@@ -172,7 +172,8 @@ describe('changing extra headers', () => {
     const again = await connections
       .update(id, { baseUrl: server.url, headers: [{ name: 'x-portkey-api-key', secret: true }] })
       .catch((e: unknown) => e);
-    expect(again).toBeInstanceOf(ConnectionError);
+    expect(again).toBeInstanceOf(AppError);
+    expect((again as AppError).message).toMatch(/saved value was given for the old address/);
   });
 
   it('drops the key store entry when the secret headers go, and when the connection goes', async () => {

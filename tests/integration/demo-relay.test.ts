@@ -1199,11 +1199,12 @@ describe('command line', () => {
       '--quiet',
     ]);
     try {
-      let url: string | undefined;
-      for (let waited = 0; !url && waited < 15_000; waited += 50) {
-        url = /listening on (http:\/\/\S+)/.exec(relay.output().stdout)?.[1];
-        if (!url) await sleep(50);
+      // The banner is written a line at a time: wait for its last line, not just the first.
+      for (let waited = 0; waited < 15_000; waited += 50) {
+        if (relay.output().stdout.includes('Press Ctrl+C to stop.')) break;
+        await sleep(50);
       }
+      const url = /listening on (http:\/\/\S+)/.exec(relay.output().stdout)?.[1];
       expect(url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
       const { stdout } = relay.output();
       expect(stdout).toContain('sk-demo-cli');

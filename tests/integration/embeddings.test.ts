@@ -15,6 +15,7 @@ import { parseCsv } from '../../electron/main/services/embeddings/input-file';
 import { MemorySecretStore } from '../../electron/main/services/secret-store';
 import { createBridge } from '../../electron/shared/ipc/bridge';
 import { EVENTS, ROUTES } from '../../electron/shared/ipc/contract';
+import { checkedEvents } from '../fakes/contract-events';
 
 const KEY = 'sk-demo-embeddings-5d1c9a0e';
 const sender = { url: 'app://relay/index.html', isMainFrame: true, webContentsId: 1 };
@@ -32,10 +33,10 @@ async function open() {
   services = await createAppServices({
     userDataDir: dataDir,
     secretStore: secrets,
-    emit: (channel, payload) => {
+    emit: checkedEvents((channel, payload) => {
       events.push({ channel, payload });
       for (const listener of listeners.get(channel) ?? []) listener(payload);
-    },
+    }),
     dialogs: {
       chooseSavePath: (o) => dialogs.chooseSavePath(o),
       chooseOpenPaths: (o) => dialogs.chooseOpenPaths(o),

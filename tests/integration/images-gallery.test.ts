@@ -284,7 +284,9 @@ describe('names and links that try to leave the folder', () => {
 
   it('refuses a relative gallery folder', async () => {
     const gallery = await openGallery();
-    await expect(gallery.setFolder('relative/place')).rejects.toMatchObject({ kind: 'invalid' });
+    await expect(gallery.setFolder('relative/place')).rejects.toMatchObject({
+      kind: 'invalid_request',
+    });
   });
 });
 

@@ -14,6 +14,7 @@ import { sha256Hex } from '../../electron/main/services/images/gallery-files';
 import { MemorySecretStore } from '../../electron/main/services/secret-store';
 import { createBridge } from '../../electron/shared/ipc/bridge';
 import { EVENTS, ROUTES } from '../../electron/shared/ipc/contract';
+import { checkedEvents } from '../fakes/contract-events';
 
 const KEY = 'sk-demo-images-5e1d9c';
 const sender = { url: 'app://relay/index.html', isMainFrame: true, webContentsId: 7 };
@@ -46,7 +47,7 @@ async function open(withDesktop = true) {
     userDataDir: dataDir,
     picturesDir: join(dataDir, 'Pictures'),
     secretStore: new MemorySecretStore(),
-    emit: (channel, payload) => events.push({ channel, payload }),
+    emit: checkedEvents((channel, payload) => events.push({ channel, payload })),
     ...(withDesktop ? { dialogs, desktop } : {}),
   });
   const router = createRouter(ROUTES, services.handlers, {
@@ -175,6 +176,8 @@ describe('the gallery actions', () => {
     savePath = join(dataDir, 'kite.png');
     expect(await api.saveImageAs({ id: image.id })).toEqual({ saved: true, path: savePath });
     expect(sha256Hex(await readFile(savePath))).toBe(image.id);
+    // Written whole through a temp file beside it, which does not stay.
+    expect((await readdir(dataDir)).filter((name) => name.endsWith('.tmp'))).toEqual([]);
 
     await api.deleteImage({ id: image.id });
     expect(calls.filter((c) => c.startsWith('trash'))).toHaveLength(2);

@@ -16,7 +16,7 @@ import {
   openSecretStore,
   probeKeychain,
 } from '../../electron/main/platform/keychain';
-import { ConnectionsService } from '../../electron/main/services/connections';
+import { ConnectionsService } from '../../electron/main/services/connections/connections';
 import {
   MEMORY_REASON,
   PLAINTEXT_KEYS_FILE,

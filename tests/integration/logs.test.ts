@@ -13,7 +13,7 @@ import { createAppServices, type AppServices } from '../../electron/main/app-ser
 import { createRouter, trustedSender } from '../../electron/main/ipc/router';
 import { createAppLog } from '../../electron/main/services/log';
 import { logsFolder } from '../../electron/main/services/log-policy';
-import type { FetchLike } from '../../electron/main/services/relay-client';
+import type { FetchLike } from '../../electron/main/services/relay/relay-client';
 import { MemorySecretStore } from '../../electron/main/services/secret-store';
 import { createBridge } from '../../electron/shared/ipc/bridge';
 import { EVENTS, ROUTES } from '../../electron/shared/ipc/contract';

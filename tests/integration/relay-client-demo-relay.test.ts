@@ -9,7 +9,7 @@ import {
   RelayError,
   type RelayClientOptions,
   type RetryInfo,
-} from '../../electron/main/services/relay-client';
+} from '../../electron/main/services/relay/relay-client';
 
 const KEY = 'sk-demo-canary-0c4f9e2d7a1b';
 const chatRequest = {

@@ -10,7 +10,7 @@ import {
   RelayError,
   type RelayClientOptions,
   type RetryInfo,
-} from '../../electron/main/services/relay-client';
+} from '../../electron/main/services/relay/relay-client';
 import {
   canonicalStream,
   contentChunk,

@@ -12,7 +12,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createRelayClient, RelayError } from '../../electron/main/services/relay-client';
+import { createRelayClient, RelayError } from '../../electron/main/services/relay/relay-client';
 
 const run = promisify(execFile);
 let dir: string;

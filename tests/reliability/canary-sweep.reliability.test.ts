@@ -6,7 +6,7 @@
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, expect, it } from 'vitest';
-import { RelayError } from '../../electron/main/services/relay-client';
+import { RelayError } from '../../electron/main/services/relay/relay-client';
 import { CANARY_KEY, CANARY_PROMPT, containsKey, deepText, suiteDir, sweep } from './lib/canary';
 
 const dirs: string[] = [];

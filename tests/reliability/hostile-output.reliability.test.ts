@@ -14,7 +14,7 @@
 import { marked } from 'marked';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DemoRelay } from '../../electron/demo-relay/index';
-import type { FetchLike } from '../../electron/main/services/relay-client';
+import type { FetchLike } from '../../electron/main/services/relay/relay-client';
 import { startE2e, type AppUnderTest, type E2eSession } from '../e2e/harness/harness';
 import { newKey, startRelay } from '../e2e/harness/relay';
 import { ChatPage } from '../e2e/pages/chat-page';
@@ -404,7 +404,17 @@ describe('hostile model output (reliability section 7)', () => {
     // A fresh lab document for each handful: a payload that ran may replace the document
     // (document.open from an inline handler) and take the others' results with it.
     for (let i = 0; i < labPayloads.length; i += 25) {
-      await lab.goto(labExfil.labUrl);
+      // A payload of the chunk before may still navigate the page (a delayed refresh, whose
+      // navigation the route above aborts to an error page) and interrupt this one: try again.
+      for (let attempt = 1; ; attempt++) {
+        try {
+          await lab.goto(labExfil.labUrl);
+          break;
+        } catch (error) {
+          if (attempt === 3) throw error;
+          await lab.waitForTimeout(500);
+        }
+      }
       await installDetector(lab, '[data-unsafe]', MARKER_PATTERN.source);
       const chunk = labPayloads
         .slice(i, i + 25)

@@ -13,7 +13,7 @@ import {
   createRelayClient,
   RelayError,
   type RelayClientOptions,
-} from '../../electron/main/services/relay-client';
+} from '../../electron/main/services/relay/relay-client';
 import { logsFolder } from '../../electron/main/services/log-policy';
 import { MAX_REPLY_CHARS } from '../../electron/shared/ipc/routes/chat';
 import { openChatApp } from '../fakes/chat-app';

@@ -6,7 +6,7 @@
  */
 import fc from 'fast-check';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { createRelayClient, RelayError } from '../../electron/main/services/relay-client';
+import { createRelayClient, RelayError } from '../../electron/main/services/relay/relay-client';
 import { startScriptedServer, writeInPieces, type ScriptedServer } from '../fakes/scripted-server';
 import { CANARY_KEY, containsKey, deepText } from './lib/canary';
 import { count, FULL, recordFigures } from './lib/record';

@@ -9,7 +9,7 @@
 import type { z } from 'zod';
 import { issuePathToParam } from '../../shared/relay-requests';
 import type { IpcError, IpcResult, RouteSpec } from '../../shared/ipc/define';
-import { RelayError } from '../services/relay-client';
+import { errorInfo } from '../services/app-error';
 
 /** What the router knows of who is calling: the frame that sent the message. */
 export interface IpcSender {
@@ -28,16 +28,6 @@ export type Handlers<Routes extends Record<string, RouteSpec>> = {
   ) => Promise<z.input<Routes[Name]['response']>> | z.input<Routes[Name]['response']>;
 };
 
-/** An error a handler throws on purpose, with a kind the renderer can act on. */
-export class HandlerError extends Error {
-  constructor(
-    readonly kind: IpcError['kind'],
-    message: string,
-  ) {
-    super(message);
-  }
-}
-
 export interface RouterOptions {
   /** Whether a message may be answered: our window's top frame, on our origin. */
   isTrustedSender: (sender: IpcSender) => boolean;
@@ -53,21 +43,6 @@ export type Dispatch = (
 
 function fail(error: IpcError): IpcResult<never> {
   return { ok: false, error };
-}
-
-function toIpcError(error: unknown): IpcError | undefined {
-  if (error instanceof RelayError) {
-    const { kind, message, status, param, code, retryAfterMs, partialText } = error;
-    const out: IpcError = { kind, message };
-    if (status !== undefined) out.status = status;
-    if (param !== undefined) out.param = param;
-    if (code !== undefined) out.code = code;
-    if (retryAfterMs !== undefined) out.retryAfterMs = retryAfterMs;
-    if (partialText !== undefined) out.partialText = partialText;
-    return out;
-  }
-  if (error instanceof HandlerError) return { kind: error.kind, message: error.message };
-  return undefined;
 }
 
 export function createRouter<Routes extends Record<string, RouteSpec>>(
@@ -134,7 +109,7 @@ export function createRouter<Routes extends Record<string, RouteSpec>>(
       }
       return { ok: true, value: checked.data };
     } catch (error) {
-      const known = toIpcError(error);
+      const known = errorInfo(error);
       if (known) return fail(known);
       options.onInternalError?.(channel, error);
       return fail({

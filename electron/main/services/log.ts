@@ -24,7 +24,7 @@ import {
   type LogContent,
   type LogFields,
 } from './log-policy';
-import type { RelayClient } from './relay-client';
+import type { RelayClient } from './relay/relay-client';
 import type { RelayEndpoint } from './relay/base-url';
 import type { SecretStore } from './secret-store';
 

@@ -8,7 +8,7 @@
  */
 import { readFile, rm } from 'node:fs/promises';
 import { join } from 'node:path';
-import { writeFileAtomic } from './connections-file';
+import { writeFileAtomic } from './data-files';
 
 /** The file keys are kept in when the person chose that, inside the user data folder. */
 export const PLAINTEXT_KEYS_FILE = 'keys.insecure.json';

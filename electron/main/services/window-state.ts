@@ -3,7 +3,7 @@
  */
 import { join } from 'node:path';
 import { z } from 'zod';
-import { readJsonFile, writeFileAtomic } from './connections-file';
+import { readJsonFile, writeFileAtomic } from './data-files';
 
 export const WINDOW_STATE_FILE = 'window-state.json';
 

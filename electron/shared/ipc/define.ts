@@ -32,6 +32,25 @@ export function event<Payload extends z.ZodType>(
   return { channel, payload };
 }
 
+/** What the platform does with an event: sends its payload on its channel (`webContents.send`). */
+export type SendEvent = (channel: string, payload: unknown) => void;
+
+/**
+ * Sends an event by its name in the contract, with a payload its schema takes: services say
+ * `emit('chatReplyFinished', payload)`, never a channel string.
+ */
+export type Emitter<Events extends Record<string, EventSpec>> = <Name extends keyof Events>(
+  name: Name,
+  payload: z.input<Events[Name]['payload']>,
+) => void;
+
+export function createEmitter<Events extends Record<string, EventSpec>>(
+  events: Events,
+  send: SendEvent,
+): Emitter<Events> {
+  return (name, payload) => send(events[name]!.channel, payload);
+}
+
 /**
  * Errors an answer can carry: the relay's kinds, plus the router's own (a payload that does not
  * fit its schema, a sender that is not our window, a record that does not exist, a fault in main).

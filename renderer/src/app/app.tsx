@@ -17,26 +17,11 @@ import { SettingsScreen } from '../features/settings/settings-screen';
 import { selectTheme, useSettingsStore } from '../features/settings/settings-store';
 import { relayBridge, type ConnectLink } from '../lib/relay-bridge';
 import { NavIcon } from './nav-icon';
+import { SCREENS, SCREEN_TITLES, type ScreenId } from './screens';
 import { openConversationInChat, useAppShortcuts } from './shortcut-commands';
 import { UpdateBanner } from './update-banner';
 import { ShortcutSheet } from './shortcut-sheet';
 import { currentPlatform } from './shortcuts';
-
-const SCREENS = [
-  { id: 'chat', title: 'Chat' },
-  { id: 'models', title: 'Models' },
-  { id: 'embeddings', title: 'Embeddings' },
-  { id: 'images', title: 'Images' },
-  { id: 'connections', title: 'Connections' },
-  { id: 'settings', title: 'Settings' },
-] as const;
-
-export type ScreenId = (typeof SCREENS)[number]['id'];
-
-const SCREEN_TITLES = Object.fromEntries(SCREENS.map((s) => [s.id, s.title])) as Record<
-  ScreenId,
-  string
->;
 
 /** Applies the chosen theme to the page: CSS reads `data-theme` on <html>. */
 function useTheme() {

@@ -1,4 +1,4 @@
-import type { ScreenId } from './app';
+import type { ScreenId } from './screens';
 
 /** Line icons for the sidebar, drawn in the text colour. */
 export function NavIcon({ screen }: { screen: ScreenId | 'shortcuts' }) {

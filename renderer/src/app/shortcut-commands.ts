@@ -7,7 +7,7 @@ import {
   stopStreaming,
 } from '../features/chat/chat-actions';
 import { useChatStore } from '../features/chat/chat-store';
-import type { ScreenId } from './app';
+import type { ScreenId } from './screens';
 import { focusWhenShown, useShortcutCommands } from './shortcuts';
 
 const SCREEN_OF: Partial<Record<ShortcutCommand, ScreenId>> = {

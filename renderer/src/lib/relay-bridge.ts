@@ -24,7 +24,8 @@ export function requireBridge(): RelayBridge {
   return bridge;
 }
 
-type Answer<Name extends keyof Routes> = Awaited<ReturnType<RelayBridge[Name]>>;
+/** What a route of the bridge resolves to: `Answer<'listModels'>`. */
+export type Answer<Name extends keyof Routes> = Awaited<ReturnType<RelayBridge[Name]>>;
 
 /** A saved connection as main describes it: whether a key is saved and its last four characters, never the key. */
 export type ConnectionSummary = Answer<'createConnection'>;

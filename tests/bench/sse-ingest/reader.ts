@@ -14,7 +14,10 @@ import { readFileSync } from 'node:fs';
 import os from 'node:os';
 import { performance } from 'node:perf_hooks';
 import OpenAI from 'openai';
-import { createRelayClient, type RelayClient } from '../../../electron/main/services/relay-client';
+import {
+  createRelayClient,
+  type RelayClient,
+} from '../../../electron/main/services/relay/relay-client';
 import { serveParent } from './child';
 
 /**

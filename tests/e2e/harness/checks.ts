@@ -2,6 +2,7 @@
  * Checks every spec can make of a run: the page stayed healthy, and a key never reached it.
  */
 import { expect } from 'vitest';
+import { eventMisfit } from '../../fakes/contract-events';
 import type { AppUnderTest, BridgeMessage } from './harness';
 import type { PageWindow } from './page-types';
 
@@ -9,6 +10,14 @@ import type { PageWindow } from './page-types';
 export function expectHealthyPage(app: AppUnderTest): void {
   expect(app.pageErrors.map((error) => error.message)).toEqual([]);
   expect(app.cspViolations).toEqual([]);
+}
+
+/** Every event main sent the page is an event of the contract, with a payload its schema takes. */
+export function expectEventsFitContract(messages: readonly BridgeMessage[]): void {
+  const misfits = messages.flatMap((message) =>
+    message.direction === 'event' ? (eventMisfit(message.channel, message.payload) ?? []) : [],
+  );
+  expect(misfits).toEqual([]);
 }
 
 /**

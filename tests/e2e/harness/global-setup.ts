@@ -3,6 +3,7 @@
  * `tests/boot/app-build.ts`) and the page bridge, and start the one browser every spec file
  * connects to. Each spec then gets a fresh context, page and set of services.
  */
+import { existsSync } from 'node:fs';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -19,6 +20,11 @@ declare module 'vitest' {
 }
 
 export default async function setup(project: TestProject): Promise<() => Promise<void>> {
+  if (!existsSync(CHROMIUM_PATH)) {
+    throw new Error(
+      `The e2e tests drive Chromium, and there is none at ${CHROMIUM_PATH}. Run \`npm run test:setup\` once (it installs what the tests need), or set RELAY_E2E_CHROMIUM to a Chromium binary.`,
+    );
+  }
   const workDir = await mkdtemp(join(tmpdir(), 'relay-e2e-'));
   const packageJson = JSON.parse(
     await readFile(resolve(import.meta.dirname, '../../../package.json'), 'utf8'),

@@ -19,7 +19,7 @@ import {
 import { inject } from 'vitest';
 import { eventWindows } from '../../../electron/main/ipc/event-targets';
 import { createRouter, trustedSender, type Dispatch } from '../../../electron/main/ipc/router';
-import type { FetchLike } from '../../../electron/main/services/relay-client';
+import type { FetchLike } from '../../../electron/main/services/relay/relay-client';
 import { ROUTES } from '../../../electron/shared/ipc/contract';
 import type { DesktopShell, Dialogs } from '../../../electron/main/app-context';
 import {

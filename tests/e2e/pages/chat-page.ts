@@ -1,4 +1,5 @@
 import type { Locator, Page } from 'playwright-core';
+import { expect } from 'vitest';
 
 /** The chat screen: the conversation list, the open conversation and its composer. */
 export class ChatPage {
@@ -20,6 +21,12 @@ export class ChatPage {
       .getByRole('button', { name: 'Chat', exact: true })
       .click();
     await this.sidebar.waitFor();
+  }
+
+  /** A new conversation, its message box shown and a demo chat model chosen. */
+  async ready(): Promise<void> {
+    await this.newChat();
+    await expect.poll(() => this.model.inputValue()).toMatch(/^demo-chat/);
   }
 
   async newChat(): Promise<void> {

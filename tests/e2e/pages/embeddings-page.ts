@@ -1,4 +1,5 @@
 import type { Locator, Page } from 'playwright-core';
+import { expect } from 'vitest';
 
 /** The embeddings playground, as a person sees it. */
 export class EmbeddingsPage {
@@ -29,6 +30,11 @@ export class EmbeddingsPage {
     this.progress = page.getByRole('region', { name: 'Embedding in progress' });
     this.runs = page.getByRole('region', { name: 'Saved runs' });
     this.retryNotice = this.progress.locator('.retry-notice');
+  }
+
+  /** The demo relay's model chosen. */
+  async ready(): Promise<void> {
+    await expect.poll(() => this.model.inputValue()).toBe('demo-embedding');
   }
 
   async open(): Promise<void> {

@@ -1,4 +1,5 @@
 import type { Locator, Page } from 'playwright-core';
+import { expect } from 'vitest';
 import type { PageWindow } from '../harness/page-types';
 
 /** The image studio and its gallery. */
@@ -29,6 +30,11 @@ export class ImagesPage {
     this.thumbnails = this.gallery.locator('.gallery-item');
     this.lightbox = page.locator('dialog.lightbox');
     this.alert = page.getByRole('alert');
+  }
+
+  /** The demo relay's model chosen. */
+  async ready(): Promise<void> {
+    await expect.poll(() => this.model.inputValue()).toBe('demo-image');
   }
 
   async open(): Promise<void> {

@@ -21,6 +21,14 @@ export class ModelsPage {
     this.loading = page.locator('.models-loading');
   }
 
+  async open(): Promise<void> {
+    await this.page
+      .getByRole('navigation', { name: 'Screens' })
+      .getByRole('button', { name: 'Models', exact: true })
+      .click();
+    await this.heading.waitFor();
+  }
+
   group(title: GroupTitle): Locator {
     return this.page.getByRole('region', { name: title, exact: true });
   }

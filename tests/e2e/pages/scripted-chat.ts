@@ -3,7 +3,7 @@
  * chat completions for a prompt given a reply here, which stream that reply as a relay would.
  * For replies the demo model does not write (formulas, a realistic answer for screenshots).
  */
-import type { FetchLike } from '../../../electron/main/services/relay-client';
+import type { FetchLike } from '../../../electron/main/services/relay/relay-client';
 
 export function scriptedChat(replies: Record<string, string>): FetchLike {
   return (url, init) => {

@@ -12,7 +12,10 @@
  */
 import { startDemoRelay } from '../../../electron/demo-relay/index';
 import { composeDemoReply } from '../../../electron/demo-relay/models/chat';
-import { createRelayClient, type RelayClient } from '../../../electron/main/services/relay-client';
+import {
+  createRelayClient,
+  type RelayClient,
+} from '../../../electron/main/services/relay/relay-client';
 
 export interface LoadArgs {
   streams: number;

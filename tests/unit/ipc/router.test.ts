@@ -5,13 +5,13 @@ import { route } from '../../../electron/shared/ipc/define';
 import { ROUTES } from '../../../electron/shared/ipc/contract';
 import {
   createRouter,
-  HandlerError,
   originOf,
   trustedSender,
   type Handlers,
   type IpcSender,
 } from '../../../electron/main/ipc/router';
-import { RelayError } from '../../../electron/main/services/relay-client';
+import { AppError } from '../../../electron/main/services/app-error';
+import { RelayError } from '../../../electron/main/services/relay/relay-client';
 
 const ours: IpcSender = { url: 'app://relay/index.html', isMainFrame: true, webContentsId: 1 };
 const isTrusted = trustedSender(['app://relay'], () => [1]);
@@ -107,15 +107,24 @@ describe('the router', () => {
     });
   });
 
-  it('passes a HandlerError through and hides the details of any other error', async () => {
+  it('passes an AppError through and hides the details of any other error', async () => {
     const { router, onInternalError } = makeRouter({
       greet: () => {
-        throw new HandlerError('not_found', 'No connection has that id.');
+        throw new AppError('not_found', 'No connection has that id.');
       },
     });
     expect(await router.dispatch('test:greet', { name: 'Ada' }, ours)).toEqual({
       ok: false,
       error: { kind: 'not_found', message: 'No connection has that id.' },
+    });
+    const named = makeRouter({
+      greet: () => {
+        throw new AppError('invalid_request', 'Give a name.', { param: 'name' });
+      },
+    });
+    expect(await named.router.dispatch('test:greet', { name: 'Ada' }, ours)).toEqual({
+      ok: false,
+      error: { kind: 'invalid_request', message: 'Give a name.', param: 'name' },
     });
     const result = await router.dispatch('test:fail', undefined, ours);
     expect(result).toMatchObject({ ok: false, error: { kind: 'internal' } });
@@ -153,7 +162,7 @@ describe('the router', () => {
         name,
         () => {
           calls.push(name);
-          throw new HandlerError('not_found', 'stub');
+          throw new AppError('not_found', 'stub');
         },
       ]),
     ) as unknown as Handlers<typeof ROUTES>;

@@ -11,11 +11,11 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from
 import { startDemoRelay, type DemoRelay } from '../../../electron/demo-relay/index';
 import {
   CONNECTIONS_FILE,
-  ConnectionError,
   ConnectionsService,
   type ConnectionsServiceOptions,
-} from '../../../electron/main/services/connections';
-import { writeFileAtomic } from '../../../electron/main/services/connections-file';
+} from '../../../electron/main/services/connections/connections';
+import { AppError } from '../../../electron/main/services/app-error';
+import { writeFileAtomic } from '../../../electron/main/services/data-files';
 import { MemorySecretStore, type SecretStore } from '../../../electron/main/services/secret-store';
 
 const KEY = 'sk-test-canary-5b7e1f0c9a3d';
@@ -68,13 +68,13 @@ async function folderBytes(): Promise<string> {
   return all;
 }
 
-async function rejection(promise: Promise<unknown>): Promise<ConnectionError> {
+async function rejection(promise: Promise<unknown>): Promise<AppError> {
   const error = await promise.then(
     () => undefined,
     (e: unknown) => e,
   );
-  expect(error).toBeInstanceOf(ConnectionError);
-  return error as ConnectionError;
+  expect(error).toBeInstanceOf(AppError);
+  return error as AppError;
 }
 
 describe('saving connections', () => {
@@ -208,7 +208,7 @@ describe('editing and deleting', () => {
     const connections = service({ secrets: failing });
     const { id } = await connections.create({ name: 'A', baseUrl: relay.url, apiKey: KEY });
     const error = await rejection(connections.delete(id));
-    expect(error.kind).toBe('key_store');
+    expect(error.kind).toBe('internal');
     expect(error.message).toMatch(/could not be removed from the key store/);
     expect(await connections.list()).toHaveLength(1);
   });
@@ -221,7 +221,7 @@ describe('editing and deleting', () => {
     const error = await rejection(
       connections.create({ name: 'A', baseUrl: relay.url, apiKey: KEY }),
     );
-    expect(error.kind).toBe('key_store');
+    expect(error.kind).toBe('internal');
     expect(error.message).not.toContain(KEY);
     expect(await connections.list()).toEqual([]);
   });
@@ -255,8 +255,8 @@ describe('checking what people type', () => {
   ])('refuses %j with a message for the %s field', async (input, field, message) => {
     const connections = service();
     const error = await rejection(connections.create(input));
-    expect(error.kind).toBe('invalid');
-    expect(error.issues).toContainEqual({ field, message: expect.stringMatching(message) });
+    expect(error.kind).toBe('invalid_request');
+    expect(error.details.issues).toContainEqual({ field, message: expect.stringMatching(message) });
     expect(error.message).toMatch(message);
     if ('apiKey' in input) expect(error.message).not.toContain(input.apiKey.trim() || '\u0000');
     expect(await connections.list()).toEqual([]);
@@ -266,7 +266,7 @@ describe('checking what people type', () => {
     const error = await rejection(
       service().create({ name: '', baseUrl: 'nope', consoleUrl: 'mailto:x@example.com' }),
     );
-    expect(error.issues.map((i) => i.field)).toEqual(['name', 'baseUrl', 'consoleUrl']);
+    expect(error.details.issues?.map((i) => i.field)).toEqual(['name', 'baseUrl', 'consoleUrl']);
   });
 
   it('checks edits the same way and leaves the connection as it was', async () => {
@@ -275,7 +275,7 @@ describe('checking what people type', () => {
     const error = await rejection(
       connections.update(id, { baseUrl: 'https://a.example.com/?x=1' }),
     );
-    expect(error.issues[0]).toMatchObject({
+    expect(error.details.issues?.[0]).toMatchObject({
       field: 'baseUrl',
       message: expect.stringMatching(/query/),
     });
@@ -322,7 +322,7 @@ describe('a damaged or unreadable connections file', () => {
     const error = await rejection(
       connections.create({ name: 'A', baseUrl: 'https://a.example.com' }),
     );
-    expect(error.kind).toBe('storage');
+    expect(error.kind).toBe('internal');
     expect(error.message).toMatch(/could not be read .*Nothing was changed/);
     expect(await fs.readFile(join(dir, CONNECTIONS_FILE, 'inside'), 'utf8')).toBe('keep me');
   });
@@ -528,11 +528,11 @@ describe('a saved key goes only to the origin it was saved for', () => {
     const draft = { name: 'Plain', baseUrl: 'http://relay.example.com', apiKey: KEY };
     // Without the choice, and with the choice declined in main's dialog: refused, nothing saved.
     await expect(connections.create(draft)).rejects.toMatchObject({
-      kind: 'invalid',
-      issues: [{ field: 'allowUnencrypted' }],
+      kind: 'invalid_request',
+      details: { issues: [{ field: 'allowUnencrypted' }] },
     });
     await expect(connections.create({ ...draft, allowUnencrypted: true })).rejects.toMatchObject({
-      kind: 'invalid',
+      kind: 'invalid_request',
     });
     expect(asked).toEqual(['http://relay.example.com']);
     expect(await connections.list()).toEqual([]);

@@ -11,7 +11,7 @@ import {
   rotateLogFiles,
   withholdContent,
 } from '../../../electron/main/services/log-policy';
-import { RelayError } from '../../../electron/main/services/relay-client';
+import { RelayError } from '../../../electron/main/services/relay/relay-client';
 
 const KEY = 'canary-key-7f3a9c1e5b';
 

@@ -1,25 +1,18 @@
 import type { DESKTOP_ROUTES } from '../../../shared/ipc/routes/desktop';
 import type { AppContext } from '../../app-context';
-import {
-  DesktopError,
-  DesktopService,
-  type DesktopIntegration,
-} from '../../services/desktop/desktop-service';
-import type { LogFields } from '../../services/log-policy';
-import { HandlerError, type Handlers } from '../router';
+import { DesktopService, type DesktopIntegration } from '../../services/desktop/desktop-service';
+import type { Handlers } from '../router';
 
 export function openDesktop(
   context: AppContext,
-  platform: string,
   integration: DesktopIntegration | undefined,
-  log?: (event: string, fields: LogFields) => void,
 ): DesktopService {
   return new DesktopService({
     settings: context.settings,
-    platform,
+    platform: context.platform,
     ...(integration ? { integration } : {}),
-    onLinkOpened: () => context.emit('desktop:link-opened', null),
-    ...(log ? { log } : {}),
+    onLinkOpened: () => context.emit('connectLinkOpened', null),
+    log: (event, fields) => context.log.info(event, fields),
   });
 }
 
@@ -27,14 +20,7 @@ export function openDesktop(
 export function desktopHandlers(service: DesktopService): Handlers<typeof DESKTOP_ROUTES> {
   return {
     getDesktopStatus: () => service.status(),
-    updateDesktop: async (changes) => {
-      try {
-        return await service.update(changes);
-      } catch (error) {
-        if (error instanceof DesktopError) throw new HandlerError('invalid_request', error.message);
-        throw error;
-      }
-    },
+    updateDesktop: (changes) => service.update(changes),
     takeConnectLink: () => service.takeLink(),
   };
 }

@@ -1,19 +1,8 @@
-import { basename } from 'node:path';
 import type { EMBEDDINGS_ROUTES } from '../../../shared/ipc/routes/embeddings';
 import type { AppContext } from '../../app-context';
-import { EmbeddingsError, EmbeddingsService } from '../../services/embeddings/embeddings-service';
-import { InputFileError } from '../../services/embeddings/input-file';
-import { HandlerError, type Handlers } from '../router';
-
-async function guarded<T>(work: () => T | Promise<T>): Promise<T> {
-  try {
-    return await work();
-  } catch (error) {
-    if (error instanceof EmbeddingsError) throw new HandlerError(error.kind, error.message);
-    if (error instanceof InputFileError) throw new HandlerError('invalid_request', error.message);
-    throw error;
-  }
-}
+import { exportRunToFile, openInputsFile } from '../../services/embeddings/embeddings-files';
+import { EmbeddingsService } from '../../services/embeddings/embeddings-service';
+import type { Handlers } from '../router';
 
 /** The handlers of the embeddings routes: a few lines each, over the embeddings service. */
 export async function embeddingsHandlers(
@@ -31,37 +20,16 @@ export async function embeddingsHandlers(
       await context.activeClient(); // no connection: say so now, not as a failed run
       return { runId: service.start(model, inputs) };
     },
-    cancelEmbeddingRun: ({ runId }) => guarded(() => (service.cancel(runId), null)),
-    resumeEmbeddingRun: ({ runId }) => guarded(() => ({ runId: service.resume(runId) })),
-    rerunEmbeddingRun: ({ runId, model }) =>
-      guarded(() => ({ runId: service.rerun(runId, model) })),
-    getEmbeddingRun: ({ runId, offset, limit }) => guarded(() => service.get(runId, offset, limit)),
+    cancelEmbeddingRun: ({ runId }) => (service.cancel(runId), null),
+    resumeEmbeddingRun: ({ runId }) => ({ runId: service.resume(runId) }),
+    rerunEmbeddingRun: ({ runId, model }) => ({ runId: service.rerun(runId, model) }),
+    getEmbeddingRun: ({ runId, offset, limit }) => service.get(runId, offset, limit),
     listEmbeddingRuns: () => service.list(),
-    deleteEmbeddingRun: ({ runId }) => guarded(() => (service.delete(runId), null)),
-    getEmbeddingVectors: ({ runId, offset, limit }) =>
-      guarded(() => service.vectors(runId, offset, limit)),
+    deleteEmbeddingRun: ({ runId }) => (service.delete(runId), null),
+    getEmbeddingVectors: ({ runId, offset, limit }) => service.vectors(runId, offset, limit),
     embedQuery: ({ model, text }) => service.embedQuery(model, text),
     exportEmbeddingRun: ({ runId, format }) =>
-      guarded(async () => {
-        const run = service.get(runId);
-        const stamp = run.createdAt.slice(0, 19).replace(/[:T]/g, '-');
-        const path = await context.dialogs.chooseSavePath({
-          title: `Export embeddings as ${format.toUpperCase()}`,
-          defaultName: `embeddings-${stamp}.${format}`,
-          filters: [{ name: format.toUpperCase(), extensions: [format] }],
-        });
-        if (path === undefined) return { rows: 0 };
-        return { path, rows: await service.export(runId, format, path) };
-      }),
-    openEmbeddingInputs: () =>
-      guarded(async () => {
-        const [path] = await context.dialogs.chooseOpenPaths({
-          title: 'Open texts to embed',
-          filters: [{ name: 'Text or CSV', extensions: ['txt', 'csv'] }],
-        });
-        if (path === undefined) return { inputs: [], skippedEmpty: 0 };
-        const file = await service.readInputFile(path);
-        return { ...file, fileName: basename(file.fileName) };
-      }),
+      exportRunToFile(service, context.dialogs, runId, format),
+    openEmbeddingInputs: () => openInputsFile(service, context.dialogs),
   };
 }

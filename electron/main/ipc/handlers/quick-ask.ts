@@ -1,12 +1,8 @@
 import type { QUICK_ASK_ROUTES } from '../../../shared/ipc/routes/quick-ask';
 import type { AppContext } from '../../app-context';
 import { ChatStore } from '../../services/chat/store';
-import {
-  QuickAskError,
-  QuickAskService,
-  type ClipboardText,
-} from '../../services/quick-ask/quick-ask-service';
-import { HandlerError, type Handlers } from '../router';
+import { QuickAskService, type ClipboardText } from '../../services/quick-ask/quick-ask-service';
+import type { Handlers } from '../router';
 
 /** The app's two windows, as the quick window's routes use them. */
 export interface AppWindows {
@@ -14,15 +10,6 @@ export interface AppWindows {
   showMain(): void;
   /** Hides the quick ask window. */
   hideQuickAsk(): void;
-}
-
-async function guarded<T>(work: () => T | Promise<T>): Promise<T> {
-  try {
-    return await work();
-  } catch (error) {
-    if (error instanceof QuickAskError) throw new HandlerError(error.kind, error.message);
-    throw error;
-  }
 }
 
 /** The chat model quick ask uses: the one last chosen in Chat, else the relay's first. */
@@ -57,7 +44,7 @@ export function openQuickAsk(
     settings: async () => (await context.settings.get()).quickAsk,
     // The chat handlers opened (and migrated) the tables already.
     store: () => (store ??= new ChatStore(context.db)),
-    emitDelta: (payload) => context.emit('quick-ask:delta', payload),
+    emitDelta: (payload) => context.emit('quickAskDelta', payload),
     ...(readClipboard ? { readClipboard } : {}),
   });
   context.onClose(() => service.close());
@@ -92,22 +79,20 @@ export function quickAskHandlers(
         saveConversations: settings.quickAsk.saveConversations,
       };
     },
-    askQuick: ({ requestId, prompt, includeContext }) =>
-      guarded(async () => {
-        const answer = await service.ask(requestId, prompt, includeContext);
-        if (answer.conversationId !== undefined) context.emit('chat:conversations-changed', null);
-        return answer;
-      }),
+    askQuick: async ({ requestId, prompt, includeContext }) => {
+      const answer = await service.ask(requestId, prompt, includeContext);
+      if (answer.conversationId !== undefined) context.emit('conversationsChanged', null);
+      return answer;
+    },
     stopQuickAsk: ({ requestId }) => ({ stopped: service.stop(requestId) }),
-    continueQuickAsk: ({ requestId }) =>
-      guarded(() => {
-        const conversationId = service.continueInApp(requestId);
-        context.emit('chat:conversations-changed', null);
-        context.emit('shell:open-conversation', { conversationId });
-        windows?.showMain();
-        windows?.hideQuickAsk();
-        return { conversationId };
-      }),
+    continueQuickAsk: ({ requestId }) => {
+      const conversationId = service.continueInApp(requestId);
+      context.emit('conversationsChanged', null);
+      context.emit('openConversation', { conversationId });
+      windows?.showMain();
+      windows?.hideQuickAsk();
+      return { conversationId };
+    },
     hideQuickAsk: () => {
       windows?.hideQuickAsk();
       return null;

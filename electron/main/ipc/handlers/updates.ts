@@ -1,7 +1,7 @@
 import type { UPDATES_ROUTES } from '../../../shared/ipc/routes/updates';
 import type { AppContext } from '../../app-context';
 import type { UpdateService } from '../../services/updates/update-service';
-import { HandlerError, type Handlers } from '../router';
+import type { Handlers } from '../router';
 
 /** The handlers of the updates routes: a few lines each, over the update service. */
 export function updatesHandlers(
@@ -17,16 +17,6 @@ export function updatesHandlers(
       await service.configure(after, before);
       return after;
     },
-    installUpdate: () => {
-      try {
-        service.install();
-      } catch (error) {
-        throw new HandlerError(
-          'invalid_request',
-          error instanceof Error ? error.message : String(error),
-        );
-      }
-      return null;
-    },
+    installUpdate: () => (service.install(), null),
   };
 }

@@ -7,26 +7,24 @@
  * leaves a 'streaming' row that `ChatStore.recover` marks interrupted, with the text last saved.
  */
 import { randomUUID } from 'node:crypto';
-import type { ChatUsage, MessageStatus, ReplyError } from '../../../shared/ipc/routes/chat';
+import type { Emit, Events } from '../../../shared/ipc/contract';
+import type { PayloadOf } from '../../../shared/ipc/define';
+import {
+  replyErrorSchema,
+  type ChatUsage,
+  type MessageStatus,
+  type ReplyError,
+} from '../../../shared/ipc/routes/chat';
 import type { ChatMessage } from '../../../shared/relay-requests';
-import { RelayError, REPLY_TOO_LONG, type RelayClient } from '../relay-client';
+import { RelayError, REPLY_TOO_LONG, type RelayClient } from '../relay/relay-client';
+import { AppError, errorInfo } from '../app-error';
 import { DeltaCoalescer } from './delta-coalescer';
 import type { ChatStore } from './store';
-
-/** A refusal the person can act on (the router maps it to an IPC error of that kind). */
-export class ChatError extends Error {
-  constructor(
-    readonly kind: 'invalid_request' | 'not_found',
-    message: string,
-  ) {
-    super(message);
-  }
-}
 
 export interface ChatServiceOptions {
   store: ChatStore;
   /** Sends an event of the contract to the page. */
-  emit: (channel: string, payload: unknown) => void;
+  emit: Emit;
   /** A relay client whose retry countdowns are reported with `requestId`. */
   client: (requestId: string) => Promise<RelayClient>;
   /** Temperature and max tokens for conversations that keep the defaults. */
@@ -47,21 +45,18 @@ interface ActiveReply {
   done: Promise<void>;
 }
 
+/** What a failed reply keeps: the relay's error, or the app's refusal as a bad request. */
 function replyErrorOf(error: unknown): ReplyError {
-  if (error instanceof RelayError) {
-    const out: ReplyError = { kind: error.kind, message: error.message };
-    if (error.param !== undefined) out.param = error.param;
-    if (error.status !== undefined) out.status = error.status;
-    if (error.code !== undefined) out.code = error.code;
-    if (error.retryAfterMs !== undefined) out.retryAfterMs = error.retryAfterMs;
-    return out;
-  }
-  if (error instanceof ChatError)
+  const info = errorInfo(error);
+  if (info === undefined)
     return {
-      kind: error.kind === 'not_found' ? 'not_found' : 'bad_request',
-      message: error.message,
+      kind: 'internal',
+      message: 'Something went wrong in the app while asking for a reply.',
     };
-  return { kind: 'internal', message: 'Something went wrong in the app while asking for a reply.' };
+  // The text received is kept as the reply's content, not twice.
+  const { partialText: _partialText, kind, ...rest } = info;
+  const replyKind = replyErrorSchema.shape.kind.safeParse(kind);
+  return { kind: replyKind.success ? replyKind.data : 'bad_request', ...rest };
 }
 
 /** Failures after which the text received is kept as an interrupted reply, not an error. */
@@ -80,14 +75,14 @@ export class ChatService {
   #conversation(id: string) {
     const conversation = this.#store.get(id);
     if (conversation === undefined)
-      throw new ChatError('not_found', 'That conversation no longer exists.');
+      throw new AppError('not_found', 'That conversation no longer exists.');
     return conversation;
   }
 
   #ensureIdle(conversationId: string): void {
     for (const reply of this.#active.values()) {
       if (reply.conversationId === conversationId)
-        throw new ChatError(
+        throw new AppError(
           'invalid_request',
           'A reply is still being written in this conversation: stop it or wait for it to finish.',
         );
@@ -97,7 +92,7 @@ export class ChatService {
   #ready(conversationId: string) {
     const conversation = this.#conversation(conversationId);
     if (conversation.model === null)
-      throw new ChatError('invalid_request', 'Choose a model for this conversation first.');
+      throw new AppError('invalid_request', 'Choose a model for this conversation first.');
     this.#ensureIdle(conversationId);
     return conversation as typeof conversation & { model: string };
   }
@@ -122,10 +117,10 @@ export class ChatService {
     const conversation = this.#ready(conversationId);
     const last = this.#store.lastMessage(conversationId);
     if (last === undefined)
-      throw new ChatError('invalid_request', 'There is no message to reply to yet.');
+      throw new AppError('invalid_request', 'There is no message to reply to yet.');
     const user = last.role === 'assistant' ? this.#previousUser(conversationId, last.seq) : last;
     if (user === undefined)
-      throw new ChatError('invalid_request', 'There is no message to reply to yet.');
+      throw new AppError('invalid_request', 'There is no message to reply to yet.');
     const { reply, client } = await this.#prepare();
     this.#ensureIdle(conversation.id);
     const assistant = this.#store.transaction(() => {
@@ -147,9 +142,9 @@ export class ChatService {
   /** Replaces a sent message, drops everything after it, and asks for a new reply. */
   async edit(messageId: string, text: string, options: SendOptions = {}) {
     const message = this.#store.message(messageId);
-    if (message === undefined) throw new ChatError('not_found', 'That message no longer exists.');
+    if (message === undefined) throw new AppError('not_found', 'That message no longer exists.');
     if (message.role !== 'user')
-      throw new ChatError('invalid_request', 'Only your own messages can be edited.');
+      throw new AppError('invalid_request', 'Only your own messages can be edited.');
     const conversation = this.#ready(message.conversationId);
     const { reply, client } = await this.#prepare();
     this.#ensureIdle(conversation.id);
@@ -250,7 +245,7 @@ export class ChatService {
     let content = '';
     let saved = '';
     const deltas = new DeltaCoalescer(
-      (text) => emit('chat:delta', { replyId, conversationId, text }),
+      (text) => emit('chatDelta', { replyId, conversationId, text }),
       this.#options.deltaIntervalMs ?? 17,
     );
     const persist = setInterval(() => {
@@ -310,11 +305,16 @@ export class ChatService {
     } catch {
       // The conversation was deleted meanwhile; the page is told the reply ended all the same.
     }
-    const finished: Record<string, unknown> = { replyId, conversationId, status, content };
+    const finished: PayloadOf<Events['chatReplyFinished']> = {
+      replyId,
+      conversationId,
+      status,
+      content,
+    };
     if (usage !== undefined) finished.usage = usage;
     if (error !== undefined) finished.error = error;
-    emit('chat:reply-finished', finished);
-    emit('chat:conversations-changed', null);
+    emit('chatReplyFinished', finished);
+    emit('conversationsChanged', null);
   }
 }
 

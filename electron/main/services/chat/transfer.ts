@@ -18,6 +18,10 @@ import {
   type ChatMessageRecord,
 } from '../../../shared/ipc/routes/chat';
 import { issuePathToParam } from '../../../shared/relay-requests';
+import type { Dialogs } from '../../app-context';
+import { AppError } from '../app-error';
+import { writeFileAtomic } from '../data-files';
+import type { ReadChosenFiles } from './import-reader';
 import type { ChatStore } from './store';
 import { looksLikeZip, readZip, ZipError, type ZipLimits } from './zip-reader';
 
@@ -180,21 +184,21 @@ export function buildExport(
 }
 
 /** A file that cannot be imported, with the reason in words. */
-export class ImportError extends Error {}
+const importError = (reason: string) => new AppError('invalid_request', reason);
 
-/** Parses and checks one export file's text; throws ImportError naming the file and the fault. */
+/** Parses and checks one export file's text; throws an AppError naming the file and the fault. */
 export function parseExport(name: string, text: string): ChatExport {
   let data: unknown;
   try {
     data = JSON.parse(text);
   } catch {
-    throw new ImportError(`${name} is not a JSON file, so it cannot be imported.`);
+    throw importError(`${name} is not a JSON file, so it cannot be imported.`);
   }
   const parsed = chatExportSchema.safeParse(data);
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
     const where = issue && issue.path.length > 0 ? ` (at ${issuePathToParam(issue.path)})` : '';
-    throw new ImportError(
+    throw importError(
       `${name} cannot be imported: ${issue?.message ?? 'it is not a chat export'}${where}.`,
     );
   }
@@ -233,7 +237,7 @@ function readDocument(name: string, bytes: Uint8Array): ReadImport {
       bytes: bytes.byteLength,
     };
   } catch (error) {
-    if (error instanceof ImportError) return refused(error.message);
+    if (error instanceof AppError) return refused(error.message);
     throw error;
   }
 }
@@ -380,4 +384,64 @@ export async function importConversations(
     });
     throw error;
   }
+}
+
+/**
+ * Exports conversations to a file the person chooses: one JSON or Markdown file, or a zip of
+ * them for several. The file is written whole or not at all.
+ */
+export async function exportToFile(
+  store: ChatStore,
+  ids: readonly string[],
+  format: Parameters<typeof buildExport>[2],
+  dialogs: Dialogs,
+  now = new Date(),
+): Promise<{ saved: boolean; path?: string; count: number }> {
+  const conversations = ids.map((id) => {
+    const conversation = store.get(id);
+    if (conversation === undefined)
+      throw new AppError('not_found', 'That conversation no longer exists.');
+    return conversation;
+  });
+  const file = buildExport(store, conversations, format, now);
+  const path = await dialogs.chooseSavePath({
+    title: conversations.length === 1 ? 'Export the conversation' : 'Export the conversations',
+    defaultName: file.defaultName,
+    filters: [{ name: file.extension.toUpperCase(), extensions: [file.extension] }],
+  });
+  if (path === undefined) return { saved: false, count: 0 };
+  try {
+    // A saved file like any other program's (0666 less the umask), written whole or not at all.
+    await writeFileAtomic(path, file.bytes, { mode: 0o666 });
+  } catch (error) {
+    const code = (error as { code?: unknown }).code;
+    if (typeof code !== 'string') throw error;
+    throw new AppError(
+      'internal',
+      `The export could not be written to ${path} (${code}). Nothing was saved there; choose another place.`,
+    );
+  }
+  return { saved: true, path, count: conversations.length };
+}
+
+/**
+ * Imports the exports the person chooses (JSON files, or zips of them): every readable one as
+ * new conversations, and the others named with why they were refused.
+ */
+export async function importFromFiles(
+  store: ChatStore,
+  dialogs: Dialogs,
+  readChosenFiles: ReadChosenFiles,
+): Promise<{ cancelled: boolean; conversationIds: string[]; refused: Refused[] }> {
+  const paths = await dialogs.chooseOpenPaths({
+    title: 'Import conversations',
+    filters: [{ name: 'Chat export (JSON, or a zip of them)', extensions: ['json', 'zip'] }],
+    multiple: true,
+  });
+  if (paths.length === 0) return { cancelled: true, conversationIds: [], refused: [] };
+  const { conversations, refused, documents } = await readChosenFiles(paths);
+  if (documents === 0)
+    throw importError(`${refused.map((r) => r.reason).join(' ')} Nothing was imported.`.trim());
+  const conversationIds = await importConversations(store, conversations);
+  return { cancelled: false, conversationIds, refused };
 }

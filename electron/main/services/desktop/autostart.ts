@@ -6,7 +6,7 @@
  */
 import { readFile, rm } from 'node:fs/promises';
 import { join } from 'node:path';
-import { writeFileAtomic } from '../connections-file';
+import { writeFileAtomic } from '../data-files';
 
 export const AUTOSTART_FILE = 'relay-desktop.desktop';
 

@@ -3,9 +3,9 @@
  * login, and the `relay-desktop://connect` links waiting for the page.
  *
  * A change is applied before it is saved: a shortcut the system refuses, or a login item that
- * cannot be written, is said to the person and the setting stays as it was. The system's side is
- * a `DesktopIntegration` (Electron's globalShortcut, Tray and login items in the app, a recording
- * stand-in in tests).
+ * cannot be written, is refused with an `AppError` that says so, and the setting stays as it was.
+ * The system's side is a `DesktopIntegration` (Electron's globalShortcut, Tray and login items in
+ * the app, a recording stand-in in tests).
  */
 import type {
   ConnectLink,
@@ -13,7 +13,8 @@ import type {
   DesktopStatus,
 } from '../../../shared/ipc/routes/desktop';
 import type { QuickAskSettings } from '../../../shared/ipc/routes/quick-ask';
-import type { SettingsService } from '../settings';
+import type { SettingsService } from '../settings/settings';
+import { AppError } from '../app-error';
 import type { LogFields } from '../log-policy';
 import { acceleratorLabel, readAccelerator } from './accelerator';
 import { readConnectLink } from './connect-link';
@@ -28,11 +29,6 @@ export interface DesktopIntegration {
   setTray(shown: boolean): string | undefined;
   /** Adds or removes the app from the login items; resolves with where that is kept. */
   setOpenAtLogin(enabled: boolean): Promise<{ detail?: string }>;
-}
-
-/** A refusal with a sentence for the person. */
-export class DesktopError extends Error {
-  override readonly name = 'DesktopError';
 }
 
 export interface DesktopServiceOptions {
@@ -102,7 +98,7 @@ export class DesktopService {
 
     if (changes.quickAsk?.shortcut !== undefined) {
       const read = readAccelerator(changes.quickAsk.shortcut);
-      if (!read.ok) throw new DesktopError(read.problem);
+      if (!read.ok) throw new AppError('invalid_request', read.problem);
       quickAsk.shortcut = read.accelerator;
     }
     const shortcutChanged =
@@ -113,7 +109,10 @@ export class DesktopService {
       if (integration && !integration.setShortcut(quickAsk.shortcut)) {
         // Put the one that worked back.
         this.#applyShortcut(before.quickAsk);
-        throw new DesktopError(refusedShortcut(quickAsk.shortcut, this.#options.platform));
+        throw new AppError(
+          'invalid_request',
+          refusedShortcut(quickAsk.shortcut, this.#options.platform),
+        );
       }
       this.#shortcut = { accelerator: quickAsk.shortcut, registered: true };
     } else if (shortcutChanged) {
@@ -126,7 +125,8 @@ export class DesktopService {
         await this.#applyLogin(desktop.openAtLogin);
       } catch (error) {
         if (shortcutChanged) this.#applyShortcut(before.quickAsk);
-        throw new DesktopError(
+        throw new AppError(
+          'invalid_request',
           `${desktop.openAtLogin ? 'Opening at login could not be turned on' : 'Opening at login could not be turned off'}: ${errorText(error)}`,
         );
       }

@@ -5,7 +5,7 @@
  * broke) ends the run with the relay's error and keeps every batch that had already succeeded.
  */
 import { randomUUID } from 'node:crypto';
-import { writeFile, rename, rm } from 'node:fs/promises';
+import type { Emit } from '../../../shared/ipc/contract';
 import type { IpcError } from '../../../shared/ipc/define';
 import {
   EMBEDDING_PREVIEW_VALUES,
@@ -13,7 +13,9 @@ import {
 } from '../../../shared/ipc/routes/embeddings';
 import type { Db } from '../database';
 import { migrate } from '../database';
-import { RelayError, type RelayClient } from '../relay-client';
+import { writeFileAtomic } from '../data-files';
+import { AppError, errorInfo } from '../app-error';
+import { RelayError, type RelayClient } from '../relay/relay-client';
 import { runToCsv, runToJson } from './export-run';
 import { readInputFile, type InputFile } from './input-file';
 import { EMBEDDINGS_MIGRATIONS, RunStore, type RunRow, type RunStatus } from './run-store';
@@ -22,39 +24,24 @@ import { vectorStats } from './vector-stats';
 export const DEFAULT_BATCH_SIZE = 64;
 
 /** A refusal the person can act on: an unknown run, a run that is still going. */
-export class EmbeddingsError extends Error {
-  override readonly name = 'EmbeddingsError';
-  constructor(
-    readonly kind: 'not_found' | 'invalid_request',
-    message: string,
-  ) {
-    super(message);
-  }
-}
 
 export interface EmbeddingsServiceOptions {
   db: Db;
   /** A client for the active connection; retries are reported under `requestId`. */
   client(requestId: string): Promise<RelayClient>;
-  emit(channel: string, payload: unknown): void;
+  emit: Emit;
   batchSize?: number;
   now?: () => Date;
 }
 
-function toIpcError(error: unknown): IpcError {
-  if (error instanceof RelayError) {
-    const out: IpcError = { kind: error.kind, message: error.message };
-    if (error.status !== undefined) out.status = error.status;
-    if (error.param !== undefined) out.param = error.param;
-    if (error.code !== undefined) out.code = error.code;
-    if (error.retryAfterMs !== undefined) out.retryAfterMs = error.retryAfterMs;
-    return out;
-  }
-  if (error !== null && typeof error === 'object' && 'kind' in error && 'message' in error) {
-    const { kind, message } = error as { kind: IpcError['kind']; message: string };
-    return { kind, message };
-  }
-  return { kind: 'internal', message: 'Something went wrong in the app while embedding.' };
+/** Why a run ended: the relay's error or the app's refusal; a fault in the app, said plainly. */
+function runError(error: unknown): IpcError {
+  return (
+    errorInfo(error) ?? {
+      kind: 'internal',
+      message: 'Something went wrong in the app while embedding.',
+    }
+  );
 }
 
 export class EmbeddingsService {
@@ -87,8 +74,7 @@ export class EmbeddingsService {
 
   #require(runId: string): RunRow {
     const run = this.#store.get(runId);
-    if (run === undefined)
-      throw new EmbeddingsError('not_found', 'This run does not exist any more.');
+    if (run === undefined) throw new AppError('not_found', 'This run does not exist any more.');
     return run;
   }
 
@@ -109,8 +95,7 @@ export class EmbeddingsService {
   /** Goes on with a run that stopped early, sending only what has no vector yet. */
   resume(runId: string): string {
     const run = this.#require(runId);
-    if (this.#running.has(runId))
-      throw new EmbeddingsError('invalid_request', 'This run is still going.');
+    if (this.#running.has(runId)) throw new AppError('invalid_request', 'This run is still going.');
     if (run.status === 'done') return runId;
     this.#store.setStatus(runId, 'running');
     this.#launch(runId, run.model);
@@ -142,7 +127,7 @@ export class EmbeddingsService {
     let done = total - pending.length;
     const end = (status: RunStatus, error?: IpcError) => {
       this.#store.setStatus(runId, status, error);
-      this.#options.emit('embeddings:ended', {
+      this.#options.emit('embeddingRunEnded', {
         runId,
         status,
         done,
@@ -165,13 +150,13 @@ export class EmbeddingsService {
           );
         }
         done = this.#store.saveBatch(runId, indexes, result.vectors, result.usage?.promptTokens);
-        this.#options.emit('embeddings:progress', { runId, done, total });
+        this.#options.emit('embeddingProgress', { runId, done, total });
       }
       end('done');
     } catch (error) {
       if (signal.aborted || (error instanceof RelayError && error.kind === 'aborted'))
         return end('cancelled');
-      end('failed', toIpcError(error));
+      end('failed', runError(error));
     }
   }
 
@@ -229,22 +214,15 @@ export class EmbeddingsService {
   delete(runId: string): void {
     this.#running.get(runId)?.controller.abort();
     if (!this.#store.delete(runId))
-      throw new EmbeddingsError('not_found', 'This run does not exist any more.');
+      throw new AppError('not_found', 'This run does not exist any more.');
   }
 
-  /** Writes the export to `path` atomically: a temp file beside it, then a rename. */
+  /** Writes the export to `path`, whole or not at all (a saved file like any other program's). */
   async export(runId: string, format: 'json' | 'csv', path: string): Promise<number> {
     const run = this.#require(runId);
     const items = this.#store.items(runId, true);
     const body = format === 'json' ? runToJson(run, items) : runToCsv(run, items);
-    const temp = `${path}.${randomUUID()}.tmp`;
-    try {
-      await writeFile(temp, body, { encoding: 'utf8', flush: true });
-      await rename(temp, path);
-    } catch (error) {
-      await rm(temp, { force: true });
-      throw error;
-    }
+    await writeFileAtomic(path, body, { mode: 0o666 });
     return items.filter((item) => item.vector !== undefined).length;
   }
 

@@ -9,13 +9,13 @@ import {
   MAX_EMBEDDING_INPUTS,
   MAX_EMBEDDING_INPUT_CHARS,
 } from '../../../shared/ipc/routes/embeddings';
+import { AppError } from '../app-error';
 
 /** Larger files are refused before they are read. */
 export const MAX_INPUT_FILE_BYTES = 8 * 1024 * 1024;
 
-export class InputFileError extends Error {
-  override readonly name = 'InputFileError';
-}
+/** Where a CSV cannot be read (caught below and said with the file's name). */
+class CsvError extends Error {}
 
 export interface InputFile {
   fileName: string;
@@ -61,7 +61,7 @@ export function parseCsv(text: string): string[][] {
     } else cell += ch;
     i++;
   }
-  if (quoted) throw new InputFileError('a quoted cell is never closed');
+  if (quoted) throw new CsvError('a quoted cell is never closed');
   if (cell !== '' || row.length > 0) endRow();
   return rows;
 }
@@ -92,7 +92,8 @@ export function inputsFromText(
 export async function readInputFile(path: string): Promise<InputFile> {
   const fileName = basename(path);
   const extension = extname(path).toLowerCase();
-  const refuse = (why: string) => new InputFileError(`${fileName} cannot be used: ${why}.`);
+  const refuse = (why: string) =>
+    new AppError('invalid_request', `${fileName} cannot be used: ${why}.`);
   if (extension !== '.txt' && extension !== '.csv')
     throw refuse('open a .txt file (one text per line) or a .csv file');
   let size: number;

@@ -9,7 +9,7 @@ import { createHash } from 'node:crypto';
 import { lstat, readdir, readFile, realpath, rm } from 'node:fs/promises';
 import { join, sep } from 'node:path';
 import { z } from 'zod';
-import { writeFileAtomic } from '../connections-file';
+import { writeFileAtomic } from '../data-files';
 
 export const IMAGE_TYPES = {
   png: 'image/png',

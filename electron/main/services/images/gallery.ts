@@ -7,9 +7,11 @@
  * dropped, files without a row are read back from their sidecars, and temp files left by a
  * process that died mid-save are swept.
  */
-import { copyFile, mkdir, realpath } from 'node:fs/promises';
+import { mkdir, readFile, realpath } from 'node:fs/promises';
 import { isAbsolute, join } from 'node:path';
+import { AppError } from '../app-error';
 import { migrate, type Db, type Migration } from '../database';
+import { writeFileAtomic } from '../data-files';
 import {
   GALLERY_URL_PREFIX,
   IMAGE_TYPES,
@@ -57,15 +59,14 @@ export interface NewImage {
   size: string;
 }
 
-/** A refusal the person can act on: an image that does not exist, a file that cannot be used. */
-export class GalleryError extends Error {
-  override readonly name = 'GalleryError';
-  constructor(
-    readonly kind: 'not_found' | 'invalid' | 'io',
-    message: string,
-  ) {
-    super(message);
-  }
+/**
+ * A file system failure of the gallery (a full disk, a folder it may not write), said plainly as
+ * an AppError; any other error goes on as it is.
+ */
+export function galleryFault(error: unknown): unknown {
+  return error instanceof Error && 'syscall' in error
+    ? new AppError('internal', `The gallery folder could not be used: ${error.message}`)
+    : error;
 }
 
 const MIGRATIONS: Migration[] = [
@@ -166,7 +167,7 @@ export class ImageGallery {
   /** Makes `path` the gallery folder and shows what is in it. */
   async setFolder(path: string): Promise<{ path: string; isDefault: boolean }> {
     if (!isAbsolute(path)) {
-      throw new GalleryError('invalid', `The gallery folder must be a full path, not ${path}.`);
+      throw new AppError('invalid_request', `The gallery folder must be a full path, not ${path}.`);
     }
     await mkdir(path, { recursive: true });
     this.#setState('folder', path);
@@ -241,7 +242,7 @@ export class ImageGallery {
   async save(image: NewImage): Promise<GalleryImage> {
     const ext = extensionOfType(image.mimeType);
     if (ext === undefined) {
-      throw new GalleryError('invalid', `Images of type ${image.mimeType} are not saved.`);
+      throw new AppError('invalid_request', `Images of type ${image.mimeType} are not saved.`);
     }
     const folder = this.folder().path;
     const id = sha256Hex(image.bytes);
@@ -295,7 +296,7 @@ export class ImageGallery {
   #row(id: string): Row {
     const row = this.#db.one<Row>('SELECT * FROM images WHERE id = ?', [id]);
     if (row === undefined) {
-      throw new GalleryError('not_found', 'That image is no longer in the gallery.');
+      throw new AppError('not_found', 'That image is no longer in the gallery.');
     }
     return row;
   }
@@ -310,7 +311,7 @@ export class ImageGallery {
     const path = await fileInsideFolder(this.folder().path, image.fileName);
     if (path === undefined) {
       this.#db.run('DELETE FROM images WHERE id = ?', [image.id]);
-      throw new GalleryError(
+      throw new AppError(
         'not_found',
         `The file ${image.fileName} is no longer in the gallery folder.`,
       );
@@ -338,13 +339,16 @@ export class ImageGallery {
     this.#db.run('DELETE FROM images WHERE id = ?', [id]);
   }
 
-  /** Copies the image to a path the person chose. */
+  /**
+   * Copies the image to a path the person chose: a saved file like any other program's (0666
+   * less the umask), written whole or not at all.
+   */
   async copyTo(id: string, destination: string): Promise<void> {
     const { path } = await this.get(id);
     if (!isAbsolute(destination)) {
-      throw new GalleryError('invalid', 'Choose a full path to save the image to.');
+      throw new AppError('invalid_request', 'Choose a full path to save the image to.');
     }
-    await copyFile(path, destination);
+    await writeFileAtomic(destination, await readFile(path), { mode: 0o666 });
   }
 
   /** The folder's real path, for tests and for revealing it. */

@@ -2,7 +2,7 @@
  * One "Generate": as many requests as it takes to get `count` images, each saved to the gallery
  * the moment it arrives, with progress (and the time so far) reported as it goes.
  */
-import type { RelayClient } from '../relay-client';
+import type { RelayClient } from '../relay/relay-client';
 import type { GalleryImage, ImageGallery } from './gallery';
 
 export interface GenerateRequest {

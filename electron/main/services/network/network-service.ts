@@ -4,6 +4,7 @@
  * (`platform/network.ts`), a recording stand-in in tests.
  */
 import type { ProxySettings } from '../../../shared/ipc/routes/network';
+import { AppError } from '../app-error';
 import { displayAddress } from '../relay/base-url';
 import {
   proxyConfigFor,
@@ -20,9 +21,10 @@ export interface ProxyStack {
   resolveProxy(url: string): Promise<string>;
 }
 
-/** A refusal with a sentence for the person. */
-export class NetworkError extends Error {
-  override readonly name = 'NetworkError';
+/** Where the proxy setting is kept (the settings service). */
+export interface ProxySettingsStore {
+  get(): Promise<{ proxy: ProxySettings }>;
+  update(changes: { proxy: ProxySettings }): Promise<{ proxy: ProxySettings }>;
 }
 
 export class NetworkService {
@@ -47,18 +49,34 @@ export class NetworkService {
     try {
       await this.#stack.setProxy(config);
     } catch (error) {
-      throw new NetworkError(
+      throw new AppError(
+        'invalid_request',
         `The proxy could not be applied: ${error instanceof Error ? error.message : String(error)}`,
       );
     }
     this.#applied = config;
   }
 
+  /**
+   * Applies the setting, then saves it: a proxy the network stack refuses is not saved, and if
+   * saving fails the one before is applied again.
+   */
+  async save(proxy: ProxySettings, settings: ProxySettingsStore): Promise<ProxySettings> {
+    const before = (await settings.get()).proxy;
+    await this.apply(proxy);
+    try {
+      return (await settings.update({ proxy })).proxy;
+    } catch (error) {
+      await this.apply(before).catch(() => undefined);
+      throw error;
+    }
+  }
+
   async test(url: string): Promise<ResolvedProxy & { url: string; answer: string }> {
     const problem = proxyTestUrlProblem(url);
-    if (problem !== undefined) throw new NetworkError(problem);
+    if (problem !== undefined) throw new AppError('invalid_request', problem);
     if (this.#stack === undefined) {
-      throw new NetworkError('Testing the proxy is not available in this build.');
+      throw new AppError('invalid_request', 'Testing the proxy is not available in this build.');
     }
     // Asked without a user name, password or fragment: only where it goes matters.
     const asked = new URL(url);
@@ -69,7 +87,8 @@ export class NetworkService {
     try {
       answer = await this.#stack.resolveProxy(asked.href);
     } catch (error) {
-      throw new NetworkError(
+      throw new AppError(
+        'invalid_request',
         `The proxy for ${displayAddress(url)} could not be found out: ${error instanceof Error ? error.message : String(error)}`,
       );
     }

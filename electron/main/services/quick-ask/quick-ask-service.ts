@@ -16,7 +16,8 @@ import {
 import { titleFrom } from '../chat/chat-service';
 import { DeltaCoalescer } from '../chat/delta-coalescer';
 import type { ChatStore } from '../chat/store';
-import { RelayError, type RelayClient } from '../relay-client';
+import { AppError } from '../app-error';
+import { RelayError, type RelayClient } from '../relay/relay-client';
 
 /** Text taken from the system as context. */
 export interface ClipboardText {
@@ -61,16 +62,6 @@ interface Exchange {
   finishReason?: string | null;
   controller: AbortController;
   done: Promise<QuickAnswer>;
-}
-
-/** A refusal the person can act on. */
-export class QuickAskError extends Error {
-  constructor(
-    readonly kind: 'invalid_request' | 'not_found',
-    message: string,
-  ) {
-    super(message);
-  }
 }
 
 /** How many quick asks are remembered (for "Open in Relay Desktop"). */
@@ -136,11 +127,11 @@ export class QuickAskService {
 
   async ask(requestId: string, prompt: string, includeContext: boolean): Promise<QuickAnswer> {
     if (this.#exchanges.has(requestId)) {
-      throw new QuickAskError('invalid_request', 'That question has already been asked.');
+      throw new AppError('invalid_request', 'That question has already been asked.');
     }
     const { model, problem } = await this.#options.defaultModel();
     if (model === null) {
-      throw new QuickAskError('not_found', problem ?? 'There is no chat model to ask.');
+      throw new AppError('not_found', problem ?? 'There is no chat model to ask.');
     }
     const client = await this.#options.client(requestId);
     const message = messageWithContext(
@@ -167,10 +158,10 @@ export class QuickAskService {
   continueInApp(requestId: string): string {
     const exchange = this.#exchanges.get(requestId);
     if (exchange === undefined) {
-      throw new QuickAskError('not_found', 'That quick ask is no longer remembered: ask again.');
+      throw new AppError('not_found', 'That quick ask is no longer remembered: ask again.');
     }
     if (exchange.answer === undefined) {
-      throw new QuickAskError(
+      throw new AppError(
         'invalid_request',
         'The reply is still being written: wait for it, or stop it, then open it in the app.',
       );

@@ -26,7 +26,7 @@ import { request as httpRequest, type IncomingMessage } from 'node:http';
 import { request as httpsRequest } from 'node:https';
 import { isIP, type LookupFunction } from 'node:net';
 import { Readable } from 'node:stream';
-import type { FetchLike } from '../relay-client';
+import type { FetchLike } from './relay-client';
 import { notPublic, specialRangeOf, type ResolveHost } from './images';
 
 export interface ImageFetchOptions {

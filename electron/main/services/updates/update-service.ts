@@ -10,6 +10,7 @@
  * errors into sentences. Tests drive it with a scripted `Updater`.
  */
 import type { UpdateSettings, UpdateStatus } from '../../../shared/ipc/routes/updates';
+import { AppError } from '../app-error';
 import type { LogFields } from '../log-policy';
 
 /** A release as the feed describes it. */
@@ -259,7 +260,7 @@ export class UpdateService {
   /** "Restart to update": only once an update has been downloaded and verified. */
   install(): void {
     if (this.#status.state !== 'ready') {
-      throw new Error('No update has been downloaded yet.');
+      throw new AppError('invalid_request', 'No update has been downloaded yet.');
     }
     this.#options.log?.('updates.install', { version: this.#status.release.version });
     this.#options.updater?.quitAndInstall();

@@ -12,6 +12,19 @@ import {
 const chat = () => useChatStore.getState();
 
 /**
+ * Runs `work`; if it fails, the failure is shown on the chat screen. Resolves to what `work`
+ * gave, or undefined after a failure.
+ */
+async function reportFailure<T>(work: () => Promise<T>): Promise<T | undefined> {
+  try {
+    return await work();
+  } catch (error) {
+    chat().actionFailed(failureOf(error));
+    return undefined;
+  }
+}
+
+/**
  * Messages fetched at a time: a conversation opens with its newest page, older pages come as the
  * person scrolls up. About two screens of rows, so that opening costs the same at any length.
  */
@@ -57,12 +70,10 @@ export async function openConversation(id: string, fromSeq?: number): Promise<vo
 async function refreshActive(): Promise<void> {
   const id = chat().activeId;
   if (!id) return;
-  try {
+  await reportFailure(async () => {
     const detail = await requireBridge().getConversation({ id, limit: PAGE_SIZE });
     chat().conversationLoaded(id, detail.messages, detail.conversation, detail.hasOlder);
-  } catch (error) {
-    chat().actionFailed(failureOf(error));
-  }
+  });
 }
 
 let olderLoading: Promise<void> | undefined;
@@ -99,16 +110,13 @@ export async function loadOlder(fromSeq?: number): Promise<void> {
   }
 }
 
-export async function newConversation(model?: string): Promise<string | undefined> {
-  try {
+export function newConversation(model?: string): Promise<string | undefined> {
+  return reportFailure(async () => {
     const created = await requireBridge().createConversation(model ? { model } : undefined);
     chat().conversationUpdated(created);
     await openConversation(created.id);
     return created.id;
-  } catch (error) {
-    chat().actionFailed(failureOf(error));
-    return undefined;
-  }
+  });
 }
 
 export async function renameConversation(id: string, title: string): Promise<void> {
@@ -116,33 +124,27 @@ export async function renameConversation(id: string, title: string): Promise<voi
 }
 
 export async function pinConversation(id: string, pinned: boolean): Promise<void> {
-  try {
-    chat().conversationUpdated(await requireBridge().setConversationPinned({ id, pinned }));
-  } catch (error) {
-    chat().actionFailed(failureOf(error));
-  }
+  await reportFailure(async () =>
+    chat().conversationUpdated(await requireBridge().setConversationPinned({ id, pinned })),
+  );
 }
 
 export async function deleteConversation(id: string): Promise<void> {
   const summary = chat().conversations.find((c) => c.id === id);
-  try {
+  await reportFailure(async () => {
     await requireBridge().deleteConversation({ id });
     if (summary) chat().conversationDeleted(summary);
-  } catch (error) {
-    chat().actionFailed(failureOf(error));
-  }
+  });
 }
 
 export async function undoDelete(): Promise<void> {
   const deleted = chat().deleted;
   if (!deleted) return;
-  try {
+  await reportFailure(async () => {
     const restored = await requireBridge().restoreConversation({ id: deleted.id });
     chat().undoDismissed();
     chat().conversationUpdated(restored);
-  } catch (error) {
-    chat().actionFailed(failureOf(error));
-  }
+  });
 }
 
 export type ConversationSettings = Parameters<
@@ -150,28 +152,24 @@ export type ConversationSettings = Parameters<
 >[0];
 
 export async function saveConversationSettings(settings: ConversationSettings): Promise<boolean> {
-  try {
+  const saved = await reportFailure(async () => {
     chat().conversationUpdated(await requireBridge().updateConversationSettings(settings));
     return true;
-  } catch (error) {
-    chat().actionFailed(failureOf(error));
-    return false;
-  }
+  });
+  return saved ?? false;
 }
 
 type Sent = { userMessageId: string; replyId: string };
 
 async function afterSend(sending: Promise<Sent>): Promise<boolean> {
-  try {
+  const sent = await reportFailure(async () => {
     const { replyId } = await sending;
     if (!(replyId in useStreamStore.getState().texts))
       useStreamStore.getState().streamStarted(replyId);
     await refreshActive();
     return true;
-  } catch (error) {
-    chat().actionFailed(failureOf(error));
-    return false;
-  }
+  });
+  return sent ?? false;
 }
 
 export function sendMessage(
@@ -191,11 +189,7 @@ export function editAndResend(messageId: string, text: string, stream = true): P
 }
 
 export async function stopReply(replyId: string): Promise<void> {
-  try {
-    await requireBridge().stopReply({ replyId });
-  } catch (error) {
-    chat().actionFailed(failureOf(error));
-  }
+  await reportFailure(() => requireBridge().stopReply({ replyId }));
 }
 
 /** Stops every reply of the open conversation that is still arriving (Esc). */
@@ -233,15 +227,11 @@ export async function jumpToHit(
 }
 
 export async function exportConversations(ids: string[], format: 'markdown' | 'json') {
-  try {
-    const result = await requireBridge().exportConversations({ ids, format });
-    if (result.saved)
-      chat().noticeShown(
-        `Saved ${result.count === 1 ? 'the conversation' : `${result.count} conversations`} to ${result.path ?? 'the chosen file'}.`,
-      );
-  } catch (error) {
-    chat().actionFailed(failureOf(error));
-  }
+  const result = await reportFailure(() => requireBridge().exportConversations({ ids, format }));
+  if (result?.saved)
+    chat().noticeShown(
+      `Saved ${result.count === 1 ? 'the conversation' : `${result.count} conversations`} to ${result.path ?? 'the chosen file'}.`,
+    );
 }
 
 /**

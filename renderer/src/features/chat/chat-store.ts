@@ -5,22 +5,12 @@
 import { create } from 'zustand';
 import { FIRST_ITEM_BASE } from './paging';
 import type { FailureInfo } from '../../lib/errors';
-import type { RelayBridge } from '../../lib/relay-bridge';
+import type { LoadStatus, PendingRetry } from '../../lib/load-state';
+import type { Answer } from '../../lib/relay-bridge';
 import type { ChatMessage, ConversationSummary, ReplyFinished, SearchHit } from './chat-types';
 import { mergeNewestPage, prependOlderPage } from './paging';
 
-export type ImportRefusal = Awaited<
-  ReturnType<RelayBridge['importConversations']>
->['refused'][number];
-
-export type LoadStatus = 'idle' | 'loading' | 'ready' | 'failed';
-
-/** A 429 (or other retryable failure): main tries again at `retryAt`. */
-export interface ReplyRetry {
-  attempt: number;
-  retryAt: number;
-  message: string;
-}
+export type ImportRefusal = Answer<'importConversations'>['refused'][number];
 
 export interface ChatState {
   listStatus: LoadStatus;
@@ -42,7 +32,7 @@ export interface ChatState {
   firstItemIndex: number;
   /** Replies still arriving, by id. */
   streaming: Record<string, true>;
-  retries: Record<string, ReplyRetry>;
+  retries: Record<string, PendingRetry>;
   /** A conversation just deleted, for its undo. */
   deleted?: { id: string; title: string } | undefined;
   searchQuery: string;
@@ -76,7 +66,7 @@ export interface ChatState {
   conversationDeleted(summary: ConversationSummary): void;
   undoDismissed(): void;
   replyFinished(finished: ReplyFinished): void;
-  retryScheduled(replyId: string, retry: ReplyRetry): void;
+  retryScheduled(replyId: string, retry: PendingRetry): void;
   searchChanged(query: string): void;
   searchLoaded(query: string, hits: SearchHit[]): void;
   searchFailed(query: string): void;

@@ -1,11 +1,5 @@
 /** The chat part of the bridge's types, read from the contract through the bridge. */
-import type { RelayBridge } from '../../lib/relay-bridge';
-
-type Answer<Name extends keyof RelayBridge> = RelayBridge[Name] extends (
-  ...args: never[]
-) => Promise<infer T>
-  ? T
-  : never;
+import type { Answer, RelayBridge } from '../../lib/relay-bridge';
 
 export type ConversationSummary = Answer<'createConversation'>;
 export type ConversationDetail = Answer<'getConversation'>;

@@ -1,11 +1,10 @@
 import { create } from 'zustand';
 import type { FailureInfo } from '../../lib/errors';
+import type { LoadStatus } from '../../lib/load-state';
 import type { ConnectionSummary, KeyStorageStatus } from '../../lib/relay-bridge';
 
-export type ConnectionsStatus = 'loading' | 'ready' | 'failed';
-
 export interface ConnectState {
-  status: ConnectionsStatus;
+  status: Exclude<LoadStatus, 'idle'>;
   connections: ConnectionSummary[];
   loadFailure?: FailureInfo | undefined;
   keyStorage?: KeyStorageStatus | undefined;

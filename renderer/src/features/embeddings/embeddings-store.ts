@@ -1,13 +1,8 @@
 import { create } from 'zustand';
 import type { FailureInfo } from '../../lib/errors';
-import type { RelayBridge } from '../../lib/relay-bridge';
+import type { PendingRetry } from '../../lib/load-state';
+import type { Answer } from '../../lib/relay-bridge';
 import type { Analysis } from './analysis-protocol';
-
-type Answer<Name extends keyof RelayBridge> = RelayBridge[Name] extends (
-  ...args: never[]
-) => Promise<infer R>
-  ? R
-  : never;
 
 export type EmbeddingRun = Answer<'getEmbeddingRun'>;
 export type EmbeddingRunSummary = Answer<'listEmbeddingRuns'>[number];
@@ -18,13 +13,6 @@ export interface OpenedFile {
   fileName: string;
   inputs: string[];
   skippedEmpty: number;
-}
-
-/** Main will ask the relay again at `retryAt` (a rate limit or a failing server). */
-export interface PendingRetry {
-  attempt: number;
-  retryAt: number;
-  message: string;
 }
 
 /** The pictures' numbers, for the inputs of the run that have a vector (`indexes`). */

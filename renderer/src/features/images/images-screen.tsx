@@ -5,7 +5,8 @@ import { Spinner } from '../../components/spinner';
 import { failureTitle } from '../../lib/errors';
 import type { ConnectionSummary } from '../../lib/relay-bridge';
 import { GalleryGrid } from './gallery-grid';
-import { ImageFailure, ImageRetryNotice } from './image-failure';
+import { RetryNotice } from '../../components/retry-notice';
+import { ImageFailure } from './image-failure';
 import { ImageForm } from './image-form';
 import { ImageLightbox } from './image-lightbox';
 import { useImageModels } from './image-models';
@@ -56,7 +57,7 @@ export function ImagesScreen({ connection }: { connection: ConnectionSummary }) 
         </Notice>
       )}
       <ImageForm models={models} />
-      {retry && <ImageRetryNotice retry={retry} />}
+      {retry && <RetryNotice retry={retry} title="The relay asked us to wait" />}
       {failure && (
         <ImageFailure
           connection={connection}

@@ -1,12 +1,7 @@
 import { create } from 'zustand';
 import type { FailureInfo } from '../../lib/errors';
-import type { RelayBridge } from '../../lib/relay-bridge';
-
-type Answer<Name extends keyof RelayBridge> = RelayBridge[Name] extends (
-  ...args: never[]
-) => Promise<infer T>
-  ? T
-  : never;
+import type { LoadStatus, PendingRetry } from '../../lib/load-state';
+import type { Answer } from '../../lib/relay-bridge';
 
 export type GalleryImage = Answer<'listImages'>['images'][number];
 export type GalleryImageDetail = Answer<'getImage'>;
@@ -29,7 +24,7 @@ export interface Generation {
   total: number;
   elapsedMs: number;
   /** Set while main waits to ask a busy relay again. */
-  retry?: { attempt: number; retryAt: number; message: string } | undefined;
+  retry?: PendingRetry | undefined;
 }
 
 export interface ImagesState {
@@ -43,7 +38,7 @@ export interface ImagesState {
   gallery: GalleryImage[];
   total: number;
   next?: GalleryCursor | undefined;
-  galleryStatus: 'idle' | 'loading' | 'ready' | 'failed';
+  galleryStatus: LoadStatus;
   galleryFailure?: FailureInfo | undefined;
   folder?: GalleryFolder | undefined;
 

@@ -11,7 +11,7 @@ import { ModelRow } from './model-row';
 import { chooseModel, loadModels, overrideModelKind, watchRetries } from './models-actions';
 import { ModelsFailure } from './models-failure';
 import { useModelsStore } from './models-store';
-import { RetryNotice } from './retry-notice';
+import { RetryNotice } from '../../components/retry-notice';
 
 function hostOf(address: string): string {
   try {
@@ -94,7 +94,9 @@ export function ModelsScreen({ connection }: { connection: ConnectionSummary }) 
         </Notice>
       )}
 
-      {retry && busy && <RetryNotice retry={retry} />}
+      {retry && busy && (
+        <RetryNotice retry={retry} title="The relay did not answer yet" className="retry-notice" />
+      )}
 
       <div className="search">
         <label className="visually-hidden" htmlFor="model-search">

@@ -2,20 +2,12 @@ import { create } from 'zustand';
 import type { FailureInfo } from '../../lib/errors';
 import type { Feature, ModelList, RelayModel } from '../../lib/relay-bridge';
 
-export type ModelsStatus = 'idle' | 'loading' | 'ready' | 'failed';
-
-/** The relay failed in a way worth retrying; main tries again at `retryAt`. */
-export interface PendingRetry {
-  attempt: number;
-  /** `Date.now()` of the next attempt. */
-  retryAt: number;
-  message: string;
-}
+import type { LoadStatus, PendingRetry } from '../../lib/load-state';
 
 export interface ModelsState {
   /** The connection the list (or the failure) belongs to. */
   connectionId?: string | undefined;
-  status: ModelsStatus;
+  status: LoadStatus;
   /** True while a list is shown and a newer one is on its way. */
   refreshing: boolean;
   models: RelayModel[];

@@ -1,9 +1,10 @@
 import { create } from 'zustand';
 import type { FailureInfo } from '../../lib/errors';
+import type { LoadStatus } from '../../lib/load-state';
 import type { Settings, Theme } from '../../lib/relay-bridge';
 
 export interface SettingsState {
-  status: 'loading' | 'ready' | 'failed';
+  status: Exclude<LoadStatus, 'idle'>;
   settings?: Settings | undefined;
   failure?: FailureInfo | undefined;
 

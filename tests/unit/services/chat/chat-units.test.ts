@@ -8,7 +8,7 @@ import {
 } from '../../../../electron/main/services/chat/store';
 import { parseExport } from '../../../../electron/main/services/chat/transfer';
 import { openDatabase } from '../../../../electron/main/services/database';
-import type { RelayClient } from '../../../../electron/main/services/relay-client';
+import type { RelayClient } from '../../../../electron/main/services/relay/relay-client';
 
 afterEach(() => vi.useRealTimers());
 
@@ -110,7 +110,7 @@ describe('ChatService persistence', () => {
     const events: string[] = [];
     const chat = new ChatService({
       store,
-      emit: (channel) => events.push(channel),
+      emit: (name) => events.push(name),
       client: async () => client,
       defaults: async () => ({ temperature: 1, maxTokens: null }),
     });
@@ -122,7 +122,7 @@ describe('ChatService persistence', () => {
     expect(saves.mock.calls.length).toBeLessThanOrEqual(Math.ceil(seconds * 4) + 1);
     expect(saves.mock.calls.length).toBeGreaterThan(0);
     expect(store.message(replyId)).toMatchObject({ status: 'complete' });
-    expect(events.filter((e) => e === 'chat:reply-finished')).toHaveLength(1);
+    expect(events.filter((e) => e === 'chatReplyFinished')).toHaveLength(1);
     db.close();
   });
 

@@ -6,11 +6,12 @@ import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { AppError } from '../../../../electron/main/services/app-error';
+import { DesktopService } from '../../../../electron/main/services/desktop/desktop-service';
 import {
-  DesktopError,
-  DesktopService,
-} from '../../../../electron/main/services/desktop/desktop-service';
-import { SETTINGS_FILE, SettingsService } from '../../../../electron/main/services/settings';
+  SETTINGS_FILE,
+  SettingsService,
+} from '../../../../electron/main/services/settings/settings';
 import { RecordingDesktop } from '../../../fakes/recording-desktop';
 
 let dir: string;
@@ -84,7 +85,8 @@ describe('a change', () => {
     await desktopService.start();
     desktop.taken.add('Control+Alt+T');
     await expect(desktopService.update({ quickAsk: { shortcut: 'Ctrl+Alt+T' } })).rejects.toThrow(
-      new DesktopError(
+      new AppError(
+        'invalid_request',
         'The system refused Ctrl+Alt+T: another app or the system itself already uses it. Choose another shortcut.',
       ),
     );

@@ -4,8 +4,9 @@
  * session, which only Electron has).
  */
 import { describe, expect, it } from 'vitest';
+import type { ProxySettings } from '../../../../electron/shared/ipc/routes/network';
+import { AppError } from '../../../../electron/main/services/app-error';
 import {
-  NetworkError,
   NetworkService,
   type ProxyStack,
 } from '../../../../electron/main/services/network/network-service';
@@ -112,9 +113,46 @@ describe('the network service', () => {
       resolveProxy: async () => 'DIRECT',
     });
     await expect(service.apply({ mode: 'none' })).rejects.toThrow(
-      new NetworkError('The proxy could not be applied: Invalid proxy rules'),
+      new AppError('invalid_request', 'The proxy could not be applied: Invalid proxy rules'),
     );
     expect(service.applied).toBeUndefined();
+  });
+
+  it('saves a setting only once the stack took it', async () => {
+    const saved: ProxySettings[] = [];
+    const store = {
+      get: async () => ({ proxy: { mode: 'system' } as ProxySettings }),
+      update: async ({ proxy }: { proxy: ProxySettings }) => (saved.push(proxy), { proxy }),
+    };
+    const refusing = new NetworkService({
+      setProxy: async () => {
+        throw new Error('Invalid proxy rules');
+      },
+      resolveProxy: async () => 'DIRECT',
+    });
+    await expect(refusing.save({ mode: 'none' }, store)).rejects.toThrow(/could not be applied/);
+    expect(saved).toEqual([]);
+
+    const stack = recordingStack();
+    await expect(new NetworkService(stack).save({ mode: 'none' }, store)).resolves.toEqual({
+      mode: 'none',
+    });
+    expect(saved).toEqual([{ mode: 'none' }]);
+    expect(stack.applied).toEqual([{ mode: 'direct' }]);
+  });
+
+  it('applies the setting before again when saving fails', async () => {
+    const stack = recordingStack();
+    const store = {
+      get: async () => ({ proxy: { mode: 'system' } as ProxySettings }),
+      update: async (): Promise<{ proxy: ProxySettings }> => {
+        throw new Error('disk full');
+      },
+    };
+    const service = new NetworkService(stack);
+    await expect(service.save({ mode: 'none' }, store)).rejects.toThrow('disk full');
+    expect(stack.applied).toEqual([{ mode: 'direct' }, { mode: 'system' }]);
+    expect(service.applied).toEqual({ mode: 'system' });
   });
 
   it('tests an address without its user name, password or fragment, and reads the answer', async () => {

@@ -8,7 +8,7 @@ import {
   createRelayClient,
   RelayError,
   type FetchLike,
-} from '../../../../electron/main/services/relay-client';
+} from '../../../../electron/main/services/relay/relay-client';
 
 const hi = { model: 'm', messages: [{ role: 'user' as const, content: 'hi' }] };
 

@@ -1,6 +1,6 @@
 import { useEffect, useState } from 'react';
-import { Notice } from '../../components/notice';
-import type { PendingRetry } from './models-store';
+import type { PendingRetry } from '../lib/load-state';
+import { Notice } from './notice';
 
 /** Seconds left until `at`, updated while there are any. */
 function useSecondsUntil(at: number): number {
@@ -14,11 +14,18 @@ function useSecondsUntil(at: number): number {
   return seconds;
 }
 
-/** "Trying again in 3 s": why the list is late, and when main will ask again. */
-export function RetryNotice({ retry }: { retry: PendingRetry }) {
+export interface RetryNoticeProps {
+  retry: PendingRetry;
+  /** What the wait means where it shows ("The relay asked us to wait"). */
+  title: string;
+  className?: string;
+}
+
+/** "Trying again in 3 s": why main waits, in the relay's words, and when it asks again. */
+export function RetryNotice({ retry, title, className }: RetryNoticeProps) {
   const seconds = useSecondsUntil(retry.retryAt);
   return (
-    <Notice tone="warning" title="The relay did not answer yet" className="retry-notice">
+    <Notice tone="warning" title={title} {...(className ? { className } : {})}>
       <p className="failure-message">{retry.message}</p>
       <p>
         {seconds > 0

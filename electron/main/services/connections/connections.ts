@@ -27,9 +27,10 @@
 import { randomUUID } from 'node:crypto';
 import { join } from 'node:path';
 import { z } from 'zod';
-import { startDemoRelay, type DemoRelay, type DemoRelayOptions } from '../../demo-relay/index';
-import type { RelayErrorKind } from '../../shared/relay-errors';
-import { readJsonFile, writeFileAtomic, type DataFileProblem } from './connections-file';
+import { startDemoRelay, type DemoRelay, type DemoRelayOptions } from '../../../demo-relay/index';
+import type { RelayErrorKind } from '../../../shared/relay-errors';
+import { AppError, type FieldIssue } from '../app-error';
+import { readJsonFile, writeFileAtomic, type DataFileProblem } from '../data-files';
 import {
   createRelayClient,
   isRelayError,
@@ -38,12 +39,12 @@ import {
   type FetchLike,
   type RelayClient,
   type RelayClientOptions,
-} from './relay-client';
-import { sendsKeyInClear } from './relay/base-url';
-import { headerListProblems, type CustomHeader } from './relay/custom-headers';
-import type { KeyStorageStatus, SecretStore } from './secret-store';
+} from '../relay/relay-client';
+import { sendsKeyInClear } from '../relay/base-url';
+import { headerListProblems, type CustomHeader } from '../relay/custom-headers';
+import type { KeyStorageStatus, SecretStore } from '../secret-store';
 
-export type { DataFileProblem } from './connections-file';
+export type { DataFileProblem } from '../data-files';
 
 export interface Connection {
   id: string;
@@ -140,27 +141,6 @@ export type ConnectionTestResult =
       requestUrl?: string;
       error: { kind: RelayErrorKind; message: string; status?: number; code?: string };
     };
-
-export type ConnectionErrorKind = 'invalid' | 'not_found' | 'storage' | 'key_store';
-
-export interface FieldIssue {
-  field: string;
-  message: string;
-}
-
-/** A refused or failed operation on saved connections; its message is for the person. */
-export class ConnectionError extends Error {
-  override readonly name = 'ConnectionError';
-  readonly kind: ConnectionErrorKind;
-  /** For `invalid`: every field that is wrong, in form order. */
-  readonly issues: FieldIssue[];
-
-  constructor(kind: ConnectionErrorKind, message: string, issues: FieldIssue[] = []) {
-    super(message);
-    this.kind = kind;
-    this.issues = issues;
-  }
-}
 
 export interface ConnectionsServiceOptions {
   /** The user data folder; the list is kept in `connections.json` inside it. */
@@ -370,7 +350,7 @@ function splitHeaders(
     }
   });
   if (issues.length > 0) {
-    throw new ConnectionError('invalid', issues.map((i) => i.message).join(' '), issues);
+    throw new AppError('invalid_request', issues.map((i) => i.message).join(' '), { issues });
   }
   return { stored, secrets };
 }
@@ -396,9 +376,11 @@ function keyInClear(baseUrl: string): boolean {
 }
 
 /** The refusal of a key for an http address the person has not agreed to send it to. */
-function unencryptedRefused(baseUrl: string): ConnectionError {
+function unencryptedRefused(baseUrl: string): AppError {
   const message = `${originOf(baseUrl)} is not encrypted (http): your API key would cross the network readable by anyone on the way. Use an https address, or choose "Send my key unencrypted".`;
-  return new ConnectionError('invalid', message, [{ field: 'allowUnencrypted', message }]);
+  return new AppError('invalid_request', message, {
+    issues: [{ field: 'allowUnencrypted', message }],
+  });
 }
 
 function parseInput<T>(schema: z.ZodType<T>, input: unknown): T {
@@ -408,7 +390,7 @@ function parseInput<T>(schema: z.ZodType<T>, input: unknown): T {
     field: issue.path.map(String).join('.') || 'input',
     message: issue.code === 'unrecognized_keys' ? 'Unknown fields.' : issue.message,
   }));
-  throw new ConnectionError('invalid', issues.map((i) => i.message).join(' '), issues);
+  throw new AppError('invalid_request', issues.map((i) => i.message).join(' '), { issues });
 }
 
 /** Last four characters only for keys of 12 or more, so a short key is not half shown. */
@@ -698,7 +680,7 @@ export class ConnectionsService {
         try {
           split = splitHeaders(drafts, savedSecrets, why);
         } catch (error) {
-          if (!(error instanceof ConnectionError)) throw error;
+          if (!(error instanceof AppError) || error.kind !== 'invalid_request') throw error;
           throw new RelayError('bad_request', `${error.message} Nothing was sent.`, {
             code: 'header_missing',
           });
@@ -884,7 +866,7 @@ export class ConnectionsService {
   #find(file: ConnectionsFile, id: string): Connection {
     const found = file.connections.find((c) => c.id === id);
     if (!found) {
-      throw new ConnectionError('not_found', 'That connection no longer exists; it was deleted.');
+      throw new AppError('not_found', 'That connection no longer exists; it was deleted.');
     }
     return found;
   }
@@ -919,8 +901,8 @@ export class ConnectionsService {
   async #write(file: ConnectionsFile): Promise<void> {
     const state = await this.#load();
     if (state.readOnly) {
-      throw new ConnectionError(
-        'storage',
+      throw new AppError(
+        'internal',
         state.problem?.message ?? 'Saved connections could not be read.',
       );
     }
@@ -928,8 +910,8 @@ export class ConnectionsService {
       await writeFileAtomic(this.#path, `${JSON.stringify(file, null, 2)}\n`);
     } catch (error) {
       const code = (error as NodeJS.ErrnoException).code ?? 'error';
-      throw new ConnectionError(
-        'storage',
+      throw new AppError(
+        'internal',
         `The connections could not be saved to ${this.#path} (${code}); nothing was changed.`,
       );
     }
@@ -947,7 +929,7 @@ export class ConnectionsService {
     try {
       return await this.#secrets.get(id);
     } catch (error) {
-      throw new ConnectionError('key_store', keyStoreMessage(error, 'read'));
+      throw new AppError('internal', keyStoreMessage(error, 'read'));
     }
   }
 
@@ -955,7 +937,7 @@ export class ConnectionsService {
     try {
       await this.#secrets.set(id, key);
     } catch (error) {
-      throw new ConnectionError('key_store', keyStoreMessage(error, 'save'));
+      throw new AppError('internal', keyStoreMessage(error, 'save'));
     }
   }
 
@@ -963,7 +945,7 @@ export class ConnectionsService {
     try {
       await this.#secrets.delete(id);
     } catch (error) {
-      throw new ConnectionError('key_store', keyStoreMessage(error, 'remove'));
+      throw new AppError('internal', keyStoreMessage(error, 'remove'));
     }
   }
 }
@@ -983,6 +965,6 @@ function testError(error: unknown): Extract<ConnectionTestResult, { ok: false }>
     if (error.code !== undefined) result.code = error.code;
     return result;
   }
-  if (error instanceof ConnectionError) return { kind: 'unauthorized', message: error.message };
+  if (error instanceof AppError) return { kind: 'unauthorized', message: error.message };
   return { kind: 'network', message: 'The test could not be run.' };
 }

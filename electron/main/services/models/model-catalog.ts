@@ -5,9 +5,9 @@
  */
 import { join } from 'node:path';
 import { z } from 'zod';
-import { FEATURES, MODEL_KINDS } from '../../shared/ipc/contract';
-import { readJsonFile, writeFileAtomic } from './connections-file';
-import type { ModelKind, RelayClient, RelayModel } from './relay-client';
+import { FEATURES, MODEL_KINDS } from '../../../shared/ipc/routes/models';
+import { readJsonFile, writeFileAtomic } from '../data-files';
+import type { ModelKind, RelayClient, RelayModel } from '../relay/relay-client';
 
 export const MODEL_PREFERENCES_FILE = 'model-preferences.json';
 

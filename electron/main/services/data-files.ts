@@ -1,6 +1,7 @@
 /**
- * Small files in the user data folder, written so that a crash or a full disk never leaves a
- * half-written file, and read so that a damaged file is kept aside rather than overwritten.
+ * Files the app writes (its data, and the exports the person saves), written so that a crash or a
+ * full disk never leaves a half-written file, and data files read so that a damaged one is kept
+ * aside rather than overwritten. Every file the app writes goes through `writeFileAtomic`.
  */
 import { randomBytes } from 'node:crypto';
 import * as fs from 'node:fs/promises';

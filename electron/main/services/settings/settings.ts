@@ -4,12 +4,12 @@
  * A file written by an earlier version lacks the later groups: each is read as its defaults.
  */
 import { join } from 'node:path';
-import { settingsSchema, type Settings } from '../../shared/ipc/contract';
-import { DEFAULT_DESKTOP_SETTINGS } from '../../shared/ipc/routes/desktop';
-import { DEFAULT_PROXY_SETTINGS } from '../../shared/ipc/routes/network';
-import { DEFAULT_QUICK_ASK_SETTINGS } from '../../shared/ipc/routes/quick-ask';
-import { DEFAULT_UPDATE_SETTINGS } from '../../shared/ipc/routes/updates';
-import { readJsonFile, writeFileAtomic, type DataFileProblem } from './connections-file';
+import { DEFAULT_DESKTOP_SETTINGS } from '../../../shared/ipc/routes/desktop';
+import { DEFAULT_PROXY_SETTINGS } from '../../../shared/ipc/routes/network';
+import { DEFAULT_QUICK_ASK_SETTINGS } from '../../../shared/ipc/routes/quick-ask';
+import { settingsSchema, type Settings } from '../../../shared/ipc/routes/settings';
+import { DEFAULT_UPDATE_SETTINGS } from '../../../shared/ipc/routes/updates';
+import { readJsonFile, writeFileAtomic, type DataFileProblem } from '../data-files';
 
 export const SETTINGS_FILE = 'settings.json';
 

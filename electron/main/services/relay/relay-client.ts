@@ -16,17 +16,17 @@ import {
   type ChatRequest,
   type EmbeddingRequest,
   type ImageRequest,
-} from '../../shared/relay-requests';
+} from '../../../shared/relay-requests';
 import {
   displayAddress,
   endpointUrl,
   resolveBaseUrl,
   sendsKeyInClear,
   type RelayEndpoint,
-} from './relay/base-url';
-import { readChatResponse, type ChatResult } from './relay/chat-response';
-import { headerListProblems, type CustomHeader } from './relay/custom-headers';
-import { readEmbeddings, type EmbeddingResult } from './relay/embeddings';
+} from './base-url';
+import { readChatResponse, type ChatResult } from './chat-response';
+import { headerListProblems, type CustomHeader } from './custom-headers';
+import { readEmbeddings, type EmbeddingResult } from './embeddings';
 import {
   errorFromHttp,
   errorFromNetwork,
@@ -35,8 +35,8 @@ import {
   makeRedactor,
   readErrorPayload,
   type Redact,
-} from './relay/http-errors';
-import { createImageFetch } from './relay/image-fetch';
+} from './http-errors';
+import { createImageFetch } from './image-fetch';
 import {
   checkImageUrl,
   type ResolveHost,
@@ -44,29 +44,23 @@ import {
   sniffImageType,
   type GeneratedImage,
   type ImageResult,
-} from './relay/images';
-import { readModelList, type ModelKind, type RelayModel } from './relay/models';
-import { RelayError } from './relay/relay-error';
-import { formatSeconds, hostOf, ResponseReader } from './relay/response-reader';
-import {
-  abortedError,
-  backoffDelay,
-  isRetryable,
-  retryAfterFromHeaders,
-  sleep,
-} from './relay/retry';
+} from './images';
+import { readModelList, type ModelKind, type RelayModel } from './models';
+import { RelayError } from './relay-error';
+import { formatSeconds, hostOf, ResponseReader } from './response-reader';
+import { abortedError, backoffDelay, isRetryable, retryAfterFromHeaders, sleep } from './retry';
 
-export { RelayError, isRelayError } from './relay/relay-error';
-export { resolveBaseUrl } from './relay/base-url';
-export { classifyModel } from './relay/models';
-export type { RelayErrorDetails } from './relay/relay-error';
-export type { ChatResult, Usage } from './relay/chat-response';
-export { REPLY_TOO_LONG } from './relay/chat-response';
-export type { EmbeddingResult } from './relay/embeddings';
-export type { GeneratedImage, ImageResult } from './relay/images';
-export type { ModelKind, ModelKindSource, RelayModel } from './relay/models';
-export type { RelayEndpoint } from './relay/base-url';
-export type { CustomHeader } from './relay/custom-headers';
+export { RelayError, isRelayError } from './relay-error';
+export { resolveBaseUrl } from './base-url';
+export { classifyModel } from './models';
+export type { RelayErrorDetails } from './relay-error';
+export type { ChatResult, Usage } from './chat-response';
+export { REPLY_TOO_LONG } from './chat-response';
+export type { EmbeddingResult } from './embeddings';
+export type { GeneratedImage, ImageResult } from './images';
+export type { ModelKind, ModelKindSource, RelayModel } from './models';
+export type { RelayEndpoint } from './base-url';
+export type { CustomHeader } from './custom-headers';
 
 /** The part of `fetch` the client uses; Node's `fetch` and Electron's `net.fetch` both fit. */
 export type FetchLike = (url: string, init: RequestInit) => Promise<Response>;

@@ -1,0 +1,21 @@
+import type { MODELS_ROUTES } from '../../../shared/ipc/routes/models';
+import type { AppContext } from '../../app-context';
+import { AppError } from '../../services/app-error';
+import type { Handlers } from '../router';
+
+/** The handlers of the models routes, over the model catalog of the active connection. */
+export function modelsHandlers({ models }: AppContext): Handlers<typeof MODELS_ROUTES> {
+  return {
+    listModels: async (request) => {
+      const listing = await models.list({ refresh: request?.refresh ?? false });
+      if (listing === undefined)
+        throw new AppError('not_found', 'Connect to a relay first: no connection is set up yet.');
+      return listing;
+    },
+    setModelKind: async ({ modelId, kind }) => (await models.setKind(modelId, kind), null),
+    setLastModel: async ({ feature, modelId }) => (
+      await models.setLastModel(feature, modelId),
+      null
+    ),
+  };
+}

@@ -1,0 +1,60 @@
+/**
+ * The one error a service throws on purpose: a refusal the person can act on (a record that no
+ * longer exists, a file that cannot be used, a request that does not make sense now), with the
+ * kind the renderer shows a remedy for. The router passes it on as it is; any other error is a
+ * fault, logged in main and never shown in detail.
+ *
+ * `errorInfo` is the one mapping of the app's errors (this one and `RelayError`) to the plain
+ * `IpcError` that crosses to the page, in an answer, an event or a stored reply.
+ */
+import type { IpcError, IpcErrorKind } from '../../shared/ipc/define';
+import { RelayError } from './relay/relay-error';
+
+/** A field of a form that is wrong, and why, in words for the person. */
+export interface FieldIssue {
+  field: string;
+  message: string;
+}
+
+export interface AppErrorDetails {
+  /** The request field at fault, as the relay names them (`messages[0].content`). */
+  param?: string;
+  /** For `invalid_request`: every field of the form that is wrong, in form order (main only). */
+  issues?: readonly FieldIssue[];
+}
+
+export class AppError extends Error {
+  override readonly name = 'AppError';
+
+  constructor(
+    readonly kind: IpcErrorKind,
+    message: string,
+    readonly details: AppErrorDetails = {},
+  ) {
+    super(message);
+  }
+}
+
+/** The IPC form of an `AppError` or a `RelayError`; undefined for any other error (a fault). */
+export function errorInfo(error: unknown): IpcError | undefined {
+  if (error instanceof RelayError) {
+    const { kind, message, status, param, code, retryAfterMs, partialText } = error;
+    return withDefined({ kind, message }, { status, param, code, retryAfterMs, partialText });
+  }
+  if (error instanceof AppError) {
+    return withDefined(
+      { kind: error.kind, message: error.message },
+      { param: error.details.param },
+    );
+  }
+  return undefined;
+}
+
+/** `base` with the fields of `extra` that are set: an absent one stays absent, not undefined. */
+function withDefined(base: IpcError, extra: Partial<IpcError>): IpcError {
+  const out = { ...base };
+  for (const [key, value] of Object.entries(extra)) {
+    if (value !== undefined) Object.assign(out, { [key]: value });
+  }
+  return out;
+}

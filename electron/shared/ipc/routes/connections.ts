@@ -1,0 +1,120 @@
+/**
+ * The connections part of the IPC contract (see ../contract.ts): saved relays, their keys (which
+ * never cross: only whether one is saved), testing an address, and the demo relay.
+ */
+import { z } from 'zod';
+import { event, route, type EventSpec, type RouteSpec } from '../define';
+import { boundedText as text, idSchema as id } from '../schemas';
+
+/** At most this many extra headers per connection. */
+export const MAX_CONNECTION_HEADERS = 32;
+
+/**
+ * An extra request header of a connection, as the renderer sees it: a secret one's value never
+ * comes back after it is saved (it is in the key store, like the key), only whether it is set.
+ */
+export const connectionHeaderSchema = z.object({
+  name: z.string(),
+  secret: z.boolean(),
+  /** The value of a header that is not secret. */
+  value: z.string().optional(),
+  hasValue: z.boolean(),
+});
+
+/**
+ * An extra header as the form sends it. A secret header without a value keeps the value saved
+ * under that name (when the address stays on the same origin).
+ */
+export const connectionHeaderDraftSchema = z.strictObject({
+  name: text(100),
+  value: text(8192).optional(),
+  secret: z.boolean().optional(),
+});
+const headerDraftsSchema = z.array(connectionHeaderDraftSchema).max(MAX_CONNECTION_HEADERS, {
+  error: `At most ${MAX_CONNECTION_HEADERS} extra headers.`,
+});
+
+/** A saved connection as the renderer sees it: whether a key is saved, never the key. */
+export const connectionSummarySchema = z.object({
+  id,
+  name: z.string(),
+  baseUrl: z.string(),
+  consoleUrl: z.string().optional(),
+  isDemo: z.boolean(),
+  active: z.boolean(),
+  hasKey: z.boolean(),
+  keyLast4: z.string().max(4).optional(),
+  /** Set when the key store could not be read, so `hasKey` is not known. */
+  keyError: z.string().optional(),
+  /** Plain http to a host outside this machine and the local network. */
+  unencrypted: z.boolean(),
+  /** The person chose to send the key there anyway (confirmed in a dialog main opened). */
+  allowUnencrypted: z.boolean(),
+  /** Extra request headers sent with every request to this relay. */
+  headers: z.array(connectionHeaderSchema),
+});
+
+export const connectionDraftSchema = z.strictObject({
+  name: text(100).trim().min(1, { error: 'Give the connection a name.' }),
+  baseUrl: text(2000).trim().min(1, { error: 'Give the address of the relay.' }),
+  /** Typed by the person and sent once, to be saved; null removes a saved key. Never sent back. */
+  apiKey: text(4096).nullable().optional(),
+  /** Where the person tops up their balance; null or '' removes it. */
+  consoleUrl: text(2000).nullable().optional(),
+  /** Send the key over plain http outside the local network; main asks the person to confirm. */
+  allowUnencrypted: z.boolean().optional(),
+  /** Replaces the extra headers; absent keeps them. */
+  headers: headerDraftsSchema.optional(),
+});
+
+export const connectionTestResultSchema = z.object({
+  ok: z.boolean(),
+  requestUrl: z.string().optional(),
+  modelCount: z.number().int().nonnegative().optional(),
+  error: z
+    .object({
+      kind: z.string(),
+      message: z.string(),
+      status: z.number().int().optional(),
+      code: z.string().optional(),
+    })
+    .optional(),
+});
+
+/** How keys are kept: `reason` is a sentence for the person whenever it is not the OS keychain. */
+export const keyStorageStatusSchema = z.object({
+  secure: z.boolean(),
+  persistent: z.boolean(),
+  backend: z.enum(['keychain', 'memory', 'file']),
+  reason: z.string().optional(),
+});
+
+export const CONNECTIONS_ROUTES = {
+  listConnections: route('connections:list', z.undefined(), z.array(connectionSummarySchema)),
+  createConnection: route('connections:create', connectionDraftSchema, connectionSummarySchema),
+  updateConnection: route(
+    'connections:update',
+    z.strictObject({ id, changes: connectionDraftSchema.partial() }),
+    connectionSummarySchema,
+  ),
+  deleteConnection: route('connections:delete', z.strictObject({ id }), z.null()),
+  selectConnection: route('connections:select', z.strictObject({ id }), connectionSummarySchema),
+  testConnection: route(
+    'connections:test',
+    z.strictObject({
+      baseUrl: text(2000),
+      apiKey: text(4096).optional(),
+      id: id.optional(),
+      allowUnencrypted: z.boolean().optional(),
+      headers: headerDraftsSchema.optional(),
+    }),
+    connectionTestResultSchema,
+  ),
+  startDemoRelay: route('connections:start-demo', z.undefined(), connectionSummarySchema),
+  getKeyStorageStatus: route('connections:key-storage', z.undefined(), keyStorageStatusSchema),
+} as const satisfies Record<string, RouteSpec>;
+
+export const CONNECTIONS_EVENTS = {
+  /** Connections changed (saved, deleted, switched) in main. */
+  connectionsChanged: event('connections:changed', z.null()),
+} as const satisfies Record<string, EventSpec>;

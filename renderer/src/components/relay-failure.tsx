@@ -1,0 +1,130 @@
+import { useState, type ReactNode } from 'react';
+import { failureOf, failureTitle, type FailureInfo } from '../lib/errors';
+import { BalanceNotice } from './balance-notice';
+import { KeyEntry } from './key-entry';
+import { Notice } from './notice';
+
+export interface RelayFailureProps {
+  failure: FailureInfo;
+  /** The connection the request went to: named when it refused the key, its console linked. */
+  connection: { name: string; consoleUrl?: string | undefined };
+  /** What asks again ("Try again", "Retry the rest"); absent where asking again cannot help. */
+  retry?: ReactNode;
+  /**
+   * Saves a corrected key after a 401 (and asks again). Without it, a refused key is shown like
+   * any other failure.
+   */
+  onKey?(key: string): Promise<void>;
+  /**
+   * Shows the key field in a card of its own, focused, with this sentence under its title (where
+   * the whole screen waits for the key).
+   */
+  keyCardLead?: string;
+  /** What the feature adds under the message: what was kept, the field in question. */
+  children?: ReactNode;
+  /** What the feature adds to a used-up balance (by default, where a console link comes from). */
+  balanceNote?: ReactNode;
+  className?: string;
+}
+
+/**
+ * A failed relay request, by kind, with its remedy in place: a refused key opens a field for the
+ * right one, a used-up balance links to the relay's console, anything else names the failure
+ * (with its HTTP status) and can be asked again. Presentational: the feature says what the
+ * remedies do.
+ */
+export function RelayFailure(props: RelayFailureProps) {
+  return <div className={props.className}>{failureBody(props)}</div>;
+}
+
+function failureBody({
+  failure,
+  connection,
+  retry,
+  onKey,
+  keyCardLead,
+  children,
+  balanceNote,
+}: RelayFailureProps) {
+  if (failure.kind === 'unauthorized' && onKey) {
+    return (
+      <>
+        <Notice tone="error" title={`${connection.name} refused the key`}>
+          <p className="failure-message">{failure.message}</p>
+        </Notice>
+        <KeyFix connection={connection} onKey={onKey} cardLead={keyCardLead} />
+      </>
+    );
+  }
+  if (failure.kind === 'insufficient_balance') {
+    return (
+      <BalanceNotice message={failure.message} consoleUrl={connection.consoleUrl} actions={retry}>
+        {balanceNote ??
+          (!connection.consoleUrl && (
+            <p>Add this relay&apos;s console address to the connection to get a link to it here.</p>
+          ))}
+      </BalanceNotice>
+    );
+  }
+  const title = failureTitle(failure);
+  return (
+    <Notice
+      tone="error"
+      title={failure.status ? `${title} (HTTP ${failure.status})` : title}
+      actions={retry}
+    >
+      <p className="failure-message">{failure.message}</p>
+      {children}
+    </Notice>
+  );
+}
+
+/** The field that takes the right key, and why the key was not saved if it was not. */
+function KeyFix({
+  connection,
+  onKey,
+  cardLead,
+}: {
+  connection: RelayFailureProps['connection'];
+  onKey(key: string): Promise<void>;
+  cardLead: string | undefined;
+}) {
+  const [keyFailure, setKeyFailure] = useState<FailureInfo | undefined>();
+  const entry = (
+    <KeyEntry
+      label={`API key for ${connection.name}`}
+      submitLabel="Save key and retry"
+      autoFocus={cardLead !== undefined}
+      onSubmit={async (key) => {
+        setKeyFailure(undefined);
+        try {
+          await onKey(key);
+        } catch (error) {
+          setKeyFailure(failureOf(error));
+        }
+      }}
+    />
+  );
+  const refused = keyFailure && (
+    <Notice tone="error" title="The key was not saved">
+      <p className="failure-message">{keyFailure.message}</p>
+    </Notice>
+  );
+  if (cardLead === undefined)
+    return (
+      <>
+        {entry}
+        {refused}
+      </>
+    );
+  return (
+    <section className="card key-fix" aria-labelledby="key-fix-title">
+      <h2 className="card-title" id="key-fix-title">
+        Enter the correct key
+      </h2>
+      <p className="card-lead">{cardLead}</p>
+      {entry}
+      {refused}
+    </section>
+  );
+}
