@@ -22,10 +22,14 @@ import { appHandlers } from './ipc/handlers/app';
 import { backupsHandlers } from './ipc/handlers/backups';
 import { chatHandlers } from './ipc/handlers/chat';
 import { connectionsHandlers } from './ipc/handlers/connections';
+import { desktopHandlers, openDesktop } from './ipc/handlers/desktop';
 import { embeddingsHandlers } from './ipc/handlers/embeddings';
 import { imagesHandlers, openImageGallery } from './ipc/handlers/images';
 import { modelsHandlers } from './ipc/handlers/models';
+import { networkHandlers } from './ipc/handlers/network';
+import { openQuickAsk, quickAskHandlers, type AppWindows } from './ipc/handlers/quick-ask';
 import { settingsHandlers } from './ipc/handlers/settings';
+import { updatesHandlers } from './ipc/handlers/updates';
 import type { Handlers } from './ipc/router';
 import { AppError } from './services/app-error';
 import { BackupsService, type BackupsServiceOptions } from './services/backups/backups-service';
@@ -34,6 +38,7 @@ import { CHAT_MIGRATIONS } from './services/chat/migrations';
 import { ConnectionsService } from './services/connections/connections';
 import { unencryptedQuestion } from './services/connections/unencrypted-question';
 import { databasePath, openDatabase, type Db, type Migration } from './services/database';
+import type { DesktopIntegration, DesktopService } from './services/desktop/desktop-service';
 import { EMBEDDINGS_MIGRATIONS } from './services/embeddings/run-store';
 import { IMAGE_MIGRATIONS, type ImageGallery } from './services/images/gallery';
 import {
@@ -44,9 +49,12 @@ import {
   type AppLog,
 } from './services/log';
 import { ModelCatalog } from './services/models/model-catalog';
+import { NetworkService, type ProxyStack } from './services/network/network-service';
+import type { ClipboardText, QuickAskService } from './services/quick-ask/quick-ask-service';
 import type { FetchLike, RelayClient } from './services/relay/relay-client';
 import type { SecretStore } from './services/secret-store';
 import { SettingsService } from './services/settings/settings';
+import { UpdateService, type Updater } from './services/updates/update-service';
 
 export interface AppServicesOptions {
   userDataDir: string;
@@ -72,6 +80,22 @@ export interface AppServicesOptions {
   reloadWindow?: () => void;
   /** The backups' clock, file system and copy step, for tests; the real ones by default. */
   backupSeams?: Pick<BackupsServiceOptions, 'clock' | 'fs' | 'copy' | 'computerName'>;
+  /**
+   * A fetch no proxy setting reaches, for the embedded demo relay on loopback (Node's own in the
+   * app); `fetch` if absent.
+   */
+  directFetch?: FetchLike;
+  /** Where the proxy is applied (Electron's sessions in the app); without it, it is only saved. */
+  proxyStack?: ProxyStack;
+  /** The app's own updater; without it the app says it does not update itself, and why. */
+  updater?: Updater;
+  updatesUnsupported?: string;
+  /** The quick ask shortcut, the tray and the login items; without it they are only saved. */
+  desktopIntegration?: DesktopIntegration;
+  /** The main and quick ask windows, for the quick window's routes. */
+  windows?: AppWindows;
+  /** Reads the clipboard (the selection on Linux) for quick ask's context. */
+  readClipboard?: () => Promise<ClipboardText | undefined>;
 }
 
 /** The routes of the services over the user data folder: all but backups, which reopen them. */
@@ -84,6 +108,10 @@ interface SessionServices {
   models: ModelCatalog;
   db: Db;
   gallery: ImageGallery;
+  quickAsk: QuickAskService;
+  desktop: DesktopService;
+  updates: UpdateService;
+  network: NetworkService;
   close(): Promise<void>;
 }
 
@@ -108,6 +136,10 @@ export interface AppServices {
   db: Db;
   /** The image gallery: the app protocol serves its files from `/gallery/<hash>.<ext>`. */
   gallery: ImageGallery;
+  quickAsk: QuickAskService;
+  desktop: DesktopService;
+  updates: UpdateService;
+  network: NetworkService;
   close(): Promise<void>;
 }
 
@@ -188,6 +220,18 @@ export async function createAppServices(options: AppServicesOptions): Promise<Ap
     get gallery() {
       return session.current.gallery;
     },
+    get quickAsk() {
+      return session.current.quickAsk;
+    },
+    get desktop() {
+      return session.current.desktop;
+    },
+    get updates() {
+      return session.current.updates;
+    },
+    get network() {
+      return session.current.network;
+    },
     async close() {
       // First: a backup due at quit needs the services still open.
       await backups.close();
@@ -206,6 +250,7 @@ async function openServices(options: AppServicesOptions): Promise<SessionService
     dataDir: options.userDataDir,
     secrets: watchSecrets(options.secretStore, log),
     ...(options.fetch ? { fetch: options.fetch } : {}),
+    ...(options.directFetch ? { directFetch: options.directFetch } : {}),
     confirmUnencrypted: async (origin) =>
       (await dialogs.confirm?.(unencryptedQuestion(origin))) ?? false,
   });
@@ -278,6 +323,21 @@ async function openServices(options: AppServicesOptions): Promise<SessionService
   };
 
   const gallery = await openImageGallery(context);
+  const network = new NetworkService(options.proxyStack);
+  await network.apply((await settings.get()).proxy).catch((error: unknown) => {
+    log.error('network.proxy-not-applied', error);
+  });
+  const quickAsk = openQuickAsk(context, options.readClipboard);
+  const desktop = openDesktop(context, options.desktopIntegration);
+  const updates = new UpdateService({
+    currentVersion: context.version,
+    ...(options.updater ? { updater: options.updater } : {}),
+    ...(options.updatesUnsupported ? { unsupportedReason: options.updatesUnsupported } : {}),
+    settings: async () => (await settings.get()).updates,
+    emit: (status) => emit('updateStatus', status),
+    log: (event, fields) => log.info(event, fields),
+  });
+  context.onClose(() => updates.close());
   const handlers: Handlers<SessionRoutes> = {
     ...appHandlers(context),
     ...connectionsHandlers(context),
@@ -286,6 +346,10 @@ async function openServices(options: AppServicesOptions): Promise<SessionService
     ...(await chatHandlers(context)),
     ...(await embeddingsHandlers(context)),
     ...(await imagesHandlers(context, gallery)),
+    ...quickAskHandlers(context, quickAsk, options.windows),
+    ...desktopHandlers(desktop),
+    ...updatesHandlers(context, updates),
+    ...networkHandlers(context, network),
   };
 
   logMigrations(log, db, startedAt);
@@ -297,6 +361,10 @@ async function openServices(options: AppServicesOptions): Promise<SessionService
     models,
     db,
     gallery,
+    quickAsk,
+    desktop,
+    updates,
+    network,
     async close() {
       for (const cleanup of cleanups.reverse()) await cleanup();
       await connections.close();

@@ -5,9 +5,14 @@
  */
 import { copyFile, mkdir, readdir } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
+import type { Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { ScriptedDialogs } from '../fakes/chat-dialogs';
 import { FakeClock } from '../fakes/fake-clock';
+import { messageWithContext } from '../../electron/main/services/quick-ask/quick-ask-service';
+import { EVENTS } from '../../electron/shared/ipc/contract';
+import { RecordingDesktop, RecordingProxyStack } from '../fakes/recording-desktop';
+import { ScriptedUpdater } from '../fakes/scripted-updater';
 import { e2eSuite } from './harness/suite';
 import { BackupsPage } from './pages/backups-page';
 import { ChatPage } from './pages/chat-page';
@@ -15,6 +20,7 @@ import { ConnectPage } from './pages/connect-page';
 import { EmbeddingsPage } from './pages/embeddings-page';
 import { ImagesPage } from './pages/images-page';
 import { ModelsPage } from './pages/models-page';
+import { QuickAskPage } from './pages/quick-ask-page';
 import { scriptedChat, SIMILARITY_PROMPT, SIMILARITY_REPLY } from './pages/scripted-chat';
 import { ShortcutsPage } from './pages/shortcuts-page';
 
@@ -61,27 +67,68 @@ const IMAGE_PROMPTS = [
 
 const DAY = 86_400_000;
 
+const RELEASE_NOTES = `<h3>Relay Desktop 0.2.0</h3>
+<ul><li>Quick ask: one question from any app, with Ctrl+Alt+Space.</li>
+<li>A tray icon, closing to the tray and opening at login.</li>
+<li>Proxies, and extra headers for gateways.</li></ul>`;
+
+const SELECTION =
+  'Q3 revenue grew 4.2 % to 18.6 M EUR; churn fell from 3.1 % to 2.7 %, while support tickets rose 12 % after the pricing change.';
+const QUICK_PROMPT = 'Summarise these figures for the weekly update';
+const QUICK_REPLY = [
+  '**Q3 in brief**',
+  '',
+  '- Revenue is up **4.2 %**, to 18.6 M EUR.',
+  '- Churn improved from 3.1 % to **2.7 %**.',
+  '- Support tickets rose **12 %** after the pricing change: worth a closer look.',
+  '',
+  'Overall a solid quarter; the one watch point is the support load since the new prices.',
+].join('\n');
+
 describe.each(['light', 'dark'] as const)('screenshots in the %s theme', (theme) => {
+  const updater = new ScriptedUpdater();
   const dialogs = new ScriptedDialogs();
   // The backups' clock starts three days back, so the backups shown span a few days.
   const backupClock = new FakeClock(new Date(Date.now() - 3 * DAY));
   const shared = suite.sharedApp(() => ({
     colorScheme: theme,
-    fetch: scriptedChat({ [SIMILARITY_PROMPT]: SIMILARITY_REPLY }),
+    fetch: scriptedChat({
+      [SIMILARITY_PROMPT]: SIMILARITY_REPLY,
+      [messageWithContext(QUICK_PROMPT, SELECTION)]: QUICK_REPLY,
+    }),
     dialogs,
     backupSeams: { clock: backupClock, computerName: 'ada-laptop' },
+    platform: {
+      updater,
+      desktopIntegration: new RecordingDesktop(),
+      proxyStack: new RecordingProxyStack(),
+      readClipboard: async () => ({ text: SELECTION, source: 'selection' as const }),
+      windows: { showMain: () => undefined, hideQuickAsk: () => undefined },
+    },
   }));
 
-  /** Saves the window as <screen>-<theme>.png, with the pointer and caret out of the way. */
-  async function shoot(screen: string): Promise<void> {
-    await shared.app.page.mouse.move(1279, 799);
+  /** Saves a window as <screen>-<theme>.png, with the pointer and caret out of the way. */
+  async function shoot(screen: string, page: Page = shared.app.page): Promise<void> {
+    const size = page.viewportSize() ?? { width: 1280, height: 800 };
+    await page.mouse.move(size.width - 1, size.height - 1);
     // Fonts and images settled, and two frames for layout.
-    await shared.app.page.evaluate(
+    await page.evaluate(
       `document.fonts.ready.then(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))))`,
     );
     const path = join(OUT, `${screen}-${theme}.png`);
-    await shared.app.page.screenshot({ path, animations: 'disabled', caret: 'hide' });
+    await page.screenshot({ path, animations: 'disabled', caret: 'hide' });
     if (UPDATE) await copyFile(path, join(DOCS, `${screen}-${theme}.png`));
+  }
+
+  /** Scrolls the Settings section with this heading to the top of the window. */
+  async function showSection(title: string): Promise<void> {
+    await shared.app.page
+      .getByRole('heading', { level: 2, name: title, exact: true })
+      .evaluate((heading) =>
+        (heading as unknown as { closest(s: string): { scrollIntoView(o: object): void } })
+          .closest('section')
+          .scrollIntoView({ block: 'start' }),
+      );
   }
 
   /** Moves focus off whatever was clicked last, so no focus ring shows in the picture. */
@@ -204,6 +251,79 @@ describe.each(['light', 'dark'] as const)('screenshots in the %s theme', (theme)
     await shoot('restore');
     await dialog.getByRole('button', { name: 'Cancel' }).click();
     await shared.app.page.evaluate(`document.querySelector('main.screen').scrollTop = 0`);
+  });
+
+  it('settings: quick ask and the desktop, the network, updates', async () => {
+    const page = shared.app.page;
+    await showSection('Quick ask');
+    await blur();
+    await shoot('settings-desktop');
+
+    const network = page.getByRole('region', { name: 'Network' });
+    await network.getByRole('radio', { name: /Use this proxy/ }).check();
+    await network.getByLabel('Host').fill('proxy.corp.example.com');
+    await network.getByLabel('Port').fill('3128');
+    await network.getByLabel('Reach directly (bypass list)').fill('<local>\n.corp.example.com');
+    await network.getByRole('button', { name: 'Save proxy' }).click();
+    await network.getByText('Saved and in use').waitFor();
+    await network.getByLabel('Test an address').fill('https://relay.example.com');
+    await network.getByRole('button', { name: 'Test', exact: true }).click();
+    await network.getByText('goes through an HTTP proxy', { exact: false }).waitFor();
+    await showSection('Network');
+    await blur();
+    await shoot('settings-network');
+
+    const updates = page.getByRole('region', { name: 'Updates' });
+    updater.next.push([
+      { type: 'available', release: { version: '0.2.0', releaseNotes: RELEASE_NOTES } },
+    ]);
+    await updates.getByRole('button', { name: 'Check now' }).click();
+    await updates.getByText('Downloading version 0.2.0').waitFor();
+    updater.emit({
+      type: 'downloaded',
+      release: { version: '0.2.0', releaseNotes: RELEASE_NOTES },
+    });
+    await updates.getByRole('button', { name: 'Restart to update' }).waitFor();
+    await showSection('Updates');
+    await blur();
+    await shoot('settings-updates');
+  });
+
+  it('a connection from a link, with extra headers', async () => {
+    const page = shared.app.page;
+    const nav = page.getByRole('navigation', { name: 'Screens' });
+    await nav.getByRole('button', { name: 'Connections', exact: true }).click();
+    shared.app.services.desktop.openLink(
+      'relay-desktop://connect?name=Team%20gateway&baseUrl=https%3A%2F%2Fgateway.example.com%2Fv1&consoleUrl=https%3A%2F%2Fconsole.example.com',
+    );
+    const form = page.getByRole('form', { name: 'New connection' });
+    await form.waitFor();
+    await form.getByRole('button', { name: 'Add header' }).click();
+    await form.getByLabel('Header 1 name').fill('HTTP-Referer');
+    await form.getByLabel('Header 1 value').fill('https://team.example.com');
+    await form.getByRole('button', { name: 'Add header' }).click();
+    await form.getByLabel('Header 2 name').fill('x-portkey-api-key');
+    await form.getByRole('checkbox', { name: 'Secret' }).nth(1).check();
+    await form.getByLabel('Header 2 value').fill('pk-0a1b2c3d4e5f');
+    await blur();
+    await page.evaluate(`document.querySelector('main.screen').scrollTo(0, 0)`);
+    await shoot('connection-link');
+    await form.getByRole('button', { name: 'Cancel' }).click();
+  });
+
+  it('quick ask: a reply, with the selected text as context', async () => {
+    const app = shared.app;
+    await app.services.desktop.update({ quickAsk: { useClipboard: true } });
+    const quick = new QuickAskPage(await app.openQuickWindow({ width: 640, height: 560 }));
+    await app.services.quickAsk.windowShown();
+    app.emit(EVENTS.quickAskShown.channel, null);
+    await quick.context.waitFor();
+    await expect.poll(() => quick.model.textContent()).toBe('demo-chat');
+    await quick.ask(QUICK_PROMPT);
+    await quick.waitForReply();
+    await quick.reply.getByText('Q3 in brief').waitFor();
+    await quick.prompt.fill('And what should we watch next quarter?');
+    await shoot('quick-ask', quick.page);
   });
 
   it('the shortcut sheet', async () => {

@@ -4,7 +4,7 @@
  * preferences, conversations (the crashed reply marked interrupted, its text kept), embeddings
  * runs and the gallery. Every later change to stored data adds its checks here.
  */
-import { cp, mkdtemp, rm } from 'node:fs/promises';
+import { cp, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, expect, it } from 'vitest';
@@ -85,4 +85,49 @@ it('opens a 0.1 data folder with every conversation, message, run, image and set
       return { total: page.total, indexing: page.indexing !== undefined };
     })
     .toEqual({ total: 2, indexing: false });
+});
+
+it("reads 0.1's settings with the later groups at their defaults, and keeps its own on a change", async () => {
+  app = await open();
+  const { api } = app;
+  const settings = await api.getSettings();
+  expect(settings).toMatchObject({
+    theme: 'dark',
+    chatDefaults: { temperature: 0.7, maxTokens: 512 },
+    timeouts: { requestSeconds: 90, idleSeconds: 45 },
+    quickAsk: {
+      enabled: true,
+      shortcut: 'CommandOrControl+Alt+Space',
+      saveConversations: true,
+      useClipboard: false,
+    },
+    desktop: { showTray: true, closeToTray: false, openAtLogin: false },
+    updates: { channel: 'stable', autoCheck: true },
+    proxy: { mode: 'system' },
+  });
+  // 0.1's connections have no extra headers.
+  expect((await api.listConnections()).map((c) => c.headers)).toEqual([[], []]);
+
+  await api.setProxy({ proxy: { mode: 'none' } });
+  const saved = JSON.parse(
+    await readFile(join(dir, 'user-data', 'settings.json'), 'utf8'),
+  ) as Record<string, unknown>;
+  expect(saved).toMatchObject({
+    theme: 'dark',
+    chatDefaults: { temperature: 0.7, maxTokens: 512 },
+    proxy: { mode: 'none' },
+  });
+});
+
+it('fills in a group a later version wrote only in part', async () => {
+  const file = join(dir, 'user-data', 'settings.json');
+  const written = JSON.parse(await readFile(file, 'utf8')) as Record<string, unknown>;
+  await writeFile(file, JSON.stringify({ ...written, quickAsk: { useClipboard: true } }));
+  app = await open();
+  expect((await app.api.getSettings()).quickAsk).toEqual({
+    enabled: true,
+    shortcut: 'CommandOrControl+Alt+Space',
+    saveConversations: true,
+    useClipboard: true,
+  });
 });

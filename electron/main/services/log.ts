@@ -129,21 +129,41 @@ export function createNullLog(): AppLog {
 
 /** The same store, with every key it reads or saves added to the ones the log never writes. */
 export function watchSecrets(store: SecretStore, log: AppLog): SecretStore {
+  const watch = (secret: string) => {
+    for (const value of secretValues(secret)) log.addKey(value);
+  };
   return {
     get status() {
       return store.status;
     },
     async get(account) {
       const secret = await store.get(account);
-      if (secret !== undefined) log.addKey(secret);
+      if (secret !== undefined) watch(secret);
       return secret;
     },
     async set(account, secret) {
-      log.addKey(secret);
+      watch(secret);
       await store.set(account, secret);
     },
     delete: (account) => store.delete(account),
   };
+}
+
+/**
+ * The values a stored secret holds: itself, and each string of a JSON object of them (the secret
+ * header values of a connection are kept as one such object).
+ */
+function secretValues(secret: string): string[] {
+  if (!secret.startsWith('{')) return [secret];
+  try {
+    const parsed: unknown = JSON.parse(secret);
+    if (parsed !== null && typeof parsed === 'object') {
+      return [secret, ...Object.values(parsed).filter((v): v is string => typeof v === 'string')];
+    }
+  } catch {
+    // Not JSON: a key that starts with a brace.
+  }
+  return [secret];
 }
 
 export interface RequestMeta {

@@ -20,11 +20,12 @@ import { ModelsScreen } from '../features/models/models-screen';
 import { loadSettings } from '../features/settings/settings-actions';
 import { SettingsScreen } from '../features/settings/settings-screen';
 import { selectTheme, useSettingsStore } from '../features/settings/settings-store';
-import { relayBridge } from '../lib/relay-bridge';
+import { relayBridge, type ConnectLink } from '../lib/relay-bridge';
 import { recall, remember } from '../lib/session-memory';
 import { NavIcon } from './nav-icon';
 import { SCREENS, SCREEN_TITLES, type ScreenId } from './screens';
-import { useAppShortcuts } from './shortcut-commands';
+import { openConversationInChat, useAppShortcuts } from './shortcut-commands';
+import { UpdateBanner } from './update-banner';
 import { ShortcutSheet } from './shortcut-sheet';
 import { currentPlatform } from './shortcuts';
 
@@ -101,8 +102,37 @@ function Root() {
   const hasConnections = useConnectStore(selectHasConnections);
   const [screen, setScreen] = useState<ScreenId>(rememberedScreen);
   const [sheetOpen, setSheetOpen] = useState(false);
+  const [link, setLink] = useState<ConnectLink | undefined>();
+  const current = useRef(screen);
+  current.current = screen;
   useEffect(preloadScreens, []);
   useEffect(() => remember(SCREEN_KEY, screen), [screen]);
+
+  // Links opened before the window was up wait in main; later ones are announced.
+  useEffect(() => {
+    const bridge = relayBridge();
+    if (!bridge) return;
+    const take = () =>
+      bridge.takeConnectLink().then(
+        (taken) => {
+          if (!taken) return;
+          setLink(taken);
+          setScreen('connections');
+        },
+        () => undefined,
+      );
+    void take();
+    const stops = [
+      bridge.onConnectLinkOpened(() => void take()),
+      // A quick ask continued here: its conversation, in Chat.
+      bridge.onOpenConversation(({ conversationId }) => {
+        const switching = current.current !== 'chat';
+        setScreen('chat');
+        void openConversationInChat(conversationId, switching);
+      }),
+    ];
+    return () => stops.forEach((stop) => stop());
+  }, []);
   useAppShortcuts({
     screen,
     onScreen: setScreen,
@@ -113,7 +143,13 @@ function Root() {
 
   return (
     <>
-      <RootContent screen={screen} onScreen={setScreen} onShortcuts={() => setSheetOpen(true)} />
+      <RootContent
+        screen={screen}
+        onScreen={setScreen}
+        onShortcuts={() => setSheetOpen(true)}
+        link={link}
+        onLinkDone={() => setLink(undefined)}
+      />
       <ShortcutSheet
         open={sheetOpen}
         platform={currentPlatform()}
@@ -124,15 +160,16 @@ function Root() {
   );
 }
 
-function RootContent({
-  screen,
-  onScreen,
-  onShortcuts,
-}: {
+interface ScreenProps {
   screen: ScreenId;
   onScreen: (id: ScreenId) => void;
   onShortcuts: () => void;
-}) {
+  /** A `relay-desktop://connect` link waiting for the person. */
+  link: ConnectLink | undefined;
+  onLinkDone: () => void;
+}
+
+function RootContent({ screen, onScreen, onShortcuts, link, onLinkDone }: ScreenProps) {
   const status = useConnectStore((state) => state.status);
   const hasConnections = useConnectStore(selectHasConnections);
   const loadFailure = useConnectStore((state) => state.loadFailure);
@@ -163,24 +200,25 @@ function RootContent({
       </main>
     );
   }
-  if (!hasConnections)
+  if (!hasConnections) {
     return (
-      <ConnectScreen onConnected={() => onScreen('models')}>
+      <ConnectScreen onConnected={() => onScreen('models')} link={link} onLinkDone={onLinkDone}>
         <RestoreOffer />
       </ConnectScreen>
     );
-  return <Shell screen={screen} onScreen={onScreen} onShortcuts={onShortcuts} />;
+  }
+  return (
+    <Shell
+      screen={screen}
+      onScreen={onScreen}
+      onShortcuts={onShortcuts}
+      link={link}
+      onLinkDone={onLinkDone}
+    />
+  );
 }
 
-function Shell({
-  screen,
-  onScreen,
-  onShortcuts,
-}: {
-  screen: ScreenId;
-  onScreen: (id: ScreenId) => void;
-  onShortcuts: () => void;
-}) {
+function Shell({ screen, onScreen, onShortcuts, link, onLinkDone }: ScreenProps) {
   const active = useConnectStore(selectActiveConnection);
   const appVersion = relayBridge()?.appVersion;
   const main = useRef<HTMLElement>(null);
@@ -223,6 +261,7 @@ function Shell({
               requestAnimationFrame(() => document.getElementById('backups')?.scrollIntoView());
             }}
           />
+          <UpdateBanner onDetails={() => onScreen('settings')} />
           {active && (
             <button
               type="button"
@@ -275,9 +314,9 @@ function Shell({
           {screen === 'chat' && <ChatScreen />}
           {screen === 'embeddings' && active && <EmbeddingsScreen connection={active} />}
         </Suspense>
-        {screen === 'connections' && <ConnectionsScreen />}
+        {screen === 'connections' && <ConnectionsScreen link={link} onLinkDone={onLinkDone} />}
         {screen === 'settings' && (
-          <SettingsScreen>
+          <SettingsScreen testUrl={active?.baseUrl}>
             <BackupsSection />
           </SettingsScreen>
         )}

@@ -23,6 +23,11 @@ export type Command =
   | { command: 'click-menu'; menuId: string }
   | { command: 'close-window'; window?: number }
   | { command: 'quit' }
+  | { command: 'second-instance'; argv: string[] }
+  | { command: 'open-url'; url: string }
+  | { command: 'press-shortcut'; accelerator: string }
+  | { command: 'click-tray' }
+  | { command: 'click-tray-menu'; menuId: string }
   | { command: 'state' };
 
 export type CommandMessage = Command & { id: number };

@@ -1,9 +1,14 @@
 /**
- * The person's settings: theme, default chat parameters and request timeouts, kept in
- * `settings.json` in the user data folder.
+ * The person's settings: theme, default chat parameters, request timeouts, quick ask, the
+ * desktop (tray, login), updates and the proxy, kept in `settings.json` in the user data folder.
+ * A file written by an earlier version lacks the later groups: each is read as its defaults.
  */
 import { join } from 'node:path';
+import { DEFAULT_DESKTOP_SETTINGS } from '../../../shared/ipc/routes/desktop';
+import { DEFAULT_PROXY_SETTINGS } from '../../../shared/ipc/routes/network';
+import { DEFAULT_QUICK_ASK_SETTINGS } from '../../../shared/ipc/routes/quick-ask';
 import { settingsSchema, type Settings } from '../../../shared/ipc/routes/settings';
+import { DEFAULT_UPDATE_SETTINGS } from '../../../shared/ipc/routes/updates';
 import { readJsonFile, writeFileAtomic, type DataFileProblem } from '../data-files';
 
 export const SETTINGS_FILE = 'settings.json';
@@ -14,6 +19,10 @@ export const DEFAULT_SETTINGS: Settings = {
   timeouts: { requestSeconds: 120, idleSeconds: 60 },
   allowPlaintextKeys: false,
   includePromptsInLogs: false,
+  quickAsk: DEFAULT_QUICK_ASK_SETTINGS,
+  desktop: DEFAULT_DESKTOP_SETTINGS,
+  updates: DEFAULT_UPDATE_SETTINGS,
+  proxy: DEFAULT_PROXY_SETTINGS,
 };
 
 export class SettingsService {
