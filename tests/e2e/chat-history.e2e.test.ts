@@ -259,7 +259,7 @@ describe('chat history', () => {
     // Main kept the 200 messages, then the edited one and its reply: nothing lost, nothing doubled.
     const store = new ChatStore(suite.app.services.db);
     const id = store.list().find((c) => c.title === 'Partly loaded')!.id;
-    const stored = store.messages(id).messages;
+    const stored = store.allMessages(id);
     expect(stored).toHaveLength(202);
     expect(stored.slice(0, 200).map((m) => m.id)).toEqual(ids);
     expect(stored[200]!.content).toBe('An edited question');

@@ -26,6 +26,10 @@ export async function chatHandlers(context: AppContext): Promise<Handlers<typeof
   const readChosenFiles = context.startImportWorker
     ? readInWorker(context.startImportWorker)
     : readInProcess();
+  const withCompare = (id: string) => {
+    const compare = store.openCompare(id);
+    return compare === undefined ? {} : { compare };
+  };
 
   return {
     listConversations: () => store.list(),
@@ -38,18 +42,36 @@ export async function chatHandlers(context: AppContext): Promise<Handlers<typeof
       return null;
     },
     restoreConversation: ({ id }) => found(store.restore(id)),
-    getConversation: ({ id, limit, beforeSeq, fromSeq }) => ({
+    getConversation: ({ id, limit, beforeId, fromId }) => ({
       conversation: found(store.get(id)),
-      ...store.messages(id, {
+      ...store.path(id, {
         ...(limit === undefined ? {} : { limit }),
-        ...(beforeSeq === undefined ? {} : { beforeSeq }),
-        ...(fromSeq === undefined ? {} : { fromSeq }),
+        ...(beforeId === undefined ? {} : { beforeId }),
+        ...(fromId === undefined ? {} : { fromId }),
       }),
+      ...(beforeId === undefined ? withCompare(id) : {}),
     }),
+    showVersion: ({ messageId }) => {
+      const shown = store.showMessage(messageId);
+      if (shown === undefined) throw new AppError('not_found', 'That message no longer exists.');
+      return {
+        conversation: found(store.get(shown.conversationId)),
+        messages: store.pathFrom(shown.conversationId, messageId),
+        ...withCompare(shown.conversationId),
+      };
+    },
+    forkConversation: ({ messageId }) => chat.fork(messageId).conversation,
     updateConversationSettings: ({ id, ...changes }) => found(store.update(id, changes)),
     sendMessage: ({ conversationId, text, options }) => chat.send(conversationId, text, options),
     stopReply: ({ replyId }) => ({ stopped: chat.stop(replyId) }),
-    regenerateReply: ({ conversationId, options }) => chat.regenerate(conversationId, options),
+    regenerateReply: ({ conversationId, replyId, options }) =>
+      chat.regenerate(conversationId, {
+        ...options,
+        ...(replyId === undefined ? {} : { replyId }),
+      }),
+    compareMessage: ({ conversationId, text, targets, options }) =>
+      chat.compare(conversationId, text, targets, options),
+    continueWith: async ({ replyId }) => (await chat.continueWith(replyId), null),
     editMessage: ({ messageId, text, options }) => chat.edit(messageId, text, options),
     searchMessages: ({ query, limit }) => store.search(query, limit),
     exportConversations: ({ ids, format }) => exportToFile(store, ids, format, context.dialogs),
