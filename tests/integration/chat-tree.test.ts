@@ -1,8 +1,8 @@
 /**
  * Conversations as trees over the real router, services and the demo relay: regenerate and edit
  * as versions, what the model is asked with (the path, never another branch), switching, search
- * on another branch, "Branch from here", comparing models with one column failing, and JSON and
- * Markdown exports of a tree.
+ * on another branch, "Branch from here", comparing models with one column failing, usage and
+ * cost at the person's prices, and JSON and Markdown exports of a tree.
  */
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -312,6 +312,111 @@ describe('compare', () => {
         targets: Array.from({ length: 5 }, () => ({ model: MODEL })),
       }),
     ).rejects.toMatchObject({ kind: 'invalid_request' });
+  });
+});
+
+describe('usage and prices', () => {
+  it('prices a conversation, every branch, and shows usage per model and day', async () => {
+    await connect();
+    const { id } = await app.api.createConversation({ model: MODEL });
+    const sent = await exchange(id, 'count my tokens');
+    await app.finished((await app.api.regenerateReply({ conversationId: id })).replyId);
+    await app.finished(
+      (
+        await app.api.compareMessage({
+          conversationId: id,
+          text: 'and these',
+          targets: [{ model: MODEL }, { model: 'demo-chat-mini' }],
+        })
+      ).replyIds[1]!,
+    );
+    await app.until(() =>
+      app.events.filter((e) => e.channel === 'chat:reply-finished').length >= 4 ? true : undefined,
+    );
+
+    const unpriced = await app.api.getConversationCost({ id });
+    expect(unpriced.amount).toBeNull();
+    expect(unpriced.unpriced.sort()).toEqual(['demo-chat-fast', 'demo-chat-mini']);
+    const fast = unpriced.byModel.find((m) => m.model === MODEL)!;
+    expect(fast.replies).toBe(3);
+
+    await app.api.setModelPrice({
+      modelId: MODEL,
+      price: { inputPerMillion: 2, outputPerMillion: 10 },
+    });
+    const priced = await app.api.getConversationCost({ id });
+    expect(priced.amount).toBeCloseTo(
+      (fast.promptTokens * 2 + fast.completionTokens * 10) / 1e6,
+      12,
+    );
+    expect(priced.unpriced).toEqual(['demo-chat-mini']);
+    expect(priced.currency).toBe('USD');
+
+    // Deleting the conversation keeps what was spent in the usage.
+    await app.api.deleteConversation({ id });
+    const usage = await app.api.getUsage({ days: 30 });
+    expect(usage.days).toHaveLength(30);
+    const today = usage.days.at(-1)!;
+    expect(today.byModel.map((m) => m.model).sort()).toEqual(['demo-chat-fast', 'demo-chat-mini']);
+    expect(usage.byModel.find((m) => m.model === MODEL)).toMatchObject({
+      replies: 3,
+      promptTokens: fast.promptTokens,
+      completionTokens: fast.completionTokens,
+      cost: priced.amount,
+    });
+    expect(usage.days.slice(0, -1).every((d) => d.byModel.length === 0)).toBe(true);
+    expect(sent.replyId).toBeTruthy();
+  });
+
+  it('imports a price list, refusing a bad one whole with where it is wrong', async () => {
+    const good = join(dataDir, 'prices.json');
+    await writeFile(
+      good,
+      JSON.stringify({
+        'model-a': { input: 1, output: 2 },
+        'model-b': { input: 0.5, output: 0.5 },
+      }),
+    );
+    app.dialogs.openPaths.push([good]);
+    const imported = await app.api.importPrices();
+    expect(imported).toMatchObject({ cancelled: false, imported: 2 });
+    expect(imported.prices.prices['model-a']).toEqual({ inputPerMillion: 1, outputPerMillion: 2 });
+
+    const bad = join(dataDir, 'bad.json');
+    await writeFile(
+      bad,
+      JSON.stringify({
+        format: 'relay-desktop-prices',
+        version: 1,
+        currency: 'EUR',
+        prices: { 'model-a': { inputPerMillion: 3, outputPerMillion: -1 } },
+      }),
+    );
+    app.dialogs.openPaths.push([bad]);
+    await expect(app.api.importPrices()).rejects.toMatchObject({
+      kind: 'invalid_request',
+      message: expect.stringMatching(/bad\.json cannot be imported: .*negative.*prices.*model-a/),
+    });
+    const after = await app.api.listPrices();
+    expect(after).toEqual({
+      currency: 'USD',
+      prices: {
+        'model-a': { inputPerMillion: 1, outputPerMillion: 2 },
+        'model-b': { inputPerMillion: 0.5, outputPerMillion: 0.5 },
+      },
+    });
+
+    const saved = join(dataDir, 'out.json');
+    app.dialogs.savePaths.push(saved);
+    await app.api.setPriceCurrency({ currency: 'eur' });
+    await app.api.exportPrices();
+    app.dialogs.openPaths.push([saved]);
+    await app.api.setModelPrice({ modelId: 'model-b', price: null });
+    expect((await app.api.importPrices()).prices).toEqual({ ...after, currency: 'EUR' });
+    expect(JSON.parse(await readFile(saved, 'utf8'))).toMatchObject({
+      format: 'relay-desktop-prices',
+      version: 1,
+    });
   });
 });
 

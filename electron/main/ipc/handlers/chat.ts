@@ -5,6 +5,7 @@ import { ChatService } from '../../services/chat/chat-service';
 import { ChatStore } from '../../services/chat/store';
 import { readInProcess, readInWorker } from '../../services/chat/import-reader';
 import { exportToFile, importFromFiles } from '../../services/chat/transfer';
+import { conversationCost, usageReport } from '../../services/chat/usage';
 import type { Handlers } from '../router';
 
 function found<T>(value: T | undefined): T {
@@ -73,6 +74,11 @@ export async function chatHandlers(context: AppContext): Promise<Handlers<typeof
       chat.compare(conversationId, text, targets, options),
     continueWith: async ({ replyId }) => (await chat.continueWith(replyId), null),
     editMessage: ({ messageId, text, options }) => chat.edit(messageId, text, options),
+    getConversationCost: async ({ id }) => {
+      found(store.get(id));
+      return conversationCost(store, await context.models.prices.get(), id);
+    },
+    getUsage: async ({ days }) => usageReport(store, await context.models.prices.get(), days),
     searchMessages: ({ query, limit }) => store.search(query, limit),
     exportConversations: ({ ids, format }) => exportToFile(store, ids, format, context.dialogs),
     importConversations: async () => {

@@ -165,6 +165,26 @@ export const compareSchema = z.object({
   replies: z.array(chatMessageRecordSchema),
 });
 
+/** A price per million tokens; what a reply cost is worked out from its usage. */
+export const costSchema = z.object({
+  /** The sum over the replies of models with a price; null when none has one. */
+  amount: z.number().nonnegative().nullable(),
+  currency: z.string(),
+  /** Models of replies that reported usage but have no price entered. */
+  unpriced: z.array(z.string()),
+});
+export type Cost = z.infer<typeof costSchema>;
+
+export const usageByModelSchema = z.object({
+  model: z.string(),
+  replies: z.number().int().nonnegative(),
+  promptTokens: z.number().int().nonnegative(),
+  completionTokens: z.number().int().nonnegative(),
+  /** null: no price entered for the model. */
+  cost: z.number().nonnegative().nullable(),
+});
+export type UsageByModel = z.infer<typeof usageByModelSchema>;
+
 export const searchHitSchema = z.object({
   conversationId: id,
   conversationTitle: z.string(),
@@ -311,6 +331,32 @@ export const CHAT_ROUTES = {
   ),
   /** "Continue with this one": the reply becomes the path's end; the others stay as its versions. */
   continueWith: route('chat:continue-with', z.strictObject({ replyId: id }), z.null()),
+  /** What the conversation's replies cost, at the prices entered on the Models screen. */
+  getConversationCost: route(
+    'chat:cost',
+    z.strictObject({ id }),
+    costSchema.extend({ byModel: z.array(usageByModelSchema) }),
+  ),
+  /**
+   * Tokens and cost per model and per day (the person's days) over the last `days` days: every
+   * reply asked for in this app, also those of conversations deleted since.
+   */
+  getUsage: route(
+    'chat:usage',
+    z.strictObject({ days: z.number().int().min(1).max(366) }),
+    z.object({
+      currency: z.string(),
+      /** Each day of the period, oldest first, as YYYY-MM-DD. */
+      days: z.array(
+        z.object({
+          date: z.string(),
+          byModel: z.array(usageByModelSchema),
+        }),
+      ),
+      /** The period's sums per model, most tokens first. */
+      byModel: z.array(usageByModelSchema),
+    }),
+  ),
   /** Adds a new version of a sent user message (a sibling) and asks for a reply to it. */
   editMessage: route(
     'chat:edit',
