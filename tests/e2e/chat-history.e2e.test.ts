@@ -43,7 +43,7 @@ interface GatePage {
 }
 
 /**
- * Puts a gate in the page's bridge on requests for older messages (`chat:get` with `beforeSeq`):
+ * Puts a gate in the page's bridge on requests for older messages (`chat:get` with `beforeId`):
  * 'hold' keeps the next one waiting until `releaseOlder`, 'fail' answers it with an error once.
  */
 async function gateOlder(page: ChatPage, mode: 'pass' | 'hold' | 'fail'): Promise<void> {
@@ -55,7 +55,7 @@ async function gateOlder(page: ChatPage, mode: 'pass' | 'hold' | 'fail'): Promis
       window.__olderGate = gate;
       window.__relayInvoke = async (channel, payload) => {
         const older =
-          channel === 'chat:get' && (payload as { beforeSeq?: number }).beforeSeq !== undefined;
+          channel === 'chat:get' && (payload as { beforeId?: string }).beforeId !== undefined;
         if (older && gate.mode === 'fail') {
           gate.mode = 'pass';
           return { ok: false, error: { kind: 'internal', message: 'The test refused the page.' } };
@@ -122,7 +122,7 @@ describe('chat history', () => {
     expect(await loading.count()).toBe(0);
     const olderRequests = suite.app.messages.filter(
       (m) =>
-        m.channel === 'chat:get' && (m.payload as { beforeSeq?: number }).beforeSeq !== undefined,
+        m.channel === 'chat:get' && (m.payload as { beforeId?: string }).beforeId !== undefined,
     );
     expect(olderRequests).toHaveLength(5);
 
