@@ -53,13 +53,19 @@ export async function openConversation(id: string, fromId?: string): Promise<voi
       ...(fromId === undefined ? {} : { fromId }),
     });
     const streams = useStreamStore.getState();
-    for (const message of detail.messages) {
+    for (const message of [...detail.messages, ...(detail.compare?.replies ?? [])]) {
       // A reply that was already streaming before we looked: start from what main has stored.
       if (message.status === 'streaming' && streams.texts[message.id] === undefined) {
         streams.streamStarted(message.id, message.content);
       }
     }
-    chat().conversationLoaded(id, detail.messages, detail.conversation, detail.hasOlder);
+    chat().conversationLoaded(
+      id,
+      detail.messages,
+      detail.conversation,
+      detail.hasOlder,
+      detail.compare,
+    );
   } catch (error) {
     chat().conversationFailed(id, failureOf(error));
   }
@@ -71,7 +77,13 @@ async function refreshActive(): Promise<void> {
   if (!id) return;
   await reportFailure(async () => {
     const detail = await requireBridge().getConversation({ id, limit: PAGE_SIZE });
-    chat().conversationLoaded(id, detail.messages, detail.conversation, detail.hasOlder);
+    chat().conversationLoaded(
+      id,
+      detail.messages,
+      detail.conversation,
+      detail.hasOlder,
+      detail.compare,
+    );
   });
 }
 
@@ -185,6 +197,74 @@ export function regenerateReply(conversationId: string, stream = true): Promise<
 
 export function editAndResend(messageId: string, text: string, stream = true): Promise<boolean> {
   return afterSend(requireBridge().editMessage({ messageId, text, options: { stream } }));
+}
+
+/**
+ * Shows another version of a message (the ‹ 2 / 3 › switcher): main moves the path onto it and on
+ * to the most recent last message under it, and answers the path from it on.
+ */
+export async function showVersion(messageId: string): Promise<void> {
+  const id = chat().activeId;
+  if (!id) return;
+  await reportFailure(async () => {
+    const shown = await requireBridge().showVersion({ messageId });
+    const streams = useStreamStore.getState();
+    for (const message of [...shown.messages, ...(shown.compare?.replies ?? [])])
+      if (message.status === 'streaming' && streams.texts[message.id] === undefined)
+        streams.streamStarted(message.id, message.content);
+    chat().pathSwitched(id, shown.messages, shown.conversation, shown.compare);
+  });
+}
+
+/**
+ * "Branch from here": a new conversation with a copy of the path up to the message, opened at
+ * once; the one it came from is left as it is.
+ */
+export async function branchFromHere(messageId: string): Promise<string | undefined> {
+  return reportFailure(async () => {
+    const created = await requireBridge().forkConversation({ messageId });
+    chat().conversationUpdated(created);
+    chat().noticeShown(`Branched into “${created.title}”.`);
+    await openConversation(created.id);
+    return created.id;
+  });
+}
+
+export type CompareTarget = Parameters<
+  ReturnType<typeof requireBridge>['compareMessage']
+>[0]['targets'][number];
+
+/**
+ * Sends one message to several models (or temperatures) at once; their replies stream side by
+ * side until the person continues with one.
+ */
+export async function compareModels(
+  conversationId: string,
+  text: string,
+  targets: CompareTarget[],
+): Promise<boolean> {
+  const sent = await reportFailure(async () => {
+    const { replyIds } = await requireBridge().compareMessage({
+      conversationId,
+      text,
+      targets,
+      options: { stream: true },
+    });
+    for (const replyId of replyIds)
+      if (!(replyId in useStreamStore.getState().texts))
+        useStreamStore.getState().streamStarted(replyId);
+    await refreshActive();
+    return true;
+  });
+  return sent ?? false;
+}
+
+/** "Continue with this one": the reply becomes the path; the others stay as its versions. */
+export async function continueWith(replyId: string): Promise<void> {
+  await reportFailure(async () => {
+    await requireBridge().continueWith({ replyId });
+    await refreshActive();
+  });
 }
 
 export async function stopReply(replyId: string): Promise<void> {
