@@ -6,6 +6,7 @@ import {
   loadConversations,
   newConversation,
   openConversation,
+  reopenLastConversation,
   watchChatEvents,
 } from './chat-actions';
 import { useChatStore } from './chat-store';
@@ -25,6 +26,7 @@ export function ChatScreen() {
 
   useEffect(() => {
     void loadConversations();
+    void reopenLastConversation();
     return watchChatEvents();
   }, []);
 

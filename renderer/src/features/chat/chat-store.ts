@@ -8,6 +8,14 @@ import type { FailureInfo } from '../../lib/errors';
 import type { LoadStatus, PendingRetry } from '../../lib/load-state';
 import type { Answer } from '../../lib/relay-bridge';
 import type { ChatMessage, ConversationSummary, ReplyFinished, SearchHit } from './chat-types';
+import {
+  appendPage,
+  cursorOf,
+  placeConversation,
+  refreshFirstPage,
+  sortConversations,
+  type ConversationCursor,
+} from './conversation-pages';
 import { mergeNewestPage, prependOlderPage } from './paging';
 
 export type ImportRefusal = Answer<'importConversations'>['refused'][number];
@@ -17,7 +25,10 @@ export type OpenCompare = NonNullable<Answer<'getConversation'>['compare']>;
 export interface ChatState {
   listStatus: LoadStatus;
   listFailure?: FailureInfo | undefined;
+  /** The conversations loaded so far (the sidebar loads more as it scrolls), in main's order. */
   conversations: ConversationSummary[];
+  /** Where the next page goes on from; undefined once every conversation is loaded. */
+  listCursor?: ConversationCursor | undefined;
   activeId?: string | undefined;
   viewStatus: LoadStatus;
   viewFailure?: FailureInfo | undefined;
@@ -49,9 +60,14 @@ export interface ChatState {
   notice?: string | undefined;
   /** Files or zip entries the last import left out, each with the reason. */
   importRefusals: ImportRefusal[];
+  /** The composer takes the keyboard focus when it next shows (the app reopened a conversation). */
+  composerFocus: boolean;
 
   listRequested(): void;
-  listLoaded(conversations: ConversationSummary[]): void;
+  /** The first page (the list starts again from it), or the next one when `append`. */
+  listLoaded(page: ConversationSummary[], options: { append: boolean; pageSize: number }): void;
+  /** The first page read again: it replaces what it covers, the rest loaded stays. */
+  listRefreshed(first: ConversationSummary[], pageSize: number): void;
   listFailed(failure: FailureInfo): void;
   conversationOpened(id: string): void;
   /** The newest page of the conversation (on open, or again after a send or an edit). */
@@ -86,13 +102,7 @@ export interface ChatState {
   actionFailed(failure: FailureInfo | undefined): void;
   noticeShown(notice: string | undefined): void;
   importRefused(refusals: ImportRefusal[]): void;
-}
-
-/** Pinned first, then by last activity, newest first. */
-export function sortConversations(list: ConversationSummary[]): ConversationSummary[] {
-  return [...list].sort(
-    (a, b) => Number(b.pinned) - Number(a.pinned) || b.updatedAt.localeCompare(a.updatedAt),
-  );
+  composerFocusRequested(focus: boolean): void;
 }
 
 const EMPTY_VIEW = {
@@ -122,14 +132,33 @@ export const useChatStore = create<ChatState>()((set) => ({
   searchHits: [],
   searchStatus: 'idle',
   importRefusals: [],
+  composerFocus: false,
 
   listRequested: () =>
     set((state) => (state.listStatus === 'ready' ? {} : { listStatus: 'loading' })),
-  listLoaded: (conversations) =>
-    set({
-      listStatus: 'ready',
-      listFailure: undefined,
-      conversations: sortConversations(conversations),
+  listLoaded: (page, { append, pageSize }) =>
+    set((state) => {
+      const last = page.at(-1);
+      return {
+        listStatus: 'ready',
+        listFailure: undefined,
+        conversations: append ? appendPage(state.conversations, page) : sortConversations(page),
+        listCursor: page.length >= pageSize && last ? cursorOf(last) : undefined,
+      };
+    }),
+  listRefreshed: (first, pageSize) =>
+    set((state) => {
+      const last = first.at(-1);
+      const complete = first.length < pageSize;
+      return {
+        listStatus: 'ready',
+        listFailure: undefined,
+        conversations: refreshFirstPage(state.conversations, first, pageSize),
+        // Beyond the first page, paging goes on from where it had got to.
+        listCursor: complete
+          ? undefined
+          : (state.listCursor ?? (last ? cursorOf(last) : undefined)),
+      };
     }),
   listFailed: (listFailure) => set({ listStatus: 'failed', listFailure }),
   conversationOpened: (id) =>
@@ -264,9 +293,9 @@ export const useChatStore = create<ChatState>()((set) => ({
   actionFailed: (actionFailure) => set({ actionFailure }),
   noticeShown: (notice) => set({ notice }),
   importRefused: (importRefusals) => set({ importRefusals }),
+  composerFocusRequested: (composerFocus) => set({ composerFocus }),
 }));
 
 function replaceSummary(list: ConversationSummary[], summary: ConversationSummary) {
-  const others = list.filter((c) => c.id !== summary.id);
-  return sortConversations([...others, summary]);
+  return placeConversation(list, summary);
 }

@@ -1,4 +1,4 @@
-import { useEffect, useState, type KeyboardEvent } from 'react';
+import { useEffect, useRef, useState, type KeyboardEvent } from 'react';
 import { relayBridge, type RelayModel } from '../../lib/relay-bridge';
 import { saveConversationSettings, sendMessage, stopStreaming } from './chat-actions';
 import { useChatStore } from './chat-store';
@@ -22,6 +22,15 @@ export function Composer({ conversation }: { conversation: ConversationSummary }
   const [systemPrompt, setSystemPrompt] = useState(conversation.systemPrompt);
   const [errors, setErrors] = useState<RequestFieldErrors & { model?: string; text?: string }>({});
   const [showSettings, setShowSettings] = useState(false);
+  const input = useRef<HTMLTextAreaElement>(null);
+  const focusAsked = useChatStore((s) => s.composerFocus);
+
+  // The app reopened this conversation at start: the message box is where typing goes.
+  useEffect(() => {
+    if (!focusAsked) return;
+    input.current?.focus();
+    useChatStore.getState().composerFocusRequested(false);
+  }, [focusAsked]);
 
   useEffect(() => {
     setTemperature(conversation.temperature?.toString() ?? '');
@@ -182,6 +191,7 @@ export function Composer({ conversation }: { conversation: ConversationSummary }
       )}
       <div className="chat-compose-row">
         <textarea
+          ref={input}
           className="input chat-input"
           aria-label="Message"
           placeholder={
