@@ -256,13 +256,20 @@ describe('chat history', () => {
     await expect.poll(() => page.lastReply().textContent()).toContain('An edited question');
     await expect(page.finishedReplyStatus()).resolves.toBe('complete');
 
-    // Main kept the 200 messages, then the edited one and its reply: nothing lost, nothing doubled.
+    // Main kept the 200 messages and every version after them: the question sent, its two
+    // replies (regenerated), and the edited question beside it with its reply; the path shown
+    // is the 200, then the edited question and its reply. Nothing lost, nothing doubled.
     const store = new ChatStore(suite.app.services.db);
     const id = store.list().find((c) => c.title === 'Partly loaded')!.id;
     const stored = store.allMessages(id);
-    expect(stored).toHaveLength(202);
+    expect(stored).toHaveLength(205);
     expect(stored.slice(0, 200).map((m) => m.id)).toEqual(ids);
-    expect(stored[200]!.content).toBe('An edited question');
+    expect(stored[200]!.content).toBe('A new question at the end');
+    expect(stored[203]).toMatchObject({ content: 'An edited question', parentId: ids[199] });
+    const shown = store.path(id).messages;
+    expect(shown).toHaveLength(202);
+    expect(shown.slice(0, 200).map((m) => m.id)).toEqual(ids);
+    expect(shown[200]!.id).toBe(stored[203]!.id);
     await expect
       .poll(() => page.conversationUsage().textContent())
       .toMatch(/^(\d+) tokens in this conversation$/);
@@ -346,7 +353,8 @@ describe('chat history', () => {
       }[];
     };
     expect(json.format).toBe('relay-desktop-chat');
-    expect(json.version).toBe(1);
+    // Version 2: each message with its id and its parent's, the whole tree.
+    expect(json.version).toBe(2);
     expect(json.conversations).toHaveLength(1);
     const [exported] = json.conversations;
     expect(exported!.title).toBe(title);
