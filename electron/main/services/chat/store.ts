@@ -89,6 +89,9 @@ const M_COLUMNS = MESSAGE_COLUMNS.split(',')
   .map((column) => `m.${column.trim()}`)
   .join(', ');
 
+/** Messages loaded before a search hit opened in an older part, so that it can be centred. */
+const HIT_CONTEXT = 5;
+
 /** Marks the start and end of a search hit inside a snippet; stripped from text before. */
 const HIT_START = '\u0002';
 const HIT_END = '\u0003';
@@ -446,13 +449,16 @@ export class ChatStore {
     }
     const limit = page.limit;
     if (page.fromId !== undefined) {
-      // Up to the hit (it may be far), then at least a page.
+      // Up to the hit (it may be far) and a few messages before it, so that it can be shown in
+      // the middle of the view; at least a page.
       const rows = this.#walkUp(start, Number.MAX_SAFE_INTEGER, page.fromId);
       const hit = rows.findIndex((row) => row.id === page.fromId);
       if (hit >= 0 && rows.length - hit >= limit) {
+        const parent = rows[hit]!.parent_id;
+        const context = parent === null ? [] : this.#walkUp(parent, HIT_CONTEXT);
         return {
-          messages: this.#withBranches(rows.slice(hit)),
-          hasOlder: rows[hit]!.parent_id !== null,
+          messages: this.#withBranches([...context, ...rows.slice(hit)]),
+          hasOlder: (context[0] ?? rows[hit]!).parent_id !== null,
         };
       }
     }
