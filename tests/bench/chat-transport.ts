@@ -204,7 +204,8 @@ export const chatTransport: Benchmark = {
         emit: (channel, payload) => {
           const record: Sent = { at: now(), channel };
           if (channel === 'chat:delta') {
-            replied += (payload as { text: string }).text.length;
+            for (const delta of (payload as { deltas: Array<{ text: string }> }).deltas)
+              replied += delta.text.length;
             record.upTo = replied;
           }
           sent.push(record);
@@ -249,7 +250,10 @@ export const chatTransport: Benchmark = {
             if (channel === 'chat:delta')
               page.__benchArrivals.push([
                 performance.timeOrigin + performance.now(),
-                (payload as { text: string }).text.length,
+                (payload as { deltas: Array<{ text: string }> }).deltas.reduce(
+                  (sum, delta) => sum + delta.text.length,
+                  0,
+                ),
               ]);
             page.__relayDeliver?.(channel, payload);
           };

@@ -20,7 +20,11 @@ describe('first run', () => {
     await connect.tryDemo.click();
     const models = new ModelsPage(app.page);
     await models.waitForModels();
-    await expect(models.modelIds('Chat')).resolves.toEqual(['demo-chat', 'demo-chat-fast']);
+    await expect(models.modelIds('Chat')).resolves.toEqual([
+      'demo-chat',
+      'demo-chat-fast',
+      'demo-chat-mini',
+    ]);
     await expect(models.modelIds('Embeddings')).resolves.toEqual(['demo-embedding']);
     await expect(models.modelIds('Images')).resolves.toEqual(['demo-image']);
     // Labelled as a demo with synthetic replies, on the screen and in the sidebar.
@@ -56,7 +60,11 @@ describe('first run', () => {
     await connect.form.save();
     const models = new ModelsPage(app.page);
     await models.waitForModels();
-    await expect(models.modelIds('Chat')).resolves.toEqual(['demo-chat', 'demo-chat-fast']);
+    await expect(models.modelIds('Chat')).resolves.toEqual([
+      'demo-chat',
+      'demo-chat-fast',
+      'demo-chat-mini',
+    ]);
     await expect(models.demoNotice.count()).resolves.toBe(0);
   });
 

@@ -37,7 +37,11 @@ describe('relay errors in place', () => {
 
     await models.enterCorrectedKey(goodKey);
     await models.waitForModels();
-    await expect(models.modelIds('Chat')).resolves.toEqual(['demo-chat', 'demo-chat-fast']);
+    await expect(models.modelIds('Chat')).resolves.toEqual([
+      'demo-chat',
+      'demo-chat-fast',
+      'demo-chat-mini',
+    ]);
     await expect(models.failure.count()).resolves.toBe(0);
 
     // The saved key is the corrected one: the card shows its last four characters.

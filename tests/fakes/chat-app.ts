@@ -116,8 +116,18 @@ export async function openChatApp(
     );
   }
 
+  /** The chat:delta events that carried text of this reply, each as that reply's delta. */
   function deltas(replyId: string) {
-    return events.filter((e) => e.channel === 'chat:delta' && e.payload.replyId === replyId);
+    const out: Array<{ channel: string; payload: { replyId: string; text: string }; at: number }> =
+      [];
+    for (const e of events) {
+      if (e.channel !== 'chat:delta') continue;
+      const mine = (e.payload.deltas as Array<{ replyId: string; text: string }>).find(
+        (d) => d.replyId === replyId,
+      );
+      if (mine) out.push({ channel: e.channel, payload: mine, at: e.at });
+    }
+    return out;
   }
 
   return {

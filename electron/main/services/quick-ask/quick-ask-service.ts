@@ -188,8 +188,9 @@ export class QuickAskService {
 
   async #run(requestId: string, client: RelayClient, exchange: Exchange): Promise<QuickAnswer> {
     let content = '';
+    // One reply: the coalescer's batch holds at most this one.
     const deltas = new DeltaCoalescer(
-      (text) => this.#options.emitDelta({ requestId, text }),
+      (batch) => this.#options.emitDelta({ requestId, text: batch.map((d) => d.text).join('') }),
       this.#options.deltaIntervalMs ?? 17,
     );
     let answer: QuickAnswer;
@@ -207,7 +208,7 @@ export class QuickAskService {
           signal: exchange.controller.signal,
           onDelta: (text) => {
             content += text;
-            deltas.push(text);
+            deltas.push(requestId, requestId, text);
           },
         },
       );

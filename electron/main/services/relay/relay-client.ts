@@ -157,6 +157,22 @@ export interface RelayClient {
 }
 
 const MAX_ERROR_BODY_BYTES = 256 * 1024;
+
+/**
+ * Relays (by origin) that refused `stream_options`: a streamed reply asks for its usage with
+ * `stream_options: { include_usage: true }`, which most relays honour; one that answers 400
+ * naming the field is asked again without it, and never again while the app runs.
+ */
+const refusesStreamUsage = new Set<string>();
+
+/** A 400 that names `stream_options` as the field it does not take. */
+function refusedStreamOptions(error: unknown): boolean {
+  return (
+    error instanceof RelayError &&
+    error.kind === 'bad_request' &&
+    (error.param === 'stream_options' || /stream_options/.test(error.message))
+  );
+}
 const MAX_JSON_BYTES = 128 * 1024 * 1024;
 
 function isRedirect(response: Response): boolean {
@@ -490,13 +506,23 @@ export function createRelayClient(options: RelayClientOptions): RelayClient {
       const valid = validate(chatRequestSchema, request);
       const stream = valid.stream ?? true;
       const body = { ...valid, stream };
-      const reader = await open(
-        'chat/completions',
-        body,
-        stream ? 'text/event-stream' : 'application/json',
-        signal,
-        priority,
-      );
+      const accept = stream ? 'text/event-stream' : 'application/json';
+      let reader: ResponseReader;
+      if (stream && !refusesStreamUsage.has(base.origin)) {
+        try {
+          reader = await open(
+            'chat/completions',
+            { ...body, stream_options: { include_usage: true } },
+            accept,
+            signal,
+            priority,
+          );
+        } catch (error) {
+          if (!refusedStreamOptions(error)) throw error;
+          refusesStreamUsage.add(base.origin);
+          reader = await open('chat/completions', body, accept, signal, priority);
+        }
+      } else reader = await open('chat/completions', body, accept, signal, priority);
       return readChatResponse(reader, {
         onDelta,
         redact,

@@ -31,8 +31,6 @@ async function reportFailure<T>(work: () => Promise<T>): Promise<T | undefined> 
  * person scrolls up. About two screens of rows, so that opening costs the same at any length.
  */
 export const PAGE_SIZE = 50;
-/** Messages shown above a search hit opened in an older part, so that it can be centred. */
-const HIT_CONTEXT = 5;
 
 /** The first page of the conversation list; the rest comes as the sidebar scrolls. */
 export async function loadConversations(): Promise<void> {
@@ -107,26 +105,33 @@ export async function reopenLastConversation(): Promise<void> {
 }
 
 /**
- * Opens a conversation at its newest page (stretched back to `fromSeq`, a search hit, if given).
- * Opening the one already open fetches its newest page again and keeps the older ones loaded.
+ * Opens a conversation at the newest page of its shown path (stretched back to `fromId`, a search
+ * hit, if given). Opening the one already open fetches its newest page again and keeps the older
+ * ones loaded.
  */
-export async function openConversation(id: string, fromSeq?: number): Promise<void> {
+export async function openConversation(id: string, fromId?: string): Promise<void> {
   chat().conversationOpened(id);
   remember(OPEN_KEY, id);
   try {
     const detail = await requireBridge().getConversation({
       id,
       limit: PAGE_SIZE,
-      ...(fromSeq === undefined ? {} : { fromSeq }),
+      ...(fromId === undefined ? {} : { fromId }),
     });
     const streams = useStreamStore.getState();
-    for (const message of detail.messages) {
+    for (const message of [...detail.messages, ...(detail.compare?.replies ?? [])]) {
       // A reply that was already streaming before we looked: start from what main has stored.
       if (message.status === 'streaming' && streams.texts[message.id] === undefined) {
         streams.streamStarted(message.id, message.content);
       }
     }
-    chat().conversationLoaded(id, detail.messages, detail.conversation, detail.hasOlder);
+    chat().conversationLoaded(
+      id,
+      detail.messages,
+      detail.conversation,
+      detail.hasOlder,
+      detail.compare,
+    );
   } catch (error) {
     chat().conversationFailed(id, failureOf(error));
   }
@@ -138,7 +143,13 @@ async function refreshActive(): Promise<void> {
   if (!id) return;
   await reportFailure(async () => {
     const detail = await requireBridge().getConversation({ id, limit: PAGE_SIZE });
-    chat().conversationLoaded(id, detail.messages, detail.conversation, detail.hasOlder);
+    chat().conversationLoaded(
+      id,
+      detail.messages,
+      detail.conversation,
+      detail.hasOlder,
+      detail.compare,
+    );
   });
 }
 
@@ -146,23 +157,23 @@ let olderLoading: Promise<void> | undefined;
 
 /**
  * Loads the page before the first loaded message of the open conversation (the person scrolled
- * to the top), or every message back to `fromSeq`. One request at a time.
+ * to the top), or every message back to `fromId`. One request at a time.
  */
-export async function loadOlder(fromSeq?: number): Promise<void> {
+export async function loadOlder(fromId?: string): Promise<void> {
   while (olderLoading) await olderLoading;
   const state = chat();
   const id = state.activeId;
   const first = state.messages[0];
   if (!id || !first || !state.hasOlder || state.viewStatus !== 'ready') return;
-  if (fromSeq !== undefined && first.seq <= fromSeq) return;
+  if (fromId !== undefined && state.messages.some((m) => m.id === fromId)) return;
   olderLoading = (async () => {
     chat().olderRequested(id);
     try {
       const page = await requireBridge().getConversation({
         id,
         limit: PAGE_SIZE,
-        beforeSeq: first.seq,
-        ...(fromSeq === undefined ? {} : { fromSeq }),
+        beforeId: first.id,
+        ...(fromId === undefined ? {} : { fromId }),
       });
       chat().olderLoaded(id, page.messages, page.hasOlder);
     } catch (error) {
@@ -254,6 +265,74 @@ export function editAndResend(messageId: string, text: string, stream = true): P
   return afterSend(requireBridge().editMessage({ messageId, text, options: { stream } }));
 }
 
+/**
+ * Shows another version of a message (the ‹ 2 / 3 › switcher): main moves the path onto it and on
+ * to the most recent last message under it, and answers the path from it on.
+ */
+export async function showVersion(messageId: string): Promise<void> {
+  const id = chat().activeId;
+  if (!id) return;
+  await reportFailure(async () => {
+    const shown = await requireBridge().showVersion({ messageId });
+    const streams = useStreamStore.getState();
+    for (const message of [...shown.messages, ...(shown.compare?.replies ?? [])])
+      if (message.status === 'streaming' && streams.texts[message.id] === undefined)
+        streams.streamStarted(message.id, message.content);
+    chat().pathSwitched(id, shown.messages, shown.conversation, shown.compare);
+  });
+}
+
+/**
+ * "Branch from here": a new conversation with a copy of the path up to the message, opened at
+ * once; the one it came from is left as it is.
+ */
+export async function branchFromHere(messageId: string): Promise<string | undefined> {
+  return reportFailure(async () => {
+    const created = await requireBridge().forkConversation({ messageId });
+    chat().conversationUpdated(created);
+    chat().noticeShown(`Branched into “${created.title}”.`);
+    await openConversation(created.id);
+    return created.id;
+  });
+}
+
+export type CompareTarget = Parameters<
+  ReturnType<typeof requireBridge>['compareMessage']
+>[0]['targets'][number];
+
+/**
+ * Sends one message to several models (or temperatures) at once; their replies stream side by
+ * side until the person continues with one.
+ */
+export async function compareModels(
+  conversationId: string,
+  text: string,
+  targets: CompareTarget[],
+): Promise<boolean> {
+  const sent = await reportFailure(async () => {
+    const { replyIds } = await requireBridge().compareMessage({
+      conversationId,
+      text,
+      targets,
+      options: { stream: true },
+    });
+    for (const replyId of replyIds)
+      if (!(replyId in useStreamStore.getState().texts))
+        useStreamStore.getState().streamStarted(replyId);
+    await refreshActive();
+    return true;
+  });
+  return sent ?? false;
+}
+
+/** "Continue with this one": the reply becomes the path; the others stay as its versions. */
+export async function continueWith(replyId: string): Promise<void> {
+  await reportFailure(async () => {
+    await requireBridge().continueWith({ replyId });
+    await refreshActive();
+  });
+}
+
 export async function stopReply(replyId: string): Promise<void> {
   await reportFailure(() => requireBridge().stopReply({ replyId }));
 }
@@ -278,18 +357,29 @@ export async function searchMessages(query: string): Promise<void> {
 }
 
 /**
- * Opens the hit's conversation and scrolls to its message, marking the words found. A hit older
- * than what is loaded brings in every message back to it first.
+ * Opens the hit's conversation and scrolls to its message, marking the words found. A hit on
+ * another branch shows that branch first; a hit older than what is loaded brings in every
+ * message back to it.
  */
 export async function jumpToHit(
-  hit: { conversationId: string; messageId: string; seq: number },
+  hit: { conversationId: string; messageId: string },
   terms: string[],
 ) {
   // Asked for first, so that the conversation opens at the message.
   chat().focusRequested(hit.messageId, terms);
-  const fromSeq = Math.max(0, hit.seq - HIT_CONTEXT);
-  if (chat().activeId !== hit.conversationId) await openConversation(hit.conversationId, fromSeq);
-  else if (!chat().messages.some((m) => m.id === hit.messageId)) await loadOlder(fromSeq);
+  const loaded = chat().activeId === hit.conversationId;
+  if (loaded && chat().messages.some((m) => m.id === hit.messageId)) return;
+  const shown = await reportFailure(() =>
+    requireBridge().showVersion({ messageId: hit.messageId }),
+  );
+  if (shown === undefined) return;
+  const onLoadedPath =
+    loaded && shown.messages.at(-1)?.id === chat().messages.at(-1)?.id && chat().hasOlder;
+  if (onLoadedPath) await loadOlder(hit.messageId);
+  else {
+    chat().conversationClosed();
+    await openConversation(hit.conversationId, hit.messageId);
+  }
 }
 
 export async function exportConversations(ids: string[], format: 'markdown' | 'json') {
@@ -339,7 +429,9 @@ export async function replaceKeyAndRegenerate(conversationId: string, apiKey: st
 export function watchChatEvents(): () => void {
   const bridge = requireBridge();
   const off = [
-    bridge.onChatDelta(({ replyId, text }) => streamDeltaReceived(replyId, text)),
+    bridge.onChatDelta(({ deltas }) => {
+      for (const { replyId, text } of deltas) streamDeltaReceived(replyId, text);
+    }),
     bridge.onChatReplyFinished((finished) => {
       flushStreamDeltas();
       discardStreamDeltas(finished.replyId);

@@ -10,6 +10,7 @@ import {
   watchChatEvents,
 } from './chat-actions';
 import { useChatStore } from './chat-store';
+import { CompareColumns, CompareLauncher } from './compare-view';
 import { Composer } from './composer';
 import { ConversationList } from './conversation-list';
 import { MessageList } from './message-list';
@@ -121,6 +122,8 @@ export function ChatScreen() {
         {activeId && viewStatus === 'ready' && conversation && (
           <>
             <MessageList key={activeId} conversationId={activeId} />
+            <CompareColumns />
+            <CompareLauncher conversation={conversation} />
             <Composer conversation={conversation} />
           </>
         )}

@@ -19,6 +19,8 @@ import {
 import { mergeNewestPage, prependOlderPage } from './paging';
 
 export type ImportRefusal = Answer<'importConversations'>['refused'][number];
+/** A message sent to several models at once, waiting for the person to choose a reply. */
+export type OpenCompare = NonNullable<Answer<'getConversation'>['compare']>;
 
 export interface ChatState {
   listStatus: LoadStatus;
@@ -41,6 +43,8 @@ export interface ChatState {
    * it, so that the list keeps the person's place when older messages arrive.
    */
   firstItemIndex: number;
+  /** The path ends at a message sent to several models: their replies, side by side. */
+  compare?: OpenCompare | undefined;
   /** Replies still arriving, by id. */
   streaming: Record<string, true>;
   retries: Record<string, PendingRetry>;
@@ -72,6 +76,14 @@ export interface ChatState {
     messages: ChatMessage[],
     summary: ConversationSummary,
     hasOlder: boolean,
+    compare?: OpenCompare,
+  ): void;
+  /** The person showed another version of a message: the path from it on, as main answered. */
+  pathSwitched(
+    id: string,
+    fromVersion: ChatMessage[],
+    summary: ConversationSummary,
+    compare?: OpenCompare,
   ): void;
   olderRequested(id: string): void;
   olderLoaded(id: string, messages: ChatMessage[], hasOlder: boolean): void;
@@ -99,7 +111,15 @@ const EMPTY_VIEW = {
   olderStatus: 'idle' as const,
   olderFailure: undefined,
   firstItemIndex: FIRST_ITEM_BASE,
+  compare: undefined,
 };
+
+/** Marks the replies still arriving among `messages` as streaming. */
+function withStreaming(streaming: Record<string, true>, messages: readonly ChatMessage[]) {
+  const out = { ...streaming };
+  for (const message of messages) if (message.status === 'streaming') out[message.id] = true;
+  return out;
+}
 
 export const useChatStore = create<ChatState>()((set) => ({
   listStatus: 'idle',
@@ -153,11 +173,10 @@ export const useChatStore = create<ChatState>()((set) => ({
             actionFailure: undefined,
           },
     ),
-  conversationLoaded: (id, page, summary, pageHasOlder) =>
+  conversationLoaded: (id, page, summary, pageHasOlder, compare) =>
     set((state) => {
       if (state.activeId !== id) return {};
-      const streaming = { ...state.streaming };
-      for (const message of page) if (message.status === 'streaming') streaming[message.id] = true;
+      const streaming = withStreaming(state.streaming, [...page, ...(compare?.replies ?? [])]);
       const view =
         state.viewStatus === 'ready'
           ? mergeNewestPage(
@@ -175,6 +194,28 @@ export const useChatStore = create<ChatState>()((set) => ({
       return {
         viewStatus: 'ready',
         ...view,
+        compare,
+        streaming,
+        conversations: replaceSummary(state.conversations, summary),
+      };
+    }),
+  pathSwitched: (id, fromVersion, summary, compare) =>
+    set((state) => {
+      if (state.activeId !== id || state.viewStatus !== 'ready') return {};
+      const streaming = withStreaming(state.streaming, [
+        ...fromVersion,
+        ...(compare?.replies ?? []),
+      ]);
+      const first = fromVersion[0];
+      return {
+        ...mergeNewestPage(
+          state.messages,
+          state.firstItemIndex,
+          fromVersion,
+          first !== undefined && first.parentId !== null,
+          state.hasOlder,
+        ),
+        compare,
         streaming,
         conversations: replaceSummary(state.conversations, summary),
       };
@@ -214,20 +255,24 @@ export const useChatStore = create<ChatState>()((set) => ({
       delete streaming[finished.replyId];
       const retries = { ...state.retries };
       delete retries[finished.replyId];
+      const update = (m: ChatMessage): ChatMessage =>
+        m.id === finished.replyId
+          ? {
+              ...m,
+              content: finished.content,
+              status: finished.status,
+              error: finished.error,
+              usage: finished.usage,
+              timing: finished.timing,
+            }
+          : m;
       return {
         streaming,
         retries,
-        messages: state.messages.map((m) =>
-          m.id === finished.replyId
-            ? {
-                ...m,
-                content: finished.content,
-                status: finished.status,
-                error: finished.error,
-                usage: finished.usage,
-              }
-            : m,
-        ),
+        messages: state.messages.map(update),
+        ...(state.compare
+          ? { compare: { ...state.compare, replies: state.compare.replies.map(update) } }
+          : {}),
       };
     }),
   // Kept even before the reply is known here: a 429 on the first request can arrive before the

@@ -1,12 +1,19 @@
 import { memo, useEffect, useRef, useState } from 'react';
 import { Virtuoso, type VirtuosoHandle } from 'react-virtuoso';
 import { copyText } from '../../lib/clipboard';
-import { editAndResend, loadOlder, regenerateReply, stopReply } from './chat-actions';
+import {
+  branchFromHere,
+  editAndResend,
+  loadOlder,
+  regenerateReply,
+  stopReply,
+} from './chat-actions';
 import { useChatStore } from './chat-store';
 import type { ChatMessage } from './chat-types';
 import { ReplyErrorView, RetryCountdown } from './reply-error';
 import { ReplyBody } from './streaming-reply';
 import { useStreamStore } from './stream-store';
+import { VersionSwitcher } from './version-switcher';
 
 /**
  * The conversation as a virtualized list: only the rows in view are mounted. It follows the
@@ -167,6 +174,9 @@ const MessageRow = memo(function MessageRow({
     >
       <header className="chat-message-head">
         <span className="chat-message-role">{role}</span>
+        {message.branch && (
+          <VersionSwitcher messageId={message.id} branch={message.branch} disabled={streaming} />
+        )}
         {message.status === 'interrupted' && !streaming && (
           <span className="chat-badge" title="The reply stopped before it was finished">
             Interrupted
@@ -246,6 +256,14 @@ const MessageRow = memo(function MessageRow({
                   Regenerate
                 </button>
               )}
+              <button
+                type="button"
+                className="button button-small"
+                title="A new conversation with a copy of everything up to this message"
+                onClick={() => void branchFromHere(message.id)}
+              >
+                Branch from here
+              </button>
             </>
           )}
           {message.usage?.totalTokens !== undefined && (
