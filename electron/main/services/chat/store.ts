@@ -5,6 +5,7 @@
  * either the state before or the state after, never half of it.
  */
 import { randomUUID } from 'node:crypto';
+import { plainSnippet } from './snippet-text';
 import type {
   ChatMessageRecord,
   ChatUsage,
@@ -119,12 +120,12 @@ export function ftsQuery(input: string): string | undefined {
     .join(' ');
 }
 
-/** Splits an FTS5 snippet with our markers into plain segments. */
+/** Splits an FTS5 snippet with our markers into plain segments, markdown syntax removed. */
 export function snippetSegments(snippet: string): SearchHit['snippet'] {
   const segments: SearchHit['snippet'] = [];
   let hit = false;
   let text = '';
-  for (const char of snippet) {
+  for (const char of plainSnippet(snippet)) {
     if (char === HIT_START || char === HIT_END) {
       if (text !== '') segments.push({ text, hit });
       text = '';
