@@ -6,6 +6,7 @@ import type { Emit } from '../shared/ipc/contract';
 import type { ReadDocuments } from './services/documents/read-documents';
 import type { StartImportWorker } from './services/chat/import-reader';
 import type { Db } from './services/database';
+import type { ConnectionHealthTracker } from './services/connections/connection-health';
 import type { ConnectionsService } from './services/connections/connections';
 import type { AppLog } from './services/log';
 import type { ModelCatalog } from './services/models/model-catalog';
@@ -75,6 +76,8 @@ export interface AppContext {
   /** Sends an event of the contract to the page, by its name. */
   emit: Emit;
   connections: ConnectionsService;
+  /** How the last request to each connection went (its status dot). */
+  health: ConnectionHealthTracker;
   /** Where keys are kept (its status is shown; the key itself never leaves main). */
   secretStore: SecretStore;
   /** The support log. */

@@ -25,6 +25,7 @@ import { modelsHandlers } from './ipc/handlers/models';
 import { settingsHandlers } from './ipc/handlers/settings';
 import type { Handlers } from './ipc/router';
 import { AppError } from './services/app-error';
+import { ConnectionHealthTracker } from './services/connections/connection-health';
 import { ConnectionsService } from './services/connections/connections';
 import { unencryptedQuestion } from './services/connections/unencrypted-question';
 import { databasePath, openDatabase, type Db } from './services/database';
@@ -99,6 +100,7 @@ export async function createAppServices(options: AppServicesOptions): Promise<Ap
       (await dialogs.confirm?.(unencryptedQuestion(origin))) ?? false,
   });
   const settings = new SettingsService(options.userDataDir);
+  const health = new ConnectionHealthTracker(emit);
   log.setIncludePrompts((await settings.get()).includePromptsInLogs);
   settings.onChange((changed) => log.setIncludePrompts(changed.includePromptsInLogs));
 
@@ -125,7 +127,11 @@ export async function createAppServices(options: AppServicesOptions): Promise<Ap
         });
       },
     });
-    return logRequests(client, log, { requestId, connectionId: id });
+    return logRequests(client, log, {
+      requestId,
+      connectionId: id,
+      onOutcome: (outcome) => health.record(id, outcome),
+    });
   }
 
   const models = new ModelCatalog({
@@ -146,6 +152,7 @@ export async function createAppServices(options: AppServicesOptions): Promise<Ap
     db,
     emit,
     connections,
+    health,
     secretStore: options.secretStore,
     log,
     settings,
