@@ -93,6 +93,11 @@ export interface AppContext {
   readDocuments: ReadDocuments;
   /** A client for the active connection, with the person's timeouts; retries are reported as events. */
   activeClient(requestId?: string): Promise<{ connectionId: string; client: RelayClient }>;
+  /**
+   * Files saved for the person in this session (exports, image copies): the only paths the page
+   * may ask to show in the file manager. Add one with `savedFiles.add(path)` where it is written.
+   */
+  savedFiles: Set<string>;
   /** Work to run when the app closes (stop streams, flush writes). */
   onClose(cleanup: () => Promise<void> | void): void;
 }

@@ -170,6 +170,7 @@ export async function createAppServices(options: AppServicesOptions): Promise<Ap
         throw new AppError('not_found', 'Connect to a relay first: no connection is set up yet.');
       return { connectionId: id, client: await clientFor(id, requestId) };
     },
+    savedFiles: new Set(),
     onClose: (cleanup) => cleanups.push(cleanup),
   };
 

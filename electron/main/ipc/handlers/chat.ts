@@ -6,6 +6,7 @@ import { ChatStore } from '../../services/chat/store';
 import { readInProcess, readInWorker } from '../../services/chat/import-reader';
 import { exportToFile, importFromFiles } from '../../services/chat/transfer';
 import type { Handlers } from '../router';
+import { saved } from './saved-files';
 
 function found<T>(value: T | undefined): T {
   if (value === undefined) throw new AppError('not_found', 'That conversation no longer exists.');
@@ -52,7 +53,8 @@ export async function chatHandlers(context: AppContext): Promise<Handlers<typeof
     regenerateReply: ({ conversationId, options }) => chat.regenerate(conversationId, options),
     editMessage: ({ messageId, text, options }) => chat.edit(messageId, text, options),
     searchMessages: ({ query, limit }) => store.search(query, limit),
-    exportConversations: ({ ids, format }) => exportToFile(store, ids, format, context.dialogs),
+    exportConversations: async ({ ids, format }) =>
+      saved(context, await exportToFile(store, ids, format, context.dialogs)),
     importConversations: async () => {
       const imported = await importFromFiles(store, context.dialogs, readChosenFiles);
       if (!imported.cancelled) context.emit('conversationsChanged', null);
