@@ -38,6 +38,12 @@ async function startNewChat(switching: boolean) {
   if (id) await focusWhenShown('.chat-composer textarea');
 }
 
+/** Shows the chat screen with a new conversation, ready to type in. */
+export async function openNewChat(onScreen: (id: ScreenId) => void): Promise<void> {
+  onScreen('chat');
+  await startNewChat(true);
+}
+
 export function useAppShortcuts({
   screen,
   onScreen,
@@ -69,6 +75,10 @@ export function useAppShortcuts({
         break;
       case 'stopGenerating':
         stopStreaming();
+        break;
+      case 'toggleConversations':
+        onScreen('chat');
+        useChatStore.getState().listToggled();
         break;
     }
   });

@@ -1,5 +1,6 @@
 import { useEffect, useRef, useState, type FormEvent, type KeyboardEvent } from 'react';
 import { useShallow } from 'zustand/react/shallow';
+import { Icon } from '../../components/icon';
 import {
   deleteConversation,
   exportConversations,
@@ -237,8 +238,9 @@ function ConversationItem({
         onClick={() => void openConversation(conversation.id)}
       >
         {conversation.pinned && (
-          <span className="chat-pin-mark" aria-label="Pinned">
-            📌{' '}
+          <span className="chat-pin-mark">
+            <Icon name="pin" />
+            <span className="visually-hidden">Pinned: </span>
           </span>
         )}
         <span className="chat-conversation-title">{conversation.title}</span>
