@@ -1,5 +1,7 @@
 import { lazy, Suspense, useEffect, useRef, useState } from 'react';
 import { Badge } from '../components/badge';
+import { Icon } from '../components/icon';
+import { ToastRegion } from '../components/toast-region';
 import { EmptyState } from '../components/empty-state';
 import { Notice } from '../components/notice';
 import { Spinner } from '../components/spinner';
@@ -7,6 +9,7 @@ import { watchConnections, loadConnections } from '../features/connect/connect-a
 import { ConnectScreen } from '../features/connect/connect-screen';
 import {
   selectActiveConnection,
+  selectActiveHealth,
   selectHasConnections,
   useConnectStore,
 } from '../features/connect/connect-store';
@@ -15,10 +18,11 @@ import { ModelsScreen } from '../features/models/models-screen';
 import { loadSettings } from '../features/settings/settings-actions';
 import { SettingsScreen } from '../features/settings/settings-screen';
 import { selectTheme, useSettingsStore } from '../features/settings/settings-store';
-import { relayBridge } from '../lib/relay-bridge';
-import { NavIcon } from './nav-icon';
+import { failureTitle } from '../lib/errors';
+import { relayBridge, type ConnectionHealth } from '../lib/relay-bridge';
+import { dismissToast, holdToast, useToastStore } from '../lib/toasts';
 import { SCREENS, SCREEN_TITLES, type ScreenId } from './screens';
-import { useAppShortcuts } from './shortcut-commands';
+import { openNewChat, useAppShortcuts } from './shortcut-commands';
 import { ShortcutSheet } from './shortcut-sheet';
 import { currentPlatform } from './shortcuts';
 
@@ -141,8 +145,25 @@ function RootContent({
       </main>
     );
   }
-  if (!hasConnections) return <ConnectScreen onConnected={() => onScreen('models')} />;
+  if (!hasConnections)
+    return (
+      <ConnectScreen
+        onConnected={(connection) => {
+          // The demo relay lands in a new chat, ready to try; a relay of one's own on its models.
+          if (connection.isDemo) void openNewChat(onScreen);
+          else onScreen('models');
+        }}
+      />
+    );
   return <Shell screen={screen} onScreen={onScreen} onShortcuts={onShortcuts} />;
+}
+
+/** What the dot beside the connection in use says: how its last request went. */
+function healthText(health: ConnectionHealth | undefined): string {
+  if (!health) return 'No request yet';
+  if (health.state === 'ok') return 'Working';
+  const title = failureTitle({ kind: health.kind ?? 'internal' });
+  return health.message ? `${title}: ${health.message}` : title;
 }
 
 function Shell({
@@ -155,6 +176,8 @@ function Shell({
   onShortcuts: () => void;
 }) {
   const active = useConnectStore(selectActiveConnection);
+  const health = useConnectStore(selectActiveHealth);
+  const toasts = useToastStore((state) => state.toasts);
   const appVersion = relayBridge()?.appVersion;
   const main = useRef<HTMLElement>(null);
   const shown = useRef(screen);
@@ -167,45 +190,64 @@ function Shell({
     main.current?.focus();
   }, [screen]);
 
+  const status = healthText(health);
   return (
     <div className="shell">
       <nav className="sidebar" aria-label="Screens">
         <p className="brand">
           <span className="app-mark app-mark-small" aria-hidden="true" />
-          Relay Desktop
+          <span className="brand-name">Relay Desktop</span>
         </p>
         <ul className="nav-list">
           {SCREENS.map((candidate) => (
-            <li key={candidate.id}>
+            <li key={candidate.id} className="nav-entry">
               <button
                 type="button"
                 className="nav-item"
                 aria-current={candidate.id === screen ? 'page' : undefined}
                 onClick={() => onScreen(candidate.id)}
               >
-                <NavIcon screen={candidate.id} />
-                {candidate.title}
+                <Icon name={candidate.id} />
+                <span className="nav-label">{candidate.title}</span>
               </button>
+              <span className="tooltip" aria-hidden="true">
+                {candidate.title}
+              </span>
             </li>
           ))}
         </ul>
         <div className="sidebar-footer">
           {active && (
-            <button
-              type="button"
-              className="active-connection"
-              onClick={() => onScreen('connections')}
-              aria-label={`In use: ${active.name}${active.isDemo ? ' (demo)' : ''}. Show connections`}
-            >
-              <span className="status-dot" aria-hidden="true" />
-              <span className="active-connection-name">{active.name}</span>
-              {active.isDemo && <Badge tone="demo">Demo</Badge>}
-            </button>
+            <div className="nav-entry">
+              <button
+                type="button"
+                className="active-connection"
+                onClick={() => onScreen('connections')}
+                title={status}
+                aria-label={`In use: ${active.name}${active.isDemo ? ' (demo)' : ''}. ${status}. Show connections`}
+              >
+                <span
+                  className="status-dot"
+                  data-state={health?.state ?? 'unknown'}
+                  aria-hidden="true"
+                />
+                <span className="active-connection-name">{active.name}</span>
+                {active.isDemo && <Badge tone="demo">Demo</Badge>}
+              </button>
+              <span className="tooltip" aria-hidden="true">
+                {active.name}: {status}
+              </span>
+            </div>
           )}
-          <button type="button" className="nav-item" onClick={onShortcuts}>
-            <NavIcon screen="shortcuts" />
-            Keyboard shortcuts
-          </button>
+          <div className="nav-entry">
+            <button type="button" className="nav-item" onClick={onShortcuts}>
+              <Icon name="keyboard" />
+              <span className="nav-label">Keyboard shortcuts</span>
+            </button>
+            <span className="tooltip" aria-hidden="true">
+              Keyboard shortcuts
+            </span>
+          </div>
           {appVersion && <p className="version">Version {appVersion}</p>}
         </div>
       </nav>
@@ -244,6 +286,7 @@ function Shell({
         </Suspense>
         {screen === 'connections' && <ConnectionsScreen />}
         {screen === 'settings' && <SettingsScreen />}
+        <ToastRegion toasts={toasts} onDismiss={dismissToast} onHold={holdToast} />
       </main>
     </div>
   );
