@@ -22,7 +22,7 @@ import { failureTitle } from '../lib/errors';
 import { relayBridge, type ConnectionHealth } from '../lib/relay-bridge';
 import { dismissToast, holdToast, useToastStore } from '../lib/toasts';
 import { SCREENS, SCREEN_TITLES, type ScreenId } from './screens';
-import { openNewChat, useAppShortcuts } from './shortcut-commands';
+import { useAppShortcuts } from './shortcut-commands';
 import { ShortcutSheet } from './shortcut-sheet';
 import { currentPlatform } from './shortcuts';
 
@@ -145,16 +145,7 @@ function RootContent({
       </main>
     );
   }
-  if (!hasConnections)
-    return (
-      <ConnectScreen
-        onConnected={(connection) => {
-          // The demo relay lands in a new chat, ready to try; a relay of one's own on its models.
-          if (connection.isDemo) void openNewChat(onScreen);
-          else onScreen('models');
-        }}
-      />
-    );
+  if (!hasConnections) return <ConnectScreen onConnected={() => onScreen('models')} />;
   return <Shell screen={screen} onScreen={onScreen} onShortcuts={onShortcuts} />;
 }
 

@@ -38,12 +38,6 @@ async function startNewChat(switching: boolean) {
   if (id) await focusWhenShown('.chat-composer textarea');
 }
 
-/** Shows the chat screen with a new conversation, ready to type in. */
-export async function openNewChat(onScreen: (id: ScreenId) => void): Promise<void> {
-  onScreen('chat');
-  await startNewChat(true);
-}
-
 export function useAppShortcuts({
   screen,
   onScreen,
