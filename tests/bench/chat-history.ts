@@ -1,6 +1,7 @@
 /**
- * chat-history: opening a 1,000-message conversation against a 10-message one, through the real
- * chat screen over the real services and router, in Chromium.
+ * chat-history: opening a 1,000-message conversation against a 10-message one (and one of
+ * 10,000 messages), through the real chat screen over the real services and router, in Chromium,
+ * with 20,000 other conversations in the sidebar, and that sidebar scrolled end to end.
  *
  * Both conversations (and a warm-up one) are written straight into the chat store of the services'
  * database, replies in markdown with a list, a table and a code fence. Each run opens a fresh page
@@ -11,6 +12,10 @@
  *   is in the page and the frame after it has been painted (timed in the page).
  * - paint_ratio_1000_vs_10: the 1,000-message paint over the 10-message one, per run.
  * - rows_mounted: message rows in the DOM once the 1,000-message conversation is painted.
+ * - paint_ms_10000: the same click-to-painted time for a conversation of 10,000 messages.
+ * - sidebar_scroll_long_tasks_over_50ms: main-thread tasks over 50 ms of CPU time (thread time,
+ *   from a Chromium trace) while the sidebar's list of 20,003 conversations is scrolled from top
+ *   to bottom, 900 px a frame (_wall: the page's longtask observer, by wall time).
  *
  * The chat view opens a conversation with its newest page only (older pages load as the person
  * scrolls up), so main's share is measured for that page, and for the whole conversation beside.
@@ -30,13 +35,17 @@ import { buildPageBridge, buildRenderer } from '../e2e/harness/build-renderer';
 import { serveDirectory } from '../e2e/harness/static-server';
 import { exposeRouter } from '../e2e/harness/expose-router';
 import { median, round, type Benchmark, type BenchResult } from './bench';
+import { mainThreadTasks, startTrace, TASK_CATEGORIES } from './chat-render/trace-tasks';
 
 const WARMUP_RUNS = 1;
-const MEASURED_RUNS = 7;
+const MEASURED_RUNS = Number(process.env.CHAT_HISTORY_RUNS ?? 7);
 const KEY = 'sk-bench-chat-history';
 const LONG = 'History of a thousand messages';
 const SHORT = 'History of ten messages';
 const WARM = 'Warm-up conversation';
+const HUGE = 'History of ten thousand messages';
+/** Conversations in the sidebar besides the measured ones: years of use. */
+const OTHER_CONVERSATIONS = 20_000;
 /** The page the chat view opens with (PAGE_SIZE in renderer/src/features/chat/chat-actions.ts). */
 const OPEN_PAGE = 50;
 
@@ -82,10 +91,56 @@ interface El {
   textContent: string | null;
   click(): void;
   getAttribute(name: string): string | null;
+  scrollTop: number;
+  scrollHeight: number;
+  clientHeight: number;
 }
 interface PageGlobals {
   document: { querySelectorAll(s: string): ArrayLike<El>; querySelector(s: string): El | null };
   requestAnimationFrame(callback: () => void): number;
+  PerformanceObserver: new (
+    callback: (list: { getEntries(): Array<{ duration: number }> }) => void,
+  ) => { observe(options: { type: string; buffered: boolean }): void; disconnect(): void };
+}
+
+/** Scrolls the sidebar's list top to bottom, a step a frame; long tasks by CPU and by wall. */
+async function scrollSidebar(
+  page: Page,
+): Promise<{ taskCpuMs: number[]; wallMs: number[]; reached: string }> {
+  const cdp = await page.context().newCDPSession(page);
+  const stop = await startTrace(cdp, TASK_CATEGORIES);
+  const { wallMs, reached } = await page.evaluate(async () => {
+    const page = globalThis as unknown as PageGlobals;
+    const long: number[] = [];
+    const observer = new page.PerformanceObserver((list) => {
+      for (const entry of list.getEntries()) if (entry.duration > 50) long.push(entry.duration);
+    });
+    observer.observe({ type: 'longtask', buffered: false });
+    const scroller = page.document.querySelector('.chat-conversations-scroller');
+    if (!scroller) throw new Error('No conversation list');
+    const started = performance.now();
+    // To the oldest conversation: the list loads its pages on the way, as the person scrolls.
+    let moved = performance.now();
+    for (;;) {
+      const before = scroller.scrollTop;
+      scroller.scrollTop += 900;
+      await new Promise<void>((r) => page.requestAnimationFrame(r));
+      const titles = page.document.querySelectorAll('.chat-conversation-title');
+      if (titles[titles.length - 1]?.textContent === 'Older conversation 0') break;
+      if (scroller.scrollTop !== before) moved = performance.now();
+      if (performance.now() - moved > 10_000 || performance.now() - started > 300_000) break;
+    }
+    await new Promise((r) => setTimeout(r, 300));
+    observer.disconnect();
+    const titles = page.document.querySelectorAll('.chat-conversation-title');
+    return {
+      wallMs: long,
+      reached: `${titles[titles.length - 1]?.textContent ?? ''} at ${scroller.scrollTop}+${scroller.clientHeight} of ${scroller.scrollHeight}`,
+    };
+  });
+  const events = await stop();
+  await cdp.detach();
+  return { taskCpuMs: mainThreadTasks(events).map((t) => t.cpuMs), wallMs, reached };
 }
 
 /** Clicks the conversation and waits until its last message is painted: ms and rows mounted. */
@@ -145,7 +200,26 @@ export const chatHistory: Benchmark = {
         const conversation = store.create({ title, model: 'demo-chat' });
         return store.append(conversation.id, exchange(count)).at(-1)!.id;
       };
-      const lastOf = { [WARM]: seed(WARM, 10), [LONG]: seed(LONG, 1000), [SHORT]: seed(SHORT, 10) };
+      // Years of other conversations first (older, so the measured ones are at the top).
+      const otherStarted = performance.now();
+      store.transaction(() => {
+        for (let i = 0; i < OTHER_CONVERSATIONS; i++) {
+          const at = new Date(Date.parse('2024-01-01T00:00:00Z') + i * 60_000).toISOString();
+          const other = store.create({
+            title: `Older conversation ${i}`,
+            createdAt: at,
+            updatedAt: at,
+          });
+          if (i % 10 === 0) store.append(other.id, exchange(2));
+        }
+      });
+      const otherMs = performance.now() - otherStarted;
+      const lastOf = {
+        [HUGE]: seed(HUGE, 10_000),
+        [WARM]: seed(WARM, 10),
+        [LONG]: seed(LONG, 1000),
+        [SHORT]: seed(SHORT, 10),
+      };
 
       const server = await serveDirectory(rendererDir, () => undefined);
       const router = createRouter(ROUTES, services.handlers, {
@@ -156,6 +230,8 @@ export const chatHistory: Benchmark = {
       const short: number[] = [];
       const ratios: number[] = [];
       const rows: number[] = [];
+      const huge: number[] = [];
+      const scrolls: Array<{ taskCpuMs: number[]; wallMs: number[]; reached: string }> = [];
       for (let i = 0; i < WARMUP_RUNS + MEASURED_RUNS; i++) {
         const context = await browser.newContext({ viewport: { width: 1180, height: 780 } });
         const page = await context.newPage();
@@ -177,8 +253,12 @@ export const chatHistory: Benchmark = {
           ten = await open(page, SHORT, lastOf[SHORT]);
           thousand = await open(page, LONG, lastOf[LONG]);
         }
+        const tenThousand = await open(page, HUGE, lastOf[HUGE]);
+        const scroll = await scrollSidebar(page);
         await context.close();
         if (i < WARMUP_RUNS) continue;
+        huge.push(tenThousand.ms);
+        scrolls.push(scroll);
         long.push(thousand.ms);
         short.push(ten.ms);
         ratios.push(thousand.ms / ten.ms);
@@ -202,6 +282,21 @@ export const chatHistory: Benchmark = {
         if (i >= WARMUP_RUNS) mainAllMs.push(performance.now() - started);
         payloadAllBytes = JSON.stringify(all).length;
       }
+      // The sidebar's list: main answering chat:list for every conversation, and its size.
+      const listMs: number[] = [];
+      let listBytes = 0;
+      let conversationCount = 0;
+      const pageMs: number[] = [];
+      for (let i = 0; i < WARMUP_RUNS + MEASURED_RUNS; i++) {
+        let started = performance.now();
+        await router.dispatch('chat:list', { limit: 200 }, sender);
+        if (i >= WARMUP_RUNS) pageMs.push(performance.now() - started);
+        started = performance.now();
+        const list = await router.dispatch('chat:list', undefined, sender);
+        if (i >= WARMUP_RUNS) listMs.push(performance.now() - started);
+        listBytes = JSON.stringify(list).length;
+        conversationCount = list.ok ? (list.value as unknown[]).length : 0;
+      }
       await server.close();
       await services.close();
       return {
@@ -216,11 +311,25 @@ export const chatHistory: Benchmark = {
           payload_kb_1000: Math.round(payloadBytes / 1024),
           main_get_all_1000_ms: round(median(mainAllMs)),
           payload_kb_all_1000: Math.round(payloadAllBytes / 1024),
+          paint_ms_10000: round(median(huge)),
+          sidebar_scroll_long_tasks_over_50ms: median(
+            scrolls.map((r) => r.taskCpuMs.filter((ms) => ms > 50).length),
+          ),
+          sidebar_scroll_long_tasks_over_50ms_wall: median(scrolls.map((r) => r.wallMs.length)),
+          sidebar_scroll_longest_task_cpu_ms: round(
+            median(scrolls.map((r) => Math.max(0, ...r.taskCpuMs))),
+          ),
+          conversations_in_sidebar: conversationCount,
+          main_list_page_ms: round(median(pageMs)),
+          main_list_ms_20000: round(median(listMs)),
+          payload_kb_list_20000: Math.round(listBytes / 1024),
         },
         targets: {
           paint_ratio_1000_vs_10: { max: 1.5 },
           paint_ms_1000: { max: 200 },
           rows_mounted: { max: 50 },
+          paint_ms_10000: { max: 200 },
+          sidebar_scroll_long_tasks_over_50ms: { max: 0 },
         },
         notes: [
           'Conversations of 1,000 and 10 messages (replies in markdown: a list, a table, a code fence),',
@@ -230,6 +339,10 @@ export const chatHistory: Benchmark = {
           `main_get_1000_ms: the router answering chat:get for the page the view opens with (the newest`,
           `${OPEN_PAGE} messages) in Node; payload_kb_1000: its size, all of which crosses the bridge.`,
           '_all_: the same for all 1,000 messages (older pages load only as the person scrolls up).',
+          `paint_ms_10000: a conversation of 10,000 messages opened the same way. The sidebar holds ${conversationCount} conversations`,
+          `(${OTHER_CONVERSATIONS} older ones written in ${Math.round(otherMs)} ms); the sidebar loads them 200 at a time as it scrolls:`,
+          'main_list_page_ms is main answering one such page, main_list_ms_20000 all of them at once (in Node).',
+          `Sidebar scrolled 900 px a frame to its end; reached ${[...new Set(scrolls.map((r) => JSON.stringify(r.reached)))].join(', ')}.`,
           `Load average ${loadBefore.toFixed(1)} at start, ${loadavg()[0]!.toFixed(1)} at end, ${availableParallelism()} cores.`,
         ],
       };

@@ -28,7 +28,7 @@ const NAIVE_SAMPLES = 30;
 const CHARACTERS = 30_000;
 
 interface Bench {
-  setup(length: number): { characters: number; deltas: number };
+  setup(length: number): Promise<{ characters: number; deltas: number }>;
   mountReal(): void;
   streamReal(from: number, to: number): Promise<number[]>;
   finishReal(): Promise<{ html: string; matches: boolean }>;

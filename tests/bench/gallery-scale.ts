@@ -1,6 +1,7 @@
 /**
  * gallery-scale: the real Images screen over the real services, in Chromium, on a gallery folder
- * of 5,000 images (PNG files with their sidecars, indexed by the gallery at start as in the app).
+ * of 5,000 images (PNG files with their sidecars, indexed by the gallery in the background from
+ * the start, as in the app; the runs begin once it is done).
  *
  * - first_paint_ms: from the click on "Images" in the sidebar until the first screenful of
  *   thumbnails is in the page and decoded (timed in the page, to the animation frame).
@@ -195,6 +196,9 @@ export const galleryScale: Benchmark = {
         secretStore: new MemorySecretStore(),
         emit: () => undefined,
       });
+      // The services are ready at once; the folder is indexed in the background after that.
+      const openMs = performance.now() - indexStarted;
+      await services.gallery.whenIndexed();
       const indexMs = performance.now() - indexStarted;
       await services.connections.create({ name: 'Bench', baseUrl: relay.url, apiKey: KEY });
       const server = await serveDirectory(rendererDir, () => (p) => services.gallery.servedFile(p));
@@ -227,11 +231,13 @@ export const galleryScale: Benchmark = {
           scroll_long_tasks_over_50ms_wall: median(runs.map((r) => r.longTasks.length)),
           scroll_longest_task_cpu_ms: round(median(runs.map((r) => Math.max(0, ...r.taskCpuMs)))),
           scroll_longest_task_wall_ms: round(median(runs.map((r) => Math.max(0, ...r.longTasks)))),
-          index_5000_at_start_ms: Math.round(indexMs),
+          index_5000_at_start_ms: Math.round(openMs),
+          index_5000_in_background_ms: Math.round(indexMs),
         },
         targets: { scroll_long_tasks_over_50ms: { max: 0 } },
         notes: [
-          `${IMAGES} PNG files of ${SIDE}x${SIDE} with sidecars, indexed from the folder at start (index_5000_at_start_ms).`,
+          `${IMAGES} PNG files of ${SIDE}x${SIDE} with sidecars, none indexed yet: index_5000_at_start_ms is what the start waits`,
+          '(the services ready); the folder is then indexed in the background (index_5000_in_background_ms, from the start).',
           'scroll_long_tasks_over_50ms: main-thread tasks over 50 ms of CPU time (thread time, Chromium',
           "trace): what the screen costs. _wall: the page's longtask observer, whose wall time also",
           `counts time the thread waited for a core (load average ${loadBefore.toFixed(1)} at start, ${loadavg()[0]!.toFixed(1)} at end, ${availableParallelism()} cores).`,

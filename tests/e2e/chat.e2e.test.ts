@@ -142,6 +142,43 @@ describe('chat', () => {
     ).resolves.toBeUndefined();
   });
 
+  it('fetches KaTeX and a grammar only for a reply that needs them, and reopens there after a reload', async () => {
+    const reply = ['The energy is $E = mc^2$.', '', '```python', 'print("hello")', '```'].join(
+      '\n',
+    );
+    const page = await chat({ fetch: replyingWith(reply) });
+    const fetched: string[] = [];
+    page.page.on('request', (request) => fetched.push(new URL(request.url()).pathname));
+    // The chat screen is up and ready to type in: no KaTeX, no highlighting fetched yet.
+    expect(fetched.filter((path) => /katex|\/core-|python-/i.test(path))).toEqual([]);
+    await page.send('Math and code, please');
+    await expect(page.finishedReplyStatus()).resolves.toBe('complete');
+    // Fetched now, and the formula is rendered once it has arrived.
+    await expect.poll(() => page.lastReply().locator('.katex').count()).toBe(1);
+    expect(fetched.some((path) => /\/katex-chunk-[\w-]+\.js$/.test(path))).toBe(true);
+    expect(fetched.some((path) => /\/katex-chunk-[\w-]+\.css$/.test(path))).toBe(true);
+    await expect.poll(() => page.lastReply().locator('code.hljs .hljs-built_in').count()).toBe(1);
+    expect(fetched.some((path) => /\/python-[\w-]+\.js$/.test(path))).toBe(true);
+
+    // The next start opens where the person was: this conversation, ready to type in.
+    const title = await page.sidebar.locator('[aria-current="page"]').textContent();
+    await page.page.reload();
+    await page.message.waitFor();
+    await expect(page.sidebar.locator('[aria-current="page"]').textContent()).resolves.toBe(title);
+    await expect
+      .poll(() =>
+        page.page.evaluate(() =>
+          (
+            globalThis as unknown as {
+              document: { activeElement: { getAttribute(name: string): string | null } | null };
+            }
+          ).document.activeElement?.getAttribute('aria-label'),
+        ),
+      )
+      .toBe('Message');
+    await expect.poll(() => page.lastReply().locator('.katex').count()).toBe(1);
+  });
+
   it('resolves reference-style links across blocks, and a javascript: definition stays dead', async () => {
     const reply = [
       'Read [the guide][guide] first, then [the FAQ][faq].',

@@ -12,6 +12,8 @@ import type { Dialogs } from '../../electron/main/app-context';
 import { createAppServices, type AppServices } from '../../electron/main/app-services';
 import { createRouter, trustedSender } from '../../electron/main/ipc/router';
 import { parseCsv } from '../../electron/main/services/embeddings/input-file';
+import type { FetchLike } from '../../electron/main/services/relay/relay-client';
+import { MAX_CONCURRENT_REQUESTS } from '../../electron/main/services/relay/limiter';
 import { MemorySecretStore } from '../../electron/main/services/secret-store';
 import { createBridge } from '../../electron/shared/ipc/bridge';
 import { EVENTS, ROUTES } from '../../electron/shared/ipc/contract';
@@ -29,10 +31,11 @@ const events: Array<{ channel: string; payload: unknown }> = [];
 const listeners = new Map<string, Set<(payload: unknown) => void>>();
 let dialogs: Dialogs;
 
-async function open() {
+async function open(fetchImpl?: FetchLike) {
   services = await createAppServices({
     userDataDir: dataDir,
     secretStore: secrets,
+    ...(fetchImpl ? { fetch: fetchImpl } : {}),
     emit: checkedEvents((channel, payload) => {
       events.push({ channel, payload });
       for (const listener of listeners.get(channel) ?? []) listener(payload);
@@ -80,12 +83,28 @@ function ended(api: RelayApi, runId: string) {
   });
 }
 
+/** A page's rows as lists of numbers, null for an input not embedded yet. */
+function rowsOf(page: {
+  offset: number;
+  dimensions: number;
+  count: number;
+  values: Float32Array;
+  missing: number[];
+}): Array<number[] | null> {
+  const missing = new Set(page.missing);
+  return Array.from({ length: page.count }, (_, row) =>
+    missing.has(page.offset + row)
+      ? null
+      : Array.from(page.values.subarray(row * page.dimensions, (row + 1) * page.dimensions)),
+  );
+}
+
 async function allVectors(api: RelayApi, runId: string): Promise<Array<number[] | null>> {
   const out: Array<number[] | null> = [];
   for (;;) {
     const page = await api.getEmbeddingVectors({ runId, offset: out.length, limit: 500 });
-    if (page.vectors.length === 0) return out;
-    out.push(...page.vectors);
+    if (page.count === 0) return out;
+    out.push(...rowsOf(page));
   }
 }
 
@@ -174,7 +193,11 @@ describe('embeddings over the router', () => {
     const progress = events
       .filter((e) => e.channel === 'embeddings:progress')
       .map((e) => (e.payload as { done: number }).done);
-    expect(progress).toEqual([64, 128, 150]);
+    // Batches of 64 at most, saved as each arrives (several are sent at once, so in any order).
+    expect(progress).toHaveLength(3);
+    expect(progress.at(-1)).toBe(150);
+    const steps = progress.map((done, i) => done - (progress[i - 1] ?? 0)).sort((a, b) => a - b);
+    expect(steps).toEqual([22, 64, 64]);
     const window = await api.getEmbeddingRun({ runId, offset: 100, limit: 30 });
     expect(window.items.map((i) => i.index)).toEqual(Array.from({ length: 30 }, (_, i) => 100 + i));
     expect(window).toMatchObject({
@@ -183,9 +206,40 @@ describe('embeddings over the router', () => {
       firstInput: 'sentence number 0 about things',
     });
     const page = await api.getEmbeddingVectors({ runId, offset: 140, limit: 100 });
-    expect(page).toMatchObject({ offset: 140, dimensions: 256 });
-    expect(page.vectors).toHaveLength(10);
-    expect(page.vectors[9]).toEqual(embedText('sentence number 149 about things'));
+    expect(page).toMatchObject({ offset: 140, dimensions: 256, count: 10, missing: [] });
+    // One block of float32, as IPC copies it: 10 rows of 256 values.
+    expect(page.values).toBeInstanceOf(Float32Array);
+    expect(page.values).toHaveLength(2560);
+    expect(rowsOf(page)[9]).toEqual(
+      Array.from(Float32Array.from(embedText('sentence number 149 about things'))),
+    );
+  });
+
+  it("sends a run's batches at once, as many as the connection's limiter lets through", async () => {
+    const requests = { open: 0, most: 0, all: 0 };
+    const api = await open(async (url, init) => {
+      if (!url.endsWith('/embeddings')) return fetch(url, init);
+      requests.open++;
+      requests.all++;
+      requests.most = Math.max(requests.most, requests.open);
+      try {
+        return await fetch(url, init);
+      } finally {
+        requests.open--;
+      }
+    });
+    await connect(api, slowRelay);
+    const { runId } = await api.startEmbeddingRun({
+      model: 'demo-embedding',
+      inputs: many(64 * 12),
+    });
+    expect(await ended(api, runId)).toMatchObject({ status: 'done', done: 768 });
+    expect(requests.all).toBe(12);
+    // Twelve answers of 40 ms each: six were waited for at once (one after another before).
+    expect(requests.most).toBe(MAX_CONCURRENT_REQUESTS);
+    const vectors = await allVectors(api, runId);
+    expect(vectors.every((v) => v !== null)).toBe(true);
+    expect(vectors[700]).toEqual(embedText('sentence number 700 about things'));
   });
 
   it('cancel mid-run keeps the finished batches and marks the run cancelled', async () => {

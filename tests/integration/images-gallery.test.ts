@@ -49,7 +49,27 @@ let dbs: Db[];
 async function openGallery(dbFile = join(root, 'data', 'relay.db'), at = folder) {
   const db = await openDatabase({ path: dbFile });
   dbs.push(db);
-  return ImageGallery.open({ db, defaultFolder: at });
+  const gallery = await ImageGallery.open({ db, defaultFolder: at });
+  await gallery.whenIndexed();
+  return gallery;
+}
+
+/** `count` distinct PNG files with sidecars in `at`, as the gallery writes them; their ids. */
+async function fillFolder(at: string, count: number): Promise<string[]> {
+  await mkdir(at, { recursive: true });
+  const ids: string[] = [];
+  for (let i = 0; i < count; i++) {
+    const png = fakePng(64);
+    const id = sha256Hex(png);
+    await writeFile(join(at, `${id}.png`), png);
+    const createdAt = new Date(Date.parse('2026-01-01T00:00:00Z') + i * 1000).toISOString();
+    await writeFile(
+      join(at, `${id}.json`),
+      JSON.stringify({ prompt: `image ${i}`, model: 'demo-image', size: '64x64', createdAt }),
+    );
+    ids.push(id);
+  }
+  return ids;
 }
 
 beforeEach(async () => {
@@ -344,6 +364,8 @@ describe('the folder is the source of truth', () => {
     expect(gallery.list().total).toBe(0);
     const there = await gallery.save(image());
     expect(await readdir(other)).toContain(there.fileName);
+    await gallery.whenIndexed();
+    expect(gallery.list().images.map((i) => i.id)).toEqual([there.id]);
   });
 
   it('deletes by moving the file and its sidecar away, then the row', async () => {
@@ -357,5 +379,99 @@ describe('the folder is the source of truth', () => {
     const real = await gallery.realFolder();
     expect(trashed).toEqual([join(real, saved.fileName), join(real, `${saved.id}.json`)]);
     expect(gallery.list().total).toBe(0);
+  });
+});
+
+describe('indexing in the background', () => {
+  it('opens at once and shows what is indexed so far, with how far it has got', async () => {
+    const ids = await fillFolder(folder, 120);
+    const db = await openDatabase({ path: join(root, 'background.db') });
+    dbs.push(db);
+    const seen: Array<{ total: number; indexing?: { done: number; total: number } }> = [];
+    const held: { gallery?: ImageGallery } = {};
+    const gallery = await ImageGallery.open({
+      db,
+      defaultFolder: folder,
+      batchSize: 10,
+      changeIntervalMs: 0,
+      onChange: () => {
+        const page = held.gallery?.list({ limit: 1 });
+        if (page) seen.push({ total: page.total, indexing: page.indexing });
+      },
+    });
+    held.gallery = gallery;
+    // Open resolves before the files are read: nothing indexed yet, and it says so.
+    expect(gallery.list().total).toBe(0);
+    expect(gallery.list().indexing).toEqual({ done: 0, total: 0 });
+
+    await gallery.whenIndexed();
+    expect(gallery.list().total).toBe(120);
+    expect(gallery.list().indexing).toBeUndefined();
+    expect(gallery.list({ limit: 500 }).images.map((i) => i.id)).toEqual(ids.slice().reverse());
+    // The page was told after each batch, with the rows indexed by then and the progress.
+    const partial = seen.filter((s) => s.indexing && s.total > 0 && s.total < 120);
+    expect(partial.length).toBeGreaterThan(5);
+    for (const step of partial) expect(step.indexing).toEqual({ done: step.total, total: 120 });
+    expect(seen.at(-1)).toEqual({ total: 120, indexing: undefined });
+  });
+
+  it('keeps answering while it indexes: the event loop is free between batches', async () => {
+    await fillFolder(folder, 200);
+    const db = await openDatabase({ path: join(root, 'responsive.db') });
+    dbs.push(db);
+    const gallery = await ImageGallery.open({ db, defaultFolder: folder, batchSize: 8 });
+    const totals: number[] = [];
+    while (gallery.indexing() !== undefined) {
+      await new Promise((resolve) => setImmediate(resolve));
+      totals.push(gallery.list({ limit: 1 }).total);
+    }
+    await gallery.whenIndexed();
+    expect(new Set(totals).size).toBeGreaterThan(10);
+    expect(gallery.list().total).toBe(200);
+  });
+
+  it('stops indexing a folder left for another, and indexes the new one', async () => {
+    await fillFolder(folder, 150);
+    const other = join(root, 'Other');
+    const theirs = await fillFolder(other, 3);
+    const db = await openDatabase({ path: join(root, 'switch.db') });
+    dbs.push(db);
+    const gallery = await ImageGallery.open({ db, defaultFolder: folder, batchSize: 5 });
+    while ((gallery.indexing()?.done ?? 0) === 0) await new Promise((r) => setImmediate(r));
+    await gallery.setFolder(other);
+    await gallery.whenIndexed();
+    expect(
+      gallery
+        .list()
+        .images.map((i) => i.id)
+        .sort(),
+    ).toEqual(theirs.slice().sort());
+  });
+
+  it('stops when closed, keeping what it indexed, and goes on at the next start', async () => {
+    await fillFolder(folder, 150);
+    const dbFile = join(root, 'closed.db');
+    const db = await openDatabase({ path: dbFile });
+    const gallery = await ImageGallery.open({ db, defaultFolder: folder, batchSize: 5 });
+    while ((gallery.indexing()?.done ?? 0) < 20) await new Promise((r) => setImmediate(r));
+    await gallery.close();
+    const kept = gallery.list().total;
+    expect(kept).toBeGreaterThanOrEqual(20);
+    expect(kept).toBeLessThan(150);
+    db.close();
+
+    const reopened = await openGallery(dbFile);
+    expect(reopened.list().total).toBe(150);
+  });
+
+  it('never drops an image saved while the folder is being read', async () => {
+    await fillFolder(folder, 100);
+    const db = await openDatabase({ path: join(root, 'race.db') });
+    dbs.push(db);
+    const gallery = await ImageGallery.open({ db, defaultFolder: folder, batchSize: 4 });
+    const saved = await gallery.save(image({ prompt: 'saved meanwhile' }));
+    await gallery.whenIndexed();
+    expect(gallery.list({ limit: 500 }).images.map((i) => i.id)).toContain(saved.id);
+    expect(gallery.list().total).toBe(101);
   });
 });

@@ -55,8 +55,21 @@ it('opens a 0.1 data folder with every conversation, message, run, image and set
   ]);
 
   let messages = 0;
-  for (const conversation of conversations)
-    messages += (await api.getConversation({ id: conversation.id })).messages.length;
+  for (const conversation of conversations) {
+    const history = await api.getConversation({ id: conversation.id });
+    messages += history.messages.length;
+    // Counts and token sums are kept with each conversation since 0.2: worked out from the
+    // messages when the folder is first opened.
+    const sum = (
+      pick: (usage: NonNullable<(typeof history.messages)[number]['usage']>) => number,
+    ) => history.messages.reduce((total, m) => total + (m.usage ? (pick(m.usage) ?? 0) : 0), 0);
+    expect(conversation.messageCount).toBe(history.messages.length);
+    expect(conversation.usage).toEqual({
+      promptTokens: sum((u) => u.promptTokens ?? 0),
+      completionTokens: sum((u) => u.completionTokens ?? 0),
+      totalTokens: sum((u) => u.totalTokens ?? 0),
+    });
+  }
   expect(messages).toBe(14);
 
   const hits = await api.searchMessages({ query: 'quarterly' });
@@ -65,6 +78,11 @@ it('opens a 0.1 data folder with every conversation, message, run, image and set
   const runs = await api.listEmbeddingRuns();
   expect(runs).toHaveLength(2);
 
-  const images = await api.listImages();
-  expect(images.total).toBe(2);
+  // The gallery folder is read in the background; its images are listed once it has been.
+  await expect
+    .poll(async () => {
+      const page = await api.listImages();
+      return { total: page.total, indexing: page.indexing !== undefined };
+    })
+    .toEqual({ total: 2, indexing: false });
 });

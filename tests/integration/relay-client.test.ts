@@ -11,6 +11,7 @@ import {
   type RelayClientOptions,
   type RetryInfo,
 } from '../../electron/main/services/relay/relay-client';
+import { createRequestLimiter } from '../../electron/main/services/relay/limiter';
 import {
   canonicalStream,
   contentChunk,
@@ -1139,5 +1140,99 @@ describe('images', () => {
     expect((await failure(client().generateImages({ model: 'i', prompt: 'p' }))).message).toMatch(
       /neither b64_json nor url/,
     );
+  });
+});
+
+describe("a connection's request limiter, shared by its clients", () => {
+  /** Answers embeddings after `ms`, counting the requests open at once. */
+  function slowEmbeddings(ms: number) {
+    const seen = { open: 0, most: 0, arrived: [] as Array<{ input: string; at: number }> };
+    server.handle(async (req, res) => {
+      seen.arrived.push({ input: req.body, at: Date.now() });
+      seen.open++;
+      seen.most = Math.max(seen.most, seen.open);
+      await new Promise((resolve) => setTimeout(resolve, ms));
+      const input = (JSON.parse(req.body) as { input: string[] }).input;
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.end(
+        JSON.stringify({
+          object: 'list',
+          model: 'e',
+          data: input.map((_, index) => ({ object: 'embedding', index, embedding: [index, 1] })),
+        }),
+      );
+      seen.open--;
+    });
+    return seen;
+  }
+
+  it('sends at most its number of requests at once, whichever client sends them', async () => {
+    const seen = slowEmbeddings(40);
+    const limiter = createRequestLimiter({ maxConcurrent: 3 });
+    const [a, b] = [client({ limiter }), client({ limiter })];
+    const calls = Array.from({ length: 10 }, (_, i) =>
+      (i % 2 ? a : b).embed({ model: 'e', input: [`text ${i}`] }, { priority: 'background' }),
+    );
+    const results = await Promise.all(calls);
+    expect(results).toHaveLength(10);
+    expect(server.requests).toHaveLength(10);
+    expect(seen.most).toBe(3);
+    expect(limiter.state()).toMatchObject({ active: 0, waiting: 0 });
+  });
+
+  it("holds every request of the connection during a 429's Retry-After, then retries", async () => {
+    const seen = slowEmbeddings(5);
+    let limitedAt = 0;
+    server.handleSequence([
+      (_req, res) => {
+        limitedAt = Date.now();
+        jsonError(
+          res,
+          429,
+          { message: 'slow down', type: 'rate_limit_error' },
+          { 'retry-after': '0.3' },
+        );
+      },
+    ]);
+    const limiter = createRequestLimiter({ maxConcurrent: 4 });
+    const first = client({ limiter }).embed({ model: 'e', input: ['a'] });
+    while (limitedAt === 0) await new Promise((resolve) => setTimeout(resolve, 5));
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    // Another client of the same connection, asking during the wait: it waits too.
+    const asked = Date.now();
+    const second = client({ limiter }).embed({ model: 'e', input: ['b'] });
+    await Promise.all([first, second]);
+    // The 429, then its retry and the other client's request, both only once the wait is over.
+    expect(server.requests).toHaveLength(3);
+    const other = seen.arrived.find((a) => a.input.includes('"b"'));
+    expect(other!.at - asked).toBeGreaterThanOrEqual(200);
+    expect(other!.at - limitedAt).toBeGreaterThanOrEqual(280);
+    expect(
+      seen.arrived.find((a) => a.input.includes('"a"'))!.at - limitedAt,
+    ).toBeGreaterThanOrEqual(280);
+    expect(limiter.state()).toMatchObject({ active: 0, waiting: 0 });
+  });
+
+  it('frees the slot of a request that failed, was refused or was cancelled', async () => {
+    const limiter = createRequestLimiter({ maxConcurrent: 1 });
+    server.handle((_req, res) =>
+      jsonError(res, 400, { message: 'bad', type: 'invalid_request_error' }),
+    );
+    await failure(client({ limiter }).embed({ model: 'e', input: ['a'] }));
+    expect(limiter.state().active).toBe(0);
+    server.handle(() => undefined); // never answers
+    const controller = new AbortController();
+    const hanging = client({ limiter }).chat(hi, { signal: controller.signal });
+    while (server.requests.length < 2) await new Promise((resolve) => setTimeout(resolve, 5));
+    expect(limiter.state().active).toBe(1);
+    controller.abort();
+    await failure(hanging);
+    expect(limiter.state().active).toBe(0);
+    server.handle((_req, res) => {
+      sseHeaders(res);
+      res.end(canonicalStream(['streamed']));
+    });
+    expect((await client({ limiter }).chat(hi)).content).toBe('streamed');
+    expect(limiter.state().active).toBe(0);
   });
 });

@@ -20,11 +20,20 @@ import { SettingsScreen } from '../features/settings/settings-screen';
 import { selectTheme, useSettingsStore } from '../features/settings/settings-store';
 import { failureTitle } from '../lib/errors';
 import { relayBridge, type ConnectionHealth } from '../lib/relay-bridge';
+import { recall, remember } from '../lib/session-memory';
 import { dismissToast, holdToast, useToastStore } from '../lib/toasts';
 import { SCREENS, SCREEN_TITLES, type ScreenId } from './screens';
 import { useAppShortcuts } from './shortcut-commands';
 import { ShortcutSheet } from './shortcut-sheet';
 import { currentPlatform } from './shortcuts';
+
+/** The screen the app was on when it closed: it opens there again (else on Models). */
+const SCREEN_KEY = 'relay.screen';
+
+function rememberedScreen(): ScreenId {
+  const screen = recall(SCREEN_KEY);
+  return SCREENS.find((s) => s.id === screen)?.id ?? 'models';
+}
 
 /** Applies the chosen theme to the page: CSS reads `data-theme` on <html>. */
 function useTheme() {
@@ -83,9 +92,10 @@ function preloadScreens(): () => void {
 /** The screen shown, and what the keyboard shortcuts and the menu's commands ask for. */
 function Root() {
   const hasConnections = useConnectStore(selectHasConnections);
-  const [screen, setScreen] = useState<ScreenId>('models');
+  const [screen, setScreen] = useState<ScreenId>(rememberedScreen);
   const [sheetOpen, setSheetOpen] = useState(false);
   useEffect(preloadScreens, []);
+  useEffect(() => remember(SCREEN_KEY, screen), [screen]);
   useAppShortcuts({
     screen,
     onScreen: setScreen,

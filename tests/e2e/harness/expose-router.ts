@@ -5,6 +5,7 @@
  */
 import type { Page } from 'playwright-core';
 import type { Dispatch } from '../../../electron/main/ipc/router';
+import { encodeBinary } from './binary-transport';
 
 /** One call the page made: its channel and payload, main's answer, and when it was asked. */
 export interface RouterCall {
@@ -31,6 +32,7 @@ export async function exposeRouter(
       webContentsId: WEB_CONTENTS_ID,
     });
     onCall?.({ channel: String(channel), payload, result, askedAt });
-    return result;
+    // Typed arrays as base64: the binding's answers are JSON (see binary-transport.ts).
+    return encodeBinary(result);
   });
 }

@@ -9,6 +9,7 @@
  */
 import { createBridge } from '../../../electron/shared/ipc/bridge';
 import { EVENTS, ROUTES } from '../../../electron/shared/ipc/contract';
+import { decodeBinary } from './binary-transport';
 
 declare const __APP_VERSION__: string;
 
@@ -23,10 +24,15 @@ interface PageGlobals {
 const page = globalThis as unknown as PageGlobals;
 const listeners = new Map<string, Set<Listener>>();
 
+/** What decoding the harness's base64 of binary answers cost in the page (not in the app). */
+const binaryCost = { decodeMs: 0 };
+Object.defineProperty(page, '__relayBinaryDecodeMs', { get: () => binaryCost.decodeMs });
+
 const bridge = createBridge(
   ROUTES,
   EVENTS,
-  (channel, payload) => page.__relayInvoke(channel, payload),
+  // Typed arrays come base64-encoded over the binding (IPC copies them as they are in the app).
+  async (channel, payload) => decodeBinary(await page.__relayInvoke(channel, payload), binaryCost),
   (channel, listener) => {
     let set = listeners.get(channel);
     if (!set) listeners.set(channel, (set = new Set()));

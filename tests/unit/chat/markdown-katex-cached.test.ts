@@ -3,10 +3,14 @@ import { renderToStaticMarkup } from 'react-dom/server';
 import Markdown from 'react-markdown';
 import rehypeKatex from 'rehype-katex';
 import remarkMath from 'remark-math';
-import { describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import rehypeKatexCached, {
+  forgetRenderedMath,
+  katexLoaded,
+  loadKatex,
   mathRenderedFor,
   renderedMathVersion,
+  setKatexImport,
   subscribeRenderedMath,
 } from '../../../renderer/src/features/chat/markdown/rehype-katex-cached';
 
@@ -40,6 +44,8 @@ const SAMPLES = {
 };
 
 describe('rehype-katex, cached', () => {
+  // KaTeX is its own chunk in the app, loaded the first time a formula is seen (tested below).
+  beforeAll(() => loadKatex());
   for (const [name, markdown] of Object.entries(SAMPLES)) {
     it(`renders ${name} math exactly as rehype-katex does, again and again`, () => {
       const expected = html(markdown, 'katex');
@@ -88,5 +94,73 @@ describe('rehype-katex, cached', () => {
     html(markdown, 'deferred');
     await tick();
     expect(html(markdown, 'deferred')).toBe(expected);
+  });
+});
+
+describe('KaTeX loaded only when a formula first needs it', () => {
+  const realImport = () => import('../../../renderer/src/features/chat/markdown/katex-chunk');
+  let imports = 0;
+  let release: (() => void) | undefined;
+  let failNext = false;
+
+  beforeAll(() => {
+    forgetRenderedMath();
+    setKatexImport(async () => {
+      imports++;
+      if (failNext) {
+        failNext = false;
+        throw new Error('chunk failed to load');
+      }
+      await new Promise<void>((resolve) => (release = resolve));
+      return realImport();
+    });
+  });
+  afterAll(() => {
+    setKatexImport(realImport);
+    forgetRenderedMath();
+  });
+
+  it('loads nothing for a reply without formulas', () => {
+    const out = html('Plain **text**, a list:\n\n- one\n- two', 'cached');
+    expect(out).toContain('<strong>text</strong>');
+    expect(imports).toBe(0);
+    expect(katexLoaded()).toBe(false);
+  });
+
+  it('retries a chunk that failed, then shows the TeX until KaTeX arrives and renders it', async () => {
+    const markdown = 'Energy $E = mc^2$ and area $\\pi r^2$.';
+    failNext = true;
+    const first = html(markdown, 'cached');
+    // The TeX stays while KaTeX is not there: nothing is lost, nothing half-rendered.
+    expect(first).not.toContain('class="katex"');
+    expect(first).toContain('E = mc^2');
+    await tick();
+    await tick();
+    expect(imports).toBe(1);
+    expect(katexLoaded()).toBe(false);
+
+    // Seen again: tried again, once, however many formulas and renders ask meanwhile.
+    const notified: number[] = [];
+    const unsubscribe = subscribeRenderedMath(() => notified.push(renderedMathVersion()));
+    try {
+      expect(html(markdown, 'deferred')).toBe(first);
+      expect(html(markdown, 'cached')).toBe(first);
+      await tick();
+      expect(imports).toBe(2);
+      expect(notified).toHaveLength(0);
+      release?.();
+      for (let i = 0; i < 10 && mathRenderedFor(markdown) === 0; i++) await tick();
+      expect(katexLoaded()).toBe(true);
+      // The block that waited is told, and renders exactly what rehype-katex renders.
+      expect(notified.length).toBeGreaterThan(0);
+      expect(mathRenderedFor(markdown)).toBeGreaterThan(0);
+      // One formula per task: both are rendered within a few tasks.
+      const expected = html(markdown, 'katex');
+      for (let i = 0; i < 10 && html(markdown, 'deferred') !== expected; i++) await tick();
+      expect(html(markdown, 'deferred')).toBe(expected);
+      expect(imports).toBe(2);
+    } finally {
+      unsubscribe();
+    }
   });
 });

@@ -7,8 +7,13 @@ import { createElement } from 'react';
 import { renderToStaticMarkup } from 'react-dom/server';
 import Markdown from 'react-markdown';
 import remarkMath from 'remark-math';
-import { describe, expect, it } from 'vitest';
-import rehypeKatexCached from '../../../renderer/src/features/chat/markdown/rehype-katex-cached';
+import { beforeAll, describe, expect, it } from 'vitest';
+import rehypeKatexCached, {
+  loadKatex,
+} from '../../../renderer/src/features/chat/markdown/rehype-katex-cached';
+
+// KaTeX is its own chunk in the app, loaded the first time a formula is seen; loaded up front here.
+beforeAll(() => loadKatex());
 
 const CACHED = { katex: { throwOnError: false, strict: false } as const };
 

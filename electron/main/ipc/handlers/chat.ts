@@ -29,7 +29,7 @@ export async function chatHandlers(context: AppContext): Promise<Handlers<typeof
     : readInProcess();
 
   return {
-    listConversations: () => store.list(),
+    listConversations: (page) => store.list(page ?? {}),
     createConversation: (draft) => store.create(draft ?? {}),
     renameConversation: ({ id, title }) => found(store.update(id, { title })),
     setConversationPinned: ({ id, pinned }) => found(store.update(id, { pinned })),

@@ -7,11 +7,15 @@ import type { Handlers } from '../router';
 import { saved } from './saved-files';
 
 /** The gallery of the app: `<Pictures>/Relay Desktop` until the person chooses another folder. */
-export function openImageGallery(context: AppContext): Promise<ImageGallery> {
-  return ImageGallery.open({
+export async function openImageGallery(context: AppContext): Promise<ImageGallery> {
+  const gallery = await ImageGallery.open({
     db: context.db,
     defaultFolder: join(context.picturesDir ?? context.userDataDir, 'Relay Desktop'),
+    // The folder is indexed in the background: the page shows each step of it.
+    onChange: () => context.emit('galleryChanged', null),
   });
+  context.onClose(() => gallery.close());
+  return gallery;
 }
 
 /** The handlers of the images routes: one line each, over the images service. */

@@ -4,6 +4,10 @@
  * The index is external-content (it stores no second copy of the text) and is kept in step by
  * triggers, so every write path, imports and crash recovery included, updates it the same way.
  * Prefix indexes of 2 and 3 characters keep search-as-you-type fast on a short last word.
+ *
+ * Each conversation keeps its message count and token sums in its own row, kept in step by
+ * triggers (version 2): the list of conversations reads them instead of counting and summing
+ * every message of every conversation, which took seconds on 500,000 messages.
  */
 import type { Migration } from '../database';
 
@@ -62,6 +66,55 @@ export const CHAT_MIGRATIONS: readonly Migration[] = [
         INSERT INTO chat_messages_fts (chat_messages_fts, rowid, content)
           VALUES ('delete', old.rowid, old.content);
         INSERT INTO chat_messages_fts (rowid, content) VALUES (new.rowid, new.content);
+      END`);
+    },
+  },
+  {
+    version: 2,
+    name: 'message counts and token sums kept with each conversation; the list order indexed',
+    up(db) {
+      for (const column of ['message_count', 'prompt_tokens', 'completion_tokens', 'total_tokens'])
+        db.exec(`ALTER TABLE chat_conversations ADD COLUMN ${column} INTEGER NOT NULL DEFAULT 0`);
+      db.exec(`UPDATE chat_conversations SET
+        (message_count, prompt_tokens, completion_tokens, total_tokens) = (
+          SELECT count(*), coalesce(sum(m.prompt_tokens), 0),
+            coalesce(sum(m.completion_tokens), 0), coalesce(sum(m.total_tokens), 0)
+          FROM chat_messages m WHERE m.conversation_id = chat_conversations.id)`);
+      // The list's order, to the last tie (the id), along one index: pages of it are keyset reads.
+      db.exec('DROP INDEX chat_conversations_by_activity');
+      db.exec(`CREATE INDEX chat_conversations_by_activity
+        ON chat_conversations (pinned DESC, updated_at DESC, id DESC) WHERE deleted_at IS NULL`);
+      db.exec(`CREATE TRIGGER chat_messages_count_insert AFTER INSERT ON chat_messages BEGIN
+        UPDATE chat_conversations SET
+          message_count = message_count + 1,
+          prompt_tokens = prompt_tokens + coalesce(new.prompt_tokens, 0),
+          completion_tokens = completion_tokens + coalesce(new.completion_tokens, 0),
+          total_tokens = total_tokens + coalesce(new.total_tokens, 0)
+        WHERE id = new.conversation_id;
+      END`);
+      db.exec(`CREATE TRIGGER chat_messages_count_delete AFTER DELETE ON chat_messages BEGIN
+        UPDATE chat_conversations SET
+          message_count = message_count - 1,
+          prompt_tokens = prompt_tokens - coalesce(old.prompt_tokens, 0),
+          completion_tokens = completion_tokens - coalesce(old.completion_tokens, 0),
+          total_tokens = total_tokens - coalesce(old.total_tokens, 0)
+        WHERE id = old.conversation_id;
+      END`);
+      db.exec(`CREATE TRIGGER chat_messages_count_update
+        AFTER UPDATE OF conversation_id, prompt_tokens, completion_tokens, total_tokens
+        ON chat_messages BEGIN
+        UPDATE chat_conversations SET
+          message_count = message_count - 1,
+          prompt_tokens = prompt_tokens - coalesce(old.prompt_tokens, 0),
+          completion_tokens = completion_tokens - coalesce(old.completion_tokens, 0),
+          total_tokens = total_tokens - coalesce(old.total_tokens, 0)
+        WHERE id = old.conversation_id;
+        UPDATE chat_conversations SET
+          message_count = message_count + 1,
+          prompt_tokens = prompt_tokens + coalesce(new.prompt_tokens, 0),
+          completion_tokens = completion_tokens + coalesce(new.completion_tokens, 0),
+          total_tokens = total_tokens + coalesce(new.total_tokens, 0)
+        WHERE id = new.conversation_id;
       END`);
     },
   },

@@ -9,6 +9,7 @@ import { plainSnippet } from './snippet-text';
 import type {
   ChatMessageRecord,
   ChatUsage,
+  ConversationCursor,
   ConversationSummary,
   MessageStatus,
   ReplyError,
@@ -51,12 +52,10 @@ interface MessageRow {
   created_at: string;
 }
 
+/** Counts and sums are kept in each conversation's row by triggers (migration 2). */
 const SUMMARY_SQL = `SELECT c.id, c.title, c.created_at, c.updated_at, c.pinned, c.model,
-    c.system_prompt, c.temperature, c.max_tokens,
-    (SELECT count(*) FROM chat_messages m WHERE m.conversation_id = c.id) AS message_count,
-    (SELECT coalesce(sum(prompt_tokens), 0) FROM chat_messages m WHERE m.conversation_id = c.id) AS prompt_tokens,
-    (SELECT coalesce(sum(completion_tokens), 0) FROM chat_messages m WHERE m.conversation_id = c.id) AS completion_tokens,
-    (SELECT coalesce(sum(total_tokens), 0) FROM chat_messages m WHERE m.conversation_id = c.id) AS total_tokens
+    c.system_prompt, c.temperature, c.max_tokens, c.message_count, c.prompt_tokens,
+    c.completion_tokens, c.total_tokens
   FROM chat_conversations c`;
 
 const MESSAGE_COLUMNS = `id, conversation_id, seq, role, content, status, error, prompt_tokens,
@@ -212,10 +211,22 @@ export class ChatStore {
     });
   }
 
-  list(): ConversationSummary[] {
+  /**
+   * The conversations, pinned first, then by last activity, newest first (then by id, so that
+   * the order is total): all, or a page of `limit` after a cursor (keyset, along an index).
+   */
+  list(page: { limit?: number; after?: ConversationCursor } = {}): ConversationSummary[] {
+    const { limit, after } = page;
+    const where = after ? ' AND (c.pinned, c.updated_at, c.id) < (?, ?, ?)' : '';
+    const params: Array<string | number> = after
+      ? [after.pinned ? 1 : 0, after.updatedAt, after.id]
+      : [];
+    if (limit !== undefined) params.push(limit);
     return this.db
       .all<ConversationRow>(
-        `${SUMMARY_SQL} WHERE c.deleted_at IS NULL ORDER BY c.pinned DESC, c.updated_at DESC, c.rowid DESC`,
+        `${SUMMARY_SQL} WHERE c.deleted_at IS NULL${where}
+          ORDER BY c.pinned DESC, c.updated_at DESC, c.id DESC${limit === undefined ? '' : ' LIMIT ?'}`,
+        params,
       )
       .map(toSummary);
   }

@@ -35,6 +35,7 @@ import {
   type RelayClient,
   type RelayClientOptions,
 } from '../relay/relay-client';
+import { createRequestLimiter, type RequestLimiter } from '../relay/limiter';
 import { sendsKeyInClear } from '../relay/base-url';
 import type { KeyStorageStatus, SecretStore } from '../secret-store';
 
@@ -124,6 +125,8 @@ export interface ConnectionsServiceOptions {
    * Absent (tests, no window), the answer is no.
    */
   confirmUnencrypted?: (origin: string) => Promise<boolean>;
+  /** Requests at once to one relay (`relay/limiter.ts`); default `MAX_CONCURRENT_REQUESTS`. */
+  maxConcurrentRequests?: number;
 }
 
 export const CONNECTIONS_FILE = 'connections.json';
@@ -288,8 +291,11 @@ export class ConnectionsService {
   #state: Promise<LoadedState> | undefined;
   #queue: Promise<unknown> = Promise.resolve();
   #demo: { relay: DemoRelay; connectionId: string } | undefined;
+  readonly #limiters = new Map<string, RequestLimiter>();
+  readonly #maxConcurrentRequests: number | undefined;
 
   constructor(options: ConnectionsServiceOptions) {
+    this.#maxConcurrentRequests = options.maxConcurrentRequests;
     this.#path = join(options.dataDir, CONNECTIONS_FILE);
     this.#secrets = options.secrets;
     this.#fetch = options.fetch;
@@ -440,6 +446,28 @@ export class ConnectionsService {
   }
 
   /**
+   * The request limiter of a connection's relay, one per connection and address: every client
+   * made for it shares it, and so must anything else that sends that relay many requests.
+   */
+  limiterFor(id: string, baseUrl: string): RequestLimiter {
+    const key = `${id} ${originOf(baseUrl)}`;
+    let limiter = this.#limiters.get(key);
+    if (limiter === undefined) {
+      // One per connection: the limiter of an address it had before goes (in-flight requests
+      // keep the slots they hold; they release them into the old one).
+      for (const other of this.#limiters.keys())
+        if (other.startsWith(`${id} `)) this.#limiters.delete(other);
+      limiter = createRequestLimiter(
+        this.#maxConcurrentRequests === undefined
+          ? {}
+          : { maxConcurrent: this.#maxConcurrentRequests },
+      );
+      this.#limiters.set(key, limiter);
+    }
+    return limiter;
+  }
+
+  /**
    * A relay client for a saved connection; it reads the key from the store on every attempt.
    * A demo connection whose relay is not running (the app restarted) gets it started again.
    */
@@ -451,6 +479,7 @@ export class ConnectionsService {
     if (connection.isDemo) connection = await this.#mutate((file) => this.#ensureDemo(file, id));
     const origin = originOf(connection.baseUrl);
     return createRelayClient({
+      limiter: this.limiterFor(id, connection.baseUrl),
       ...options,
       baseUrl: connection.baseUrl,
       allowKeyInClear: connection.allowUnencrypted === true,

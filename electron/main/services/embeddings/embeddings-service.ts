@@ -1,8 +1,10 @@
 /**
- * The embeddings playground's logic: runs of many inputs, sent in batches of a bounded size, one
- * batch at a time, each saved as soon as it arrives. A run can be cancelled between or during
- * batches; a failure (a used-up balance, a rate limit that outlasted the retries, a relay that
- * broke) ends the run with the relay's error and keeps every batch that had already succeeded.
+ * The embeddings playground's logic: runs of many inputs, sent in batches of a bounded size,
+ * several batches at once (as many as the connection's request limiter lets through, behind the
+ * person's own requests), each saved as soon as it arrives. A run can be cancelled between or
+ * during batches; a failure (a used-up balance, a rate limit that outlasted the retries, a relay
+ * that broke) stops the batches still to go, ends the run with the relay's error, and keeps every
+ * batch that had already succeeded.
  */
 import { randomUUID } from 'node:crypto';
 import type { Emit } from '../../../shared/ipc/contract';
@@ -16,6 +18,7 @@ import { migrate } from '../database';
 import { writeFileAtomic } from '../data-files';
 import { AppError, errorInfo } from '../app-error';
 import { RelayError, type RelayClient } from '../relay/relay-client';
+import { MAX_CONCURRENT_REQUESTS } from '../relay/limiter';
 import { runToCsv, runToJson } from './export-run';
 import { readInputFile, type InputFile } from './input-file';
 import { EMBEDDINGS_MIGRATIONS, RunStore, type RunRow, type RunStatus } from './run-store';
@@ -31,6 +34,11 @@ export interface EmbeddingsServiceOptions {
   client(requestId: string): Promise<RelayClient>;
   emit: Emit;
   batchSize?: number;
+  /**
+   * Batches of one run in flight at once; default `MAX_CONCURRENT_REQUESTS`, what the connection's
+   * limiter lets through (1 sends them one after another).
+   */
+  concurrency?: number;
   now?: () => Date;
 }
 
@@ -135,29 +143,59 @@ export class EmbeddingsService {
         ...(error ? { error } : {}),
       });
     };
+    // The run's batches stop together: the person cancelled, or one batch failed.
+    const stop = new AbortController();
+    const onCancel = () => stop.abort();
+    signal.addEventListener('abort', onCancel, { once: true });
+    let failure: unknown;
     try {
       const client = await this.#options.client(runId);
-      for (let start = 0; start < pending.length; start += this.#batchSize) {
-        if (signal.aborted) return end('cancelled');
-        const indexes = pending.slice(start, start + this.#batchSize);
-        const texts = this.#store.texts(runId, indexes);
-        const result = await client.embed({ model, input: texts }, { signal });
-        const dimensions = this.#store.get(runId)?.dimensions;
-        if (dimensions !== undefined && result.vectors[0]?.length !== dimensions) {
-          throw new RelayError(
-            'bad_response',
-            `The relay sent vectors of ${result.vectors[0]?.length} dimensions after earlier ones of ${dimensions}.`,
-          );
+      let dimensions = this.#store.get(runId)?.dimensions;
+      const starts: number[] = [];
+      for (let start = 0; start < pending.length; start += this.#batchSize) starts.push(start);
+      const worker = async () => {
+        for (let start = starts.shift(); start !== undefined; start = starts.shift()) {
+          if (stop.signal.aborted) return;
+          const indexes = pending.slice(start, start + this.#batchSize);
+          const texts = this.#store.texts(runId, indexes);
+          let result;
+          try {
+            result = await client.embed(
+              { model, input: texts },
+              { signal: stop.signal, priority: 'background' },
+            );
+            const size = result.vectors[0]?.length;
+            if (dimensions === undefined) dimensions = size;
+            else if (size !== dimensions) {
+              throw new RelayError(
+                'bad_response',
+                `The relay sent vectors of ${size} dimensions after earlier ones of ${dimensions}.`,
+              );
+            }
+          } catch (error) {
+            // The first failure is the run's; the batches it stops end as aborted.
+            if (!stop.signal.aborted) {
+              failure = error;
+              stop.abort();
+            }
+            return;
+          }
+          // A batch that arrived is kept, even if the run stopped meanwhile.
+          done = this.#store.saveBatch(runId, indexes, result.vectors, result.usage?.promptTokens);
+          this.#options.emit('embeddingProgress', { runId, done, total });
         }
-        done = this.#store.saveBatch(runId, indexes, result.vectors, result.usage?.promptTokens);
-        this.#options.emit('embeddingProgress', { runId, done, total });
-      }
-      end('done');
+      };
+      const workers = Math.max(1, Math.floor(this.#options.concurrency ?? MAX_CONCURRENT_REQUESTS));
+      await Promise.all(Array.from({ length: Math.min(workers, starts.length) }, worker));
     } catch (error) {
-      if (signal.aborted || (error instanceof RelayError && error.kind === 'aborted'))
-        return end('cancelled');
-      end('failed', runError(error));
+      failure ??= error;
+    } finally {
+      signal.removeEventListener('abort', onCancel);
     }
+    if (signal.aborted) return end('cancelled');
+    if (failure === undefined) return end('done');
+    if (failure instanceof RelayError && failure.kind === 'aborted') return end('cancelled');
+    end('failed', runError(failure));
   }
 
   list() {
@@ -186,7 +224,11 @@ export class EmbeddingsService {
     return { ...run, firstInput, items };
   }
 
-  /** A bounded page of vectors, as plain numbers, for the page's pictures. */
+  /**
+   * A bounded page of vectors for the page's pictures, as one block of float32 (rows of
+   * `dimensions` values): IPC copies it as bytes, where lists of numbers cost a conversion of
+   * every value on each side.
+   */
   vectors(runId: string, offset: number, limit: number) {
     const run = this.#require(runId);
     const dimensions = run.dimensions ?? 0;
@@ -195,11 +237,14 @@ export class EmbeddingsService {
       Math.min(limit, Math.floor(MAX_VECTOR_PAGE_VALUES / Math.max(1, dimensions))),
     );
     const items = this.#store.items(runId, true, offset, rows);
-    return {
-      offset,
-      dimensions,
-      vectors: items.map((item) => (item.vector ? Array.from(item.vector) : null)),
-    };
+    const values = new Float32Array(items.length * dimensions);
+    const missing: number[] = [];
+    items.forEach((item, row) => {
+      if (item.vector && item.vector.length === dimensions)
+        values.set(item.vector, row * dimensions);
+      else missing.push(item.index);
+    });
+    return { offset, dimensions, count: items.length, values, missing };
   }
 
   async embedQuery(model: string, text: string, requestId: string = randomUUID()) {

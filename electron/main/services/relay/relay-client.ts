@@ -45,6 +45,7 @@ import {
   type ImageResult,
 } from './images';
 import { readModelList, type ModelKind, type RelayModel } from './models';
+import type { RequestLimiter, RequestPriority } from './limiter';
 import { RelayError } from './relay-error';
 import { formatSeconds, hostOf, ResponseReader } from './response-reader';
 import { abortedError, backoffDelay, isRetryable, retryAfterFromHeaders, sleep } from './retry';
@@ -102,6 +103,12 @@ export interface RelayClientOptions {
   maxReplyChars?: number;
   /** Images downloaded from `url` results are refused past this size. Default 50 MB. */
   maxImageBytes?: number;
+  /**
+   * The connection's request limiter (`relay/limiter.ts`), shared by every client of the same
+   * connection: at most so many requests at once, and a 429's wait honoured by all of them.
+   * Without it the client sends every request at once.
+   */
+  limiter?: RequestLimiter;
   /** The jitter source; injectable so that tests can pin delays. */
   random?: () => number;
   /**
@@ -113,6 +120,8 @@ export interface RelayClientOptions {
 
 export interface CallOptions {
   signal?: AbortSignal;
+  /** For the connection's limiter: background work waits behind the person's requests. */
+  priority?: RequestPriority;
 }
 
 export interface ChatOptions extends CallOptions {
@@ -222,12 +231,20 @@ export function createRelayClient(options: RelayClientOptions): RelayClient {
     init: RequestInit,
     signal: AbortSignal | undefined,
     fetcher: FetchLike = fetchImpl,
+    /** Called once the request is over: its answer read and closed, or the request failed. */
+    onClose?: () => void,
   ): Promise<ResponseReader> {
-    if (signal?.aborted) throw abortedError();
+    if (signal?.aborted) {
+      onClose?.();
+      throw abortedError();
+    }
     const controller = new AbortController();
     const onUserAbort = () => controller.abort();
     signal?.addEventListener('abort', onUserAbort, { once: true });
-    const detach = () => signal?.removeEventListener('abort', onUserAbort);
+    const detach = () => {
+      signal?.removeEventListener('abort', onUserAbort);
+      onClose?.();
+    };
     let headersTimedOut = false;
     const timer = setTimeout(() => {
       headersTimedOut = true;
@@ -260,6 +277,7 @@ export function createRelayClient(options: RelayClientOptions): RelayClient {
     body: unknown,
     accept: string,
     signal: AbortSignal | undefined,
+    priority: RequestPriority = 'interactive',
   ): Promise<ResponseReader> {
     const url = endpointUrl(base, endpoint);
     for (let retry = 0; ; retry++) {
@@ -286,7 +304,9 @@ export function createRelayClient(options: RelayClientOptions): RelayClient {
         redirect: 'manual',
       };
       if (body !== undefined) init.body = JSON.stringify(body);
-      const reader = await send(url, init, signal);
+      // A slot of the connection's limiter, held until the answer is read (the reader closed).
+      const slot = await options.limiter?.acquire({ ...(signal ? { signal } : {}), priority });
+      const reader = await send(url, init, signal, fetchImpl, slot && (() => slot.release()));
       const { response } = reader;
       if (isRedirect(response)) {
         reader.close();
@@ -308,6 +328,8 @@ export function createRelayClient(options: RelayClientOptions): RelayClient {
       if (retry >= maxRetries || !isRetryable(error)) throw error;
       const delayMs = askedDelay ?? backoffDelay(retry + 1, random);
       if (delayMs > maxRetryDelayMs) throw error;
+      // A rate limit holds for the whole connection: no request of it starts during the wait.
+      if (response.status === 429) options.limiter?.pause(delayMs);
       options.onRetry?.({ attempt: retry + 1, delayMs, error });
       await sleep(delayMs, signal);
     }
@@ -408,8 +430,8 @@ export function createRelayClient(options: RelayClientOptions): RelayClient {
 
     endpointUrl: (endpoint) => endpointUrl(base, endpoint),
 
-    async listModels({ signal, overrides } = {}) {
-      const reader = await open('models', undefined, 'application/json', signal);
+    async listModels({ signal, overrides, priority } = {}) {
+      const reader = await open('models', undefined, 'application/json', signal, priority);
       const body = await readJson(reader, 'a list of models');
       const models = readModelList(body, overrides);
       if (models === undefined) {
@@ -421,7 +443,7 @@ export function createRelayClient(options: RelayClientOptions): RelayClient {
       return models;
     },
 
-    async chat(request, { signal, onDelta } = {}) {
+    async chat(request, { signal, onDelta, priority } = {}) {
       const valid = validate(chatRequestSchema, request);
       const stream = valid.stream ?? true;
       const body = { ...valid, stream };
@@ -430,6 +452,7 @@ export function createRelayClient(options: RelayClientOptions): RelayClient {
         body,
         stream ? 'text/event-stream' : 'application/json',
         signal,
+        priority,
       );
       return readChatResponse(reader, {
         onDelta,
@@ -439,17 +462,17 @@ export function createRelayClient(options: RelayClientOptions): RelayClient {
       });
     },
 
-    async embed(request, { signal } = {}) {
+    async embed(request, { signal, priority } = {}) {
       const valid = validate(embeddingRequestSchema, request);
-      const reader = await open('embeddings', valid, 'application/json', signal);
+      const reader = await open('embeddings', valid, 'application/json', signal, priority);
       const body = await readJson(reader, 'embeddings');
       const count = typeof valid.input === 'string' ? 1 : valid.input.length;
       return readEmbeddings(body, valid.model, count, base.hostname);
     },
 
-    async generateImages(request, { signal } = {}) {
+    async generateImages(request, { signal, priority } = {}) {
       const valid = validate(imageRequestSchema, request);
-      const reader = await open('images/generations', valid, 'application/json', signal);
+      const reader = await open('images/generations', valid, 'application/json', signal, priority);
       const body = await readJson(reader, 'generated images');
       const images: GeneratedImage[] = [];
       // One at a time, at once: relays' links can expire within the hour.

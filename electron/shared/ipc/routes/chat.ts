@@ -115,8 +115,29 @@ export type SearchHit = z.infer<typeof searchHitSchema>;
 
 export const EXPORT_FORMATS = ['markdown', 'json'] as const;
 
+/** Where a page of the conversation list goes on from: the last conversation of the page before. */
+export const conversationCursorSchema = z.strictObject({
+  pinned: z.boolean(),
+  updatedAt: text(40),
+  id,
+});
+export type ConversationCursor = z.infer<typeof conversationCursorSchema>;
+
 export const CHAT_ROUTES = {
-  listConversations: route('chat:list', z.undefined(), z.array(conversationSummarySchema)),
+  /**
+   * The conversations, pinned first, then by last activity (newest first): all of them, or a
+   * page of at most `limit` after the `after` cursor (the sidebar loads them as it scrolls).
+   */
+  listConversations: route(
+    'chat:list',
+    z
+      .strictObject({
+        limit: z.number().int().min(1).max(10_000).optional(),
+        after: conversationCursorSchema.optional(),
+      })
+      .optional(),
+    z.array(conversationSummarySchema),
+  ),
   createConversation: route(
     'chat:create',
     z

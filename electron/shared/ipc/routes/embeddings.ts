@@ -3,7 +3,8 @@
  *
  * Vectors are large (2,000 inputs of 3,072 dimensions are 24 MB as float32), so a run's summary
  * never carries them: each input comes with its dimensions, norm and first few values, and the
- * vectors themselves are fetched page by page, only when the page asks (to draw the pictures).
+ * vectors themselves are fetched page by page, only when the page asks (to draw the pictures),
+ * as binary float32 (a `Float32Array`, which IPC copies as bytes), not as lists of numbers.
  */
 import { z } from 'zod';
 import { event, ipcErrorSchema, route, type EventSpec, type RouteSpec } from '../define';
@@ -17,8 +18,11 @@ export const MAX_EMBEDDING_INPUT_CHARS = 8000;
 export const MAX_EMBEDDING_RUN_CHARS = 2_000_000;
 /** How many leading values of each vector the summary shows. */
 export const EMBEDDING_PREVIEW_VALUES = 8;
-/** A page of vectors holds at most this many numbers (rows × dimensions). */
-export const MAX_VECTOR_PAGE_VALUES = 262_144;
+/**
+ * A page of vectors holds at most this many values (rows × dimensions): 16 MB of float32, so
+ * 2,000 vectors of 2,048 dimensions come in one answer.
+ */
+export const MAX_VECTOR_PAGE_VALUES = 4_194_304;
 
 /** "Line 3 and 7 are empty": the positions (from 1) of empty entries, named for the person. */
 export function describeEmptyEntries(positions: readonly number[], noun = 'Line'): string {
@@ -125,7 +129,8 @@ export const EMBEDDINGS_ROUTES = {
   deleteEmbeddingRun: route('embeddings:delete', runRef, z.null()),
   /**
    * A page of vectors from `offset`, at most `limit` rows and never more than
-   * `MAX_VECTOR_PAGE_VALUES` numbers; `null` for an input not embedded yet.
+   * `MAX_VECTOR_PAGE_VALUES` values, as one block of float32: `count` rows of `dimensions`
+   * values, row after row. An input not embedded yet is listed in `missing`; its row is zeros.
    */
   getEmbeddingVectors: route(
     'embeddings:vectors',
@@ -137,7 +142,9 @@ export const EMBEDDINGS_ROUTES = {
     z.object({
       offset: z.number().int().nonnegative(),
       dimensions: z.number().int().nonnegative(),
-      vectors: z.array(z.array(z.number()).nullable()),
+      count: z.number().int().nonnegative(),
+      values: z.instanceof(Float32Array),
+      missing: z.array(z.number().int().nonnegative()),
     }),
   ),
   /** Embeds one query text, for "Nearest to…"; nothing is saved. */

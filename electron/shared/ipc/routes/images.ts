@@ -103,6 +103,10 @@ export const IMAGES_ROUTES = {
       images: z.array(galleryImageSchema),
       total: z.number().int().nonnegative(),
       next: z.object({ createdAt: z.string(), id: imageIdSchema }).optional(),
+      /** While the folder is read in the background: files checked so far, of those found. */
+      indexing: z
+        .object({ done: z.number().int().nonnegative(), total: z.number().int().nonnegative() })
+        .optional(),
     }),
   ),
   getImage: route('images:get', z.strictObject({ id: imageIdSchema }), galleryImageDetailSchema),

@@ -2,8 +2,10 @@
 import { copyText } from '../../lib/clipboard';
 import { failureOf } from '../../lib/errors';
 import { requireBridge } from '../../lib/relay-bridge';
+import { recall, remember } from '../../lib/session-memory';
 import { showSavedToast, showToast } from '../../lib/toasts';
 import { useChatStore } from './chat-store';
+import { CONVERSATION_PAGE } from './conversation-pages';
 import {
   discardStreamDeltas,
   flushStreamDeltas,
@@ -34,12 +36,75 @@ export const PAGE_SIZE = 50;
 /** Messages shown above a search hit opened in an older part, so that it can be centred. */
 const HIT_CONTEXT = 5;
 
+/** The first page of the conversation list; the rest comes as the sidebar scrolls. */
 export async function loadConversations(): Promise<void> {
   chat().listRequested();
   try {
-    chat().listLoaded(await requireBridge().listConversations());
+    const first = await requireBridge().listConversations({ limit: CONVERSATION_PAGE });
+    chat().listLoaded(first, { append: false, pageSize: CONVERSATION_PAGE });
   } catch (error) {
     chat().listFailed(failureOf(error));
+  }
+}
+
+let moreLoading: Promise<void> | undefined;
+
+/** The next page of the list (the sidebar scrolled near its end); one request at a time. */
+export function loadMoreConversations(): Promise<void> {
+  moreLoading ??= (async () => {
+    const after = chat().listCursor;
+    if (!after) return;
+    try {
+      const page = await requireBridge().listConversations({ limit: CONVERSATION_PAGE, after });
+      // Unless the list started again meanwhile.
+      if (chat().listCursor === after)
+        chat().listLoaded(page, { append: true, pageSize: CONVERSATION_PAGE });
+    } catch (error) {
+      chat().listFailed(failureOf(error));
+    }
+  })().finally(() => {
+    moreLoading = undefined;
+  });
+  return moreLoading;
+}
+
+/** Every conversation not loaded yet (to select them all). */
+export async function loadAllConversations(): Promise<void> {
+  while (chat().listCursor) {
+    const before = chat().listCursor;
+    await loadMoreConversations();
+    if (chat().listCursor === before || chat().listStatus === 'failed') return;
+  }
+}
+
+/** Something changed in main: the first page again, keeping what was loaded beyond it. */
+export async function refreshConversations(): Promise<void> {
+  try {
+    const first = await requireBridge().listConversations({ limit: CONVERSATION_PAGE });
+    chat().listRefreshed(first, CONVERSATION_PAGE);
+  } catch (error) {
+    chat().listFailed(failureOf(error));
+  }
+}
+
+/** The conversation open when the app closed: the chat opens it again at the next start. */
+const OPEN_KEY = 'relay.chat.open';
+
+/**
+ * At start (the chat screen shown, nothing open yet): opens the conversation that was open when
+ * the app closed, at the same time as the list loads, with the composer focused to type in. One
+ * deleted since is forgotten quietly.
+ */
+export async function reopenLastConversation(): Promise<void> {
+  const id = recall(OPEN_KEY);
+  if (id === undefined || chat().activeId !== undefined) return;
+  chat().composerFocusRequested(true);
+  await openConversation(id);
+  const state = chat();
+  if (state.activeId === id && state.viewStatus === 'failed') {
+    chat().conversationClosed();
+    chat().composerFocusRequested(false);
+    remember(OPEN_KEY, undefined);
   }
 }
 
@@ -49,6 +114,7 @@ export async function loadConversations(): Promise<void> {
  */
 export async function openConversation(id: string, fromSeq?: number): Promise<void> {
   chat().conversationOpened(id);
+  remember(OPEN_KEY, id);
   try {
     const detail = await requireBridge().getConversation({
       id,
@@ -299,7 +365,7 @@ export function watchChatEvents(): () => void {
       chat().replyFinished(finished);
       useStreamStore.getState().streamEnded(finished.replyId);
     }),
-    bridge.onConversationsChanged(() => void loadConversations()),
+    bridge.onConversationsChanged(() => void refreshConversations()),
     bridge.onRetryScheduled(({ requestId, attempt, delayMs, message }) =>
       chat().retryScheduled(requestId, { attempt, retryAt: Date.now() + delayMs, message }),
     ),

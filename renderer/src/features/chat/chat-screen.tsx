@@ -7,6 +7,7 @@ import {
   loadConversations,
   newConversation,
   openConversation,
+  reopenLastConversation,
   watchChatEvents,
 } from './chat-actions';
 import { useChatStore } from './chat-store';
@@ -26,6 +27,7 @@ export function ChatScreen() {
 
   useEffect(() => {
     void loadConversations();
+    void reopenLastConversation();
     const stop = watchChatEvents();
     return () => {
       stop();

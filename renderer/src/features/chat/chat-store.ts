@@ -8,6 +8,14 @@ import type { FailureInfo } from '../../lib/errors';
 import type { LoadStatus, PendingRetry } from '../../lib/load-state';
 import type { Answer } from '../../lib/relay-bridge';
 import type { ChatMessage, ConversationSummary, ReplyFinished, SearchHit } from './chat-types';
+import {
+  appendPage,
+  cursorOf,
+  placeConversation,
+  refreshFirstPage,
+  sortConversations,
+  type ConversationCursor,
+} from './conversation-pages';
 import { mergeNewestPage, prependOlderPage } from './paging';
 
 export type ImportRefusal = Answer<'importConversations'>['refused'][number];
@@ -15,7 +23,10 @@ export type ImportRefusal = Answer<'importConversations'>['refused'][number];
 export interface ChatState {
   listStatus: LoadStatus;
   listFailure?: FailureInfo | undefined;
+  /** The conversations loaded so far (the sidebar loads more as it scrolls), in main's order. */
   conversations: ConversationSummary[];
+  /** Where the next page goes on from; undefined once every conversation is loaded. */
+  listCursor?: ConversationCursor | undefined;
   activeId?: string | undefined;
   viewStatus: LoadStatus;
   viewFailure?: FailureInfo | undefined;
@@ -47,13 +58,18 @@ export interface ChatState {
   /** The conversation list is hidden (the person's choice, kept across starts). */
   listHidden: boolean;
   /**
-   * Counts the person's sends (a message, a regenerate, an edit, a continue): the message list
-   * goes to the newest message at each one, and follows the reply from there.
+   * Counts the person's sends (a message, a regenerate, an edit): the message list goes to the
+   * newest message at each one, and follows the reply from there.
    */
   followRequests: number;
+  /** The composer takes the keyboard focus when it next shows (the app reopened a conversation). */
+  composerFocus: boolean;
 
   listRequested(): void;
-  listLoaded(conversations: ConversationSummary[]): void;
+  /** The first page (the list starts again from it), or the next one when `append`. */
+  listLoaded(page: ConversationSummary[], options: { append: boolean; pageSize: number }): void;
+  /** The first page read again: it replaces what it covers, the rest loaded stays. */
+  listRefreshed(first: ConversationSummary[], pageSize: number): void;
   listFailed(failure: FailureInfo): void;
   conversationOpened(id: string): void;
   /** The newest page of the conversation (on open, or again after a send or an edit). */
@@ -83,13 +99,7 @@ export interface ChatState {
   followRequested(): void;
   /** The chat screen was left: what it said for the moment is not shown on the next visit. */
   screenLeft(): void;
-}
-
-/** Pinned first, then by last activity, newest first. */
-export function sortConversations(list: ConversationSummary[]): ConversationSummary[] {
-  return [...list].sort(
-    (a, b) => Number(b.pinned) - Number(a.pinned) || b.updatedAt.localeCompare(a.updatedAt),
-  );
+  composerFocusRequested(focus: boolean): void;
 }
 
 const EMPTY_VIEW = {
@@ -113,14 +123,33 @@ export const useChatStore = create<ChatState>()((set) => ({
   importRefusals: [],
   listHidden: readListHidden(),
   followRequests: 0,
+  composerFocus: false,
 
   listRequested: () =>
     set((state) => (state.listStatus === 'ready' ? {} : { listStatus: 'loading' })),
-  listLoaded: (conversations) =>
-    set({
-      listStatus: 'ready',
-      listFailure: undefined,
-      conversations: sortConversations(conversations),
+  listLoaded: (page, { append, pageSize }) =>
+    set((state) => {
+      const last = page.at(-1);
+      return {
+        listStatus: 'ready',
+        listFailure: undefined,
+        conversations: append ? appendPage(state.conversations, page) : sortConversations(page),
+        listCursor: page.length >= pageSize && last ? cursorOf(last) : undefined,
+      };
+    }),
+  listRefreshed: (first, pageSize) =>
+    set((state) => {
+      const last = first.at(-1);
+      const complete = first.length < pageSize;
+      return {
+        listStatus: 'ready',
+        listFailure: undefined,
+        conversations: refreshFirstPage(state.conversations, first, pageSize),
+        // Beyond the first page, paging goes on from where it had got to.
+        listCursor: complete
+          ? undefined
+          : (state.listCursor ?? (last ? cursorOf(last) : undefined)),
+      };
     }),
   listFailed: (listFailure) => set({ listStatus: 'failed', listFailure }),
   conversationOpened: (id) =>
@@ -237,6 +266,7 @@ export const useChatStore = create<ChatState>()((set) => ({
     }),
   followRequested: () => set((state) => ({ followRequests: state.followRequests + 1 })),
   screenLeft: () => set({ actionFailure: undefined, importRefusals: [] }),
+  composerFocusRequested: (composerFocus) => set({ composerFocus }),
 }));
 
 const LIST_HIDDEN_KEY = 'relay.chat.listHidden';
@@ -258,6 +288,5 @@ function writeListHidden(hidden: boolean): void {
 }
 
 function replaceSummary(list: ConversationSummary[], summary: ConversationSummary) {
-  const others = list.filter((c) => c.id !== summary.id);
-  return sortConversations([...others, summary]);
+  return placeConversation(list, summary);
 }

@@ -1,4 +1,4 @@
-import { useEffect, useState, type KeyboardEvent } from 'react';
+import { useEffect, useRef, useState, type KeyboardEvent } from 'react';
 import { relayBridge, type RelayModel } from '../../lib/relay-bridge';
 import { saveConversationSettings, sendMessage, stopStreaming } from './chat-actions';
 import { useChatStore } from './chat-store';
@@ -27,6 +27,15 @@ export function Composer({ conversation }: { conversation: ConversationSummary }
   useEffect(() => {
     if (streamingCount === 0) setWaitHint(false);
   }, [streamingCount]);
+  const input = useRef<HTMLTextAreaElement>(null);
+  const focusAsked = useChatStore((s) => s.composerFocus);
+
+  // The app reopened this conversation at start: the message box is where typing goes.
+  useEffect(() => {
+    if (!focusAsked) return;
+    input.current?.focus();
+    useChatStore.getState().composerFocusRequested(false);
+  }, [focusAsked]);
 
   useEffect(() => {
     setTemperature(conversation.temperature?.toString() ?? '');
@@ -191,6 +200,7 @@ export function Composer({ conversation }: { conversation: ConversationSummary }
       )}
       <div className="chat-compose-row">
         <textarea
+          ref={input}
           className="input chat-input"
           aria-label="Message"
           placeholder={

@@ -1,4 +1,13 @@
-import { useEffect, useRef, useState, type FormEvent, type KeyboardEvent } from 'react';
+import {
+  forwardRef,
+  useEffect,
+  useRef,
+  useState,
+  type FormEvent,
+  type HTMLAttributes,
+  type KeyboardEvent,
+} from 'react';
+import { Virtuoso, type ItemProps, type ListProps } from 'react-virtuoso';
 import { useShallow } from 'zustand/react/shallow';
 import { Icon } from '../../components/icon';
 import {
@@ -6,6 +15,8 @@ import {
   exportConversations,
   importConversations,
   jumpToHit,
+  loadAllConversations,
+  loadMoreConversations,
   newConversation,
   openConversation,
   pinConversation,
@@ -72,7 +83,13 @@ export function ConversationList() {
         <SelectionBar
           total={conversations.length}
           chosen={chosen}
-          onSelectAll={(all) => setSelected(new Set(all ? conversations.map((c) => c.id) : []))}
+          onSelectAll={(all) => {
+            if (!all) return setSelected(new Set());
+            // All of them, those the sidebar has not loaded yet included.
+            void loadAllConversations().then(() =>
+              setSelected(new Set(useChatStore.getState().conversations.map((c) => c.id))),
+            );
+          }}
           onDone={leaveSelection}
         />
       )}
@@ -95,39 +112,101 @@ export function ConversationList() {
       {query.trim() !== '' ? (
         <SearchResults />
       ) : selecting ? (
-        <ul className="chat-conversations" aria-label="Choose conversations">
-          {conversations.map((conversation) => (
-            <li key={conversation.id} className="chat-conversation">
-              <label className="chat-conversation-select">
-                <input
-                  type="checkbox"
-                  checked={selected.has(conversation.id)}
-                  onChange={(event) => {
-                    const next = new Set(selected);
-                    if (event.target.checked) next.add(conversation.id);
-                    else next.delete(conversation.id);
-                    setSelected(next);
-                  }}
-                />
-                <span className="chat-conversation-title">{conversation.title}</span>
-              </label>
-            </li>
-          ))}
-        </ul>
+        <Virtuoso
+          className="chat-conversations-scroller"
+          data={conversations}
+          computeItemKey={(_, conversation) => conversation.id}
+          components={CHOICE_PARTS}
+          increaseViewportBy={OVERSCAN}
+          endReached={() => void loadMoreConversations()}
+          itemContent={(_, conversation) => (
+            <label className="chat-conversation-select">
+              <input
+                type="checkbox"
+                checked={selected.has(conversation.id)}
+                onChange={(event) => {
+                  const next = new Set(selected);
+                  if (event.target.checked) next.add(conversation.id);
+                  else next.delete(conversation.id);
+                  setSelected(next);
+                }}
+              />
+              <span className="chat-conversation-title">{conversation.title}</span>
+            </label>
+          )}
+        />
       ) : (
-        <ul className="chat-conversations">
-          {conversations.map((conversation) => (
-            <ConversationItem
-              key={conversation.id}
-              conversation={conversation}
-              active={conversation.id === activeId}
-            />
-          ))}
-        </ul>
+        <Virtuoso
+          className="chat-conversations-scroller"
+          data={conversations}
+          computeItemKey={(_, conversation) => conversation.id}
+          components={LIST_PARTS}
+          increaseViewportBy={OVERSCAN}
+          endReached={() => void loadMoreConversations()}
+          itemContent={(_, conversation) => (
+            <ConversationItem conversation={conversation} active={conversation.id === activeId} />
+          )}
+        />
       )}
     </aside>
   );
 }
+
+/**
+ * The conversations as a virtualized list: only the rows near the view are in the page, so 20,000
+ * conversations scroll as lightly as twenty. Still a list (`ul`/`li`) to assistive technology;
+ * rows keep their focus while mounted, and Tab moves on to the next row, which is then mounted.
+ */
+const OVERSCAN = { top: 300, bottom: 300 };
+
+const ConversationRows = forwardRef<HTMLUListElement, ListProps>(function ConversationRows(
+  { children, style, ...rest },
+  ref,
+) {
+  return (
+    <ul
+      ref={ref}
+      style={style}
+      {...(rest as HTMLAttributes<HTMLUListElement>)}
+      className="chat-conversations"
+    >
+      {children}
+    </ul>
+  );
+});
+
+const ChoiceRows = forwardRef<HTMLUListElement, ListProps>(function ChoiceRows(
+  { children, style, ...rest },
+  ref,
+) {
+  return (
+    <ul
+      ref={ref}
+      style={style}
+      {...(rest as HTMLAttributes<HTMLUListElement>)}
+      className="chat-conversations"
+      aria-label="Choose conversations"
+    >
+      {children}
+    </ul>
+  );
+});
+
+function Row({
+  children,
+  item: _item,
+  context: _context,
+  ...rest
+}: ItemProps<unknown> & { context?: unknown }) {
+  return (
+    <li {...(rest as HTMLAttributes<HTMLLIElement>)} className="chat-conversation-row">
+      {children}
+    </li>
+  );
+}
+
+const LIST_PARTS = { List: ConversationRows, Item: Row };
+const CHOICE_PARTS = { List: ChoiceRows, Item: Row };
 
 /** The selection mode's bar: how many are chosen, select all or none, export them, done. */
 function SelectionBar({
@@ -208,7 +287,7 @@ function ConversationItem({
 
   if (renaming) {
     return (
-      <li className="chat-conversation">
+      <div className="chat-conversation">
         <form onSubmit={(event) => void rename(event)} className="chat-rename">
           <input
             className="input"
@@ -226,11 +305,11 @@ function ConversationItem({
             Save
           </button>
         </form>
-      </li>
+      </div>
     );
   }
   return (
-    <li className="chat-conversation" data-active={active || undefined}>
+    <div className="chat-conversation" data-active={active || undefined}>
       <button
         type="button"
         className="chat-conversation-open"
@@ -290,7 +369,7 @@ function ConversationItem({
           Delete
         </button>
       </span>
-    </li>
+    </div>
   );
 }
 

@@ -8,8 +8,11 @@ import { collectInputs } from './input-check';
 
 /** The heatmap image is at most this many pixels a side; more inputs are sampled. */
 const HEATMAP_MAX_PIXELS = 600;
-/** Numbers per page of vectors fetched for the pictures. */
-const VECTOR_PAGE_VALUES = 16_384;
+/**
+ * Values per page of vectors fetched for the pictures: as many as main sends at once (they come
+ * as binary float32), so 2,000 vectors of 2,048 dimensions are one answer.
+ */
+const VECTOR_PAGE_VALUES = 4_194_304;
 /** Inputs per answer when a run is opened. */
 const ITEMS_PAGE = 250;
 
@@ -124,16 +127,24 @@ async function drawPictures(runId: string): Promise<void> {
   try {
     const bridge = requireBridge();
     const vectors = new Float32Array(indexes.length * d);
-    const rows = Math.max(1, Math.floor(VECTOR_PAGE_VALUES / d));
+    // Never more rows than the run has (main takes at most a run's worth per page).
+    const rows = Math.max(1, Math.min(run.total, Math.floor(VECTOR_PAGE_VALUES / d)));
     let row = 0;
     for (let offset = 0; offset < run.total; offset += rows) {
       const page = await bridge.getEmbeddingVectors({ runId, offset, limit: rows });
-      for (const vector of page.vectors) {
-        if (vector === null) continue;
-        vectors.set(vector, row * d);
+      if (page.count === 0 || page.dimensions !== d) break;
+      if (page.missing.length === 0 && row + page.count <= indexes.length) {
+        // The usual case: every input of the page has its vector, copied in one go.
+        vectors.set(page.values, row * d);
+        row += page.count;
+        continue;
+      }
+      const missing = new Set(page.missing);
+      for (let i = 0; i < page.count && row < indexes.length; i++) {
+        if (missing.has(page.offset + i)) continue;
+        vectors.set(page.values.subarray(i * d, (i + 1) * d), row * d);
         row++;
       }
-      if (page.vectors.length === 0) break;
     }
     const size = Math.min(indexes.length, HEATMAP_MAX_PIXELS);
     const analysis = await analyse(vectors, indexes.length, d, size);
@@ -188,8 +199,9 @@ export async function exportRun(runId: string, format: 'json' | 'csv'): Promise<
 export async function copyVector(runId: string, index: number): Promise<void> {
   try {
     const page = await requireBridge().getEmbeddingVectors({ runId, offset: index, limit: 1 });
-    const vector = page.vectors[0];
-    if (!vector) throw new Error('This input has no vector yet.');
+    if (page.count === 0 || page.missing.includes(index))
+      throw new Error('This input has no vector yet.');
+    const vector = Array.from(page.values.subarray(0, page.dimensions));
     await copyText(JSON.stringify(vector));
     store.getState().noted(`Copied the vector of input ${index + 1} (${vector.length} values).`);
   } catch (error) {

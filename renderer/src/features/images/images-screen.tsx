@@ -31,6 +31,7 @@ export function ImagesScreen({ connection }: { connection: ConnectionSummary }) 
   const total = useImagesStore((s) => s.total);
   const galleryStatus = useImagesStore((s) => s.galleryStatus);
   const galleryFailure = useImagesStore((s) => s.galleryFailure);
+  const indexing = useImagesStore((s) => s.indexing);
   const folder = useImagesStore((s) => s.folder);
 
   useEffect(() => {
@@ -97,7 +98,15 @@ export function ImagesScreen({ connection }: { connection: ConnectionSummary }) 
             <p className="failure-message">{galleryFailure.message}</p>
           </Notice>
         )}
-        {galleryStatus === 'ready' && total === 0 && (
+        {indexing && (
+          <p className="muted gallery-indexing" role="status">
+            <Spinner label="Reading the folder" /> Reading the gallery folder
+            {indexing.total > 0
+              ? `: ${indexing.done.toLocaleString()} of ${indexing.total.toLocaleString()} new files. The images appear as they are read.`
+              : '…'}
+          </p>
+        )}
+        {galleryStatus === 'ready' && total === 0 && !indexing && (
           <EmptyState title="No images yet">
             <p>Images you generate appear here, newest first.</p>
           </EmptyState>

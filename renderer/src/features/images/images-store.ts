@@ -38,6 +38,8 @@ export interface ImagesState {
   gallery: GalleryImage[];
   total: number;
   next?: GalleryCursor | undefined;
+  /** While main reads the gallery folder in the background: files checked, of those found. */
+  indexing?: { done: number; total: number } | undefined;
   galleryStatus: LoadStatus;
   galleryFailure?: FailureInfo | undefined;
   folder?: GalleryFolder | undefined;
@@ -103,6 +105,7 @@ export const useImagesStore = create<ImagesState>()((set) => ({
       gallery: append ? [...state.gallery, ...page.images] : page.images,
       total: page.total,
       next: page.next,
+      indexing: page.indexing,
       galleryStatus: 'ready',
       galleryFailure: undefined,
     })),

@@ -3,23 +3,23 @@
  * through `CodeBlock`, links and images through the safe components. Raw HTML in the markdown is
  * never rendered as elements: react-markdown shows it as text (no rehype-raw here, ever).
  */
-import 'katex/dist/katex.min.css';
 import { memo, useSyncExternalStore, type ReactNode } from 'react';
 import Markdown, { type Components } from 'react-markdown';
-import remarkGfm from 'remark-gfm';
-import remarkMath from 'remark-math';
 import { CodeBlock } from './code-block';
 import rehypeKatex, {
   mathRenderedFor,
   subscribeRenderedMath,
   type RehypeKatexCachedOptions,
 } from './rehype-katex-cached';
+import remarkSyntax from './remark-syntax';
 import { ImageAsLink, keepUrl, SafeLink } from './safe-links';
 
-const REMARK_PLUGINS = [remarkGfm, remarkMath];
+/** GFM and math, read as remark-gfm and remark-math read them (see remark-syntax). */
+const REMARK_PLUGINS = [remarkSyntax];
 /**
  * KaTeX without its error throwing: a malformed formula shows in red instead of failing the block.
- * Each formula is rendered once and remembered, between frames (see rehype-katex-cached).
+ * Each formula is rendered once and remembered, between frames (see rehype-katex-cached); KaTeX
+ * itself is loaded the first time a formula is seen.
  */
 const KATEX = { throwOnError: false, strict: false } as const;
 /** A formula seen for the first time is rendered between frames, not in the frame. */

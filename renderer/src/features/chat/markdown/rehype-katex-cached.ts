@@ -13,12 +13,53 @@
  *
  * The output is exactly rehype-katex's: the formula's element is handed to rehype-katex inside a
  * tree of its own, and what it puts in its place is what we remember.
+ *
+ * KaTeX itself (its code, its style sheet and fonts, and the HTML parser rehype-katex reads its
+ * output with: about two thirds of the chat screen's script) is a chunk of its own, fetched the
+ * first time a reply holds a formula (`loadKatex`). Until it has arrived a formula stays as its
+ * TeX, as a deferred one does, and its block renders again once it is there.
  */
 import type { Element, ElementContent, Root, RootContent } from 'hast';
-import rehypeKatex, { type Options } from 'rehype-katex';
+import type { Options } from 'rehype-katex';
+import type RehypeKatex from 'rehype-katex';
 
+type RehypeKatexPlugin = typeof RehypeKatex;
 /** The file rehype-katex reports on (react-markdown's). */
-type VFile = Parameters<ReturnType<typeof rehypeKatex>>[1];
+type VFile = Parameters<ReturnType<RehypeKatexPlugin>>[1];
+
+/** rehype-katex once its chunk has arrived. */
+let katexPlugin: RehypeKatexPlugin | undefined;
+let katexLoading: Promise<RehypeKatexPlugin | undefined> | undefined;
+/** Loads KaTeX's chunk; the default is a dynamic import (tests may pass their own). */
+let importKatex: () => Promise<{ default: RehypeKatexPlugin }> = () => import('./katex-chunk');
+
+/**
+ * Fetches KaTeX (once; a chunk that failed to load is tried again next time a formula needs it).
+ * Resolves with rehype-katex, or undefined when the chunk could not be loaded.
+ */
+export function loadKatex(): Promise<RehypeKatexPlugin | undefined> {
+  if (katexPlugin) return Promise.resolve(katexPlugin);
+  katexLoading ??= importKatex().then(
+    (module) => (katexPlugin = module.default),
+    () => {
+      katexLoading = undefined;
+      return undefined;
+    },
+  );
+  return katexLoading;
+}
+
+/** Whether KaTeX's chunk has arrived (formulas can then be rendered in the frame they are seen). */
+export function katexLoaded(): boolean {
+  return katexPlugin !== undefined;
+}
+
+/** For tests: how KaTeX is loaded, and forgetting that it was. */
+export function setKatexImport(load: () => Promise<{ default: RehypeKatexPlugin }>): void {
+  importKatex = load;
+  katexPlugin = undefined;
+  katexLoading = undefined;
+}
 
 /** Formulas remembered per options object; the oldest go first past this many. */
 const CACHE_SIZE = 1000;
@@ -26,6 +67,13 @@ const CACHE_SIZE = 1000;
 let caches = new WeakMap<object, Map<string, ElementContent[]>>();
 /** Formulas KaTeX reported errors on: rendered at once each time, never deferred. */
 let failed = new Set<string>();
+
+/** Notes a formula KaTeX failed on; the set keeps the newest `CACHE_SIZE` of them. */
+function noteFailed(key: string): void {
+  failed.delete(key);
+  failed.add(key);
+  if (failed.size > CACHE_SIZE) failed.delete(failed.values().next().value!);
+}
 
 /** Forgets every remembered formula (for benchmarks that must start cold each run). */
 export function forgetRenderedMath(): void {
@@ -139,6 +187,13 @@ function schedule(): void {
 /** Renders one waiting formula per task, so that no task holds more than one. */
 function runPending(): void {
   scheduled = false;
+  if (pending.size === 0) return;
+  if (!katexPlugin) {
+    // The formulas wait for KaTeX's chunk; a chunk that failed leaves them as TeX until a
+    // formula is seen again (which schedules another try).
+    void loadKatex().then((plugin) => plugin && schedule());
+    return;
+  }
   const next = pending.entries().next();
   if (next.done) return;
   const [key, render] = next.value;
@@ -207,7 +262,12 @@ export default function rehypeKatexCached({
   katex: options,
   defer = false,
 }: RehypeKatexCachedOptions) {
-  const render = rehypeKatex(options);
+  let transformer: ReturnType<RehypeKatexPlugin> | undefined;
+  /** rehype-katex's transform, once its chunk is there. */
+  const render = (tree: Root, file: VFile): void => {
+    transformer ??= katexPlugin!(options);
+    transformer(tree, file);
+  };
   const cache = cacheFor(options);
 
   function rendered(scope: Element, file: VFile): ElementContent[] | undefined {
@@ -216,7 +276,8 @@ export default function rehypeKatexCached({
     if (formulaDepth(tex) > MAX_FORMULA_DEPTH) return tooDeep(tex);
     const key = JSON.stringify([scope.tagName, scope.properties.className, tex]);
     let result = cache.get(key);
-    if (!result && defer && !failed.has(key)) {
+    // Not rendered yet: between frames if asked to defer, and always while KaTeX is loading.
+    if (!result && (!katexPlugin || (defer && !failed.has(key)))) {
       wait(String(file.value), key);
       if (!pending.has(key)) {
         const alone = structuredClone(scope);
@@ -229,11 +290,12 @@ export default function rehypeKatexCached({
           const file = scratchFile();
           render(root, file);
           if (file.messages.length === 0) remember(key, root.children as ElementContent[]);
-          else failed.add(key);
+          else noteFailed(key);
           done(key, at);
         });
-        schedule();
       }
+      // Also when it was queued already: a KaTeX chunk that failed to load is tried again.
+      schedule();
       return undefined;
     }
     if (!result) {

@@ -1,0 +1,80 @@
+/**
+ * The conversation list, loaded a page at a time as the sidebar scrolls: years of conversations
+ * (20,000 of them) are not read, sent and held at each start, only the first screenfuls.
+ *
+ * The order is main's, to the last tie: pinned first, then by last activity, newest first, then by
+ * id. A page goes on from the last conversation of the page before (a cursor kept apart from the
+ * list, since a conversation opened from elsewhere, a search hit, may sit beyond what is loaded).
+ */
+/** Conversations per page of the sidebar. */
+export const CONVERSATION_PAGE = 200;
+
+export interface ConversationCursor {
+  pinned: boolean;
+  updatedAt: string;
+  id: string;
+}
+
+/** Main's order: negative when `a` comes first. */
+export function compareConversations(a: ConversationCursor, b: ConversationCursor): number {
+  if (a.pinned !== b.pinned) return a.pinned ? -1 : 1;
+  if (a.updatedAt !== b.updatedAt) return a.updatedAt > b.updatedAt ? -1 : 1;
+  if (a.id !== b.id) return a.id > b.id ? -1 : 1;
+  return 0;
+}
+
+export function sortConversations<T extends ConversationCursor>(list: readonly T[]): T[] {
+  return [...list].sort(compareConversations);
+}
+
+export function cursorOf(conversation: ConversationCursor): ConversationCursor {
+  return { pinned: conversation.pinned, updatedAt: conversation.updatedAt, id: conversation.id };
+}
+
+/** The next page added to what is loaded: no conversation twice, in order. */
+export function appendPage<T extends ConversationCursor>(
+  loaded: readonly T[],
+  page: readonly T[],
+): T[] {
+  const ids = new Set(page.map((c) => c.id));
+  const kept = loaded.filter((c) => !ids.has(c.id));
+  const last = kept.at(-1);
+  const first = page[0];
+  // The usual case, a page that goes on after what is loaded: no sort of 20,000 rows.
+  if (!last || !first || compareConversations(last, first) < 0) return [...kept, ...page];
+  return sortConversations([...kept, ...page]);
+}
+
+/** `conversation` in its place in a sorted list (replacing the one of the same id). */
+export function placeConversation<T extends ConversationCursor>(
+  list: readonly T[],
+  conversation: T,
+): T[] {
+  const others = list.filter((c) => c.id !== conversation.id);
+  let low = 0;
+  let high = others.length;
+  while (low < high) {
+    const middle = (low + high) >> 1;
+    if (compareConversations(others[middle]!, conversation) < 0) low = middle + 1;
+    else high = middle;
+  }
+  others.splice(low, 0, conversation);
+  return others;
+}
+
+/**
+ * The first page read again (something changed in main: a reply finished, a title): it replaces
+ * what it covers, and what was loaded beyond it stays. A conversation that was within the first
+ * page's span but is not in it any more has moved (it is in the new page) or is gone.
+ */
+export function refreshFirstPage<T extends ConversationCursor>(
+  loaded: readonly T[],
+  first: readonly T[],
+  pageSize: number,
+): T[] {
+  const last = first.at(-1);
+  if (first.length < pageSize || last === undefined) return sortConversations(first);
+  const ids = new Set(first.map((c) => c.id));
+  const beyond = loaded.filter((c) => !ids.has(c.id) && compareConversations(c, last) > 0);
+  return sortConversations([...first, ...beyond]);
+}
