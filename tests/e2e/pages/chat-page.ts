@@ -156,7 +156,7 @@ export class ChatPage {
 
   /** A notice of the chat screen (saved, imported). */
   notice(text: string | RegExp): Locator {
-    return this.page.locator('.chat-main').getByText(text);
+    return this.page.locator('.chat-main, .toast-region').getByText(text);
   }
 
   /** The token count of the whole open conversation. */

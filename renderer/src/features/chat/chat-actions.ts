@@ -320,7 +320,7 @@ export async function exportConversations(ids: string[], format: 'markdown' | 'j
   const result = await reportFailure(() => requireBridge().exportConversations({ ids, format }));
   if (result?.saved)
     showSavedToast(
-      `Exported ${result.count === 1 ? 'the conversation' : `${result.count} conversations`} to ${result.path ?? 'the chosen file'}.`,
+      `Saved ${result.count === 1 ? 'the conversation' : `${result.count} conversations`} to ${result.path ?? 'the chosen file'}.`,
       result.path,
     );
 }
@@ -336,7 +336,13 @@ export async function importConversations(): Promise<void> {
     chat().importRefused(result.refused);
     await loadConversations();
     const count = result.conversationIds.length;
-    showToast(`Imported ${count === 1 ? 'one conversation' : `${count} conversations`}.`);
+    showToast(
+      `Imported ${count === 1 ? 'one conversation' : `${count} conversations`}.${
+        result.refused.length > 0
+          ? ` ${result.refused.length === 1 ? 'One file was' : `${result.refused.length} files were`} not imported.`
+          : ''
+      }`,
+    );
     const first = result.conversationIds[0];
     if (first) await openConversation(first);
   } catch (error) {
