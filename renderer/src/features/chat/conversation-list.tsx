@@ -317,9 +317,8 @@ function ConversationItem({
         onClick={() => void openConversation(conversation.id)}
       >
         {conversation.pinned && (
-          <span className="chat-pin-mark">
+          <span className="chat-pin-mark" role="img" aria-label="Pinned">
             <Icon name="pin" />
-            <span className="visually-hidden">Pinned: </span>
           </span>
         )}
         <span className="chat-conversation-title">{conversation.title}</span>

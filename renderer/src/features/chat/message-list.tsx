@@ -33,16 +33,6 @@ export function MessageList({ conversationId }: { conversationId: string }) {
   // Each jump once, when its message is loaded: not again when later pages or replies arrive.
   const jumped = useRef<number | undefined>(undefined);
 
-  useEffect(() => {
-    if (!focus || jumped.current === focus.at) return;
-    const index = messages.findIndex((m) => m.id === focus.messageId);
-    if (index < 0) return;
-    jumped.current = focus.at;
-    list.current?.scrollToIndex({ index, align: 'center' });
-  }, [focus, messages]);
-
-  useEffect(() => keepPlaceWhenPrepending(() => scroller.current), []);
-
   // Following the newest message: on at the start (unless opened at a search hit), off when the
   // person scrolls up, on again at the bottom, at each send, and with "Jump to latest".
   const following = useRef(focusIndex < 0);
@@ -53,6 +43,19 @@ export function MessageList({ conversationId }: { conversationId: string }) {
     setAtLatest(true);
     list.current?.scrollToIndex({ index: 'LAST', align: 'end' });
   }, []);
+  useEffect(() => {
+    if (!focus || jumped.current === focus.at) return;
+    const index = messages.findIndex((m) => m.id === focus.messageId);
+    if (index < 0) return;
+    jumped.current = focus.at;
+    // The person is reading the hit now, not the newest message.
+    following.current = false;
+    setAtLatest(false);
+    list.current?.scrollToIndex({ index, align: 'center' });
+  }, [focus, messages]);
+
+  useEffect(() => keepPlaceWhenPrepending(() => scroller.current), []);
+
   const toBottom = useCallback(() => {
     const element = scroller.current;
     if (element && following.current) element.scrollTop = element.scrollHeight;
