@@ -35,6 +35,7 @@ import { AppError } from './services/app-error';
 import { BackupsService, type BackupsServiceOptions } from './services/backups/backups-service';
 import { completePendingRestore } from './services/backups/restore-files';
 import { CHAT_MIGRATIONS } from './services/chat/migrations';
+import { ConnectionHealthTracker } from './services/connections/connection-health';
 import { ConnectionsService } from './services/connections/connections';
 import { unencryptedQuestion } from './services/connections/unencrypted-question';
 import { databasePath, openDatabase, type Db, type Migration } from './services/database';
@@ -255,6 +256,7 @@ async function openServices(options: AppServicesOptions): Promise<SessionService
       (await dialogs.confirm?.(unencryptedQuestion(origin))) ?? false,
   });
   const settings = new SettingsService(options.userDataDir);
+  const health = new ConnectionHealthTracker(emit);
   log.setIncludePrompts((await settings.get()).includePromptsInLogs);
   settings.onChange((changed) => log.setIncludePrompts(changed.includePromptsInLogs));
 
@@ -281,7 +283,11 @@ async function openServices(options: AppServicesOptions): Promise<SessionService
         });
       },
     });
-    return logRequests(client, log, { requestId, connectionId: id });
+    return logRequests(client, log, {
+      requestId,
+      connectionId: id,
+      onOutcome: (outcome) => health.record(id, outcome),
+    });
   }
 
   const models = new ModelCatalog({
@@ -302,6 +308,7 @@ async function openServices(options: AppServicesOptions): Promise<SessionService
     db,
     emit,
     connections,
+    health,
     secretStore: options.secretStore,
     log,
     settings,
@@ -319,6 +326,7 @@ async function openServices(options: AppServicesOptions): Promise<SessionService
         throw new AppError('not_found', 'Connect to a relay first: no connection is set up yet.');
       return { connectionId: id, client: await clientFor(id, requestId) };
     },
+    savedFiles: new Set(),
     onClose: (cleanup) => cleanups.push(cleanup),
   };
 

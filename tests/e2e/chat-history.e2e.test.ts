@@ -297,7 +297,9 @@ describe('chat history', () => {
       const long = store.create({ title: 'A long history', model: 'demo-chat' });
       const messages = store.append(
         long.id,
-        exchange(300, { 41: 'The zeppelin landed at dawn, which nobody expected.' }),
+        exchange(300, {
+          41: '## The zeppelin **landed** at dawn\n\n- which `nobody` expected, [they said](https://example.com).',
+        }),
       );
       targetId = messages[41]!.id;
     });
@@ -309,6 +311,11 @@ describe('chat history', () => {
     await expect(results.locator('li').count()).resolves.toBe(1);
     await expect(results.locator('mark').textContent()).resolves.toMatch(/^zeppelin$/i);
     await expect(results.textContent()).resolves.toContain('A long history');
+    // The snippet is plain text: the reply's markdown is not shown as its markers.
+    const snippet = await results.locator('.chat-hit-snippet').textContent();
+    expect(snippet).toContain('The zeppelin landed at dawn');
+    expect(snippet).toContain('which nobody expected, they said');
+    expect(snippet).not.toMatch(/[#*`[\]]|https:/);
 
     await results.getByRole('button').first().click();
     const target = page.messageById(targetId);

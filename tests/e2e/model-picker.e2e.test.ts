@@ -104,6 +104,25 @@ describe('model picker', () => {
     await expect(models.kindSelect('demo-chat-fast').inputValue()).resolves.toBe('auto');
   });
 
+  it('keeps the list when a refresh fails, with the failure above it', async () => {
+    let offline = false;
+    const models = await connected({
+      fetch: (url, init) =>
+        offline ? Promise.reject(new TypeError('fetch failed')) : fetch(url, init),
+    });
+    await models.waitForModels();
+    offline = true;
+    await models.refresh.click();
+    await models.failure.waitFor();
+    await expect(models.failure.textContent()).resolves.toContain('could not be reached');
+    await expect(models.modelIds('Chat')).resolves.toEqual(['demo-chat', 'demo-chat-fast']);
+
+    offline = false;
+    await models.refresh.click();
+    await models.failure.waitFor({ state: 'detached' });
+    await expect(models.modelIds('Chat')).resolves.toEqual(['demo-chat', 'demo-chat-fast']);
+  });
+
   it('remembers the model chosen for each screen', async () => {
     const models = await connected();
     await models.waitForModels();

@@ -54,13 +54,15 @@ export async function openChatApp(
   const dialogs = new ScriptedDialogs();
   /** What main put on the clipboard, in order (the app's clipboard is Electron's). */
   const clipboard: string[] = [];
+  /** The files main showed in the file manager, in order. */
+  const shown: string[] = [];
   const services: AppServices = await createAppServices({
     userDataDir: dataDir,
     secretStore: secrets,
     dialogs,
     startImportWorker: startSourceImportWorker,
     desktop: {
-      showInFolder: () => undefined,
+      showInFolder: (path) => void shown.push(path),
       moveToTrash: () =>
         Promise.reject(new Error('Moving files to the trash is not available here.')),
       copyText: (text) => void clipboard.push(text),
@@ -138,6 +140,7 @@ export async function openChatApp(
     router,
     dialogs,
     clipboard,
+    shown,
     until,
     finished,
     deltas,

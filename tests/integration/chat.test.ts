@@ -496,6 +496,13 @@ describe('the list, search, export and import', () => {
       count: 1,
     });
     expect(app.dialogs.saveRequests[0]?.defaultName).toBe('First-talk.md');
+    // "Show in folder" shows the file just saved, and no path main did not write.
+    await app.api.showSavedFile({ path: md });
+    expect(app.shown).toEqual([md]);
+    await expect(app.api.showSavedFile({ path: join(dataDir, 'other.md') })).rejects.toMatchObject({
+      kind: 'not_found',
+    });
+    expect(app.shown).toEqual([md]);
     const markdown = await readFile(md, 'utf8');
     expect(markdown).toContain('# First/../talk');
     expect(markdown).toContain('export me');

@@ -169,6 +169,8 @@ function secretValues(secret: string): string[] {
 export interface RequestMeta {
   requestId: string;
   connectionId: string;
+  /** Told how each request ended (the connection's status dot); a stopped one is `aborted`. */
+  onOutcome?: (outcome: { ok: true } | { ok: false; kind: string; message: string }) => void;
 }
 
 /** What a failed request says in the log: its kind and status, never reply text. */
@@ -200,7 +202,8 @@ interface Tracked<T> {
 
 /**
  * The client with each request's outcome logged: route, model, outcome or error kind, status,
- * duration and request id; the prompt and reply only as content (see `AppLog`).
+ * duration and request id; the prompt and reply only as content (see `AppLog`). `onOutcome` hears
+ * each outcome too.
  */
 export function logRequests(client: RelayClient, log: AppLog, meta: RequestMeta): RelayClient {
   async function track<T>({ route, fields, content, sent, call, done }: Tracked<T>): Promise<T> {
@@ -208,6 +211,7 @@ export function logRequests(client: RelayClient, log: AppLog, meta: RequestMeta)
     const base = { route, ...fields, requestId: meta.requestId, connection: meta.connectionId };
     try {
       const result = await call();
+      meta.onOutcome?.({ ok: true });
       const outcome = done(result);
       log.info(
         'relay.request',
@@ -217,6 +221,11 @@ export function logRequests(client: RelayClient, log: AppLog, meta: RequestMeta)
       return result;
     } catch (error) {
       const failure = failureFields(error, log.includePrompts ? undefined : { sent });
+      meta.onOutcome?.({
+        ok: false,
+        kind: String(failure.outcome),
+        message: error instanceof Error ? error.message : String(error),
+      });
       log[failure.outcome === 'aborted' ? 'info' : 'warn'](
         'relay.request',
         { ...base, ...failure, durationMs: elapsed(started) },

@@ -1,5 +1,7 @@
 import { lazy, Suspense, useEffect, useRef, useState } from 'react';
 import { Badge } from '../components/badge';
+import { Icon } from '../components/icon';
+import { ToastRegion } from '../components/toast-region';
 import { EmptyState } from '../components/empty-state';
 import { Notice } from '../components/notice';
 import { Spinner } from '../components/spinner';
@@ -7,6 +9,7 @@ import { watchConnections, loadConnections } from '../features/connect/connect-a
 import { ConnectScreen } from '../features/connect/connect-screen';
 import {
   selectActiveConnection,
+  selectActiveHealth,
   selectHasConnections,
   useConnectStore,
 } from '../features/connect/connect-store';
@@ -20,9 +23,10 @@ import { ModelsScreen } from '../features/models/models-screen';
 import { loadSettings } from '../features/settings/settings-actions';
 import { SettingsScreen } from '../features/settings/settings-screen';
 import { selectTheme, useSettingsStore } from '../features/settings/settings-store';
-import { relayBridge, type ConnectLink } from '../lib/relay-bridge';
+import { failureTitle } from '../lib/errors';
+import { relayBridge, type ConnectionHealth, type ConnectLink } from '../lib/relay-bridge';
 import { recall, remember } from '../lib/session-memory';
-import { NavIcon } from './nav-icon';
+import { dismissToast, holdToast, useToastStore } from '../lib/toasts';
 import { SCREENS, SCREEN_TITLES, type ScreenId } from './screens';
 import { openConversationInChat, useAppShortcuts } from './shortcut-commands';
 import { UpdateBanner } from './update-banner';
@@ -218,8 +222,18 @@ function RootContent({ screen, onScreen, onShortcuts, link, onLinkDone }: Screen
   );
 }
 
+/** What the dot beside the connection in use says: how its last request went. */
+function healthText(health: ConnectionHealth | undefined): string {
+  if (!health) return 'No request yet';
+  if (health.state === 'ok') return 'Working';
+  const title = failureTitle({ kind: health.kind ?? 'internal' });
+  return health.message ? `${title}: ${health.message}` : title;
+}
+
 function Shell({ screen, onScreen, onShortcuts, link, onLinkDone }: ScreenProps) {
   const active = useConnectStore(selectActiveConnection);
+  const health = useConnectStore(selectActiveHealth);
+  const toasts = useToastStore((state) => state.toasts);
   const appVersion = relayBridge()?.appVersion;
   const main = useRef<HTMLElement>(null);
   const shown = useRef(screen);
@@ -232,25 +246,29 @@ function Shell({ screen, onScreen, onShortcuts, link, onLinkDone }: ScreenProps)
     main.current?.focus();
   }, [screen]);
 
+  const status = healthText(health);
   return (
     <div className="shell">
       <nav className="sidebar" aria-label="Screens">
         <p className="brand">
           <span className="app-mark app-mark-small" aria-hidden="true" />
-          Relay Desktop
+          <span className="brand-name">Relay Desktop</span>
         </p>
         <ul className="nav-list">
           {SCREENS.map((candidate) => (
-            <li key={candidate.id}>
+            <li key={candidate.id} className="nav-entry">
               <button
                 type="button"
                 className="nav-item"
                 aria-current={candidate.id === screen ? 'page' : undefined}
                 onClick={() => onScreen(candidate.id)}
               >
-                <NavIcon screen={candidate.id} />
-                {candidate.title}
+                <Icon name={candidate.id} />
+                <span className="nav-label">{candidate.title}</span>
               </button>
+              <span className="tooltip" aria-hidden="true">
+                {candidate.title}
+              </span>
             </li>
           ))}
         </ul>
@@ -263,21 +281,36 @@ function Shell({ screen, onScreen, onShortcuts, link, onLinkDone }: ScreenProps)
           />
           <UpdateBanner onDetails={() => onScreen('settings')} />
           {active && (
-            <button
-              type="button"
-              className="active-connection"
-              onClick={() => onScreen('connections')}
-              aria-label={`In use: ${active.name}${active.isDemo ? ' (demo)' : ''}. Show connections`}
-            >
-              <span className="status-dot" aria-hidden="true" />
-              <span className="active-connection-name">{active.name}</span>
-              {active.isDemo && <Badge tone="demo">Demo</Badge>}
-            </button>
+            <div className="nav-entry">
+              <button
+                type="button"
+                className="active-connection"
+                onClick={() => onScreen('connections')}
+                title={status}
+                aria-label={`In use: ${active.name}${active.isDemo ? ' (demo)' : ''}. ${status}. Show connections`}
+              >
+                <span
+                  className="status-dot"
+                  data-state={health?.state ?? 'unknown'}
+                  aria-hidden="true"
+                />
+                <span className="active-connection-name">{active.name}</span>
+                {active.isDemo && <Badge tone="demo">Demo</Badge>}
+              </button>
+              <span className="tooltip" aria-hidden="true">
+                {active.name}: {status}
+              </span>
+            </div>
           )}
-          <button type="button" className="nav-item" onClick={onShortcuts}>
-            <NavIcon screen="shortcuts" />
-            Keyboard shortcuts
-          </button>
+          <div className="nav-entry">
+            <button type="button" className="nav-item" onClick={onShortcuts}>
+              <Icon name="keyboard" />
+              <span className="nav-label">Keyboard shortcuts</span>
+            </button>
+            <span className="tooltip" aria-hidden="true">
+              Keyboard shortcuts
+            </span>
+          </div>
           {appVersion && <p className="version">Version {appVersion}</p>}
         </div>
       </nav>
@@ -320,6 +353,7 @@ function Shell({ screen, onScreen, onShortcuts, link, onLinkDone }: ScreenProps)
             <BackupsSection />
           </SettingsScreen>
         )}
+        <ToastRegion toasts={toasts} onDismiss={dismissToast} onHold={holdToast} />
       </main>
     </div>
   );

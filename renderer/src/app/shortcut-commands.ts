@@ -83,6 +83,10 @@ export function useAppShortcuts({
       case 'stopGenerating':
         stopStreaming();
         break;
+      case 'toggleConversations':
+        onScreen('chat');
+        useChatStore.getState().listToggled();
+        break;
     }
   });
 }

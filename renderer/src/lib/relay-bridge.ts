@@ -31,6 +31,7 @@ export type Answer<Name extends keyof Routes> = Awaited<ReturnType<RelayBridge[N
 export type ConnectionSummary = Answer<'createConnection'>;
 export type ConnectionTestResult = Answer<'testConnection'>;
 export type KeyStorageStatus = Answer<'getKeyStorageStatus'>;
+export type ConnectionHealth = Answer<'getConnectionHealth'>[number];
 export type ModelList = Answer<'listModels'>;
 export type RelayModel = ModelList['models'][number];
 export type ModelKind = RelayModel['kind'];

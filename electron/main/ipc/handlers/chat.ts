@@ -7,6 +7,7 @@ import { readInProcess, readInWorker } from '../../services/chat/import-reader';
 import { exportToFile, importFromFiles } from '../../services/chat/transfer';
 import { conversationCost, usageReport } from '../../services/chat/usage';
 import type { Handlers } from '../router';
+import { saved } from './saved-files';
 
 function found<T>(value: T | undefined): T {
   if (value === undefined) throw new AppError('not_found', 'That conversation no longer exists.');
@@ -80,7 +81,8 @@ export async function chatHandlers(context: AppContext): Promise<Handlers<typeof
     },
     getUsage: async ({ days }) => usageReport(store, await context.models.prices.get(), days),
     searchMessages: ({ query, limit }) => store.search(query, limit),
-    exportConversations: ({ ids, format }) => exportToFile(store, ids, format, context.dialogs),
+    exportConversations: async ({ ids, format }) =>
+      saved(context, await exportToFile(store, ids, format, context.dialogs)),
     importConversations: async () => {
       const imported = await importFromFiles(store, context.dialogs, readChosenFiles);
       if (!imported.cancelled) context.emit('conversationsChanged', null);

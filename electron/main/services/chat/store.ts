@@ -11,6 +11,7 @@
  * version's most recent last message by walking children down; both stop as soon as they can.
  */
 import { randomUUID } from 'node:crypto';
+import { plainSnippet } from './snippet-text';
 import {
   MAX_TITLE_CHARS,
   type Branch,
@@ -171,12 +172,12 @@ export function ftsQuery(input: string): string | undefined {
     .join(' ');
 }
 
-/** Splits an FTS5 snippet with our markers into plain segments. */
+/** Splits an FTS5 snippet with our markers into plain segments, markdown syntax removed. */
 export function snippetSegments(snippet: string): SearchHit['snippet'] {
   const segments: SearchHit['snippet'] = [];
   let hit = false;
   let text = '';
-  for (const char of snippet) {
+  for (const char of plainSnippet(snippet)) {
     if (char === HIT_START || char === HIT_END) {
       if (text !== '') segments.push({ text, hit });
       text = '';

@@ -457,6 +457,13 @@ export class ImageGallery {
     return row;
   }
 
+  /** Whether the gallery holds the image with these bytes (its id is their hash). */
+  holds(bytes: Uint8Array): boolean {
+    return (
+      this.#db.one('SELECT 1 AS found FROM images WHERE id = ?', [sha256Hex(bytes)]) !== undefined
+    );
+  }
+
   /** One image with the real path of its file; refuses one whose file is gone or leads outside. */
   async get(id: string): Promise<GalleryImage & { path: string }> {
     const image = toImage(this.#row(id));

@@ -89,6 +89,24 @@ export const keyStorageStatusSchema = z.object({
   reason: z.string().optional(),
 });
 
+export const HEALTH_STATES = ['ok', 'warning', 'error'] as const;
+export type HealthState = (typeof HEALTH_STATES)[number];
+
+/**
+ * How the last request to a connection went: `ok` (it answered), `warning` (it answered and wants
+ * something done: a used-up balance, a rate limit, a failing server) or `error` (it could not be
+ * used), with the failure's kind and message. A connection with no request yet has none.
+ */
+export const connectionHealthSchema = z.object({
+  connectionId: id,
+  state: z.enum(HEALTH_STATES),
+  kind: z.string().optional(),
+  message: z.string().optional(),
+  /** ISO date of the request's end. */
+  at: z.string(),
+});
+export type ConnectionHealth = z.infer<typeof connectionHealthSchema>;
+
 export const CONNECTIONS_ROUTES = {
   listConnections: route('connections:list', z.undefined(), z.array(connectionSummarySchema)),
   createConnection: route('connections:create', connectionDraftSchema, connectionSummarySchema),
@@ -112,9 +130,13 @@ export const CONNECTIONS_ROUTES = {
   ),
   startDemoRelay: route('connections:start-demo', z.undefined(), connectionSummarySchema),
   getKeyStorageStatus: route('connections:key-storage', z.undefined(), keyStorageStatusSchema),
+  /** How the last request to each connection went (connections with none are absent). */
+  getConnectionHealth: route('connections:health', z.undefined(), z.array(connectionHealthSchema)),
 } as const satisfies Record<string, RouteSpec>;
 
 export const CONNECTIONS_EVENTS = {
   /** Connections changed (saved, deleted, switched) in main. */
   connectionsChanged: event('connections:changed', z.null()),
+  /** A request to a connection ended differently from the one before (see `getConnectionHealth`). */
+  connectionHealthChanged: event('connections:health-changed', connectionHealthSchema),
 } as const satisfies Record<string, EventSpec>;

@@ -1,7 +1,9 @@
 /** What the chat screen asks of main; outcomes go to the stores as events. */
+import { copyText } from '../../lib/clipboard';
 import { failureOf } from '../../lib/errors';
 import { requireBridge } from '../../lib/relay-bridge';
 import { recall, remember } from '../../lib/session-memory';
+import { showSavedToast, showToast } from '../../lib/toasts';
 import { useChatStore } from './chat-store';
 import { CONVERSATION_PAGE } from './conversation-pages';
 import {
@@ -236,11 +238,16 @@ export async function saveConversationSettings(settings: ConversationSettings): 
   return saved ?? false;
 }
 
-type Sent = { userMessageId: string; replyId: string };
+type Sent = { replyId: string };
 
-async function afterSend(sending: Promise<Sent>): Promise<boolean> {
+/**
+ * Waits for main to take a send, then shows the conversation again with the reply streaming in.
+ * The message list goes to the newest message and follows the reply from there.
+ */
+async function afterSend(sending: () => Promise<Sent>): Promise<boolean> {
+  chat().followRequested();
   const sent = await reportFailure(async () => {
-    const { replyId } = await sending;
+    const { replyId } = await sending();
     if (!(replyId in useStreamStore.getState().texts))
       useStreamStore.getState().streamStarted(replyId);
     await refreshActive();
@@ -249,20 +256,37 @@ async function afterSend(sending: Promise<Sent>): Promise<boolean> {
   return sent ?? false;
 }
 
+/** Whether a reply is still being written in the open conversation (sending waits for it). */
+export function isReplying(): boolean {
+  return Object.keys(chat().streaming).length > 0;
+}
+
 export function sendMessage(
   conversationId: string,
   text: string,
   stream: boolean,
 ): Promise<boolean> {
-  return afterSend(requireBridge().sendMessage({ conversationId, text, options: { stream } }));
+  return afterSend(() =>
+    requireBridge().sendMessage({ conversationId, text, options: { stream } }),
+  );
 }
 
 export function regenerateReply(conversationId: string, stream = true): Promise<boolean> {
-  return afterSend(requireBridge().regenerateReply({ conversationId, options: { stream } }));
+  return afterSend(() => requireBridge().regenerateReply({ conversationId, options: { stream } }));
 }
 
 export function editAndResend(messageId: string, text: string, stream = true): Promise<boolean> {
-  return afterSend(requireBridge().editMessage({ messageId, text, options: { stream } }));
+  return afterSend(() => requireBridge().editMessage({ messageId, text, options: { stream } }));
+}
+
+/** Puts a message on the clipboard, and says so. */
+export async function copyMessage(text: string): Promise<void> {
+  try {
+    await copyText(text);
+    showToast('Copied to the clipboard.');
+  } catch (error) {
+    showToast(`Not copied: ${failureOf(error).message}`, { tone: 'error' });
+  }
 }
 
 /**
@@ -290,7 +314,7 @@ export async function branchFromHere(messageId: string): Promise<string | undefi
   return reportFailure(async () => {
     const created = await requireBridge().forkConversation({ messageId });
     chat().conversationUpdated(created);
-    chat().noticeShown(`Branched into “${created.title}”.`);
+    showToast(`Branched into “${created.title}”.`);
     await openConversation(created.id);
     return created.id;
   });
@@ -385,8 +409,9 @@ export async function jumpToHit(
 export async function exportConversations(ids: string[], format: 'markdown' | 'json') {
   const result = await reportFailure(() => requireBridge().exportConversations({ ids, format }));
   if (result?.saved)
-    chat().noticeShown(
+    showSavedToast(
       `Saved ${result.count === 1 ? 'the conversation' : `${result.count} conversations`} to ${result.path ?? 'the chosen file'}.`,
+      result.path,
     );
 }
 
@@ -401,7 +426,7 @@ export async function importConversations(): Promise<void> {
     chat().importRefused(result.refused);
     await loadConversations();
     const count = result.conversationIds.length;
-    chat().noticeShown(
+    showToast(
       `Imported ${count === 1 ? 'one conversation' : `${count} conversations`}.${
         result.refused.length > 0
           ? ` ${result.refused.length === 1 ? 'One file was' : `${result.refused.length} files were`} not imported.`

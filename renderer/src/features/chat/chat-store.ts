@@ -55,11 +55,17 @@ export interface ChatState {
   searchStatus: LoadStatus;
   /** The message a search hit jumps to, and the words to mark in it. */
   focus?: { messageId: string; terms: string[]; at: number } | undefined;
-  /** A failure of a send, export or import, shown above the composer. */
+  /** A failure of an export, an import or a conversation's action, shown above the messages. */
   actionFailure?: FailureInfo | undefined;
-  notice?: string | undefined;
   /** Files or zip entries the last import left out, each with the reason. */
   importRefusals: ImportRefusal[];
+  /** The conversation list is hidden (the person's choice, kept across starts). */
+  listHidden: boolean;
+  /**
+   * Counts the person's sends (a message, a regenerate, an edit): the message list goes to the
+   * newest message at each one, and follows the reply from there.
+   */
+  followRequests: number;
   /** The composer takes the keyboard focus when it next shows (the app reopened a conversation). */
   composerFocus: boolean;
 
@@ -100,8 +106,11 @@ export interface ChatState {
   searchFailed(query: string): void;
   focusRequested(messageId: string, terms: string[]): void;
   actionFailed(failure: FailureInfo | undefined): void;
-  noticeShown(notice: string | undefined): void;
   importRefused(refusals: ImportRefusal[]): void;
+  listToggled(hidden?: boolean): void;
+  followRequested(): void;
+  /** The chat screen was left: what it said for the moment is not shown on the next visit. */
+  screenLeft(): void;
   composerFocusRequested(focus: boolean): void;
 }
 
@@ -132,6 +141,8 @@ export const useChatStore = create<ChatState>()((set) => ({
   searchHits: [],
   searchStatus: 'idle',
   importRefusals: [],
+  listHidden: readListHidden(),
+  followRequests: 0,
   composerFocus: false,
 
   listRequested: () =>
@@ -291,10 +302,35 @@ export const useChatStore = create<ChatState>()((set) => ({
     set((state) => (state.searchQuery === query ? { searchStatus: 'failed', searchHits: [] } : {})),
   focusRequested: (messageId, terms) => set({ focus: { messageId, terms, at: Date.now() } }),
   actionFailed: (actionFailure) => set({ actionFailure }),
-  noticeShown: (notice) => set({ notice }),
   importRefused: (importRefusals) => set({ importRefusals }),
+  listToggled: (hidden) =>
+    set((state) => {
+      const listHidden = hidden ?? !state.listHidden;
+      writeListHidden(listHidden);
+      return { listHidden };
+    }),
+  followRequested: () => set((state) => ({ followRequests: state.followRequests + 1 })),
+  screenLeft: () => set({ actionFailure: undefined, importRefusals: [] }),
   composerFocusRequested: (composerFocus) => set({ composerFocus }),
 }));
+
+const LIST_HIDDEN_KEY = 'relay.chat.listHidden';
+
+function readListHidden(): boolean {
+  try {
+    return localStorage.getItem(LIST_HIDDEN_KEY) === 'true';
+  } catch {
+    return false;
+  }
+}
+
+function writeListHidden(hidden: boolean): void {
+  try {
+    localStorage.setItem(LIST_HIDDEN_KEY, String(hidden));
+  } catch {
+    // Storage refused: the choice lasts until the window closes.
+  }
+}
 
 function replaceSummary(list: ConversationSummary[], summary: ConversationSummary) {
   return placeConversation(list, summary);

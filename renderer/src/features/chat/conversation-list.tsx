@@ -9,6 +9,7 @@ import {
 } from 'react';
 import { Virtuoso, type ItemProps, type ListProps } from 'react-virtuoso';
 import { useShallow } from 'zustand/react/shallow';
+import { Icon } from '../../components/icon';
 import {
   deleteConversation,
   exportConversations,
@@ -316,8 +317,8 @@ function ConversationItem({
         onClick={() => void openConversation(conversation.id)}
       >
         {conversation.pinned && (
-          <span className="chat-pin-mark" aria-label="Pinned">
-            📌{' '}
+          <span className="chat-pin-mark" role="img" aria-label="Pinned">
+            <Icon name="pin" />
           </span>
         )}
         <span className="chat-conversation-title">{conversation.title}</span>

@@ -40,13 +40,26 @@ export async function loadConnections(): Promise<void> {
   }
 }
 
-/** Loads the list and follows changes main reports; returns the unsubscribe. */
+/**
+ * Loads the list and follows changes main reports, and how each connection's last request went;
+ * returns the unsubscribe.
+ */
 export function watchConnections(): () => void {
   void loadConnections();
   const bridge = requireBridge();
-  return bridge.onConnectionsChanged(() => {
-    void loadConnections();
-  });
+  const stops = [
+    bridge.onConnectionsChanged(() => {
+      void loadConnections();
+    }),
+    bridge.onConnectionHealthChanged((health) =>
+      useConnectStore.getState().healthReported([health]),
+    ),
+  ];
+  void bridge.getConnectionHealth().then(
+    (all) => useConnectStore.getState().healthReported(all),
+    () => undefined, // The dot stays grey: nothing is known yet.
+  );
+  return () => stops.forEach((stop) => stop());
 }
 
 export async function createConnection(draft: ConnectionDraft): Promise<ConnectionSummary> {
