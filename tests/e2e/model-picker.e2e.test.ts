@@ -115,12 +115,20 @@ describe('model picker', () => {
     await models.refresh.click();
     await models.failure.waitFor();
     await expect(models.failure.textContent()).resolves.toContain('could not be reached');
-    await expect(models.modelIds('Chat')).resolves.toEqual(['demo-chat', 'demo-chat-fast']);
+    await expect(models.modelIds('Chat')).resolves.toEqual([
+      'demo-chat',
+      'demo-chat-fast',
+      'demo-chat-mini',
+    ]);
 
     offline = false;
     await models.refresh.click();
     await models.failure.waitFor({ state: 'detached' });
-    await expect(models.modelIds('Chat')).resolves.toEqual(['demo-chat', 'demo-chat-fast']);
+    await expect(models.modelIds('Chat')).resolves.toEqual([
+      'demo-chat',
+      'demo-chat-fast',
+      'demo-chat-mini',
+    ]);
   });
 
   it('remembers the model chosen for each screen', async () => {
