@@ -1,6 +1,7 @@
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { QuickApp } from './app/quick-app';
+import './app/tokens.css';
 import './app/app.css';
 import './components/components.css';
 import './features/quick-ask/quick-ask.css';
