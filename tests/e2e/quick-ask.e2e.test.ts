@@ -84,6 +84,10 @@ describe('quick ask', () => {
     const { quick, windows } = await openQuickAsk();
     await quick.ask('Explain the relay in two points');
     await quick.waitForReply();
+    // Styled with the app's design tokens, as the main window is.
+    const token = `getComputedStyle(document.documentElement).getPropertyValue('--color-accent').trim()`;
+    await expect(quick.page.evaluate(token)).resolves.toMatch(/\S/);
+    await expect(quick.page.evaluate(token)).resolves.toBe(await suite.app.page.evaluate(token));
     // The chat's markdown: the demo reply's bold text and its code block.
     await expect.poll(() => quick.reply.locator('.markdown strong').count()).toBeGreaterThan(0);
     await expect.poll(() => quick.reply.locator('.md-code').count()).toBeGreaterThan(0);

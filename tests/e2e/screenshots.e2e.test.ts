@@ -65,6 +65,32 @@ const IMAGE_PROMPTS = [
   'a stack of pancakes with berries',
 ];
 
+/** A question whose two replies (the first, then a regenerated one) differ, as a model's would. */
+const VERSIONS_PROMPT = 'Suggest a name for our team wiki';
+const VERSIONS_REPLIES = [
+  [
+    'A few that read well in a sidebar and a URL:',
+    '',
+    '1. **Compass**: where the team finds its way.',
+    '2. **The Ledger**: plain, and says it keeps records.',
+    '3. **Basecamp**: the place everyone starts from.',
+    '',
+    'Compass is the safest: short, friendly, and rarely taken inside a company.',
+  ].join('\n'),
+  [
+    'Three directions, depending on the tone you want:',
+    '',
+    '- **Practical**: _Handbook_, _Field Guide_',
+    '- **Playful**: _The Hive_, _Brain Attic_',
+    '- **Named after the team**: _Atlas Notes_, if your team is Atlas',
+    '',
+    'Whichever you pick, check that it searches well: a one-word name nobody else uses in',
+    'your chat makes links to the wiki easy to find.',
+  ].join('\n'),
+];
+
+const COMPARE_PROMPT = 'Why is the sky blue?';
+
 const DAY = 86_400_000;
 
 const RELEASE_NOTES = `<h3>Relay Desktop 0.2.0</h3>
@@ -94,6 +120,7 @@ describe.each(['light', 'dark'] as const)('screenshots in the %s theme', (theme)
     colorScheme: theme,
     fetch: scriptedChat({
       [SIMILARITY_PROMPT]: SIMILARITY_REPLY,
+      [VERSIONS_PROMPT]: VERSIONS_REPLIES,
       [messageWithContext(QUICK_PROMPT, SELECTION)]: QUICK_REPLY,
     }),
     dialogs,
@@ -164,6 +191,54 @@ describe.each(['light', 'dark'] as const)('screenshots in the %s theme', (theme)
     await chat.lastReply().locator('.katex-display').waitFor();
     await blur();
     await shoot('chat');
+  });
+
+  it('chat: versions of a reply, and models compared side by side', async () => {
+    const chat = new ChatPage(shared.app.page);
+    await chat.ready();
+    await chat.send(VERSIONS_PROMPT);
+    await expect(chat.finishedReplyStatus()).resolves.toBe('complete');
+    await chat.lastReply().getByRole('button', { name: 'Regenerate' }).click();
+    await chat.lastReply().getByRole('group', { name: 'Version 2 of 2' }).waitFor();
+    await expect(chat.finishedReplyStatus()).resolves.toBe('complete');
+    await chat.lastReply().getByText('Three directions').waitFor();
+    await blur();
+    await shoot('chat-versions');
+
+    await chat.ready();
+    await shared.app.page.getByRole('button', { name: 'Compare models…' }).click();
+    const form = shared.app.page.getByRole('form', { name: 'Compare models' });
+    await form.getByLabel('Model of column 1').selectOption('demo-chat');
+    await form.getByLabel('Model of column 2').selectOption('demo-chat-mini');
+    await form.getByLabel('Message to compare').fill(COMPARE_PROMPT);
+    await form.getByRole('button', { name: 'Send to all' }).click();
+    const columns = shared.app.page.getByRole('region', { name: 'Replies side by side' });
+    const column = (model: string) =>
+      columns.getByRole('article', { name: new RegExp(`^${model} · temperature`) });
+    for (const model of ['demo-chat', 'demo-chat-mini']) {
+      await expect
+        .poll(() => column(model).getAttribute('data-status'), { timeout: 20_000 })
+        .toBe('complete');
+    }
+    await blur();
+    await shoot('chat-compare');
+    await column('demo-chat').getByRole('button', { name: 'Continue with this one' }).click();
+    await columns.waitFor({ state: 'detached' });
+  });
+
+  it('chat in a narrow window: icon navigation, and a way back to the latest reply', async () => {
+    const page = shared.app.page;
+    const chat = new ChatPage(page);
+    await chat.openConversation('How do I tell how similar');
+    await chat.lastReply().locator('.katex-display').waitFor();
+    await page.setViewportSize({ width: 900, height: 650 });
+    // Read a little way up: the view stops following and offers the way back.
+    await expect.poll(() => chat.scrollBy(-320)).toBe(true);
+    await chat.jumpToLatest().waitFor();
+    await blur();
+    await shoot('chat-narrow');
+    await chat.jumpToLatest().click();
+    await page.setViewportSize({ width: 1280, height: 800 });
   });
 
   it('embeddings: vectors, heatmap and scatter', async () => {
