@@ -301,8 +301,14 @@ async function start(appLog: AppLog): Promise<void> {
     emit: sendEvent,
     // After a restore, the page starts again on the restored data. A reload the page asked for
     // itself would be refused by the window's navigation guard; one from main is not.
+    // The services over the data were opened again on the restored data: the shell follows the
+    // new settings service and applies the restored shortcut, tray, login item and update checks.
     reloadWindow: () => {
       if (mainWindow && !mainWindow.isDestroyed()) mainWindow.webContents.reload();
+      if (services)
+        void followServices(services, { restored: true }).catch((error: unknown) => {
+          appLog.error('backups.restored-shell', error);
+        });
     },
     version: app.getVersion(),
     platform,
@@ -320,15 +326,25 @@ async function start(appLog: AppLog): Promise<void> {
     readClipboard: readClipboardText,
   });
   services = started;
-  const followSettings = (current: Awaited<ReturnType<typeof started.settings.get>>) => {
-    closeToTray = current.desktop.closeToTray;
-    quickAskKeys = current.quickAsk.enabled
-      ? acceleratorLabel(current.quickAsk.shortcut, platform)
-      : undefined;
-    desktopShell?.refreshTray();
-  };
-  followSettings(await started.settings.get());
-  started.settings.onChange(followSettings);
+  /** The shell (close to tray, the tray's label for quick ask) follows the services' settings. */
+  async function followServices(current: AppServices, { restored = false } = {}): Promise<void> {
+    const followSettings = (settings: Awaited<ReturnType<typeof current.settings.get>>) => {
+      closeToTray = settings.desktop.closeToTray;
+      quickAskKeys = settings.quickAsk.enabled
+        ? acceleratorLabel(settings.quickAsk.shortcut, platform)
+        : undefined;
+      desktopShell?.refreshTray();
+    };
+    followSettings(await current.settings.get());
+    current.settings.onChange(followSettings);
+    if (restored) {
+      // After a restore: the new services apply what the restored settings say.
+      await current.desktop.start();
+      await refreshTrayConnections();
+      void current.updates.start();
+    }
+  }
+  await followServices(started);
   const origins = [APP_ORIGIN, ...(devServer ? [devServer.origin] : [])];
   const router = createRouter(ROUTES, started.handlers, {
     // Exactly two windows are trusted: the main window and the quick ask window, top frames only.
