@@ -62,19 +62,32 @@ function dump(db: Db, domain: Domain): Record<string, unknown[]> {
   return Object.fromEntries(
     tablesOf(db, domain).map((t) => [
       t,
-      db.all<Record<string, unknown>>(`SELECT * FROM "${t}" ORDER BY rowid`).map((row) =>
-        Object.fromEntries(
-          Object.entries(row).map(([k, v]) => [
-            k,
-            // Blobs (vectors) compared byte for byte, as hex.
-            v instanceof ArrayBuffer || ArrayBuffer.isView(v)
-              ? `blob:${Buffer.from(v instanceof ArrayBuffer ? v : v.buffer).toString('hex')}`
-              : v,
-          ]),
+      // In a stable order of their own: a gallery indexed again inserts its rows in the order
+      // it reads the folder, not the order they were first written in.
+      sortRows(
+        db.all<Record<string, unknown>>(`SELECT * FROM "${t}" ORDER BY rowid`).map((row) =>
+          Object.fromEntries(
+            Object.entries(row).map(([k, v]) => [
+              k,
+              // Blobs (vectors) compared byte for byte, as hex.
+              v instanceof ArrayBuffer || ArrayBuffer.isView(v)
+                ? `blob:${Buffer.from(v instanceof ArrayBuffer ? v : v.buffer).toString('hex')}`
+                : v,
+            ]),
+          ),
         ),
       ),
     ]),
   );
+}
+
+function sortRows<T>(rows: T[]): T[] {
+  const key = (row: T) =>
+    JSON.stringify(row, (_k, v: unknown) => (typeof v === 'bigint' ? String(v) : v));
+  return rows
+    .map((row) => [key(row), row] as const)
+    .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
+    .map(([, row]) => row);
 }
 
 async function withDb<T>(dir: string, work: (db: Db) => T | Promise<T>): Promise<T> {
