@@ -38,7 +38,7 @@ export interface DemoRelayOptions {
   /** Default '127.0.0.1': the relay is for this machine only unless asked otherwise. */
   host?: string;
   /** Accepted API keys; default one fresh random key `sk-demo-<32 hex>`. */
-  keys?: string[];
+  keys?: string[] | undefined;
   /** Starting balance of every key, in credits (default 100). */
   balance?: number;
   /** Credits every request that passes validation draws (default 0.01). */
@@ -57,7 +57,7 @@ export interface DemoRelayOptions {
   replyTokens?: number;
   faults?: DemoRelayFaults;
   /** Receives one line per request (method, path, status, time, key number; never the key). */
-  log?: (line: string) => void;
+  log?: ((line: string) => void) | undefined;
 }
 
 export interface DemoRelaySettings {

@@ -80,7 +80,7 @@ export interface AppServicesOptions {
   /** Reloads the page after a restore (the window's `webContents.reload()` in the app). */
   reloadWindow?: () => void;
   /** The backups' clock, file system and copy step, for tests; the real ones by default. */
-  backupSeams?: Pick<BackupsServiceOptions, 'clock' | 'fs' | 'copy' | 'computerName'>;
+  backupSeams?: Pick<BackupsServiceOptions, 'clock' | 'fs' | 'copy' | 'computerName'> | undefined;
   /**
    * A fetch no proxy setting reaches, for the embedded demo relay on loopback (Node's own in the
    * app); `fetch` if absent.

@@ -190,13 +190,13 @@ export const chatTransport: Benchmark = {
       // IPC: a local socket, in order, with no reply awaited. (page.evaluate over the DevTools
       // protocol, as the e2e harness delivers events, queues each behind the last one's round
       // trip: its p95 was 28 ms here, a cost of the test driver that the app does not have.)
-      const events: { client?: ServerResponse; queued: string[] } = { queued: [] };
+      const events: { client?: ServerResponse | undefined; queued: string[] } = { queued: [] };
       // What one run records in main.
       let chunks: Chunk[] = [];
       let sent: Sent[] = [];
       let replied = 0;
       let finished: (() => void) | undefined;
-      const target: { page?: Page } = {};
+      const target: { page?: Page | undefined } = {};
       const services = await createAppServices({
         userDataDir: join(work, 'user'),
         secretStore: new MemorySecretStore(),

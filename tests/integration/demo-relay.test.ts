@@ -20,7 +20,7 @@ interface CallOptions {
   method?: string;
   body?: unknown;
   /** A raw body, sent as is. */
-  raw?: string;
+  raw?: string | undefined;
   /** The key to send; null sends no Authorization header. Default: the relay's first key. */
   key?: string | null;
 }
@@ -35,7 +35,7 @@ function call(relay: DemoRelay, path: string, options: CallOptions = {}): Promis
   return fetch(`${relay.url}${path}`, {
     method: options.method ?? (body === undefined ? 'GET' : 'POST'),
     headers,
-    body,
+    ...(body === undefined ? {} : { body }),
   });
 }
 

@@ -333,8 +333,8 @@ export function createElectronDouble(
   // ------------------------------------------------------------------------------ session
 
   const permissionHandlers: {
-    request?: (...args: unknown[]) => void;
-    check?: (...args: unknown[]) => boolean;
+    request?: ((...args: unknown[]) => void) | undefined;
+    check?: ((...args: unknown[]) => boolean) | undefined;
   } = {};
   const proxies = new Map<string, ProxyConfig>();
 

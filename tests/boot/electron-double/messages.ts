@@ -17,11 +17,11 @@ export type Command =
   | { command: 'ready' }
   | { command: 'request'; url: string }
   | { command: 'invoke'; channel: string; payload: unknown; sender: SenderSpec }
-  | { command: 'navigate'; window?: number; url: string }
-  | { command: 'open-window'; window?: number; url: string }
-  | { command: 'permission'; window?: number; permission: string }
+  | { command: 'navigate'; window?: number | undefined; url: string }
+  | { command: 'open-window'; window?: number | undefined; url: string }
+  | { command: 'permission'; window?: number | undefined; permission: string }
   | { command: 'click-menu'; menuId: string }
-  | { command: 'close-window'; window?: number }
+  | { command: 'close-window'; window?: number | undefined }
   | { command: 'quit' }
   | { command: 'second-instance'; argv: string[] }
   | { command: 'open-url'; url: string }

@@ -46,11 +46,7 @@ export async function chatHandlers(context: AppContext): Promise<Handlers<typeof
     restoreConversation: ({ id }) => found(store.restore(id)),
     getConversation: ({ id, limit, beforeId, fromId }) => ({
       conversation: found(store.get(id)),
-      ...store.path(id, {
-        ...(limit === undefined ? {} : { limit }),
-        ...(beforeId === undefined ? {} : { beforeId }),
-        ...(fromId === undefined ? {} : { fromId }),
-      }),
+      ...store.path(id, { limit, beforeId, fromId }),
       ...(beforeId === undefined ? withCompare(id) : {}),
     }),
     showVersion: ({ messageId }) => {
@@ -67,10 +63,7 @@ export async function chatHandlers(context: AppContext): Promise<Handlers<typeof
     sendMessage: ({ conversationId, text, options }) => chat.send(conversationId, text, options),
     stopReply: ({ replyId }) => ({ stopped: chat.stop(replyId) }),
     regenerateReply: ({ conversationId, replyId, options }) =>
-      chat.regenerate(conversationId, {
-        ...options,
-        ...(replyId === undefined ? {} : { replyId }),
-      }),
+      chat.regenerate(conversationId, { ...options, replyId }),
     compareMessage: ({ conversationId, text, targets, options }) =>
       chat.compare(conversationId, text, targets, options),
     continueWith: async ({ replyId }) => (await chat.continueWith(replyId), null),

@@ -1,5 +1,6 @@
 import type { UPDATES_ROUTES } from '../../../shared/ipc/routes/updates';
 import type { AppContext } from '../../app-context';
+import { setFields } from '../../services/changes';
 import type { UpdateService } from '../../services/updates/update-service';
 import type { Handlers } from '../router';
 
@@ -13,7 +14,9 @@ export function updatesHandlers(
     checkForUpdates: () => service.check(),
     configureUpdates: async (changes) => {
       const before = (await context.settings.get()).updates;
-      const after = (await context.settings.update({ updates: { ...before, ...changes } })).updates;
+      const after = (
+        await context.settings.update({ updates: { ...before, ...setFields(changes) } })
+      ).updates;
       await service.configure(after, before);
       return after;
     },

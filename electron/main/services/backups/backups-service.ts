@@ -126,7 +126,13 @@ function backupFailure(kind: BackupFailureKind, message: string): AppError {
 export interface LiveData {
   db: Db;
   connections(): Promise<
-    Array<{ id: string; name: string; baseUrl: string; hasKey: boolean; isDemo?: boolean }>
+    Array<{
+      id: string;
+      name: string;
+      baseUrl: string;
+      hasKey: boolean;
+      isDemo?: boolean | undefined;
+    }>
   >;
 }
 

@@ -50,7 +50,7 @@ export interface ChatServiceOptions {
 }
 
 export interface SendOptions {
-  stream?: boolean;
+  stream?: boolean | undefined;
 }
 
 /** What a caller may change about a reply it adds (`addSiblingReply`). */
@@ -188,7 +188,10 @@ export class ChatService {
    * A new version of a reply (by default the last one of the path), beside it; the path ends at
    * the new one. After a user message with no reply yet, a reply under it.
    */
-  async regenerate(conversationId: string, options: SendOptions & { replyId?: string } = {}) {
+  async regenerate(
+    conversationId: string,
+    options: SendOptions & { replyId?: string | undefined } = {},
+  ) {
     this.#ready(conversationId);
     let target = options.replyId;
     if (target === undefined) {
@@ -200,8 +203,7 @@ export class ChatService {
     const message = this.#message(target);
     if (message.conversationId !== conversationId)
       throw new AppError('invalid_request', 'That reply is not part of this conversation.');
-    const { stream } = options;
-    return this.addSiblingReply(target, stream === undefined ? {} : { stream });
+    return this.addSiblingReply(target, { stream: options.stream });
   }
 
   /**

@@ -189,12 +189,12 @@ export function snippetSegments(snippet: string): SearchHit['snippet'] {
 }
 
 export interface NewConversation {
-  title?: string;
-  model?: string | null;
-  systemPrompt?: string;
-  temperature?: number | null;
-  maxTokens?: number | null;
-  pinned?: boolean;
+  title?: string | undefined;
+  model?: string | null | undefined;
+  systemPrompt?: string | undefined;
+  temperature?: number | null | undefined;
+  maxTokens?: number | null | undefined;
+  pinned?: boolean | undefined;
   createdAt?: string;
   updatedAt?: string;
 }
@@ -286,7 +286,9 @@ export class ChatStore {
    * The conversations, pinned first, then by last activity, newest first (then by id, so that
    * the order is total): all, or a page of `limit` after a cursor (keyset, along an index).
    */
-  list(page: { limit?: number; after?: ConversationCursor } = {}): ConversationSummary[] {
+  list(
+    page: { limit?: number | undefined; after?: ConversationCursor | undefined } = {},
+  ): ConversationSummary[] {
     const { limit, after } = page;
     const where = after ? ' AND (c.pinned, c.updated_at, c.id) < (?, ?, ?)' : '';
     const params: Array<string | number> = after
@@ -334,14 +336,14 @@ export class ChatStore {
 
   update(
     id: string,
-    changes: Partial<{
-      title: string;
-      pinned: boolean;
-      model: string | null;
-      systemPrompt: string;
-      temperature: number | null;
-      maxTokens: number | null;
-    }>,
+    changes: {
+      title?: string | undefined;
+      pinned?: boolean | undefined;
+      model?: string | null | undefined;
+      systemPrompt?: string | undefined;
+      temperature?: number | null | undefined;
+      maxTokens?: number | null | undefined;
+    },
   ): ConversationSummary | undefined {
     const columns: Record<string, unknown> = {
       title: changes.title,
@@ -434,7 +436,11 @@ export class ChatStore {
    */
   path(
     conversationId: string,
-    page: { limit?: number; beforeId?: string; fromId?: string } = {},
+    page: {
+      limit?: number | undefined;
+      beforeId?: string | undefined;
+      fromId?: string | undefined;
+    } = {},
   ): PathPage {
     let start: string | undefined;
     if (page.beforeId === undefined) start = this.leafOf(conversationId);

@@ -53,23 +53,23 @@ export interface Connection {
   /** The address as the person gave it (trimmed); the relay client resolves `/v1` and mounts. */
   baseUrl: string;
   /** Where the person manages their account and tops up their balance. */
-  consoleUrl?: string;
+  consoleUrl?: string | undefined;
   /** The embedded demo relay: its address changes every time the app starts it. */
-  isDemo?: boolean;
+  isDemo?: boolean | undefined;
   /**
    * The person chose to send the key over plain http to a host outside the local network.
    * Belongs to the address: a change of origin clears it.
    */
-  allowUnencrypted?: boolean;
+  allowUnencrypted?: boolean | undefined;
   /** Extra request headers; a secret one's value is in the key store, not here. */
-  headers?: StoredHeader[];
+  headers?: StoredHeader[] | undefined;
 }
 
 /** An extra header as `connections.json` keeps it: the value only when it is not secret. */
 export interface StoredHeader {
   name: string;
   secret: boolean;
-  value?: string;
+  value?: string | undefined;
 }
 
 /** An extra header as a form gives it; a secret one without a value keeps the saved value. */
@@ -103,36 +103,36 @@ export interface ConnectionSummary extends Omit<Connection, 'headers'> {
 export interface NewConnection {
   name: string;
   baseUrl: string;
-  consoleUrl?: string | null;
+  consoleUrl?: string | null | undefined;
   /** Optional: local services such as Ollama take no key. */
-  apiKey?: string | null;
+  apiKey?: string | null | undefined;
   /** Send the key even though the address is plain http outside the local network. */
-  allowUnencrypted?: boolean;
-  headers?: HeaderDraft[];
+  allowUnencrypted?: boolean | undefined;
+  headers?: HeaderDraft[] | undefined;
 }
 
 export interface ConnectionChanges {
-  name?: string;
-  baseUrl?: string;
+  name?: string | undefined;
+  baseUrl?: string | undefined;
   /** A new console address; null or '' removes it. */
-  consoleUrl?: string | null;
+  consoleUrl?: string | null | undefined;
   /**
    * A replacement key; absent keeps the saved key (unless the address moves to another origin,
    * which removes it), null removes it.
    */
-  apiKey?: string | null;
-  allowUnencrypted?: boolean;
+  apiKey?: string | null | undefined;
+  allowUnencrypted?: boolean | undefined;
   /** Replaces the extra headers; absent keeps them. */
-  headers?: HeaderDraft[];
+  headers?: HeaderDraft[] | undefined;
 }
 
 /** An address and key to try before saving; `id` lets an edit form test with the saved key. */
 export interface ConnectionDraft {
   baseUrl: string;
-  apiKey?: string | null;
-  id?: string;
-  allowUnencrypted?: boolean;
-  headers?: HeaderDraft[];
+  apiKey?: string | null | undefined;
+  id?: string | undefined;
+  allowUnencrypted?: boolean | undefined;
+  headers?: HeaderDraft[] | undefined;
 }
 
 export type ConnectionTestResult =

@@ -13,6 +13,7 @@ import type {
   DesktopStatus,
 } from '../../../shared/ipc/routes/desktop';
 import type { QuickAskSettings } from '../../../shared/ipc/routes/quick-ask';
+import { setFields, type Changes } from '../changes';
 import type { SettingsService } from '../settings/settings';
 import { AppError } from '../app-error';
 import type { LogFields } from '../log-policy';
@@ -89,12 +90,12 @@ export class DesktopService {
 
   /** Applies and saves a change; refused changes leave everything as it was. */
   async update(changes: {
-    quickAsk?: Partial<QuickAskSettings> | undefined;
-    desktop?: Partial<DesktopSettings> | undefined;
+    quickAsk?: Changes<QuickAskSettings> | undefined;
+    desktop?: Changes<DesktopSettings> | undefined;
   }): Promise<{ quickAsk: QuickAskSettings; desktop: DesktopSettings; status: DesktopStatus }> {
     const before = await this.#options.settings.get();
-    const quickAsk = { ...before.quickAsk, ...changes.quickAsk };
-    const desktop = { ...before.desktop, ...changes.desktop };
+    const quickAsk = { ...before.quickAsk, ...setFields(changes.quickAsk ?? {}) };
+    const desktop = { ...before.desktop, ...setFields(changes.desktop ?? {}) };
 
     if (changes.quickAsk?.shortcut !== undefined) {
       const read = readAccelerator(changes.quickAsk.shortcut);

@@ -427,7 +427,12 @@ export class ImageGallery {
   }
 
   /** A page of the gallery, newest first. */
-  list(options: { limit?: number; after?: { createdAt: string; id: string } } = {}): GalleryPage {
+  list(
+    options: {
+      limit?: number | undefined;
+      after?: { createdAt: string; id: string } | undefined;
+    } = {},
+  ): GalleryPage {
     const limit = options.limit ?? 500;
     const rows = options.after
       ? this.#db.all<Row>(

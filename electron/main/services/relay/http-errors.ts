@@ -19,10 +19,10 @@ export function makeRedactor(getKeys: () => readonly string[]): Redact {
 
 /** What an error body said, whatever shape the relay gave it. */
 export interface ErrorPayload {
-  message?: string;
-  type?: string;
-  param?: string;
-  code?: string;
+  message?: string | undefined;
+  type?: string | undefined;
+  param?: string | undefined;
+  code?: string | undefined;
 }
 
 function asText(value: unknown): string | undefined {

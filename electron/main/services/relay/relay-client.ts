@@ -130,7 +130,7 @@ export interface RelayClientOptions {
 }
 
 export interface CallOptions {
-  signal?: AbortSignal;
+  signal?: AbortSignal | undefined;
   /** For the connection's limiter: background work waits behind the person's requests. */
   priority?: RequestPriority;
 }

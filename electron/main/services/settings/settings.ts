@@ -10,6 +10,7 @@ import { DEFAULT_QUICK_ASK_SETTINGS } from '../../../shared/ipc/routes/quick-ask
 import { settingsSchema, type Settings } from '../../../shared/ipc/routes/settings';
 import { DEFAULT_UPDATE_SETTINGS } from '../../../shared/ipc/routes/updates';
 import { readJsonFile, writeFileAtomic, type DataFileProblem } from '../data-files';
+import { setFields, type Changes } from '../changes';
 
 export const SETTINGS_FILE = 'settings.json';
 
@@ -57,9 +58,9 @@ export class SettingsService {
   }
 
   /** Applies a partial change (already checked against the contract) and saves it. */
-  update(changes: Partial<Settings>): Promise<Settings> {
+  update(changes: Changes<Settings>): Promise<Settings> {
     const run = this.#queue.then(async () => {
-      const next = settingsSchema.parse({ ...(await this.get()), ...changes });
+      const next = settingsSchema.parse({ ...(await this.get()), ...setFields(changes) });
       // An unreadable file is left as it is: the person's settings may still be in it.
       if (this.#problem?.kind === 'unreadable') return next;
       await writeFileAtomic(this.#path, `${JSON.stringify(next, null, 2)}\n`);

@@ -51,7 +51,7 @@ export interface Updater {
 export interface UpdateServiceOptions {
   currentVersion: string;
   /** Absent where this build cannot update itself; `unsupportedReason` says why. */
-  updater?: Updater;
+  updater?: Updater | undefined;
   unsupportedReason?: string;
   settings: () => Promise<UpdateSettings>;
   /** Tells the page (the `updateStatus` event). */

@@ -16,7 +16,7 @@ export interface ModelsState {
   failure?: FailureInfo | undefined;
   query: string;
   /** The model last chosen for each screen, as main remembers it. */
-  chosen: Partial<Record<Feature, string>>;
+  chosen: { [F in Feature]?: string | undefined };
   /** Set while the list is being fetched and main waits to try again. */
   retry?: PendingRetry | undefined;
 
