@@ -102,10 +102,8 @@ describe('sending and streaming', () => {
       expect(tokens).toBeGreaterThan(150);
       expect(deltas.length).toBeLessThan(tokens / 4);
       expect(deltas.length).toBeLessThanOrEqual(Math.ceil(elapsed / 16) + 1);
-      // Between two deltas there is a timer's wait (a little slack for timer granularity); only
-      // the last one, flushed when the reply ends, may come sooner.
-      for (let i = 1; i < deltas.length - 1; i++)
-        expect(deltas[i]!.at - deltas[i - 1]!.at).toBeGreaterThanOrEqual(10);
+      // The spacing between two deltas is the coalescer's, checked on a fake clock in
+      // chat-units.test.ts: measured here on the wall clock it flaked on a loaded machine.
       expect(deltas.map((e) => e.payload.text).join('')).toBe(end.content);
     } finally {
       await fast.close();
