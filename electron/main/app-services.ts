@@ -79,6 +79,11 @@ export interface AppServicesOptions {
   startDocumentWorker?: StartDocumentWorker;
   /** Reloads the page after a restore (the window's `webContents.reload()` in the app). */
   reloadWindow?: () => void;
+  /**
+   * Called once a restore has opened the services again on the restored data, so what lives
+   * outside them (index.ts's tray, shortcut and settings listeners) can follow the new ones.
+   */
+  onReopened?: () => void;
   /** The backups' clock, file system and copy step, for tests; the real ones by default. */
   backupSeams?: Pick<BackupsServiceOptions, 'clock' | 'fs' | 'copy' | 'computerName'> | undefined;
   /**
@@ -174,7 +179,10 @@ export async function createAppServices(options: AppServicesOptions): Promise<Ap
       const { db, connections } = session.current;
       return { db, connections: () => connections.list() };
     },
-    reopen: (swap) => session.reopen(swap),
+    reopen: async (swap) => {
+      await session.reopen(swap);
+      options.onReopened?.();
+    },
     emit,
     ...options.backupSeams,
   });

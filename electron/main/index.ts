@@ -301,10 +301,12 @@ async function start(appLog: AppLog): Promise<void> {
     emit: sendEvent,
     // After a restore, the page starts again on the restored data. A reload the page asked for
     // itself would be refused by the window's navigation guard; one from main is not.
-    // The services over the data were opened again on the restored data: the shell follows the
-    // new settings service and applies the restored shortcut, tray, login item and update checks.
     reloadWindow: () => {
       if (mainWindow && !mainWindow.isDestroyed()) mainWindow.webContents.reload();
+    },
+    // The services over the data were opened again on the restored data: the shell follows the
+    // new settings service and applies the restored shortcut, tray, login item and update checks.
+    onReopened: () => {
       if (services)
         void followServices(services, { restored: true }).catch((error: unknown) => {
           appLog.error('backups.restored-shell', error);
