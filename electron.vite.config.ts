@@ -84,7 +84,11 @@ export default defineConfig({
       // Fonts stay files: the page's CSP allows fonts from 'self' only, not data: URLs.
       assetsInlineLimit: (file: string) => (/\.(woff2?|ttf|otf)$/.test(file) ? false : undefined),
       rolldownOptions: {
-        input: { index: resolve(root, 'renderer/index.html') },
+        input: {
+          index: resolve(root, 'renderer/index.html'),
+          // The quick ask window's page: same preload, CSP and markdown renderer as the chat.
+          quick: resolve(root, 'renderer/quick.html'),
+        },
       },
     },
   },

@@ -18,7 +18,14 @@ export class FaultSwitch {
     this.faults = checkFaults(faults);
   }
 
-  takeStatus(): { status: number; body: 'json' | 'html' | 'empty' } | undefined {
+  /** Whether the faults concern a request for `model` (all do, unless `models` names some). */
+  private concerns(model: string | undefined): boolean {
+    const models = this.faults?.models;
+    return models === undefined || (model !== undefined && models.includes(model));
+  }
+
+  takeStatus(model?: string): { status: number; body: 'json' | 'html' | 'empty' } | undefined {
+    if (!this.concerns(model)) return undefined;
     const status = this.faults?.status;
     if (status === undefined) return undefined;
     const body = this.faults?.statusBody ?? 'json';
@@ -26,18 +33,18 @@ export class FaultSwitch {
     return { status, body };
   }
 
-  takeStall(): boolean {
-    return this.faults?.stallAfterHeaders === true && this.applied();
+  takeStall(model?: string): boolean {
+    return this.concerns(model) && this.faults?.stallAfterHeaders === true && this.applied();
   }
 
-  takeInternalError(): boolean {
-    return this.faults?.internalError === true && this.applied();
+  takeInternalError(model?: string): boolean {
+    return this.concerns(model) && this.faults?.internalError === true && this.applied();
   }
 
   /** Only streamed answers take these; plain JSON answers leave them set. */
-  takeStreamFault(): StreamFault | undefined {
+  takeStreamFault(model?: string): StreamFault | undefined {
     const faults = this.faults;
-    if (!faults) return undefined;
+    if (!faults || !this.concerns(model)) return undefined;
     const fault: StreamFault | undefined =
       faults.cutAfterChunks !== undefined
         ? { kind: 'cut', afterChunks: faults.cutAfterChunks }

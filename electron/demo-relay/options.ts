@@ -25,6 +25,11 @@ export interface DemoRelayFaults {
   internalError?: boolean;
   /** Apply the faults to the next request they affect only, then clear them all (to test retries). */
   failOnce?: boolean;
+  /**
+   * Apply the faults only to requests for these models (the `model` of the request body), so
+   * that one column of a compare fails while the others go on.
+   */
+  models?: string[];
 }
 
 export interface DemoRelayOptions {
@@ -33,7 +38,7 @@ export interface DemoRelayOptions {
   /** Default '127.0.0.1': the relay is for this machine only unless asked otherwise. */
   host?: string;
   /** Accepted API keys; default one fresh random key `sk-demo-<32 hex>`. */
-  keys?: string[];
+  keys?: string[] | undefined;
   /** Starting balance of every key, in credits (default 100). */
   balance?: number;
   /** Credits every request that passes validation draws (default 0.01). */
@@ -52,7 +57,7 @@ export interface DemoRelayOptions {
   replyTokens?: number;
   faults?: DemoRelayFaults;
   /** Receives one line per request (method, path, status, time, key number; never the key). */
-  log?: (line: string) => void;
+  log?: ((line: string) => void) | undefined;
 }
 
 export interface DemoRelaySettings {
@@ -151,6 +156,11 @@ export function checkFaults(faults: DemoRelayFaults | undefined): DemoRelayFault
   if (faults.statusBody !== undefined && !['json', 'html', 'empty'].includes(faults.statusBody)) {
     throw new RangeError('faults.statusBody must be "json", "html" or "empty"');
   }
+  if (
+    faults.models !== undefined &&
+    (!Array.isArray(faults.models) || faults.models.some((m) => typeof m !== 'string' || m === ''))
+  )
+    throw new RangeError('faults.models must be a list of model ids');
   for (const name of ['cutAfterChunks', 'endAfterChunks', 'errorAfterChunks'] as const) {
     const value = faults[name];
     if (value !== undefined) check(`faults.${name}`, value, { min: 0, integer: true });

@@ -129,7 +129,8 @@ async function handle(context: ResponseContext, trace: RequestTrace): Promise<vo
     await sleep(relay.settings.latencyMs, undefined, { signal: context.signal });
 
   // Before auth: a failing relay or the proxy in front of it answers whoever asks.
-  const statusFault = relay.faults.takeStatus();
+  const model = raw === undefined ? undefined : modelOf(raw);
+  const statusFault = relay.faults.takeStatus(model);
   if (statusFault) return sendFault(res, statusFault.status, statusFault.body);
 
   const key = bearerKey(req);
@@ -163,16 +164,27 @@ async function handle(context: ResponseContext, trace: RequestTrace): Promise<vo
   relay.accounts.charge(key);
   trace.chargedKey = key;
 
-  if (relay.faults.takeStall()) {
+  if (relay.faults.takeStall(model)) {
     // Headers out, then silence, until the client gives up or the relay closes.
     res.writeHead(200, prepared.streaming ? SSE_HEADERS : { 'Content-Type': 'application/json' });
     res.flushHeaders();
     return;
   }
-  if (relay.faults.takeInternalError()) {
+  if (relay.faults.takeInternalError(model)) {
     throw new Error('injected internal error (faults.internalError)');
   }
   await prepared.respond(context);
+}
+
+/** The `model` a request body names, for faults aimed at one model; undefined when unreadable. */
+function modelOf(raw: Buffer | string): string | undefined {
+  try {
+    const body = JSON.parse(typeof raw === 'string' ? raw : raw.toString('utf8')) as unknown;
+    const model = (body as { model?: unknown } | null)?.model;
+    return typeof model === 'string' ? model : undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 /** The key from `Authorization: Bearer <key>`; undefined when the header is missing or malformed. */

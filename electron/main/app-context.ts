@@ -6,6 +6,7 @@ import type { Emit } from '../shared/ipc/contract';
 import type { ReadDocuments } from './services/documents/read-documents';
 import type { StartImportWorker } from './services/chat/import-reader';
 import type { Db } from './services/database';
+import type { ConnectionHealthTracker } from './services/connections/connection-health';
 import type { ConnectionsService } from './services/connections/connections';
 import type { AppLog } from './services/log';
 import type { ModelCatalog } from './services/models/model-catalog';
@@ -75,6 +76,8 @@ export interface AppContext {
   /** Sends an event of the contract to the page, by its name. */
   emit: Emit;
   connections: ConnectionsService;
+  /** How the last request to each connection went (its status dot). */
+  health: ConnectionHealthTracker;
   /** Where keys are kept (its status is shown; the key itself never leaves main). */
   secretStore: SecretStore;
   /** The support log. */
@@ -90,6 +93,11 @@ export interface AppContext {
   readDocuments: ReadDocuments;
   /** A client for the active connection, with the person's timeouts; retries are reported as events. */
   activeClient(requestId?: string): Promise<{ connectionId: string; client: RelayClient }>;
+  /**
+   * Files saved for the person in this session (exports, image copies): the only paths the page
+   * may ask to show in the file manager. Add one with `savedFiles.add(path)` where it is written.
+   */
+  savedFiles: Set<string>;
   /** Work to run when the app closes (stop streams, flush writes). */
   onClose(cleanup: () => Promise<void> | void): void;
 }

@@ -7,9 +7,11 @@
  * (`ipc/handlers/<domain>.ts`), whose logic lives in its services.
  */
 import { randomUUID } from 'node:crypto';
-import { emitEvents, type Routes } from '../shared/ipc/contract';
+import { emitEvents, ROUTES, type Routes } from '../shared/ipc/contract';
 import type { SendEvent } from '../shared/ipc/define';
+import { BACKUPS_ROUTES } from '../shared/ipc/routes/backups';
 import type { AppContext, DesktopShell, Dialogs } from './app-context';
+import { AppSession } from './app-session';
 import {
   readDocumentsInProcess,
   readDocumentsInWorker,
@@ -17,18 +19,29 @@ import {
 } from './services/documents/read-documents';
 import type { StartImportWorker } from './services/chat/import-reader';
 import { appHandlers } from './ipc/handlers/app';
+import { backupsHandlers } from './ipc/handlers/backups';
 import { chatHandlers } from './ipc/handlers/chat';
 import { connectionsHandlers } from './ipc/handlers/connections';
+import { desktopHandlers, openDesktop } from './ipc/handlers/desktop';
 import { embeddingsHandlers } from './ipc/handlers/embeddings';
 import { imagesHandlers, openImageGallery } from './ipc/handlers/images';
 import { modelsHandlers } from './ipc/handlers/models';
+import { networkHandlers } from './ipc/handlers/network';
+import { openQuickAsk, quickAskHandlers, type AppWindows } from './ipc/handlers/quick-ask';
 import { settingsHandlers } from './ipc/handlers/settings';
+import { updatesHandlers } from './ipc/handlers/updates';
 import type { Handlers } from './ipc/router';
 import { AppError } from './services/app-error';
+import { BackupsService, type BackupsServiceOptions } from './services/backups/backups-service';
+import { completePendingRestore } from './services/backups/restore-files';
+import { CHAT_MIGRATIONS } from './services/chat/migrations';
+import { ConnectionHealthTracker } from './services/connections/connection-health';
 import { ConnectionsService } from './services/connections/connections';
 import { unencryptedQuestion } from './services/connections/unencrypted-question';
-import { databasePath, openDatabase, type Db } from './services/database';
-import type { ImageGallery } from './services/images/gallery';
+import { databasePath, openDatabase, type Db, type Migration } from './services/database';
+import type { DesktopIntegration, DesktopService } from './services/desktop/desktop-service';
+import { EMBEDDINGS_MIGRATIONS } from './services/embeddings/run-store';
+import { IMAGE_MIGRATIONS, type ImageGallery } from './services/images/gallery';
 import {
   createNullLog,
   logMigrations,
@@ -37,9 +50,12 @@ import {
   type AppLog,
 } from './services/log';
 import { ModelCatalog } from './services/models/model-catalog';
+import { NetworkService, type ProxyStack } from './services/network/network-service';
+import type { ClipboardText, QuickAskService } from './services/quick-ask/quick-ask-service';
 import type { FetchLike, RelayClient } from './services/relay/relay-client';
 import type { SecretStore } from './services/secret-store';
 import { SettingsService } from './services/settings/settings';
+import { UpdateService, type Updater } from './services/updates/update-service';
 
 export interface AppServicesOptions {
   userDataDir: string;
@@ -61,16 +77,75 @@ export interface AppServicesOptions {
   startImportWorker?: StartImportWorker;
   /** Starts the worker thread documents are read in; without it they are read on main. */
   startDocumentWorker?: StartDocumentWorker;
+  /** Reloads the page after a restore (the window's `webContents.reload()` in the app). */
+  reloadWindow?: () => void;
+  /**
+   * Called once a restore has opened the services again on the restored data, so what lives
+   * outside them (index.ts's tray, shortcut and settings listeners) can follow the new ones.
+   */
+  onReopened?: () => void;
+  /** The backups' clock, file system and copy step, for tests; the real ones by default. */
+  backupSeams?: Pick<BackupsServiceOptions, 'clock' | 'fs' | 'copy' | 'computerName'> | undefined;
+  /**
+   * A fetch no proxy setting reaches, for the embedded demo relay on loopback (Node's own in the
+   * app); `fetch` if absent.
+   */
+  directFetch?: FetchLike;
+  /** Where the proxy is applied (Electron's sessions in the app); without it, it is only saved. */
+  proxyStack?: ProxyStack;
+  /** The app's own updater; without it the app says it does not update itself, and why. */
+  updater?: Updater;
+  updatesUnsupported?: string;
+  /** The quick ask shortcut, the tray and the login items; without it they are only saved. */
+  desktopIntegration?: DesktopIntegration;
+  /** The main and quick ask windows, for the quick window's routes. */
+  windows?: AppWindows;
+  /** Reads the clipboard (the selection on Linux) for quick ask's context. */
+  readClipboard?: () => Promise<ClipboardText | undefined>;
 }
+
+/** The routes of the services over the user data folder: all but backups, which reopen them. */
+type SessionRoutes = Omit<Routes, keyof typeof BACKUPS_ROUTES>;
+
+interface SessionServices {
+  handlers: Handlers<SessionRoutes>;
+  connections: ConnectionsService;
+  settings: SettingsService;
+  models: ModelCatalog;
+  db: Db;
+  gallery: ImageGallery;
+  quickAsk: QuickAskService;
+  desktop: DesktopService;
+  updates: UpdateService;
+  network: NetworkService;
+  close(): Promise<void>;
+}
+
+/** The newest schema version of each domain: a backup with a later one was made by a newer app. */
+export const KNOWN_SCHEMA: Record<string, number> = Object.fromEntries(
+  Object.entries({
+    chat: CHAT_MIGRATIONS,
+    embeddings: EMBEDDINGS_MIGRATIONS,
+    images: IMAGE_MIGRATIONS,
+  } satisfies Record<string, readonly Migration[]>).map(([domain, migrations]) => [
+    domain,
+    Math.max(0, ...migrations.map((m) => m.version)),
+  ]),
+);
 
 export interface AppServices {
   handlers: Handlers<Routes>;
+  backups: BackupsService;
   connections: ConnectionsService;
   settings: SettingsService;
   models: ModelCatalog;
   db: Db;
   /** The image gallery: the app protocol serves its files from `/gallery/<hash>.<ext>`. */
   gallery: ImageGallery;
+  quickAsk: QuickAskService;
+  desktop: DesktopService;
+  updates: UpdateService;
+  network: NetworkService;
   close(): Promise<void>;
 }
 
@@ -86,7 +161,96 @@ const NO_DESKTOP: DesktopShell = {
   },
 };
 
+/**
+ * The app's services. Those over the user data folder live in an `AppSession` a restore closes
+ * and opens again; their routes reach them through it, so the router (made once, in the app and
+ * in tests) never holds a closed service. Backups sit outside it and drive it.
+ */
 export async function createAppServices(options: AppServicesOptions): Promise<AppServices> {
+  // A restore cut short by a crash is finished before anything opens the data.
+  await completePendingRestore(options.userDataDir);
+  const session = await AppSession.start(() => openServices(options));
+  const emit = emitEvents(options.emit ?? (() => undefined));
+  const backups = new BackupsService({
+    userDataDir: options.userDataDir,
+    appVersion: options.version ?? '0.0.0',
+    knownSchema: KNOWN_SCHEMA,
+    live: () => {
+      const { db, connections } = session.current;
+      return { db, connections: () => connections.list() };
+    },
+    reopen: async (swap) => {
+      await session.reopen(swap);
+      options.onReopened?.();
+    },
+    emit,
+    ...options.backupSeams,
+  });
+  backups.start();
+
+  const delegated = Object.fromEntries(
+    Object.keys(ROUTES)
+      .filter((name) => !(name in BACKUPS_ROUTES))
+      .map((name) => [
+        name,
+        (request: unknown, sender: unknown) =>
+          session.use((services) =>
+            (services.handlers as Record<string, (r: unknown, s: unknown) => unknown>)[name]?.(
+              request,
+              sender,
+            ),
+          ),
+      ]),
+  ) as unknown as Handlers<SessionRoutes>;
+
+  return {
+    handlers: {
+      ...delegated,
+      ...backupsHandlers({
+        backups,
+        dialogs: options.dialogs ?? NO_DIALOGS,
+        desktop: options.desktop ?? NO_DESKTOP,
+        ...(options.reloadWindow ? { reloadWindow: options.reloadWindow } : {}),
+      }),
+    },
+    backups,
+    get connections() {
+      return session.current.connections;
+    },
+    get settings() {
+      return session.current.settings;
+    },
+    get models() {
+      return session.current.models;
+    },
+    get db() {
+      return session.current.db;
+    },
+    get gallery() {
+      return session.current.gallery;
+    },
+    get quickAsk() {
+      return session.current.quickAsk;
+    },
+    get desktop() {
+      return session.current.desktop;
+    },
+    get updates() {
+      return session.current.updates;
+    },
+    get network() {
+      return session.current.network;
+    },
+    async close() {
+      // First: a backup due at quit needs the services still open.
+      await backups.close();
+      await session.close();
+    },
+  };
+}
+
+/** Opens the services over the user data folder: connections, settings, models and the database. */
+async function openServices(options: AppServicesOptions): Promise<SessionServices> {
   const emit = emitEvents(options.emit ?? (() => undefined));
   const log = options.log ?? createNullLog();
   const startedAt = new Date();
@@ -95,10 +259,12 @@ export async function createAppServices(options: AppServicesOptions): Promise<Ap
     dataDir: options.userDataDir,
     secrets: watchSecrets(options.secretStore, log),
     ...(options.fetch ? { fetch: options.fetch } : {}),
+    ...(options.directFetch ? { directFetch: options.directFetch } : {}),
     confirmUnencrypted: async (origin) =>
       (await dialogs.confirm?.(unencryptedQuestion(origin))) ?? false,
   });
   const settings = new SettingsService(options.userDataDir);
+  const health = new ConnectionHealthTracker(emit);
   log.setIncludePrompts((await settings.get()).includePromptsInLogs);
   settings.onChange((changed) => log.setIncludePrompts(changed.includePromptsInLogs));
 
@@ -125,7 +291,11 @@ export async function createAppServices(options: AppServicesOptions): Promise<Ap
         });
       },
     });
-    return logRequests(client, log, { requestId, connectionId: id });
+    return logRequests(client, log, {
+      requestId,
+      connectionId: id,
+      onOutcome: (outcome) => health.record(id, outcome),
+    });
   }
 
   const models = new ModelCatalog({
@@ -146,6 +316,7 @@ export async function createAppServices(options: AppServicesOptions): Promise<Ap
     db,
     emit,
     connections,
+    health,
     secretStore: options.secretStore,
     log,
     settings,
@@ -163,11 +334,27 @@ export async function createAppServices(options: AppServicesOptions): Promise<Ap
         throw new AppError('not_found', 'Connect to a relay first: no connection is set up yet.');
       return { connectionId: id, client: await clientFor(id, requestId) };
     },
+    savedFiles: new Set(),
     onClose: (cleanup) => cleanups.push(cleanup),
   };
 
   const gallery = await openImageGallery(context);
-  const handlers: Handlers<Routes> = {
+  const network = new NetworkService(options.proxyStack);
+  await network.apply((await settings.get()).proxy).catch((error: unknown) => {
+    log.error('network.proxy-not-applied', error);
+  });
+  const quickAsk = openQuickAsk(context, options.readClipboard);
+  const desktop = openDesktop(context, options.desktopIntegration);
+  const updates = new UpdateService({
+    currentVersion: context.version,
+    ...(options.updater ? { updater: options.updater } : {}),
+    ...(options.updatesUnsupported ? { unsupportedReason: options.updatesUnsupported } : {}),
+    settings: async () => (await settings.get()).updates,
+    emit: (status) => emit('updateStatus', status),
+    log: (event, fields) => log.info(event, fields),
+  });
+  context.onClose(() => updates.close());
+  const handlers: Handlers<SessionRoutes> = {
     ...appHandlers(context),
     ...connectionsHandlers(context),
     ...modelsHandlers(context),
@@ -175,6 +362,10 @@ export async function createAppServices(options: AppServicesOptions): Promise<Ap
     ...(await chatHandlers(context)),
     ...(await embeddingsHandlers(context)),
     ...(await imagesHandlers(context, gallery)),
+    ...quickAskHandlers(context, quickAsk, options.windows),
+    ...desktopHandlers(desktop),
+    ...updatesHandlers(context, updates),
+    ...networkHandlers(context, network),
   };
 
   logMigrations(log, db, startedAt);
@@ -186,6 +377,10 @@ export async function createAppServices(options: AppServicesOptions): Promise<Ap
     models,
     db,
     gallery,
+    quickAsk,
+    desktop,
+    updates,
+    network,
     async close() {
       for (const cleanup of cleanups.reverse()) await cleanup();
       await connections.close();

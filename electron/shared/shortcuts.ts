@@ -28,6 +28,7 @@ export const SHORTCUT_COMMANDS = [
   'newChat',
   'searchConversations',
   'stopGenerating',
+  'toggleConversations',
   'openSettings',
   'showChat',
   'showEmbeddings',
@@ -91,6 +92,13 @@ export const SHORTCUTS: readonly Shortcut[] = [
     group: 'Chat',
     scope: 'command',
     keys: [{ key: 'Escape' }],
+  },
+  {
+    id: 'toggleConversations',
+    label: 'Show or hide the conversation list',
+    group: 'Chat',
+    scope: 'command',
+    keys: [{ key: 's', mod: true, shift: true }],
   },
   {
     id: 'sendMessage',

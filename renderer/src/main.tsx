@@ -1,6 +1,7 @@
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { App } from './app/app';
+import './app/tokens.css';
 import './app/app.css';
 import './components/components.css';
 import './features/connect/connect.css';

@@ -190,13 +190,13 @@ export const chatTransport: Benchmark = {
       // IPC: a local socket, in order, with no reply awaited. (page.evaluate over the DevTools
       // protocol, as the e2e harness delivers events, queues each behind the last one's round
       // trip: its p95 was 28 ms here, a cost of the test driver that the app does not have.)
-      const events: { client?: ServerResponse; queued: string[] } = { queued: [] };
+      const events: { client?: ServerResponse | undefined; queued: string[] } = { queued: [] };
       // What one run records in main.
       let chunks: Chunk[] = [];
       let sent: Sent[] = [];
       let replied = 0;
       let finished: (() => void) | undefined;
-      const target: { page?: Page } = {};
+      const target: { page?: Page | undefined } = {};
       const services = await createAppServices({
         userDataDir: join(work, 'user'),
         secretStore: new MemorySecretStore(),
@@ -204,7 +204,8 @@ export const chatTransport: Benchmark = {
         emit: (channel, payload) => {
           const record: Sent = { at: now(), channel };
           if (channel === 'chat:delta') {
-            replied += (payload as { text: string }).text.length;
+            for (const delta of (payload as { deltas: Array<{ text: string }> }).deltas)
+              replied += delta.text.length;
             record.upTo = replied;
           }
           sent.push(record);
@@ -249,7 +250,10 @@ export const chatTransport: Benchmark = {
             if (channel === 'chat:delta')
               page.__benchArrivals.push([
                 performance.timeOrigin + performance.now(),
-                (payload as { text: string }).text.length,
+                (payload as { deltas: Array<{ text: string }> }).deltas.reduce(
+                  (sum, delta) => sum + delta.text.length,
+                  0,
+                ),
               ]);
             page.__relayDeliver?.(channel, payload);
           };

@@ -270,7 +270,7 @@ export const embeddingsLarge: Benchmark = {
         buildRenderer(rendererDir),
         buildPageBridge('0.0.0-bench'),
       ]);
-      const target: { page?: Page } = {};
+      const target: { page?: Page | undefined } = {};
       const services = await createAppServices({
         userDataDir: join(work, 'user'),
         secretStore: new MemorySecretStore(),

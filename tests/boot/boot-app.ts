@@ -65,6 +65,14 @@ export interface BootOptions {
   switches?: string[];
   /** Added to the child's environment. */
   env?: Record<string, string>;
+  /** `process.resourcesPath`; `<home>/resources` unless said otherwise. */
+  resourcesPath?: string;
+  /** Global shortcuts another app holds. */
+  takenShortcuts?: string[];
+  /** What `session.resolveProxy` answers in 'system' mode. */
+  systemProxy?: string;
+  clipboardText?: string;
+  selectionText?: string;
 }
 
 export interface Exit {
@@ -110,6 +118,12 @@ export class BootedApp {
         },
         switches: options.switches ?? [],
         singleInstanceLock: true,
+        resourcesPath: options.resourcesPath ?? join(options.home, 'resources'),
+        takenShortcuts: options.takenShortcuts ?? [],
+        systemProxy: options.systemProxy ?? 'DIRECT',
+        darkTheme: false,
+        clipboardText: options.clipboardText ?? '',
+        selectionText: options.selectionText ?? '',
         displays: [
           {
             bounds: { x: 0, y: 0, width: 1920, height: 1080 },
@@ -280,6 +294,27 @@ export class BootedApp {
 
   quit(): Promise<void> {
     return this.#send({ command: 'quit' });
+  }
+
+  /** Another start of the app, with these arguments after the executable. */
+  secondInstance(argv: string[]): Promise<void> {
+    return this.#send({ command: 'second-instance', argv });
+  }
+
+  openUrl(url: string): Promise<{ prevented: boolean }> {
+    return this.#send({ command: 'open-url', url });
+  }
+
+  pressShortcut(accelerator: string): Promise<void> {
+    return this.#send({ command: 'press-shortcut', accelerator });
+  }
+
+  clickTray(): Promise<void> {
+    return this.#send({ command: 'click-tray' });
+  }
+
+  clickTrayMenuItem(menuId: string): Promise<void> {
+    return this.#send({ command: 'click-tray-menu', menuId });
   }
 
   state(): Promise<DoubleState> {

@@ -28,6 +28,7 @@ import { mainProcessExports, otherProcessExports } from './electron-api';
 
 const ROOT = resolve(import.meta.dirname, '../..');
 const run = promisify(execFile);
+const UPDATE_URL = 'https://downloads.example.com/relay-desktop/';
 
 /** Where @electron/fuses looks for the fuse wire in an Electron executable. */
 const FUSE_SENTINEL = 'dL7pKGdnNz796PbbjQWNKmHXBZaB9tsX';
@@ -153,7 +154,12 @@ describe.skipIf(process.platform !== 'linux')('the packed app (electron-builder 
           `-c.electronDist=${electronDist}`,
           `-c.directories.output=${output}`,
         ],
-        { cwd: project, maxBuffer: 16 * 1024 * 1024, env: { ...process.env, CI: 'true' } },
+        {
+          cwd: project,
+          maxBuffer: 16 * 1024 * 1024,
+          // The update feed's address, given at build time as `npm run dist` takes it.
+          env: { ...process.env, CI: 'true', RELAY_UPDATE_URL: UPDATE_URL },
+        },
       );
       builderOutput = result.stdout + result.stderr;
     } catch (error) {
@@ -257,6 +263,23 @@ describe.skipIf(process.platform !== 'linux')('the packed app (electron-builder 
     ).not.toBe(DEFAULT_WIRE);
   });
 
+  it('carries the update address and the tray images beside the archive', async () => {
+    const resources = join(unpacked, 'resources');
+    expect(parse(await readFile(join(resources, 'app-update.yml'), 'utf8'))).toEqual({
+      provider: 'generic',
+      url: UPDATE_URL,
+      updaterCacheDirName: `${packageJson.name}-updater`,
+    });
+    expect((await readdir(join(resources, 'tray'))).sort()).toEqual([
+      'tray-dark.png',
+      'tray-dark@2x.png',
+      'tray-light.png',
+      'tray-light@2x.png',
+      'trayTemplate.png',
+      'trayTemplate@2x.png',
+    ]);
+  });
+
   // pdf.js needs its optional @napi-rs/canvas in Node even to read text (DOMMatrix at load).
   it('reads a PDF for its text with the packed document worker and pdf.js', async () => {
     const extracted = join(work, 'app-documents');
@@ -296,12 +319,26 @@ describe.skipIf(process.platform !== 'linux')('the packed app (electron-builder 
       home,
       appName: packageJson.productName,
       appVersion: packageJson.version,
+      resourcesPath: join(unpacked, 'resources'),
     });
     try {
       await app.ready();
       await app.waitForCall('BrowserWindow#1.show');
       const state = await app.state();
       expect(state.ipcHandlers).toHaveLength(Object.keys(ROUTES).length);
+      // The tray finds its image in the package.
+      expect(state.tray?.image).toEqual({
+        path: join(unpacked, 'resources', 'tray', 'tray-light.png'),
+        empty: false,
+      });
+      // It has an update address, but an unpacked folder is not an AppImage: it says so.
+      expect(await app.invoke('updates:status', undefined)).toMatchObject({
+        ok: true,
+        value: {
+          ok: true,
+          value: { state: 'unsupported', reason: expect.stringMatching(/not an AppImage/) },
+        },
+      });
       expect((await app.request('app://relay/index.html')).status).toBe(200);
       expect(await app.invoke('settings:get', undefined)).toMatchObject({
         ok: true,

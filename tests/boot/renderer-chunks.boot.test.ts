@@ -30,10 +30,27 @@ function dynamicImports(code: string): string[] {
   return [...code.matchAll(/import\(\s*["'`]\.\/([^"'`]+\.js)["'`]\s*\)/g)].map((m) => m[1]!);
 }
 
+/**
+ * The chat's code: the chat screen's chunk and the chunk of chat pieces it shares with the quick
+ * ask window (`chat-<hash>.js`, with `chat-<hash>.css`), which it imports statically.
+ */
+function chatShared(ext: string): string {
+  const found = names.filter((n) => /^chat-[\w-]{8}\./.test(n) && n.endsWith(ext));
+  expect(found, `chat-<hash>${ext} in ${assets}`).toHaveLength(1);
+  return found[0]!;
+}
+
+async function chatCode(): Promise<string> {
+  const screen = only('chat-screen', '.js');
+  const shared = chatShared('.js');
+  expect(staticImports(await read(screen))).toContain(shared);
+  return (await read(screen)) + (await read(shared));
+}
+
 describe('the chat screen loads KaTeX and highlight.js only when a reply needs them', () => {
   it('keeps KaTeX, its style sheet and fonts out of the start-up page and the chat chunk', async () => {
     const html = await readFile(join(appRoot, 'out', 'renderer', 'index.html'), 'utf8');
-    const chat = await read(only('chat-screen', '.js'));
+    const chat = await chatCode();
     const katex = only('katex-chunk', '.js');
     const katexCss = only('katex-chunk', '.css');
     // KaTeX's own code (its parser's error message) is in its chunk, not in the chat's.
@@ -45,12 +62,12 @@ describe('the chat screen loads KaTeX and highlight.js only when a reply needs t
     expect(chat).toContain(`./${katexCss}`);
     // Nothing of KaTeX at start: not the script, not the style sheet, not a font.
     expect(html).not.toMatch(/katex/i);
-    expect(await read(only('chat-screen', '.css'))).not.toMatch(/KaTeX_/);
+    expect(await read(chatShared('.css'))).not.toMatch(/KaTeX_/);
     expect(await read(katexCss)).toMatch(/KaTeX_Main-Regular-[\w-]+\.woff2/);
   });
 
   it('keeps highlight.js and its grammars in chunks of their own, fetched on demand', async () => {
-    const chat = await read(only('chat-screen', '.js'));
+    const chat = await chatCode();
     const core = only('core', '.js');
     expect(await read(core)).toContain('Could not find the language');
     expect(chat).not.toContain('Could not find the language');

@@ -164,7 +164,7 @@ describe.each(['light', 'dark'] as const)('every screen in the %s theme', (theme
     const images = new ImagesPage(shared.app.page);
     await images.open();
     await expect.poll(() => images.model.inputValue()).toBe('demo-image');
-    // The demo relay draws a prompt the same way every time: three prompts, three images.
+    // Three prompts, three images (each request draws a picture of its own).
     for (const [index, prompt] of [
       'a lighthouse at dusk',
       'a fox in snow',

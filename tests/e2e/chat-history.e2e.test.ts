@@ -43,7 +43,7 @@ interface GatePage {
 }
 
 /**
- * Puts a gate in the page's bridge on requests for older messages (`chat:get` with `beforeSeq`):
+ * Puts a gate in the page's bridge on requests for older messages (`chat:get` with `beforeId`):
  * 'hold' keeps the next one waiting until `releaseOlder`, 'fail' answers it with an error once.
  */
 async function gateOlder(page: ChatPage, mode: 'pass' | 'hold' | 'fail'): Promise<void> {
@@ -55,7 +55,7 @@ async function gateOlder(page: ChatPage, mode: 'pass' | 'hold' | 'fail'): Promis
       window.__olderGate = gate;
       window.__relayInvoke = async (channel, payload) => {
         const older =
-          channel === 'chat:get' && (payload as { beforeSeq?: number }).beforeSeq !== undefined;
+          channel === 'chat:get' && (payload as { beforeId?: string }).beforeId !== undefined;
         if (older && gate.mode === 'fail') {
           gate.mode = 'pass';
           return { ok: false, error: { kind: 'internal', message: 'The test refused the page.' } };
@@ -122,7 +122,7 @@ describe('chat history', () => {
     expect(await loading.count()).toBe(0);
     const olderRequests = suite.app.messages.filter(
       (m) =>
-        m.channel === 'chat:get' && (m.payload as { beforeSeq?: number }).beforeSeq !== undefined,
+        m.channel === 'chat:get' && (m.payload as { beforeId?: string }).beforeId !== undefined,
     );
     expect(olderRequests).toHaveLength(5);
 
@@ -256,13 +256,20 @@ describe('chat history', () => {
     await expect.poll(() => page.lastReply().textContent()).toContain('An edited question');
     await expect(page.finishedReplyStatus()).resolves.toBe('complete');
 
-    // Main kept the 200 messages, then the edited one and its reply: nothing lost, nothing doubled.
+    // Main kept the 200 messages and every version after them: the question sent, its two
+    // replies (regenerated), and the edited question beside it with its reply; the path shown
+    // is the 200, then the edited question and its reply. Nothing lost, nothing doubled.
     const store = new ChatStore(suite.app.services.db);
     const id = store.list().find((c) => c.title === 'Partly loaded')!.id;
-    const stored = store.messages(id).messages;
-    expect(stored).toHaveLength(202);
+    const stored = store.allMessages(id);
+    expect(stored).toHaveLength(205);
     expect(stored.slice(0, 200).map((m) => m.id)).toEqual(ids);
-    expect(stored[200]!.content).toBe('An edited question');
+    expect(stored[200]!.content).toBe('A new question at the end');
+    expect(stored[203]).toMatchObject({ content: 'An edited question', parentId: ids[199] });
+    const shown = store.path(id).messages;
+    expect(shown).toHaveLength(202);
+    expect(shown.slice(0, 200).map((m) => m.id)).toEqual(ids);
+    expect(shown[200]!.id).toBe(stored[203]!.id);
     await expect
       .poll(() => page.conversationUsage().textContent())
       .toMatch(/^(\d+) tokens in this conversation$/);
@@ -290,7 +297,9 @@ describe('chat history', () => {
       const long = store.create({ title: 'A long history', model: 'demo-chat' });
       const messages = store.append(
         long.id,
-        exchange(300, { 41: 'The zeppelin landed at dawn, which nobody expected.' }),
+        exchange(300, {
+          41: '## The zeppelin **landed** at dawn\n\n- which `nobody` expected, [they said](https://example.com).',
+        }),
       );
       targetId = messages[41]!.id;
     });
@@ -302,6 +311,11 @@ describe('chat history', () => {
     await expect(results.locator('li').count()).resolves.toBe(1);
     await expect(results.locator('mark').textContent()).resolves.toMatch(/^zeppelin$/i);
     await expect(results.textContent()).resolves.toContain('A long history');
+    // The snippet is plain text: the reply's markdown is not shown as its markers.
+    const snippet = await results.locator('.chat-hit-snippet').textContent();
+    expect(snippet).toContain('The zeppelin landed at dawn');
+    expect(snippet).toContain('which nobody expected, they said');
+    expect(snippet).not.toMatch(/[#*`[\]]|https:/);
 
     await results.getByRole('button').first().click();
     const target = page.messageById(targetId);
@@ -346,7 +360,8 @@ describe('chat history', () => {
       }[];
     };
     expect(json.format).toBe('relay-desktop-chat');
-    expect(json.version).toBe(1);
+    // Version 2: each message with its id and its parent's, the whole tree.
+    expect(json.version).toBe(2);
     expect(json.conversations).toHaveLength(1);
     const [exported] = json.conversations;
     expect(exported!.title).toBe(title);

@@ -43,7 +43,11 @@ describe('copying', () => {
       )
     )[0]?.content;
     expect(app.clipboard[0]).toBe(stored);
-    await reply.getByRole('button', { name: 'Copied' }).waitFor();
+    // Copied says so in a toast that closes itself.
+    await app.page
+      .getByRole('status', { name: 'Notifications' })
+      .getByText('Copied to the clipboard.')
+      .waitFor();
 
     const code = reply.locator('.md-code').first();
     await code.getByRole('button', { name: /copy/i }).click();

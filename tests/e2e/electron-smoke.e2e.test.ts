@@ -65,7 +65,11 @@ describe.skipIf('reason' in electron)(title, () => {
     await connect.tryDemo.click();
     const models = new ModelsPage(window);
     await models.waitForModels();
-    await expect(models.modelIds('Chat')).resolves.toEqual(['demo-chat', 'demo-chat-fast']);
+    await expect(models.modelIds('Chat')).resolves.toEqual([
+      'demo-chat',
+      'demo-chat-fast',
+      'demo-chat-mini',
+    ]);
     await expect(models.demoNotice.textContent()).resolves.toMatch(/synthetic replies/);
     // The real preload exposes the allowlist and nothing of Node.
     const seen = await window.evaluate(() => {

@@ -20,7 +20,11 @@ describe('first run', () => {
     await connect.tryDemo.click();
     const models = new ModelsPage(app.page);
     await models.waitForModels();
-    await expect(models.modelIds('Chat')).resolves.toEqual(['demo-chat', 'demo-chat-fast']);
+    await expect(models.modelIds('Chat')).resolves.toEqual([
+      'demo-chat',
+      'demo-chat-fast',
+      'demo-chat-mini',
+    ]);
     await expect(models.modelIds('Embeddings')).resolves.toEqual(['demo-embedding']);
     await expect(models.modelIds('Images')).resolves.toEqual(['demo-image']);
     // Labelled as a demo with synthetic replies, on the screen and in the sidebar.
@@ -48,7 +52,7 @@ describe('first run', () => {
 
     const result = await connect.form.test();
     await expect(result.getAttribute('role')).resolves.toBe('status');
-    await expect(result.textContent()).resolves.toContain('It lists 4 models.');
+    await expect(result.textContent()).resolves.toContain('It lists 5 models.');
     await expect(result.locator('code').textContent()).resolves.toBe(
       `GET ${suite.relay.url}/v1/models`,
     );
@@ -56,7 +60,11 @@ describe('first run', () => {
     await connect.form.save();
     const models = new ModelsPage(app.page);
     await models.waitForModels();
-    await expect(models.modelIds('Chat')).resolves.toEqual(['demo-chat', 'demo-chat-fast']);
+    await expect(models.modelIds('Chat')).resolves.toEqual([
+      'demo-chat',
+      'demo-chat-fast',
+      'demo-chat-mini',
+    ]);
     await expect(models.demoNotice.count()).resolves.toBe(0);
   });
 

@@ -60,8 +60,30 @@ describe('image studio', () => {
       (m) => m.direction === 'event' && m.channel === 'images:progress',
     );
     expect(progress.at(-1)?.payload).toMatchObject({ done: 3, total: 3 });
-    // The demo relay draws the same prompt the same way: one file, named by its hash.
+    // Each request draws its own picture: three files, and the count says so.
+    await images.waitForThumbnails(3);
+    await expect(images.outcome.textContent()).resolves.toBe('3 new images.');
+    await expect(images.galleryTitle.textContent()).resolves.toBe('Gallery (3)');
+  });
+
+  it('counts an image identical to one already in the gallery as such, not as saved again', async () => {
+    // A relay that answers every request with the bytes of its first answer.
+    let first: { body: string; headers: Headers } | undefined;
+    const sameEveryTime: FetchLike = async (url, init) => {
+      if (!url.endsWith('/v1/images/generations')) return fetch(url, init);
+      if (!first) {
+        const response = await fetch(url, init);
+        first = { body: await response.text(), headers: response.headers };
+      }
+      return new Response(first.body, { status: 200, headers: first.headers });
+    };
+    const images = await studio({ fetch: sameEveryTime });
+    await images.generate('the same picture twice', { size: '256x256', count: 2 });
     await images.waitForThumbnails(1);
+    await expect
+      .poll(() => images.outcome.textContent())
+      .toBe('1 new image; 1 was identical to one you already have.');
+    await expect(images.galleryTitle.textContent()).resolves.toBe('Gallery (1)');
   });
 
   it('downloads images the relay answers with links', async () => {

@@ -56,7 +56,7 @@ describe('model picker', () => {
     await models.waitForModels();
     await models.search.fill('fast');
     await expect(models.modelIds('Chat')).resolves.toEqual(['demo-chat-fast']);
-    await expect(models.count('Chat').textContent()).resolves.toBe('1 of 2');
+    await expect(models.count('Chat').textContent()).resolves.toBe('1 of 3');
     await expect(models.group('Embeddings').textContent()).resolves.toContain(
       'None match the search.',
     );
@@ -72,7 +72,11 @@ describe('model picker', () => {
     await suite.app.screenshot('models-search-empty');
 
     await models.search.fill('');
-    await expect(models.modelIds('Chat')).resolves.toEqual(['demo-chat', 'demo-chat-fast']);
+    await expect(models.modelIds('Chat')).resolves.toEqual([
+      'demo-chat',
+      'demo-chat-fast',
+      'demo-chat-mini',
+    ]);
   });
 
   it('overrides a model kind, keeps it across refresh and reload, and goes back to automatic', async () => {
@@ -82,7 +86,7 @@ describe('model picker', () => {
     await expect
       .poll(() => models.modelIds('Embeddings'))
       .toEqual(['demo-chat-fast', 'demo-embedding']);
-    await expect(models.modelIds('Chat')).resolves.toEqual(['demo-chat']);
+    await expect(models.modelIds('Chat')).resolves.toEqual(['demo-chat', 'demo-chat-mini']);
     await expect(models.kindSelect('demo-chat-fast').inputValue()).resolves.toBe('embedding');
     await expect(models.row('demo-chat-fast').textContent()).resolves.toContain('Kind set by you');
     await suite.app.screenshot('models-override');
@@ -94,8 +98,37 @@ describe('model picker', () => {
     await expect(models.modelIds('Embeddings')).resolves.toContain('demo-chat-fast');
 
     await models.setKind('demo-chat-fast', 'Automatic');
-    await expect.poll(() => models.modelIds('Chat')).toEqual(['demo-chat', 'demo-chat-fast']);
+    await expect
+      .poll(() => models.modelIds('Chat'))
+      .toEqual(['demo-chat', 'demo-chat-fast', 'demo-chat-mini']);
     await expect(models.kindSelect('demo-chat-fast').inputValue()).resolves.toBe('auto');
+  });
+
+  it('keeps the list when a refresh fails, with the failure above it', async () => {
+    let offline = false;
+    const models = await connected({
+      fetch: (url, init) =>
+        offline ? Promise.reject(new TypeError('fetch failed')) : fetch(url, init),
+    });
+    await models.waitForModels();
+    offline = true;
+    await models.refresh.click();
+    await models.failure.waitFor();
+    await expect(models.failure.textContent()).resolves.toContain('could not be reached');
+    await expect(models.modelIds('Chat')).resolves.toEqual([
+      'demo-chat',
+      'demo-chat-fast',
+      'demo-chat-mini',
+    ]);
+
+    offline = false;
+    await models.refresh.click();
+    await models.failure.waitFor({ state: 'detached' });
+    await expect(models.modelIds('Chat')).resolves.toEqual([
+      'demo-chat',
+      'demo-chat-fast',
+      'demo-chat-mini',
+    ]);
   });
 
   it('remembers the model chosen for each screen', async () => {

@@ -37,7 +37,11 @@ describe('relay errors in place', () => {
 
     await models.enterCorrectedKey(goodKey);
     await models.waitForModels();
-    await expect(models.modelIds('Chat')).resolves.toEqual(['demo-chat', 'demo-chat-fast']);
+    await expect(models.modelIds('Chat')).resolves.toEqual([
+      'demo-chat',
+      'demo-chat-fast',
+      'demo-chat-mini',
+    ]);
     await expect(models.failure.count()).resolves.toBe(0);
 
     // The saved key is the corrected one: the card shows its last four characters.
@@ -132,5 +136,44 @@ describe('relay errors in place', () => {
       direction: 'event',
       payload: { attempt: 1, delayMs: 2000, kind: 'server_error' },
     });
+  });
+
+  it('the connection dot shows how the last request went, with the reason to hover and to hear', async () => {
+    let offline = false;
+    const app = await suite.openApp({
+      fetch: (url, init) =>
+        offline ? Promise.reject(new TypeError('fetch failed')) : fetch(url, init),
+    });
+    const connect = new ConnectPage(app.page);
+    await connect.waitUntilShown();
+    await connect.connect({ name: 'Flaky relay', baseUrl: suite.relay.url, apiKey: goodKey });
+    const models = new ModelsPage(app.page);
+    await models.waitForModels();
+    const shell = new ShellPage(app.page);
+    await expect.poll(() => shell.connectionState()).toBe('ok');
+
+    // Every request fails: the dot turns red and says why.
+    offline = true;
+    await models.refresh.click();
+    await expect.poll(() => shell.connectionState()).toBe('error');
+    await expect(shell.activeConnection.getAttribute('aria-label')).resolves.toContain(
+      'could not be reached',
+    );
+    await expect(shell.activeConnection.getAttribute('title')).resolves.toContain(
+      'could not be reached',
+    );
+
+    // A used-up balance is a warning: the relay answers, it wants something done.
+    offline = false;
+    suite.relay.setBalance(goodKey, 0);
+    await models.refresh.click();
+    await expect.poll(() => shell.connectionState()).toBe('warning');
+    await expect(shell.activeConnection.getAttribute('aria-label')).resolves.toContain(
+      'balance is used up',
+    );
+
+    suite.relay.setBalance(goodKey, 100);
+    await models.refresh.click();
+    await expect.poll(() => shell.connectionState()).toBe('ok');
   });
 });

@@ -3,15 +3,24 @@
  * README's tour shows these. Each run writes them to test-results/e2e/screenshots/; with
  * RELAY_UPDATE_SCREENSHOTS=1 (`npm run screenshots`) they are copied to docs/screenshots/ too.
  */
-import { copyFile, mkdir } from 'node:fs/promises';
+import { copyFile, mkdir, readdir } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
+import type { Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { ScriptedDialogs } from '../fakes/chat-dialogs';
+import { FakeClock } from '../fakes/fake-clock';
+import { messageWithContext } from '../../electron/main/services/quick-ask/quick-ask-service';
+import { EVENTS } from '../../electron/shared/ipc/contract';
+import { RecordingDesktop, RecordingProxyStack } from '../fakes/recording-desktop';
+import { ScriptedUpdater } from '../fakes/scripted-updater';
 import { e2eSuite } from './harness/suite';
+import { BackupsPage } from './pages/backups-page';
 import { ChatPage } from './pages/chat-page';
 import { ConnectPage } from './pages/connect-page';
 import { EmbeddingsPage } from './pages/embeddings-page';
 import { ImagesPage } from './pages/images-page';
 import { ModelsPage } from './pages/models-page';
+import { QuickAskPage } from './pages/quick-ask-page';
 import { scriptedChat, SIMILARITY_PROMPT, SIMILARITY_REPLY } from './pages/scripted-chat';
 import { ShortcutsPage } from './pages/shortcuts-page';
 
@@ -20,7 +29,7 @@ const OUT = join(ROOT, 'test-results/e2e/screenshots');
 const DOCS = join(ROOT, 'docs/screenshots');
 const UPDATE = process.env['RELAY_UPDATE_SCREENSHOTS'] === '1';
 
-const suite = e2eSuite({ relay: false });
+const suite = e2eSuite({ relay: false, scratch: true });
 
 beforeAll(async () => {
   await mkdir(OUT, { recursive: true });
@@ -56,22 +65,97 @@ const IMAGE_PROMPTS = [
   'a stack of pancakes with berries',
 ];
 
+/** A question whose two replies (the first, then a regenerated one) differ, as a model's would. */
+const VERSIONS_PROMPT = 'Suggest a name for our team wiki';
+const VERSIONS_REPLIES = [
+  [
+    'A few that read well in a sidebar and a URL:',
+    '',
+    '1. **Compass**: where the team finds its way.',
+    '2. **The Ledger**: plain, and says it keeps records.',
+    '3. **Basecamp**: the place everyone starts from.',
+    '',
+    'Compass is the safest: short, friendly, and rarely taken inside a company.',
+  ].join('\n'),
+  [
+    'Three directions, depending on the tone you want:',
+    '',
+    '- **Practical**: _Handbook_, _Field Guide_',
+    '- **Playful**: _The Hive_, _Brain Attic_',
+    '- **Named after the team**: _Atlas Notes_, if your team is Atlas',
+    '',
+    'Whichever you pick, check that it searches well: a one-word name nobody else uses in',
+    'your chat makes links to the wiki easy to find.',
+  ].join('\n'),
+];
+
+const COMPARE_PROMPT = 'Why is the sky blue?';
+
+const DAY = 86_400_000;
+
+const RELEASE_NOTES = `<h3>Relay Desktop 0.2.0</h3>
+<ul><li>Quick ask: one question from any app, with Ctrl+Alt+Space.</li>
+<li>A tray icon, closing to the tray and opening at login.</li>
+<li>Proxies, and extra headers for gateways.</li></ul>`;
+
+const SELECTION =
+  'Q3 revenue grew 4.2 % to 18.6 M EUR; churn fell from 3.1 % to 2.7 %, while support tickets rose 12 % after the pricing change.';
+const QUICK_PROMPT = 'Summarise these figures for the weekly update';
+const QUICK_REPLY = [
+  '**Q3 in brief**',
+  '',
+  '- Revenue is up **4.2 %**, to 18.6 M EUR.',
+  '- Churn improved from 3.1 % to **2.7 %**.',
+  '- Support tickets rose **12 %** after the pricing change: worth a closer look.',
+  '',
+  'Overall a solid quarter; the one watch point is the support load since the new prices.',
+].join('\n');
+
 describe.each(['light', 'dark'] as const)('screenshots in the %s theme', (theme) => {
+  const updater = new ScriptedUpdater();
+  const dialogs = new ScriptedDialogs();
+  // The backups' clock starts three days back, so the backups shown span a few days.
+  const backupClock = new FakeClock(new Date(Date.now() - 3 * DAY));
   const shared = suite.sharedApp(() => ({
     colorScheme: theme,
-    fetch: scriptedChat({ [SIMILARITY_PROMPT]: SIMILARITY_REPLY }),
+    fetch: scriptedChat({
+      [SIMILARITY_PROMPT]: SIMILARITY_REPLY,
+      [VERSIONS_PROMPT]: VERSIONS_REPLIES,
+      [messageWithContext(QUICK_PROMPT, SELECTION)]: QUICK_REPLY,
+    }),
+    dialogs,
+    backupSeams: { clock: backupClock, computerName: 'ada-laptop' },
+    platform: {
+      updater,
+      desktopIntegration: new RecordingDesktop(),
+      proxyStack: new RecordingProxyStack(),
+      readClipboard: async () => ({ text: SELECTION, source: 'selection' as const }),
+      windows: { showMain: () => undefined, hideQuickAsk: () => undefined },
+    },
   }));
 
-  /** Saves the window as <screen>-<theme>.png, with the pointer and caret out of the way. */
-  async function shoot(screen: string): Promise<void> {
-    await shared.app.page.mouse.move(1279, 799);
+  /** Saves a window as <screen>-<theme>.png, with the pointer and caret out of the way. */
+  async function shoot(screen: string, page: Page = shared.app.page): Promise<void> {
+    const size = page.viewportSize() ?? { width: 1280, height: 800 };
+    await page.mouse.move(size.width - 1, size.height - 1);
     // Fonts and images settled, and two frames for layout.
-    await shared.app.page.evaluate(
+    await page.evaluate(
       `document.fonts.ready.then(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))))`,
     );
     const path = join(OUT, `${screen}-${theme}.png`);
-    await shared.app.page.screenshot({ path, animations: 'disabled', caret: 'hide' });
+    await page.screenshot({ path, animations: 'disabled', caret: 'hide' });
     if (UPDATE) await copyFile(path, join(DOCS, `${screen}-${theme}.png`));
+  }
+
+  /** Scrolls the Settings section with this heading to the top of the window. */
+  async function showSection(title: string): Promise<void> {
+    await shared.app.page
+      .getByRole('heading', { level: 2, name: title, exact: true })
+      .evaluate((heading) =>
+        (heading as unknown as { closest(s: string): { scrollIntoView(o: object): void } })
+          .closest('section')
+          .scrollIntoView({ block: 'start' }),
+      );
   }
 
   /** Moves focus off whatever was clicked last, so no focus ring shows in the picture. */
@@ -107,6 +191,54 @@ describe.each(['light', 'dark'] as const)('screenshots in the %s theme', (theme)
     await chat.lastReply().locator('.katex-display').waitFor();
     await blur();
     await shoot('chat');
+  });
+
+  it('chat: versions of a reply, and models compared side by side', async () => {
+    const chat = new ChatPage(shared.app.page);
+    await chat.ready();
+    await chat.send(VERSIONS_PROMPT);
+    await expect(chat.finishedReplyStatus()).resolves.toBe('complete');
+    await chat.lastReply().getByRole('button', { name: 'Regenerate' }).click();
+    await chat.lastReply().getByRole('group', { name: 'Version 2 of 2' }).waitFor();
+    await expect(chat.finishedReplyStatus()).resolves.toBe('complete');
+    await chat.lastReply().getByText('Three directions').waitFor();
+    await blur();
+    await shoot('chat-versions');
+
+    await chat.ready();
+    await shared.app.page.getByRole('button', { name: 'Compare models…' }).click();
+    const form = shared.app.page.getByRole('form', { name: 'Compare models' });
+    await form.getByLabel('Model of column 1').selectOption('demo-chat');
+    await form.getByLabel('Model of column 2').selectOption('demo-chat-mini');
+    await form.getByLabel('Message to compare').fill(COMPARE_PROMPT);
+    await form.getByRole('button', { name: 'Send to all' }).click();
+    const columns = shared.app.page.getByRole('region', { name: 'Replies side by side' });
+    const column = (model: string) =>
+      columns.getByRole('article', { name: new RegExp(`^${model} · temperature`) });
+    for (const model of ['demo-chat', 'demo-chat-mini']) {
+      await expect
+        .poll(() => column(model).getAttribute('data-status'), { timeout: 20_000 })
+        .toBe('complete');
+    }
+    await blur();
+    await shoot('chat-compare');
+    await column('demo-chat').getByRole('button', { name: 'Continue with this one' }).click();
+    await columns.waitFor({ state: 'detached' });
+  });
+
+  it('chat in a narrow window: icon navigation, and a way back to the latest reply', async () => {
+    const page = shared.app.page;
+    const chat = new ChatPage(page);
+    await chat.openConversation('How do I tell how similar');
+    await chat.lastReply().locator('.katex-display').waitFor();
+    await page.setViewportSize({ width: 900, height: 650 });
+    // Read a little way up: the view stops following and offers the way back.
+    await expect.poll(() => chat.scrollBy(-320)).toBe(true);
+    await chat.jumpToLatest().waitFor();
+    await blur();
+    await shoot('chat-narrow');
+    await chat.jumpToLatest().click();
+    await page.setViewportSize({ width: 1280, height: 800 });
   });
 
   it('embeddings: vectors, heatmap and scatter', async () => {
@@ -153,6 +285,120 @@ describe.each(['light', 'dark'] as const)('screenshots in the %s theme', (theme)
     await shared.app.page.getByRole('heading', { level: 1, name: 'Settings' }).waitFor();
     await blur();
     await shoot('settings');
+  });
+
+  it('backups: the status, the backups, and the preview before a restore', async () => {
+    const backupFolder = join(suite.scratch, `backups-${theme}`);
+    await mkdir(backupFolder);
+    const backups = new BackupsPage(shared.app.page);
+    dialogs.folders.push(backupFolder);
+    await backups.chooseFolder.click();
+    await expect.poll(() => backups.headline.textContent()).toMatch(/Last verified backup/);
+    await shared.app.services.backups.settled();
+    // A backup a day, the newest two hours ago.
+    for (const step of [DAY, DAY, DAY - 2 * 3_600_000]) {
+      await backupClock.advance(step);
+      await shared.app.services.backups.backUpNow('scheduled');
+    }
+    const nav = shared.app.page.getByRole('navigation', { name: 'Screens' });
+    await nav.getByRole('button', { name: 'Models', exact: true }).click();
+    await nav.getByRole('button', { name: 'Settings', exact: true }).click();
+    await expect
+      .poll(async () => `${await backups.rows().count()} backups: ${await readdir(backupFolder)}`)
+      .toMatch(/^4 backups/);
+    await expect.poll(() => backups.headline.textContent()).toMatch(/2 hours ago/);
+    // The folder is a temporary one here; show one a cloud drive syncs, as a person would pick.
+    const shown = '/home/ada/Dropbox/Relay Desktop backups';
+    await shared.app.page.evaluate(
+      `document.querySelector('.backup-folder-path').textContent = ${JSON.stringify(shown)}`,
+    );
+    await shared.app.page.evaluate(
+      `document.getElementById('backups').scrollIntoView({ block: 'start' })`,
+    );
+    await blur();
+    await shoot('backups');
+    const dialog = await backups.askToRestore(1);
+    await expect.poll(() => dialog.textContent()).toMatch(/Checksum matches/);
+    await shared.app.page.evaluate(
+      `document.querySelector('.backup-path').textContent = ${JSON.stringify(`${shown}/`)} + document.querySelector('.backup-path').textContent.split('/').pop()`,
+    );
+    await blur();
+    await shoot('restore');
+    await dialog.getByRole('button', { name: 'Cancel' }).click();
+    await shared.app.page.evaluate(`document.querySelector('main.screen').scrollTop = 0`);
+  });
+
+  it('settings: quick ask and the desktop, the network, updates', async () => {
+    const page = shared.app.page;
+    await showSection('Quick ask');
+    await blur();
+    await shoot('settings-desktop');
+
+    const network = page.getByRole('region', { name: 'Network' });
+    await network.getByRole('radio', { name: /Use this proxy/ }).check();
+    await network.getByLabel('Host').fill('proxy.corp.example.com');
+    await network.getByLabel('Port').fill('3128');
+    await network.getByLabel('Reach directly (bypass list)').fill('<local>\n.corp.example.com');
+    await network.getByRole('button', { name: 'Save proxy' }).click();
+    await network.getByText('Saved and in use').waitFor();
+    await network.getByLabel('Test an address').fill('https://relay.example.com');
+    await network.getByRole('button', { name: 'Test', exact: true }).click();
+    await network.getByText('goes through an HTTP proxy', { exact: false }).waitFor();
+    await showSection('Network');
+    await blur();
+    await shoot('settings-network');
+
+    const updates = page.getByRole('region', { name: 'Updates' });
+    updater.next.push([
+      { type: 'available', release: { version: '0.2.0', releaseNotes: RELEASE_NOTES } },
+    ]);
+    await updates.getByRole('button', { name: 'Check now' }).click();
+    await updates.getByText('Downloading version 0.2.0').waitFor();
+    updater.emit({
+      type: 'downloaded',
+      release: { version: '0.2.0', releaseNotes: RELEASE_NOTES },
+    });
+    await updates.getByRole('button', { name: 'Restart to update' }).waitFor();
+    await showSection('Updates');
+    await blur();
+    await shoot('settings-updates');
+  });
+
+  it('a connection from a link, with extra headers', async () => {
+    const page = shared.app.page;
+    const nav = page.getByRole('navigation', { name: 'Screens' });
+    await nav.getByRole('button', { name: 'Connections', exact: true }).click();
+    shared.app.services.desktop.openLink(
+      'relay-desktop://connect?name=Team%20gateway&baseUrl=https%3A%2F%2Fgateway.example.com%2Fv1&consoleUrl=https%3A%2F%2Fconsole.example.com',
+    );
+    const form = page.getByRole('form', { name: 'New connection' });
+    await form.waitFor();
+    await form.getByRole('button', { name: 'Add header' }).click();
+    await form.getByLabel('Header 1 name').fill('HTTP-Referer');
+    await form.getByLabel('Header 1 value').fill('https://team.example.com');
+    await form.getByRole('button', { name: 'Add header' }).click();
+    await form.getByLabel('Header 2 name').fill('x-portkey-api-key');
+    await form.getByRole('checkbox', { name: 'Secret' }).nth(1).check();
+    await form.getByLabel('Header 2 value').fill('pk-0a1b2c3d4e5f');
+    await blur();
+    await page.evaluate(`document.querySelector('main.screen').scrollTo(0, 0)`);
+    await shoot('connection-link');
+    await form.getByRole('button', { name: 'Cancel' }).click();
+  });
+
+  it('quick ask: a reply, with the selected text as context', async () => {
+    const app = shared.app;
+    await app.services.desktop.update({ quickAsk: { useClipboard: true } });
+    const quick = new QuickAskPage(await app.openQuickWindow({ width: 640, height: 560 }));
+    await app.services.quickAsk.windowShown();
+    app.emit(EVENTS.quickAskShown.channel, null);
+    await quick.context.waitFor();
+    await expect.poll(() => quick.model.textContent()).toBe('demo-chat');
+    await quick.ask(QUICK_PROMPT);
+    await quick.waitForReply();
+    await quick.reply.getByText('Q3 in brief').waitFor();
+    await quick.prompt.fill('And what should we watch next quarter?');
+    await shoot('quick-ask', quick.page);
   });
 
   it('the shortcut sheet', async () => {

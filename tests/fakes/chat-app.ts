@@ -2,7 +2,11 @@
  * The app's services behind the real router and bridge, for chat tests: events recorded, file
  * dialogs scripted, and helpers to wait for a reply to finish.
  */
-import { createAppServices, type AppServices } from '../../electron/main/app-services';
+import {
+  createAppServices,
+  type AppServices,
+  type AppServicesOptions,
+} from '../../electron/main/app-services';
 import { createRouter, trustedSender } from '../../electron/main/ipc/router';
 import type { AppLog } from '../../electron/main/services/log';
 import type { FetchLike } from '../../electron/main/services/relay/relay-client';
@@ -33,6 +37,10 @@ export interface ChatAppOptions {
   picturesDir?: string;
   /** The support log; without it nothing is logged. */
   log?: AppLog;
+  /** The backups' clock, file system and copy step. */
+  backupSeams?: AppServicesOptions['backupSeams'];
+  reloadWindow?: () => void;
+  version?: string;
 }
 
 export async function openChatApp(
@@ -46,13 +54,15 @@ export async function openChatApp(
   const dialogs = new ScriptedDialogs();
   /** What main put on the clipboard, in order (the app's clipboard is Electron's). */
   const clipboard: string[] = [];
+  /** The files main showed in the file manager, in order. */
+  const shown: string[] = [];
   const services: AppServices = await createAppServices({
     userDataDir: dataDir,
     secretStore: secrets,
     dialogs,
     startImportWorker: startSourceImportWorker,
     desktop: {
-      showInFolder: () => undefined,
+      showInFolder: (path) => void shown.push(path),
       moveToTrash: () =>
         Promise.reject(new Error('Moving files to the trash is not available here.')),
       copyText: (text) => void clipboard.push(text),
@@ -108,8 +118,18 @@ export async function openChatApp(
     );
   }
 
+  /** The chat:delta events that carried text of this reply, each as that reply's delta. */
   function deltas(replyId: string) {
-    return events.filter((e) => e.channel === 'chat:delta' && e.payload.replyId === replyId);
+    const out: Array<{ channel: string; payload: { replyId: string; text: string }; at: number }> =
+      [];
+    for (const e of events) {
+      if (e.channel !== 'chat:delta') continue;
+      const mine = (e.payload.deltas as Array<{ replyId: string; text: string }>).find(
+        (d) => d.replyId === replyId,
+      );
+      if (mine) out.push({ channel: e.channel, payload: mine, at: e.at });
+    }
+    return out;
   }
 
   return {
@@ -120,6 +140,7 @@ export async function openChatApp(
     router,
     dialogs,
     clipboard,
+    shown,
     until,
     finished,
     deltas,

@@ -8,6 +8,8 @@ export class ScriptedDialogs implements Dialogs {
   /** Answers to questions; a question with no answer queued counts as cancelled. */
   readonly confirmAnswers: boolean[] = [];
   readonly confirmRequests: ConfirmOptions[] = [];
+  /** Folders to answer "choose a folder" with; none queued counts as cancelled. */
+  readonly folders: Array<string | undefined> = [];
 
   async confirm(options: ConfirmOptions) {
     this.confirmRequests.push(options);
@@ -21,5 +23,9 @@ export class ScriptedDialogs implements Dialogs {
 
   async chooseOpenPaths() {
     return this.openPaths.shift() ?? [];
+  }
+
+  async chooseFolder() {
+    return this.folders.shift();
   }
 }

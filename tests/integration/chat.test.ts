@@ -102,10 +102,8 @@ describe('sending and streaming', () => {
       expect(tokens).toBeGreaterThan(150);
       expect(deltas.length).toBeLessThan(tokens / 4);
       expect(deltas.length).toBeLessThanOrEqual(Math.ceil(elapsed / 16) + 1);
-      // Between two deltas there is a timer's wait (a little slack for timer granularity); only
-      // the last one, flushed when the reply ends, may come sooner.
-      for (let i = 1; i < deltas.length - 1; i++)
-        expect(deltas[i]!.at - deltas[i - 1]!.at).toBeGreaterThanOrEqual(10);
+      // The spacing between two deltas is the coalescer's, checked on a fake clock in
+      // chat-units.test.ts: measured here on the wall clock it flaked on a loaded machine.
       expect(deltas.map((e) => e.payload.text).join('')).toBe(end.content);
     } finally {
       await fast.close();
@@ -225,24 +223,38 @@ describe('stop, regenerate, edit', () => {
     expect(messages.map((m) => m.id)).toEqual([sent.userMessageId, again.replyId]);
   });
 
-  it('edit replaces the message and drops the later ones', async () => {
+  it('edit adds a new version beside the message, and the path follows it; nothing is dropped', async () => {
     await connect();
     const conversation = await newConversation();
     const first = await app.api.sendMessage({ conversationId: conversation.id, text: 'first' });
-    await app.finished(first.replyId);
+    const firstReply = await app.finished(first.replyId);
     const second = await app.api.sendMessage({ conversationId: conversation.id, text: 'second' });
     await app.finished(second.replyId);
     const edited = await app.api.editMessage({
       messageId: first.userMessageId,
       text: 'first, edited',
     });
-    expect(edited.userMessageId).toBe(first.userMessageId);
+    expect(edited.userMessageId).not.toBe(first.userMessageId);
     const end = await app.finished(edited.replyId);
     expect(end.content).toContain('edited');
     const { messages } = await app.api.getConversation({ id: conversation.id });
     expect(messages.map((m) => [m.role, m.content.slice(0, 13)])).toEqual([
       ['user', 'first, edited'],
       ['assistant', end.content.slice(0, 13)],
+    ]);
+    expect(messages[0]!.branch).toEqual({
+      index: 1,
+      count: 2,
+      previousId: first.userMessageId,
+      nextId: null,
+    });
+    // The first version is still there, with everything after it.
+    const back = await app.api.showVersion({ messageId: first.userMessageId });
+    expect(back.messages.map((m) => m.content.slice(0, 6))).toEqual([
+      'first',
+      firstReply.content.slice(0, 6),
+      'second',
+      expect.any(String),
     ]);
     await expect(
       app.api.editMessage({ messageId: edited.replyId, text: 'nope' }),
@@ -337,7 +349,7 @@ describe('relay errors, on the reply', () => {
     expect(errored.stored.content).toBe(errored.end.content);
   });
 
-  it('regenerate after a failure replaces the failed reply', async () => {
+  it('regenerate after a failure adds a new reply beside the failed one', async () => {
     await connect();
     relay.setFaults({ status: 401 });
     const { conversation, sent } = await failingReply();
@@ -435,7 +447,7 @@ describe('the list, search, export and import', () => {
     const before = await app.api.getConversation({
       id: conversation.id,
       limit: 50,
-      beforeSeq: last.messages[0]!.seq,
+      beforeId: last.messages[0]!.id,
     });
     expect(before.messages[49]?.content).toBe('message 949');
     expect((await app.api.getConversation({ id: conversation.id })).messages).toHaveLength(1000);
@@ -482,6 +494,13 @@ describe('the list, search, export and import', () => {
       count: 1,
     });
     expect(app.dialogs.saveRequests[0]?.defaultName).toBe('First-talk.md');
+    // "Show in folder" shows the file just saved, and no path main did not write.
+    await app.api.showSavedFile({ path: md });
+    expect(app.shown).toEqual([md]);
+    await expect(app.api.showSavedFile({ path: join(dataDir, 'other.md') })).rejects.toMatchObject({
+      kind: 'not_found',
+    });
+    expect(app.shown).toEqual([md]);
     const markdown = await readFile(md, 'utf8');
     expect(markdown).toContain('# First/../talk');
     expect(markdown).toContain('export me');

@@ -20,7 +20,7 @@ interface CallOptions {
   method?: string;
   body?: unknown;
   /** A raw body, sent as is. */
-  raw?: string;
+  raw?: string | undefined;
   /** The key to send; null sends no Authorization header. Default: the relay's first key. */
   key?: string | null;
 }
@@ -35,7 +35,7 @@ function call(relay: DemoRelay, path: string, options: CallOptions = {}): Promis
   return fetch(`${relay.url}${path}`, {
     method: options.method ?? (body === undefined ? 'GET' : 'POST'),
     headers,
-    body,
+    ...(body === undefined ? {} : { body }),
   });
 }
 
@@ -615,12 +615,14 @@ describe('canonical answers', () => {
     expect(response.headers.get('content-type')).toBe('application/json');
     expect(await response.json()).toEqual({
       object: 'list',
-      data: ['demo-chat', 'demo-chat-fast', 'demo-embedding', 'demo-image'].map((id) => ({
-        id,
-        object: 'model',
-        created: 1763700000,
-        owned_by: 'demo-relay',
-      })),
+      data: ['demo-chat', 'demo-chat-fast', 'demo-chat-mini', 'demo-embedding', 'demo-image'].map(
+        (id) => ({
+          id,
+          object: 'model',
+          created: 1763700000,
+          owned_by: 'demo-relay',
+        }),
+      ),
     });
   });
 
@@ -1013,6 +1015,30 @@ describe('the Host header (DNS rebinding)', () => {
   });
 });
 
+describe('models that differ, for comparing', () => {
+  it('the mini model answers a few plain sentences; the default one a structured reply', async () => {
+    const relay = await fresh();
+    const ask = (model: string, temperature?: number) =>
+      okJson<Completion>(
+        call(relay, '/v1/chat/completions', {
+          body: { ...chat, model, ...(temperature === undefined ? {} : { temperature }) },
+        }),
+      ).then((c) => c.choices[0]!.message.content);
+    const mini = await ask('demo-chat-mini');
+    const full = await ask('demo-chat');
+    expect(mini).not.toContain('###');
+    expect(mini).toContain('small demo model');
+    expect(full).toContain('### What you sent');
+    expect(mini.length).toBeLessThan(full.length / 2);
+    // The same prompt at another temperature reads differently, and says so; each is repeatable.
+    const cool = await ask('demo-chat', 0.2);
+    expect(cool).not.toBe(full);
+    expect(cool).toContain('Sampled at temperature 0.2');
+    await expect(ask('demo-chat', 0.2)).resolves.toBe(cool);
+    await expect(ask('demo-chat-mini', 1.5)).resolves.toContain('(Temperature 1.5.)');
+  });
+});
+
 describe('faults', () => {
   it.each([500, 502, 503, 429, 402])(
     'answers every request with status %i and the canonical body',
@@ -1143,6 +1169,18 @@ describe('faults', () => {
     expect(error).toMatchObject({ type: 'server_error', code: 'internal_error' });
     expect(relay.balanceOf(key)).toBe(before);
     expect((await call(relay, '/v1/chat/completions', { body: chat })).status).toBe(200);
+  });
+
+  it('strikes only requests for the models named in faults.models, the others go on', async () => {
+    const relay = await fresh({ faults: { status: 429, models: ['demo-chat-mini'] } });
+    const mini = await call(relay, '/v1/chat/completions', {
+      body: { ...chat, model: 'demo-chat-mini' },
+    });
+    await expectError(mini, 429);
+    expect((await call(relay, '/v1/chat/completions', { body: chat })).status).toBe(200);
+    // Requests with no model (the list) are not concerned.
+    expect((await call(relay, '/v1/models')).status).toBe(200);
+    expect(() => relay.setFaults({ status: 500, models: [''] })).toThrow(RangeError);
   });
 
   it('refuses fault settings that make no sense', async () => {

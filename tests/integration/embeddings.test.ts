@@ -73,7 +73,7 @@ function ended(api: RelayApi, runId: string) {
     status: string;
     done: number;
     total: number;
-    error?: { kind: string; status?: number };
+    error?: { kind: string; status?: number | undefined } | undefined;
   }>((resolve) => {
     const off = api.onEmbeddingRunEnded((payload) => {
       if (payload.runId !== runId) return;

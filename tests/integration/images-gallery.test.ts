@@ -387,7 +387,8 @@ describe('indexing in the background', () => {
     const ids = await fillFolder(folder, 120);
     const db = await openDatabase({ path: join(root, 'background.db') });
     dbs.push(db);
-    const seen: Array<{ total: number; indexing?: { done: number; total: number } }> = [];
+    const seen: Array<{ total: number; indexing?: { done: number; total: number } | undefined }> =
+      [];
     const held: { gallery?: ImageGallery } = {};
     const gallery = await ImageGallery.open({
       db,

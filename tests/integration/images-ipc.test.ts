@@ -11,6 +11,7 @@ import type { DesktopShell, Dialogs } from '../../electron/main/app-context';
 import { createAppServices, type AppServices } from '../../electron/main/app-services';
 import { createRouter, trustedSender } from '../../electron/main/ipc/router';
 import { sha256Hex } from '../../electron/main/services/images/gallery-files';
+import type { FetchLike } from '../../electron/main/services/relay/relay-client';
 import { MemorySecretStore } from '../../electron/main/services/secret-store';
 import { createBridge } from '../../electron/shared/ipc/bridge';
 import { EVENTS, ROUTES } from '../../electron/shared/ipc/contract';
@@ -42,8 +43,9 @@ const desktop: DesktopShell = {
   startDrag: (path, id) => void calls.push(`drag ${path} ${id}`),
 };
 
-async function open(withDesktop = true) {
+async function open(withDesktop = true, fetchImpl?: FetchLike) {
   services = await createAppServices({
+    ...(fetchImpl ? { fetch: fetchImpl } : {}),
     userDataDir: dataDir,
     picturesDir: join(dataDir, 'Pictures'),
     secretStore: new MemorySecretStore(),
@@ -91,7 +93,7 @@ afterEach(async () => {
 describe('generating images', () => {
   it('saves each image into <Pictures>/Relay Desktop and reports progress', async () => {
     const api = await open();
-    const { images } = await api.generateImages(ask('r1', 2));
+    const { images, identical } = await api.generateImages(ask('r1', 2));
     expect(images).toHaveLength(2);
     const folder = join(dataDir, 'Pictures', 'Relay Desktop');
     expect(await api.getGalleryFolder()).toEqual({ path: folder, isDefault: true });
@@ -107,11 +109,29 @@ describe('generating images', () => {
     expect(progress.at(-1)).toMatchObject({ done: 2, total: 2 });
     expect(events.some((e) => e.channel === 'images:gallery-changed')).toBe(true);
 
-    // The demo relay draws the same picture for the same prompt: one file, named by its hash.
+    // Each request draws its own picture: two files, each named by its hash, none identical.
     const listed = await api.listImages();
     const distinct = [...new Set(images.map((i) => i.id))].sort();
-    expect(listed.total).toBe(distinct.length);
+    expect(distinct).toHaveLength(2);
+    expect(identical).toBe(0);
+    expect(listed.total).toBe(2);
     expect(listed.images.map((i) => i.id).sort()).toEqual(distinct);
+  });
+
+  it('counts an image the gallery already holds as identical, and keeps one file', async () => {
+    let first: string | undefined;
+    // A relay that answers every request with the picture of its first answer.
+    const api = await open(true, async (url, init) => {
+      if (!url.endsWith('/v1/images/generations')) return fetch(url, init);
+      first ??= await (await fetch(url, init)).text();
+      return new Response(first, { headers: { 'content-type': 'application/json' } });
+    });
+    const once = await api.generateImages(ask('same-1', 1));
+    expect(once.identical).toBe(0);
+    const twice = await api.generateImages(ask('same-2', 2));
+    expect(twice.identical).toBe(2);
+    expect(new Set(twice.images.map((i) => i.id))).toEqual(new Set([once.images[0]!.id]));
+    expect((await api.listImages()).total).toBe(1);
   });
 
   it('cancels a generation in flight, keeping what was saved', async () => {

@@ -36,7 +36,13 @@ describe('the official openai client against the demo relay', () => {
       expect(model.owned_by).toBe('demo-relay');
       ids.push(model.id);
     }
-    expect(ids).toEqual(['demo-chat', 'demo-chat-fast', 'demo-embedding', 'demo-image']);
+    expect(ids).toEqual([
+      'demo-chat',
+      'demo-chat-fast',
+      'demo-chat-mini',
+      'demo-embedding',
+      'demo-image',
+    ]);
   });
 
   it('streams the same text it answers without streaming', async () => {

@@ -4,10 +4,11 @@
  * preferences, conversations (the crashed reply marked interrupted, its text kept), embeddings
  * runs and the gallery. Every later change to stored data adds its checks here.
  */
-import { cp, mkdtemp, rm } from 'node:fs/promises';
+import { cp, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, expect, it } from 'vitest';
+import { databasePath, openDatabase, type Db } from '../../electron/main/services/database';
 import { openChatApp, type ChatApp } from '../fakes/chat-app';
 
 const FIXTURE = join(import.meta.dirname, '../fixtures/data-0.1');
@@ -85,4 +86,126 @@ it('opens a 0.1 data folder with every conversation, message, run, image and set
       return { total: page.total, indexing: page.indexing !== undefined };
     })
     .toEqual({ total: 2, indexing: false });
+});
+
+it("reads 0.1's settings with the later groups at their defaults, and keeps its own on a change", async () => {
+  app = await open();
+  const { api } = app;
+  const settings = await api.getSettings();
+  expect(settings).toMatchObject({
+    theme: 'dark',
+    chatDefaults: { temperature: 0.7, maxTokens: 512 },
+    timeouts: { requestSeconds: 90, idleSeconds: 45 },
+    quickAsk: {
+      enabled: true,
+      shortcut: 'CommandOrControl+Alt+Space',
+      saveConversations: true,
+      useClipboard: false,
+    },
+    desktop: { showTray: true, closeToTray: false, openAtLogin: false },
+    updates: { channel: 'stable', autoCheck: true },
+    proxy: { mode: 'system' },
+  });
+  // 0.1's connections have no extra headers.
+  expect((await api.listConnections()).map((c) => c.headers)).toEqual([[], []]);
+
+  await api.setProxy({ proxy: { mode: 'none' } });
+  const saved = JSON.parse(
+    await readFile(join(dir, 'user-data', 'settings.json'), 'utf8'),
+  ) as Record<string, unknown>;
+  expect(saved).toMatchObject({
+    theme: 'dark',
+    chatDefaults: { temperature: 0.7, maxTokens: 512 },
+    proxy: { mode: 'none' },
+  });
+});
+
+it('fills in a group a later version wrote only in part', async () => {
+  const file = join(dir, 'user-data', 'settings.json');
+  const written = JSON.parse(await readFile(file, 'utf8')) as Record<string, unknown>;
+  await writeFile(file, JSON.stringify({ ...written, quickAsk: { useClipboard: true } }));
+  app = await open();
+  expect((await app.api.getSettings()).quickAsk).toEqual({
+    enabled: true,
+    shortcut: 'CommandOrControl+Alt+Space',
+    saveConversations: true,
+    useClipboard: true,
+  });
+});
+
+/** The chat rows as 0.1 wrote them: every column it had, by message id. */
+function chatRows(db: Db) {
+  return db.all<Record<string, unknown>>(
+    `SELECT id, conversation_id, seq, role, content, status, error, prompt_tokens,
+        completion_tokens, total_tokens, model, finish_reason, created_at
+      FROM chat_messages ORDER BY conversation_id, seq`,
+  );
+}
+
+it('turns every 0.1 conversation into one path with nothing lost, after a backup', async () => {
+  const userData = join(dir, 'user-data');
+  const before = await openDatabase({ path: databasePath(userData) });
+  const rows = chatRows(before);
+  const conversationsBefore = before.all<{ id: string }>('SELECT id FROM chat_conversations');
+  before.close();
+
+  app = await open();
+  const { api } = app;
+
+  // A copy of the whole file was taken before the chat tables changed, and holds them as they were.
+  const backups = (await readdir(userData)).filter((f) => f.includes('.before-chat-'));
+  expect(backups).toHaveLength(1);
+  const backup = await openDatabase({ path: join(userData, backups[0]!) });
+  try {
+    expect(chatRows(backup)).toEqual(rows);
+    expect(
+      backup.all("SELECT 1 FROM pragma_table_info('chat_messages') WHERE name = 'parent_id'"),
+    ).toEqual([]);
+  } finally {
+    backup.close();
+  }
+
+  const db = app.services.db;
+  // The same messages: ids, order, text, tokens; only the crashed reply's status was repaired.
+  const after = chatRows(db);
+  expect(after).toEqual(
+    rows.map((row) => (row.status === 'streaming' ? { ...row, status: 'interrupted' } : row)),
+  );
+  for (const { id } of conversationsBefore) {
+    const inOrder = after.filter((row) => row.conversation_id === id);
+    const { messages } = await api.getConversation({ id });
+    // One path: all of them, in their order, each under the one before, none with versions.
+    expect(messages.map((m) => m.id)).toEqual(inOrder.map((row) => row.id));
+    expect(messages.map((m) => m.parentId)).toEqual([
+      null,
+      ...inOrder.slice(0, -1).map((row) => row.id),
+    ]);
+    expect(messages.every((m) => m.branch === undefined)).toBe(true);
+    const page = await api.getConversation({ id, limit: 1 });
+    expect(page.messages.map((m) => m.id)).toEqual([inOrder.at(-1)!.id]);
+    expect(page.hasOlder).toBe(inOrder.length > 1);
+  }
+
+  const crashed = (await api.listConversations()).find((c) => c.title === 'Cut off by a crash')!;
+  const [question, reply] = (await api.getConversation({ id: crashed.id })).messages;
+  expect(reply).toMatchObject({ parentId: question!.id, status: 'interrupted' });
+  // Going on from the crashed reply: a new version of it, beside it.
+  expect(
+    db.one<{ current_leaf_id: string }>(
+      'SELECT current_leaf_id FROM chat_conversations WHERE id = ?',
+      [crashed.id],
+    )?.current_leaf_id,
+  ).toBe(reply!.id);
+
+  // The full-text index still finds every message, by its words, on the path.
+  const hits = await api.searchMessages({ query: 'Once upon' });
+  expect(hits.map((h) => h.messageId)).toContain(reply!.id);
+  expect(db.integrityCheck()).toBe('ok');
+  expect(
+    db
+      .all<{ version: number }>(
+        "SELECT version FROM schema_migrations WHERE domain = 'chat' ORDER BY version",
+      )
+      .map((r) => r.version),
+  ).toEqual([1, 2, 3]);
 });

@@ -73,7 +73,37 @@ describe('requests', () => {
       temperature: 0.2,
       max_tokens: 5,
       stream: true,
+      stream_options: { include_usage: true },
     });
+  });
+
+  it('asks a streamed reply for its usage, and a relay that refuses the field again without it, once', async () => {
+    server.handle((req, res) => {
+      if (req.body.includes('stream_options')) {
+        res.writeHead(400, { 'content-type': 'application/json' });
+        res.end(
+          JSON.stringify({
+            error: {
+              message: 'Unrecognized request argument supplied: stream_options',
+              type: 'invalid_request_error',
+              param: 'stream_options',
+              code: null,
+            },
+          }),
+        );
+        return;
+      }
+      sseHeaders(res);
+      res.end(canonicalStream(['Hi']));
+    });
+    const relay = client({ baseUrl: `${server.url}/strict` });
+    await expect(relay.chat(hi)).resolves.toMatchObject({ content: 'Hi' });
+    await expect(relay.chat(hi)).resolves.toMatchObject({ content: 'Hi' });
+    expect(server.requests.map((r) => 'stream_options' in JSON.parse(r.body))).toEqual([
+      true,
+      false,
+      false,
+    ]);
   });
 
   it('sends GET /v1/models with no body', async () => {

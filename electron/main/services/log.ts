@@ -129,26 +129,48 @@ export function createNullLog(): AppLog {
 
 /** The same store, with every key it reads or saves added to the ones the log never writes. */
 export function watchSecrets(store: SecretStore, log: AppLog): SecretStore {
+  const watch = (secret: string) => {
+    for (const value of secretValues(secret)) log.addKey(value);
+  };
   return {
     get status() {
       return store.status;
     },
     async get(account) {
       const secret = await store.get(account);
-      if (secret !== undefined) log.addKey(secret);
+      if (secret !== undefined) watch(secret);
       return secret;
     },
     async set(account, secret) {
-      log.addKey(secret);
+      watch(secret);
       await store.set(account, secret);
     },
     delete: (account) => store.delete(account),
   };
 }
 
+/**
+ * The values a stored secret holds: itself, and each string of a JSON object of them (the secret
+ * header values of a connection are kept as one such object).
+ */
+function secretValues(secret: string): string[] {
+  if (!secret.startsWith('{')) return [secret];
+  try {
+    const parsed: unknown = JSON.parse(secret);
+    if (parsed !== null && typeof parsed === 'object') {
+      return [secret, ...Object.values(parsed).filter((v): v is string => typeof v === 'string')];
+    }
+  } catch {
+    // Not JSON: a key that starts with a brace.
+  }
+  return [secret];
+}
+
 export interface RequestMeta {
   requestId: string;
   connectionId: string;
+  /** Told how each request ended (the connection's status dot); a stopped one is `aborted`. */
+  onOutcome?: (outcome: { ok: true } | { ok: false; kind: string; message: string }) => void;
 }
 
 /** What a failed request says in the log: its kind and status, never reply text. */
@@ -180,7 +202,8 @@ interface Tracked<T> {
 
 /**
  * The client with each request's outcome logged: route, model, outcome or error kind, status,
- * duration and request id; the prompt and reply only as content (see `AppLog`).
+ * duration and request id; the prompt and reply only as content (see `AppLog`). `onOutcome` hears
+ * each outcome too.
  */
 export function logRequests(client: RelayClient, log: AppLog, meta: RequestMeta): RelayClient {
   async function track<T>({ route, fields, content, sent, call, done }: Tracked<T>): Promise<T> {
@@ -188,6 +211,7 @@ export function logRequests(client: RelayClient, log: AppLog, meta: RequestMeta)
     const base = { route, ...fields, requestId: meta.requestId, connection: meta.connectionId };
     try {
       const result = await call();
+      meta.onOutcome?.({ ok: true });
       const outcome = done(result);
       log.info(
         'relay.request',
@@ -197,6 +221,11 @@ export function logRequests(client: RelayClient, log: AppLog, meta: RequestMeta)
       return result;
     } catch (error) {
       const failure = failureFields(error, log.includePrompts ? undefined : { sent });
+      meta.onOutcome?.({
+        ok: false,
+        kind: String(failure.outcome),
+        message: error instanceof Error ? error.message : String(error),
+      });
       log[failure.outcome === 'aborted' ? 'info' : 'warn'](
         'relay.request',
         { ...base, ...failure, durationMs: elapsed(started) },

@@ -21,9 +21,9 @@ export interface KeyStorageStatus {
   persistent: boolean;
   backend: 'keychain' | 'memory' | 'file';
   /** Why the store is not the keychain, as a sentence to show the person. */
-  reason?: string;
+  reason?: string | undefined;
   /** The underlying failure, for logs and bug reports; never holds a key. */
-  detail?: string;
+  detail?: string | undefined;
 }
 
 export interface SecretStore {

@@ -94,6 +94,8 @@ export function appMenuTemplate(options: AppMenuOptions): MenuItemConstructorOpt
       command('showEmbeddings', 'Embeddings'),
       command('showImages', 'Images'),
       separator,
+      command('toggleConversations', 'Conversation list'),
+      separator,
       { role: 'resetZoom' },
       { role: 'zoomIn' },
       { role: 'zoomOut' },

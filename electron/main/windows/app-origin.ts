@@ -9,6 +9,9 @@ export const APP_SCHEME = 'app';
 export const APP_HOST = 'relay';
 export const APP_ORIGIN = `${APP_SCHEME}://${APP_HOST}`;
 export const APP_ENTRY_URL = `${APP_ORIGIN}/index.html`;
+/** The quick ask window's page: a second entry of the renderer build, beside index.html. */
+export const QUICK_ENTRY_PATH = '/quick.html';
+export const QUICK_ENTRY_URL = `${APP_ORIGIN}${QUICK_ENTRY_PATH}`;
 
 /**
  * The policy sent as a header with every page of the app (the meta tag in index.html says the

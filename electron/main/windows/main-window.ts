@@ -1,5 +1,5 @@
 import { BrowserWindow, shell, type WebContents } from 'electron';
-import { isSafeExternalUrl, mainWindowOptions } from './main-window-options';
+import { isSafeExternalUrl, mainWindowOptions, quickWindowOptions } from './main-window-options';
 
 /**
  * Locks down a web contents: no navigation away from the app, no new windows, no permissions.
@@ -36,6 +36,7 @@ export function createMainWindow(
   source: RendererSource,
   build: { packaged: boolean },
   bounds?: { x: number; y: number; width: number; height: number },
+  { hidden = false }: { hidden?: boolean } = {},
 ): BrowserWindow {
   const options = mainWindowOptions(preloadPath, build);
   const window = new BrowserWindow({
@@ -52,10 +53,39 @@ export function createMainWindow(
       disableBlinkFeatures: 'Auxclick',
     },
   });
-  window.once('ready-to-show', () => window.show());
+  if (!hidden) window.once('ready-to-show', () => window.show());
   const loading = 'url' in source ? window.loadURL(source.url) : window.loadFile(source.file);
   loading.catch((error: unknown) => {
     console.error('The main window could not load the renderer:', error);
+  });
+  return window;
+}
+
+/**
+ * Creates the quick ask window (hidden) and loads its page. Its contents are hardened by the
+ * app's `web-contents-created` handler like the main window's.
+ */
+export function createQuickWindow(
+  preloadPath: string,
+  source: RendererSource,
+  build: { packaged: boolean },
+): BrowserWindow {
+  const options = quickWindowOptions(preloadPath, build);
+  const window = new BrowserWindow({
+    ...options,
+    // As in createMainWindow: the boundary flags again, literally, for the static scanner.
+    webPreferences: {
+      ...options.webPreferences,
+      sandbox: true,
+      contextIsolation: true,
+      nodeIntegration: false,
+      webSecurity: true,
+      disableBlinkFeatures: 'Auxclick',
+    },
+  });
+  const loading = 'url' in source ? window.loadURL(source.url) : window.loadFile(source.file);
+  loading.catch((error: unknown) => {
+    console.error('The quick ask window could not load its page:', error);
   });
   return window;
 }

@@ -9,12 +9,17 @@
  */
 import { createEmitter, type Emitter, type SendEvent } from './define';
 import { APP_EVENTS, APP_ROUTES } from './routes/app';
+import { BACKUPS_EVENTS, BACKUPS_ROUTES } from './routes/backups';
 import { CHAT_EVENTS, CHAT_ROUTES } from './routes/chat';
 import { CONNECTIONS_EVENTS, CONNECTIONS_ROUTES } from './routes/connections';
+import { DESKTOP_EVENTS, DESKTOP_ROUTES } from './routes/desktop';
 import { EMBEDDINGS_EVENTS, EMBEDDINGS_ROUTES } from './routes/embeddings';
 import { IMAGES_EVENTS, IMAGES_ROUTES } from './routes/images';
 import { MODELS_ROUTES } from './routes/models';
+import { NETWORK_ROUTES } from './routes/network';
+import { QUICK_ASK_EVENTS, QUICK_ASK_ROUTES } from './routes/quick-ask';
 import { SETTINGS_ROUTES } from './routes/settings';
+import { UPDATES_EVENTS, UPDATES_ROUTES } from './routes/updates';
 
 export const ROUTES = {
   ...APP_ROUTES,
@@ -24,6 +29,11 @@ export const ROUTES = {
   ...CHAT_ROUTES,
   ...EMBEDDINGS_ROUTES,
   ...IMAGES_ROUTES,
+  ...BACKUPS_ROUTES,
+  ...QUICK_ASK_ROUTES,
+  ...DESKTOP_ROUTES,
+  ...UPDATES_ROUTES,
+  ...NETWORK_ROUTES,
 } as const;
 
 export const EVENTS = {
@@ -32,6 +42,10 @@ export const EVENTS = {
   ...CHAT_EVENTS,
   ...EMBEDDINGS_EVENTS,
   ...IMAGES_EVENTS,
+  ...BACKUPS_EVENTS,
+  ...QUICK_ASK_EVENTS,
+  ...DESKTOP_EVENTS,
+  ...UPDATES_EVENTS,
 } as const;
 
 export type Routes = typeof ROUTES;

@@ -1,5 +1,7 @@
 import { lazy, Suspense, useEffect, useRef, useState } from 'react';
 import { Badge } from '../components/badge';
+import { Icon } from '../components/icon';
+import { ToastRegion } from '../components/toast-region';
 import { EmptyState } from '../components/empty-state';
 import { Notice } from '../components/notice';
 import { Spinner } from '../components/spinner';
@@ -7,19 +9,27 @@ import { watchConnections, loadConnections } from '../features/connect/connect-a
 import { ConnectScreen } from '../features/connect/connect-screen';
 import {
   selectActiveConnection,
+  selectActiveHealth,
   selectHasConnections,
   useConnectStore,
 } from '../features/connect/connect-store';
 import { ConnectionsScreen } from '../features/connect/connections-screen';
+import { BackupStatusBadge } from '../features/backups/backup-status-badge';
+import { loadBackupStatus, watchBackupStatus } from '../features/backups/backups-actions';
+import { BackupsSection } from '../features/backups/backups-section';
+import { RestoreOffer } from '../features/backups/restore-offer';
+import { RestoredDialog } from '../features/backups/restored-dialog';
 import { ModelsScreen } from '../features/models/models-screen';
 import { loadSettings } from '../features/settings/settings-actions';
 import { SettingsScreen } from '../features/settings/settings-screen';
 import { selectTheme, useSettingsStore } from '../features/settings/settings-store';
-import { relayBridge } from '../lib/relay-bridge';
+import { failureTitle } from '../lib/errors';
+import { relayBridge, type ConnectionHealth, type ConnectLink } from '../lib/relay-bridge';
 import { recall, remember } from '../lib/session-memory';
-import { NavIcon } from './nav-icon';
+import { dismissToast, holdToast, useToastStore } from '../lib/toasts';
 import { SCREENS, SCREEN_TITLES, type ScreenId } from './screens';
-import { useAppShortcuts } from './shortcut-commands';
+import { openConversationInChat, useAppShortcuts } from './shortcut-commands';
+import { UpdateBanner } from './update-banner';
 import { ShortcutSheet } from './shortcut-sheet';
 import { currentPlatform } from './shortcuts';
 
@@ -47,7 +57,13 @@ export function App() {
   useEffect(() => {
     if (!bridge) return;
     void loadSettings();
-    return watchConnections();
+    void loadBackupStatus();
+    const stopBackups = watchBackupStatus();
+    const stopConnections = watchConnections();
+    return () => {
+      stopBackups();
+      stopConnections();
+    };
   }, [bridge]);
 
   if (!bridge) {
@@ -90,8 +106,37 @@ function Root() {
   const hasConnections = useConnectStore(selectHasConnections);
   const [screen, setScreen] = useState<ScreenId>(rememberedScreen);
   const [sheetOpen, setSheetOpen] = useState(false);
+  const [link, setLink] = useState<ConnectLink | undefined>();
+  const current = useRef(screen);
+  current.current = screen;
   useEffect(preloadScreens, []);
   useEffect(() => remember(SCREEN_KEY, screen), [screen]);
+
+  // Links opened before the window was up wait in main; later ones are announced.
+  useEffect(() => {
+    const bridge = relayBridge();
+    if (!bridge) return;
+    const take = () =>
+      bridge.takeConnectLink().then(
+        (taken) => {
+          if (!taken) return;
+          setLink(taken);
+          setScreen('connections');
+        },
+        () => undefined,
+      );
+    void take();
+    const stops = [
+      bridge.onConnectLinkOpened(() => void take()),
+      // A quick ask continued here: its conversation, in Chat.
+      bridge.onOpenConversation(({ conversationId }) => {
+        const switching = current.current !== 'chat';
+        setScreen('chat');
+        void openConversationInChat(conversationId, switching);
+      }),
+    ];
+    return () => stops.forEach((stop) => stop());
+  }, []);
   useAppShortcuts({
     screen,
     onScreen: setScreen,
@@ -102,25 +147,33 @@ function Root() {
 
   return (
     <>
-      <RootContent screen={screen} onScreen={setScreen} onShortcuts={() => setSheetOpen(true)} />
+      <RootContent
+        screen={screen}
+        onScreen={setScreen}
+        onShortcuts={() => setSheetOpen(true)}
+        link={link}
+        onLinkDone={() => setLink(undefined)}
+      />
       <ShortcutSheet
         open={sheetOpen}
         platform={currentPlatform()}
         onClose={() => setSheetOpen(false)}
       />
+      <RestoredDialog />
     </>
   );
 }
 
-function RootContent({
-  screen,
-  onScreen,
-  onShortcuts,
-}: {
+interface ScreenProps {
   screen: ScreenId;
   onScreen: (id: ScreenId) => void;
   onShortcuts: () => void;
-}) {
+  /** A `relay-desktop://connect` link waiting for the person. */
+  link: ConnectLink | undefined;
+  onLinkDone: () => void;
+}
+
+function RootContent({ screen, onScreen, onShortcuts, link, onLinkDone }: ScreenProps) {
   const status = useConnectStore((state) => state.status);
   const hasConnections = useConnectStore(selectHasConnections);
   const loadFailure = useConnectStore((state) => state.loadFailure);
@@ -151,20 +204,36 @@ function RootContent({
       </main>
     );
   }
-  if (!hasConnections) return <ConnectScreen onConnected={() => onScreen('models')} />;
-  return <Shell screen={screen} onScreen={onScreen} onShortcuts={onShortcuts} />;
+  if (!hasConnections) {
+    return (
+      <ConnectScreen onConnected={() => onScreen('models')} link={link} onLinkDone={onLinkDone}>
+        <RestoreOffer />
+      </ConnectScreen>
+    );
+  }
+  return (
+    <Shell
+      screen={screen}
+      onScreen={onScreen}
+      onShortcuts={onShortcuts}
+      link={link}
+      onLinkDone={onLinkDone}
+    />
+  );
 }
 
-function Shell({
-  screen,
-  onScreen,
-  onShortcuts,
-}: {
-  screen: ScreenId;
-  onScreen: (id: ScreenId) => void;
-  onShortcuts: () => void;
-}) {
+/** What the dot beside the connection in use says: how its last request went. */
+function healthText(health: ConnectionHealth | undefined): string {
+  if (!health) return 'No request yet';
+  if (health.state === 'ok') return 'Working';
+  const title = failureTitle({ kind: health.kind ?? 'internal' });
+  return health.message ? `${title}: ${health.message}` : title;
+}
+
+function Shell({ screen, onScreen, onShortcuts, link, onLinkDone }: ScreenProps) {
   const active = useConnectStore(selectActiveConnection);
+  const health = useConnectStore(selectActiveHealth);
+  const toasts = useToastStore((state) => state.toasts);
   const appVersion = relayBridge()?.appVersion;
   const main = useRef<HTMLElement>(null);
   const shown = useRef(screen);
@@ -177,45 +246,71 @@ function Shell({
     main.current?.focus();
   }, [screen]);
 
+  const status = healthText(health);
   return (
     <div className="shell">
       <nav className="sidebar" aria-label="Screens">
         <p className="brand">
           <span className="app-mark app-mark-small" aria-hidden="true" />
-          Relay Desktop
+          <span className="brand-name">Relay Desktop</span>
         </p>
         <ul className="nav-list">
           {SCREENS.map((candidate) => (
-            <li key={candidate.id}>
+            <li key={candidate.id} className="nav-entry">
               <button
                 type="button"
                 className="nav-item"
                 aria-current={candidate.id === screen ? 'page' : undefined}
                 onClick={() => onScreen(candidate.id)}
               >
-                <NavIcon screen={candidate.id} />
-                {candidate.title}
+                <Icon name={candidate.id} />
+                <span className="nav-label">{candidate.title}</span>
               </button>
+              <span className="tooltip" aria-hidden="true">
+                {candidate.title}
+              </span>
             </li>
           ))}
         </ul>
         <div className="sidebar-footer">
+          <BackupStatusBadge
+            onOpen={() => {
+              onScreen('settings');
+              requestAnimationFrame(() => document.getElementById('backups')?.scrollIntoView());
+            }}
+          />
+          <UpdateBanner onDetails={() => onScreen('settings')} />
           {active && (
-            <button
-              type="button"
-              className="active-connection"
-              onClick={() => onScreen('connections')}
-              aria-label={`In use: ${active.name}${active.isDemo ? ' (demo)' : ''}. Show connections`}
-            >
-              <span className="status-dot" aria-hidden="true" />
-              <span className="active-connection-name">{active.name}</span>
-              {active.isDemo && <Badge tone="demo">Demo</Badge>}
-            </button>
+            <div className="nav-entry">
+              <button
+                type="button"
+                className="active-connection"
+                onClick={() => onScreen('connections')}
+                title={status}
+                aria-label={`In use: ${active.name}${active.isDemo ? ' (demo)' : ''}. ${status}. Show connections`}
+              >
+                <span
+                  className="status-dot"
+                  data-state={health?.state ?? 'unknown'}
+                  aria-hidden="true"
+                />
+                <span className="active-connection-name">{active.name}</span>
+                {active.isDemo && <Badge tone="demo">Demo</Badge>}
+              </button>
+              <span className="tooltip" aria-hidden="true">
+                {active.name}: {status}
+              </span>
+            </div>
           )}
-          <button type="button" className="nav-item" onClick={onShortcuts}>
-            <NavIcon screen="shortcuts" />
-            Keyboard shortcuts
-          </button>
+          <div className="nav-entry">
+            <button type="button" className="nav-item" onClick={onShortcuts}>
+              <Icon name="keyboard" />
+              <span className="nav-label">Keyboard shortcuts</span>
+            </button>
+            <span className="tooltip" aria-hidden="true">
+              Keyboard shortcuts
+            </span>
+          </div>
           {appVersion && <p className="version">Version {appVersion}</p>}
         </div>
       </nav>
@@ -252,8 +347,13 @@ function Shell({
           {screen === 'chat' && <ChatScreen />}
           {screen === 'embeddings' && active && <EmbeddingsScreen connection={active} />}
         </Suspense>
-        {screen === 'connections' && <ConnectionsScreen />}
-        {screen === 'settings' && <SettingsScreen />}
+        {screen === 'connections' && <ConnectionsScreen link={link} onLinkDone={onLinkDone} />}
+        {screen === 'settings' && (
+          <SettingsScreen testUrl={active?.baseUrl}>
+            <BackupsSection />
+          </SettingsScreen>
+        )}
+        <ToastRegion toasts={toasts} onDismiss={dismissToast} onHold={holdToast} />
       </main>
     </div>
   );

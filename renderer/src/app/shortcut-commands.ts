@@ -1,6 +1,11 @@
 /** What each shortcut command does in the shell: the one place that reaches into the features. */
 import type { ShortcutCommand } from '../../../electron/shared/shortcuts';
-import { newConversation, stopStreaming } from '../features/chat/chat-actions';
+import {
+  loadConversations,
+  newConversation,
+  openConversation,
+  stopStreaming,
+} from '../features/chat/chat-actions';
 import { useChatStore } from '../features/chat/chat-store';
 import type { ScreenId } from './screens';
 import { focusWhenShown, useShortcutCommands } from './shortcuts';
@@ -38,6 +43,14 @@ async function startNewChat(switching: boolean) {
   if (id) await focusWhenShown('.chat-composer textarea');
 }
 
+/** Shows a conversation made elsewhere (a quick ask continued in the app) in Chat. */
+export async function openConversationInChat(id: string, switching: boolean): Promise<void> {
+  if (switching) await chatListSettled();
+  await loadConversations();
+  await openConversation(id);
+  await focusWhenShown('.chat-composer textarea');
+}
+
 export function useAppShortcuts({
   screen,
   onScreen,
@@ -69,6 +82,10 @@ export function useAppShortcuts({
         break;
       case 'stopGenerating':
         stopStreaming();
+        break;
+      case 'toggleConversations':
+        onScreen('chat');
+        useChatStore.getState().listToggled();
         break;
     }
   });

@@ -5,7 +5,7 @@
 export interface FailureInfo {
   kind: string;
   message: string;
-  status?: number;
+  status?: number | undefined;
 }
 
 export function failureOf(error: unknown): FailureInfo {

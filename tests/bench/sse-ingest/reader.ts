@@ -43,7 +43,7 @@ export interface ReadMeasurement {
   /** Bytes received (raw: the whole response; fetch: the body) or characters of text rebuilt. */
   received: number;
   /** Why the read does not count: wrong text, or an error. */
-  problem?: string;
+  problem?: string | undefined;
 }
 
 const REQUEST_BODY = JSON.stringify({
@@ -54,7 +54,7 @@ const REQUEST_BODY = JSON.stringify({
 
 type ReadOnce = (
   scenario: string,
-) => Promise<{ received: number; text?: string; problem?: string }>;
+) => Promise<{ received: number; text?: string; problem?: string | undefined }>;
 
 let readOnce: ReadOnce | undefined;
 let expectedTexts: Record<string, string> = {};

@@ -16,10 +16,15 @@
  * Electron does, without waiting for work the app did not hold the quit for.
  */
 import { EventEmitter } from 'node:events';
+import { existsSync } from 'node:fs';
+import { request as httpRequest, type IncomingMessage } from 'node:http';
+import { request as httpsRequest } from 'node:https';
 import type {
   BrowserWindowConstructorOptions,
   MenuItemConstructorOptions,
+  ProxyConfig,
   Rectangle,
+  Settings as LoginItemSettings,
 } from 'electron';
 import { describe, strict, strictClass, unimplemented, type Journal } from './strict';
 
@@ -44,6 +49,17 @@ export interface DoubleConfig {
   singleInstanceLock: boolean;
   /** `screen.getAllDisplays()`. */
   displays: readonly { bounds: Rectangle; workArea: Rectangle }[];
+  /** `process.resourcesPath`: where an installed app's `app.asar` and extra resources are. */
+  resourcesPath: string;
+  /** Global shortcuts another app holds: `globalShortcut.register` refuses them. */
+  takenShortcuts: readonly string[];
+  /** The system's proxy, as `session.resolveProxy` answers it in 'system' mode (`DIRECT`). */
+  systemProxy: string;
+  /** `nativeTheme.shouldUseDarkColors`. */
+  darkTheme: boolean;
+  /** What `clipboard.readText()` and, on Linux, `clipboard.selection.readText()` give. */
+  clipboardText: string;
+  selectionText: string;
 }
 
 /** Who sends an IPC message: a frame of one of the windows, at the URL it shows. */
@@ -75,6 +91,23 @@ export interface DoubleState {
   appListeners: Record<string, number>;
   applicationMenu: unknown;
   windows: WindowState[];
+  /** `app.setAsDefaultProtocolClient`'s schemes. */
+  protocolClients: string[];
+  loginItem: unknown;
+  /** The accelerators registered with `globalShortcut`. */
+  shortcuts: string[];
+  tray: TrayState | undefined;
+  /** The proxy of each session, by partition (`''`: the default session). */
+  proxies: Record<string, unknown>;
+  /** The partition of each `net.request`'s session, in order (`''`: the default session). */
+  netRequests: { url: string; partition: string }[];
+}
+
+export interface TrayState {
+  image: { path: string; empty: boolean };
+  tooltip: string | undefined;
+  menu: unknown;
+  destroyed: boolean;
 }
 
 export interface WindowState {
@@ -83,6 +116,7 @@ export interface WindowState {
   options: unknown;
   url: string | undefined;
   visible: boolean;
+  focused: boolean;
   destroyed: boolean;
   /** Events the app sent to the page: `webContents.send(channel, payload)`. */
   sent: { channel: string; args: unknown[] }[];
@@ -113,6 +147,15 @@ export interface DoubleControl {
   closeWindow(window: number | undefined): void;
   /** `app.quit()`, as the menu's Quit or Cmd+Q does. */
   quit(): void;
+  /** Another start of the app with these arguments: `second-instance` in this one. */
+  secondInstance(argv: string[]): void;
+  /** macOS hands the app a link: `open-url`. */
+  openUrl(url: string): { prevented: boolean };
+  /** The person presses a registered global shortcut. */
+  pressShortcut(accelerator: string): void;
+  /** The person clicks the tray icon, or an item of its menu. */
+  clickTray(): void;
+  clickTrayMenuItem(id: string): void;
   state(): DoubleState;
 }
 
@@ -202,6 +245,8 @@ export function createElectronDouble(
   // ---------------------------------------------------------------------------------------- app
 
   let sandboxEnabled = false;
+  const protocolClients = new Set<string>();
+  let loginItem: unknown;
   const appImpl = Object.assign(new EventEmitter(), {
     get name() {
       return config.appName;
@@ -220,6 +265,28 @@ export function createElectronDouble(
     },
     requestSingleInstanceLock: () => config.singleInstanceLock,
     getVersion: () => config.appVersion,
+    getName: () => config.appName,
+    /** Records the scheme; the OS's own registration is the installers' (electron-builder). */
+    setAsDefaultProtocolClient(protocol: string) {
+      protocolClients.add(protocol);
+      return true;
+    },
+    isDefaultProtocolClient: (protocol: string) => protocolClients.has(protocol),
+    /** Electron keeps no state on Linux, where this does nothing; recorded as given. */
+    setLoginItemSettings(settings: LoginItemSettings) {
+      loginItem = describe(settings);
+    },
+    getLoginItemSettings: () =>
+      strict(
+        'app.getLoginItemSettings()',
+        {
+          openAtLogin: (loginItem as LoginItemSettings | undefined)?.openAtLogin ?? false,
+          wasOpenedAtLogin: false,
+          executableWillLaunchAtLogin: false,
+          launchItems: [],
+        },
+        journal,
+      ),
     getPath(name: string) {
       const path = config.paths[name];
       if (path === undefined) {
@@ -266,22 +333,78 @@ export function createElectronDouble(
   // ------------------------------------------------------------------------------ session
 
   const permissionHandlers: {
-    request?: (...args: unknown[]) => void;
-    check?: (...args: unknown[]) => boolean;
+    request?: ((...args: unknown[]) => void) | undefined;
+    check?: ((...args: unknown[]) => boolean) | undefined;
   } = {};
-  const defaultSession = strict(
-    'session.defaultSession',
-    {
+  const proxies = new Map<string, ProxyConfig>();
+
+  /**
+   * Chromium's answer for a URL under a session's proxy, in PAC form, for the modes the app
+   * sets: the system's (the configured `systemProxy`), direct, or fixed servers whose bypass
+   * rules are host names, `.domain`/`*.domain` suffixes and `<local>`; this computer's own
+   * addresses are always direct, as Chromium's implicit rules make them.
+   */
+  function resolveProxy(partition: string, url: string): string {
+    const proxy = proxies.get(partition) ?? { mode: 'system' };
+    const host = new URL(url).hostname.replace(/^\[|\]$/g, '');
+    if (['localhost', '127.0.0.1', '::1'].includes(host)) return 'DIRECT';
+    if (proxy.mode === 'system') return config.systemProxy;
+    if (proxy.mode !== 'fixed_servers' || !proxy.proxyRules) return 'DIRECT';
+    for (const rule of (proxy.proxyBypassRules ?? '').split(/[,;]/).map((r) => r.trim())) {
+      if (rule === '<local>' && !host.includes('.')) return 'DIRECT';
+      const suffix = rule.replace(/^\*/, '');
+      if (rule === host || (suffix.startsWith('.') && `.${host}`.endsWith(suffix))) return 'DIRECT';
+    }
+    const server = new URL(proxy.proxyRules);
+    const kinds: Record<string, string> = {
+      'http:': 'PROXY',
+      'https:': 'HTTPS',
+      'socks5:': 'SOCKS5',
+    };
+    return `${kinds[server.protocol] ?? 'PROXY'} ${server.host}`;
+  }
+
+  /** A session of Electron's: permission handlers, the proxy, and its open connections. */
+  function createSession(path: string, partition: string) {
+    const impl = {
+      partition,
       setPermissionRequestHandler(handler: ((...args: unknown[]) => void) | null) {
         permissionHandlers.request = handler ?? undefined;
       },
       setPermissionCheckHandler(handler: ((...args: unknown[]) => boolean) | null) {
         permissionHandlers.check = handler ?? undefined;
       },
+      async setProxy(proxyConfig: ProxyConfig) {
+        requireReady(`${path}.setProxy`);
+        proxies.set(partition, { ...proxyConfig });
+      },
+      async resolveProxy(url: string) {
+        return resolveProxy(partition, url);
+      },
+      async closeAllConnections() {},
+    };
+    return strict(path, impl, journal);
+  }
+
+  const defaultSession = createSession('session.defaultSession', '');
+  const partitions = new Map<string, object>();
+  const session = strict(
+    'session',
+    {
+      defaultSession,
+      /** The same session for the same partition, as Electron gives it. */
+      fromPartition(partition: string, _options?: { cache?: boolean }) {
+        requireReady('session.fromPartition');
+        let found = partitions.get(partition);
+        if (!found) {
+          found = createSession(`session.fromPartition('${partition}')`, partition);
+          partitions.set(partition, found);
+        }
+        return found;
+      },
     },
     journal,
   );
-  const session = strict('session', { defaultSession }, journal);
 
   // ---------------------------------------------------------------------- protocol
 
@@ -488,9 +611,19 @@ export function createElectronDouble(
         webContents: contents.proxy,
         loadURL: (url: string) => load(url),
         show() {
+          const shown = !state.visible;
           state.visible = true;
           focused = record;
+          if (shown) emitter.emit('show');
         },
+        hide() {
+          if (!state.visible) return;
+          state.visible = false;
+          if (focused === record) focused = undefined;
+          emitter.emit('hide');
+        },
+        isVisible: () => state.visible,
+        isFocused: () => focused === record,
         focus() {
           focused = record;
         },
@@ -505,6 +638,10 @@ export function createElectronDouble(
         getNormalBounds: () => ({ ...state.bounds }),
         isDestroyed: () => state.destroyed,
         close: () => void record.close(),
+        /** Closes at once, without the close event (Electron's `destroy`). */
+        destroy() {
+          if (!state.destroyed) destroy();
+        },
       }),
       journal,
     );
@@ -551,6 +688,122 @@ export function createElectronDouble(
     journal,
   );
 
+  // ---------------------------------------------------------------------- nativeImage, nativeTheme
+
+  /** An image of a file; empty (as Electron's is) when the file is not there. */
+  function imageFromPath(path: string) {
+    const empty = !existsSync(path);
+    return strict(
+      `nativeImage(${path})`,
+      {
+        path,
+        isEmpty: () => empty,
+        getSize: () => (empty ? { width: 0, height: 0 } : { width: 32, height: 32 }),
+      },
+      journal,
+    );
+  }
+  const nativeImage = strict(
+    'nativeImage',
+    { createFromPath: (path: string) => imageFromPath(path) },
+    journal,
+  );
+
+  const nativeThemeImpl = Object.assign(new EventEmitter(), {
+    get shouldUseDarkColors() {
+      return config.darkTheme;
+    },
+  });
+  const nativeTheme = strict('nativeTheme', nativeThemeImpl, journal);
+
+  // ---------------------------------------------------------------------- Tray
+
+  interface TrayRecord {
+    emitter: EventEmitter;
+    image: { path: string; isEmpty(): boolean };
+    tooltip: string | undefined;
+    menu: { template: MenuItemConstructorOptions[] } | undefined;
+    destroyed: boolean;
+  }
+  let tray: TrayRecord | undefined;
+
+  const Tray = strictClass(
+    'Tray',
+    (image: unknown) => {
+      requireReady('Tray');
+      const emitter = new EventEmitter();
+      const record: TrayRecord = {
+        emitter,
+        image: image as TrayRecord['image'],
+        tooltip: undefined,
+        menu: undefined,
+        destroyed: false,
+      };
+      tray = record;
+      return strict(
+        'Tray',
+        Object.assign(emitter, {
+          setToolTip(text: string) {
+            record.tooltip = text;
+          },
+          setContextMenu(menu: TrayRecord['menu'] | null) {
+            record.menu = menu ?? undefined;
+          },
+          setImage(next: unknown) {
+            record.image = next as TrayRecord['image'];
+          },
+          destroy() {
+            record.destroyed = true;
+          },
+          isDestroyed: () => record.destroyed,
+        }),
+        journal,
+      );
+    },
+    {},
+    journal,
+  );
+
+  // ---------------------------------------------------------------------- globalShortcut
+
+  const shortcuts = new Map<string, () => void>();
+  const globalShortcut = strict(
+    'globalShortcut',
+    {
+      /** False when another app holds the keys (`takenShortcuts`), as Electron answers. */
+      register(accelerator: string, callback: () => void) {
+        requireReady('globalShortcut');
+        if (config.takenShortcuts.includes(accelerator) || shortcuts.has(accelerator)) return false;
+        shortcuts.set(accelerator, callback);
+        return true;
+      },
+      unregister(accelerator: string) {
+        shortcuts.delete(accelerator);
+      },
+      unregisterAll() {
+        shortcuts.clear();
+      },
+      isRegistered: (accelerator: string) => shortcuts.has(accelerator),
+    },
+    journal,
+  );
+
+  // ---------------------------------------------------------------------- clipboard
+
+  const clipboard = strict(
+    'clipboard',
+    {
+      readText: async () => config.clipboardText,
+      /** Linux's selection clipboard. */
+      selection: strict(
+        'clipboard.selection',
+        { readText: async () => config.selectionText },
+        journal,
+      ),
+    },
+    journal,
+  );
+
   // ---------------------------------------------------------------------- screen
 
   const screen = strict(
@@ -568,11 +821,91 @@ export function createElectronDouble(
 
   // ---------------------------------------------------------------------- net
 
+  const netRequests: { url: string; partition: string }[] = [];
+
+  /**
+   * `net.request`: a ClientRequest of Electron's over Node's http(s) (no proxy, no cache). As in
+   * Electron, a redirect with `redirect: 'manual'` is a 'redirect' event the caller answers with
+   * `followRedirect()` or `abort()`; the response is a readable stream with `statusCode` and
+   * `headers`.
+   */
+  function netRequest(options: {
+    url?: string;
+    protocol?: string;
+    hostname?: string;
+    host?: string;
+    port?: number | string;
+    path?: string;
+    method?: string;
+    headers?: Record<string, string>;
+    redirect?: 'follow' | 'error' | 'manual';
+    session?: { partition?: string };
+  }) {
+    const url =
+      options.url ??
+      `${options.protocol ?? 'https:'}//${options.hostname ?? options.host}${options.port ? `:${options.port}` : ''}${options.path ?? '/'}`;
+    netRequests.push({ url, partition: options.session?.partition ?? '' });
+    const emitter = new EventEmitter();
+    const headers: Record<string, string> = { ...options.headers };
+    let node: ReturnType<typeof httpRequest> | undefined;
+    let aborted = false;
+    const send = (target: string, body?: string | Uint8Array) => {
+      const requester = target.startsWith('https:') ? httpsRequest : httpRequest;
+      node = requester(
+        target,
+        { method: options.method ?? 'GET', headers },
+        (response: IncomingMessage) => {
+          const status = response.statusCode ?? 0;
+          const location = response.headers.location;
+          if (
+            status >= 300 &&
+            status < 400 &&
+            location !== undefined &&
+            options.redirect !== 'follow'
+          ) {
+            response.resume();
+            const next = new URL(location, target).href;
+            redirectTo = next;
+            emitter.emit('redirect', status, options.method ?? 'GET', next, response.headers);
+            return;
+          }
+          emitter.emit('response', response);
+        },
+      );
+      node.on('error', (error) => {
+        if (!aborted) emitter.emit('error', error);
+      });
+      node.end(body);
+    };
+    let redirectTo: string | undefined;
+    return strict(
+      'net.request()',
+      Object.assign(emitter, {
+        setHeader(name: string, value: string) {
+          headers[name] = value;
+        },
+        end(body?: string | Uint8Array) {
+          send(url, body);
+        },
+        followRedirect() {
+          if (redirectTo !== undefined) send(redirectTo);
+        },
+        abort() {
+          aborted = true;
+          node?.destroy();
+          emitter.emit('abort');
+        },
+      }),
+      journal,
+    );
+  }
+
   const net = strict(
     'net',
     {
       /** Chromium's network stack in Electron; Node's fetch here (no system proxy, no cache). */
       fetch: (input: string | Request, init?: RequestInit) => fetch(input, init),
+      request: netRequest,
     },
     journal,
   );
@@ -593,13 +926,18 @@ export function createElectronDouble(
   const implemented: Record<string, unknown> = {
     app,
     BrowserWindow,
+    clipboard,
+    globalShortcut,
     ipcMain,
     Menu,
+    nativeImage,
+    nativeTheme,
     net,
     protocol,
     screen,
     session,
     shell,
+    Tray,
   };
   const exports: Record<string, unknown> = {};
   for (const name of config.otherProcessNames) exports[name] = undefined;
@@ -711,6 +1049,38 @@ export function createElectronDouble(
     quit() {
       app.quit();
     },
+    secondInstance(argv) {
+      appImpl.emit(
+        'second-instance',
+        electronEvent('app second-instance event', journal).proxy,
+        argv,
+        config.paths['home'] ?? '/',
+        undefined,
+      );
+    },
+    openUrl(url) {
+      const event = electronEvent('app open-url event', journal);
+      appImpl.emit('open-url', event.proxy, url);
+      return { prevented: event.event.defaultPrevented };
+    },
+    pressShortcut(accelerator) {
+      const callback = shortcuts.get(accelerator);
+      if (!callback) throw new Error(`No global shortcut ${accelerator} is registered.`);
+      callback();
+    },
+    clickTray() {
+      if (!tray || tray.destroyed) throw new Error('There is no tray icon to click.');
+      tray.emitter.emit('click', electronEvent('tray click event', journal).proxy, {}, {});
+    },
+    clickTrayMenuItem(id) {
+      const item = tray?.menu && findMenuItem(tray.menu.template, id);
+      if (!item?.click) throw new Error(`The tray menu has no item ${id} to click.`);
+      item.click(
+        item as never,
+        undefined as never,
+        strict('menu click event', { triggeredByAccelerator: false }, journal) as never,
+      );
+    },
     state() {
       return {
         ready,
@@ -721,12 +1091,24 @@ export function createElectronDouble(
         ipcListeners: listenerCounts(ipcMainImpl),
         appListeners: listenerCounts(appImpl),
         applicationMenu: applicationMenu && describe(applicationMenu.template),
+        protocolClients: [...protocolClients],
+        loginItem,
+        shortcuts: [...shortcuts.keys()],
+        tray: tray && {
+          image: { path: tray.image.path, empty: tray.image.isEmpty() },
+          tooltip: tray.tooltip,
+          menu: tray.menu && describe(tray.menu.template),
+          destroyed: tray.destroyed,
+        },
+        proxies: Object.fromEntries([...proxies].map(([k, v]) => [k, describe(v)])),
+        netRequests: [...netRequests],
         windows: windows.map((window) => ({
           id: window.id,
           webContentsId: window.contents.id,
           options: describe(window.options),
           url: window.contents.url,
           visible: window.state.visible,
+          focused: focused === window,
           destroyed: window.state.destroyed,
           sent: window.contents.sent,
           hasWindowOpenHandler: window.contents.windowOpenHandler !== undefined,

@@ -17,12 +17,17 @@ export type Command =
   | { command: 'ready' }
   | { command: 'request'; url: string }
   | { command: 'invoke'; channel: string; payload: unknown; sender: SenderSpec }
-  | { command: 'navigate'; window?: number; url: string }
-  | { command: 'open-window'; window?: number; url: string }
-  | { command: 'permission'; window?: number; permission: string }
+  | { command: 'navigate'; window?: number | undefined; url: string }
+  | { command: 'open-window'; window?: number | undefined; url: string }
+  | { command: 'permission'; window?: number | undefined; permission: string }
   | { command: 'click-menu'; menuId: string }
-  | { command: 'close-window'; window?: number }
+  | { command: 'close-window'; window?: number | undefined }
   | { command: 'quit' }
+  | { command: 'second-instance'; argv: string[] }
+  | { command: 'open-url'; url: string }
+  | { command: 'press-shortcut'; accelerator: string }
+  | { command: 'click-tray' }
+  | { command: 'click-tray-menu'; menuId: string }
   | { command: 'state' };
 
 export type CommandMessage = Command & { id: number };

@@ -127,6 +127,20 @@ async function run(message: CommandMessage): Promise<unknown> {
     case 'quit':
       control.quit();
       return null;
+    case 'second-instance':
+      control.secondInstance(message.argv);
+      return null;
+    case 'open-url':
+      return control.openUrl(message.url);
+    case 'press-shortcut':
+      control.pressShortcut(message.accelerator);
+      return null;
+    case 'click-tray':
+      control.clickTray();
+      return null;
+    case 'click-tray-menu':
+      control.clickTrayMenuItem(message.menuId);
+      return null;
     case 'state':
       return control.state();
   }
@@ -143,6 +157,11 @@ process.on('disconnect', () => process.exit(0));
 
 // Electron's process.argv: the executable, then its arguments (no script path when packaged).
 process.argv.splice(1, process.argv.length, ...config.argv);
+// Electron's own addition to `process`: where app.asar and the extra resources are.
+Object.defineProperty(process, 'resourcesPath', {
+  value: config.double.resourcesPath,
+  enumerable: true,
+});
 
 try {
   await import(pathToFileURL(config.main).href);

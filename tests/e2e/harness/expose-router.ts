@@ -16,20 +16,23 @@ export interface RouterCall {
   askedAt: number;
 }
 
-/** The one window of the app under test (Electron's webContents id). */
+/** The main window of the app under test (Electron's webContents id). */
 export const WEB_CONTENTS_ID = 1;
+/** The quick ask window, when a spec opens it. */
+export const QUICK_WEB_CONTENTS_ID = 2;
 
 export async function exposeRouter(
   page: Page,
   dispatch: Dispatch,
   onCall?: (call: RouterCall) => void,
+  webContentsId = WEB_CONTENTS_ID,
 ): Promise<void> {
   await page.exposeBinding('__relayInvoke', async (source, channel: unknown, payload: unknown) => {
     const askedAt = performance.now();
     const result = await dispatch(String(channel), payload, {
       url: source.frame.url(),
       isMainFrame: source.frame === source.page.mainFrame(),
-      webContentsId: WEB_CONTENTS_ID,
+      webContentsId,
     });
     onCall?.({ channel: String(channel), payload, result, askedAt });
     // Typed arrays as base64: the binding's answers are JSON (see binary-transport.ts).

@@ -17,15 +17,20 @@ import {
   type Page,
 } from 'playwright-core';
 import { inject } from 'vitest';
+import { eventWindows } from '../../../electron/main/ipc/event-targets';
 import { createRouter, trustedSender, type Dispatch } from '../../../electron/main/ipc/router';
 import type { FetchLike } from '../../../electron/main/services/relay/relay-client';
 import { ROUTES } from '../../../electron/shared/ipc/contract';
 import type { DesktopShell, Dialogs } from '../../../electron/main/app-context';
-import { createAppServices, type AppServices } from '../../../electron/main/app-services';
+import {
+  createAppServices,
+  type AppServices,
+  type AppServicesOptions,
+} from '../../../electron/main/app-services';
 import { MemorySecretStore, type SecretStore } from '../../../electron/main/services/secret-store';
 import { startSourceImportWorker } from '../../fakes/source-workers';
 import type { PageWindow } from './page-types';
-import { exposeRouter, WEB_CONTENTS_ID } from './expose-router';
+import { exposeRouter, QUICK_WEB_CONTENTS_ID, WEB_CONTENTS_ID } from './expose-router';
 import { serveDirectory, type GalleryFile, type StaticServer } from './static-server';
 
 /** What crossed the bridge: a call and its answer, or an event main sent to the page. */
@@ -47,6 +52,13 @@ export interface AppUnderTest {
   clipboard: string[];
   /** Saves a screenshot to test-results/e2e/<name>.png. */
   screenshot(name: string): Promise<string>;
+  /**
+   * Opens the quick ask window's page (`quick.html`) beside the main one, as a second trusted
+   * window; events go to each page as the app sends them to each window.
+   */
+  openQuickWindow(options?: { width?: number; height?: number }): Promise<Page>;
+  /** Sends an event of the contract as main's window code does (`quick-ask:shown`, links). */
+  emit(channel: string, payload: unknown): void;
   close(): Promise<void>;
 }
 
@@ -60,6 +72,18 @@ export interface OpenAppOptions {
   dialogs?: Dialogs;
   /** A user data folder to open again (a restart); it is kept when the app closes. */
   userDataDir?: string;
+  /** The backups' clock, file system or computer name. */
+  backupSeams?: AppServicesOptions['backupSeams'];
+  /** The platform pieces a spec stands in for: an updater, the desktop, the proxy stack. */
+  platform?: Pick<
+    AppServicesOptions,
+    | 'updater'
+    | 'updatesUnsupported'
+    | 'desktopIntegration'
+    | 'proxyStack'
+    | 'windows'
+    | 'readClipboard'
+  >;
 }
 
 export interface E2eSession {
@@ -130,19 +154,21 @@ export async function startE2e(): Promise<E2eSession> {
     const pageErrors: Error[] = [];
     const cspViolations: string[] = [];
     // Events can be emitted while services start, before there is a page to deliver them to.
-    const target: { page?: Page } = {};
+    const target: { page?: Page; quick?: Page } = {};
 
     const emit = (channel: string, payload: unknown) => {
       messages.push({ direction: 'event', channel, payload });
-      target.page
-        ?.evaluate(
-          ([c, p]) =>
-            (
-              globalThis as unknown as { __relayDeliver?: (c: string, p: unknown) => void }
-            ).__relayDeliver?.(c, p),
-          [channel, payload] as const,
-        )
-        .catch(() => undefined);
+      for (const name of eventWindows(channel)) {
+        (name === 'main' ? target.page : target.quick)
+          ?.evaluate(
+            ([c, p]) =>
+              (
+                globalThis as unknown as { __relayDeliver?: (c: string, p: unknown) => void }
+              ).__relayDeliver?.(c, p),
+            [channel, payload] as const,
+          )
+          .catch(() => undefined);
+      }
     };
     const clipboard: string[] = [];
     const desktop: DesktopShell = {
@@ -166,12 +192,19 @@ export async function startE2e(): Promise<E2eSession> {
       ...(options.fetch ? { fetch: options.fetch } : {}),
       ...(options.dialogs ? { dialogs: options.dialogs } : {}),
       startImportWorker: startSourceImportWorker,
+      reloadWindow: () => void target.page?.reload().catch(() => undefined),
+      ...(options.backupSeams ? { backupSeams: options.backupSeams } : {}),
       version: appVersion,
       platform: process.platform,
+      ...options.platform,
     });
+    // As index.ts does once the window's router is up: the saved shortcut, tray and login item.
+    await services.desktop.start();
     gallery = (pathname) => services.gallery.servedFile(pathname);
     const { dispatch }: { dispatch: Dispatch } = createRouter(ROUTES, services.handlers, {
-      isTrustedSender: trustedSender([server.origin], () => [WEB_CONTENTS_ID]),
+      isTrustedSender: trustedSender([server.origin], () =>
+        target.quick ? [WEB_CONTENTS_ID, QUICK_WEB_CONTENTS_ID] : [WEB_CONTENTS_ID],
+      ),
       onInternalError: (channel, error) => console.error(`e2e: ${channel} failed`, error),
     });
 
@@ -182,23 +215,34 @@ export async function startE2e(): Promise<E2eSession> {
     const page = await context.newPage();
     const permissions = await refuseEveryPermission(browser, context, page, server.origin);
     target.page = page;
-    page.on('pageerror', (error) => pageErrors.push(error));
-    // Every CSP violation in the page, reported through a binding of its own.
-    await page.exposeBinding('__relayCspViolation', (_source, report: unknown) => {
-      cspViolations.push(String(report));
-    });
-    await page.addInitScript(() => {
-      const window = globalThis as unknown as PageWindow & {
-        __relayCspViolation(report: string): Promise<void>;
-      };
-      window.document.addEventListener('securitypolicyviolation', (event) => {
-        void window.__relayCspViolation(`${event.effectiveDirective} ${event.blockedURI}`);
+
+    /** What the app's preload and window do, for a page of one of its two windows. */
+    async function preparePage(window: Page, webContentsId: number): Promise<void> {
+      window.on('pageerror', (error) => pageErrors.push(error));
+      // Every CSP violation in the page, reported through a binding of its own.
+      await window.exposeBinding('__relayCspViolation', (_source, report: unknown) => {
+        cspViolations.push(String(report));
       });
-    });
-    await exposeRouter(page, dispatch, ({ channel, payload, result }) => {
-      messages.push({ direction: 'invoke', channel, payload, result });
-    });
-    await page.addInitScript({ path: bridgeScript });
+      await window.addInitScript(() => {
+        const global = globalThis as unknown as PageWindow & {
+          __relayCspViolation(report: string): Promise<void>;
+        };
+        global.document.addEventListener('securitypolicyviolation', (event) => {
+          void global.__relayCspViolation(`${event.effectiveDirective} ${event.blockedURI}`);
+        });
+      });
+      await exposeRouter(
+        window,
+        dispatch,
+        ({ channel, payload, result }) => {
+          messages.push({ direction: 'invoke', channel, payload, result });
+        },
+        webContentsId,
+      );
+      await window.addInitScript({ path: bridgeScript });
+    }
+
+    await preparePage(page, WEB_CONTENTS_ID);
     await page.goto(server.origin);
 
     const app: AppUnderTest = {
@@ -214,6 +258,15 @@ export async function startE2e(): Promise<E2eSession> {
         const path = join(SCREENSHOTS, `${name}.png`);
         await app.page.screenshot({ path });
         return path;
+      },
+      emit,
+      async openQuickWindow({ width = 640, height = 440 } = {}) {
+        const quick = await context.newPage();
+        await quick.setViewportSize({ width, height });
+        await preparePage(quick, QUICK_WEB_CONTENTS_ID);
+        target.quick = quick;
+        await quick.goto(`${server.origin}/quick.html`);
+        return quick;
       },
       async close() {
         open.delete(app);

@@ -85,6 +85,37 @@ export class ChatPage {
     );
   }
 
+  /**
+   * Whether the end of the element is inside the scrolled message list (a reply taller than the
+   * list counts once its last line shows).
+   */
+  async isEndInView(element: Locator): Promise<boolean> {
+    const [box, frame] = await Promise.all([
+      element.boundingBox(),
+      this.page.locator('.chat-messages').boundingBox(),
+    ]);
+    if (!box || !frame) return false;
+    const end = box.y + box.height;
+    return end > frame.y && end <= frame.y + frame.height + 1;
+  }
+
+  /** How far the message list is scrolled, in pixels. */
+  async scrollTop(): Promise<number> {
+    return this.messageList().evaluate(
+      (element) => (element as unknown as { scrollTop: number }).scrollTop,
+    );
+  }
+
+  /** The button that brings a person who scrolled up back to the newest message. */
+  jumpToLatest(): Locator {
+    return this.page.getByRole('button', { name: /Jump to latest|New reply/ });
+  }
+
+  /** The quiet line under the message box (why Enter does not send now). */
+  composerHint(): Locator {
+    return this.page.locator('.chat-composer-hint');
+  }
+
   /** The scrolled message list. */
   messageList(): Locator {
     return this.page.locator('.chat-messages');
@@ -125,12 +156,17 @@ export class ChatPage {
 
   /** A notice of the chat screen (saved, imported). */
   notice(text: string | RegExp): Locator {
-    return this.page.locator('.chat-main').getByText(text);
+    return this.page.locator('.chat-main, .toast-region').getByText(text);
   }
 
   /** The token count of the whole open conversation. */
   conversationUsage(): Locator {
     return this.page.getByLabel('Tokens in this conversation');
+  }
+
+  /** Runs an action of a conversation in the sidebar: Rename, Pin, Unpin, Delete, Export… */
+  async conversationAction(title: string, action: string): Promise<void> {
+    await this.sidebar.getByRole('button', { name: `${action} ${title}` }).click();
   }
 
   /** Opens a conversation by its title in the sidebar (fetching it again from main). */

@@ -16,6 +16,9 @@ export class ImagesPage {
   readonly thumbnails: Locator;
   readonly lightbox: Locator;
   readonly alert: Locator;
+  /** What the last Generate did: how many images are new, how many were already there. */
+  readonly outcome: Locator;
+  readonly galleryTitle: Locator;
 
   constructor(readonly page: Page) {
     this.heading = page.getByRole('heading', { level: 1, name: 'Images' });
@@ -30,6 +33,8 @@ export class ImagesPage {
     this.thumbnails = this.gallery.locator('.gallery-item');
     this.lightbox = page.locator('dialog.lightbox');
     this.alert = page.getByRole('alert');
+    this.outcome = page.locator('.generation-outcome');
+    this.galleryTitle = page.locator('.gallery-title');
   }
 
   /** The demo relay's model chosen. */

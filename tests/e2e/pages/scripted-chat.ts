@@ -1,19 +1,26 @@
 /**
  * A relay whose chat answers are scripted: Node's fetch to the demo relay for everything, except
  * chat completions for a prompt given a reply here, which stream that reply as a relay would.
- * For replies the demo model does not write (formulas, a realistic answer for screenshots).
+ * For replies the demo model does not write (formulas, a realistic answer for screenshots). A
+ * prompt given a list of replies answers with the next one each time it is asked (the last one
+ * again once the list is used up), for versions of a reply that differ.
  */
 import type { FetchLike } from '../../../electron/main/services/relay/relay-client';
 
-export function scriptedChat(replies: Record<string, string>): FetchLike {
+export function scriptedChat(replies: Record<string, string | readonly string[]>): FetchLike {
+  const asked = new Map<string, number>();
   return (url, init) => {
     if (!url.endsWith('/v1/chat/completions') || typeof init.body !== 'string') {
       return fetch(url, init);
     }
     const request = JSON.parse(init.body) as { messages: { role: string; content: string }[] };
     const prompt = request.messages.filter((m) => m.role === 'user').at(-1)?.content ?? '';
-    const reply = replies[prompt];
-    if (reply === undefined) return fetch(url, init);
+    const scripted = replies[prompt];
+    if (scripted === undefined) return fetch(url, init);
+    const times = asked.get(prompt) ?? 0;
+    asked.set(prompt, times + 1);
+    const reply =
+      typeof scripted === 'string' ? scripted : scripted[Math.min(times, scripted.length - 1)]!;
     const chunk = (delta: object, finish: string | null) =>
       `data: ${JSON.stringify({
         id: 'chatcmpl-scripted',

@@ -12,6 +12,11 @@ export class ShellPage {
     this.activeConnection = this.nav.locator('.active-connection');
   }
 
+  /** How the last request to the connection in use went, as its dot shows it. */
+  async connectionState(): Promise<string | null> {
+    return this.activeConnection.locator('.status-dot').getAttribute('data-state');
+  }
+
   async open(screen: ScreenName): Promise<void> {
     await this.nav.getByRole('button', { name: screen, exact: true }).click();
     await this.page.getByRole('heading', { level: 1, name: screen }).waitFor();

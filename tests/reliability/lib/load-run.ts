@@ -82,7 +82,7 @@ async function streamsRound(
   count: number,
 ): Promise<StreamsRound> {
   const prompts = Array.from({ length: count }, (_, i) => promptFor(round, i));
-  const expected = prompts.map(composeDemoReply);
+  const expected = prompts.map((prompt) => composeDemoReply(prompt));
   if (new Set(expected).size !== count)
     throw new Error('the expected replies are not all distinct');
   let open = 0;

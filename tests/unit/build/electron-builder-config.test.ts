@@ -36,6 +36,10 @@ interface BuilderConfig {
   win?: { target?: unknown[]; icon?: string };
   electronFuses?: Record<string, unknown>;
   extraMetadata?: { author?: { name?: string; email?: string }; homepage?: string };
+  extraResources?: { from: string; to: string; filter?: string[] }[];
+  protocols?: { name: string; schemes: string[] }[];
+  publish?: { provider: string; url?: string }[];
+  generateUpdatesFilesForAllChannels?: boolean;
 }
 
 /**
@@ -79,7 +83,11 @@ describe('electron-builder.yml', () => {
 
   it('builds installers for the three desktop systems', () => {
     expect(config.linux?.target).toEqual(['AppImage', 'deb']);
-    expect(config.mac?.target).toEqual([{ target: 'dmg', arch: ['x64', 'arm64'] }]);
+    expect(config.mac?.target).toEqual([
+      { target: 'dmg', arch: ['x64', 'arm64'] },
+      // What electron-updater updates a Mac app from.
+      { target: 'zip', arch: ['x64', 'arm64'] },
+    ]);
     expect(config.win?.target).toEqual(['nsis']);
   });
 
@@ -108,6 +116,18 @@ describe('electron-builder.yml', () => {
   it('names a deb maintainer e-mail and homepage (placeholders until the first release)', () => {
     expect(config.extraMetadata?.author?.email).toMatch(/^[^@\s]+@[^@\s]+$/);
     expect(config.extraMetadata?.homepage).toMatch(/^https:\/\//);
+  });
+
+  it('publishes updates to a generic address given at build time, for every channel', () => {
+    expect(config.publish).toEqual([{ provider: 'generic', url: '${env.RELAY_UPDATE_URL}' }]);
+    expect(config.generateUpdatesFilesForAllChannels).toBe(true);
+  });
+
+  it('declares the relay-desktop:// links and ships the tray images beside the archive', () => {
+    expect(config.protocols).toEqual([{ name: 'Relay Desktop link', schemes: ['relay-desktop'] }]);
+    expect(config.extraResources).toEqual([
+      { from: 'resources/tray', to: 'tray', filter: ['*.png'] },
+    ]);
   });
 
   it('points at icons that exist', () => {

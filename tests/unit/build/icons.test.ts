@@ -153,3 +153,47 @@ describe('the app icons', () => {
     }
   });
 });
+
+describe('the tray images', () => {
+  const TRAY = {
+    'trayTemplate.png': 16,
+    'trayTemplate@2x.png': 32,
+    'tray-light.png': 24,
+    'tray-light@2x.png': 48,
+    'tray-dark.png': 24,
+    'tray-dark@2x.png': 48,
+  } as const;
+
+  /** `<sha256>  tray/<name>` lines written by `npm run icons`. */
+  function trayHashes(): Map<string, string> {
+    const lines = read('tray/source.sha256').toString('utf8').trim().split('\n');
+    return new Map(
+      lines.map((line) => {
+        const match = /^([0-9a-f]{64}) {2}(\S+)$/.exec(line);
+        if (!match) throw new Error(`Not a sha256sum line: ${line}`);
+        return [match[2] ?? '', match[1] ?? ''];
+      }),
+    );
+  }
+
+  it('were rendered from the current resources/tray/tray.svg and not edited since', () => {
+    const recorded = trayHashes();
+    expect([...recorded.keys()].sort()).toEqual(
+      ['tray/tray.svg', ...Object.keys(TRAY).map((name) => `tray/${name}`)].sort(),
+    );
+    for (const [name, hash] of recorded) expect(sha256(read(name)), name).toBe(hash);
+  });
+
+  it('are the size each system expects, with a @2x beside each and the macOS template named so', () => {
+    for (const [name, size] of Object.entries(TRAY)) {
+      expect(pngSize(read(`tray/${name}`)), name).toEqual({ width: size, height: size });
+    }
+    // macOS takes an image as a template by its name ending in "Template".
+    expect(Object.keys(TRAY)).toContain('trayTemplate.png');
+    expect(
+      readdirSync(join(resources, 'tray'))
+        .filter((f) => f.endsWith('.png'))
+        .sort(),
+    ).toEqual(Object.keys(TRAY).sort());
+  });
+});

@@ -24,6 +24,7 @@ function conversation(id: string, updatedAt: string, pinned = false): Conversati
     maxTokens: null,
     messageCount: 0,
     usage: { promptTokens: 0, completionTokens: 0, totalTokens: 0 },
+    forkedFrom: null,
   };
 }
 

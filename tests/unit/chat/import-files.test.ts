@@ -98,7 +98,7 @@ describe('writing an import', () => {
         .map((c) => c.id)
         .sort(),
     ).toEqual([...ids].sort());
-    expect(store.messages(ids[0]!).messages).toHaveLength(120);
+    expect(store.allMessages(ids[0]!)).toHaveLength(120);
     db.close();
   });
 

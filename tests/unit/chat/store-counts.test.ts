@@ -26,7 +26,8 @@ afterEach(async () => {
 
 /** What the messages themselves say, counted the slow way. */
 function countedFromMessages(id: string) {
-  const { messages } = store.messages(id);
+  // Every message of every branch: each was written (and its reply paid for).
+  const messages = store.allMessages(id);
   const sum = (pick: (u: NonNullable<(typeof messages)[number]['usage']>) => number | undefined) =>
     messages.reduce((total, m) => total + (m.usage ? (pick(m.usage) ?? 0) : 0), 0);
   return {
@@ -72,7 +73,7 @@ it('keeps counts and sums in step through appends, replies, edits, deletions and
   expect(kept(a).usage.totalTokens).toBe(90);
   expect(kept(b)).toEqual(countedFromMessages(b));
 
-  // A reply streamed, then saved with its usage; then replaced by another (regenerate).
+  // A reply streamed, then saved with its usage; then another version beside it (regenerate).
   const [reply] = store.append(a, [{ role: 'assistant', content: '', status: 'streaming' }]);
   expect(kept(a)).toEqual(countedFromMessages(a));
   store.saveReply(reply!.id, {
@@ -82,10 +83,21 @@ it('keeps counts and sums in step through appends, replies, edits, deletions and
   });
   expect(kept(a)).toEqual(countedFromMessages(a));
   expect(kept(a).usage.totalTokens).toBe(101);
-  store.truncateAfter(a, 2);
+  // A new version beside it (a regenerate): counted too, nothing dropped.
+  store.addChildren(a, reply!.parentId, [
+    {
+      role: 'assistant',
+      content: 'again',
+      status: 'complete',
+      usage: { promptTokens: 1, completionTokens: 2, totalTokens: 3 },
+    },
+  ]);
   expect(kept(a)).toEqual(countedFromMessages(a));
-  expect(kept(a).messageCount).toBe(3);
-  store.deleteMessage(store.messages(a).messages[0]!.id);
+  expect(kept(a).messageCount).toBe(8);
+  // A branch forked off has its own counts; the conversation it came from keeps its own.
+  const { conversation: forked } = store.fork(reply!.id);
+  expect(kept(forked.id)).toEqual(countedFromMessages(forked.id));
+  expect(kept(forked.id).messageCount).toBe(7);
   expect(kept(a)).toEqual(countedFromMessages(a));
 
   // Deleted to the bin and back: the same counts.

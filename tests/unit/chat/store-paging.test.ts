@@ -1,6 +1,6 @@
 /**
- * Paging a conversation from its end (what the chat view opens with), older pages before a seq,
- * and a page stretched back to a search hit.
+ * Paging a conversation's shown path from its end (what the chat view opens with), older pages
+ * before a message, and a page stretched back to a search hit.
  */
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -37,14 +37,16 @@ function seeded(count: number): string {
   return conversation.id;
 }
 
+/** The id of the message written `seq`-th in a conversation. */
+const at = (conversationId: string, seq: number) => store.allMessages(conversationId)[seq]!.id;
 const seqs = (page: { messages: { seq: number }[] }) => page.messages.map((m) => m.seq);
 const range = (from: number, to: number) => Array.from({ length: to - from }, (_, i) => from + i);
 
 describe('paging messages', () => {
   it('an empty conversation is one empty page with nothing older', () => {
     const id = seeded(0);
-    expect(store.messages(id, { limit: 50 })).toEqual({ messages: [], hasOlder: false });
-    expect(store.messages(id, { limit: 50, fromSeq: 0 })).toEqual({
+    expect(store.path(id, { limit: 50 })).toEqual({ messages: [], hasOlder: false });
+    expect(store.path(id, { limit: 50, fromId: 'nothing' })).toEqual({
       messages: [],
       hasOlder: false,
     });
@@ -52,17 +54,17 @@ describe('paging messages', () => {
 
   it('exactly one page: all of it, and nothing older', () => {
     const id = seeded(50);
-    const page = store.messages(id, { limit: 50 });
+    const page = store.path(id, { limit: 50 });
     expect(seqs(page)).toEqual(range(0, 50));
     expect(page.hasOlder).toBe(false);
   });
 
   it('one more than a page: the newest page, and one older message left', () => {
     const id = seeded(51);
-    const page = store.messages(id, { limit: 50 });
+    const page = store.path(id, { limit: 50 });
     expect(seqs(page)).toEqual(range(1, 51));
     expect(page.hasOlder).toBe(true);
-    const older = store.messages(id, { limit: 50, beforeSeq: 1 });
+    const older = store.path(id, { limit: 50, beforeId: page.messages[0]!.id });
     expect(seqs(older)).toEqual([0]);
     expect(older.hasOlder).toBe(false);
   });
@@ -70,10 +72,10 @@ describe('paging messages', () => {
   it('walks back page by page with no gap and no duplicate', () => {
     const id = seeded(237);
     const seen: number[] = [];
-    let page = store.messages(id, { limit: 50 });
+    let page = store.path(id, { limit: 50 });
     seen.unshift(...seqs(page));
     while (page.hasOlder) {
-      page = store.messages(id, { limit: 50, beforeSeq: page.messages[0]!.seq });
+      page = store.path(id, { limit: 50, beforeId: page.messages[0]!.id });
       seen.unshift(...seqs(page));
     }
     expect(seen).toEqual(range(0, 237));
@@ -81,23 +83,23 @@ describe('paging messages', () => {
 
   it('stretches a page back to a hit in the oldest message', () => {
     const id = seeded(300);
-    const page = store.messages(id, { limit: 50, fromSeq: 0 });
+    const page = store.path(id, { limit: 50, fromId: at(id, 0) });
     expect(seqs(page)).toEqual(range(0, 300));
     expect(page.hasOlder).toBe(false);
     expect(page.messages[0]!.content).toBe('message 0');
   });
 
-  it('stretches an older page back to a hit, and says what is still older', () => {
+  it('stretches an older page back to a hit and a few before it, and says what is still older', () => {
     const id = seeded(300);
-    const page = store.messages(id, { limit: 20, beforeSeq: 250, fromSeq: 100 });
-    expect(seqs(page)).toEqual(range(100, 250));
+    const page = store.path(id, { limit: 20, beforeId: at(id, 250), fromId: at(id, 100) });
+    expect(seqs(page)).toEqual(range(95, 250));
     expect(page.hasOlder).toBe(true);
   });
 
   it('a hit already inside the page changes nothing', () => {
     const id = seeded(300);
-    expect(store.messages(id, { limit: 50, fromSeq: 280 })).toEqual(
-      store.messages(id, { limit: 50 }),
+    expect(store.path(id, { limit: 50, fromId: at(id, 280) })).toEqual(
+      store.path(id, { limit: 50 }),
     );
   });
 });

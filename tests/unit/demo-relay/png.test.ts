@@ -100,6 +100,10 @@ describe('renderDemoImage', () => {
     expect(renderDemoImage('a lighthouse at dusk', 96, 64).equals(first)).toBe(true);
     expect(renderDemoImage('a lighthouse at dawn', 96, 64).equals(first)).toBe(false);
     expect(renderDemoImage('a lighthouse at dusk', 96, 64, 1).equals(first)).toBe(false);
+    // Another request's seed, another picture; the same seed, the same bytes.
+    const seeded = renderDemoImage('a lighthouse at dusk', 96, 64, 0, 'image-2');
+    expect(seeded.equals(first)).toBe(false);
+    expect(renderDemoImage('a lighthouse at dusk', 96, 64, 0, 'image-2').equals(seeded)).toBe(true);
   });
 
   it('stays quick at the largest size', () => {

@@ -140,9 +140,11 @@ describe('--reply-tokens', () => {
     const cli = run(['--port', '0', '--key', KEY, '--reply-tokens', '500', '--quiet']);
     try {
       let url: string | undefined;
-      for (let waited = 0; !url && waited < 20_000; waited += 50) {
+      // The banner may arrive in pieces: wait for its line about replies too.
+      for (let waited = 0; waited < 20_000; waited += 50) {
         url = /listening on (http:\/\/\S+)/.exec(cli.output().stdout)?.[1];
-        if (!url) await new Promise((resolve) => setTimeout(resolve, 50));
+        if (url && /replies of/.test(cli.output().stdout)) break;
+        await new Promise((resolve) => setTimeout(resolve, 50));
       }
       expect(url).toBeDefined();
       expect(cli.output().stdout).toMatch(/replies of 500 tokens/);

@@ -7,11 +7,11 @@ describe('typed events', () => {
     const sent: Array<[string, unknown]> = [];
     const emit = emitEvents((channel, payload) => sent.push([channel, payload]));
     emit('connectionsChanged', null);
-    emit('chatDelta', { replyId: 'r1', conversationId: 'c1', text: 'Hel' });
+    emit('chatDelta', { deltas: [{ replyId: 'r1', conversationId: 'c1', text: 'Hel' }] });
     emit('shellCommand', { id: 'newChat' });
     expect(sent).toEqual([
       ['connections:changed', null],
-      ['chat:delta', { replyId: 'r1', conversationId: 'c1', text: 'Hel' }],
+      ['chat:delta', { deltas: [{ replyId: 'r1', conversationId: 'c1', text: 'Hel' }] }],
       ['shell:command', { id: 'newChat' }],
     ]);
   });
@@ -20,9 +20,9 @@ describe('typed events', () => {
     const sent: string[] = [];
     const emit: Emit = emitEvents((channel) => sent.push(channel));
     // @ts-expect-error a channel string is not an event name
-    expect(() => emit('chat:delta', { replyId: 'r', conversationId: 'c', text: '' })).toThrow();
-    // @ts-expect-error the payload of chatDelta has no `content`
-    emit('chatDelta', { replyId: 'r', conversationId: 'c', content: '' });
+    expect(() => emit('chat:delta', { deltas: [] })).toThrow();
+    // @ts-expect-error the payload of chatDelta is a list of deltas, not one
+    emit('chatDelta', { replyId: 'r', conversationId: 'c', text: '' });
     expect(sent).toEqual(['chat:delta']);
   });
 
@@ -32,10 +32,12 @@ describe('typed events', () => {
   });
 
   it('tells an event that breaks the contract from one that fits it', () => {
-    expect(eventMisfit('chat:delta', { replyId: 'r', conversationId: 'c', text: 'x' })).toBe(
-      undefined,
+    expect(
+      eventMisfit('chat:delta', { deltas: [{ replyId: 'r', conversationId: 'c', text: 'x' }] }),
+    ).toBe(undefined);
+    expect(eventMisfit('chat:delta', { deltas: [{ replyId: 'r', text: 'x' }] })).toMatch(
+      /^chat:delta: /,
     );
-    expect(eventMisfit('chat:delta', { replyId: 'r', text: 'x' })).toMatch(/^chat:delta: /);
     expect(eventMisfit('chat:nothing', null)).toBe('chat:nothing: not an event of the contract');
   });
 });

@@ -196,3 +196,31 @@ describe('originOf', () => {
     expect(originOf('nonsense')).toBeUndefined();
   });
 });
+
+describe('the trusted windows', () => {
+  it('are exactly the ones given, top frames at our origin: the main window and the quick ask window', () => {
+    const open = [1, 2];
+    const trusted = trustedSender(['app://relay'], () => open);
+    expect(trusted({ url: 'app://relay/index.html', isMainFrame: true, webContentsId: 1 })).toBe(
+      true,
+    );
+    expect(trusted({ url: 'app://relay/quick.html', isMainFrame: true, webContentsId: 2 })).toBe(
+      true,
+    );
+    // A third window, a frame inside the quick window, another origin in it: refused.
+    expect(trusted({ url: 'app://relay/index.html', isMainFrame: true, webContentsId: 3 })).toBe(
+      false,
+    );
+    expect(trusted({ url: 'app://relay/quick.html', isMainFrame: false, webContentsId: 2 })).toBe(
+      false,
+    );
+    expect(trusted({ url: 'https://evil.example/', isMainFrame: true, webContentsId: 2 })).toBe(
+      false,
+    );
+    // Once the quick window is closed, its id is no longer trusted.
+    open.pop();
+    expect(trusted({ url: 'app://relay/quick.html', isMainFrame: true, webContentsId: 2 })).toBe(
+      false,
+    );
+  });
+});

@@ -5,6 +5,7 @@ import viteConfig from '../../../electron.vite.config';
 import {
   isSafeExternalUrl,
   mainWindowOptions,
+  quickWindowOptions,
 } from '../../../electron/main/windows/main-window-options';
 
 const repoRoot = join(import.meta.dirname, '../../..');
@@ -96,8 +97,27 @@ describe('isSafeExternalUrl', () => {
   });
 });
 
-describe('renderer Content-Security-Policy', () => {
-  const html = readFileSync(join(repoRoot, 'renderer/index.html'), 'utf8');
+describe('quick ask window options', () => {
+  const quick = quickWindowOptions('/app/out/preload/index.cjs', { packaged: true });
+  const main = mainWindowOptions('/app/out/preload/index.cjs', { packaged: true });
+
+  it('has exactly the web preferences of the main window: the same preload, sandbox and guards', () => {
+    expect(quick.webPreferences).toEqual(main.webPreferences);
+  });
+
+  it('is a small panel over other windows, hidden until the shortcut shows it', () => {
+    expect(quick).toMatchObject({
+      show: false,
+      frame: false,
+      alwaysOnTop: true,
+      skipTaskbar: true,
+    });
+    expect(quick.width).toBeLessThan(main.width ?? 0);
+  });
+});
+
+describe.each(['index.html', 'quick.html'])('renderer Content-Security-Policy of %s', (page) => {
+  const html = readFileSync(join(repoRoot, 'renderer', page), 'utf8');
 
   it('is declared exactly once, with exactly the strict policy', () => {
     const policies = cspMetaContents(html);

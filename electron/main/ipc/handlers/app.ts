@@ -3,7 +3,7 @@ import type { AppContext } from '../../app-context';
 import { AppError } from '../../services/app-error';
 import type { Handlers } from '../router';
 
-/** The handlers of the app's own routes: its version, and text to the clipboard. */
+/** The handlers of the app's own routes: its version, text to the clipboard, a saved file shown. */
 export function appHandlers(context: AppContext): Handlers<typeof APP_ROUTES> {
   return {
     getAppInfo: () => ({ version: context.version, platform: context.platform }),
@@ -11,6 +11,12 @@ export function appHandlers(context: AppContext): Handlers<typeof APP_ROUTES> {
       const { copyText } = context.desktop;
       if (!copyText) throw new AppError('internal', 'Copying is not available here.');
       copyText(text);
+      return null;
+    },
+    showSavedFile: ({ path }) => {
+      if (!context.savedFiles.has(path))
+        throw new AppError('not_found', 'Relay Desktop did not save that file in this session.');
+      context.desktop.showInFolder(path);
       return null;
     },
   };

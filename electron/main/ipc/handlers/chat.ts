@@ -5,7 +5,9 @@ import { ChatService } from '../../services/chat/chat-service';
 import { ChatStore } from '../../services/chat/store';
 import { readInProcess, readInWorker } from '../../services/chat/import-reader';
 import { exportToFile, importFromFiles } from '../../services/chat/transfer';
+import { conversationCost, usageReport } from '../../services/chat/usage';
 import type { Handlers } from '../router';
+import { saved } from './saved-files';
 
 function found<T>(value: T | undefined): T {
   if (value === undefined) throw new AppError('not_found', 'That conversation no longer exists.');
@@ -26,6 +28,10 @@ export async function chatHandlers(context: AppContext): Promise<Handlers<typeof
   const readChosenFiles = context.startImportWorker
     ? readInWorker(context.startImportWorker)
     : readInProcess();
+  const withCompare = (id: string) => {
+    const compare = store.openCompare(id);
+    return compare === undefined ? {} : { compare };
+  };
 
   return {
     listConversations: (page) => store.list(page ?? {}),
@@ -38,21 +44,38 @@ export async function chatHandlers(context: AppContext): Promise<Handlers<typeof
       return null;
     },
     restoreConversation: ({ id }) => found(store.restore(id)),
-    getConversation: ({ id, limit, beforeSeq, fromSeq }) => ({
+    getConversation: ({ id, limit, beforeId, fromId }) => ({
       conversation: found(store.get(id)),
-      ...store.messages(id, {
-        ...(limit === undefined ? {} : { limit }),
-        ...(beforeSeq === undefined ? {} : { beforeSeq }),
-        ...(fromSeq === undefined ? {} : { fromSeq }),
-      }),
+      ...store.path(id, { limit, beforeId, fromId }),
+      ...(beforeId === undefined ? withCompare(id) : {}),
     }),
+    showVersion: ({ messageId }) => {
+      const shown = store.showMessage(messageId);
+      if (shown === undefined) throw new AppError('not_found', 'That message no longer exists.');
+      return {
+        conversation: found(store.get(shown.conversationId)),
+        messages: store.pathFrom(shown.conversationId, messageId),
+        ...withCompare(shown.conversationId),
+      };
+    },
+    forkConversation: ({ messageId }) => chat.fork(messageId).conversation,
     updateConversationSettings: ({ id, ...changes }) => found(store.update(id, changes)),
     sendMessage: ({ conversationId, text, options }) => chat.send(conversationId, text, options),
     stopReply: ({ replyId }) => ({ stopped: chat.stop(replyId) }),
-    regenerateReply: ({ conversationId, options }) => chat.regenerate(conversationId, options),
+    regenerateReply: ({ conversationId, replyId, options }) =>
+      chat.regenerate(conversationId, { ...options, replyId }),
+    compareMessage: ({ conversationId, text, targets, options }) =>
+      chat.compare(conversationId, text, targets, options),
+    continueWith: async ({ replyId }) => (await chat.continueWith(replyId), null),
     editMessage: ({ messageId, text, options }) => chat.edit(messageId, text, options),
+    getConversationCost: async ({ id }) => {
+      found(store.get(id));
+      return conversationCost(store, await context.models.prices.get(), id);
+    },
+    getUsage: async ({ days }) => usageReport(store, await context.models.prices.get(), days),
     searchMessages: ({ query, limit }) => store.search(query, limit),
-    exportConversations: ({ ids, format }) => exportToFile(store, ids, format, context.dialogs),
+    exportConversations: async ({ ids, format }) =>
+      saved(context, await exportToFile(store, ids, format, context.dialogs)),
     importConversations: async () => {
       const imported = await importFromFiles(store, context.dialogs, readChosenFiles);
       if (!imported.cancelled) context.emit('conversationsChanged', null);

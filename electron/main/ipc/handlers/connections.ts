@@ -6,7 +6,7 @@ import type { Handlers } from '../router';
 
 /** The handlers of the connections routes; every change is announced to the page. */
 export function connectionsHandlers(context: AppContext): Handlers<typeof CONNECTIONS_ROUTES> {
-  const { connections, models, secretStore, log } = context;
+  const { connections, models, secretStore, log, health } = context;
 
   /** A summary as the page sees it: whether it is the connection in use. */
   const asShown = (summary: ConnectionSummary, activeId: string | undefined) => ({
@@ -33,6 +33,7 @@ export function connectionsHandlers(context: AppContext): Handlers<typeof CONNEC
     deleteConnection: async ({ id }) => {
       await connections.delete(id);
       await models.forget(id);
+      health.forget(id);
       return changed(null);
     },
     selectConnection: async ({ id }) => {
@@ -41,6 +42,7 @@ export function connectionsHandlers(context: AppContext): Handlers<typeof CONNEC
     },
     testConnection: (draft) => logConnectionTest(log, draft, () => connections.test(draft)),
     startDemoRelay: async () => changed(await withActive(await connections.startDemo())),
+    getConnectionHealth: () => health.list(),
     getKeyStorageStatus: () => {
       const { secure, persistent, backend, reason } = secretStore.status;
       return reason === undefined

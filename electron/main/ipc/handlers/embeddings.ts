@@ -3,6 +3,7 @@ import type { AppContext } from '../../app-context';
 import { exportRunToFile, openInputsFile } from '../../services/embeddings/embeddings-files';
 import { EmbeddingsService } from '../../services/embeddings/embeddings-service';
 import type { Handlers } from '../router';
+import { saved } from './saved-files';
 
 /** The handlers of the embeddings routes: a few lines each, over the embeddings service. */
 export async function embeddingsHandlers(
@@ -28,8 +29,8 @@ export async function embeddingsHandlers(
     deleteEmbeddingRun: ({ runId }) => (service.delete(runId), null),
     getEmbeddingVectors: ({ runId, offset, limit }) => service.vectors(runId, offset, limit),
     embedQuery: ({ model, text }) => service.embedQuery(model, text),
-    exportEmbeddingRun: ({ runId, format }) =>
-      exportRunToFile(service, context.dialogs, runId, format),
+    exportEmbeddingRun: async ({ runId, format }) =>
+      saved(context, await exportRunToFile(service, context.dialogs, runId, format)),
     openEmbeddingInputs: () => openInputsFile(service, context.dialogs),
   };
 }

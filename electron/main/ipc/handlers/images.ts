@@ -4,6 +4,7 @@ import type { AppContext } from '../../app-context';
 import { ImageGallery } from '../../services/images/gallery';
 import { ImagesService } from '../../services/images/images-service';
 import type { Handlers } from '../router';
+import { saved } from './saved-files';
 
 /** The gallery of the app: `<Pictures>/Relay Desktop` until the person chooses another folder. */
 export async function openImageGallery(context: AppContext): Promise<ImageGallery> {
@@ -38,7 +39,7 @@ export async function imagesHandlers(
     getImage: ({ id }) => images.get(id),
     deleteImage: async ({ id }) => (await images.delete(id), null),
     revealImage: async ({ id }) => (await images.reveal(id), null),
-    saveImageAs: ({ id }) => images.saveAs(id),
+    saveImageAs: async ({ id }) => saved(context, await images.saveAs(id)),
     copyImage: async ({ id }) => (await images.copy(id), null),
     startImageDrag: async ({ id }, sender) => (
       await images.startDrag(id, sender.webContentsId),

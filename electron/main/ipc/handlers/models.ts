@@ -1,10 +1,11 @@
 import type { MODELS_ROUTES } from '../../../shared/ipc/routes/models';
 import type { AppContext } from '../../app-context';
 import { AppError } from '../../services/app-error';
+import { exportPriceFile, importPriceFile } from '../../services/models/price-book';
 import type { Handlers } from '../router';
 
 /** The handlers of the models routes, over the model catalog of the active connection. */
-export function modelsHandlers({ models }: AppContext): Handlers<typeof MODELS_ROUTES> {
+export function modelsHandlers({ models, dialogs }: AppContext): Handlers<typeof MODELS_ROUTES> {
   return {
     listModels: async (request) => {
       const listing = await models.list({ refresh: request?.refresh ?? false });
@@ -17,5 +18,10 @@ export function modelsHandlers({ models }: AppContext): Handlers<typeof MODELS_R
       await models.setLastModel(feature, modelId),
       null
     ),
+    listPrices: () => models.prices.get(),
+    setModelPrice: ({ modelId, price }) => models.prices.setPrice(modelId, price),
+    setPriceCurrency: ({ currency }) => models.prices.setCurrency(currency),
+    importPrices: () => importPriceFile(models.prices, dialogs),
+    exportPrices: () => exportPriceFile(models.prices, dialogs),
   };
 }

@@ -1,25 +1,38 @@
 /**
- * Sending, streaming, stopping and replacing replies.
+ * Sending, streaming, stopping and adding replies, on the conversation tree.
  *
- * A reply is a row from the moment it is asked for (status 'streaming', empty text). While it
- * streams, deltas go to the page coalesced per frame, and the growing text is written at most
- * every `persistIntervalMs`, then once more at the end with its final status. A crash in between
- * leaves a 'streaming' row that `ChatStore.recover` marks interrupted, with the text last saved.
+ * A reply is a row from the moment it is asked for (status 'streaming', empty text), with the
+ * model and temperature it is asked with. While it streams, deltas go to the page coalesced per
+ * frame across every streaming reply, and the growing text is written at most every
+ * `persistIntervalMs`, then once more at the end with its final status, usage and timing. A
+ * crash in between leaves a 'streaming' row that `ChatStore.recover` marks interrupted, with the
+ * text last saved.
+ *
+ * What each operation does to the tree (nothing is ever deleted or rewritten):
+ * - send: a user message under the path's end, and a reply under it; the reply ends the path.
+ * - edit: a new user message beside the one edited (same parent, new id: the one edited keeps its
+ *   id, its text and whatever other domains keep for it) and a reply under it.
+ * - regenerate / `addSiblingReply`: a new reply beside a reply (same parent message).
+ * - compare: a user message and 2 to 4 replies under it, one batch; the path ends at the message
+ *   until `continueWith` picks a reply.
  */
 import { randomUUID } from 'node:crypto';
 import type { Emit, Events } from '../../../shared/ipc/contract';
 import type { PayloadOf } from '../../../shared/ipc/define';
 import {
   replyErrorSchema,
+  type ChatMessageRecord,
   type ChatUsage,
+  type CompareTarget,
   type MessageStatus,
   type ReplyError,
+  type ReplyTiming,
 } from '../../../shared/ipc/routes/chat';
 import type { ChatMessage } from '../../../shared/relay-requests';
 import { RelayError, REPLY_TOO_LONG, type RelayClient } from '../relay/relay-client';
 import { AppError, errorInfo } from '../app-error';
 import { DeltaCoalescer } from './delta-coalescer';
-import type { ChatStore } from './store';
+import { DEFAULT_TITLE, type ChatStore } from './store';
 
 export interface ChatServiceOptions {
   store: ChatStore;
@@ -33,14 +46,29 @@ export interface ChatServiceOptions {
   persistIntervalMs?: number;
   /** Default 17 ms: at most one delta event per frame, under 60 a second (58.8). */
   deltaIntervalMs?: number;
+  now?: () => number;
 }
 
 export interface SendOptions {
-  stream?: boolean;
+  stream?: boolean | undefined;
+}
+
+/** What a caller may change about a reply it adds (`addSiblingReply`). */
+export interface ReplyOptions extends SendOptions {
+  /** Another model than the conversation's. */
+  model?: string;
+  /** Another temperature than the conversation's. */
+  temperature?: number;
+  /**
+   * Changes what the model is asked with: gets the messages (system prompt first, the reply's
+   * parent last) and returns those to send, e.g. with passages of the person's files added.
+   */
+  messages?: (history: ChatMessage[]) => ChatMessage[] | Promise<ChatMessage[]>;
 }
 
 interface ActiveReply {
   conversationId: string;
+  batchId: string | undefined;
   controller: AbortController;
   done: Promise<void>;
 }
@@ -66,10 +94,17 @@ export class ChatService {
   readonly #store: ChatStore;
   readonly #options: ChatServiceOptions;
   readonly #active = new Map<string, ActiveReply>();
+  readonly #deltas: DeltaCoalescer;
+  readonly #now: () => number;
 
   constructor(options: ChatServiceOptions) {
     this.#store = options.store;
     this.#options = options;
+    this.#now = options.now ?? (() => performance.now());
+    this.#deltas = new DeltaCoalescer(
+      (deltas) => options.emit('chatDelta', { deltas }),
+      options.deltaIntervalMs ?? 17,
+    );
   }
 
   #conversation(id: string) {
@@ -77,6 +112,13 @@ export class ChatService {
     if (conversation === undefined)
       throw new AppError('not_found', 'That conversation no longer exists.');
     return conversation;
+  }
+
+  #message(id: string): ChatMessageRecord {
+    const message = this.#store.message(id);
+    if (message === undefined || this.#store.get(message.conversationId) === undefined)
+      throw new AppError('not_found', 'That message no longer exists.');
+    return message;
   }
 
   #ensureIdle(conversationId: string): void {
@@ -97,72 +139,210 @@ export class ChatService {
     return conversation as typeof conversation & { model: string };
   }
 
+  /** The path's end, refusing while a compare waits for the person to choose a reply. */
+  #leafToFollow(conversationId: string): string | null {
+    const leaf = this.#store.leafOf(conversationId);
+    if (leaf === undefined) return null;
+    const message = this.#store.message(leaf);
+    if (message?.role === 'user' && this.#store.children(leaf).length > 0)
+      throw new AppError(
+        'invalid_request',
+        'Choose the reply to continue with first ("Continue with this one" under it).',
+      );
+    return leaf;
+  }
+
+  async #temperatureOf(conversation: { temperature: number | null }): Promise<number> {
+    return conversation.temperature ?? (await this.#options.defaults()).temperature;
+  }
+
   async send(conversationId: string, text: string, options: SendOptions = {}) {
     const conversation = this.#ready(conversationId);
+    const temperature = await this.#temperatureOf(conversation);
     const { reply, client } = await this.#prepare();
     this.#ensureIdle(conversation.id);
-    const [user, assistant] = this.#store.append(conversationId, [
-      { role: 'user', content: text, status: 'complete' },
-      { id: reply, role: 'assistant', content: '', status: 'streaming', model: conversation.model },
-    ]);
-    if (conversation.messageCount === 0 && conversation.title === 'New conversation') {
+    const after = this.#leafToFollow(conversationId);
+    const [user, assistant] = this.#store.append(
+      conversationId,
+      [
+        { role: 'user', content: text, status: 'complete' },
+        {
+          id: reply,
+          role: 'assistant',
+          content: '',
+          status: 'streaming',
+          model: conversation.model,
+          temperature,
+        },
+      ],
+      after,
+    );
+    if (conversation.messageCount === 0 && conversation.title === DEFAULT_TITLE) {
       this.#store.update(conversationId, { title: titleFrom(text) });
     }
     this.#start(client, conversationId, reply, options);
     return { userMessageId: user!.id, replyId: assistant!.id };
   }
 
-  /** Replaces the last reply with a new one. */
-  async regenerate(conversationId: string, options: SendOptions = {}) {
-    const conversation = this.#ready(conversationId);
-    const last = this.#store.lastMessage(conversationId);
-    if (last === undefined)
+  /**
+   * A new version of a reply (by default the last one of the path), beside it; the path ends at
+   * the new one. After a user message with no reply yet, a reply under it.
+   */
+  async regenerate(
+    conversationId: string,
+    options: SendOptions & { replyId?: string | undefined } = {},
+  ) {
+    this.#ready(conversationId);
+    let target = options.replyId;
+    if (target === undefined) {
+      const leaf = this.#store.leafOf(conversationId);
+      if (leaf === undefined)
+        throw new AppError('invalid_request', 'There is no message to reply to yet.');
+      target = leaf;
+    }
+    const message = this.#message(target);
+    if (message.conversationId !== conversationId)
+      throw new AppError('invalid_request', 'That reply is not part of this conversation.');
+    return this.addSiblingReply(target, { stream: options.stream });
+  }
+
+  /**
+   * Adds a reply beside `messageId` (a reply: a new version of it) or under it (a user message),
+   * asked with the path up to their parent, and makes it the path's end. The knowledge base's
+   * "ask again" and Regenerate both come here; `options` may change the model, the temperature
+   * and what the model is asked with.
+   */
+  async addSiblingReply(messageId: string, options: ReplyOptions = {}) {
+    const message = this.#message(messageId);
+    const conversation = this.#ready(message.conversationId);
+    const parentId = message.role === 'assistant' ? message.parentId : message.id;
+    if (parentId === null)
       throw new AppError('invalid_request', 'There is no message to reply to yet.');
-    const user = last.role === 'assistant' ? this.#previousUser(conversationId, last.seq) : last;
-    if (user === undefined)
-      throw new AppError('invalid_request', 'There is no message to reply to yet.');
+    const temperature = options.temperature ?? (await this.#temperatureOf(conversation));
     const { reply, client } = await this.#prepare();
     this.#ensureIdle(conversation.id);
     const assistant = this.#store.transaction(() => {
-      this.#store.truncateAfter(conversationId, user.seq);
-      return this.#store.append(conversationId, [
+      const [added] = this.#store.addChildren(conversation.id, parentId, [
         {
           id: reply,
           role: 'assistant',
           content: '',
           status: 'streaming',
-          model: conversation.model,
+          model: options.model ?? conversation.model,
+          temperature,
         },
-      ])[0]!;
+      ]);
+      this.#store.setLeaf(conversation.id, added!.id);
+      return added!;
     });
-    this.#start(client, conversationId, reply, options);
-    return { userMessageId: user.id, replyId: assistant.id };
+    this.#start(client, conversation.id, reply, options);
+    return { userMessageId: parentId, replyId: assistant.id };
   }
 
-  /** Replaces a sent message, drops everything after it, and asks for a new reply. */
+  /** A new version of a sent message (beside it, with a new id) and a reply to it. */
   async edit(messageId: string, text: string, options: SendOptions = {}) {
-    const message = this.#store.message(messageId);
-    if (message === undefined) throw new AppError('not_found', 'That message no longer exists.');
+    const message = this.#message(messageId);
     if (message.role !== 'user')
       throw new AppError('invalid_request', 'Only your own messages can be edited.');
     const conversation = this.#ready(message.conversationId);
+    const temperature = await this.#temperatureOf(conversation);
     const { reply, client } = await this.#prepare();
     this.#ensureIdle(conversation.id);
-    const assistant = this.#store.transaction(() => {
-      this.#store.truncateAfter(message.conversationId, message.seq);
-      this.#store.setContent(message.id, text);
-      return this.#store.append(message.conversationId, [
+    const [user, assistant] = this.#store.append(
+      message.conversationId,
+      [
+        { role: 'user', content: text, status: 'complete' },
         {
           id: reply,
           role: 'assistant',
           content: '',
           status: 'streaming',
           model: conversation.model,
+          temperature,
         },
-      ])[0]!;
-    });
+      ],
+      message.parentId,
+    );
     this.#start(client, message.conversationId, reply, options);
-    return { userMessageId: message.id, replyId: assistant.id };
+    return { userMessageId: user!.id, replyId: assistant!.id };
+  }
+
+  /**
+   * One message to several models (or temperatures) at once. The replies stream side by side,
+   * each stops and fails alone; the path ends at the message until one is chosen.
+   */
+  async compare(
+    conversationId: string,
+    text: string,
+    targets: readonly CompareTarget[],
+    options: SendOptions = {},
+  ) {
+    const conversation = this.#conversation(conversationId);
+    this.#ensureIdle(conversationId);
+    const temperature = await this.#temperatureOf(conversation);
+    const prepared: Array<{ reply: string; client: RelayClient }> = [];
+    for (let i = 0; i < targets.length; i++) prepared.push(await this.#prepare());
+    this.#ensureIdle(conversationId);
+    const after = this.#leafToFollow(conversationId);
+    const batchId = randomUUID();
+    const user = this.#store.transaction(() => {
+      const [sent] = this.#store.append(
+        conversationId,
+        [{ role: 'user', content: text, status: 'complete' }],
+        after,
+      );
+      this.#store.addChildren(
+        conversationId,
+        sent!.id,
+        targets.map((target, index) => ({
+          id: prepared[index]!.reply,
+          role: 'assistant' as const,
+          content: '',
+          status: 'streaming' as const,
+          model: target.model,
+          temperature: target.temperature ?? temperature,
+          batchId,
+        })),
+      );
+      this.#store.setLeaf(conversationId, sent!.id);
+      return sent!;
+    });
+    if (conversation.messageCount === 0 && conversation.title === DEFAULT_TITLE)
+      this.#store.update(conversationId, { title: titleFrom(text) });
+    for (const { reply, client } of prepared)
+      this.#start(client, conversationId, reply, options, batchId);
+    return { userMessageId: user.id, replyIds: prepared.map((p) => p.reply) };
+  }
+
+  /**
+   * "Continue with this one": the reply (and what follows it) becomes the path. Replies of its
+   * compare still being written stop here, keeping their text, as versions beside it.
+   */
+  async continueWith(replyId: string): Promise<void> {
+    const reply = this.#message(replyId);
+    if (reply.role !== 'assistant')
+      throw new AppError('invalid_request', 'Only a reply can be continued with.');
+    const waits: Promise<void>[] = [];
+    for (const [id, active] of this.#active) {
+      if (active.conversationId !== reply.conversationId) continue;
+      if (id !== replyId && reply.batchId !== undefined && active.batchId === reply.batchId) {
+        active.controller.abort();
+        waits.push(active.done);
+      }
+    }
+    await Promise.all(waits);
+    this.#store.setLeaf(reply.conversationId, this.#store.latestLeafUnder(replyId));
+  }
+
+  /** "Branch from here": a new conversation with a copy of the path up to the message. */
+  fork(messageId: string) {
+    const message = this.#message(messageId);
+    if (message.status === 'streaming' || this.#active.has(messageId))
+      throw new AppError(
+        'invalid_request',
+        'This reply is still being written: wait for it to finish, or stop it, before branching from it.',
+      );
+    return this.#store.fork(messageId);
   }
 
   /** Aborts a reply's request; it ends 'interrupted' with the text received so far. */
@@ -198,12 +378,6 @@ export class ChatService {
     await this.#active.get(replyId)?.done;
   }
 
-  #previousUser(conversationId: string, beforeSeq: number) {
-    const { messages } = this.#store.messages(conversationId, { beforeSeq, limit: 1 });
-    const previous = messages[0];
-    return previous?.role === 'user' ? previous : undefined;
-  }
-
   /** Gets a client before anything is written, so "no connection" leaves no orphan rows. */
   async #prepare(): Promise<{ reply: string; client: RelayClient }> {
     const reply = randomUUID();
@@ -211,22 +385,29 @@ export class ChatService {
     return { reply, client };
   }
 
-  #start(client: RelayClient, conversationId: string, replyId: string, options: SendOptions): void {
+  #start(
+    client: RelayClient,
+    conversationId: string,
+    replyId: string,
+    options: ReplyOptions,
+    batchId?: string,
+  ): void {
     const controller = new AbortController();
-    const entry: ActiveReply = { conversationId, controller, done: Promise.resolve() };
+    const entry: ActiveReply = { conversationId, batchId, controller, done: Promise.resolve() };
     this.#active.set(replyId, entry);
     entry.done = this.#run(client, conversationId, replyId, options, controller.signal).finally(
       () => this.#active.delete(replyId),
     );
   }
 
-  #history(conversationId: string, replyId: string): ChatMessage[] {
+  /** What the reply is asked with: the system prompt, then the path up to its parent. */
+  #history(conversationId: string, reply: ChatMessageRecord): ChatMessage[] {
     const conversation = this.#conversation(conversationId);
     const out: ChatMessage[] = [];
     if (conversation.systemPrompt.trim() !== '')
       out.push({ role: 'system', content: conversation.systemPrompt });
-    for (const message of this.#store.messages(conversationId).messages) {
-      if (message.id === replyId) break;
+    if (reply.parentId === null) return out;
+    for (const message of this.#store.ancestors(reply.parentId)) {
       // Failed replies with no text say nothing to the model.
       if (message.role === 'assistant' && message.content === '') continue;
       out.push({ role: message.role, content: message.content });
@@ -238,16 +419,15 @@ export class ChatService {
     client: RelayClient,
     conversationId: string,
     replyId: string,
-    options: SendOptions,
+    options: ReplyOptions,
     signal: AbortSignal,
   ): Promise<void> {
     const { emit } = this.#options;
+    const stream = options.stream ?? true;
+    const startedAt = this.#now();
+    let firstAt: number | undefined;
     let content = '';
     let saved = '';
-    const deltas = new DeltaCoalescer(
-      (text) => emit('chatDelta', { replyId, conversationId, text }),
-      this.#options.deltaIntervalMs ?? 17,
-    );
     const persist = setInterval(() => {
       if (content === saved) return;
       saved = content;
@@ -260,21 +440,24 @@ export class ChatService {
     let finishReason: string | null = null;
     try {
       const conversation = this.#conversation(conversationId);
+      const reply = this.#message(replyId);
       const defaults = await this.#options.defaults();
       const maxTokens = conversation.maxTokens ?? defaults.maxTokens;
+      const history = this.#history(conversationId, reply);
       const result = await client.chat(
         {
-          model: conversation.model ?? '',
-          messages: this.#history(conversationId, replyId),
-          temperature: conversation.temperature ?? defaults.temperature,
+          model: reply.model ?? conversation.model ?? '',
+          messages: options.messages ? await options.messages(history) : history,
+          temperature: reply.temperature ?? conversation.temperature ?? defaults.temperature,
           ...(maxTokens === null ? {} : { max_tokens: maxTokens }),
-          stream: options.stream ?? true,
+          stream,
         },
         {
           signal,
           onDelta: (text) => {
+            if (text !== '') firstAt ??= this.#now();
             content += text;
-            if (options.stream ?? true) deltas.push(text);
+            if (stream) this.#deltas.push(replyId, conversationId, text);
           },
         },
       );
@@ -295,8 +478,14 @@ export class ChatService {
     } finally {
       clearInterval(persist);
     }
-    deltas.flush();
-    const update = { content, status, finishReason } as Parameters<ChatStore['saveReply']>[1];
+    const endedAt = this.#now();
+    if (firstAt === undefined && content !== '') firstAt = endedAt;
+    const timing: ReplyTiming = { durationMs: Math.round(endedAt - startedAt) };
+    if (firstAt !== undefined) timing.firstTokenMs = Math.round(firstAt - startedAt);
+    this.#deltas.flush();
+    const update = { content, status, finishReason, timing } as Parameters<
+      ChatStore['saveReply']
+    >[1];
     if (usage !== undefined) update.usage = usage;
     if (error !== undefined) update.error = error;
     try {
@@ -310,6 +499,7 @@ export class ChatService {
       conversationId,
       status,
       content,
+      timing,
     };
     if (usage !== undefined) finished.usage = usage;
     if (error !== undefined) finished.error = error;

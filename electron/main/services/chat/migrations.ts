@@ -8,6 +8,15 @@
  * Each conversation keeps its message count and token sums in its own row, kept in step by
  * triggers (version 2): the list of conversations reads them instead of counting and summing
  * every message of every conversation, which took seconds on 500,000 messages.
+ *
+ * Version 3 makes each conversation a tree: every message has a parent (none for the first), an
+ * edit or a regenerate adds a sibling instead of replacing anything, and the conversation remembers
+ * the path it shows by its last message (`current_leaf_id`). `seq` stays the order in which the
+ * messages of a conversation were written: it grows along every path, so a path read in `seq` order
+ * is read from its start. Replies also keep what they were asked with and how fast they came
+ * (temperature, time to first token, duration), the compare batch they belong to, and every
+ * reply's usage goes to `chat_usage` as well, which outlives conversations (what was spent stays
+ * spent) and is not written again for a copy (a branch forked off, an import).
  */
 import type { Migration } from '../database';
 
@@ -116,6 +125,47 @@ export const CHAT_MIGRATIONS: readonly Migration[] = [
           total_tokens = total_tokens + coalesce(new.total_tokens, 0)
         WHERE id = new.conversation_id;
       END`);
+    },
+  },
+  {
+    version: 3,
+    name: 'conversations as trees: parents, the path shown, compare batches, usage kept per reply',
+    up(db) {
+      db.exec(`ALTER TABLE chat_messages
+        ADD COLUMN parent_id TEXT REFERENCES chat_messages (id) ON DELETE CASCADE`);
+      db.exec('ALTER TABLE chat_messages ADD COLUMN batch_id TEXT');
+      db.exec('ALTER TABLE chat_messages ADD COLUMN temperature REAL');
+      db.exec('ALTER TABLE chat_messages ADD COLUMN first_token_ms INTEGER');
+      db.exec('ALTER TABLE chat_messages ADD COLUMN duration_ms INTEGER');
+      db.exec('ALTER TABLE chat_conversations ADD COLUMN current_leaf_id TEXT');
+      db.exec('ALTER TABLE chat_conversations ADD COLUMN forked_from TEXT');
+      // Each linear conversation becomes one path: every message's parent is the one before it.
+      db.exec(`UPDATE chat_messages SET parent_id = (
+          SELECT p.id FROM chat_messages p
+          WHERE p.conversation_id = chat_messages.conversation_id AND p.seq < chat_messages.seq
+          ORDER BY p.seq DESC LIMIT 1)`);
+      db.exec(`UPDATE chat_conversations SET current_leaf_id = (
+          SELECT m.id FROM chat_messages m WHERE m.conversation_id = chat_conversations.id
+          ORDER BY m.seq DESC LIMIT 1)`);
+      db.exec('CREATE INDEX chat_messages_children ON chat_messages (parent_id, seq)');
+      db.exec(`CREATE INDEX chat_messages_roots ON chat_messages (conversation_id, seq)
+        WHERE parent_id IS NULL`);
+      db.exec(`CREATE TABLE chat_usage (
+        message_id TEXT PRIMARY KEY,
+        conversation_id TEXT,
+        model TEXT NOT NULL,
+        prompt_tokens INTEGER NOT NULL,
+        completion_tokens INTEGER NOT NULL,
+        created_at TEXT NOT NULL
+      )`);
+      db.exec('CREATE INDEX chat_usage_by_time ON chat_usage (created_at)');
+      db.exec(`INSERT INTO chat_usage
+          (message_id, conversation_id, model, prompt_tokens, completion_tokens, created_at)
+        SELECT id, conversation_id, coalesce(model, ''), coalesce(prompt_tokens, 0),
+          coalesce(completion_tokens, total_tokens - coalesce(prompt_tokens, 0), 0), created_at
+        FROM chat_messages
+        WHERE role = 'assistant'
+          AND (prompt_tokens IS NOT NULL OR completion_tokens IS NOT NULL OR total_tokens IS NOT NULL)`);
     },
   },
 ];

@@ -3,21 +3,39 @@
  *
  * Every write is one statement or one transaction, so a process killed at any moment leaves
  * either the state before or the state after, never half of it.
+ *
+ * A conversation is a tree of messages (see migrations.ts, version 3). A message row is never
+ * rewritten into another message: an edit is a new row beside the old one, a regenerate too, so
+ * whatever another domain keeps by message id (attachments) stays with the message it belongs
+ * to. Paths are read by walking parents up from a message (one index lookup a step), and a
+ * version's most recent last message by walking children down; both stop as soon as they can.
  */
 import { randomUUID } from 'node:crypto';
-import type {
-  ChatMessageRecord,
-  ChatUsage,
-  ConversationCursor,
-  ConversationSummary,
-  MessageStatus,
-  ReplyError,
-  SearchHit,
+import { plainSnippet } from './snippet-text';
+import {
+  MAX_TITLE_CHARS,
+  type Branch,
+  type ChatMessageRecord,
+  type ChatUsage,
+  type ConversationCursor,
+  type ConversationSummary,
+  type MessageStatus,
+  type ReplyError,
+  type ReplyTiming,
+  type SearchHit,
 } from '../../../shared/ipc/routes/chat';
 import { migrate, type Db } from '../database';
 import { CHAT_DOMAIN, CHAT_MIGRATIONS } from './migrations';
 
 export const DEFAULT_TITLE = 'New conversation';
+
+/** The title of a conversation branched off another. */
+export function forkTitle(title: string): string {
+  const suffix = ' (branch)';
+  return title.length + suffix.length <= MAX_TITLE_CHARS
+    ? `${title}${suffix}`
+    : `${title.slice(0, MAX_TITLE_CHARS - suffix.length - 1).trimEnd()}…${suffix}`;
+}
 
 interface ConversationRow {
   id: string;
@@ -33,6 +51,7 @@ interface ConversationRow {
   prompt_tokens: number;
   completion_tokens: number;
   total_tokens: number;
+  forked_from: string | null;
 }
 
 interface MessageRow {
@@ -49,16 +68,30 @@ interface MessageRow {
   model: string | null;
   finish_reason: string | null;
   created_at: string;
+  parent_id: string | null;
+  batch_id: string | null;
+  temperature: number | null;
+  first_token_ms: number | null;
+  duration_ms: number | null;
 }
 
 /** Counts and sums are kept in each conversation's row by triggers (migration 2). */
 const SUMMARY_SQL = `SELECT c.id, c.title, c.created_at, c.updated_at, c.pinned, c.model,
-    c.system_prompt, c.temperature, c.max_tokens, c.message_count, c.prompt_tokens,
-    c.completion_tokens, c.total_tokens
+    c.system_prompt, c.temperature, c.max_tokens, c.forked_from, c.message_count,
+    c.prompt_tokens, c.completion_tokens, c.total_tokens
   FROM chat_conversations c`;
 
 const MESSAGE_COLUMNS = `id, conversation_id, seq, role, content, status, error, prompt_tokens,
-  completion_tokens, total_tokens, model, finish_reason, created_at`;
+  completion_tokens, total_tokens, model, finish_reason, created_at, parent_id, batch_id,
+  temperature, first_token_ms, duration_ms`;
+
+/** The same columns, read from the table aliased `m`. */
+const M_COLUMNS = MESSAGE_COLUMNS.split(',')
+  .map((column) => `m.${column.trim()}`)
+  .join(', ');
+
+/** Messages loaded before a search hit opened in an older part, so that it can be centred. */
+const HIT_CONTEXT = 5;
 
 /** Marks the start and end of a search hit inside a snippet; stripped from text before. */
 const HIT_START = '\u0002';
@@ -81,7 +114,21 @@ function toSummary(row: ConversationRow): ConversationSummary {
       completionTokens: row.completion_tokens,
       totalTokens: row.total_tokens,
     },
+    forkedFrom: row.forked_from === null ? null : forkOrigin(row.forked_from),
   };
+}
+
+function forkOrigin(json: string): ConversationSummary['forkedFrom'] {
+  try {
+    const origin = JSON.parse(json) as NonNullable<ConversationSummary['forkedFrom']>;
+    return typeof origin.conversationId === 'string' &&
+      typeof origin.messageId === 'string' &&
+      typeof origin.title === 'string'
+      ? { conversationId: origin.conversationId, messageId: origin.messageId, title: origin.title }
+      : null;
+  } catch {
+    return null;
+  }
 }
 
 function toMessage(row: MessageRow): ChatMessageRecord {
@@ -90,6 +137,7 @@ function toMessage(row: MessageRow): ChatMessageRecord {
     conversationId: row.conversation_id,
     seq: row.seq,
     role: row.role,
+    parentId: row.parent_id,
     content: row.content,
     status: row.status,
     createdAt: row.created_at,
@@ -102,6 +150,12 @@ function toMessage(row: MessageRow): ChatMessageRecord {
   if (Object.keys(usage).length > 0) message.usage = usage;
   if (row.model !== null) message.model = row.model;
   if (row.finish_reason !== null) message.finishReason = row.finish_reason;
+  if (row.temperature !== null) message.temperature = row.temperature;
+  const timing: ReplyTiming = {};
+  if (row.first_token_ms !== null) timing.firstTokenMs = row.first_token_ms;
+  if (row.duration_ms !== null) timing.durationMs = row.duration_ms;
+  if (Object.keys(timing).length > 0) message.timing = timing;
+  if (row.batch_id !== null) message.batchId = row.batch_id;
   return message;
 }
 
@@ -118,12 +172,12 @@ export function ftsQuery(input: string): string | undefined {
     .join(' ');
 }
 
-/** Splits an FTS5 snippet with our markers into plain segments. */
+/** Splits an FTS5 snippet with our markers into plain segments, markdown syntax removed. */
 export function snippetSegments(snippet: string): SearchHit['snippet'] {
   const segments: SearchHit['snippet'] = [];
   let hit = false;
   let text = '';
-  for (const char of snippet) {
+  for (const char of plainSnippet(snippet)) {
     if (char === HIT_START || char === HIT_END) {
       if (text !== '') segments.push({ text, hit });
       text = '';
@@ -135,12 +189,12 @@ export function snippetSegments(snippet: string): SearchHit['snippet'] {
 }
 
 export interface NewConversation {
-  title?: string;
-  model?: string | null;
-  systemPrompt?: string;
-  temperature?: number | null;
-  maxTokens?: number | null;
-  pinned?: boolean;
+  title?: string | undefined;
+  model?: string | null | undefined;
+  systemPrompt?: string | undefined;
+  temperature?: number | null | undefined;
+  maxTokens?: number | null | undefined;
+  pinned?: boolean | undefined;
   createdAt?: string;
   updatedAt?: string;
 }
@@ -156,6 +210,9 @@ export interface NewMessage {
   model?: string;
   finishReason?: string;
   createdAt?: string;
+  temperature?: number;
+  timing?: ReplyTiming;
+  batchId?: string;
 }
 
 export interface ReplyUpdate {
@@ -164,6 +221,21 @@ export interface ReplyUpdate {
   error?: ReplyError;
   usage?: ChatUsage;
   finishReason?: string | null;
+  timing?: ReplyTiming;
+}
+
+/** A page of a path, oldest first. */
+export interface PathPage {
+  messages: ChatMessageRecord[];
+  hasOlder: boolean;
+}
+
+/** Tokens of a model's replies, summed. */
+export interface ModelUsage {
+  model: string;
+  replies: number;
+  promptTokens: number;
+  completionTokens: number;
 }
 
 export class ChatStore {
@@ -214,7 +286,9 @@ export class ChatStore {
    * The conversations, pinned first, then by last activity, newest first (then by id, so that
    * the order is total): all, or a page of `limit` after a cursor (keyset, along an index).
    */
-  list(page: { limit?: number; after?: ConversationCursor } = {}): ConversationSummary[] {
+  list(
+    page: { limit?: number | undefined; after?: ConversationCursor | undefined } = {},
+  ): ConversationSummary[] {
     const { limit, after } = page;
     const where = after ? ' AND (c.pinned, c.updated_at, c.id) < (?, ?, ?)' : '';
     const params: Array<string | number> = after
@@ -262,14 +336,14 @@ export class ChatStore {
 
   update(
     id: string,
-    changes: Partial<{
-      title: string;
-      pinned: boolean;
-      model: string | null;
-      systemPrompt: string;
-      temperature: number | null;
-      maxTokens: number | null;
-    }>,
+    changes: {
+      title?: string | undefined;
+      pinned?: boolean | undefined;
+      model?: string | null | undefined;
+      systemPrompt?: string | undefined;
+      temperature?: number | null | undefined;
+      maxTokens?: number | null | undefined;
+    },
   ): ConversationSummary | undefined {
     const columns: Record<string, unknown> = {
       title: changes.title,
@@ -310,96 +384,302 @@ export class ChatStore {
   }
 
   /**
-   * A conversation's messages in seq order: all of them, or with `limit` the last `limit` before
-   * `beforeSeq`, stretched back to `fromSeq` when that is older (a search hit to show).
+   * The path a conversation shows ends here: its remembered last message, or (if that is gone,
+   * or was never set) the message written last.
    */
-  messages(
-    conversationId: string,
-    page: { limit?: number; beforeSeq?: number; fromSeq?: number } = {},
-  ): { messages: ChatMessageRecord[]; hasOlder: boolean } {
-    const before = page.beforeSeq ?? Number.MAX_SAFE_INTEGER;
-    if (page.limit === undefined) {
-      const rows = this.db.all<MessageRow>(
-        `SELECT ${MESSAGE_COLUMNS} FROM chat_messages
-          WHERE conversation_id = ? AND seq < ? ORDER BY seq`,
-        [conversationId, before],
-      );
-      return { messages: rows.map(toMessage), hasOlder: false };
-    }
-    const rows = this.db.all<MessageRow>(
-      `SELECT ${MESSAGE_COLUMNS} FROM chat_messages
-        WHERE conversation_id = ? AND seq < ? ORDER BY seq DESC LIMIT ?`,
-      [conversationId, before, page.limit + 1],
+  leafOf(conversationId: string): string | undefined {
+    const row = this.db.one<{ id: string | null }>(
+      `SELECT coalesce(
+          (SELECT m.id FROM chat_messages m
+            WHERE m.id = c.current_leaf_id AND m.conversation_id = c.id),
+          (SELECT m.id FROM chat_messages m WHERE m.conversation_id = c.id
+            ORDER BY m.seq DESC LIMIT 1)) AS id
+        FROM chat_conversations c WHERE c.id = ?`,
+      [conversationId],
     );
-    const hasOlder = rows.length > page.limit;
-    const newest = rows.slice(0, page.limit).reverse();
-    const oldest = newest[0]?.seq;
-    if (page.fromSeq !== undefined && hasOlder && oldest !== undefined && page.fromSeq < oldest) {
-      const stretched = this.db.all<MessageRow>(
-        `SELECT ${MESSAGE_COLUMNS} FROM chat_messages
-          WHERE conversation_id = ? AND seq >= ? AND seq < ? ORDER BY seq`,
-        [conversationId, page.fromSeq, before],
-      );
-      const older = this.db.one<{ found: number }>(
-        'SELECT 1 AS found FROM chat_messages WHERE conversation_id = ? AND seq < ? LIMIT 1',
-        [conversationId, page.fromSeq],
-      );
-      return { messages: stretched.map(toMessage), hasOlder: older !== undefined };
+    return row?.id ?? undefined;
+  }
+
+  setLeaf(conversationId: string, messageId: string): void {
+    this.db.run('UPDATE chat_conversations SET current_leaf_id = ? WHERE id = ?', [
+      messageId,
+      conversationId,
+    ]);
+  }
+
+  /**
+   * `from` and its ancestors, oldest first: at most `max` of them, and none above `stop` (which
+   * is included when it is one of them).
+   */
+  #walkUp(from: string, max = Number.MAX_SAFE_INTEGER, stop: string | null = null): MessageRow[] {
+    return this.db.all<MessageRow>(
+      `WITH RECURSIVE up(id, parent_id, n) AS (
+          SELECT id, parent_id, 1 FROM chat_messages WHERE id = ?
+          UNION ALL
+          SELECT p.id, p.parent_id, up.n + 1 FROM up JOIN chat_messages p ON p.id = up.parent_id
+            WHERE up.n < ? AND up.id IS NOT ?
+        )
+        SELECT ${M_COLUMNS} FROM up JOIN chat_messages m ON m.id = up.id ORDER BY m.seq`,
+      [from, max, stop],
+    );
+  }
+
+  /** A message and the ones before it on its path, oldest first (what a reply is asked with). */
+  ancestors(messageId: string): ChatMessageRecord[] {
+    return this.#walkUp(messageId).map(toMessage);
+  }
+
+  /**
+   * The shown path of a conversation, oldest first: all of it, or with `limit` the last `limit`
+   * messages before `beforeId`, stretched back to `fromId` when that is older (a search hit).
+   * Each message with other versions carries its `branch`.
+   */
+  path(
+    conversationId: string,
+    page: {
+      limit?: number | undefined;
+      beforeId?: string | undefined;
+      fromId?: string | undefined;
+    } = {},
+  ): PathPage {
+    let start: string | undefined;
+    if (page.beforeId === undefined) start = this.leafOf(conversationId);
+    else {
+      const before = this.#row(page.beforeId);
+      if (before === undefined || before.conversation_id !== conversationId)
+        return { messages: [], hasOlder: false };
+      start = before.parent_id ?? undefined;
     }
-    return { messages: newest.map(toMessage), hasOlder };
+    if (start === undefined) return { messages: [], hasOlder: false };
+    if (page.limit === undefined) {
+      return { messages: this.#withBranches(this.#walkUp(start)), hasOlder: false };
+    }
+    const limit = page.limit;
+    if (page.fromId !== undefined) {
+      // Up to the hit (it may be far) and a few messages before it, so that it can be shown in
+      // the middle of the view; at least a page.
+      const rows = this.#walkUp(start, Number.MAX_SAFE_INTEGER, page.fromId);
+      const hit = rows.findIndex((row) => row.id === page.fromId);
+      if (hit >= 0 && rows.length - hit >= limit) {
+        const parent = rows[hit]!.parent_id;
+        const context = parent === null ? [] : this.#walkUp(parent, HIT_CONTEXT);
+        return {
+          messages: this.#withBranches([...context, ...rows.slice(hit)]),
+          hasOlder: (context[0] ?? rows[hit]!).parent_id !== null,
+        };
+      }
+    }
+    const rows = this.#walkUp(start, limit + 1);
+    const hasOlder = rows.length > limit;
+    return { messages: this.#withBranches(hasOlder ? rows.slice(1) : rows), hasOlder };
+  }
+
+  /** The shown path from `messageId` (which must be on it) to its end. */
+  pathFrom(conversationId: string, messageId: string): ChatMessageRecord[] {
+    const leaf = this.leafOf(conversationId);
+    if (leaf === undefined) return [];
+    const rows = this.#walkUp(leaf, Number.MAX_SAFE_INTEGER, messageId);
+    const hit = rows.findIndex((row) => row.id === messageId);
+    return hit < 0 ? [] : this.#withBranches(rows.slice(hit));
+  }
+
+  /** Adds to each message that has other versions its place among them. */
+  #withBranches(rows: MessageRow[]): ChatMessageRecord[] {
+    if (rows.length === 0) return [];
+    const parents = [...new Set(rows.map((r) => r.parent_id).filter((p) => p !== null))];
+    const siblings = new Map<string | null, string[]>();
+    for (const row of this.db.all<{ parent_id: string; id: string }>(
+      `SELECT parent_id, id FROM chat_messages
+        WHERE parent_id IN (SELECT value FROM json_each(?)) ORDER BY seq`,
+      [JSON.stringify(parents)],
+    )) {
+      const list = siblings.get(row.parent_id);
+      if (list) list.push(row.id);
+      else siblings.set(row.parent_id, [row.id]);
+    }
+    const root = rows.find((r) => r.parent_id === null);
+    if (root !== undefined)
+      siblings.set(
+        null,
+        this.db
+          .all<{ id: string }>(
+            'SELECT id FROM chat_messages WHERE conversation_id = ? AND parent_id IS NULL ORDER BY seq',
+            [root.conversation_id],
+          )
+          .map((r) => r.id),
+      );
+    return rows.map((row) => {
+      const message = toMessage(row);
+      const versions = siblings.get(row.parent_id) ?? [];
+      const index = versions.indexOf(row.id);
+      if (versions.length > 1 && index >= 0) {
+        const branch: Branch = {
+          index,
+          count: versions.length,
+          previousId: versions[index - 1] ?? null,
+          nextId: versions[index + 1] ?? null,
+        };
+        message.branch = branch;
+      }
+      return message;
+    });
+  }
+
+  /** The message written last under `messageId` (itself when it has none): a path's end. */
+  latestLeafUnder(messageId: string): string {
+    const row = this.db.one<{ id: string }>(
+      `WITH RECURSIVE down(id, seq) AS (
+          SELECT id, seq FROM chat_messages WHERE id = ?
+          UNION ALL
+          SELECT c.id, c.seq FROM down JOIN chat_messages c ON c.parent_id = down.id
+        )
+        SELECT id FROM down ORDER BY seq DESC LIMIT 1`,
+      [messageId],
+    );
+    return row?.id ?? messageId;
+  }
+
+  /** Whether `messageId` is on the shown path of its conversation. */
+  onPath(conversationId: string, messageId: string): boolean {
+    const leaf = this.leafOf(conversationId);
+    if (leaf === undefined) return false;
+    const target = this.#row(messageId);
+    if (target === undefined) return false;
+    // Only ancestors of the leaf with a seq at least the target's can be it: stop there.
+    const found = this.db.one<{ id: string }>(
+      `WITH RECURSIVE up(id, parent_id, seq) AS (
+          SELECT id, parent_id, seq FROM chat_messages WHERE id = ?
+          UNION ALL
+          SELECT p.id, p.parent_id, p.seq FROM up JOIN chat_messages p ON p.id = up.parent_id
+            WHERE up.seq > ?
+        )
+        SELECT id FROM up WHERE id = ?`,
+      [leaf, target.seq, messageId],
+    );
+    return found !== undefined;
+  }
+
+  /**
+   * Puts a message on its conversation's path: when it is not there already, the path moves to
+   * the most recent last message under it. Returns the path's end.
+   */
+  showMessage(messageId: string): { conversationId: string; leafId: string } | undefined {
+    return this.transaction(() => {
+      const row = this.#row(messageId);
+      if (row === undefined) return undefined;
+      if (this.onPath(row.conversation_id, messageId))
+        return { conversationId: row.conversation_id, leafId: this.leafOf(row.conversation_id)! };
+      const leafId = this.latestLeafUnder(messageId);
+      this.setLeaf(row.conversation_id, leafId);
+      return { conversationId: row.conversation_id, leafId };
+    });
+  }
+
+  /**
+   * When the path ends at a message with replies under it (a compare waiting for the person to
+   * choose), that message and its replies.
+   */
+  openCompare(
+    conversationId: string,
+  ): { userMessageId: string; replies: ChatMessageRecord[] } | undefined {
+    const leaf = this.leafOf(conversationId);
+    if (leaf === undefined) return undefined;
+    const message = this.#row(leaf);
+    if (message?.role !== 'user') return undefined;
+    const replies = this.children(leaf);
+    return replies.length === 0 ? undefined : { userMessageId: leaf, replies };
+  }
+
+  /** A conversation's messages, every branch, in the order they were written (for exports). */
+  allMessages(conversationId: string): ChatMessageRecord[] {
+    return this.db
+      .all<MessageRow>(
+        `SELECT ${MESSAGE_COLUMNS} FROM chat_messages WHERE conversation_id = ? ORDER BY seq`,
+        [conversationId],
+      )
+      .map(toMessage);
+  }
+
+  /** The messages directly under `parentId`, oldest first. */
+  children(parentId: string): ChatMessageRecord[] {
+    return this.db
+      .all<MessageRow>(
+        `SELECT ${MESSAGE_COLUMNS} FROM chat_messages WHERE parent_id = ? ORDER BY seq`,
+        [parentId],
+      )
+      .map(toMessage);
+  }
+
+  #row(id: string): MessageRow | undefined {
+    return this.db.one<MessageRow>(`SELECT ${MESSAGE_COLUMNS} FROM chat_messages WHERE id = ?`, [
+      id,
+    ]);
   }
 
   message(id: string): ChatMessageRecord | undefined {
-    const row = this.db.one<MessageRow>(
-      `SELECT ${MESSAGE_COLUMNS} FROM chat_messages WHERE id = ?`,
-      [id],
-    );
+    const row = this.#row(id);
     return row === undefined ? undefined : toMessage(row);
   }
 
-  lastMessage(conversationId: string): ChatMessageRecord | undefined {
-    const row = this.db.one<MessageRow>(
-      `SELECT ${MESSAGE_COLUMNS} FROM chat_messages WHERE conversation_id = ?
-        ORDER BY seq DESC LIMIT 1`,
+  #insert(conversationId: string, parentId: string | null, message: NewMessage, stamp: string) {
+    const id = message.id ?? randomUUID();
+    const last = this.db.one<{ seq: number | null }>(
+      'SELECT max(seq) AS seq FROM chat_messages WHERE conversation_id = ?',
       [conversationId],
     );
-    return row === undefined ? undefined : toMessage(row);
+    this.db.run(
+      `INSERT INTO chat_messages (id, conversation_id, seq, role, content, status, error,
+        prompt_tokens, completion_tokens, total_tokens, model, finish_reason, created_at,
+        parent_id, batch_id, temperature, first_token_ms, duration_ms)
+        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+      [
+        id,
+        conversationId,
+        (last?.seq ?? -1) + 1,
+        message.role,
+        message.content,
+        message.status,
+        message.error === undefined ? null : JSON.stringify(message.error),
+        message.usage?.promptTokens ?? null,
+        message.usage?.completionTokens ?? null,
+        message.usage?.totalTokens ?? null,
+        message.model ?? null,
+        message.finishReason ?? null,
+        message.createdAt ?? stamp,
+        parentId,
+        message.batchId ?? null,
+        message.temperature ?? null,
+        message.timing?.firstTokenMs ?? null,
+        message.timing?.durationMs ?? null,
+      ],
+    );
+    return id;
   }
 
-  /** Appends messages at the end of a conversation and marks it active, in one transaction. */
-  append(conversationId: string, messages: readonly NewMessage[]): ChatMessageRecord[] {
+  /** Writes one message under `parentId`, as it is (an import): nothing else changes. */
+  insertMessage(conversationId: string, parentId: string | null, message: NewMessage): string {
+    return this.#insert(conversationId, parentId, message, this.#stamp());
+  }
+
+  /**
+   * Adds messages one after the other at the end of the shown path (the first one under the
+   * path's end, or under `after` when given), makes the last one the path's end, and marks the
+   * conversation active, in one transaction.
+   */
+  append(
+    conversationId: string,
+    messages: readonly NewMessage[],
+    after?: string | null,
+  ): ChatMessageRecord[] {
     return this.transaction(() => {
-      const last = this.db.one<{ seq: number | null }>(
-        'SELECT max(seq) AS seq FROM chat_messages WHERE conversation_id = ?',
-        [conversationId],
-      );
-      let seq = (last?.seq ?? -1) + 1;
       const stamp = this.#stamp();
+      let parent = after === undefined ? (this.leafOf(conversationId) ?? null) : after;
       const ids: string[] = [];
       for (const message of messages) {
-        const id = message.id ?? randomUUID();
-        ids.push(id);
-        this.db.run(
-          `INSERT INTO chat_messages (id, conversation_id, seq, role, content, status, error,
-            prompt_tokens, completion_tokens, total_tokens, model, finish_reason, created_at)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-          [
-            id,
-            conversationId,
-            seq++,
-            message.role,
-            message.content,
-            message.status,
-            message.error === undefined ? null : JSON.stringify(message.error),
-            message.usage?.promptTokens ?? null,
-            message.usage?.completionTokens ?? null,
-            message.usage?.totalTokens ?? null,
-            message.model ?? null,
-            message.finishReason ?? null,
-            message.createdAt ?? stamp,
-          ],
-        );
+        parent = this.#insert(conversationId, parent, message, stamp);
+        ids.push(parent);
       }
+      if (parent !== null) this.setLeaf(conversationId, parent);
       this.db.run('UPDATE chat_conversations SET updated_at = ? WHERE id = ?', [
         stamp,
         conversationId,
@@ -408,37 +688,147 @@ export class ChatStore {
     });
   }
 
-  /** Drops every message after `seq` in a conversation. */
-  truncateAfter(conversationId: string, seq: number): void {
-    this.db.run('DELETE FROM chat_messages WHERE conversation_id = ? AND seq > ?', [
-      conversationId,
-      seq,
-    ]);
+  /**
+   * Adds messages side by side under one parent (new versions of a reply, the replies of a
+   * compare), without moving the path; marks the conversation active.
+   */
+  addChildren(
+    conversationId: string,
+    parentId: string | null,
+    messages: readonly NewMessage[],
+  ): ChatMessageRecord[] {
+    return this.transaction(() => {
+      const stamp = this.#stamp();
+      const ids = messages.map((message) => this.#insert(conversationId, parentId, message, stamp));
+      this.db.run('UPDATE chat_conversations SET updated_at = ? WHERE id = ?', [
+        stamp,
+        conversationId,
+      ]);
+      return ids.map((id) => this.message(id) as ChatMessageRecord);
+    });
   }
 
-  deleteMessage(id: string): void {
-    this.db.run('DELETE FROM chat_messages WHERE id = ?', [id]);
+  /**
+   * A new conversation with a copy of the path up to and including `messageId`, and the same
+   * settings. Copies rather than shared rows: deleting either conversation never touches the
+   * other. The copies' usage is not recorded again (it was spent once). Returns the pairs of
+   * ids, so that what other domains keep per message can follow the copies.
+   */
+  fork(messageId: string): {
+    conversation: ConversationSummary;
+    copied: Array<{ from: string; to: string }>;
+  } {
+    return this.transaction(() => {
+      const message = this.#row(messageId);
+      if (message === undefined) throw new Error(`no message ${messageId}`);
+      const source = this.get(message.conversation_id);
+      if (source === undefined) throw new Error(`no conversation ${message.conversation_id}`);
+      const path = this.#walkUp(messageId);
+      const created = this.create({
+        title: forkTitle(source.title),
+        model: source.model,
+        systemPrompt: source.systemPrompt,
+        temperature: source.temperature,
+        maxTokens: source.maxTokens,
+      });
+      this.db.run('UPDATE chat_conversations SET forked_from = ? WHERE id = ?', [
+        JSON.stringify({
+          conversationId: source.id,
+          messageId,
+          title: source.title,
+        }),
+        created.id,
+      ]);
+      const copied: Array<{ from: string; to: string }> = [];
+      let parent: string | null = null;
+      for (const row of path) {
+        const copy = toMessage(row);
+        const to: string = this.#insert(
+          created.id,
+          parent,
+          {
+            role: copy.role,
+            content: copy.content,
+            status: copy.status === 'streaming' ? 'interrupted' : copy.status,
+            createdAt: copy.createdAt,
+            ...(copy.error === undefined ? {} : { error: copy.error }),
+            ...(copy.usage === undefined ? {} : { usage: copy.usage }),
+            ...(copy.model === undefined ? {} : { model: copy.model }),
+            ...(copy.finishReason === undefined ? {} : { finishReason: copy.finishReason }),
+            ...(copy.temperature === undefined ? {} : { temperature: copy.temperature }),
+            ...(copy.timing === undefined ? {} : { timing: copy.timing }),
+          },
+          this.#stamp(),
+        );
+        copied.push({ from: row.id, to });
+        parent = to;
+      }
+      if (parent !== null) this.setLeaf(created.id, parent);
+      return { conversation: this.get(created.id) as ConversationSummary, copied };
+    });
   }
 
-  setContent(id: string, content: string): void {
-    this.db.run('UPDATE chat_messages SET content = ? WHERE id = ?', [content, id]);
-  }
-
-  /** Saves a reply's text so far (while streaming) or its end. */
+  /** Saves a reply's text so far (while streaming) or its end; a final usage is kept in `chat_usage`. */
   saveReply(id: string, update: ReplyUpdate): void {
-    this.db.run(
-      `UPDATE chat_messages SET content = ?, status = ?, error = ?, prompt_tokens = ?,
-        completion_tokens = ?, total_tokens = ?, finish_reason = ? WHERE id = ?`,
-      [
-        update.content,
-        update.status,
-        update.error === undefined ? null : JSON.stringify(update.error),
-        update.usage?.promptTokens ?? null,
-        update.usage?.completionTokens ?? null,
-        update.usage?.totalTokens ?? null,
-        update.finishReason ?? null,
-        id,
-      ],
+    this.transaction(() => {
+      this.db.run(
+        `UPDATE chat_messages SET content = ?, status = ?, error = ?, prompt_tokens = ?,
+          completion_tokens = ?, total_tokens = ?, finish_reason = ?,
+          first_token_ms = coalesce(?, first_token_ms), duration_ms = coalesce(?, duration_ms)
+          WHERE id = ?`,
+        [
+          update.content,
+          update.status,
+          update.error === undefined ? null : JSON.stringify(update.error),
+          update.usage?.promptTokens ?? null,
+          update.usage?.completionTokens ?? null,
+          update.usage?.totalTokens ?? null,
+          update.finishReason ?? null,
+          update.timing?.firstTokenMs ?? null,
+          update.timing?.durationMs ?? null,
+          id,
+        ],
+      );
+      const usage = update.usage;
+      if (usage === undefined || update.status === 'streaming') return;
+      const prompt = usage.promptTokens ?? 0;
+      const completion =
+        usage.completionTokens ?? Math.max(0, (usage.totalTokens ?? prompt) - prompt);
+      this.db.run(
+        `INSERT OR REPLACE INTO chat_usage
+            (message_id, conversation_id, model, prompt_tokens, completion_tokens, created_at)
+          SELECT id, conversation_id, coalesce(model, ''), ?, ?, ? FROM chat_messages WHERE id = ?`,
+        [prompt, completion, this.#stamp(), id],
+      );
+    });
+  }
+
+  /** Tokens per model over a conversation's replies, every branch. */
+  usageByModel(conversationId: string): ModelUsage[] {
+    return this.db.all<ModelUsage>(
+      `SELECT coalesce(model, '') AS model, count(*) AS replies,
+          coalesce(sum(prompt_tokens), 0) AS promptTokens,
+          coalesce(sum(coalesce(completion_tokens,
+            total_tokens - coalesce(prompt_tokens, 0))), 0) AS completionTokens
+        FROM chat_messages
+        WHERE conversation_id = ? AND role = 'assistant'
+          AND (prompt_tokens IS NOT NULL OR completion_tokens IS NOT NULL OR total_tokens IS NOT NULL)
+        GROUP BY coalesce(model, '') ORDER BY model`,
+      [conversationId],
+    );
+  }
+
+  /**
+   * Tokens per model and per day (in this machine's time zone) of every reply asked for since
+   * `since`, deleted conversations included.
+   */
+  usageByDay(since: Date): Array<ModelUsage & { date: string }> {
+    return this.db.all<ModelUsage & { date: string }>(
+      `SELECT date(created_at, 'localtime') AS date, model, count(*) AS replies,
+          sum(prompt_tokens) AS promptTokens, sum(completion_tokens) AS completionTokens
+        FROM chat_usage WHERE created_at >= ?
+        GROUP BY date, model ORDER BY date, model`,
+      [since.toISOString()],
     );
   }
 

@@ -3,6 +3,10 @@
  *
  * An import is checked whole before anything is written, and written in one transaction: a bad
  * file is refused with what is wrong and where, and imports nothing.
+ *
+ * JSON keeps the whole tree (version 2: each message with its id and its parent's, and the path
+ * shown); version 1 files, written before conversations were trees, import as one path. Markdown
+ * holds the path shown, and says so when the conversation has other versions of messages.
  */
 import { zipSync, strToU8 } from 'fflate';
 import { z } from 'zod';
@@ -13,6 +17,7 @@ import {
   MESSAGE_ROLES,
   MESSAGE_STATUSES,
   replyErrorSchema,
+  replyTimingSchema,
   usageSchema,
   type ConversationSummary,
   type ChatMessageRecord,
@@ -26,7 +31,7 @@ import type { ChatStore } from './store';
 import { looksLikeZip, readZip, ZipError, type ZipLimits } from './zip-reader';
 
 export const EXPORT_FORMAT_ID = 'relay-desktop-chat';
-export const EXPORT_VERSION = 1;
+export const EXPORT_VERSION = 2;
 /** Bigger files are refused before they are read. */
 export const MAX_IMPORT_BYTES = 256 * 1024 * 1024;
 /**
@@ -38,6 +43,9 @@ export const ZIP_LIMITS: ZipLimits = { maxEntries: 10_000, maxUncompressedBytes:
 const isoDate = z.iso.datetime({ offset: true });
 
 const exportedMessageSchema = z.object({
+  /** Version 2: the message's id in this file, and its parent's (null for a first message). */
+  id: z.string().min(1).max(200).optional(),
+  parentId: z.string().min(1).max(200).nullable().optional(),
   role: z.enum(MESSAGE_ROLES),
   // Replies can be as long as a stream may grow; what a person types is bounded by MAX_MESSAGE_CHARS.
   content: z.string().max(MAX_REPLY_CHARS),
@@ -47,26 +55,78 @@ const exportedMessageSchema = z.object({
   usage: usageSchema.optional(),
   error: replyErrorSchema.optional(),
   finishReason: z.string().max(100).optional(),
+  temperature: z.number().min(0).max(2).optional(),
+  timing: replyTimingSchema.optional(),
+  /** Replies asked together in a compare share it. */
+  batchId: z.string().min(1).max(200).optional(),
 });
 
-const exportedConversationSchema = z.object({
-  title: z.string().max(MAX_TITLE_CHARS),
-  createdAt: isoDate,
-  updatedAt: isoDate,
-  pinned: z.boolean(),
-  model: z.string().max(500).nullable(),
-  systemPrompt: z.string().max(MAX_SYSTEM_PROMPT_CHARS),
-  temperature: z.number().min(0).max(2).nullable(),
-  maxTokens: z.number().int().min(1).max(Number.MAX_SAFE_INTEGER).nullable(),
-  messages: z.array(exportedMessageSchema).max(1_000_000),
-});
+/**
+ * Every message's parent (by id) must come before it in the file, so that the tree is whole and
+ * written in order; ids are unique; the path shown ends at one of them.
+ */
+function checkTree(
+  conversation: {
+    messages: Array<{ id?: string | undefined; parentId?: string | null | undefined }>;
+    currentId?: string | undefined;
+  },
+  context: z.RefinementCtx,
+): void {
+  const seen = new Set<string>();
+  conversation.messages.forEach((message, index) => {
+    if (message.id === undefined) {
+      if (message.parentId !== undefined)
+        context.addIssue({
+          code: 'custom',
+          message: 'a message with a parentId needs an id',
+          path: ['messages', index, 'id'],
+        });
+      return;
+    }
+    if (seen.has(message.id))
+      context.addIssue({
+        code: 'custom',
+        message: `the id "${message.id}" is used twice`,
+        path: ['messages', index, 'id'],
+      });
+    if (typeof message.parentId === 'string' && !seen.has(message.parentId))
+      context.addIssue({
+        code: 'custom',
+        message: `the parentId "${message.parentId}" names no message before this one`,
+        path: ['messages', index, 'parentId'],
+      });
+    seen.add(message.id);
+  });
+  if (conversation.currentId !== undefined && !seen.has(conversation.currentId))
+    context.addIssue({
+      code: 'custom',
+      message: `the currentId "${conversation.currentId}" names no message of the conversation`,
+      path: ['currentId'],
+    });
+}
+
+const exportedConversationSchema = z
+  .object({
+    title: z.string().max(MAX_TITLE_CHARS),
+    createdAt: isoDate,
+    updatedAt: isoDate,
+    pinned: z.boolean(),
+    model: z.string().max(500).nullable(),
+    systemPrompt: z.string().max(MAX_SYSTEM_PROMPT_CHARS),
+    temperature: z.number().min(0).max(2).nullable(),
+    maxTokens: z.number().int().min(1).max(Number.MAX_SAFE_INTEGER).nullable(),
+    messages: z.array(exportedMessageSchema).max(1_000_000),
+    /** Version 2: the last message of the path shown. */
+    currentId: z.string().min(1).max(200).optional(),
+  })
+  .superRefine(checkTree);
 
 export const chatExportSchema = z.object({
   format: z.literal(EXPORT_FORMAT_ID, {
     error: `it is not a Relay Desktop chat export (format must be "${EXPORT_FORMAT_ID}")`,
   }),
-  version: z.literal(EXPORT_VERSION, {
-    error: `it was written by a newer version of the app (this one reads version ${EXPORT_VERSION})`,
+  version: z.union([z.literal(1), z.literal(EXPORT_VERSION)], {
+    error: `it was written by a newer version of the app (this one reads versions 1 to ${EXPORT_VERSION})`,
   }),
   exportedAt: isoDate,
   conversations: z.array(exportedConversationSchema).max(100_000),
@@ -78,6 +138,8 @@ function exportedMessage(
   message: ChatMessageRecord,
 ): ChatExport['conversations'][0]['messages'][0] {
   const out: ChatExport['conversations'][0]['messages'][0] = {
+    id: message.id,
+    parentId: message.parentId,
     role: message.role,
     content: message.content,
     status: message.status,
@@ -87,10 +149,14 @@ function exportedMessage(
   if (message.usage !== undefined) out.usage = message.usage;
   if (message.error !== undefined) out.error = message.error;
   if (message.finishReason !== undefined) out.finishReason = message.finishReason;
+  if (message.temperature !== undefined) out.temperature = message.temperature;
+  if (message.timing !== undefined) out.timing = message.timing;
+  if (message.batchId !== undefined) out.batchId = message.batchId;
   return out;
 }
 
 function exportedConversation(store: ChatStore, c: ConversationSummary): ExportedConversation {
+  const currentId = store.leafOf(c.id);
   return {
     title: c.title,
     createdAt: c.createdAt,
@@ -100,8 +166,25 @@ function exportedConversation(store: ChatStore, c: ConversationSummary): Exporte
     systemPrompt: c.systemPrompt,
     temperature: c.temperature,
     maxTokens: c.maxTokens,
-    messages: store.messages(c.id).messages.map(exportedMessage),
+    messages: store.allMessages(c.id).map(exportedMessage),
+    ...(currentId === undefined ? {} : { currentId }),
   };
+}
+
+/**
+ * The path shown of an exported conversation: from its current message up to the first, or for
+ * a file without ids (version 1) all of its messages, which are one path.
+ */
+export function shownPath(c: ExportedConversation): ExportedConversation['messages'] {
+  if (c.messages.every((m) => m.id === undefined)) return c.messages;
+  const byId = new Map(c.messages.map((m) => [m.id, m]));
+  let at = c.currentId === undefined ? c.messages[c.messages.length - 1] : byId.get(c.currentId);
+  const path: ExportedConversation['messages'] = [];
+  while (at !== undefined) {
+    path.push(at);
+    at = typeof at.parentId === 'string' ? byId.get(at.parentId) : undefined;
+  }
+  return path.reverse();
 }
 
 export function toJson(conversations: ExportedConversation[], now: Date): string {
@@ -126,8 +209,14 @@ export function toMarkdown(c: ExportedConversation): string {
   const facts = [`Created ${c.createdAt}`];
   if (c.model !== null) facts.push(`model ${c.model}`);
   lines.push(`_${facts.join(' · ')}_`, '');
+  const path = shownPath(c);
+  if (path.length < c.messages.length)
+    lines.push(
+      `_This file holds the path shown in Relay Desktop: ${path.length} of the conversation's ${c.messages.length} messages. The other versions of edited or regenerated messages are in its JSON export._`,
+      '',
+    );
   if (c.systemPrompt.trim() !== '') lines.push('## System', '', c.systemPrompt, '');
-  for (const message of c.messages) {
+  for (const message of path) {
     const who =
       message.role === 'user' ? 'You' : `Assistant${message.model ? ` (${message.model})` : ''}`;
     lines.push(`## ${who}`, '', message.content);
@@ -301,8 +390,13 @@ export interface ImportWriteOptions {
   pause?: () => Promise<void>;
 }
 
-/** Messages written per statement batch inside a slice. */
+/** Messages written per step inside a slice. */
 const MESSAGES_PER_STEP = 100;
+
+/** A compare batch's id in the app, from the conversation and its id in the file. */
+function batchIdOf(conversationId: string, batchId: string): string {
+  return `${conversationId}:${batchId}`.slice(0, 200);
+}
 
 /**
  * Writes checked conversations and returns their new ids: all of them, or (if writing fails)
@@ -321,6 +415,10 @@ export async function importConversations(
   const ids: string[] = [];
   let next = 0;
   let written = 0;
+  // The new id of each message of the conversation being written, by its id in the file; and
+  // the last one written, the parent of the next in a file without ids (one path).
+  let newIds = new Map<string, string>();
+  let previous: string | null = null;
   try {
     while (next < conversations.length) {
       store.transaction(() => {
@@ -340,32 +438,37 @@ export async function importConversations(
             });
             store.softDelete(created.id);
             ids.push(created.id);
+            newIds = new Map();
+            previous = null;
           }
           const id = ids[ids.length - 1]!;
-          const step = c.messages.slice(written, written + MESSAGES_PER_STEP);
-          if (step.length > 0) {
-            store.append(
-              id,
-              step.map((m) => ({
-                role: m.role,
-                content: m.content,
-                // A reply that was streaming when exported will never finish now.
-                status: m.status === 'streaming' ? 'interrupted' : m.status,
-                createdAt: m.createdAt,
-                ...(m.model === undefined ? {} : { model: m.model }),
-                ...(m.usage === undefined ? {} : { usage: m.usage }),
-                ...(m.error === undefined ? {} : { error: m.error }),
-                ...(m.finishReason === undefined ? {} : { finishReason: m.finishReason }),
-              })),
-            );
-            written += step.length;
+          for (const m of c.messages.slice(written, written + MESSAGES_PER_STEP)) {
+            const parent: string | null =
+              m.id === undefined
+                ? previous
+                : typeof m.parentId === 'string'
+                  ? (newIds.get(m.parentId) ?? null)
+                  : null;
+            previous = store.insertMessage(id, parent, {
+              role: m.role,
+              content: m.content,
+              // A reply that was streaming when exported will never finish now.
+              status: m.status === 'streaming' ? 'interrupted' : m.status,
+              createdAt: m.createdAt,
+              ...(m.model === undefined ? {} : { model: m.model }),
+              ...(m.usage === undefined ? {} : { usage: m.usage }),
+              ...(m.error === undefined ? {} : { error: m.error }),
+              ...(m.finishReason === undefined ? {} : { finishReason: m.finishReason }),
+              ...(m.temperature === undefined ? {} : { temperature: m.temperature }),
+              ...(m.timing === undefined ? {} : { timing: m.timing }),
+              ...(m.batchId === undefined ? {} : { batchId: batchIdOf(id, m.batchId) }),
+            });
+            if (m.id !== undefined) newIds.set(m.id, previous);
+            written++;
           }
           if (written >= c.messages.length) {
-            // `append` marks the conversation active now; keep the exported activity time.
-            store.db.run('UPDATE chat_conversations SET updated_at = ? WHERE id = ?', [
-              c.updatedAt,
-              id,
-            ]);
+            const current = c.currentId === undefined ? previous : newIds.get(c.currentId);
+            if (current !== undefined && current !== null) store.setLeaf(id, current);
             next++;
             written = 0;
           }

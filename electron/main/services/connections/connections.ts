@@ -18,13 +18,18 @@
  *   the client's origin, and never follows a redirect (`relay-client.ts`);
  * - plain http to a host outside this machine and the local network gets the key only when the
  *   person chose "send my key unencrypted", confirmed in a dialog main opens.
+ *
+ * Extra request headers (for gateways) are kept with the connection; the value of a header marked
+ * secret is kept in the `SecretStore` like the key (under `<id>:headers`), never in the file and
+ * never in a summary, and follows the key's rules: bound to the origin, removed when the address
+ * moves, sent only by a relay client that never follows a redirect.
  */
 import { randomUUID } from 'node:crypto';
 import { join } from 'node:path';
 import { z } from 'zod';
 import { startDemoRelay, type DemoRelay, type DemoRelayOptions } from '../../../demo-relay/index';
 import type { RelayErrorKind } from '../../../shared/relay-errors';
-import { AppError } from '../app-error';
+import { AppError, type FieldIssue } from '../app-error';
 import { readJsonFile, writeFileAtomic, type DataFileProblem } from '../data-files';
 import {
   createRelayClient,
@@ -37,6 +42,7 @@ import {
 } from '../relay/relay-client';
 import { createRequestLimiter, type RequestLimiter } from '../relay/limiter';
 import { sendsKeyInClear } from '../relay/base-url';
+import { headerListProblems, type CustomHeader } from '../relay/custom-headers';
 import type { KeyStorageStatus, SecretStore } from '../secret-store';
 
 export type { DataFileProblem } from '../data-files';
@@ -47,18 +53,42 @@ export interface Connection {
   /** The address as the person gave it (trimmed); the relay client resolves `/v1` and mounts. */
   baseUrl: string;
   /** Where the person manages their account and tops up their balance. */
-  consoleUrl?: string;
+  consoleUrl?: string | undefined;
   /** The embedded demo relay: its address changes every time the app starts it. */
-  isDemo?: boolean;
+  isDemo?: boolean | undefined;
   /**
    * The person chose to send the key over plain http to a host outside the local network.
    * Belongs to the address: a change of origin clears it.
    */
-  allowUnencrypted?: boolean;
+  allowUnencrypted?: boolean | undefined;
+  /** Extra request headers; a secret one's value is in the key store, not here. */
+  headers?: StoredHeader[] | undefined;
+}
+
+/** An extra header as `connections.json` keeps it: the value only when it is not secret. */
+export interface StoredHeader {
+  name: string;
+  secret: boolean;
+  value?: string | undefined;
+}
+
+/** An extra header as a form gives it; a secret one without a value keeps the saved value. */
+export interface HeaderDraft {
+  name: string;
+  value?: string | undefined;
+  secret?: boolean | undefined;
+}
+
+/** An extra header in a summary: a secret one says only whether it has a value. */
+export interface HeaderSummary {
+  name: string;
+  secret: boolean;
+  value?: string;
+  hasValue: boolean;
 }
 
 /** A connection as the rest of the app sees it: never the key, only whether there is one. */
-export interface ConnectionSummary extends Connection {
+export interface ConnectionSummary extends Omit<Connection, 'headers'> {
   hasKey: boolean;
   /** The key's last four characters, for keys long enough that this gives little away. */
   keyLast4?: string;
@@ -67,37 +97,42 @@ export interface ConnectionSummary extends Connection {
   /** The address is plain http to a host outside this machine and the local network. */
   unencrypted: boolean;
   allowUnencrypted: boolean;
+  headers: HeaderSummary[];
 }
 
 export interface NewConnection {
   name: string;
   baseUrl: string;
-  consoleUrl?: string | null;
+  consoleUrl?: string | null | undefined;
   /** Optional: local services such as Ollama take no key. */
-  apiKey?: string | null;
+  apiKey?: string | null | undefined;
   /** Send the key even though the address is plain http outside the local network. */
-  allowUnencrypted?: boolean;
+  allowUnencrypted?: boolean | undefined;
+  headers?: HeaderDraft[] | undefined;
 }
 
 export interface ConnectionChanges {
-  name?: string;
-  baseUrl?: string;
+  name?: string | undefined;
+  baseUrl?: string | undefined;
   /** A new console address; null or '' removes it. */
-  consoleUrl?: string | null;
+  consoleUrl?: string | null | undefined;
   /**
    * A replacement key; absent keeps the saved key (unless the address moves to another origin,
    * which removes it), null removes it.
    */
-  apiKey?: string | null;
-  allowUnencrypted?: boolean;
+  apiKey?: string | null | undefined;
+  allowUnencrypted?: boolean | undefined;
+  /** Replaces the extra headers; absent keeps them. */
+  headers?: HeaderDraft[] | undefined;
 }
 
 /** An address and key to try before saving; `id` lets an edit form test with the saved key. */
 export interface ConnectionDraft {
   baseUrl: string;
-  apiKey?: string | null;
-  id?: string;
-  allowUnencrypted?: boolean;
+  apiKey?: string | null | undefined;
+  id?: string | undefined;
+  allowUnencrypted?: boolean | undefined;
+  headers?: HeaderDraft[] | undefined;
 }
 
 export type ConnectionTestResult =
@@ -114,6 +149,11 @@ export interface ConnectionsServiceOptions {
   secrets: SecretStore;
   /** Electron's `net.fetch` in the app, Node's `fetch` in tests. */
   fetch?: FetchLike;
+  /**
+   * For the embedded demo relay, which runs in this process on loopback: a fetch that no proxy
+   * setting can send elsewhere (Node's own, in the app). `fetch` if absent.
+   */
+  directFetch?: FetchLike;
   /** How long "Test connection" waits for the relay's headers. Default 15 s. */
   testTimeoutMs?: number;
   /** Starts the demo relay; injectable so tests can watch or slow it. */
@@ -139,6 +179,9 @@ const storedConnectionSchema = z.object({
   consoleUrl: z.string().optional(),
   isDemo: z.boolean().optional(),
   allowUnencrypted: z.boolean().optional(),
+  headers: z
+    .array(z.object({ name: z.string(), secret: z.boolean(), value: z.string().optional() }))
+    .optional(),
 });
 
 const connectionsFileSchema = z.object({
@@ -206,12 +249,37 @@ const apiKeySchema = z
 
 const allowUnencryptedSchema = z.boolean({ error: 'The unencrypted choice must be yes or no.' });
 
+/** Extra headers: names and values as the relay client will check them, values trimmed. */
+const headersSchema = z
+  .array(
+    z.object({
+      name: z.string({ error: 'A header name must be text.' }).trim(),
+      value: z.string({ error: 'A header value must be text.' }).trim().optional(),
+      secret: z.boolean({ error: 'A header is secret or not.' }).optional(),
+    }),
+  )
+  .max(32, 'At most 32 extra headers.')
+  .superRefine((headers, ctx) => {
+    const problems = headerListProblems(
+      headers.map((h) => ({ name: h.name, ...(h.value === '' ? {} : { value: h.value }) })),
+    );
+    for (const { index, message } of problems) {
+      ctx.addIssue({ code: 'custom', message, path: [index] });
+    }
+  });
+
+/** The key store entry of a connection's secret header values (a JSON object by name). */
+export function headerSecretsAccount(id: string): string {
+  return `${id}:headers`;
+}
+
 const newConnectionSchema = z.object({
   name: nameSchema,
   baseUrl: baseUrlSchema,
   consoleUrl: consoleUrlSchema.nullish(),
   apiKey: apiKeySchema.nullish(),
   allowUnencrypted: allowUnencryptedSchema.optional(),
+  headers: headersSchema.optional(),
 });
 
 const changesSchema = z.object({
@@ -220,6 +288,7 @@ const changesSchema = z.object({
   consoleUrl: consoleUrlSchema.nullish(),
   apiKey: apiKeySchema.nullish(),
   allowUnencrypted: allowUnencryptedSchema.optional(),
+  headers: headersSchema.optional(),
 });
 
 const draftSchema = z.object({
@@ -227,7 +296,67 @@ const draftSchema = z.object({
   apiKey: apiKeySchema.nullish(),
   id: z.string().optional(),
   allowUnencrypted: allowUnencryptedSchema.optional(),
+  headers: headersSchema.optional(),
 });
+
+/**
+ * Why the fields of a new connection would be refused, field by field, as the form would be told
+ * (for a `relay-desktop://connect` link, whose fields are checked as if typed).
+ */
+export function newConnectionProblems(input: {
+  name: string;
+  baseUrl: string;
+  consoleUrl?: string;
+}): FieldIssue[] {
+  const parsed = newConnectionSchema.safeParse(input);
+  return parsed.success
+    ? []
+    : parsed.error.issues.map((issue) => ({
+        field: issue.path.map(String).join('.') || 'input',
+        message: issue.message,
+      }));
+}
+
+type ParsedHeaders = z.infer<typeof headersSchema>;
+
+/**
+ * The headers to keep in the file, and the secret values to keep in the key store, from what a
+ * form sent: a secret header without a value takes `saved[name]`, or is refused.
+ */
+function splitHeaders(
+  drafts: ParsedHeaders,
+  saved: Readonly<Record<string, string>>,
+  why: string,
+): { stored: StoredHeader[]; secrets: Record<string, string> } {
+  const stored: StoredHeader[] = [];
+  const secrets: Record<string, string> = {};
+  const issues: FieldIssue[] = [];
+  drafts.forEach((draft, index) => {
+    const value = draft.value === '' ? undefined : draft.value;
+    if (draft.secret === true) {
+      const kept = value ?? saved[draft.name];
+      if (kept === undefined) {
+        issues.push({
+          field: `headers.${index}`,
+          message: `Give a value for ${draft.name}${why}.`,
+        });
+        return;
+      }
+      secrets[draft.name] = kept;
+      stored.push({ name: draft.name, secret: true });
+    } else {
+      if (value === undefined) {
+        issues.push({ field: `headers.${index}`, message: `Give a value for ${draft.name}.` });
+        return;
+      }
+      stored.push({ name: draft.name, secret: false, value });
+    }
+  });
+  if (issues.length > 0) {
+    throw new AppError('invalid_request', issues.map((i) => i.message).join(' '), { issues });
+  }
+  return { stored, secrets };
+}
 
 /**
  * The origin (scheme, host, port) a key given for this address belongs to. An address that no
@@ -283,6 +412,7 @@ export class ConnectionsService {
   readonly #path: string;
   readonly #secrets: SecretStore;
   readonly #fetch: FetchLike | undefined;
+  readonly #directFetch: FetchLike | undefined;
   readonly #testTimeoutMs: number;
   readonly #startDemoRelay: (options: DemoRelayOptions) => Promise<DemoRelay>;
   readonly #now: () => Date;
@@ -299,6 +429,7 @@ export class ConnectionsService {
     this.#path = join(options.dataDir, CONNECTIONS_FILE);
     this.#secrets = options.secrets;
     this.#fetch = options.fetch;
+    this.#directFetch = options.directFetch;
     this.#testTimeoutMs = options.testTimeoutMs ?? 15_000;
     this.#startDemoRelay = options.startDemoRelay ?? startDemoRelay;
     this.#now = options.now ?? (() => new Date());
@@ -338,7 +469,9 @@ export class ConnectionsService {
     const valid = parseInput(newConnectionSchema, input);
     const allowUnencrypted =
       valid.allowUnencrypted === true && (await this.#agreeUnencrypted(valid.baseUrl));
-    if (valid.apiKey && keyInClear(valid.baseUrl) && !allowUnencrypted) {
+    const headers = splitHeaders(valid.headers ?? [], {}, '');
+    const hasSecretHeaders = Object.keys(headers.secrets).length > 0;
+    if ((valid.apiKey || hasSecretHeaders) && keyInClear(valid.baseUrl) && !allowUnencrypted) {
       throw unencryptedRefused(valid.baseUrl);
     }
     return this.#mutate(async (file) => {
@@ -349,6 +482,7 @@ export class ConnectionsService {
       };
       if (valid.consoleUrl) connection.consoleUrl = valid.consoleUrl;
       if (allowUnencrypted) connection.allowUnencrypted = true;
+      if (headers.stored.length > 0) connection.headers = headers.stored;
       if (valid.apiKey) await this.#setKey(connection.id, valid.apiKey);
       const next: ConnectionsFile = {
         ...file,
@@ -356,10 +490,12 @@ export class ConnectionsService {
         connections: [...file.connections, connection],
       };
       try {
+        if (hasSecretHeaders) await this.#setHeaderSecrets(connection.id, headers.secrets);
         await this.#write(next);
       } catch (error) {
-        // The key must not outlive a connection that was never saved.
+        // The key and the secret headers must not outlive a connection that was never saved.
         if (valid.apiKey) await this.#secrets.delete(connection.id).catch(() => undefined);
+        await this.#secrets.delete(headerSecretsAccount(connection.id)).catch(() => undefined);
         throw error;
       }
       return connection;
@@ -391,7 +527,27 @@ export class ConnectionsService {
       ) {
         updated.allowUnencrypted = true;
       }
-      if (valid.apiKey && keyInClear(updated.baseUrl) && updated.allowUnencrypted !== true) {
+      // Secret header values belong to the origin, like the key: a move keeps only new ones.
+      const previousSecrets = await this.#getHeaderSecrets(id);
+      let newSecrets: Record<string, string> | undefined;
+      if (valid.headers !== undefined) {
+        const split = splitHeaders(
+          valid.headers,
+          moved ? {} : previousSecrets,
+          moved ? ': the saved value was given for the old address' : '',
+        );
+        if (split.stored.length > 0) updated.headers = split.stored;
+        else delete updated.headers;
+        newSecrets = split.secrets;
+      } else if (moved && Object.keys(previousSecrets).length > 0) {
+        newSecrets = {};
+      }
+      const secretHeaders = (updated.headers ?? []).some((h) => h.secret);
+      if (
+        (valid.apiKey || (secretHeaders && newSecrets !== undefined)) &&
+        keyInClear(updated.baseUrl) &&
+        updated.allowUnencrypted !== true
+      ) {
         throw unencryptedRefused(updated.baseUrl);
       }
 
@@ -401,18 +557,22 @@ export class ConnectionsService {
       if (newKey === null) await this.#deleteKey(id);
       else if (newKey !== undefined) await this.#setKey(id, newKey);
       try {
+        if (newSecrets !== undefined) await this.#setHeaderSecrets(id, newSecrets);
         await this.#write({
           ...file,
           connections: file.connections.map((c) => (c.id === id ? updated : c)),
         });
       } catch (error) {
-        // Put the old key back, so the saved connection and its key still belong together.
+        // Put the old key and headers back, so the saved connection and its secrets still agree.
         if (newKey !== undefined) {
           const restore =
             previousKey === undefined
               ? this.#secrets.delete(id)
               : this.#secrets.set(id, previousKey);
           await restore.catch(() => undefined);
+        }
+        if (newSecrets !== undefined) {
+          await this.#setHeaderSecrets(id, previousSecrets).catch(() => undefined);
         }
         throw error;
       }
@@ -426,6 +586,7 @@ export class ConnectionsService {
       const connection = this.#find(file, id);
       // The key goes first: a connection left without a key is harmless, a key left behind is not.
       await this.#deleteKey(id);
+      await this.#setHeaderSecrets(id, {});
       const connections = file.connections.filter((c) => c.id !== id);
       const next: ConnectionsFile = { ...file, connections };
       if (file.activeId === id) {
@@ -478,6 +639,21 @@ export class ConnectionsService {
     let connection = await this.#mutate(async (file) => this.#find(file, id));
     if (connection.isDemo) connection = await this.#mutate((file) => this.#ensureDemo(file, id));
     const origin = originOf(connection.baseUrl);
+    /** The connection as saved now, refused when it no longer points at this client's origin. */
+    const current = async (): Promise<Connection> => {
+      await this.#queue;
+      const now = (await this.#load()).file.connections.find((c) => c.id === id);
+      if (now === undefined || originOf(now.baseUrl) !== origin) {
+        throw new RelayError(
+          'bad_request',
+          "The connection's address changed while this request was being made, so nothing was sent. Try again.",
+          { code: 'address_changed' },
+        );
+      }
+      return now;
+    };
+    // The demo relay runs in this process on loopback: reached directly, whatever the proxy.
+    const fetch = connection.isDemo ? (this.#directFetch ?? this.#fetch) : this.#fetch;
     return createRelayClient({
       limiter: this.limiterFor(id, connection.baseUrl),
       ...options,
@@ -488,18 +664,12 @@ export class ConnectionsService {
       // connection still points at this client's origin: an address changed since (by the
       // person, or the demo relay restarting on another port) has a key of its own, or none.
       apiKey: async () => {
-        await this.#queue;
-        const now = (await this.#load()).file.connections.find((c) => c.id === id);
-        if (now === undefined || originOf(now.baseUrl) !== origin) {
-          throw new RelayError(
-            'bad_request',
-            "The connection's address changed while this request was being made, so nothing was sent. Try again.",
-            { code: 'address_changed' },
-          );
-        }
+        await current();
         return (await this.#getKey(id)) ?? '';
       },
-      ...(this.#fetch ? { fetch: this.#fetch } : {}),
+      // The extra headers as saved now, their secret values under the same rule as the key.
+      headers: async () => this.#headersToSend(await current()),
+      ...(fetch ? { fetch } : {}),
     });
   }
 
@@ -527,6 +697,34 @@ export class ConnectionsService {
       saved !== undefined && !valid.allowUnencrypted
         ? saved.allowUnencrypted === true
         : valid.allowUnencrypted === true;
+    // Typed headers as given; a secret one left empty takes the saved value, on the same origin.
+    let headers: CustomHeader[] | (() => Promise<CustomHeader[]>) | undefined;
+    if (valid.headers !== undefined) {
+      const drafts = valid.headers;
+      headers = async () => {
+        const savedSecrets = saved ? await this.#getHeaderSecrets(saved.id) : {};
+        const why =
+          withheldFrom === undefined ? '' : `: the saved value belongs to ${withheldFrom}`;
+        let split: ReturnType<typeof splitHeaders>;
+        try {
+          split = splitHeaders(drafts, savedSecrets, why);
+        } catch (error) {
+          if (!(error instanceof AppError) || error.kind !== 'invalid_request') throw error;
+          throw new RelayError('bad_request', `${error.message} Nothing was sent.`, {
+            code: 'header_missing',
+          });
+        }
+        const { stored, secrets } = split;
+        return stored.map((h) => ({
+          name: h.name,
+          value: h.secret ? (secrets[h.name] ?? '') : (h.value ?? ''),
+          secret: h.secret,
+        }));
+      };
+    } else if (saved !== undefined) {
+      const connection = saved;
+      headers = () => this.#headersToSend(connection);
+    }
     let client: RelayClient;
     try {
       client = createRelayClient({
@@ -534,6 +732,7 @@ export class ConnectionsService {
         apiKey:
           valid.apiKey ?? (async () => (saved ? await this.#getKey(saved.id) : undefined) ?? ''),
         allowKeyInClear,
+        ...(headers === undefined ? {} : { headers }),
         maxRetries: 0,
         timeoutMs: this.#testTimeoutMs,
         ...(this.#fetch ? { fetch: this.#fetch } : {}),
@@ -621,12 +820,28 @@ export class ConnectionsService {
   }
 
   async #summary(connection: Connection): Promise<ConnectionSummary> {
+    const { headers: stored = [], ...fields } = connection;
     const summary: ConnectionSummary = {
-      ...connection,
+      ...fields,
       hasKey: false,
       unencrypted: keyInClear(connection.baseUrl),
       allowUnencrypted: connection.allowUnencrypted === true,
+      headers: stored.map((h) =>
+        h.secret
+          ? { name: h.name, secret: true, hasValue: false }
+          : { name: h.name, secret: false, value: h.value ?? '', hasValue: true },
+      ),
     };
+    if (stored.some((h) => h.secret)) {
+      try {
+        const secrets = await this.#getHeaderSecrets(connection.id);
+        for (const header of summary.headers) {
+          if (header.secret) header.hasValue = secrets[header.name] !== undefined;
+        }
+      } catch (error) {
+        summary.keyError = keyStoreMessage(error, 'read');
+      }
+    }
     try {
       const key = await this.#secrets.get(connection.id);
       if (key !== undefined) {
@@ -638,6 +853,43 @@ export class ConnectionsService {
       summary.keyError = keyStoreMessage(error, 'read');
     }
     return summary;
+  }
+
+  /** The secret header values saved for a connection, by name (none: an empty object). */
+  async #getHeaderSecrets(id: string): Promise<Record<string, string>> {
+    const raw = await this.#getKey(headerSecretsAccount(id));
+    if (raw === undefined) return {};
+    try {
+      const parsed = z.record(z.string(), z.string()).safeParse(JSON.parse(raw));
+      return parsed.success ? parsed.data : {};
+    } catch {
+      return {};
+    }
+  }
+
+  /** Saves the secret header values of a connection; none removes the entry. */
+  async #setHeaderSecrets(id: string, secrets: Readonly<Record<string, string>>): Promise<void> {
+    if (Object.keys(secrets).length === 0) await this.#deleteKey(headerSecretsAccount(id));
+    else await this.#setKey(headerSecretsAccount(id), JSON.stringify(secrets));
+  }
+
+  /** What a request sends: every extra header with its value, secret ones from the key store. */
+  async #headersToSend(connection: Connection): Promise<CustomHeader[]> {
+    const stored = connection.headers ?? [];
+    if (stored.length === 0) return [];
+    const secrets = stored.some((h) => h.secret) ? await this.#getHeaderSecrets(connection.id) : {};
+    return stored.map((header) => {
+      if (!header.secret) return { name: header.name, value: header.value ?? '', secret: false };
+      const value = secrets[header.name];
+      if (value === undefined) {
+        throw new RelayError(
+          'bad_request',
+          `The secret header ${header.name} has no value (a value is removed when the address moves to another origin): enter it in the connection. Nothing was sent.`,
+          { code: 'header_missing' },
+        );
+      }
+      return { name: header.name, value, secret: true };
+    });
   }
 
   #find(file: ConnectionsFile, id: string): Connection {

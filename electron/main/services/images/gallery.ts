@@ -87,7 +87,7 @@ export function galleryFault(error: unknown): unknown {
     : error;
 }
 
-const MIGRATIONS: Migration[] = [
+export const IMAGE_MIGRATIONS: readonly Migration[] = [
   {
     version: 1,
     name: 'image index',
@@ -197,7 +197,7 @@ export class ImageGallery {
    * the background (`whenIndexed` settles when that is done). Lists answer at once meanwhile.
    */
   static async open(options: ImageGalleryOptions): Promise<ImageGallery> {
-    await migrate(options.db, 'images', MIGRATIONS);
+    await migrate(options.db, 'images', IMAGE_MIGRATIONS);
     const gallery = new ImageGallery(options);
     void gallery.reconcile().catch(() => undefined);
     return gallery;
@@ -427,7 +427,12 @@ export class ImageGallery {
   }
 
   /** A page of the gallery, newest first. */
-  list(options: { limit?: number; after?: { createdAt: string; id: string } } = {}): GalleryPage {
+  list(
+    options: {
+      limit?: number | undefined;
+      after?: { createdAt: string; id: string } | undefined;
+    } = {},
+  ): GalleryPage {
     const limit = options.limit ?? 500;
     const rows = options.after
       ? this.#db.all<Row>(
@@ -455,6 +460,13 @@ export class ImageGallery {
       throw new AppError('not_found', 'That image is no longer in the gallery.');
     }
     return row;
+  }
+
+  /** Whether the gallery holds the image with these bytes (its id is their hash). */
+  holds(bytes: Uint8Array): boolean {
+    return (
+      this.#db.one('SELECT 1 AS found FROM images WHERE id = ?', [sha256Hex(bytes)]) !== undefined
+    );
   }
 
   /** One image with the real path of its file; refuses one whose file is gone or leads outside. */

@@ -1,6 +1,8 @@
 /**
  * One "Generate": as many requests as it takes to get `count` images, each saved to the gallery
- * the moment it arrives, with progress (and the time so far) reported as it goes.
+ * the moment it arrives, with progress (and the time so far) reported as it goes. The gallery
+ * keeps one file per picture (named by the hash of its bytes), so an image identical to one it
+ * already holds is counted as such, not as one more.
  */
 import type { RelayClient } from '../relay/relay-client';
 import type { GalleryImage, ImageGallery } from './gallery';
@@ -28,13 +30,21 @@ export interface GenerateOptions {
   now?: () => number;
 }
 
+export interface Generated {
+  /** Every image the relay made, in order, as the gallery holds it. */
+  images: GalleryImage[];
+  /** How many of them the gallery held already (the same bytes): saved once, not again. */
+  identical: number;
+}
+
 export async function generateImages(
   request: GenerateRequest,
   options: GenerateOptions,
-): Promise<GalleryImage[]> {
+): Promise<Generated> {
   const now = options.now ?? (() => performance.now());
   const started = now();
   const saved: GalleryImage[] = [];
+  let identical = 0;
   const report = () =>
     options.onProgress?.({
       done: Math.min(saved.length, request.count),
@@ -51,6 +61,7 @@ export async function generateImages(
       );
       // Every image the relay made is kept, even beyond `count`: it has been paid for.
       for (const image of images) {
+        if (options.gallery.holds(image.bytes)) identical++;
         saved.push(
           await options.gallery.save({
             bytes: image.bytes,
@@ -64,7 +75,7 @@ export async function generateImages(
         report();
       }
     }
-    return saved;
+    return { images: saved, identical };
   } finally {
     clearInterval(timer);
   }

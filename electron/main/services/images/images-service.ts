@@ -9,8 +9,8 @@ import type { Emit } from '../../../shared/ipc/contract';
 import type { DesktopShell, Dialogs } from '../../app-context';
 import { AppError } from '../app-error';
 import type { RelayClient } from '../relay/relay-client';
-import { galleryFault, type GalleryImage, type ImageGallery } from './gallery';
-import { generateImages, type GenerateRequest } from './generate';
+import { galleryFault, type ImageGallery } from './gallery';
+import { generateImages, type GenerateRequest, type Generated } from './generate';
 
 export interface ImagesServiceOptions {
   gallery: ImageGallery;
@@ -48,7 +48,7 @@ export class ImagesService {
   }
 
   /** Asks the relay for images and saves them to the gallery, reporting progress as it goes. */
-  generate(requestId: string, request: GenerateRequest): Promise<{ images: GalleryImage[] }> {
+  generate(requestId: string, request: GenerateRequest): Promise<Generated> {
     return this.#io(async () => {
       if (this.#running.has(requestId)) {
         throw new AppError('invalid_request', 'That generation is already running.');
@@ -57,14 +57,13 @@ export class ImagesService {
       this.#running.set(requestId, controller);
       try {
         const client = await this.#options.client(requestId);
-        const images = await generateImages(request, {
+        return await generateImages(request, {
           client,
           gallery: this.#gallery,
           signal: controller.signal,
           onProgress: (progress) =>
             this.#options.emit('imagesProgress', { requestId, ...progress }),
         });
-        return { images };
       } finally {
         this.#running.delete(requestId);
         this.#changed();

@@ -8,6 +8,7 @@ import { z } from 'zod';
 import { FEATURES, MODEL_KINDS } from '../../../shared/ipc/routes/models';
 import { readJsonFile, writeFileAtomic } from '../data-files';
 import type { ModelKind, RelayClient, RelayModel } from '../relay/relay-client';
+import { PriceBook } from './price-book';
 
 export const MODEL_PREFERENCES_FILE = 'model-preferences.json';
 
@@ -37,6 +38,8 @@ export interface ModelCatalogOptions {
 }
 
 export class ModelCatalog {
+  /** The person's prices per model (`price-book.ts`). */
+  readonly prices: PriceBook;
   readonly #path: string;
   readonly #active: ModelCatalogOptions['active'];
   readonly #now: () => Date;
@@ -46,6 +49,7 @@ export class ModelCatalog {
 
   constructor(options: ModelCatalogOptions) {
     this.#path = join(options.dataDir, MODEL_PREFERENCES_FILE);
+    this.prices = new PriceBook(options.dataDir);
     this.#active = options.active;
     this.#now = options.now ?? (() => new Date());
   }

@@ -97,7 +97,7 @@ function readCompletion(text: string, url: string, redact: Redact): ChatResult {
 }
 
 export interface ChatReadOptions {
-  onDelta?: (text: string) => void;
+  onDelta?: ((text: string) => void) | undefined;
   redact: Redact;
   url: string;
   /** A reply is cut at this many characters (default `MAX_REPLY_CHARS`, ten million). */

@@ -19,10 +19,10 @@ export function makeRedactor(getKeys: () => readonly string[]): Redact {
 
 /** What an error body said, whatever shape the relay gave it. */
 export interface ErrorPayload {
-  message?: string;
-  type?: string;
-  param?: string;
-  code?: string;
+  message?: string | undefined;
+  type?: string | undefined;
+  param?: string | undefined;
+  code?: string | undefined;
 }
 
 function asText(value: unknown): string | undefined {
@@ -189,6 +189,22 @@ function findCode(error: unknown, depth = 0): string | undefined {
   return findCode(record.cause, depth + 1);
 }
 
+/**
+ * Why a secure connection failed, and what to do. Certificates are checked as the system's
+ * browser checks them (Electron's net.fetch uses Chromium's verifier and the system's trust
+ * store), so a relay with a certificate from a private CA needs that CA in the system's store.
+ */
+function tlsMessage(host: string, code: string): string {
+  const failed = `The secure (TLS) connection to ${host} failed`;
+  if (/DATE_INVALID|EXPIRED|NOT_YET_VALID/i.test(code)) {
+    return `${failed}: its certificate has expired or is not valid yet (${code}). The relay's certificate must be renewed, or this computer's clock is wrong.`;
+  }
+  if (/COMMON_NAME_INVALID|ALTNAME/i.test(code)) {
+    return `${failed}: its certificate is for another name (${code}). Check the address.`;
+  }
+  return `${failed}: its certificate was not accepted (${code}). Relay Desktop trusts the certificates your system trusts, as your browser does: if this relay uses a certificate from a private or company CA, add that CA to the system's trust store (Keychain Access on macOS, Certificates on Windows, on Linux Chromium's NSS database ~/.pki/nssdb), then try again.`;
+}
+
 /** Maps a failure to connect or to read into a `network` RelayError that says which failure. */
 export function errorFromNetwork(error: unknown, url: string, partialText?: string): RelayError {
   const code = findCode(error);
@@ -221,8 +237,10 @@ export function errorFromNetwork(error: unknown, url: string, partialText?: stri
     message = `The connection to ${host} was closed unexpectedly.`;
   } else if (code === 'BAD_PORT' || code === 'ERR_UNSAFE_PORT') {
     message = `${host} uses a port that web clients refuse to connect to (it belongs to another protocol). Run the relay on another port.`;
+  } else if (code !== undefined && /PROXY|TUNNEL_CONNECTION/i.test(code)) {
+    message = `The proxy could not take the request to ${host} (${code}). Check the proxy in Settings → Network.`;
   } else if (code !== undefined && /CERT|TLS|SSL|EPROTO|UNABLE_TO_VERIFY|SELF_SIGNED/i.test(code)) {
-    message = `The secure (TLS) connection to ${host} failed: its certificate was not accepted (${code}).`;
+    message = tlsMessage(host, code);
   } else if (
     code === 'ETIMEDOUT' ||
     code === 'UND_ERR_CONNECT_TIMEOUT' ||

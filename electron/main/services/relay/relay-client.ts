@@ -25,6 +25,7 @@ import {
   type RelayEndpoint,
 } from './base-url';
 import { readChatResponse, type ChatResult } from './chat-response';
+import { headerListProblems, type CustomHeader } from './custom-headers';
 import { readEmbeddings, type EmbeddingResult } from './embeddings';
 import {
   errorFromHttp,
@@ -60,6 +61,7 @@ export type { EmbeddingResult } from './embeddings';
 export type { GeneratedImage, ImageResult } from './images';
 export type { ModelKind, ModelKindSource, RelayModel } from './models';
 export type { RelayEndpoint } from './base-url';
+export type { CustomHeader } from './custom-headers';
 
 /** The part of `fetch` the client uses; Node's `fetch` and Electron's `net.fetch` both fit. */
 export type FetchLike = (url: string, init: RequestInit) => Promise<Response>;
@@ -84,6 +86,15 @@ export interface RelayClientOptions {
    * network readable by anyone on the way. Only the person's explicit choice turns it on.
    */
   allowKeyInClear?: boolean;
+  /**
+   * Extra headers for every API request to the relay (never for image links elsewhere), or a
+   * function that reads them for each attempt. Names are checked again here (no Authorization,
+   * Host or hop-by-hop header); secret values are kept out of every message, like the key, and
+   * follow the key's rules: not over plain http outside the local network without
+   * `allowKeyInClear`, never after a redirect.
+   */
+  headers?:
+    readonly CustomHeader[] | (() => readonly CustomHeader[] | Promise<readonly CustomHeader[]>);
   fetch?: FetchLike;
   /** Retries after the first attempt, for 408, 429 and 5xx before any body arrived. Default 2 (3 attempts). */
   maxRetries?: number;
@@ -119,7 +130,7 @@ export interface RelayClientOptions {
 }
 
 export interface CallOptions {
-  signal?: AbortSignal;
+  signal?: AbortSignal | undefined;
   /** For the connection's limiter: background work waits behind the person's requests. */
   priority?: RequestPriority;
 }
@@ -146,6 +157,22 @@ export interface RelayClient {
 }
 
 const MAX_ERROR_BODY_BYTES = 256 * 1024;
+
+/**
+ * Relays (by origin) that refused `stream_options`: a streamed reply asks for its usage with
+ * `stream_options: { include_usage: true }`, which most relays honour; one that answers 400
+ * naming the field is asked again without it, and never again while the app runs.
+ */
+const refusesStreamUsage = new Set<string>();
+
+/** A 400 that names `stream_options` as the field it does not take. */
+function refusedStreamOptions(error: unknown): boolean {
+  return (
+    error instanceof RelayError &&
+    error.kind === 'bad_request' &&
+    (error.param === 'stream_options' || /stream_options/.test(error.message))
+  );
+}
 const MAX_JSON_BYTES = 128 * 1024 * 1024;
 
 function isRedirect(response: Response): boolean {
@@ -200,8 +227,34 @@ export function createRelayClient(options: RelayClientOptions): RelayClient {
     (async (hostname) => (await lookup(hostname, { all: true })).map((a) => a.address));
   // Image links away from the relay: connected only to addresses checked as public.
   const imageFetch = createImageFetch({ resolveHost });
+  /** The key and secret header values sent so far: cut out of every message. */
   const usedKeys = new Set<string>();
   const redact: Redact = makeRedactor(() => [...usedKeys]);
+
+  /** The extra headers for this attempt, checked; secret values join the redaction set. */
+  async function resolveHeaders(): Promise<readonly CustomHeader[]> {
+    let headers: readonly CustomHeader[];
+    try {
+      headers =
+        typeof options.headers === 'function' ? await options.headers() : (options.headers ?? []);
+    } catch (error) {
+      if (error instanceof RelayError) throw error;
+      throw new RelayError(
+        'bad_request',
+        "The connection's extra headers could not be read, so nothing was sent. Unlock your keyring and try again.",
+        { code: 'headers_unreadable' },
+      );
+    }
+    for (const header of headers)
+      if (header.secret && header.value !== '') usedKeys.add(header.value);
+    const problem = headerListProblems(headers)[0];
+    if (problem !== undefined) {
+      throw new RelayError('bad_request', `${problem.message} Nothing was sent.`, {
+        code: 'bad_header',
+      });
+    }
+    return headers;
+  }
 
   async function resolveKey(): Promise<string> {
     let key: string;
@@ -282,14 +335,20 @@ export function createRelayClient(options: RelayClientOptions): RelayClient {
     const url = endpointUrl(base, endpoint);
     for (let retry = 0; ; retry++) {
       const key = await resolveKey();
-      if (key !== '' && sendsKeyInClear(base) && options.allowKeyInClear !== true) {
+      const extra = await resolveHeaders();
+      const secrets = key !== '' || extra.some((header) => header.secret);
+      if (secrets && sendsKeyInClear(base) && options.allowKeyInClear !== true) {
+        const what = key !== '' ? 'the API key' : 'the secret headers';
         throw new RelayError(
           'bad_request',
-          `${base.origin} is not encrypted (http), so the API key would cross the network readable by anyone on the way; nothing was sent. Use an https address, or choose to send the key unencrypted in the connection.`,
+          `${base.origin} is not encrypted (http), so ${what} would cross the network readable by anyone on the way; nothing was sent. Use an https address, or choose to send the key unencrypted in the connection.`,
           { param: 'baseUrl', code: 'key_unencrypted' },
         );
       }
-      const headers: Record<string, string> = { Accept: accept };
+      const headers: Record<string, string> = {};
+      // First, so that nothing the app sets itself could be replaced (their names are refused too).
+      for (const header of extra) headers[header.name] = header.value;
+      headers.Accept = accept;
       if (key !== '') headers.Authorization = `Bearer ${key}`;
       if (body !== undefined) headers['Content-Type'] = 'application/json';
       // A redirect is never followed with the key: it could lead anywhere. Node's fetch (undici)
@@ -447,13 +506,23 @@ export function createRelayClient(options: RelayClientOptions): RelayClient {
       const valid = validate(chatRequestSchema, request);
       const stream = valid.stream ?? true;
       const body = { ...valid, stream };
-      const reader = await open(
-        'chat/completions',
-        body,
-        stream ? 'text/event-stream' : 'application/json',
-        signal,
-        priority,
-      );
+      const accept = stream ? 'text/event-stream' : 'application/json';
+      let reader: ResponseReader;
+      if (stream && !refusesStreamUsage.has(base.origin)) {
+        try {
+          reader = await open(
+            'chat/completions',
+            { ...body, stream_options: { include_usage: true } },
+            accept,
+            signal,
+            priority,
+          );
+        } catch (error) {
+          if (!refusedStreamOptions(error)) throw error;
+          refusesStreamUsage.add(base.origin);
+          reader = await open('chat/completions', body, accept, signal, priority);
+        }
+      } else reader = await open('chat/completions', body, accept, signal, priority);
       return readChatResponse(reader, {
         onDelta,
         redact,

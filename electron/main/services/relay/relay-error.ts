@@ -2,15 +2,15 @@ import type { RelayErrorKind } from '../../../shared/relay-errors';
 
 export interface RelayErrorDetails {
   /** HTTP status, when the relay answered with one. */
-  status?: number;
+  status?: number | undefined;
   /** The request field the relay (or our own check) names as wrong. */
-  param?: string;
+  param?: string | undefined;
   /** The relay's error code (always a string, even when the relay sent a number), or a network code. */
-  code?: string;
+  code?: string | undefined;
   /** How long the relay asked us to wait before trying again. */
-  retryAfterMs?: number;
+  retryAfterMs?: number | undefined;
   /** For a stream that broke: the reply text received before it broke. */
-  partialText?: string;
+  partialText?: string | undefined;
 }
 
 /**

@@ -7,6 +7,7 @@ import type { ConfirmOptions } from '../../app-context';
 import { PLAINTEXT_KEYS_FILE, stopKeepingKeysInFile, type SecretStore } from '../secret-store';
 import type { Settings } from '../../../shared/ipc/routes/settings';
 import type { SettingsService } from './settings';
+import type { Changes } from '../changes';
 
 /** What the person agrees to when they choose to keep keys in a file. */
 export function keyFileQuestion(userDataDir: string): ConfirmOptions {
@@ -33,7 +34,7 @@ export interface KeyFileChoiceOptions {
  */
 export async function updateSettings(
   { settings, userDataDir, secretStore, confirm }: KeyFileChoiceOptions,
-  changes: Partial<Settings>,
+  changes: Changes<Settings>,
 ): Promise<Settings> {
   const before = await settings.get();
   if (changes.allowPlaintextKeys === true && !before.allowPlaintextKeys) {

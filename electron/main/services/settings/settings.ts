@@ -1,10 +1,16 @@
 /**
- * The person's settings: theme, default chat parameters and request timeouts, kept in
- * `settings.json` in the user data folder.
+ * The person's settings: theme, default chat parameters, request timeouts, quick ask, the
+ * desktop (tray, login), updates and the proxy, kept in `settings.json` in the user data folder.
+ * A file written by an earlier version lacks the later groups: each is read as its defaults.
  */
 import { join } from 'node:path';
+import { DEFAULT_DESKTOP_SETTINGS } from '../../../shared/ipc/routes/desktop';
+import { DEFAULT_PROXY_SETTINGS } from '../../../shared/ipc/routes/network';
+import { DEFAULT_QUICK_ASK_SETTINGS } from '../../../shared/ipc/routes/quick-ask';
 import { settingsSchema, type Settings } from '../../../shared/ipc/routes/settings';
+import { DEFAULT_UPDATE_SETTINGS } from '../../../shared/ipc/routes/updates';
 import { readJsonFile, writeFileAtomic, type DataFileProblem } from '../data-files';
+import { setFields, type Changes } from '../changes';
 
 export const SETTINGS_FILE = 'settings.json';
 
@@ -14,6 +20,10 @@ export const DEFAULT_SETTINGS: Settings = {
   timeouts: { requestSeconds: 120, idleSeconds: 60 },
   allowPlaintextKeys: false,
   includePromptsInLogs: false,
+  quickAsk: DEFAULT_QUICK_ASK_SETTINGS,
+  desktop: DEFAULT_DESKTOP_SETTINGS,
+  updates: DEFAULT_UPDATE_SETTINGS,
+  proxy: DEFAULT_PROXY_SETTINGS,
 };
 
 export class SettingsService {
@@ -48,9 +58,9 @@ export class SettingsService {
   }
 
   /** Applies a partial change (already checked against the contract) and saves it. */
-  update(changes: Partial<Settings>): Promise<Settings> {
+  update(changes: Changes<Settings>): Promise<Settings> {
     const run = this.#queue.then(async () => {
-      const next = settingsSchema.parse({ ...(await this.get()), ...changes });
+      const next = settingsSchema.parse({ ...(await this.get()), ...setFields(changes) });
       // An unreadable file is left as it is: the person's settings may still be in it.
       if (this.#problem?.kind === 'unreadable') return next;
       await writeFileAtomic(this.#path, `${JSON.stringify(next, null, 2)}\n`);

@@ -19,6 +19,11 @@ export const APP_ROUTES = {
    * writes included (`navigator.clipboard.writeText` fails there), so copy buttons ask main.
    */
   copyText: route('app:copy-text', z.strictObject({ text: text(MAX_REPLY_CHARS) }), z.null()),
+  /**
+   * Shows a file the app saved for the person (an export, a copy of an image) in the system's
+   * file manager: only a path main wrote in this session, so the page cannot point it anywhere.
+   */
+  showSavedFile: route('app:show-saved-file', z.strictObject({ path: text(4096) }), z.null()),
 } as const satisfies Record<string, RouteSpec>;
 
 export const APP_EVENTS = {

@@ -4,13 +4,24 @@
  * Decisions the renderer can rely on:
  * - Delete is soft: `deleteConversation` hides a conversation at once and `restoreConversation`
  *   brings it back (the undo). Hidden conversations are purged when the app next starts.
- * - Editing a sent message replaces it and drops every later message (no branches), then a new
- *   reply is requested. Regenerate replaces the last assistant reply the same way.
- * - Messages come in `seq` order. `getConversation` returns all of them unless `limit` is given;
- *   with `limit` it returns the last `limit` before `beforeSeq` and says whether older ones remain,
- *   stretched back to `fromSeq` when that is older (so that a search hit is in the page).
- * - `chatDelta` carries only the text appended since the previous event for that reply, at most
- *   one event per ~16 ms per reply; `chatReplyFinished` carries the whole final text.
+ * - A conversation is a tree: each message has a parent (`parentId`, null for the first ones).
+ *   Nothing is ever replaced or dropped: editing a sent message adds a new user message beside it
+ *   (a sibling, with a new id; the message edited keeps its id, text and whatever is stored with
+ *   it) and a new reply under that; regenerating adds a new reply beside the old one. The
+ *   conversation shows one path from a first message to a last one; `showVersion` moves it onto
+ *   another version of a message, and the path then follows that version's most recent last
+ *   message. A message with other versions carries `branch` (its place among them and the ids of
+ *   the one before and after it, for the ‹ 2 / 3 › switcher).
+ * - `getConversation` returns the shown path in order: all of it unless `limit` is given; with
+ *   `limit`, the last `limit` messages of the path before `beforeId` (the first one loaded), and
+ *   whether older ones remain, stretched back to `fromId` when that is older (a search hit).
+ *   `seq` is the order in which a conversation's messages were written: it grows along a path.
+ * - Compare sends one message to several models (or temperatures) at once: its replies are
+ *   siblings of one batch, and the path ends at the message itself (the answer's `compare` lists
+ *   the replies) until `continueWith` makes one of them the path's end.
+ * - `chatDelta` carries, for every reply that grew, only the text appended since the previous
+ *   event, all replies together in one event, at most one event per ~16 ms whatever the number
+ *   of replies; `chatReplyFinished` carries the whole final text.
  * - Search snippets are plain segments `{ text, hit }`, never HTML.
  */
 import { z } from 'zod';
@@ -52,6 +63,13 @@ export const replyErrorSchema = z.object({
 });
 export type ReplyError = z.infer<typeof replyErrorSchema>;
 
+/** Where a conversation branched off from ("Branch from here"), as it was then. */
+export const forkOriginSchema = z.object({
+  conversationId: id,
+  messageId: id,
+  title: z.string(),
+});
+
 export const conversationSummarySchema = z.object({
   id,
   title: z.string(),
@@ -65,20 +83,43 @@ export const conversationSummarySchema = z.object({
   /** null: the app's default from settings. */
   temperature: z.number().nullable(),
   maxTokens: z.number().int().nullable(),
+  /** Every message of every branch. */
   messageCount: z.number().int().nonnegative(),
-  /** Sums over the replies that reported usage. */
+  /** Sums over the replies that reported usage, in every branch (each was paid for). */
   usage: z.object({
     promptTokens: z.number().int().nonnegative(),
     completionTokens: z.number().int().nonnegative(),
     totalTokens: z.number().int().nonnegative(),
   }),
+  /** Set on a conversation made by "Branch from here". */
+  forkedFrom: forkOriginSchema.nullable(),
 });
 export type ConversationSummary = z.infer<typeof conversationSummarySchema>;
+
+/** A message's place among its versions (the messages with the same parent). */
+export const branchSchema = z.object({
+  /** 0-based position, oldest first. */
+  index: z.number().int().nonnegative(),
+  count: z.number().int().min(2),
+  previousId: id.nullable(),
+  nextId: id.nullable(),
+});
+export type Branch = z.infer<typeof branchSchema>;
+
+export const replyTimingSchema = z.object({
+  /** From the request to the first text. */
+  firstTokenMs: z.number().int().nonnegative().optional(),
+  /** From the request to the end. */
+  durationMs: z.number().int().nonnegative().optional(),
+});
+export type ReplyTiming = z.infer<typeof replyTimingSchema>;
 
 export const chatMessageRecordSchema = z.object({
   id,
   conversationId: id,
-  /** Position in the conversation, increasing. */
+  /** The message this one follows; null for a first message. */
+  parentId: id.nullable(),
+  /** The order in which the conversation's messages were written; it grows along a path. */
   seq: z.number().int().nonnegative(),
   role: z.enum(MESSAGE_ROLES),
   content: z.string(),
@@ -89,6 +130,13 @@ export const chatMessageRecordSchema = z.object({
   model: z.string().optional(),
   finishReason: z.string().optional(),
   createdAt: z.string(),
+  /** For replies: the temperature asked for, when one was sent. */
+  temperature: z.number().optional(),
+  timing: replyTimingSchema.optional(),
+  /** For replies of a compare: the batch they were asked in together. */
+  batchId: id.optional(),
+  /** Present when the message has other versions. */
+  branch: branchSchema.optional(),
 });
 export type ChatMessageRecord = z.infer<typeof chatMessageRecordSchema>;
 
@@ -100,6 +148,42 @@ const sendOptionsSchema = z
   .optional();
 
 const sendResultSchema = z.object({ userMessageId: id, replyId: id });
+
+/** At most this many replies in one compare. */
+export const MAX_COMPARE = 4;
+
+/** One column of a compare: a model, and a temperature (the conversation's when absent). */
+export const compareTargetSchema = z.strictObject({
+  model: text(500).trim().min(1, { error: 'Choose a model for each column.' }),
+  temperature: temperatureSchema.optional(),
+});
+export type CompareTarget = z.infer<typeof compareTargetSchema>;
+
+/** The replies of a compare still open on the path: its message and the replies beside each other. */
+export const compareSchema = z.object({
+  userMessageId: id,
+  replies: z.array(chatMessageRecordSchema),
+});
+
+/** A price per million tokens; what a reply cost is worked out from its usage. */
+export const costSchema = z.object({
+  /** The sum over the replies of models with a price; null when none has one. */
+  amount: z.number().nonnegative().nullable(),
+  currency: z.string(),
+  /** Models of replies that reported usage but have no price entered. */
+  unpriced: z.array(z.string()),
+});
+export type Cost = z.infer<typeof costSchema>;
+
+export const usageByModelSchema = z.object({
+  model: z.string(),
+  replies: z.number().int().nonnegative(),
+  promptTokens: z.number().int().nonnegative(),
+  completionTokens: z.number().int().nonnegative(),
+  /** null: no price entered for the model. */
+  cost: z.number().nonnegative().nullable(),
+});
+export type UsageByModel = z.infer<typeof usageByModelSchema>;
 
 export const searchHitSchema = z.object({
   conversationId: id,
@@ -165,21 +249,49 @@ export const CHAT_ROUTES = {
   /** Hides the conversation (stopping its reply); `restoreConversation` undoes it. */
   deleteConversation: route('chat:delete', z.strictObject({ id }), z.null()),
   restoreConversation: route('chat:restore', z.strictObject({ id }), conversationSummarySchema),
+  /** The shown path, or a page of it (see the notes at the top). */
   getConversation: route(
     'chat:get',
     z.strictObject({
       id,
       limit: z.number().int().min(1).max(10_000).optional(),
-      beforeSeq: z.number().int().nonnegative().optional(),
-      /** With `limit`: also every message from this seq on (a search hit to show). */
-      fromSeq: z.number().int().nonnegative().optional(),
+      /** The messages of the path before this one (the first loaded). */
+      beforeId: id.optional(),
+      /** With `limit`: also every message of the path from this one on (a search hit to show). */
+      fromId: id.optional(),
     }),
     z.object({
       conversation: conversationSummarySchema,
       messages: z.array(chatMessageRecordSchema),
       /** Older messages exist before the first one returned. */
       hasOlder: z.boolean(),
+      /** The path ends at a message sent to several models at once: their replies. */
+      compare: compareSchema.optional(),
     }),
+  ),
+  /**
+   * Shows a message: when it is not on the path, the path moves onto it and on to the most recent
+   * last message under it (the ‹ 2 / 3 › switcher, a search hit on another branch). Answers the
+   * path from that message to its end, which is all that changed.
+   */
+  showVersion: route(
+    'chat:show-version',
+    z.strictObject({ messageId: id }),
+    z.object({
+      conversation: conversationSummarySchema,
+      messages: z.array(chatMessageRecordSchema),
+      compare: compareSchema.optional(),
+    }),
+  ),
+  /**
+   * "Branch from here": a new conversation holding a copy of the path up to and including the
+   * message (copies, so that deleting either conversation never touches the other), with the
+   * same settings. Its replies' usage is not counted again.
+   */
+  forkConversation: route(
+    'chat:fork',
+    z.strictObject({ messageId: id }),
+    conversationSummarySchema,
   ),
   /** Per-conversation settings; null resets to the default (model: none chosen). */
   updateConversationSettings: route(
@@ -210,13 +322,63 @@ export const CHAT_ROUTES = {
     z.strictObject({ replyId: id }),
     z.object({ stopped: z.boolean() }),
   ),
-  /** Replaces the last assistant reply (finished, failed or interrupted) with a new one. */
+  /**
+   * Asks for a new version of a reply (by default the last one of the path), beside the old one,
+   * which stays reachable with the switcher; the path ends at the new reply.
+   */
   regenerateReply: route(
     'chat:regenerate',
-    z.strictObject({ conversationId: id, options: sendOptionsSchema }),
+    z.strictObject({ conversationId: id, replyId: id.optional(), options: sendOptionsSchema }),
     sendResultSchema,
   ),
-  /** Replaces a sent user message, drops every later message, and asks for a new reply. */
+  /**
+   * One message to several models (or one model at several temperatures) at once: the replies
+   * stream side by side, each can be stopped alone, and each fails alone.
+   */
+  compareMessage: route(
+    'chat:compare',
+    z.strictObject({
+      conversationId: id,
+      text: text(MAX_MESSAGE_CHARS).refine((t) => t.trim().length > 0, {
+        error: 'Write a message first.',
+      }),
+      targets: z
+        .array(compareTargetSchema)
+        .min(2, { error: 'Choose at least two models or temperatures to compare.' })
+        .max(MAX_COMPARE, { error: `Compare at most ${MAX_COMPARE} at once.` }),
+      options: sendOptionsSchema,
+    }),
+    z.object({ userMessageId: id, replyIds: z.array(id) }),
+  ),
+  /** "Continue with this one": the reply becomes the path's end; the others stay as its versions. */
+  continueWith: route('chat:continue-with', z.strictObject({ replyId: id }), z.null()),
+  /** What the conversation's replies cost, at the prices entered on the Models screen. */
+  getConversationCost: route(
+    'chat:cost',
+    z.strictObject({ id }),
+    costSchema.extend({ byModel: z.array(usageByModelSchema) }),
+  ),
+  /**
+   * Tokens and cost per model and per day (the person's days) over the last `days` days: every
+   * reply asked for in this app, also those of conversations deleted since.
+   */
+  getUsage: route(
+    'chat:usage',
+    z.strictObject({ days: z.number().int().min(1).max(366) }),
+    z.object({
+      currency: z.string(),
+      /** Each day of the period, oldest first, as YYYY-MM-DD. */
+      days: z.array(
+        z.object({
+          date: z.string(),
+          byModel: z.array(usageByModelSchema),
+        }),
+      ),
+      /** The period's sums per model, most tokens first. */
+      byModel: z.array(usageByModelSchema),
+    }),
+  ),
+  /** Adds a new version of a sent user message (a sibling) and asks for a reply to it. */
   editMessage: route(
     'chat:edit',
     z.strictObject({
@@ -264,10 +426,16 @@ export const CHAT_ROUTES = {
 
 export const CHAT_EVENTS = {
   /**
-   * Text appended to a streaming reply since the previous event (coalesced, ~60 per second at
-   * most). Retry countdowns come as `retryScheduled` with `requestId` = the reply id.
+   * Text appended to streaming replies since the previous event, every reply that grew in one
+   * event (coalesced, ~60 per second at most however many replies stream). Retry countdowns
+   * come as `retryScheduled` with `requestId` = the reply id.
    */
-  chatDelta: event('chat:delta', z.object({ replyId: id, conversationId: id, text: z.string() })),
+  chatDelta: event(
+    'chat:delta',
+    z.object({
+      deltas: z.array(z.object({ replyId: id, conversationId: id, text: z.string() })).min(1),
+    }),
+  ),
   /** A reply ended; `content` is its whole final text. */
   chatReplyFinished: event(
     'chat:reply-finished',
@@ -278,6 +446,7 @@ export const CHAT_EVENTS = {
       content: z.string(),
       usage: usageSchema.optional(),
       error: replyErrorSchema.optional(),
+      timing: replyTimingSchema.optional(),
     }),
   ),
   /** The list changed in main (a reply finished, an import): fetch `listConversations` again. */

@@ -6,6 +6,34 @@ import { z } from 'zod';
 import { event, route, type EventSpec, type RouteSpec } from '../define';
 import { boundedText as text, idSchema as id } from '../schemas';
 
+/** At most this many extra headers per connection. */
+export const MAX_CONNECTION_HEADERS = 32;
+
+/**
+ * An extra request header of a connection, as the renderer sees it: a secret one's value never
+ * comes back after it is saved (it is in the key store, like the key), only whether it is set.
+ */
+export const connectionHeaderSchema = z.object({
+  name: z.string(),
+  secret: z.boolean(),
+  /** The value of a header that is not secret. */
+  value: z.string().optional(),
+  hasValue: z.boolean(),
+});
+
+/**
+ * An extra header as the form sends it. A secret header without a value keeps the value saved
+ * under that name (when the address stays on the same origin).
+ */
+export const connectionHeaderDraftSchema = z.strictObject({
+  name: text(100),
+  value: text(8192).optional(),
+  secret: z.boolean().optional(),
+});
+const headerDraftsSchema = z.array(connectionHeaderDraftSchema).max(MAX_CONNECTION_HEADERS, {
+  error: `At most ${MAX_CONNECTION_HEADERS} extra headers.`,
+});
+
 /** A saved connection as the renderer sees it: whether a key is saved, never the key. */
 export const connectionSummarySchema = z.object({
   id,
@@ -22,6 +50,8 @@ export const connectionSummarySchema = z.object({
   unencrypted: z.boolean(),
   /** The person chose to send the key there anyway (confirmed in a dialog main opened). */
   allowUnencrypted: z.boolean(),
+  /** Extra request headers sent with every request to this relay. */
+  headers: z.array(connectionHeaderSchema),
 });
 
 export const connectionDraftSchema = z.strictObject({
@@ -33,6 +63,8 @@ export const connectionDraftSchema = z.strictObject({
   consoleUrl: text(2000).nullable().optional(),
   /** Send the key over plain http outside the local network; main asks the person to confirm. */
   allowUnencrypted: z.boolean().optional(),
+  /** Replaces the extra headers; absent keeps them. */
+  headers: headerDraftsSchema.optional(),
 });
 
 export const connectionTestResultSchema = z.object({
@@ -57,6 +89,24 @@ export const keyStorageStatusSchema = z.object({
   reason: z.string().optional(),
 });
 
+export const HEALTH_STATES = ['ok', 'warning', 'error'] as const;
+export type HealthState = (typeof HEALTH_STATES)[number];
+
+/**
+ * How the last request to a connection went: `ok` (it answered), `warning` (it answered and wants
+ * something done: a used-up balance, a rate limit, a failing server) or `error` (it could not be
+ * used), with the failure's kind and message. A connection with no request yet has none.
+ */
+export const connectionHealthSchema = z.object({
+  connectionId: id,
+  state: z.enum(HEALTH_STATES),
+  kind: z.string().optional(),
+  message: z.string().optional(),
+  /** ISO date of the request's end. */
+  at: z.string(),
+});
+export type ConnectionHealth = z.infer<typeof connectionHealthSchema>;
+
 export const CONNECTIONS_ROUTES = {
   listConnections: route('connections:list', z.undefined(), z.array(connectionSummarySchema)),
   createConnection: route('connections:create', connectionDraftSchema, connectionSummarySchema),
@@ -74,14 +124,19 @@ export const CONNECTIONS_ROUTES = {
       apiKey: text(4096).optional(),
       id: id.optional(),
       allowUnencrypted: z.boolean().optional(),
+      headers: headerDraftsSchema.optional(),
     }),
     connectionTestResultSchema,
   ),
   startDemoRelay: route('connections:start-demo', z.undefined(), connectionSummarySchema),
   getKeyStorageStatus: route('connections:key-storage', z.undefined(), keyStorageStatusSchema),
+  /** How the last request to each connection went (connections with none are absent). */
+  getConnectionHealth: route('connections:health', z.undefined(), z.array(connectionHealthSchema)),
 } as const satisfies Record<string, RouteSpec>;
 
 export const CONNECTIONS_EVENTS = {
   /** Connections changed (saved, deleted, switched) in main. */
   connectionsChanged: event('connections:changed', z.null()),
+  /** A request to a connection ended differently from the one before (see `getConnectionHealth`). */
+  connectionHealthChanged: event('connections:health-changed', connectionHealthSchema),
 } as const satisfies Record<string, EventSpec>;

@@ -78,7 +78,14 @@ export const IMAGES_ROUTES = {
         .min(1, { error: 'Ask for at least one image.' })
         .max(MAX_IMAGE_COUNT, { error: `Ask for at most ${MAX_IMAGE_COUNT} images at once.` }),
     }),
-    z.object({ images: z.array(galleryImageSchema) }),
+    z.object({
+      images: z.array(galleryImageSchema),
+      /**
+       * How many of `images` the gallery held already: the same bytes, kept as one file. The
+       * rest are new.
+       */
+      identical: z.number().int().nonnegative(),
+    }),
   ),
   /** Stops a generation; images already saved stay in the gallery. */
   cancelImages: route('images:cancel', z.strictObject({ requestId: requestIdSchema }), z.null()),

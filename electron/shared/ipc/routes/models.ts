@@ -18,6 +18,36 @@ export const modelSchema = z.object({
 
 export const FEATURES = ['chat', 'embeddings', 'images'] as const;
 
+/** The highest price per million tokens taken: far above any model's, low enough to catch typos. */
+export const MAX_PRICE_PER_MILLION = 100_000;
+
+/** What a model costs, per million tokens sent (input) and written (output). */
+export const priceSchema = z.strictObject({
+  inputPerMillion: z
+    .number({ error: 'The input price must be a number.' })
+    .min(0, { error: 'A price cannot be negative.' })
+    .max(MAX_PRICE_PER_MILLION, { error: `A price above ${MAX_PRICE_PER_MILLION} is refused.` }),
+  outputPerMillion: z
+    .number({ error: 'The output price must be a number.' })
+    .min(0, { error: 'A price cannot be negative.' })
+    .max(MAX_PRICE_PER_MILLION, { error: `A price above ${MAX_PRICE_PER_MILLION} is refused.` }),
+});
+export type ModelPrice = z.infer<typeof priceSchema>;
+
+/** An ISO 4217 code (USD, EUR…), for showing amounts. */
+export const currencySchema = z
+  .string()
+  .trim()
+  .toUpperCase()
+  .regex(/^[A-Z]{3}$/, { error: 'A currency is a three-letter code, such as USD or EUR.' });
+
+export const priceListSchema = z.object({
+  currency: z.string(),
+  /** By model id; the relay publishes no prices, so these are the person's own. */
+  prices: z.record(z.string(), priceSchema),
+});
+export type PriceList = z.infer<typeof priceListSchema>;
+
 export const MODELS_ROUTES = {
   listModels: route(
     'models:list',
@@ -43,5 +73,33 @@ export const MODELS_ROUTES = {
     'models:set-last',
     z.strictObject({ feature: z.enum(FEATURES), modelId: text(500).min(1) }),
     z.null(),
+  ),
+  /** The prices the person entered (or imported), and the currency they are in. */
+  listPrices: route('models:prices', z.undefined(), priceListSchema),
+  /** Sets a model's price, or with null removes it. */
+  setModelPrice: route(
+    'models:set-price',
+    z.strictObject({ modelId: text(500).min(1), price: priceSchema.nullable() }),
+    priceListSchema,
+  ),
+  setPriceCurrency: route(
+    'models:set-currency',
+    z.strictObject({ currency: currencySchema }),
+    priceListSchema,
+  ),
+  /**
+   * Opens a file dialog for a JSON price list and adds its prices (a model listed replaces its
+   * price; the others stay). A file that cannot be read is refused whole, saying where it is wrong.
+   */
+  importPrices: route(
+    'models:import-prices',
+    z.undefined(),
+    z.object({ cancelled: z.boolean(), imported: z.number().int(), prices: priceListSchema }),
+  ),
+  /** Saves the prices as a JSON price list (the same format import reads). */
+  exportPrices: route(
+    'models:export-prices',
+    z.undefined(),
+    z.object({ saved: z.boolean(), path: z.string().optional() }),
   ),
 } as const satisfies Record<string, RouteSpec>;

@@ -1,10 +1,15 @@
 /**
- * The settings part of the IPC contract (see ../contract.ts): theme, chat defaults, timeouts and
- * the choices about keys and logs.
+ * The settings part of the IPC contract (see ../contract.ts): theme, chat defaults, timeouts, the
+ * choices about keys and logs, and the groups that quick ask, the desktop, updates and the
+ * network keep here (each changed through its own domain's routes).
  */
 import { z } from 'zod';
 import { maxTokensSchema, temperatureSchema } from '../../relay-requests';
 import { route, type RouteSpec } from '../define';
+import { storedDesktopSettingsSchema } from './desktop';
+import { DEFAULT_PROXY_SETTINGS, proxySettingsSchema } from './network';
+import { storedQuickAskSettingsSchema } from './quick-ask';
+import { storedUpdateSettingsSchema } from './updates';
 
 export const settingsSchema = z.object({
   theme: z.enum(['system', 'light', 'dark']),
@@ -20,10 +25,30 @@ export const settingsSchema = z.object({
   allowPlaintextKeys: z.boolean().default(false),
   /** Write prompts, messages and embedding inputs into the support log. Off unless turned on. */
   includePromptsInLogs: z.boolean().default(false),
+  // Added after 0.1: a settings file without them gets the defaults.
+  quickAsk: storedQuickAskSettingsSchema,
+  desktop: storedDesktopSettingsSchema,
+  updates: storedUpdateSettingsSchema,
+  proxy: proxySettingsSchema.default(DEFAULT_PROXY_SETTINGS),
 });
 export type Settings = z.infer<typeof settingsSchema>;
 
+/**
+ * What `updateSettings` may change. Quick ask and the desktop, updates and the proxy have routes
+ * of their own, which apply a change (register a shortcut, set a proxy) before it is saved.
+ */
+export const settingsChangesSchema = settingsSchema
+  .pick({
+    theme: true,
+    chatDefaults: true,
+    timeouts: true,
+    allowPlaintextKeys: true,
+    includePromptsInLogs: true,
+  })
+  .partial()
+  .strict();
+
 export const SETTINGS_ROUTES = {
   getSettings: route('settings:get', z.undefined(), settingsSchema),
-  updateSettings: route('settings:update', settingsSchema.partial().strict(), settingsSchema),
+  updateSettings: route('settings:update', settingsChangesSchema, settingsSchema),
 } as const satisfies Record<string, RouteSpec>;

@@ -1,7 +1,9 @@
 /** What the chat screen asks of main; outcomes go to the stores as events. */
+import { copyText } from '../../lib/clipboard';
 import { failureOf } from '../../lib/errors';
 import { requireBridge } from '../../lib/relay-bridge';
 import { recall, remember } from '../../lib/session-memory';
+import { showSavedToast, showToast } from '../../lib/toasts';
 import { useChatStore } from './chat-store';
 import { CONVERSATION_PAGE } from './conversation-pages';
 import {
@@ -31,8 +33,6 @@ async function reportFailure<T>(work: () => Promise<T>): Promise<T | undefined> 
  * person scrolls up. About two screens of rows, so that opening costs the same at any length.
  */
 export const PAGE_SIZE = 50;
-/** Messages shown above a search hit opened in an older part, so that it can be centred. */
-const HIT_CONTEXT = 5;
 
 /** The first page of the conversation list; the rest comes as the sidebar scrolls. */
 export async function loadConversations(): Promise<void> {
@@ -107,26 +107,33 @@ export async function reopenLastConversation(): Promise<void> {
 }
 
 /**
- * Opens a conversation at its newest page (stretched back to `fromSeq`, a search hit, if given).
- * Opening the one already open fetches its newest page again and keeps the older ones loaded.
+ * Opens a conversation at the newest page of its shown path (stretched back to `fromId`, a search
+ * hit, if given). Opening the one already open fetches its newest page again and keeps the older
+ * ones loaded.
  */
-export async function openConversation(id: string, fromSeq?: number): Promise<void> {
+export async function openConversation(id: string, fromId?: string): Promise<void> {
   chat().conversationOpened(id);
   remember(OPEN_KEY, id);
   try {
     const detail = await requireBridge().getConversation({
       id,
       limit: PAGE_SIZE,
-      ...(fromSeq === undefined ? {} : { fromSeq }),
+      ...(fromId === undefined ? {} : { fromId }),
     });
     const streams = useStreamStore.getState();
-    for (const message of detail.messages) {
+    for (const message of [...detail.messages, ...(detail.compare?.replies ?? [])]) {
       // A reply that was already streaming before we looked: start from what main has stored.
       if (message.status === 'streaming' && streams.texts[message.id] === undefined) {
         streams.streamStarted(message.id, message.content);
       }
     }
-    chat().conversationLoaded(id, detail.messages, detail.conversation, detail.hasOlder);
+    chat().conversationLoaded(
+      id,
+      detail.messages,
+      detail.conversation,
+      detail.hasOlder,
+      detail.compare,
+    );
   } catch (error) {
     chat().conversationFailed(id, failureOf(error));
   }
@@ -138,7 +145,13 @@ async function refreshActive(): Promise<void> {
   if (!id) return;
   await reportFailure(async () => {
     const detail = await requireBridge().getConversation({ id, limit: PAGE_SIZE });
-    chat().conversationLoaded(id, detail.messages, detail.conversation, detail.hasOlder);
+    chat().conversationLoaded(
+      id,
+      detail.messages,
+      detail.conversation,
+      detail.hasOlder,
+      detail.compare,
+    );
   });
 }
 
@@ -146,23 +159,23 @@ let olderLoading: Promise<void> | undefined;
 
 /**
  * Loads the page before the first loaded message of the open conversation (the person scrolled
- * to the top), or every message back to `fromSeq`. One request at a time.
+ * to the top), or every message back to `fromId`. One request at a time.
  */
-export async function loadOlder(fromSeq?: number): Promise<void> {
+export async function loadOlder(fromId?: string): Promise<void> {
   while (olderLoading) await olderLoading;
   const state = chat();
   const id = state.activeId;
   const first = state.messages[0];
   if (!id || !first || !state.hasOlder || state.viewStatus !== 'ready') return;
-  if (fromSeq !== undefined && first.seq <= fromSeq) return;
+  if (fromId !== undefined && state.messages.some((m) => m.id === fromId)) return;
   olderLoading = (async () => {
     chat().olderRequested(id);
     try {
       const page = await requireBridge().getConversation({
         id,
         limit: PAGE_SIZE,
-        beforeSeq: first.seq,
-        ...(fromSeq === undefined ? {} : { fromSeq }),
+        beforeId: first.id,
+        ...(fromId === undefined ? {} : { fromId }),
       });
       chat().olderLoaded(id, page.messages, page.hasOlder);
     } catch (error) {
@@ -225,11 +238,16 @@ export async function saveConversationSettings(settings: ConversationSettings): 
   return saved ?? false;
 }
 
-type Sent = { userMessageId: string; replyId: string };
+type Sent = { replyId: string };
 
-async function afterSend(sending: Promise<Sent>): Promise<boolean> {
+/**
+ * Waits for main to take a send, then shows the conversation again with the reply streaming in.
+ * The message list goes to the newest message and follows the reply from there.
+ */
+async function afterSend(sending: () => Promise<Sent>): Promise<boolean> {
+  chat().followRequested();
   const sent = await reportFailure(async () => {
-    const { replyId } = await sending;
+    const { replyId } = await sending();
     if (!(replyId in useStreamStore.getState().texts))
       useStreamStore.getState().streamStarted(replyId);
     await refreshActive();
@@ -238,20 +256,105 @@ async function afterSend(sending: Promise<Sent>): Promise<boolean> {
   return sent ?? false;
 }
 
+/** Whether a reply is still being written in the open conversation (sending waits for it). */
+export function isReplying(): boolean {
+  return Object.keys(chat().streaming).length > 0;
+}
+
 export function sendMessage(
   conversationId: string,
   text: string,
   stream: boolean,
 ): Promise<boolean> {
-  return afterSend(requireBridge().sendMessage({ conversationId, text, options: { stream } }));
+  return afterSend(() =>
+    requireBridge().sendMessage({ conversationId, text, options: { stream } }),
+  );
 }
 
 export function regenerateReply(conversationId: string, stream = true): Promise<boolean> {
-  return afterSend(requireBridge().regenerateReply({ conversationId, options: { stream } }));
+  return afterSend(() => requireBridge().regenerateReply({ conversationId, options: { stream } }));
 }
 
 export function editAndResend(messageId: string, text: string, stream = true): Promise<boolean> {
-  return afterSend(requireBridge().editMessage({ messageId, text, options: { stream } }));
+  return afterSend(() => requireBridge().editMessage({ messageId, text, options: { stream } }));
+}
+
+/** Puts a message on the clipboard, and says so. */
+export async function copyMessage(text: string): Promise<void> {
+  try {
+    await copyText(text);
+    showToast('Copied to the clipboard.');
+  } catch (error) {
+    showToast(`Not copied: ${failureOf(error).message}`, { tone: 'error' });
+  }
+}
+
+/**
+ * Shows another version of a message (the ‹ 2 / 3 › switcher): main moves the path onto it and on
+ * to the most recent last message under it, and answers the path from it on.
+ */
+export async function showVersion(messageId: string): Promise<void> {
+  const id = chat().activeId;
+  if (!id) return;
+  await reportFailure(async () => {
+    const shown = await requireBridge().showVersion({ messageId });
+    const streams = useStreamStore.getState();
+    for (const message of [...shown.messages, ...(shown.compare?.replies ?? [])])
+      if (message.status === 'streaming' && streams.texts[message.id] === undefined)
+        streams.streamStarted(message.id, message.content);
+    chat().pathSwitched(id, shown.messages, shown.conversation, shown.compare);
+  });
+}
+
+/**
+ * "Branch from here": a new conversation with a copy of the path up to the message, opened at
+ * once; the one it came from is left as it is.
+ */
+export async function branchFromHere(messageId: string): Promise<string | undefined> {
+  return reportFailure(async () => {
+    const created = await requireBridge().forkConversation({ messageId });
+    chat().conversationUpdated(created);
+    showToast(`Branched into “${created.title}”.`);
+    await openConversation(created.id);
+    return created.id;
+  });
+}
+
+export type CompareTarget = Parameters<
+  ReturnType<typeof requireBridge>['compareMessage']
+>[0]['targets'][number];
+
+/**
+ * Sends one message to several models (or temperatures) at once; their replies stream side by
+ * side until the person continues with one.
+ */
+export async function compareModels(
+  conversationId: string,
+  text: string,
+  targets: CompareTarget[],
+): Promise<boolean> {
+  const sent = await reportFailure(async () => {
+    const { replyIds } = await requireBridge().compareMessage({
+      conversationId,
+      text,
+      targets,
+      options: { stream: true },
+    });
+    for (const replyId of replyIds)
+      if (!(replyId in useStreamStore.getState().texts))
+        useStreamStore.getState().streamStarted(replyId);
+    await refreshActive();
+    return true;
+  });
+  return sent ?? false;
+}
+
+/** "Continue with this one": the reply becomes the path; the others stay as its versions. */
+export async function continueWith(replyId: string): Promise<void> {
+  await reportFailure(async () => {
+    await requireBridge().continueWith({ replyId });
+    await refreshActive();
+  });
 }
 
 export async function stopReply(replyId: string): Promise<void> {
@@ -278,25 +381,37 @@ export async function searchMessages(query: string): Promise<void> {
 }
 
 /**
- * Opens the hit's conversation and scrolls to its message, marking the words found. A hit older
- * than what is loaded brings in every message back to it first.
+ * Opens the hit's conversation and scrolls to its message, marking the words found. A hit on
+ * another branch shows that branch first; a hit older than what is loaded brings in every
+ * message back to it.
  */
 export async function jumpToHit(
-  hit: { conversationId: string; messageId: string; seq: number },
+  hit: { conversationId: string; messageId: string },
   terms: string[],
 ) {
   // Asked for first, so that the conversation opens at the message.
   chat().focusRequested(hit.messageId, terms);
-  const fromSeq = Math.max(0, hit.seq - HIT_CONTEXT);
-  if (chat().activeId !== hit.conversationId) await openConversation(hit.conversationId, fromSeq);
-  else if (!chat().messages.some((m) => m.id === hit.messageId)) await loadOlder(fromSeq);
+  const loaded = chat().activeId === hit.conversationId;
+  if (loaded && chat().messages.some((m) => m.id === hit.messageId)) return;
+  const shown = await reportFailure(() =>
+    requireBridge().showVersion({ messageId: hit.messageId }),
+  );
+  if (shown === undefined) return;
+  const onLoadedPath =
+    loaded && shown.messages.at(-1)?.id === chat().messages.at(-1)?.id && chat().hasOlder;
+  if (onLoadedPath) await loadOlder(hit.messageId);
+  else {
+    chat().conversationClosed();
+    await openConversation(hit.conversationId, hit.messageId);
+  }
 }
 
 export async function exportConversations(ids: string[], format: 'markdown' | 'json') {
   const result = await reportFailure(() => requireBridge().exportConversations({ ids, format }));
   if (result?.saved)
-    chat().noticeShown(
+    showSavedToast(
       `Saved ${result.count === 1 ? 'the conversation' : `${result.count} conversations`} to ${result.path ?? 'the chosen file'}.`,
+      result.path,
     );
 }
 
@@ -311,7 +426,7 @@ export async function importConversations(): Promise<void> {
     chat().importRefused(result.refused);
     await loadConversations();
     const count = result.conversationIds.length;
-    chat().noticeShown(
+    showToast(
       `Imported ${count === 1 ? 'one conversation' : `${count} conversations`}.${
         result.refused.length > 0
           ? ` ${result.refused.length === 1 ? 'One file was' : `${result.refused.length} files were`} not imported.`
@@ -339,7 +454,9 @@ export async function replaceKeyAndRegenerate(conversationId: string, apiKey: st
 export function watchChatEvents(): () => void {
   const bridge = requireBridge();
   const off = [
-    bridge.onChatDelta(({ replyId, text }) => streamDeltaReceived(replyId, text)),
+    bridge.onChatDelta(({ deltas }) => {
+      for (const { replyId, text } of deltas) streamDeltaReceived(replyId, text);
+    }),
     bridge.onChatReplyFinished((finished) => {
       flushStreamDeltas();
       discardStreamDeltas(finished.replyId);

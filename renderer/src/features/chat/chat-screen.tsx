@@ -1,5 +1,6 @@
 import './chat.css';
 import { useEffect } from 'react';
+import { Icon } from '../../components/icon';
 import { Notice } from '../../components/notice';
 import { failureTitle } from '../../lib/errors';
 import {
@@ -10,6 +11,7 @@ import {
   watchChatEvents,
 } from './chat-actions';
 import { useChatStore } from './chat-store';
+import { CompareColumns, CompareLauncher } from './compare-view';
 import { Composer } from './composer';
 import { ConversationList } from './conversation-list';
 import { MessageList } from './message-list';
@@ -21,36 +23,37 @@ export function ChatScreen() {
   const viewStatus = useChatStore((s) => s.viewStatus);
   const viewFailure = useChatStore((s) => s.viewFailure);
   const actionFailure = useChatStore((s) => s.actionFailure);
-  const notice = useChatStore((s) => s.notice);
   const refusals = useChatStore((s) => s.importRefusals);
+  const listHidden = useChatStore((s) => s.listHidden);
 
   useEffect(() => {
     void loadConversations();
     void reopenLastConversation();
-    return watchChatEvents();
+    const stop = watchChatEvents();
+    return () => {
+      stop();
+      useChatStore.getState().screenLeft();
+    };
   }, []);
 
   return (
-    <div className="chat-screen">
+    <div className="chat-screen" data-list-hidden={listHidden || undefined}>
       <h1 className="visually-hidden">Chat</h1>
-      <ConversationList />
+      {!listHidden && <ConversationList />}
       <section className="chat-main" aria-label={conversation?.title ?? 'Chat'}>
-        {notice && (
-          <Notice
-            tone="success"
-            actions={
-              <button
-                type="button"
-                className="button button-small"
-                onClick={() => useChatStore.getState().noticeShown(undefined)}
-              >
-                Dismiss
-              </button>
-            }
+        <header className="chat-header">
+          <button
+            type="button"
+            className="icon-button"
+            aria-label={listHidden ? 'Show the conversation list' : 'Hide the conversation list'}
+            title={`${listHidden ? 'Show' : 'Hide'} the conversation list`}
+            aria-expanded={!listHidden}
+            onClick={() => useChatStore.getState().listToggled()}
           >
-            <p>{notice}</p>
-          </Notice>
-        )}
+            <Icon name="sidebar" />
+          </button>
+          <p className="chat-header-title">{conversation?.title ?? 'No conversation open'}</p>
+        </header>
         {refusals.length > 0 && (
           <Notice
             tone="warning"
@@ -121,6 +124,8 @@ export function ChatScreen() {
         {activeId && viewStatus === 'ready' && conversation && (
           <>
             <MessageList key={activeId} conversationId={activeId} />
+            <CompareColumns />
+            <CompareLauncher conversation={conversation} />
             <Composer conversation={conversation} />
           </>
         )}

@@ -19,6 +19,8 @@ import {
 import { mergeNewestPage, prependOlderPage } from './paging';
 
 export type ImportRefusal = Answer<'importConversations'>['refused'][number];
+/** A message sent to several models at once, waiting for the person to choose a reply. */
+export type OpenCompare = NonNullable<Answer<'getConversation'>['compare']>;
 
 export interface ChatState {
   listStatus: LoadStatus;
@@ -41,6 +43,8 @@ export interface ChatState {
    * it, so that the list keeps the person's place when older messages arrive.
    */
   firstItemIndex: number;
+  /** The path ends at a message sent to several models: their replies, side by side. */
+  compare?: OpenCompare | undefined;
   /** Replies still arriving, by id. */
   streaming: Record<string, true>;
   retries: Record<string, PendingRetry>;
@@ -51,11 +55,17 @@ export interface ChatState {
   searchStatus: LoadStatus;
   /** The message a search hit jumps to, and the words to mark in it. */
   focus?: { messageId: string; terms: string[]; at: number } | undefined;
-  /** A failure of a send, export or import, shown above the composer. */
+  /** A failure of an export, an import or a conversation's action, shown above the messages. */
   actionFailure?: FailureInfo | undefined;
-  notice?: string | undefined;
   /** Files or zip entries the last import left out, each with the reason. */
   importRefusals: ImportRefusal[];
+  /** The conversation list is hidden (the person's choice, kept across starts). */
+  listHidden: boolean;
+  /**
+   * Counts the person's sends (a message, a regenerate, an edit): the message list goes to the
+   * newest message at each one, and follows the reply from there.
+   */
+  followRequests: number;
   /** The composer takes the keyboard focus when it next shows (the app reopened a conversation). */
   composerFocus: boolean;
 
@@ -72,6 +82,14 @@ export interface ChatState {
     messages: ChatMessage[],
     summary: ConversationSummary,
     hasOlder: boolean,
+    compare?: OpenCompare,
+  ): void;
+  /** The person showed another version of a message: the path from it on, as main answered. */
+  pathSwitched(
+    id: string,
+    fromVersion: ChatMessage[],
+    summary: ConversationSummary,
+    compare?: OpenCompare,
   ): void;
   olderRequested(id: string): void;
   olderLoaded(id: string, messages: ChatMessage[], hasOlder: boolean): void;
@@ -88,8 +106,11 @@ export interface ChatState {
   searchFailed(query: string): void;
   focusRequested(messageId: string, terms: string[]): void;
   actionFailed(failure: FailureInfo | undefined): void;
-  noticeShown(notice: string | undefined): void;
   importRefused(refusals: ImportRefusal[]): void;
+  listToggled(hidden?: boolean): void;
+  followRequested(): void;
+  /** The chat screen was left: what it said for the moment is not shown on the next visit. */
+  screenLeft(): void;
   composerFocusRequested(focus: boolean): void;
 }
 
@@ -99,7 +120,15 @@ const EMPTY_VIEW = {
   olderStatus: 'idle' as const,
   olderFailure: undefined,
   firstItemIndex: FIRST_ITEM_BASE,
+  compare: undefined,
 };
+
+/** Marks the replies still arriving among `messages` as streaming. */
+function withStreaming(streaming: Record<string, true>, messages: readonly ChatMessage[]) {
+  const out = { ...streaming };
+  for (const message of messages) if (message.status === 'streaming') out[message.id] = true;
+  return out;
+}
 
 export const useChatStore = create<ChatState>()((set) => ({
   listStatus: 'idle',
@@ -112,6 +141,8 @@ export const useChatStore = create<ChatState>()((set) => ({
   searchHits: [],
   searchStatus: 'idle',
   importRefusals: [],
+  listHidden: readListHidden(),
+  followRequests: 0,
   composerFocus: false,
 
   listRequested: () =>
@@ -153,11 +184,10 @@ export const useChatStore = create<ChatState>()((set) => ({
             actionFailure: undefined,
           },
     ),
-  conversationLoaded: (id, page, summary, pageHasOlder) =>
+  conversationLoaded: (id, page, summary, pageHasOlder, compare) =>
     set((state) => {
       if (state.activeId !== id) return {};
-      const streaming = { ...state.streaming };
-      for (const message of page) if (message.status === 'streaming') streaming[message.id] = true;
+      const streaming = withStreaming(state.streaming, [...page, ...(compare?.replies ?? [])]);
       const view =
         state.viewStatus === 'ready'
           ? mergeNewestPage(
@@ -175,6 +205,28 @@ export const useChatStore = create<ChatState>()((set) => ({
       return {
         viewStatus: 'ready',
         ...view,
+        compare,
+        streaming,
+        conversations: replaceSummary(state.conversations, summary),
+      };
+    }),
+  pathSwitched: (id, fromVersion, summary, compare) =>
+    set((state) => {
+      if (state.activeId !== id || state.viewStatus !== 'ready') return {};
+      const streaming = withStreaming(state.streaming, [
+        ...fromVersion,
+        ...(compare?.replies ?? []),
+      ]);
+      const first = fromVersion[0];
+      return {
+        ...mergeNewestPage(
+          state.messages,
+          state.firstItemIndex,
+          fromVersion,
+          first !== undefined && first.parentId !== null,
+          state.hasOlder,
+        ),
+        compare,
         streaming,
         conversations: replaceSummary(state.conversations, summary),
       };
@@ -214,20 +266,24 @@ export const useChatStore = create<ChatState>()((set) => ({
       delete streaming[finished.replyId];
       const retries = { ...state.retries };
       delete retries[finished.replyId];
+      const update = (m: ChatMessage): ChatMessage =>
+        m.id === finished.replyId
+          ? {
+              ...m,
+              content: finished.content,
+              status: finished.status,
+              error: finished.error,
+              usage: finished.usage,
+              timing: finished.timing,
+            }
+          : m;
       return {
         streaming,
         retries,
-        messages: state.messages.map((m) =>
-          m.id === finished.replyId
-            ? {
-                ...m,
-                content: finished.content,
-                status: finished.status,
-                error: finished.error,
-                usage: finished.usage,
-              }
-            : m,
-        ),
+        messages: state.messages.map(update),
+        ...(state.compare
+          ? { compare: { ...state.compare, replies: state.compare.replies.map(update) } }
+          : {}),
       };
     }),
   // Kept even before the reply is known here: a 429 on the first request can arrive before the
@@ -246,10 +302,35 @@ export const useChatStore = create<ChatState>()((set) => ({
     set((state) => (state.searchQuery === query ? { searchStatus: 'failed', searchHits: [] } : {})),
   focusRequested: (messageId, terms) => set({ focus: { messageId, terms, at: Date.now() } }),
   actionFailed: (actionFailure) => set({ actionFailure }),
-  noticeShown: (notice) => set({ notice }),
   importRefused: (importRefusals) => set({ importRefusals }),
+  listToggled: (hidden) =>
+    set((state) => {
+      const listHidden = hidden ?? !state.listHidden;
+      writeListHidden(listHidden);
+      return { listHidden };
+    }),
+  followRequested: () => set((state) => ({ followRequests: state.followRequests + 1 })),
+  screenLeft: () => set({ actionFailure: undefined, importRefusals: [] }),
   composerFocusRequested: (composerFocus) => set({ composerFocus }),
 }));
+
+const LIST_HIDDEN_KEY = 'relay.chat.listHidden';
+
+function readListHidden(): boolean {
+  try {
+    return localStorage.getItem(LIST_HIDDEN_KEY) === 'true';
+  } catch {
+    return false;
+  }
+}
+
+function writeListHidden(hidden: boolean): void {
+  try {
+    localStorage.setItem(LIST_HIDDEN_KEY, String(hidden));
+  } catch {
+    // Storage refused: the choice lasts until the window closes.
+  }
+}
 
 function replaceSummary(list: ConversationSummary[], summary: ConversationSummary) {
   return placeConversation(list, summary);

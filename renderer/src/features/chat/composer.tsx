@@ -22,6 +22,11 @@ export function Composer({ conversation }: { conversation: ConversationSummary }
   const [systemPrompt, setSystemPrompt] = useState(conversation.systemPrompt);
   const [errors, setErrors] = useState<RequestFieldErrors & { model?: string; text?: string }>({});
   const [showSettings, setShowSettings] = useState(false);
+  // Sending waits for the reply being written: Enter then says so, under the message box.
+  const [waitHint, setWaitHint] = useState(false);
+  useEffect(() => {
+    if (streamingCount === 0) setWaitHint(false);
+  }, [streamingCount]);
   const input = useRef<HTMLTextAreaElement>(null);
   const focusAsked = useChatStore((s) => s.composerFocus);
 
@@ -63,6 +68,10 @@ export function Composer({ conversation }: { conversation: ConversationSummary }
   }
 
   async function send() {
+    if (streamingCount > 0) {
+      setWaitHint(true);
+      return;
+    }
     const read = readRequestFields({ temperature, maxTokens });
     const problems: typeof errors = read.ok ? {} : { ...read.errors };
     if (!conversation.model) problems.model = 'Choose a chat model first.';
@@ -216,6 +225,11 @@ export function Composer({ conversation }: { conversation: ConversationSummary }
         )}
       </div>
       {errors.text && <p className="field-error">{errors.text}</p>}
+      {waitHint && (
+        <p className="chat-composer-hint" role="status">
+          Wait for the reply, or press Esc to stop.
+        </p>
+      )}
     </div>
   );
 }

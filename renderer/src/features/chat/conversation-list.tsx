@@ -9,6 +9,7 @@ import {
 } from 'react';
 import { Virtuoso, type ItemProps, type ListProps } from 'react-virtuoso';
 import { useShallow } from 'zustand/react/shallow';
+import { Icon } from '../../components/icon';
 import {
   deleteConversation,
   exportConversations,
@@ -158,38 +159,25 @@ export function ConversationList() {
  */
 const OVERSCAN = { top: 300, bottom: 300 };
 
-const ConversationRows = forwardRef<HTMLUListElement, ListProps>(function ConversationRows(
-  { children, style, ...rest },
-  ref,
-) {
-  return (
+/** The list element Virtuoso renders the rows in: a `ul`, named when `label` is given. */
+function rowList(name: string, label?: string) {
+  const List = forwardRef<HTMLUListElement, ListProps>(({ children, style, ...rest }, ref) => (
     <ul
       ref={ref}
       style={style}
       {...(rest as HTMLAttributes<HTMLUListElement>)}
       className="chat-conversations"
+      {...(label === undefined ? {} : { 'aria-label': label })}
     >
       {children}
     </ul>
-  );
-});
+  ));
+  List.displayName = name;
+  return List;
+}
 
-const ChoiceRows = forwardRef<HTMLUListElement, ListProps>(function ChoiceRows(
-  { children, style, ...rest },
-  ref,
-) {
-  return (
-    <ul
-      ref={ref}
-      style={style}
-      {...(rest as HTMLAttributes<HTMLUListElement>)}
-      className="chat-conversations"
-      aria-label="Choose conversations"
-    >
-      {children}
-    </ul>
-  );
-});
+const ConversationRows = rowList('ConversationRows');
+const ChoiceRows = rowList('ChoiceRows', 'Choose conversations');
 
 function Row({
   children,
@@ -316,8 +304,8 @@ function ConversationItem({
         onClick={() => void openConversation(conversation.id)}
       >
         {conversation.pinned && (
-          <span className="chat-pin-mark" aria-label="Pinned">
-            📌{' '}
+          <span className="chat-pin-mark" role="img" aria-label="Pinned">
+            <Icon name="pin" />
           </span>
         )}
         <span className="chat-conversation-title">{conversation.title}</span>

@@ -1,18 +1,29 @@
-import { memo, useEffect, useRef, useState } from 'react';
+import { memo, useCallback, useEffect, useRef, useState } from 'react';
+import { Icon } from '../../components/icon';
 import { Virtuoso, type VirtuosoHandle } from 'react-virtuoso';
-import { copyText } from '../../lib/clipboard';
-import { editAndResend, loadOlder, regenerateReply, stopReply } from './chat-actions';
+import {
+  branchFromHere,
+  copyMessage,
+  editAndResend,
+  loadOlder,
+  regenerateReply,
+} from './chat-actions';
 import { useChatStore } from './chat-store';
 import type { ChatMessage } from './chat-types';
 import { ReplyErrorView, RetryCountdown } from './reply-error';
 import { ReplyBody } from './streaming-reply';
 import { useStreamStore } from './stream-store';
+import { VersionSwitcher } from './version-switcher';
 
 /**
- * The conversation as a virtualized list: only the rows in view are mounted. It follows the
- * bottom while a reply streams, unless the person scrolls up; then it keeps their place. It opens
- * with the newest page; reaching the top loads the page before, put above without moving what the
- * person is reading (the list's first index goes down by the count added).
+ * The conversation as a virtualized list: only the rows in view are mounted. It opens with the
+ * newest page; reaching the top loads the page before, put above without moving what the person is
+ * reading (the list's first index goes down by the count added).
+ *
+ * It follows the conversation: each send goes to the newest message, and while the person is at
+ * the bottom the view stays there as rows are added and as the last one grows (a streaming reply
+ * gets taller; no row is added). Scrolling up stops the following and keeps the place, and a
+ * "Jump to latest" button brings the person back (and following again).
  */
 export function MessageList({ conversationId }: { conversationId: string }) {
   const messages = useChatStore((s) => s.messages);
@@ -25,48 +36,110 @@ export function MessageList({ conversationId }: { conversationId: string }) {
   const focusIndex = focus ? messages.findIndex((m) => m.id === focus.messageId) : -1;
 
   const scroller = useRef<HTMLElement | null>(null);
+  const [scrollerElement, setScrollerElement] = useState<HTMLElement | null>(null);
   // Each jump once, when its message is loaded: not again when later pages or replies arrive.
   const jumped = useRef<number | undefined>(undefined);
 
+  // Following the newest message: on at the start (unless opened at a search hit), off when the
+  // person scrolls up, on again at the bottom, at each send, and with "Jump to latest".
+  const following = useRef(focusIndex < 0);
+  const [atLatest, setAtLatest] = useState(focusIndex < 0);
+  const lastTop = useRef(0);
+  const follow = useCallback(() => {
+    following.current = true;
+    setAtLatest(true);
+    list.current?.scrollToIndex({ index: 'LAST', align: 'end' });
+  }, []);
   useEffect(() => {
     if (!focus || jumped.current === focus.at) return;
     const index = messages.findIndex((m) => m.id === focus.messageId);
     if (index < 0) return;
     jumped.current = focus.at;
+    // The person is reading the hit now, not the newest message.
+    following.current = false;
+    setAtLatest(false);
     list.current?.scrollToIndex({ index, align: 'center' });
   }, [focus, messages]);
 
   useEffect(() => keepPlaceWhenPrepending(() => scroller.current), []);
 
-  return (
-    <Virtuoso
-      ref={list}
-      scrollerRef={(element) => {
-        scroller.current = element instanceof HTMLElement ? element : null;
-      }}
-      className="chat-messages"
-      data={messages}
-      firstItemIndex={firstItemIndex}
-      startReached={() => void loadOlder()}
-      components={LIST_PARTS}
-      computeItemKey={(_, message) => message.id}
-      initialTopMostItemIndex={
-        focusIndex >= 0 ? { index: focusIndex, align: 'center' } : Math.max(0, messages.length - 1)
+  const toBottom = useCallback(() => {
+    const element = scroller.current;
+    if (element && following.current) element.scrollTop = element.scrollHeight;
+  }, []);
+
+  const followRequests = useChatStore((s) => s.followRequests);
+  const seenRequests = useRef(followRequests);
+  useEffect(() => {
+    if (followRequests === seenRequests.current) return;
+    seenRequests.current = followRequests;
+    follow();
+  }, [followRequests, follow]);
+
+  // A scroll the person made: up stops following; reaching the bottom starts it again. The list's
+  // own scrolls (following, rows measured) only ever go down or stay at the bottom.
+  useEffect(() => {
+    const element = scroller.current;
+    if (!element) return;
+    const onScroll = () => {
+      const distance = element.scrollHeight - element.scrollTop - element.clientHeight;
+      if (distance <= AT_BOTTOM_PX) {
+        following.current = true;
+        setAtLatest(true);
+      } else if (element.scrollTop < lastTop.current - 1) {
+        following.current = false;
+        setAtLatest(false);
       }
-      followOutput={(bottom) => (bottom ? 'auto' : false)}
-      atBottomThreshold={48}
-      increaseViewportBy={{ top: 400, bottom: 400 }}
-      itemContent={(_, message) => (
-        <MessageRow
-          message={message}
-          conversationId={conversationId}
-          isLastReply={message.id === lastReplyId}
-          highlighted={focus?.messageId === message.id}
-        />
+      lastTop.current = element.scrollTop;
+    };
+    element.addEventListener('scroll', onScroll, { passive: true });
+    return () => element.removeEventListener('scroll', onScroll);
+  }, [scrollerElement]);
+
+  return (
+    <div className="chat-thread">
+      <Virtuoso
+        ref={list}
+        scrollerRef={(element) => {
+          scroller.current = element instanceof HTMLElement ? element : null;
+          setScrollerElement(scroller.current);
+        }}
+        className="chat-messages"
+        data={messages}
+        firstItemIndex={firstItemIndex}
+        startReached={() => void loadOlder()}
+        components={LIST_PARTS}
+        computeItemKey={(_, message) => message.id}
+        initialTopMostItemIndex={
+          focusIndex >= 0
+            ? { index: focusIndex, align: 'center' }
+            : Math.max(0, messages.length - 1)
+        }
+        followOutput={() => (following.current ? 'auto' : false)}
+        totalListHeightChanged={toBottom}
+        atBottomThreshold={AT_BOTTOM_PX}
+        increaseViewportBy={{ top: 400, bottom: 400 }}
+        itemContent={(_, message) => (
+          <MessageRow
+            message={message}
+            conversationId={conversationId}
+            isLastReply={message.id === lastReplyId}
+            highlighted={focus?.messageId === message.id}
+          />
+        )}
+      />
+      {!atLatest && messages.length > 0 && (
+        <button type="button" className="button chat-jump" onClick={follow}>
+          <Icon name="arrow-down" />
+          Jump to latest
+        </button>
       )}
-    />
+    </div>
   );
 }
+
+/** How near the bottom (in pixels) still counts as at the bottom. */
+const AT_BOTTOM_PX = 48;
 
 /**
  * Keeps the row the person is reading where it is when older messages are put above it. The list
@@ -142,18 +215,7 @@ const MessageRow = memo(function MessageRow({
   const streaming = useChatStore((s) => s.streaming[message.id] === true);
   const [editing, setEditing] = useState(false);
   const [draft, setDraft] = useState(message.content);
-  const [copied, setCopied] = useState<'copied' | 'failed' | undefined>();
-
-  async function copy() {
-    const text = useStreamStore.getState().texts[message.id] ?? message.content;
-    try {
-      await copyText(text);
-      setCopied('copied');
-    } catch {
-      setCopied('failed');
-    }
-    setTimeout(() => setCopied(undefined), 1500);
-  }
+  const copy = () => copyMessage(useStreamStore.getState().texts[message.id] ?? message.content);
 
   const role = message.role === 'user' ? 'You' : (message.model ?? 'Assistant');
   return (
@@ -167,6 +229,9 @@ const MessageRow = memo(function MessageRow({
     >
       <header className="chat-message-head">
         <span className="chat-message-role">{role}</span>
+        {message.branch && (
+          <VersionSwitcher messageId={message.id} branch={message.branch} disabled={streaming} />
+        )}
         {message.status === 'interrupted' && !streaming && (
           <span className="chat-badge" title="The reply stopped before it was finished">
             Interrupted
@@ -212,18 +277,10 @@ const MessageRow = memo(function MessageRow({
       )}
       {!editing && (
         <footer className="chat-message-tools">
-          {streaming ? (
-            <button
-              type="button"
-              className="button button-small"
-              onClick={() => void stopReply(message.id)}
-            >
-              Stop
-            </button>
-          ) : (
+          {streaming ? null : (
             <>
               <button type="button" className="button button-small" onClick={() => void copy()}>
-                {copied === 'copied' ? 'Copied' : copied === 'failed' ? 'Not copied' : 'Copy'}
+                Copy
               </button>
               {message.role === 'user' && (
                 <button
@@ -246,6 +303,14 @@ const MessageRow = memo(function MessageRow({
                   Regenerate
                 </button>
               )}
+              <button
+                type="button"
+                className="button button-small"
+                title="A new conversation with a copy of everything up to this message"
+                onClick={() => void branchFromHere(message.id)}
+              >
+                Branch from here
+              </button>
             </>
           )}
           {message.usage?.totalTokens !== undefined && (

@@ -14,6 +14,14 @@ export interface ConnectionDraft {
   apiKey?: string | undefined;
   /** Send the key over plain http outside the local network (main asks the person to confirm). */
   allowUnencrypted?: boolean | undefined;
+  /** Extra headers; a secret one without a value keeps the saved value. */
+  headers?: HeaderDraft[] | undefined;
+}
+
+export interface HeaderDraft {
+  name: string;
+  value?: string;
+  secret: boolean;
 }
 
 export async function loadConnections(): Promise<void> {
@@ -32,13 +40,26 @@ export async function loadConnections(): Promise<void> {
   }
 }
 
-/** Loads the list and follows changes main reports; returns the unsubscribe. */
+/**
+ * Loads the list and follows changes main reports, and how each connection's last request went;
+ * returns the unsubscribe.
+ */
 export function watchConnections(): () => void {
   void loadConnections();
   const bridge = requireBridge();
-  return bridge.onConnectionsChanged(() => {
-    void loadConnections();
-  });
+  const stops = [
+    bridge.onConnectionsChanged(() => {
+      void loadConnections();
+    }),
+    bridge.onConnectionHealthChanged((health) =>
+      useConnectStore.getState().healthReported([health]),
+    ),
+  ];
+  void bridge.getConnectionHealth().then(
+    (all) => useConnectStore.getState().healthReported(all),
+    () => undefined, // The dot stays grey: nothing is known yet.
+  );
+  return () => stops.forEach((stop) => stop());
 }
 
 export async function createConnection(draft: ConnectionDraft): Promise<ConnectionSummary> {
@@ -48,6 +69,7 @@ export async function createConnection(draft: ConnectionDraft): Promise<Connecti
     ...(draft.consoleUrl.trim() ? { consoleUrl: draft.consoleUrl.trim() } : {}),
     ...(draft.apiKey ? { apiKey: draft.apiKey } : {}),
     ...(draft.allowUnencrypted !== undefined ? { allowUnencrypted: draft.allowUnencrypted } : {}),
+    ...(draft.headers !== undefined ? { headers: draft.headers } : {}),
   });
   useConnectStore.getState().connectionSaved(saved);
   return saved;
@@ -65,6 +87,7 @@ export async function updateConnection(
       consoleUrl: draft.consoleUrl.trim(),
       ...(draft.apiKey ? { apiKey: draft.apiKey } : {}),
       ...(draft.allowUnencrypted !== undefined ? { allowUnencrypted: draft.allowUnencrypted } : {}),
+      ...(draft.headers !== undefined ? { headers: draft.headers } : {}),
     },
   });
   useConnectStore.getState().connectionSaved(saved);
@@ -89,10 +112,18 @@ export async function startDemoRelay(): Promise<ConnectionSummary> {
   return saved;
 }
 
-export function testConnection(request: { baseUrl: string; apiKey?: string; id?: string }) {
+export function testConnection(request: {
+  baseUrl: string;
+  apiKey?: string;
+  id?: string;
+  allowUnencrypted?: boolean;
+  headers?: HeaderDraft[];
+}) {
   return requireBridge().testConnection({
     baseUrl: request.baseUrl.trim(),
     ...(request.apiKey ? { apiKey: request.apiKey } : {}),
     ...(request.id ? { id: request.id } : {}),
+    ...(request.allowUnencrypted ? { allowUnencrypted: true } : {}),
+    ...(request.headers && request.headers.length > 0 ? { headers: request.headers } : {}),
   });
 }

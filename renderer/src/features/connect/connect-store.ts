@@ -1,13 +1,15 @@
 import { create } from 'zustand';
 import type { FailureInfo } from '../../lib/errors';
 import type { LoadStatus } from '../../lib/load-state';
-import type { ConnectionSummary, KeyStorageStatus } from '../../lib/relay-bridge';
+import type { ConnectionHealth, ConnectionSummary, KeyStorageStatus } from '../../lib/relay-bridge';
 
 export interface ConnectState {
   status: Exclude<LoadStatus, 'idle'>;
   connections: ConnectionSummary[];
   loadFailure?: FailureInfo | undefined;
   keyStorage?: KeyStorageStatus | undefined;
+  /** How the last request to each connection went, by connection id. */
+  health: Record<string, ConnectionHealth>;
 
   connectionsRequested(): void;
   connectionsLoaded(connections: ConnectionSummary[]): void;
@@ -16,11 +18,13 @@ export interface ConnectState {
   /** A connection was created, edited or switched to in main. */
   connectionSaved(connection: ConnectionSummary): void;
   connectionDeleted(id: string): void;
+  healthReported(health: ConnectionHealth[]): void;
 }
 
 export const useConnectStore = create<ConnectState>()((set) => ({
   status: 'loading',
   connections: [],
+  health: {},
 
   connectionsRequested: () =>
     set((state) => ({ status: state.status === 'failed' ? 'loading' : state.status })),
@@ -41,10 +45,26 @@ export const useConnectStore = create<ConnectState>()((set) => ({
     }),
   connectionDeleted: (id) =>
     set((state) => ({ connections: state.connections.filter((c) => c.id !== id) })),
+  healthReported: (reports) =>
+    set((state) => {
+      const health = { ...state.health };
+      for (const report of reports) {
+        const known = health[report.connectionId];
+        // Answers can cross: the newer outcome wins.
+        if (!known || known.at <= report.at) health[report.connectionId] = report;
+      }
+      return { health };
+    }),
 }));
 
 export const selectActiveConnection = (state: ConnectState): ConnectionSummary | undefined =>
   state.connections.find((connection) => connection.active);
+
+/** How the last request to the connection in use went; undefined before any. */
+export const selectActiveHealth = (state: ConnectState): ConnectionHealth | undefined => {
+  const active = selectActiveConnection(state);
+  return active ? state.health[active.id] : undefined;
+};
 
 /** Where keys go; the keychain until main has said otherwise. */
 export const selectKeyBackend = (state: ConnectState): KeyStorageStatus['backend'] =>

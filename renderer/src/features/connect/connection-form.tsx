@@ -6,6 +6,7 @@ import { failureOf, failureTitle, type FailureInfo } from '../../lib/errors';
 import type { ConnectionSummary, ConnectionTestResult } from '../../lib/relay-bridge';
 import { createConnection, testConnection, updateConnection } from './connect-actions';
 import { selectKeyBackend, useConnectStore } from './connect-store';
+import { HeaderFields, headerDrafts, headerRowsOf, type HeaderRow } from './header-fields';
 import { KEY_PLACE, keyStatusText } from './key-status';
 import { TestResult } from './test-result';
 
@@ -16,6 +17,8 @@ export interface ConnectionFormProps {
   onCancel?: () => void;
   /** Focuses the first field when the form appears. */
   autoFocus?: boolean;
+  /** Values to start a new connection with (a `relay-desktop://connect` link). */
+  prefill?: { name: string; baseUrl: string; consoleUrl?: string | undefined } | undefined;
 }
 
 interface FieldErrors {
@@ -38,21 +41,30 @@ function originOf(address: string): string | undefined {
  * The key field is uncontrolled: the key stays in the input (never in state), is read when the
  * person tests or saves, and the field is emptied once it is saved.
  */
-export function ConnectionForm({ connection, onSaved, onCancel, autoFocus }: ConnectionFormProps) {
+export function ConnectionForm({
+  connection,
+  onSaved,
+  onCancel,
+  autoFocus,
+  prefill,
+}: ConnectionFormProps) {
   const editing = connection !== undefined;
   const backend = useConnectStore(selectKeyBackend);
   const formId = useId();
   const keyInput = useRef<HTMLInputElement>(null);
-  const [name, setName] = useState(connection?.name ?? '');
-  const [baseUrl, setBaseUrl] = useState(connection?.baseUrl ?? '');
-  const [consoleUrl, setConsoleUrl] = useState(connection?.consoleUrl ?? '');
+  const [name, setName] = useState(connection?.name ?? prefill?.name ?? '');
+  const [baseUrl, setBaseUrl] = useState(connection?.baseUrl ?? prefill?.baseUrl ?? '');
+  const [consoleUrl, setConsoleUrl] = useState(connection?.consoleUrl ?? prefill?.consoleUrl ?? '');
+  const [headers, setHeaders] = useState<HeaderRow[]>(() => headerRowsOf(connection?.headers));
   const [allowUnencrypted, setAllowUnencrypted] = useState(connection?.allowUnencrypted ?? false);
   const plainHttp = /^\s*http:\/\//i.test(baseUrl);
   const savedOrigin = connection ? originOf(connection.baseUrl) : undefined;
   const typedOrigin = originOf(baseUrl);
   // Main removes the saved key when the address moves to another origin without a new key.
-  const keyWillGo =
-    connection?.hasKey === true && typedOrigin !== undefined && typedOrigin !== savedOrigin;
+  const moving =
+    connection !== undefined && typedOrigin !== undefined && typedOrigin !== savedOrigin;
+  const keyWillGo = moving && connection.hasKey === true;
+  const secretHeadersWillGo = moving && headers.some((row) => row.saved);
   const [errors, setErrors] = useState<FieldErrors>({});
   const [busy, setBusy] = useState<'testing' | 'saving' | undefined>();
   const [testResult, setTestResult] = useState<ConnectionTestResult | undefined>();
@@ -80,6 +92,7 @@ export function ConnectionForm({ connection, onSaved, onCancel, autoFocus }: Con
           ...(key ? { apiKey: key } : {}),
           ...(connection ? { id: connection.id } : {}),
           ...(plainHttp && allowUnencrypted ? { allowUnencrypted: true } : {}),
+          headers: headerDrafts(headers),
         }),
       );
     } catch (error) {
@@ -104,11 +117,13 @@ export function ConnectionForm({ connection, onSaved, onCancel, autoFocus }: Con
         consoleUrl,
         apiKey,
         allowUnencrypted: plainHttp && allowUnencrypted,
+        headers: headerDrafts(headers),
       };
       const saved = connection
         ? await updateConnection(connection.id, draft)
         : await createConnection(draft);
       if (field) field.value = '';
+      setHeaders(headerRowsOf(saved.headers));
       setTestResult(undefined);
       onSaved?.(saved);
     } catch (error) {
@@ -200,6 +215,13 @@ export function ConnectionForm({ connection, onSaved, onCancel, autoFocus }: Con
         spellCheck={false}
         hint="Where you manage your account and top up your balance."
       />
+      <HeaderFields rows={headers} onChange={setHeaders} />
+      {secretHeadersWillGo && (
+        <p className="field-hint field-warning" role="status">
+          Secret header values were given for {savedOrigin}, like the key: saving with {typedOrigin}{' '}
+          removes them, so type them again for the new address.
+        </p>
+      )}
 
       {testResult && <TestResult result={testResult} />}
       {saveFailure && (

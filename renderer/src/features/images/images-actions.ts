@@ -33,14 +33,14 @@ export async function generate(model: string): Promise<void> {
   const requestId = crypto.randomUUID();
   store.generationStarted(requestId, form.count);
   try {
-    const { images } = await requireBridge().generateImages({
+    const { images, identical } = await requireBridge().generateImages({
       requestId,
       model,
       prompt: form.prompt,
       size: size.size,
       count: form.count,
     });
-    useImagesStore.getState().generationFinished(images.length);
+    useImagesStore.getState().generationFinished({ total: images.length, identical });
   } catch (error) {
     useImagesStore.getState().generationFailed({ ...failureOf(error), ...paramOf(error) });
   }
@@ -50,6 +50,18 @@ export async function generate(model: string): Promise<void> {
 export async function cancelGeneration(): Promise<void> {
   const running = useImagesStore.getState().generation;
   if (running) await requireBridge().cancelImages({ requestId: running.requestId });
+}
+
+/**
+ * What a Generate made, said truthfully: the gallery keeps one file per picture, so an image
+ * identical to one it holds is not one more ("1 new image; 1 was identical to one you already
+ * have.").
+ */
+export function outcomeText({ total, identical }: { total: number; identical: number }): string {
+  const fresh = total - identical;
+  const made = fresh === 0 ? 'No new image' : `${fresh} new image${fresh === 1 ? '' : 's'}`;
+  if (identical === 0) return `${made}.`;
+  return `${made}; ${identical} ${identical === 1 ? 'was' : 'were'} identical to one you already have.`;
 }
 
 /** Puts an image's settings back in the form and generates one more like it. */

@@ -15,6 +15,7 @@ import {
   generate,
   loadFolder,
   loadGallery,
+  outcomeText,
   runAgain,
   watchImages,
 } from './images-actions';
@@ -26,7 +27,7 @@ export function ImagesScreen({ connection }: { connection: ConnectionSummary }) 
   const models = useImageModels(connection.id);
   const failure = useImagesStore((s) => s.failure);
   const retry = useImagesStore((s) => s.generation?.retry);
-  const lastSaved = useImagesStore((s) => s.lastSaved);
+  const lastOutcome = useImagesStore((s) => s.lastOutcome);
   const total = useImagesStore((s) => s.total);
   const galleryStatus = useImagesStore((s) => s.galleryStatus);
   const galleryFailure = useImagesStore((s) => s.galleryFailure);
@@ -66,9 +67,9 @@ export function ImagesScreen({ connection }: { connection: ConnectionSummary }) 
           onRetry={() => void generate(models.chosen)}
         />
       )}
-      {lastSaved !== undefined && !failure && (
-        <p className="muted" role="status">
-          {lastSaved === 1 ? 'One image was saved.' : `${lastSaved} images were saved.`}
+      {lastOutcome !== undefined && !failure && (
+        <p className="generation-outcome muted" role="status">
+          {outcomeText(lastOutcome)}
         </p>
       )}
       <section className="gallery" aria-label="Gallery">

@@ -32,8 +32,8 @@ export interface ImagesState {
   generation?: Generation | undefined;
   /** Why the last Generate failed; cleared by the next one. */
   failure?: (FailureInfo & { param?: string }) | undefined;
-  /** How many images the last Generate saved. */
-  lastSaved?: number | undefined;
+  /** What the last Generate made: how many images, how many the gallery held already. */
+  lastOutcome?: { total: number; identical: number } | undefined;
 
   gallery: GalleryImage[];
   total: number;
@@ -59,7 +59,7 @@ export interface ImagesState {
     elapsedMs: number;
   }): void;
   retryScheduled(requestId: string, retry: Generation['retry']): void;
-  generationFinished(saved: number): void;
+  generationFinished(outcome: { total: number; identical: number }): void;
   generationFailed(failure: FailureInfo & { param?: string }): void;
   galleryRequested(): void;
   galleryLoaded(page: Answer<'listImages'>, append: boolean): void;
@@ -82,7 +82,7 @@ export const useImagesStore = create<ImagesState>()((set) => ({
     set({
       generation: { requestId, done: 0, total, elapsedMs: 0 },
       failure: undefined,
-      lastSaved: undefined,
+      lastOutcome: undefined,
     }),
   progressReceived: ({ requestId, done, total, elapsedMs }) =>
     set((state) =>
@@ -96,7 +96,7 @@ export const useImagesStore = create<ImagesState>()((set) => ({
         ? { generation: { ...state.generation, retry } }
         : {},
     ),
-  generationFinished: (saved) => set({ generation: undefined, lastSaved: saved }),
+  generationFinished: (lastOutcome) => set({ generation: undefined, lastOutcome }),
   generationFailed: (failure) => set({ generation: undefined, failure }),
   galleryRequested: () =>
     set((state) => (state.galleryStatus === 'ready' ? {} : { galleryStatus: 'loading' })),

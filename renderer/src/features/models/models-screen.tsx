@@ -136,7 +136,10 @@ export function ModelsScreen({ connection }: { connection: ConnectionSummary }) 
           </p>
         </EmptyState>
       ) : (
-        <ModelGroups connectionId={connection.id} groups={groups} query={query} />
+        <>
+          {failure && <ModelsFailure connection={connection} failure={failure} />}
+          <ModelGroups connectionId={connection.id} groups={groups} query={query} />
+        </>
       )}
     </div>
   );

@@ -12,10 +12,11 @@ export interface ModelsState {
   refreshing: boolean;
   models: RelayModel[];
   fetchedAt?: string | undefined;
+  /** Why the list could not be fetched; with status 'ready', why the last refresh failed. */
   failure?: FailureInfo | undefined;
   query: string;
   /** The model last chosen for each screen, as main remembers it. */
-  chosen: Partial<Record<Feature, string>>;
+  chosen: { [F in Feature]?: string | undefined };
   /** Set while the list is being fetched and main waits to try again. */
   retry?: PendingRetry | undefined;
 
@@ -58,8 +59,13 @@ export const useModelsStore = create<ModelsState>()((set) => ({
       chosen: list.lastModel,
       retry: undefined,
     }),
+  // A refresh that fails keeps the list it was refreshing (the failure shows above it).
   modelsFailed: (connectionId, failure) =>
-    set({ connectionId, status: 'failed', refreshing: false, failure, retry: undefined }),
+    set((state) =>
+      state.connectionId === connectionId && state.status === 'ready'
+        ? { refreshing: false, failure, retry: undefined }
+        : { connectionId, status: 'failed', refreshing: false, failure, retry: undefined },
+    ),
   queryChanged: (query) => set({ query }),
   modelChosen: (feature, modelId) =>
     set((state) => ({ chosen: { ...state.chosen, [feature]: modelId } })),

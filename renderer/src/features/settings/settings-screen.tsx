@@ -1,9 +1,11 @@
-import { useEffect, useState, type FormEvent } from 'react';
+import { useEffect, useState, type FormEvent, type ReactNode } from 'react';
 import { Field } from '../../components/field';
 import { Notice } from '../../components/notice';
 import { Spinner } from '../../components/spinner';
 import { failureOf, type FailureInfo } from '../../lib/errors';
 import type { KeyStorageStatus, Settings, Theme } from '../../lib/relay-bridge';
+import { DesktopSection } from './desktop-section';
+import { NetworkSection } from './network-section';
 import { chooseTheme, loadKeyStorage, loadSettings, saveSettings } from './settings-actions';
 import {
   fieldsOf,
@@ -12,6 +14,7 @@ import {
   type SettingsFields,
 } from './settings-form';
 import { useSettingsStore } from './settings-store';
+import { UpdatesSection } from './updates-section';
 
 const THEMES: { value: Theme; label: string; hint: string }[] = [
   { value: 'system', label: 'System', hint: 'Follows your desktop' },
@@ -19,8 +22,16 @@ const THEMES: { value: Theme; label: string; hint: string }[] = [
   { value: 'dark', label: 'Dark', hint: 'Always dark' },
 ];
 
-/** Settings: theme, default chat parameters and request timeouts. */
-export function SettingsScreen() {
+/**
+/**
+ * Settings: theme, default chat parameters and request timeouts, quick ask, the tray and start-up,
+ * the network, updates, where keys are kept and the support log; `children` are sections of other
+ * features the app shell places here (backups).
+ */
+export function SettingsScreen({
+  testUrl,
+  children,
+}: { testUrl?: string | undefined; children?: ReactNode } = {}) {
   const status = useSettingsStore((state) => state.status);
   const settings = useSettingsStore((state) => state.settings);
   const failure = useSettingsStore((state) => state.failure);
@@ -31,7 +42,8 @@ export function SettingsScreen() {
         <div>
           <h1 className="page-title">Settings</h1>
           <p className="page-lead">
-            How the app looks, and what new chats and requests start with.
+            How the app looks, what new chats and requests start with, and how it fits your desktop
+            and network.
           </p>
         </div>
       </header>
@@ -55,6 +67,10 @@ export function SettingsScreen() {
         <>
           <ThemeChoice theme={settings.theme} />
           <DefaultsForm settings={settings} />
+          <DesktopSection settings={settings} />
+          <NetworkSection settings={settings} testUrl={testUrl} />
+          <UpdatesSection settings={settings} />
+          {children}
           <KeyStorageChoice allowed={settings.allowPlaintextKeys} />
           <SupportLogChoice included={settings.includePromptsInLogs} />
         </>

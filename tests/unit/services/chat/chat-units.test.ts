@@ -1,6 +1,9 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { ChatService, titleFrom } from '../../../../electron/main/services/chat/chat-service';
-import { DeltaCoalescer } from '../../../../electron/main/services/chat/delta-coalescer';
+import {
+  DeltaCoalescer,
+  type ReplyDelta,
+} from '../../../../electron/main/services/chat/delta-coalescer';
 import {
   ChatStore,
   ftsQuery,
@@ -13,51 +16,85 @@ import type { RelayClient } from '../../../../electron/main/services/relay/relay
 afterEach(() => vi.useRealTimers());
 
 describe('DeltaCoalescer', () => {
+  /** The text each reply got, in order, from what was sent. */
+  function texts(sent: ReplyDelta[][]): Record<string, string> {
+    const out: Record<string, string> = {};
+    for (const batch of sent)
+      for (const delta of batch) out[delta.replyId] = (out[delta.replyId] ?? '') + delta.text;
+    return out;
+  }
+
   it('sends at most one message per interval, in order, and flushes the rest', () => {
     vi.useFakeTimers();
-    const sent: string[] = [];
-    const coalescer = new DeltaCoalescer((text) => sent.push(text), 16);
+    const sent: ReplyDelta[][] = [];
+    const coalescer = new DeltaCoalescer((deltas) => sent.push(deltas), 16);
     for (let i = 0; i < 1000; i++) {
-      coalescer.push(`${i},`);
+      coalescer.push('r', 'c', `${i},`);
       if (i % 10 === 9) vi.advanceTimersByTime(1);
     }
     expect(sent.length).toBeLessThanOrEqual(Math.ceil(100 / 16) + 1);
     coalescer.flush();
-    expect(sent.join('')).toBe(Array.from({ length: 1000 }, (_, i) => `${i},`).join(''));
+    expect(texts(sent).r).toBe(Array.from({ length: 1000 }, (_, i) => `${i},`).join(''));
   });
 
   it('by default sends no more than 60 messages a second, however fast text arrives', () => {
     vi.useFakeTimers();
-    const sent: string[] = [];
-    const coalescer = new DeltaCoalescer((text) => sent.push(text));
+    const sent: ReplyDelta[][] = [];
+    const coalescer = new DeltaCoalescer((deltas) => sent.push(deltas));
     // 2,000 pieces a second for 5 seconds, one every half millisecond.
     for (let i = 0; i < 10_000; i++) {
-      coalescer.push('x');
+      coalescer.push('r', 'c', 'x');
       vi.advanceTimersByTime(0.5);
     }
     expect(sent.length).toBeLessThanOrEqual(5 * 60);
     expect(sent.length).toBeGreaterThan(5 * 50);
     coalescer.flush();
-    expect(sent.join('')).toHaveLength(10_000);
+    expect(texts(sent).r).toHaveLength(10_000);
+  });
+
+  it('sends four streams together: no more messages than one stream, each reply whole and in order', () => {
+    vi.useFakeTimers();
+    const sent: ReplyDelta[][] = [];
+    const coalescer = new DeltaCoalescer((deltas) => sent.push(deltas));
+    const replies = ['a', 'b', 'c', 'd'];
+    // Four replies at 2,000 pieces a second each for 2 seconds.
+    for (let i = 0; i < 4000; i++) {
+      for (const reply of replies) coalescer.push(reply, 'conversation', `${reply}${i};`);
+      vi.advanceTimersByTime(0.5);
+    }
+    coalescer.flush();
+    expect(sent.length).toBeLessThanOrEqual(2 * 60 + 1);
+    const got = texts(sent);
+    for (const reply of replies)
+      expect(got[reply]).toBe(Array.from({ length: 4000 }, (_, i) => `${reply}${i};`).join(''));
+    // Each message names each reply at most once, with its conversation.
+    for (const batch of sent) {
+      expect(new Set(batch.map((d) => d.replyId)).size).toBe(batch.length);
+      expect(batch.every((d) => d.conversationId === 'conversation')).toBe(true);
+    }
   });
 
   it('sends the first text after a quiet interval at once, and holds the next until the interval is over', () => {
     vi.useFakeTimers();
     const sent: string[] = [];
-    const coalescer = new DeltaCoalescer((text) => sent.push(text), 17);
-    coalescer.push('a');
-    expect(sent).toEqual(['a']);
+    const coalescer = new DeltaCoalescer(
+      (deltas) => sent.push(deltas.map((d) => `${d.replyId}:${d.text}`).join(' ')),
+      17,
+    );
+    coalescer.push('r', 'c', 'a');
+    expect(sent).toEqual(['r:a']);
     vi.advanceTimersByTime(5);
-    coalescer.push('b');
-    coalescer.push('c');
-    expect(sent).toEqual(['a']);
+    coalescer.push('r', 'c', 'b');
+    coalescer.push('s', 'c', 'x');
+    coalescer.push('r', 'c', 'c');
+    expect(sent).toEqual(['r:a']);
     vi.advanceTimersByTime(11);
-    expect(sent).toEqual(['a']);
+    expect(sent).toEqual(['r:a']);
     vi.advanceTimersByTime(1);
-    expect(sent).toEqual(['a', 'bc']);
+    expect(sent).toEqual(['r:a', 'r:bc s:x']);
     vi.advanceTimersByTime(40);
-    coalescer.push('d');
-    expect(sent).toEqual(['a', 'bc', 'd']);
+    coalescer.push('s', 'c', 'd');
+    expect(sent).toEqual(['r:a', 'r:bc s:x', 's:d']);
   });
 });
 

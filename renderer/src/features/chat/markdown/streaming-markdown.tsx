@@ -1,6 +1,7 @@
 import { Component, memo, useMemo, useRef, type ReactNode } from 'react';
 import { createBlockSplitter, withDefinitions } from './blocks';
 import { MarkdownBlockView } from './markdown-block';
+import { hideUnclosedMarkup } from './unclosed';
 
 interface BlockBoundaryProps {
   markdown: string;
@@ -55,7 +56,8 @@ export interface StreamingMarkdownProps {
 /**
  * Markdown that may still be arriving. Complete blocks are rendered once and kept (memoized,
  * keyed by index and hash); only the last, growing block renders again on each update, and only
- * the text from its start is lexed again.
+ * the text from its start is lexed again. While it streams, markup that opened in the last block
+ * and has not closed yet waits (see `hideUnclosedMarkup`), and a caret marks where the text ends.
  */
 export function StreamingMarkdown({ text, streaming }: StreamingMarkdownProps) {
   const splitter = useRef<ReturnType<typeof createBlockSplitter>>(null);
@@ -64,7 +66,7 @@ export function StreamingMarkdown({ text, streaming }: StreamingMarkdownProps) {
   const tailIndex = split.complete.length;
 
   return (
-    <div className="markdown">
+    <div className="markdown" data-streaming={streaming || undefined}>
       {split.complete.map((block) => (
         <SafeBlock
           key={block.key}
@@ -75,7 +77,10 @@ export function StreamingMarkdown({ text, streaming }: StreamingMarkdownProps) {
       {split.tail !== '' && (
         <SafeBlock
           key={streaming ? `${tailIndex}:tail` : `${tailIndex}:last`}
-          markdown={withDefinitions(split.tail, split.definitions)}
+          markdown={withDefinitions(
+            streaming ? hideUnclosedMarkup(split.tail) : split.tail,
+            split.definitions,
+          )}
           complete={!streaming}
         />
       )}

@@ -1,0 +1,165 @@
+/**
+ * Global shortcuts as Electron's `globalShortcut` takes them ("accelerators", such as
+ * `CommandOrControl+Alt+Space`): read with a sentence for each mistake, written in one canonical
+ * form, and shown the way each system shows keys (`Ctrl+Alt+Space`, `⌥⌘Space`).
+ *
+ * Plain functions: `globalShortcut.register` itself can only say yes or no, so everything that
+ * can be said before asking it is said here.
+ */
+
+const MODIFIERS = {
+  commandorcontrol: 'CommandOrControl',
+  cmdorctrl: 'CommandOrControl',
+  command: 'Command',
+  cmd: 'Command',
+  control: 'Control',
+  ctrl: 'Control',
+  alt: 'Alt',
+  option: 'Alt',
+  altgr: 'AltGr',
+  shift: 'Shift',
+  super: 'Super',
+  meta: 'Super',
+} as const;
+type Modifier = (typeof MODIFIERS)[keyof typeof MODIFIERS];
+
+/** The order modifiers are written and shown in. */
+const MODIFIER_ORDER: readonly Modifier[] = [
+  'CommandOrControl',
+  'Command',
+  'Control',
+  'Alt',
+  'AltGr',
+  'Shift',
+  'Super',
+];
+
+const NAMED_KEYS: Record<string, string> = {
+  space: 'Space',
+  tab: 'Tab',
+  backspace: 'Backspace',
+  delete: 'Delete',
+  insert: 'Insert',
+  return: 'Enter',
+  enter: 'Enter',
+  up: 'Up',
+  down: 'Down',
+  left: 'Left',
+  right: 'Right',
+  home: 'Home',
+  end: 'End',
+  pageup: 'PageUp',
+  pagedown: 'PageDown',
+  escape: 'Escape',
+  esc: 'Escape',
+  plus: 'Plus',
+  printscreen: 'PrintScreen',
+};
+
+const PUNCTUATION = new Set([...'`-=[]\\;\',./~!@#$%^&*()_{}|:"<>?']);
+
+export type AcceleratorRead =
+  | { ok: true; accelerator: string; modifiers: Modifier[]; key: string }
+  | { ok: false; problem: string };
+
+function keyOf(part: string): string | undefined {
+  const lower = part.toLowerCase();
+  if (/^[a-z0-9]$/i.test(part)) return part.toUpperCase();
+  if (/^f([1-9]|1\d|2[0-4])$/.test(lower)) return lower.toUpperCase();
+  if (NAMED_KEYS[lower] !== undefined) return NAMED_KEYS[lower];
+  if (/^num[0-9]$/.test(lower)) return lower;
+  if (part.length === 1 && PUNCTUATION.has(part)) return part;
+  return undefined;
+}
+
+/**
+ * Reads an accelerator for a global shortcut: modifiers then exactly one key, with at least one of
+ * Ctrl, Alt, Command or Super (a shortcut of Shift and a letter would take that capital letter
+ * from every other app). Escape is refused: it closes the quick window.
+ */
+export function readAccelerator(text: string): AcceleratorRead {
+  const value = text.trim();
+  if (value === '') return { ok: false, problem: 'Press the keys for the shortcut.' };
+  // `+` is the separator, so the plus key itself is written `Plus`.
+  const parts = value.split('+').map((part) => part.trim());
+  if (parts.some((part) => part === '')) {
+    return { ok: false, problem: `“${value}” has an empty part: write the plus key as Plus.` };
+  }
+  const modifiers: Modifier[] = [];
+  let key: string | undefined;
+  for (const part of parts) {
+    const modifier = MODIFIERS[part.toLowerCase() as keyof typeof MODIFIERS];
+    if (modifier !== undefined) {
+      if (key !== undefined) return { ok: false, problem: 'Modifiers come before the key.' };
+      if (!modifiers.includes(modifier)) modifiers.push(modifier);
+      continue;
+    }
+    const named = keyOf(part);
+    if (named === undefined)
+      return { ok: false, problem: `“${part}” is not a key a shortcut can use.` };
+    if (key !== undefined) {
+      return {
+        ok: false,
+        problem: `A shortcut has one key besides its modifiers, not ${key} and ${named}.`,
+      };
+    }
+    key = named;
+  }
+  if (key === undefined) {
+    return { ok: false, problem: 'Add a key to the modifiers, such as Space or a letter.' };
+  }
+  if (key === 'Escape')
+    return { ok: false, problem: 'Escape closes the quick window: choose another key.' };
+  const strong = modifiers.some((m) => m !== 'Shift');
+  if (!strong) {
+    return {
+      ok: false,
+      problem:
+        'Use Ctrl, Alt, Command or Super in the shortcut: without one it would take a key other apps need.',
+    };
+  }
+  const ordered = MODIFIER_ORDER.filter((m) => modifiers.includes(m));
+  return { ok: true, accelerator: [...ordered, key].join('+'), modifiers: ordered, key };
+}
+
+const MAC_SYMBOLS: Record<Modifier, string> = {
+  Control: '⌃',
+  Alt: '⌥',
+  AltGr: '⌥',
+  Shift: '⇧',
+  Command: '⌘',
+  CommandOrControl: '⌘',
+  Super: '⌘',
+};
+const MAC_ORDER: readonly Modifier[] = [
+  'Control',
+  'Alt',
+  'AltGr',
+  'Shift',
+  'CommandOrControl',
+  'Command',
+  'Super',
+];
+
+/** An accelerator as `platform` (`process.platform`) shows keys; as given if it does not read. */
+export function acceleratorLabel(text: string, platform: string): string {
+  const read = readAccelerator(text);
+  if (!read.ok) return text;
+  if (platform === 'darwin') {
+    const symbols = MAC_ORDER.filter((m) => read.modifiers.includes(m)).map((m) => MAC_SYMBOLS[m]);
+    return `${[...new Set(symbols)].join('')}${read.key}`;
+  }
+  const names = read.modifiers.map((m) => {
+    switch (m) {
+      case 'CommandOrControl':
+      case 'Control':
+        return 'Ctrl';
+      case 'Command':
+      case 'Super':
+        return platform === 'win32' ? 'Win' : 'Super';
+      default:
+        return m;
+    }
+  });
+  return [...new Set(names), read.key].join('+');
+}

@@ -1,0 +1,86 @@
+/**
+ * The ‹ 2 / 3 › switcher on a message that has other versions (edits of a question, regenerated
+ * replies): the buttons, or ← and → while it has focus, show the version before or after; the
+ * rest of the path follows that version's most recent reply. Focus stays on the switcher of the
+ * version shown, so that the keys can be pressed again.
+ */
+import { useEffect, useRef, type KeyboardEvent } from 'react';
+import { showVersion } from './chat-actions';
+import type { ChatMessage } from './chat-types';
+
+type Branch = NonNullable<ChatMessage['branch']>;
+
+/** The version whose switcher takes focus when it appears, and on which button. */
+let focusNext: { messageId: string; side: 'previous' | 'next' } | undefined;
+
+export function VersionSwitcher({
+  messageId,
+  branch,
+  disabled,
+}: {
+  messageId: string;
+  branch: Branch;
+  disabled: boolean;
+}) {
+  const previous = useRef<HTMLButtonElement>(null);
+  const next = useRef<HTMLButtonElement>(null);
+
+  useEffect(() => {
+    if (focusNext?.messageId !== messageId) return;
+    const side = focusNext.side;
+    focusNext = undefined;
+    const wanted = side === 'previous' ? previous.current : next.current;
+    const other = side === 'previous' ? next.current : previous.current;
+    // At either end its button is disabled: the other one takes focus.
+    (wanted && !wanted.disabled ? wanted : other)?.focus();
+  }, [messageId]);
+
+  function go(side: 'previous' | 'next') {
+    const target = side === 'previous' ? branch.previousId : branch.nextId;
+    if (target === null || disabled) return;
+    focusNext = { messageId: target, side };
+    void showVersion(target);
+  }
+
+  function onKeyDown(event: KeyboardEvent) {
+    if (event.key === 'ArrowLeft' || event.key === 'ArrowRight') {
+      event.preventDefault();
+      go(event.key === 'ArrowLeft' ? 'previous' : 'next');
+    }
+  }
+
+  const label = `Version ${branch.index + 1} of ${branch.count}`;
+  return (
+    <div
+      className="chat-versions"
+      role="group"
+      aria-label={label}
+      title={`${label} (← and → to switch)`}
+      onKeyDown={onKeyDown}
+    >
+      <button
+        ref={previous}
+        type="button"
+        className="chat-versions-button"
+        aria-label="Previous version"
+        disabled={disabled || branch.previousId === null}
+        onClick={() => go('previous')}
+      >
+        ‹
+      </button>
+      <span className="chat-versions-count" aria-hidden="true">
+        {branch.index + 1} / {branch.count}
+      </span>
+      <button
+        ref={next}
+        type="button"
+        className="chat-versions-button"
+        aria-label="Next version"
+        disabled={disabled || branch.nextId === null}
+        onClick={() => go('next')}
+      >
+        ›
+      </button>
+    </div>
+  );
+}

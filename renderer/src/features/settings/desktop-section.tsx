@@ -1,0 +1,231 @@
+import { useEffect, useRef, useState, type KeyboardEvent } from 'react';
+import { shortcutPlatform } from '../../../../electron/shared/shortcuts';
+import { Notice } from '../../components/notice';
+import { failureOf, type FailureInfo } from '../../lib/errors';
+import type { DesktopChange, DesktopStatus, Settings } from '../../lib/relay-bridge';
+import { recordKeys } from './accelerator-keys';
+import { changeDesktop, loadDesktopStatus } from './desktop-actions';
+
+const DEFAULT_SHORTCUT = 'CommandOrControl+Alt+Space';
+
+function isMac(): boolean {
+  const nav = navigator as Navigator & { userAgentData?: { platform?: string } };
+  return shortcutPlatform(nav.userAgentData?.platform || nav.platform) === 'mac';
+}
+
+/**
+ * Quick ask (its global shortcut, saving, the clipboard) and the app's place on the desktop (the
+ * tray, closing to it, opening at login). Main applies each change before saving it, so a
+ * shortcut the system refuses is said here and the one before stays.
+ */
+export function DesktopSection({ settings }: { settings: Settings }) {
+  const [status, setStatus] = useState<DesktopStatus | undefined>();
+  const [failure, setFailure] = useState<
+    { section: 'quick' | 'desktop'; info: FailureInfo } | undefined
+  >();
+  const [busy, setBusy] = useState(false);
+  const [recording, setRecording] = useState(false);
+  const recorder = useRef<HTMLButtonElement>(null);
+  // A choice shows at once, before main has applied it; it goes back if main refuses it.
+  const [pending, setPending] = useState<DesktopChange | undefined>();
+  const quickAsk = { ...settings.quickAsk, ...pending?.quickAsk };
+  const desktop = { ...settings.desktop, ...pending?.desktop };
+
+  useEffect(() => {
+    loadDesktopStatus().then(setStatus, (error: unknown) =>
+      setFailure({ section: 'quick', info: failureOf(error) }),
+    );
+  }, []);
+
+  useEffect(() => {
+    if (recording) recorder.current?.focus();
+  }, [recording]);
+
+  async function apply(change: DesktopChange) {
+    setBusy(true);
+    setFailure(undefined);
+    setPending(change.quickAsk?.shortcut === undefined ? change : undefined);
+    try {
+      setStatus(await changeDesktop(change));
+    } catch (error) {
+      setFailure({ section: change.quickAsk ? 'quick' : 'desktop', info: failureOf(error) });
+    } finally {
+      setPending(undefined);
+      setBusy(false);
+    }
+  }
+
+  function onRecordKey(event: KeyboardEvent<HTMLButtonElement>) {
+    const recorded = recordKeys(event, isMac());
+    if (recorded.kind === 'waiting') return;
+    event.preventDefault();
+    if (recorded.kind === 'cancel') return setRecording(false);
+    if (recorded.kind === 'unknown') return;
+    setRecording(false);
+    void apply({ quickAsk: { shortcut: recorded.accelerator } });
+  }
+
+  const shortcut = status?.shortcut;
+  return (
+    <>
+      <section className="card settings-section" aria-labelledby="quick-ask-title">
+        <h2 className="card-title" id="quick-ask-title">
+          Quick ask
+        </h2>
+        <p className="card-lead">
+          A small window over whatever you are doing: ask the default chat model one question and
+          read the reply there. Enter sends, Esc hides it.
+        </p>
+        <label className="checkbox-field">
+          <input
+            type="checkbox"
+            checked={quickAsk.enabled}
+            disabled={busy}
+            onChange={(event) => void apply({ quickAsk: { enabled: event.target.checked } })}
+          />
+          <span>Open quick ask with a keyboard shortcut, from any app</span>
+        </label>
+        <div className="quick-shortcut-row">
+          <span className="field-label" id="quick-ask-shortcut-label">
+            Shortcut
+          </span>
+          {recording ? (
+            <button
+              ref={recorder}
+              type="button"
+              className="button shortcut-recorder"
+              aria-describedby="quick-ask-shortcut-label"
+              onKeyDown={onRecordKey}
+              onBlur={() => setRecording(false)}
+            >
+              Press the new keys… (Esc cancels)
+            </button>
+          ) : (
+            <>
+              <kbd className="shortcut-keys" aria-describedby="quick-ask-shortcut-label">
+                {shortcut?.label ?? quickAsk.shortcut}
+              </kbd>
+              <button
+                type="button"
+                className="button button-small"
+                disabled={busy || !quickAsk.enabled}
+                onClick={() => setRecording(true)}
+              >
+                Change…
+              </button>
+              {quickAsk.shortcut !== DEFAULT_SHORTCUT && (
+                <button
+                  type="button"
+                  className="button button-small"
+                  disabled={busy || !quickAsk.enabled}
+                  onClick={() => void apply({ quickAsk: { shortcut: DEFAULT_SHORTCUT } })}
+                >
+                  Use the default
+                </button>
+              )}
+            </>
+          )}
+        </div>
+        {failure?.section === 'quick' && (
+          <Notice tone="error" title="The change was not made">
+            <p className="failure-message">{failure.info.message}</p>
+          </Notice>
+        )}
+        {quickAsk.enabled && shortcut?.problem && (
+          <Notice tone="warning" title="The shortcut does not work">
+            <p>{shortcut.problem}</p>
+          </Notice>
+        )}
+        {quickAsk.enabled && shortcut?.registered && (
+          <p className="muted">{shortcut.label} opens quick ask, whichever app is in front.</p>
+        )}
+        <label className="checkbox-field">
+          <input
+            type="checkbox"
+            checked={quickAsk.saveConversations}
+            disabled={busy}
+            aria-describedby="quick-ask-save-hint"
+            onChange={(event) =>
+              void apply({ quickAsk: { saveConversations: event.target.checked } })
+            }
+          />
+          <span>Keep every quick ask as a conversation</span>
+        </label>
+        <p className="muted" id="quick-ask-save-hint">
+          Off, a quick ask is kept only when you choose “Open in Relay Desktop”; otherwise it is
+          gone when you ask the next one.
+        </p>
+        <label className="checkbox-field">
+          <input
+            type="checkbox"
+            checked={quickAsk.useClipboard}
+            disabled={busy}
+            aria-describedby="quick-ask-clipboard-hint"
+            onChange={(event) => void apply({ quickAsk: { useClipboard: event.target.checked } })}
+          />
+          <span>Offer the clipboard as context</span>
+        </label>
+        <p className="muted" id="quick-ask-clipboard-hint">
+          Each time quick ask opens, the app reads the text on the clipboard (on Linux, the text you
+          last selected in any app) and shows it above your question. It is sent only with the next
+          question, and you can leave it out. Off, the clipboard is never read.
+        </p>
+      </section>
+
+      <section className="card settings-section" aria-labelledby="desktop-title">
+        <h2 className="card-title" id="desktop-title">
+          Tray and start-up
+        </h2>
+        <label className="checkbox-field">
+          <input
+            type="checkbox"
+            checked={desktop.showTray}
+            disabled={busy}
+            onChange={(event) => void apply({ desktop: { showTray: event.target.checked } })}
+          />
+          <span>Show an icon in the system tray (the menu bar on macOS)</span>
+        </label>
+        {status?.tray.problem && (
+          <Notice tone="warning" title="No tray icon">
+            <p>{status.tray.problem}</p>
+          </Notice>
+        )}
+        <label className="checkbox-field">
+          <input
+            type="checkbox"
+            checked={desktop.closeToTray}
+            disabled={busy || !desktop.showTray}
+            onChange={(event) => void apply({ desktop: { closeToTray: event.target.checked } })}
+          />
+          <span>Closing the window keeps Relay Desktop running in the tray</span>
+        </label>
+        <label className="checkbox-field">
+          <input
+            type="checkbox"
+            checked={desktop.openAtLogin}
+            disabled={busy}
+            aria-describedby="open-at-login-hint"
+            onChange={(event) => void apply({ desktop: { openAtLogin: event.target.checked } })}
+          />
+          <span>Open at login</span>
+        </label>
+        <p className="muted" id="open-at-login-hint">
+          {desktop.showTray
+            ? 'It starts in the tray, without a window.'
+            : 'It starts with its window open.'}
+          {status?.openAtLogin.detail && ` Kept in ${status.openAtLogin.detail}.`}
+        </p>
+        {status?.openAtLogin.problem && (
+          <Notice tone="warning" title="Opening at login">
+            <p>{status.openAtLogin.problem}</p>
+          </Notice>
+        )}
+        {failure?.section === 'desktop' && (
+          <Notice tone="error" title="The change was not made">
+            <p className="failure-message">{failure.info.message}</p>
+          </Notice>
+        )}
+      </section>
+    </>
+  );
+}

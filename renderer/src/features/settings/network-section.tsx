@@ -1,0 +1,317 @@
+import { useEffect, useId, useState, type FormEvent } from 'react';
+import { Field } from '../../components/field';
+import { Notice } from '../../components/notice';
+import { Spinner } from '../../components/spinner';
+import { failureOf, type FailureInfo } from '../../lib/errors';
+import type { ProxySettings, ProxyTestResult, Settings } from '../../lib/relay-bridge';
+import { saveProxy, testProxy } from './network-actions';
+
+type Mode = ProxySettings['mode'];
+type Scheme = Extract<ProxySettings, { mode: 'manual' }>['scheme'];
+
+const DEFAULT_PORTS: Record<Scheme, string> = { http: '8080', https: '443', socks5: '1080' };
+const KIND_NAMES: Record<string, string> = {
+  PROXY: 'an HTTP proxy',
+  HTTPS: 'an HTTPS proxy',
+  SOCKS5: 'a SOCKS5 proxy',
+  SOCKS4: 'a SOCKS4 proxy',
+  SOCKS: 'a SOCKS proxy',
+  QUIC: 'a QUIC proxy',
+};
+
+interface Fields {
+  mode: Mode;
+  scheme: Scheme;
+  host: string;
+  port: string;
+  bypass: string;
+}
+
+function fieldsOf(proxy: ProxySettings): Fields {
+  return proxy.mode === 'manual'
+    ? {
+        mode: 'manual',
+        scheme: proxy.scheme,
+        host: proxy.host,
+        port: String(proxy.port),
+        bypass: proxy.bypass.join('\n'),
+      }
+    : { mode: proxy.mode, scheme: 'http', host: '', port: DEFAULT_PORTS.http, bypass: '<local>' };
+}
+
+type Errors = Partial<Record<'host' | 'port' | 'bypass', string>>;
+
+/** The proxy as main takes it, or what is wrong with the fields before anything is sent. */
+function read(fields: Fields): { proxy: ProxySettings } | { errors: Errors } {
+  if (fields.mode !== 'manual') return { proxy: { mode: fields.mode } };
+  const errors: Errors = {};
+  const port = Number(fields.port.trim());
+  if (!/^\d+$/.test(fields.port.trim()) || port < 1 || port > 65535) {
+    errors.port = 'The port is a number from 1 to 65535.';
+  }
+  if (fields.host.trim() === '') errors.host = 'Give the proxy’s host name or IP address.';
+  if (Object.keys(errors).length > 0) return { errors };
+  return {
+    proxy: {
+      mode: 'manual',
+      scheme: fields.scheme,
+      host: fields.host.trim(),
+      port,
+      bypass: fields.bypass
+        .split(/[\n,;]+/)
+        .map((rule) => rule.trim())
+        .filter((rule) => rule !== ''),
+    },
+  };
+}
+
+/** Where main's refusal points (`proxy.host`, `proxy.bypass.2`): the field to show it at. */
+function fieldOf(error: unknown): keyof Errors | undefined {
+  const param = (error as { param?: unknown } | null)?.param;
+  if (typeof param !== 'string') return undefined;
+  const [, field] = param.split('.');
+  return field === 'host' || field === 'port' || field === 'bypass' ? field : undefined;
+}
+
+function describeTest(result: ProxyTestResult): string {
+  if (result.direct) return `${result.url} is reached directly, without a proxy.`;
+  const [first] = result.proxies;
+  if (!first) return `${result.url}: ${result.answer}`;
+  return `${result.url} goes through ${KIND_NAMES[first.kind] ?? first.kind} at ${first.hostPort}.`;
+}
+
+/**
+ * Settings → Network: the system's proxy (the default), no proxy, or a proxy of one's own with
+ * addresses that bypass it; and a test of where an address goes.
+ */
+export function NetworkSection({
+  settings,
+  testUrl,
+}: {
+  settings: Settings;
+  /** The address the test starts with: the connection in use. */
+  testUrl?: string | undefined;
+}) {
+  const id = useId();
+  const [fields, setFields] = useState<Fields>(() => fieldsOf(settings.proxy));
+  const [errors, setErrors] = useState<Errors>({});
+  const [saving, setSaving] = useState(false);
+  const [outcome, setOutcome] = useState<'saved' | FailureInfo | undefined>();
+  const [url, setUrl] = useState(testUrl ?? '');
+  const [testing, setTesting] = useState(false);
+  const [tested, setTested] = useState<ProxyTestResult | FailureInfo | undefined>();
+
+  const saved = JSON.stringify(settings.proxy);
+  useEffect(() => {
+    setFields(fieldsOf(JSON.parse(saved) as ProxySettings));
+  }, [saved]);
+
+  const edit = (change: Partial<Fields>) => {
+    setFields((current) => ({ ...current, ...change }));
+    setOutcome(undefined);
+  };
+
+  async function save(event: FormEvent) {
+    event.preventDefault();
+    const result = read(fields);
+    if ('errors' in result) {
+      setErrors(result.errors);
+      return;
+    }
+    setErrors({});
+    setSaving(true);
+    try {
+      await saveProxy(result.proxy);
+      setOutcome('saved');
+    } catch (error) {
+      const field = fieldOf(error);
+      const failure = failureOf(error);
+      if (field) {
+        setErrors({
+          [field]: failure.message.replace(/^The request to \S+ is not valid: \S+: /, ''),
+        });
+        setOutcome(undefined);
+      } else {
+        setOutcome(failure);
+      }
+    } finally {
+      setSaving(false);
+    }
+  }
+
+  async function runTest() {
+    setTesting(true);
+    setTested(undefined);
+    try {
+      setTested(await testProxy(url));
+    } catch (error) {
+      setTested(failureOf(error));
+    } finally {
+      setTesting(false);
+    }
+  }
+
+  const modes: { value: Mode; label: string; hint: string }[] = [
+    {
+      value: 'system',
+      label: 'Use the system’s proxy settings',
+      hint: 'The default: as your browser does.',
+    },
+    { value: 'none', label: 'No proxy', hint: 'Connect to every relay directly.' },
+    {
+      value: 'manual',
+      label: 'Use this proxy',
+      hint: 'For every relay, except the addresses below.',
+    },
+  ];
+
+  return (
+    <section className="card settings-section" aria-labelledby="network-title">
+      <h2 className="card-title" id="network-title">
+        Network
+      </h2>
+      <p className="card-lead">
+        How requests to relays reach the network. The demo relay runs on this computer and is always
+        reached directly. Certificates are checked against your system’s trust store, as your
+        browser does: for a relay with a certificate from a private (company) CA, add that CA there.
+      </p>
+      <form className="settings-form" onSubmit={save} noValidate aria-label="Proxy">
+        <fieldset className="proxy-modes">
+          <legend className="field-label">Proxy</legend>
+          {modes.map((mode) => (
+            <label key={mode.value} className="checkbox-field">
+              <input
+                type="radio"
+                name={`${id}-mode`}
+                value={mode.value}
+                checked={fields.mode === mode.value}
+                onChange={() => edit({ mode: mode.value })}
+              />
+              <span>
+                {mode.label} <span className="muted">{mode.hint}</span>
+              </span>
+            </label>
+          ))}
+        </fieldset>
+        {fields.mode === 'manual' && (
+          <>
+            <div className="field-row proxy-server">
+              <div className="field">
+                <label className="field-label" htmlFor={`${id}-scheme`}>
+                  Kind
+                </label>
+                <select
+                  id={`${id}-scheme`}
+                  className="select"
+                  value={fields.scheme}
+                  onChange={(event) => {
+                    const scheme = event.target.value as Scheme;
+                    const port =
+                      fields.port === DEFAULT_PORTS[fields.scheme]
+                        ? DEFAULT_PORTS[scheme]
+                        : fields.port;
+                    edit({ scheme, port });
+                  }}
+                >
+                  <option value="http">HTTP</option>
+                  <option value="https">HTTPS</option>
+                  <option value="socks5">SOCKS5</option>
+                </select>
+              </div>
+              <Field
+                label="Host"
+                value={fields.host}
+                placeholder="proxy.example.com"
+                autoComplete="off"
+                spellCheck={false}
+                onChange={(event) => edit({ host: event.target.value })}
+                error={errors.host}
+              />
+              <Field
+                label="Port"
+                inputMode="numeric"
+                value={fields.port}
+                onChange={(event) => edit({ port: event.target.value })}
+                error={errors.port}
+              />
+            </div>
+            <div className="field">
+              <label className="field-label" htmlFor={`${id}-bypass`}>
+                Reach directly (bypass list)
+              </label>
+              <textarea
+                id={`${id}-bypass`}
+                className="input proxy-bypass"
+                rows={4}
+                spellCheck={false}
+                value={fields.bypass}
+                onChange={(event) => edit({ bypass: event.target.value })}
+                aria-invalid={errors.bypass ? true : undefined}
+                aria-describedby={`${id}-bypass-hint${errors.bypass ? ` ${id}-bypass-error` : ''}`}
+              />
+              <p className="field-hint" id={`${id}-bypass-hint`}>
+                One per line: a host (relay.example.com), a whole domain (.example.com), an address
+                or a range (192.168.0.0/16), or &lt;local&gt; for names without a dot.
+              </p>
+              {errors.bypass && (
+                <p className="field-error" id={`${id}-bypass-error`}>
+                  {errors.bypass}
+                </p>
+              )}
+            </div>
+          </>
+        )}
+        <div className="form-actions">
+          {outcome === 'saved' && (
+            <span className="save-status" role="status">
+              Saved and in use
+            </span>
+          )}
+          {outcome && outcome !== 'saved' && (
+            <Notice tone="error" title="The proxy was not changed">
+              <p className="failure-message">{outcome.message}</p>
+            </Notice>
+          )}
+          <span className="form-actions-spacer" />
+          <button type="submit" className="button button-primary" disabled={saving}>
+            {saving ? 'Saving…' : 'Save proxy'}
+          </button>
+        </div>
+      </form>
+      <div className="proxy-test">
+        <Field
+          label="Test an address"
+          type="url"
+          value={url}
+          placeholder="https://relay.example.com"
+          autoComplete="off"
+          spellCheck={false}
+          onChange={(event) => setUrl(event.target.value)}
+          hint="Shows which proxy, if any, a request to it would go through now."
+        />
+        <button
+          type="button"
+          className="button"
+          disabled={testing || url.trim() === ''}
+          onClick={() => void runTest()}
+        >
+          {testing ? <Spinner label="Testing" /> : null}
+          Test
+        </button>
+      </div>
+      {tested &&
+        ('answer' in tested ? (
+          <Notice tone="info" title="Where it goes" className="proxy-test-result">
+            <p>{describeTest(tested)}</p>
+            <p className="muted">
+              Answer of the network stack: <code>{tested.answer}</code>
+            </p>
+          </Notice>
+        ) : (
+          <Notice tone="error" title="The test could not be run">
+            <p className="failure-message">{tested.message}</p>
+          </Notice>
+        ))}
+    </section>
+  );
+}

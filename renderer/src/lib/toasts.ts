@@ -1,0 +1,100 @@
+/**
+ * Toasts: transient outcomes (exported, copied, saved) said briefly in a corner and gone by
+ * themselves. Problems that need the person stay on their screen as notices instead.
+ *
+ * Any feature calls `showToast`; the shell shows them (components/toast-region.tsx).
+ */
+import { create } from 'zustand';
+import { failureOf } from './errors';
+import { requireBridge } from './relay-bridge';
+
+export interface ToastAction {
+  label: string;
+  run(): void;
+}
+
+export interface Toast {
+  id: number;
+  text: string;
+  tone: 'success' | 'info' | 'error';
+  action?: ToastAction | undefined;
+}
+
+/** How long a toast stays: longer when it offers an action, so there is time to take it. */
+export const TOAST_MS = 5000;
+export const TOAST_WITH_ACTION_MS = 9000;
+/** At most this many at once; a newer one pushes out the oldest. */
+const MAX_TOASTS = 3;
+
+interface ToastState {
+  toasts: Toast[];
+  shown(toast: Toast): void;
+  dismissed(id: number): void;
+}
+
+export const useToastStore = create<ToastState>()((set) => ({
+  toasts: [],
+  shown: (toast) => set((state) => ({ toasts: [...state.toasts, toast].slice(-MAX_TOASTS) })),
+  dismissed: (id) => set((state) => ({ toasts: state.toasts.filter((t) => t.id !== id) })),
+}));
+
+let nextId = 1;
+const timers = new Map<number, ReturnType<typeof setTimeout>>();
+
+function schedule(id: number, ms: number): void {
+  clearTimeout(timers.get(id));
+  timers.set(
+    id,
+    setTimeout(() => {
+      timers.delete(id);
+      useToastStore.getState().dismissed(id);
+    }, ms),
+  );
+}
+
+/** Shows a toast that closes itself; returns its id. */
+export function showToast(
+  text: string,
+  options: { tone?: Toast['tone']; action?: ToastAction } = {},
+): number {
+  const id = nextId++;
+  useToastStore
+    .getState()
+    .shown({ id, text, tone: options.tone ?? 'success', action: options.action });
+  schedule(id, options.action ? TOAST_WITH_ACTION_MS : TOAST_MS);
+  return id;
+}
+
+export function dismissToast(id: number): void {
+  clearTimeout(timers.get(id));
+  timers.delete(id);
+  useToastStore.getState().dismissed(id);
+}
+
+/** Keeps a toast while the pointer or focus is on it, and restarts its time when they leave. */
+export function holdToast(id: number, held: boolean): void {
+  if (held) {
+    clearTimeout(timers.get(id));
+    timers.delete(id);
+  } else if (useToastStore.getState().toasts.some((t) => t.id === id)) {
+    schedule(id, TOAST_MS);
+  }
+}
+
+/**
+ * A toast for a file just saved, with "Show in folder" (main shows only files it saved in this
+ * session). Nothing is shown when the save was cancelled (`path` absent).
+ */
+export function showSavedToast(text: string, path: string | undefined): void {
+  if (path === undefined) return;
+  showToast(text, {
+    action: {
+      label: 'Show in folder',
+      run: () => {
+        void requireBridge()
+          .showSavedFile({ path })
+          .catch((error: unknown) => showToast(failureOf(error).message, { tone: 'error' }));
+      },
+    },
+  });
+}

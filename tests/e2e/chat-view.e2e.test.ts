@@ -1,0 +1,125 @@
+/**
+ * The conversation view while replies arrive: it follows the conversation (a new message, a reply
+ * growing) until the person scrolls away; sending is simply unavailable while a reply streams;
+ * and half-written markdown never shows its markers.
+ */
+import { describe, expect, it } from 'vitest';
+import { e2eSuite } from './harness/suite';
+import { ChatPage } from './pages/chat-page';
+import { heldChat, longReply, type HeldChat } from './pages/held-chat';
+
+const suite = e2eSuite({ connectionName: 'Chat relay' });
+
+async function chatWith(relay: HeldChat, viewport = { width: 1280, height: 800 }) {
+  const page = await suite.connected(ChatPage, { fetch: relay.fetch });
+  await page.page.setViewportSize(viewport);
+  return page;
+}
+
+describe('chat view', () => {
+  it('follows a new message and its growing reply, and holds still once the person scrolls up', async () => {
+    const relay = heldChat();
+    relay.script('Tell me a long story', longReply(40));
+    const page = await chatWith(relay, { width: 900, height: 650 });
+    await page.send('Tell me a long story');
+    await expect(page.finishedReplyStatus()).resolves.toBe('complete');
+
+    const reply = relay.hold('And now a second one');
+    await page.send('And now a second one');
+    await reply.asked;
+    const mine = page.page
+      .locator('article.chat-message[data-role="user"]')
+      .filter({ hasText: 'And now a second one' });
+    // Sending scrolls to the message just sent.
+    await expect.poll(() => page.isInView(mine), { timeout: 5000 }).toBe(true);
+
+    // The reply grows (the last row gets taller, no row is added): the view follows it.
+    for (let i = 1; i <= 6; i++) {
+      reply.push(`Line ${i} of the second reply, long enough to wrap on a narrow window.\n\n`);
+      await expect.poll(() => page.lastReply().textContent()).toContain(`Line ${i} of`);
+      await expect.poll(() => page.isEndInView(page.lastReply()), { timeout: 5000 }).toBe(true);
+    }
+    await expect(page.jumpToLatest().count()).resolves.toBe(0);
+
+    // Scrolling up stops the following: the place holds while the reply grows, and a button
+    // offers the way back.
+    await page.messageList().hover();
+    await page.page.mouse.wheel(0, -600);
+    await expect.poll(() => page.isEndInView(page.lastReply())).toBe(false);
+    const held = await page.scrollTop();
+    for (let i = 7; i <= 9; i++) {
+      reply.push(`Line ${i} of the second reply, arriving while the person reads above.\n\n`);
+      await expect.poll(() => page.lastReply().textContent()).toContain(`Line ${i} of`);
+    }
+    await page.jumpToLatest().waitFor();
+    expect(Math.abs((await page.scrollTop()) - held)).toBeLessThanOrEqual(2);
+
+    await page.jumpToLatest().click();
+    await expect.poll(() => page.isEndInView(page.lastReply()), { timeout: 5000 }).toBe(true);
+    reply.end();
+    await expect(page.finishedReplyStatus()).resolves.toBe('complete');
+  });
+
+  it('Enter while a reply streams sends nothing and says why, quietly', async () => {
+    const relay = heldChat();
+    const page = await chatWith(relay);
+    const reply = relay.hold('Take your time');
+    await page.send('Take your time');
+    await reply.asked;
+    reply.push('Thinking it over');
+
+    await page.message.fill('A follow-up question');
+    await page.message.press('Enter');
+    await page.composerHint().waitFor();
+    await expect(page.composerHint().textContent()).resolves.toContain(
+      'Wait for the reply, or press Esc to stop',
+    );
+    // No error, nothing sent, the text kept, and one Stop button (Send became Stop).
+    await expect(page.page.locator('.chat-main [role="alert"]').count()).resolves.toBe(0);
+    const sends = suite.app.messages.filter((m) => m.channel === 'chat:send');
+    expect(sends).toHaveLength(1);
+    await expect(page.message.inputValue()).resolves.toBe('A follow-up question');
+    await expect(
+      page.page.getByRole('button', { name: 'Stop', exact: true }).count(),
+    ).resolves.toBe(1);
+
+    reply.end();
+    await expect(page.finishedReplyStatus()).resolves.toBe('complete');
+    await expect.poll(() => page.composerHint().count()).toBe(0);
+  });
+
+  it('never shows half-written markdown: an open emphasis or code fence waits for its end', async () => {
+    const relay = heldChat();
+    const page = await chatWith(relay);
+    const reply = relay.hold('Which word is longest?');
+    await page.send('Which word is longest?');
+    await reply.asked;
+    reply.push('The **Longest');
+    await expect.poll(() => page.replyText()).toContain('Longest');
+    await expect(page.replyText()).resolves.not.toContain('*');
+    reply.push(' word** is here.\n\n```ts\nconst longest = "');
+    await expect.poll(() => page.replyText()).toContain('const longest');
+    await expect(page.replyText()).resolves.not.toContain('`');
+    await expect(page.lastReply().locator('strong').textContent()).resolves.toBe('Longest word');
+    // A caret marks the end of the text while it streams.
+    await expect(page.lastReply().locator('.markdown[data-streaming]').count()).resolves.toBe(1);
+    reply.push('antidisestablishmentarianism";\n```\n');
+    reply.end();
+    await expect(page.finishedReplyStatus()).resolves.toBe('complete');
+    await expect(page.lastReply().locator('pre').textContent()).resolves.toContain(
+      'const longest = "antidisestablishmentarianism";',
+    );
+    await expect(page.lastReply().locator('.markdown[data-streaming]').count()).resolves.toBe(0);
+  });
+
+  it("marks pinned conversations with the app's own icon, not an emoji", async () => {
+    const relay = heldChat();
+    const page = await chatWith(relay);
+    await page.send('Pin me');
+    await expect(page.finishedReplyStatus()).resolves.toBe('complete');
+    await page.sidebar.getByText('Pin me').first().waitFor();
+    await page.conversationAction('Pin me', 'Pin');
+    await page.sidebar.locator('.chat-pin-mark svg').waitFor();
+    await expect(page.sidebar.textContent()).resolves.not.toMatch(/\p{Extended_Pictographic}/u);
+  });
+});
