@@ -102,14 +102,51 @@ async function rendererMemory(
 /** Opens the conversation that has waited longest (the sidebar's last row). */
 async function switchConversation(page: Page): Promise<void> {
   const scroller = page.locator('.chat-conversations-scroller');
-  await scroller.evaluate((element) => {
-    const el = element as unknown as { scrollTop: number; scrollHeight: number };
-    el.scrollTop = el.scrollHeight;
-  });
-  await page.waitForTimeout(100);
-  const rows = page.locator('.chat-conversation-open');
-  await rows.last().click();
-  await page.locator('article.chat-message').first().waitFor();
+  const before = await shownMessageIds(page);
+  // The list may be loaded again and put back at its top meanwhile (a reply just ended, the
+  // screen was opened again): then its last row is looked for again.
+  for (let attempt = 1; ; attempt++) {
+    await scroller.evaluate((element) => {
+      const el = element as unknown as { scrollTop: number; scrollHeight: number };
+      el.scrollTop = el.scrollHeight;
+    });
+    await page.waitForTimeout(200);
+    const title =
+      (await page
+        .locator('.chat-conversation-open .chat-conversation-title')
+        .last()
+        .textContent()) ?? '';
+    const row = page.locator('.chat-conversation-open', {
+      has: page.locator('.chat-conversation-title', { hasText: new RegExp(`^${title}$`) }),
+    });
+    try {
+      await row.click({ timeout: 5_000 });
+      break;
+    } catch (error) {
+      if (attempt === 5) throw error;
+    }
+  }
+  // Opened: the messages shown are others than before.
+  await page.waitForFunction((before) => {
+    const doc = (
+      globalThis as unknown as {
+        document: { querySelectorAll(s: string): ArrayLike<{ getAttribute(n: string): string }> };
+      }
+    ).document;
+    const ids = Array.from(doc.querySelectorAll('article.chat-message[data-message-id]'), (a) =>
+      a.getAttribute('data-message-id'),
+    );
+    return ids.length > 0 && ids.every((id) => !before.includes(id));
+  }, before);
+}
+
+/** The ids of the message rows in the page. */
+function shownMessageIds(page: Page): Promise<string[]> {
+  return page
+    .locator('article.chat-message[data-message-id]')
+    .evaluateAll((rows) =>
+      rows.map((row) => (row as unknown as { dataset: { messageId: string } }).dataset.messageId),
+    );
 }
 
 async function embeddingsRun(page: Page, run: number): Promise<void> {
@@ -126,6 +163,15 @@ async function embeddingsRun(page: Page, run: number): Promise<void> {
     ).join('\n'),
   );
   await embeddings.embedButton.click();
+  // The run shown before keeps its pictures on the screen until this one has started: wait for
+  // this run to be the one shown, and finished, before waiting for pictures (which are then its
+  // own). Leaving the screen mid-run would measure a different session.
+  await embeddings.runs
+    .locator('li.runs-item[aria-current="true"]')
+    .filter({ hasText: `run ${run} text 0 about` })
+    .filter({ hasText: '· done' })
+    .waitFor({ timeout: 120_000 });
+  await embeddings.progress.waitFor({ state: 'hidden', timeout: 120_000 });
   await embeddings.waitForPictures(120_000);
 }
 
@@ -262,35 +308,49 @@ export const memorySoak: Benchmark = {
         await page.goto(server.origin);
         let chat = await openChat(page);
         for (let n = 1; n <= REPLIES; n++) {
-          if (n === 1 || n % 4 !== 0) {
-            await switchConversation(page);
-            switches++;
-          }
-          const question = `Question ${n}: a long answer with code and formulas, please.`;
-          await chat.send(question);
-          const status = await replyFinished(finished, n);
-          if (status !== 'complete') throw new Error(`Reply ${n} ended ${status}`);
-          if (EMBED_AFTER.has(n)) {
-            await embeddingsRun(page, n);
-            embedded++;
-            chat = await openChat(page);
-          }
-          if (SCROLL_AFTER.has(n)) {
-            await scrollGallery(page, SCROLL_STEPS / SCROLL_AFTER.size);
-            scrolled += SCROLL_STEPS / SCROLL_AFTER.size;
-            chat = await openChat(page);
-          }
-          if (CHECKPOINTS.includes(n)) {
-            const renderer = await rendererMemory(cdp);
-            const main = await services.memory();
-            checkpoints.push({
-              reply: n,
-              rendererHeap: renderer.heap,
-              domNodes: renderer.nodes,
-              listeners: renderer.listeners,
-              mainRss: main.rss,
-              mainHeap: main.heapUsed,
-            });
+          try {
+            if (n === 1 || n % 4 !== 0) {
+              await switchConversation(page);
+              switches++;
+            }
+            const question = `Question ${n}: a long answer with code and formulas, please.`;
+            // The page learns that the last reply ended after main (its events cross the harness's
+            // bridge later): until then the composer holds sending back ("Wait for the reply").
+            await page
+              .locator('.chat-composer')
+              .getByRole('button', { name: 'Send', exact: true })
+              .waitFor({ timeout: 60_000 });
+            await chat.send(question);
+            const status = await replyFinished(finished, n);
+            if (status !== 'complete') throw new Error(`Reply ${n} ended ${status}`);
+            if (EMBED_AFTER.has(n)) {
+              await embeddingsRun(page, n);
+              embedded++;
+              chat = await openChat(page);
+            }
+            if (SCROLL_AFTER.has(n)) {
+              await scrollGallery(page, SCROLL_STEPS / SCROLL_AFTER.size);
+              scrolled += SCROLL_STEPS / SCROLL_AFTER.size;
+              chat = await openChat(page);
+            }
+            if (CHECKPOINTS.includes(n)) {
+              const renderer = await rendererMemory(cdp);
+              const main = await services.memory();
+              checkpoints.push({
+                reply: n,
+                rendererHeap: renderer.heap,
+                domNodes: renderer.nodes,
+                listeners: renderer.listeners,
+                mainRss: main.rss,
+                mainHeap: main.heapUsed,
+              });
+            }
+          } catch (error) {
+            // Where in the session it stopped, for whoever reads the failure.
+            throw new Error(
+              `At reply ${n} of ${REPLIES}: ${error instanceof Error ? error.message : String(error)}`,
+              { cause: error },
+            );
           }
         }
         await context.close();
