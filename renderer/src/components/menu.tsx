@@ -98,7 +98,10 @@ export function Menu({ items, label, anchor, onClose }: MenuProps) {
     };
   }, [onClose, anchor]);
 
-  // Above everything, wherever its opener is (a scrolled, virtualized list).
+  // Above everything, wherever its opener is (a scrolled, virtualized list), yet in the opener's
+  // landmark (assistive technology finds it there) or dialog (a modal's top layer covers the rest).
+  const near = 'element' in anchor ? anchor.element : anchor.near;
+  const host = near.closest<HTMLElement>('dialog, aside, main, nav, header') ?? document.body;
   return createPortal(
     <div
       ref={layer}
@@ -108,7 +111,7 @@ export function Menu({ items, label, anchor, onClose }: MenuProps) {
     >
       <MenuList items={items} label={label} onClose={onClose} />
     </div>,
-    document.body,
+    host,
   );
 }
 
