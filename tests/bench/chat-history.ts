@@ -313,6 +313,7 @@ export const chatHistory: Benchmark = {
   name: 'chat-history',
   async run(): Promise<BenchResult> {
     const work = await mkdtemp(join(tmpdir(), 'relay-bench-chat-history-'));
+    const closing: Array<() => Promise<void>> = [];
     const relay = await startDemoRelay({ keys: [KEY], ratePerMinute: 100_000 });
     const browser = await chromium.launch({
       executablePath: CHROMIUM_PATH,
@@ -359,6 +360,11 @@ export const chatHistory: Benchmark = {
       const branched = seedBranched(store);
 
       const server = await serveDirectory(rendererDir, () => undefined);
+      // Closed however the run ends: a run that fails must not leave the process held open.
+      closing.push(
+        () => server.close(),
+        () => services.close(),
+      );
       const router = createRouter(ROUTES, services.handlers, {
         isTrustedSender: trustedSender([server.origin], () => [1]),
       });
@@ -459,8 +465,7 @@ export const chatHistory: Benchmark = {
         listBytes = JSON.stringify(list).length;
         conversationCount = list.ok ? (list.value as unknown[]).length : 0;
       }
-      await server.close();
-      await services.close();
+      for (const close of closing.splice(0)) await close();
       return {
         runs: MEASURED_RUNS,
         chromium: browser.version(),
@@ -520,6 +525,7 @@ export const chatHistory: Benchmark = {
         ],
       };
     } finally {
+      for (const close of closing.splice(0)) await close().catch(() => undefined);
       await browser.close();
       await relay.close();
       await rm(work, { recursive: true, force: true });
