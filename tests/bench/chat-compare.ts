@@ -109,6 +109,8 @@ export const chatCompare: Benchmark = {
   name: 'chat-compare',
   async run(): Promise<BenchResult> {
     const work = await mkdtemp(join(tmpdir(), 'relay-bench-chat-compare-'));
+    // Closed however the run ends: a run that fails must not leave the process held open.
+    const closing: Array<() => Promise<void>> = [];
     const relay = await startDemoRelay({
       keys: [KEY],
       ratePerMinute: 100_000,
@@ -177,6 +179,10 @@ export const chatCompare: Benchmark = {
         });
         return true;
       });
+      closing.push(
+        () => server.close(),
+        () => services.close(),
+      );
       const router = createRouter(ROUTES, services.handlers, {
         isTrustedSender: trustedSender([server.origin], () => [1]),
       });
@@ -305,8 +311,7 @@ export const chatCompare: Benchmark = {
           ),
         );
       }
-      await server.close();
-      await services.close();
+      for (const close of closing.splice(0)) await close();
       const loadAfter = loadavg()[0]!;
 
       const all = (r: CompareRun, pick: (s: Run) => number[]) => r.streams.flatMap(pick);
@@ -377,6 +382,7 @@ export const chatCompare: Benchmark = {
         ],
       };
     } finally {
+      for (const close of closing.splice(0)) await close().catch(() => undefined);
       await browser.close();
       await relay.close();
       await rm(work, { recursive: true, force: true });
