@@ -1,7 +1,7 @@
 /**
  * The conversation view while replies arrive: it follows the conversation (a new message, a reply
  * growing) until the person scrolls away; sending is simply unavailable while a reply streams;
- * and half-written markdown never shows its markers.
+ * half-written markdown never shows its markers; and a stopped reply can be continued.
  */
 import { describe, expect, it } from 'vitest';
 import { e2eSuite } from './harness/suite';
@@ -110,6 +110,49 @@ describe('chat view', () => {
       'const longest = "antidisestablishmentarianism";',
     );
     await expect(page.lastReply().locator('.markdown[data-streaming]').count()).resolves.toBe(0);
+  });
+
+  it('a stopped reply ends with a Stopped line; Continue grows it from there, saved whole', async () => {
+    const relay = heldChat();
+    const page = await chatWith(relay);
+    const first = relay.hold('Write me a short poem');
+    await page.send('Write me a short poem');
+    await first.asked;
+    const partial = 'Roses are red,\n\nviolets';
+    first.push(partial);
+    await expect.poll(() => page.replyText()).toContain('violets');
+    await page.page.getByRole('button', { name: 'Stop', exact: true }).click();
+    await expect(page.finishedReplyStatus()).resolves.toBe('interrupted');
+    const stopped = page.lastReply().getByRole('group', { name: 'Reply stopped' });
+    await expect(stopped.textContent()).resolves.toContain('Stopped');
+    await expect(stopped.getByRole('button').allTextContents()).resolves.toEqual([
+      'Continue',
+      'Regenerate',
+    ]);
+
+    // Continue asks with the reply so far as the last message, and the rest goes on after it.
+    const rest = relay.hold(partial);
+    await stopped.getByRole('button', { name: 'Continue' }).click();
+    await rest.asked;
+    expect(relay.requests.at(-1)?.slice(-2)).toEqual([
+      { role: 'user', content: 'Write me a short poem' },
+      { role: 'assistant', content: partial },
+    ]);
+    await expect.poll(() => page.lastReply().getAttribute('data-status')).toBe('streaming');
+    await expect(page.replyText()).resolves.toContain('violets');
+    rest.push(' are blue.');
+    await expect.poll(() => page.replyText()).toContain('violets are blue.');
+    rest.end();
+    await expect(page.finishedReplyStatus()).resolves.toBe('complete');
+    await expect(page.replies().count()).resolves.toBe(1);
+    await expect(page.lastReply().locator('.chat-stopped').count()).resolves.toBe(0);
+
+    // Saved whole: the reopened conversation shows one reply with all of it.
+    await page.page.reload();
+    await page.lastReply().waitFor();
+    await expect(page.lastReply().getAttribute('data-status')).resolves.toBe('complete');
+    await expect(page.replyText()).resolves.toMatch(/Roses are red,\s*violets are blue\./);
+    await expect(page.replies().count()).resolves.toBe(1);
   });
 
   it("marks pinned conversations with the app's own icon, not an emoji", async () => {

@@ -76,7 +76,7 @@ describe('chat', () => {
     await page.lastReply().waitFor();
     await page.page.keyboard.press('Escape');
     await expect(page.finishedReplyStatus()).resolves.toBe('interrupted');
-    await expect(page.lastReply().textContent()).resolves.toContain('Interrupted');
+    await expect(page.lastReply().textContent()).resolves.toContain('Stopped');
   });
 
   it('regenerates the last reply and edits a sent message', async () => {

@@ -68,6 +68,10 @@ export interface ChatState {
   followRequests: number;
   /** The composer takes the keyboard focus when it next shows (the app reopened a conversation). */
   composerFocus: boolean;
+  /** Chat options: replies stream as they are written (else arrive whole). */
+  stream: boolean;
+  /** Chat options: Enter sends (Shift+Enter breaks the line), else Ctrl+Enter; kept across starts. */
+  enterSends: boolean;
 
   listRequested(): void;
   /** The first page (the list starts again from it), or the next one when `append`. */
@@ -112,6 +116,8 @@ export interface ChatState {
   /** The chat screen was left: what it said for the moment is not shown on the next visit. */
   screenLeft(): void;
   composerFocusRequested(focus: boolean): void;
+  streamSet(stream: boolean): void;
+  enterSendsSet(enterSends: boolean): void;
 }
 
 const EMPTY_VIEW = {
@@ -144,6 +150,8 @@ export const useChatStore = create<ChatState>()((set) => ({
   listHidden: readListHidden(),
   followRequests: 0,
   composerFocus: false,
+  stream: true,
+  enterSends: readFlag(ENTER_SENDS_KEY) !== false,
 
   listRequested: () =>
     set((state) => (state.listStatus === 'ready' ? {} : { listStatus: 'loading' })),
@@ -312,21 +320,37 @@ export const useChatStore = create<ChatState>()((set) => ({
   followRequested: () => set((state) => ({ followRequests: state.followRequests + 1 })),
   screenLeft: () => set({ actionFailure: undefined, importRefusals: [] }),
   composerFocusRequested: (composerFocus) => set({ composerFocus }),
+  streamSet: (stream) => set({ stream }),
+  enterSendsSet: (enterSends) => {
+    writeFlag(ENTER_SENDS_KEY, enterSends);
+    set({ enterSends });
+  },
 }));
 
 const LIST_HIDDEN_KEY = 'relay.chat.listHidden';
+const ENTER_SENDS_KEY = 'relay.chat.enterSends';
 
 function readListHidden(): boolean {
-  try {
-    return localStorage.getItem(LIST_HIDDEN_KEY) === 'true';
-  } catch {
-    return false;
-  }
+  return readFlag(LIST_HIDDEN_KEY) === true;
 }
 
 function writeListHidden(hidden: boolean): void {
+  writeFlag(LIST_HIDDEN_KEY, hidden);
+}
+
+/** A choice kept in local storage: true, false, or undefined when never made (or unreadable). */
+function readFlag(key: string): boolean | undefined {
   try {
-    localStorage.setItem(LIST_HIDDEN_KEY, String(hidden));
+    const value = localStorage.getItem(key);
+    return value === null ? undefined : value === 'true';
+  } catch {
+    return undefined;
+  }
+}
+
+function writeFlag(key: string, value: boolean): void {
+  try {
+    localStorage.setItem(key, String(value));
   } catch {
     // Storage refused: the choice lasts until the window closes.
   }

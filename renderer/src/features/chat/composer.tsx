@@ -5,16 +5,12 @@ import { useChatStore } from './chat-store';
 import type { ConversationSummary } from './chat-types';
 import { readRequestFields, type RequestFieldErrors } from './composer-fields';
 
-const ENTER_SENDS_KEY = 'relay.chat.enterSends';
-
 /** The message box and the conversation's request settings (model, system prompt, sampling). */
 export function Composer({ conversation }: { conversation: ConversationSummary }) {
   const streamingCount = useChatStore((s) => Object.keys(s.streaming).length);
   const [text, setText] = useState('');
-  const [enterSends, setEnterSends] = useState(
-    () => localStorage.getItem(ENTER_SENDS_KEY) !== 'false',
-  );
-  const [stream, setStream] = useState(true);
+  const enterSends = useChatStore((s) => s.enterSends);
+  const stream = useChatStore((s) => s.stream);
   const [models, setModels] = useState<RelayModel[]>([]);
   const [defaultTemperature, setDefaultTemperature] = useState<number>(1);
   const [temperature, setTemperature] = useState(conversation.temperature?.toString() ?? '');
@@ -55,7 +51,11 @@ export function Composer({ conversation }: { conversation: ConversationSummary }
         setModels(chat);
         if (!conversation.model) {
           const preferred = list.lastModel.chat ?? chat[0]?.id;
-          if (preferred) await saveConversationSettings({ id: conversation.id, model: preferred });
+          if (preferred)
+            await saveConversationSettings({
+              id: conversation.id,
+              model: preferred,
+            });
         }
       },
       () => setModels([]),
@@ -140,17 +140,18 @@ export function Composer({ conversation }: { conversation: ConversationSummary }
           Settings
         </button>
         <label className="chat-check">
-          <input type="checkbox" checked={stream} onChange={(e) => setStream(e.target.checked)} />{' '}
+          <input
+            type="checkbox"
+            checked={stream}
+            onChange={(e) => useChatStore.getState().streamSet(e.target.checked)}
+          />{' '}
           Stream
         </label>
         <label className="chat-check">
           <input
             type="checkbox"
             checked={enterSends}
-            onChange={(e) => {
-              setEnterSends(e.target.checked);
-              localStorage.setItem(ENTER_SENDS_KEY, String(e.target.checked));
-            }}
+            onChange={(e) => useChatStore.getState().enterSendsSet(e.target.checked)}
           />{' '}
           Enter sends
         </label>

@@ -10,9 +10,12 @@ import type { ReplyError } from './chat-types';
 export function ReplyErrorView({
   error,
   conversationId,
+  retry: offerRetry = true,
 }: {
   error: ReplyError;
   conversationId: string;
+  /** False where the reply's own actions (Continue, Regenerate) are shown instead of Retry. */
+  retry?: boolean | undefined;
 }) {
   const [consoleUrl, setConsoleUrl] = useState<string>();
   const [keyFailure, setKeyFailure] = useState<string>();
@@ -80,7 +83,9 @@ export function ReplyErrorView({
         'rate_limited',
         'insufficient_balance',
         'bad_response',
-      ].includes(error.kind) && retry}
+      ].includes(error.kind) &&
+        offerRetry &&
+        retry}
     </div>
   );
 }
