@@ -9,6 +9,7 @@ import { ChatPage } from './pages/chat-page';
 import { heldChat, longReply, type HeldChat } from './pages/held-chat';
 
 const suite = e2eSuite({ connectionName: 'Chat relay' });
+const SENDER = { url: 'app://relay/', isMainFrame: true, webContentsId: 1 };
 
 async function chatWith(relay: HeldChat, viewport = { width: 1280, height: 800 }) {
   const page = await suite.connected(ChatPage, { fetch: relay.fetch });
@@ -153,6 +154,61 @@ describe('chat view', () => {
     await expect(page.lastReply().getAttribute('data-status')).resolves.toBe('complete');
     await expect(page.replyText()).resolves.toMatch(/Roses are red,\s*violets are blue\./);
     await expect(page.replies().count()).resolves.toBe(1);
+  });
+
+  it('the header shows the model as a chip that changes it; Chat options hold Stream and Enter sends', async () => {
+    const relay = heldChat();
+    const page = await chatWith(relay, { width: 900, height: 650 });
+    const header = page.page.locator('.chat-header');
+    const chip = header.getByLabel('Chat model');
+    await expect.poll(() => chip.inputValue()).toMatch(/^demo-chat/);
+    // The model choice is the chip: another model, kept for the conversation.
+    const models = await chip.locator('option').allTextContents();
+    const other = models.find((id) => id.startsWith('demo-chat') && id !== 'demo-chat-mini');
+    expect(models).toContain('demo-chat-mini');
+    await chip.selectOption(other === (await chip.inputValue()) ? 'demo-chat-mini' : other!);
+    const chosen = await chip.inputValue();
+    await expect
+      .poll(async () => {
+        const [open] = await suite.app.services.handlers.listConversations(undefined, SENDER);
+        return open?.model;
+      })
+      .toBe(chosen);
+    await expect(header.locator('.chat-model-chip').isVisible()).resolves.toBe(true);
+
+    // Chat options, by keyboard: the panel takes the focus, Escape closes it and gives it back.
+    const button = header.getByRole('button', { name: 'Chat options', exact: true });
+    await button.focus();
+    await page.page.keyboard.press('Enter');
+    const panel = page.page.getByRole('dialog', { name: 'Chat options' });
+    await panel.waitFor();
+    const enterSends = panel.getByLabel('Enter sends', { exact: true });
+    await expect(page.isFocused(panel.getByLabel('Stream', { exact: true }))).resolves.toBe(true);
+    await page.page.keyboard.press('Tab');
+    await page.page.keyboard.press('Space');
+    await expect(enterSends.isChecked()).resolves.toBe(false);
+    await page.page.keyboard.press('Escape');
+    await panel.waitFor({ state: 'detached' });
+    await expect(page.isFocused(button)).resolves.toBe(true);
+    await expect(button.getAttribute('aria-expanded')).resolves.toBe('false');
+
+    // Enter sends off: Enter breaks the line, Ctrl+Enter sends.
+    await page.message.fill('Two');
+    await page.message.press('Enter');
+    await page.message.pressSequentially('lines');
+    await expect(page.message.inputValue()).resolves.toBe('Two\nlines');
+    await page.message.press('Control+Enter');
+    await expect(page.finishedReplyStatus()).resolves.toBe('complete');
+    await expect(
+      page.page.locator('article.chat-message[data-role="user"]').textContent(),
+    ).resolves.toContain('Two');
+    // A click outside closes the panel too; the choice is kept.
+    await button.click();
+    await panel.waitFor();
+    await expect(enterSends.isChecked()).resolves.toBe(false);
+    await page.message.click();
+    await panel.waitFor({ state: 'detached' });
+    await page.setChatOption('Enter sends', true);
   });
 
   it("marks pinned conversations with the app's own icon, not an emoji", async () => {

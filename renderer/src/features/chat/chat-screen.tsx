@@ -1,6 +1,5 @@
 import './chat.css';
 import { useEffect } from 'react';
-import { Icon } from '../../components/icon';
 import { Notice } from '../../components/notice';
 import { failureTitle } from '../../lib/errors';
 import {
@@ -12,6 +11,7 @@ import {
 } from './chat-actions';
 import { useChatStore } from './chat-store';
 import { CompareColumns, CompareLauncher } from './compare-view';
+import { ChatHeader } from './chat-header';
 import { Composer } from './composer';
 import { ConversationList } from './conversation-list';
 import { MessageList } from './message-list';
@@ -41,19 +41,10 @@ export function ChatScreen() {
       <h1 className="visually-hidden">Chat</h1>
       {!listHidden && <ConversationList />}
       <section className="chat-main" aria-label={conversation?.title ?? 'Chat'}>
-        <header className="chat-header">
-          <button
-            type="button"
-            className="icon-button"
-            aria-label={listHidden ? 'Show the conversation list' : 'Hide the conversation list'}
-            title={`${listHidden ? 'Show' : 'Hide'} the conversation list`}
-            aria-expanded={!listHidden}
-            onClick={() => useChatStore.getState().listToggled()}
-          >
-            <Icon name="sidebar" />
-          </button>
-          <p className="chat-header-title">{conversation?.title ?? 'No conversation open'}</p>
-        </header>
+        <ChatHeader
+          conversation={conversation}
+          ready={activeId !== undefined && viewStatus === 'ready'}
+        />
         {refusals.length > 0 && (
           <Notice
             tone="warning"

@@ -72,6 +72,8 @@ export interface ChatState {
   stream: boolean;
   /** Chat options: Enter sends (Shift+Enter breaks the line), else Ctrl+Enter; kept across starts. */
   enterSends: boolean;
+  /** The open conversation's system prompt and sampling fields show above the message box. */
+  settingsOpen: boolean;
 
   listRequested(): void;
   /** The first page (the list starts again from it), or the next one when `append`. */
@@ -118,6 +120,7 @@ export interface ChatState {
   composerFocusRequested(focus: boolean): void;
   streamSet(stream: boolean): void;
   enterSendsSet(enterSends: boolean): void;
+  settingsToggled(open?: boolean): void;
 }
 
 const EMPTY_VIEW = {
@@ -152,6 +155,7 @@ export const useChatStore = create<ChatState>()((set) => ({
   composerFocus: false,
   stream: true,
   enterSends: readFlag(ENTER_SENDS_KEY) !== false,
+  settingsOpen: false,
 
   listRequested: () =>
     set((state) => (state.listStatus === 'ready' ? {} : { listStatus: 'loading' })),
@@ -321,6 +325,7 @@ export const useChatStore = create<ChatState>()((set) => ({
   screenLeft: () => set({ actionFailure: undefined, importRefusals: [] }),
   composerFocusRequested: (composerFocus) => set({ composerFocus }),
   streamSet: (stream) => set({ stream }),
+  settingsToggled: (open) => set((state) => ({ settingsOpen: open ?? !state.settingsOpen })),
   enterSendsSet: (enterSends) => {
     writeFlag(ENTER_SENDS_KEY, enterSends);
     set({ enterSends });
