@@ -1,9 +1,11 @@
 /**
  * The conversation view while replies arrive: it follows the conversation (a new message, a reply
  * growing) until the person scrolls away; sending is simply unavailable while a reply streams;
- * half-written markdown never shows its markers; and a stopped reply can be continued.
+ * half-written markdown never shows its markers; a stopped reply can be continued; the header
+ * holds the model and the chat options; and an empty chat offers suggestions.
  */
 import { describe, expect, it } from 'vitest';
+import type { FetchLike } from '../../electron/main/services/relay/relay-client';
 import { e2eSuite } from './harness/suite';
 import { ChatPage } from './pages/chat-page';
 import { heldChat, longReply, type HeldChat } from './pages/held-chat';
@@ -200,7 +202,7 @@ describe('chat view', () => {
     await page.message.press('Control+Enter');
     await expect(page.finishedReplyStatus()).resolves.toBe('complete');
     await expect(
-      page.page.locator('article.chat-message[data-role="user"]').textContent(),
+      page.page.locator('article.chat-message[data-role="user"] .chat-user-text').textContent(),
     ).resolves.toContain('Two');
     // A click outside closes the panel too; the choice is kept.
     await button.click();
@@ -209,6 +211,58 @@ describe('chat view', () => {
     await page.message.click();
     await panel.waitFor({ state: 'detached' });
     await page.setChatOption('Enter sends', true);
+  });
+
+  it('with no conversation, offers three suggestions that start a chat with the message box filled', async () => {
+    const page = await suite.connected(ChatPage, { ready: false });
+    const welcome = page.page.getByRole('region', { name: 'Start a conversation' });
+    await expect.poll(() => welcome.textContent()).toMatch(/Replies come from demo-chat/);
+    const suggestions = welcome.getByRole('list', { name: 'Suggestions' }).getByRole('button');
+    await expect(suggestions.count()).resolves.toBe(3);
+    const prompt = await suggestions.nth(1).locator('.chat-suggestion-prompt').textContent();
+    await suggestions.nth(1).click();
+    // A new conversation, the suggestion in its message box, ready to edit or send.
+    await expect.poll(() => page.message.inputValue()).toBe(prompt);
+    await expect.poll(() => page.isFocused(page.message)).toBe(true);
+    await expect(page.sidebar.getByText('New conversation').count()).resolves.toBe(1);
+    // The empty conversation shows its model and the suggestions, not a blank pane.
+    const fresh = page.page.getByRole('region', { name: 'Ask anything' });
+    await expect.poll(() => fresh.textContent()).toMatch(/Replies come from demo-chat/);
+    await expect(
+      fresh.getByRole('list', { name: 'Suggestions' }).getByRole('button').count(),
+    ).resolves.toBe(3);
+    await page.message.press('Enter');
+    await expect(page.finishedReplyStatus()).resolves.toBe('complete');
+    await expect(fresh.count()).resolves.toBe(0);
+    await expect(
+      page.page.locator('article.chat-message[data-role="user"] .chat-user-text').textContent(),
+    ).resolves.toBe(prompt);
+  });
+
+  it('when the relay in use offers no chat model, says so and offers the demo relay', async () => {
+    // The test relay lists only an embedding model; the demo relay, started here, is left alone.
+    const fetchLike: FetchLike = async (url, init) => {
+      if (!url.startsWith(suite.relay.url) || !url.endsWith('/v1/models')) return fetch(url, init);
+      return Response.json({
+        object: 'list',
+        data: [{ id: 'text-embed-small', owned_by: 'acme' }],
+      });
+    };
+    const page = await suite.connected(ChatPage, { ready: false, fetch: fetchLike });
+    const welcome = page.page.getByRole('region', { name: 'Start a conversation' });
+    const problem = welcome.getByRole('alert');
+    await expect
+      .poll(() => problem.textContent())
+      .toContain('Chat relay: This relay offers no chat model.');
+    await expect(welcome.getByRole('list', { name: 'Suggestions' }).count()).resolves.toBe(0);
+    await welcome.getByRole('button', { name: 'Try the demo relay' }).click();
+    await expect
+      .poll(() => welcome.textContent(), { timeout: 10_000 })
+      .toMatch(/Replies come from demo-chat on Demo relay/);
+    await expect(problem.count()).resolves.toBe(0);
+    await expect(
+      welcome.getByRole('list', { name: 'Suggestions' }).getByRole('button').count(),
+    ).resolves.toBe(3);
   });
 
   it("marks pinned conversations with the app's own icon, not an emoji", async () => {

@@ -72,6 +72,8 @@ export interface ChatState {
   stream: boolean;
   /** Chat options: Enter sends (Shift+Enter breaks the line), else Ctrl+Enter; kept across starts. */
   enterSends: boolean;
+  /** A message for the message box (a suggestion chosen), until the composer takes it. */
+  draft?: { text: string } | undefined;
   /** The open conversation's system prompt and sampling fields show above the message box. */
   settingsOpen: boolean;
 
@@ -121,6 +123,8 @@ export interface ChatState {
   streamSet(stream: boolean): void;
   enterSendsSet(enterSends: boolean): void;
   settingsToggled(open?: boolean): void;
+  draftRequested(text: string): void;
+  draftTaken(): void;
 }
 
 const EMPTY_VIEW = {
@@ -325,6 +329,8 @@ export const useChatStore = create<ChatState>()((set) => ({
   screenLeft: () => set({ actionFailure: undefined, importRefusals: [] }),
   composerFocusRequested: (composerFocus) => set({ composerFocus }),
   streamSet: (stream) => set({ stream }),
+  draftRequested: (text) => set({ draft: { text } }),
+  draftTaken: () => set({ draft: undefined }),
   settingsToggled: (open) => set((state) => ({ settingsOpen: open ?? !state.settingsOpen })),
   enterSendsSet: (enterSends) => {
     writeFlag(ENTER_SENDS_KEY, enterSends);

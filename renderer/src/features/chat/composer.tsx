@@ -37,6 +37,18 @@ export function Composer({ conversation }: { conversation: ConversationSummary }
   const input = useRef<HTMLTextAreaElement>(null);
   const focusAsked = useChatStore((s) => s.composerFocus);
 
+  // A suggestion chosen: it fills the message box, ready to edit or send.
+  const draft = useChatStore((s) => s.draft);
+  useEffect(() => {
+    if (!draft) return;
+    useChatStore.getState().draftTaken();
+    setText(draft.text);
+    setErrors({});
+    const box = input.current;
+    box?.focus();
+    box?.setSelectionRange(draft.text.length, draft.text.length);
+  }, [draft]);
+
   // The app reopened this conversation at start: the message box is where typing goes.
   useEffect(() => {
     if (!focusAsked) return;
