@@ -42,3 +42,33 @@ export function formatPrice(perMillion: number, currency: string): string {
 export function formatTokens(tokens: number): string {
   return new Intl.NumberFormat().format(tokens);
 }
+
+/** A model's price per million tokens sent (input) and written (output). */
+export interface TokenPrice {
+  inputPerMillion: number;
+  outputPerMillion: number;
+}
+
+/** Tokens as a reply reports them; any of the three may be missing. */
+export interface TokenUsage {
+  promptTokens?: number | undefined;
+  completionTokens?: number | undefined;
+  totalTokens?: number | undefined;
+}
+
+/**
+ * What a reply cost at `price`, worked out as main does (a reply that gave only its total counts
+ * what is not prompt as written); null when no tokens or no price are known.
+ */
+export function replyCost(
+  usage: TokenUsage | undefined,
+  price: TokenPrice | undefined,
+): number | null {
+  if (usage === undefined || price === undefined) return null;
+  const { promptTokens, completionTokens, totalTokens } = usage;
+  if (promptTokens === undefined && completionTokens === undefined && totalTokens === undefined)
+    return null;
+  const prompt = promptTokens ?? 0;
+  const completion = completionTokens ?? Math.max(0, (totalTokens ?? prompt) - prompt);
+  return (prompt * price.inputPerMillion + completion * price.outputPerMillion) / 1e6;
+}

@@ -14,7 +14,9 @@ import { useChatStore } from './chat-store';
 import { CompareColumns, CompareLauncher } from './compare-view';
 import { Composer } from './composer';
 import { ConversationList } from './conversation-list';
+import { loadPrices } from './cost-store';
 import { MessageList } from './message-list';
+import { ConversationCostSummary } from './reply-cost';
 
 /** The chat screen: conversations on the left, the open one with its composer on the right. */
 export function ChatScreen() {
@@ -29,6 +31,7 @@ export function ChatScreen() {
   useEffect(() => {
     void loadConversations();
     void reopenLastConversation();
+    void loadPrices();
     const stop = watchChatEvents();
     return () => {
       stop();
@@ -53,6 +56,7 @@ export function ChatScreen() {
             <Icon name="sidebar" />
           </button>
           <p className="chat-header-title">{conversation?.title ?? 'No conversation open'}</p>
+          {conversation && <ConversationCostSummary conversation={conversation} />}
         </header>
         {refusals.length > 0 && (
           <Notice

@@ -1,6 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { readPriceFields } from '../../../../renderer/src/features/models/price-fields';
-import { costDecimals, formatCost, formatPrice } from '../../../../renderer/src/lib/money';
+import {
+  costDecimals,
+  formatCost,
+  formatPrice,
+  replyCost,
+} from '../../../../renderer/src/lib/money';
 
 describe('price fields', () => {
   it('reads decimal prices, with a comma or a dollar sign as people type them', () => {
@@ -60,5 +65,23 @@ describe('money', () => {
     expect(formatCost(2, 'XQQ')).toMatch(/2\.00/);
     expect(formatPrice(2.5, 'USD')).toMatch(/2\.50/);
     expect(formatPrice(0.075, 'USD')).toMatch(/0\.075/);
+  });
+});
+
+describe('a reply’s cost', () => {
+  const price = { inputPerMillion: 2, outputPerMillion: 10 };
+  it('prices tokens sent and written apart, as main does', () => {
+    expect(replyCost({ promptTokens: 1000, completionTokens: 500, totalTokens: 1500 }, price)).toBe(
+      0.007,
+    );
+    // Only a total: what is not prompt was written.
+    expect(replyCost({ promptTokens: 1000, totalTokens: 1500 }, price)).toBe(0.007);
+    expect(replyCost({ totalTokens: 100 }, price)).toBe(0.001);
+  });
+
+  it('is unknown without a price or without tokens, never 0', () => {
+    expect(replyCost({ promptTokens: 1000, completionTokens: 500 }, undefined)).toBeNull();
+    expect(replyCost(undefined, price)).toBeNull();
+    expect(replyCost({}, price)).toBeNull();
   });
 });
