@@ -24,10 +24,7 @@ describe('prices and usage', () => {
     await shell.open('Models');
     await models.waitForModels();
 
-    await models
-      .row('demo-chat')
-      .getByRole('button', { name: 'Set the price of demo-chat' })
-      .click();
+    await models.row('demo-chat').getByRole('button', { name: 'Set price of demo-chat' }).click();
     const form = page.getByRole('form', { name: 'Price of demo-chat' });
     const input = form.getByLabel('Input, per million tokens');
     const output = form.getByLabel('Output, per million tokens');

@@ -11,11 +11,6 @@ export interface ModelPriceProps {
   onSave(price: ModelPrice | null): Promise<void>;
 }
 
-/** What a model's price reads as on its row: "2.50 $ in · 10.00 $ out per 1M tokens". */
-export function priceText(price: ModelPrice, currency: string): string {
-  return `${formatPrice(price.inputPerMillion, currency)} in · ${formatPrice(price.outputPerMillion, currency)} out per 1M tokens`;
-}
-
 /** A model's price on its row: a button showing it (or "Set price") that opens a small form. */
 export function ModelPriceControl({ modelId, price, currency, onSave }: ModelPriceProps) {
   const [editing, setEditing] = useState(false);
@@ -31,21 +26,19 @@ export function ModelPriceControl({ modelId, price, currency, onSave }: ModelPri
         type="button"
         className={price ? 'model-price' : 'model-price model-price-unset'}
         aria-expanded={editing}
-        aria-label={
-          price
-            ? `Price of ${modelId}: ${priceText(price, currency)}. Change`
-            : `Set the price of ${modelId}`
-        }
         onClick={() => setEditing((open) => !open)}
       >
         {price ? (
           <>
-            <span>{formatPrice(price.inputPerMillion, currency)} in</span>
-            <span>{formatPrice(price.outputPerMillion, currency)} out</span>
-            <span className="model-price-unit">per 1M</span>
+            <span className="visually-hidden">Price of {modelId}: </span>
+            <span>{formatPrice(price.inputPerMillion, currency)} in</span>{' '}
+            <span>{formatPrice(price.outputPerMillion, currency)} out</span>{' '}
+            <span className="model-price-unit">per 1M tokens</span>
           </>
         ) : (
-          'Set price'
+          <>
+            Set price<span className="visually-hidden"> of {modelId}</span>
+          </>
         )}
       </button>
       {editing && (
