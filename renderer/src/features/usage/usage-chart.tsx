@@ -120,6 +120,7 @@ export default function UsageChart({
             fill: colour,
             width: 0,
             paths: bars,
+            points: { show: false },
           };
         }),
       ],
