@@ -1,11 +1,12 @@
 /**
  * Compare side by side: one message to 2–4 models (or one model at several temperatures), their
  * replies streaming at once in columns (stacked on a narrow window), each with its model, time to
- * first token, tokens per second, tokens and cost (at the person's price); each stops and fails alone, and "Continue with this
- * one" makes a reply the conversation's path (the others stay reachable as its versions).
+ * first token, tokens per second, tokens and cost (at the person's price); each stops and fails
+ * alone, and "Continue with this one" makes a reply the conversation's path (the others stay
+ * reachable as its versions).
  */
 import { useEffect, useState } from 'react';
-import { failureTitle } from '../../lib/errors';
+import { RelayFailure } from '../../components/relay-failure';
 import { formatCost, replyCost } from '../../lib/money';
 import { requireBridge } from '../../lib/relay-bridge';
 import { compareModels, continueWith, stopReply, type CompareTarget } from './chat-actions';
@@ -69,10 +70,12 @@ function CompareColumn({ reply }: { reply: ChatMessage }) {
       <ReplyBody replyId={reply.id} content={reply.content} />
       {streaming && <RetryCountdown replyId={reply.id} />}
       {!streaming && reply.error && (
-        <div className="chat-reply-error" role="alert" data-kind={reply.error.kind}>
-          <p className="notice-title">{failureTitle(reply.error)}</p>
-          <p className="failure-message">{reply.error.message}</p>
-        </div>
+        <RelayFailure
+          className="chat-reply-error"
+          failure={reply.error}
+          connection={{ name: 'The relay' }}
+          balanceNote={false}
+        />
       )}
       <footer className="chat-message-tools">
         {streaming ? (
