@@ -13,15 +13,11 @@ import {
   selectHasConnections,
   useConnectStore,
 } from '../features/connect/connect-store';
-import { ConnectionsScreen } from '../features/connect/connections-screen';
 import { BackupStatusBadge } from '../features/backups/backup-status-badge';
 import { loadBackupStatus, watchBackupStatus } from '../features/backups/backups-actions';
-import { BackupsSection } from '../features/backups/backups-section';
-import { RestoreOffer } from '../features/backups/restore-offer';
-import { RestoredDialog } from '../features/backups/restored-dialog';
+import { useBackupsStore } from '../features/backups/backups-store';
 import { ModelsScreen } from '../features/models/models-screen';
 import { loadSettings } from '../features/settings/settings-actions';
-import { SettingsScreen } from '../features/settings/settings-screen';
 import { selectTheme, useSettingsStore } from '../features/settings/settings-store';
 import { failureTitle } from '../lib/errors';
 import { relayBridge, type ConnectionHealth, type ConnectLink } from '../lib/relay-bridge';
@@ -91,6 +87,34 @@ const EmbeddingsScreen = lazy(() =>
   loadEmbeddings().then((m) => ({ default: m.EmbeddingsScreen })),
 );
 const ImagesScreen = lazy(() => loadImages().then((m) => ({ default: m.ImagesScreen })));
+// Settings (with its backups, network, desktop and updates sections) is not needed to start:
+// fetched after the first paint with the others.
+const loadSettingsScreen = () =>
+  Promise.all([
+    import('../features/settings/settings-screen'),
+    import('../features/backups/backups-section'),
+  ]);
+const SettingsScreen = lazy(() =>
+  loadSettingsScreen().then(([{ SettingsScreen: Screen }, { BackupsSection }]) => ({
+    default: ({ testUrl }: { testUrl: string | undefined }) => (
+      <Screen testUrl={testUrl}>
+        <BackupsSection />
+      </Screen>
+    ),
+  })),
+);
+const ConnectionsScreen = lazy(() =>
+  import('../features/connect/connections-screen').then((m) => ({
+    default: m.ConnectionsScreen,
+  })),
+);
+// Shown only on the first-run screen, and after a restore: fetched when they are.
+const RestoreOffer = lazy(() =>
+  import('../features/backups/restore-offer').then((m) => ({ default: m.RestoreOffer })),
+);
+const RestoredDialog = lazy(() =>
+  import('../features/backups/restored-dialog').then((m) => ({ default: m.RestoredDialog })),
+);
 // Usage (with its chart library) is opened rarely: fetched only when it is.
 const UsageScreen = lazy(() =>
   import('../features/usage/usage-screen').then((m) => ({ default: m.UsageScreen })),
@@ -101,6 +125,7 @@ function preloadScreens(): () => void {
     void loadChat();
     void loadEmbeddings();
     void loadImages();
+    void loadSettingsScreen();
   }, 0);
   return () => clearTimeout(timer);
 }
@@ -108,6 +133,8 @@ function preloadScreens(): () => void {
 /** The screen shown, and what the keyboard shortcuts and the menu's commands ask for. */
 function Root() {
   const hasConnections = useConnectStore(selectHasConnections);
+  // After a restore, the page reloads into it: what was restored is then said in a dialog.
+  const restored = useBackupsStore((state) => state.status?.restored !== undefined);
   const [screen, setScreen] = useState<ScreenId>(rememberedScreen);
   const [sheetOpen, setSheetOpen] = useState(false);
   const [link, setLink] = useState<ConnectLink | undefined>();
@@ -163,7 +190,11 @@ function Root() {
         platform={currentPlatform()}
         onClose={() => setSheetOpen(false)}
       />
-      <RestoredDialog />
+      {restored && (
+        <Suspense fallback={null}>
+          <RestoredDialog />
+        </Suspense>
+      )}
     </>
   );
 }
@@ -211,7 +242,9 @@ function RootContent({ screen, onScreen, onShortcuts, link, onLinkDone }: Screen
   if (!hasConnections) {
     return (
       <ConnectScreen onConnected={() => onScreen('models')} link={link} onLinkDone={onLinkDone}>
-        <RestoreOffer />
+        <Suspense fallback={null}>
+          <RestoreOffer />
+        </Suspense>
       </ConnectScreen>
     );
   }
@@ -351,13 +384,9 @@ function Shell({ screen, onScreen, onShortcuts, link, onLinkDone }: ScreenProps)
           {screen === 'chat' && <ChatScreen />}
           {screen === 'embeddings' && active && <EmbeddingsScreen connection={active} />}
           {screen === 'usage' && <UsageScreen onModels={() => onScreen('models')} />}
+          {screen === 'settings' && <SettingsScreen testUrl={active?.baseUrl} />}
+          {screen === 'connections' && <ConnectionsScreen link={link} onLinkDone={onLinkDone} />}
         </Suspense>
-        {screen === 'connections' && <ConnectionsScreen link={link} onLinkDone={onLinkDone} />}
-        {screen === 'settings' && (
-          <SettingsScreen testUrl={active?.baseUrl}>
-            <BackupsSection />
-          </SettingsScreen>
-        )}
         <ToastRegion toasts={toasts} onDismiss={dismissToast} onHold={holdToast} />
       </main>
     </div>
