@@ -20,6 +20,7 @@ import { BackupsSection } from '../features/backups/backups-section';
 import { RestoreOffer } from '../features/backups/restore-offer';
 import { RestoredDialog } from '../features/backups/restored-dialog';
 import { ModelsScreen } from '../features/models/models-screen';
+import { PromptsScreen } from '../features/prompts/prompts-screen';
 import { loadSettings } from '../features/settings/settings-actions';
 import { SettingsScreen } from '../features/settings/settings-screen';
 import { selectTheme, useSettingsStore } from '../features/settings/settings-store';
@@ -28,7 +29,7 @@ import { relayBridge, type ConnectionHealth, type ConnectLink } from '../lib/rel
 import { recall, remember } from '../lib/session-memory';
 import { dismissToast, holdToast, useToastStore } from '../lib/toasts';
 import { SCREENS, SCREEN_TITLES, type ScreenId } from './screens';
-import { openConversationInChat, useAppShortcuts } from './shortcut-commands';
+import { openConversationInChat, openPromptChat, useAppShortcuts } from './shortcut-commands';
 import { UpdateBanner } from './update-banner';
 import { ShortcutSheet } from './shortcut-sheet';
 import { currentPlatform } from './shortcuts';
@@ -347,6 +348,14 @@ function Shell({ screen, onScreen, onShortcuts, link, onLinkDone }: ScreenProps)
           {screen === 'chat' && <ChatScreen />}
           {screen === 'embeddings' && active && <EmbeddingsScreen connection={active} />}
         </Suspense>
+        {screen === 'prompts' && (
+          <PromptsScreen
+            onChatStarted={(id, starter) => {
+              onScreen('chat');
+              void openPromptChat(id, starter);
+            }}
+          />
+        )}
         {screen === 'connections' && <ConnectionsScreen link={link} onLinkDone={onLinkDone} />}
         {screen === 'settings' && (
           <SettingsScreen testUrl={active?.baseUrl}>

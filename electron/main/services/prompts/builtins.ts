@@ -13,7 +13,6 @@ export const BUILT_IN_PROMPTS: readonly BuiltInPrompt[] = [
     key: 'writing-editor',
     kind: 'assistant',
     name: 'Writing editor',
-    icon: '✍️',
     description: 'Tightens prose without changing what it says.',
     tags: ['writing'],
     text:
@@ -27,7 +26,6 @@ export const BUILT_IN_PROMPTS: readonly BuiltInPrompt[] = [
     key: 'code-reviewer',
     kind: 'assistant',
     name: 'Code reviewer',
-    icon: '🔍',
     description: 'Reviews a change for bugs first, style last.',
     tags: ['code'],
     text:
@@ -42,7 +40,6 @@ export const BUILT_IN_PROMPTS: readonly BuiltInPrompt[] = [
     key: 'explainer',
     kind: 'assistant',
     name: 'Patient explainer',
-    icon: '🎓',
     description: 'Explains a topic at the level you ask for.',
     tags: ['learning'],
     text:
@@ -55,7 +52,6 @@ export const BUILT_IN_PROMPTS: readonly BuiltInPrompt[] = [
     key: 'summarize',
     kind: 'snippet',
     name: 'Summarize',
-    icon: '📝',
     description: 'Asks for a summary of the text that follows.',
     tags: ['writing'],
     text: 'Summarize the following in {{length=five bullet points}}, keeping names and figures exact:\n\n',
@@ -64,7 +60,6 @@ export const BUILT_IN_PROMPTS: readonly BuiltInPrompt[] = [
     key: 'translate',
     kind: 'snippet',
     name: 'Translate',
-    icon: '🌐',
     description: 'Asks for a faithful translation.',
     tags: ['language'],
     text:

@@ -4,6 +4,7 @@ import { saveConversationSettings, sendMessage, stopStreaming } from './chat-act
 import { useChatStore } from './chat-store';
 import type { ConversationSummary } from './chat-types';
 import { readRequestFields, type RequestFieldErrors } from './composer-fields';
+import { useSnippetInsert } from './snippet-insert';
 
 const ENTER_SENDS_KEY = 'relay.chat.enterSends';
 
@@ -29,6 +30,7 @@ export function Composer({ conversation }: { conversation: ConversationSummary }
   }, [streamingCount]);
   const input = useRef<HTMLTextAreaElement>(null);
   const focusAsked = useChatStore((s) => s.composerFocus);
+  const snippets = useSnippetInsert({ text, setText, input });
 
   // The app reopened this conversation at start: the message box is where typing goes.
   useEffect(() => {
@@ -100,6 +102,7 @@ export function Composer({ conversation }: { conversation: ConversationSummary }
   }
 
   function onKeyDown(event: KeyboardEvent<HTMLTextAreaElement>) {
+    if (snippets.onKeyDown(event)) return;
     if (event.key !== 'Enter' || event.nativeEvent.isComposing) return;
     const sendKey = enterSends ? !event.shiftKey : event.ctrlKey || event.metaKey;
     if (sendKey) {
@@ -198,9 +201,11 @@ export function Composer({ conversation }: { conversation: ConversationSummary }
           </label>
         </div>
       )}
+      {snippets.element}
       <div className="chat-compose-row">
         <textarea
           ref={input}
+          {...snippets.inputProps}
           className="input chat-input"
           aria-label="Message"
           placeholder={
