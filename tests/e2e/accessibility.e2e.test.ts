@@ -132,7 +132,7 @@ describe.each(['light', 'dark'] as const)('every screen in the %s theme', (theme
     await prompts.editor.getByRole('button', { name: 'Cancel' }).click();
 
     // The built-in code reviewer asks for its language before the chat starts.
-    await shared.app.page.getByRole('button', { name: 'Start a chat with Code reviewer' }).click();
+    await shared.app.page.getByRole('button', { name: 'Start chat with Code reviewer' }).click();
     await prompts.startDialog.waitFor();
     await expectAccessible(shared.app, `${theme}: prompts, starting a chat`);
     await expectKeyboardReachable(shared.app, `${theme}: prompts, starting a chat`);

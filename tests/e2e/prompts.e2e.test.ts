@@ -42,7 +42,7 @@ describe('prompt library', () => {
     await prompts.save();
     await prompts
       .card('Trip planner')
-      .getByRole('button', { name: 'Start a chat with Trip planner' })
+      .getByRole('button', { name: 'Start chat with Trip planner' })
       .click();
     await prompts.startDialog.waitFor();
     await prompts.startDialog.getByLabel('city').fill('Lisbon');

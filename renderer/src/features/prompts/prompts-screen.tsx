@@ -117,7 +117,7 @@ export function PromptsScreen({ onChatStarted }: PromptsScreenProps) {
                   <button
                     type="button"
                     className="button button-small button-primary"
-                    aria-label={`Start a chat with ${prompt.name}`}
+                    aria-label={`Start chat with ${prompt.name}`}
                     onClick={() => askToStart(prompt)}
                   >
                     Start chat
