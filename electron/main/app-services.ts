@@ -206,7 +206,8 @@ export async function createAppServices(options: AppServicesOptions): Promise<Ap
       ]),
   ) as unknown as Handlers<SessionRoutes>;
 
-  return {
+  const live = liveFields(() => session.current, SESSION_FIELDS);
+  return Object.assign(live, {
     handlers: {
       ...delegated,
       ...backupsHandlers({
@@ -217,39 +218,40 @@ export async function createAppServices(options: AppServicesOptions): Promise<Ap
       }),
     },
     backups,
-    get connections() {
-      return session.current.connections;
-    },
-    get settings() {
-      return session.current.settings;
-    },
-    get models() {
-      return session.current.models;
-    },
-    get db() {
-      return session.current.db;
-    },
-    get gallery() {
-      return session.current.gallery;
-    },
-    get quickAsk() {
-      return session.current.quickAsk;
-    },
-    get desktop() {
-      return session.current.desktop;
-    },
-    get updates() {
-      return session.current.updates;
-    },
-    get network() {
-      return session.current.network;
-    },
     async close() {
       // First: a backup due at quit needs the services still open.
       await backups.close();
       await session.close();
     },
-  };
+  });
+}
+
+/** The session's services the shell and tests reach by name (each read from the open session). */
+const SESSION_FIELDS = [
+  'connections',
+  'settings',
+  'models',
+  'db',
+  'gallery',
+  'quickAsk',
+  'desktop',
+  'updates',
+  'network',
+] as const satisfies ReadonlyArray<keyof SessionServices>;
+
+/**
+ * An object whose fields are read from `source()` each time, so a holder never keeps a service
+ * a restore has closed.
+ */
+function liveFields<T extends object, K extends keyof T>(
+  source: () => T,
+  keys: readonly K[],
+): Pick<T, K> {
+  const view = {};
+  for (const key of keys) {
+    Object.defineProperty(view, key, { get: () => source()[key], enumerable: true });
+  }
+  return view as Pick<T, K>;
 }
 
 /** Opens the services over the user data folder: connections, settings, models and the database. */

@@ -66,7 +66,11 @@ describe('chat errors', () => {
     await expect(page.finishedReplyStatus()).resolves.toBe('error');
     const alert = page.replyAlert();
     await expect(alert.getAttribute('data-kind')).resolves.toBe('unauthorized');
-    const field = alert.getByLabel('A new key for this connection');
+    // The shared failure view names the connection that refused the key.
+    await expect(alert.getByRole('alert').first().textContent()).resolves.toMatch(
+      /refused the key/,
+    );
+    const field = alert.getByLabel(/^API key for /);
     await field.fill(key);
     await alert.getByRole('button', { name: 'Save key and retry' }).click();
     await expect
@@ -85,8 +89,8 @@ describe('chat errors', () => {
     await expect(page.finishedReplyStatus()).resolves.toBe('error');
     const alert = page.replyAlert();
     await expect(alert.getAttribute('data-kind')).resolves.toBe('insufficient_balance');
-    await expect(alert.textContent()).resolves.toContain('Your balance on this relay is used up');
-    const link = alert.getByRole('link', { name: "Open the relay's console" });
+    await expect(alert.textContent()).resolves.toContain('Your balance is used up');
+    const link = alert.getByRole('link', { name: 'Top up in the console' });
     await expect(link.getAttribute('href')).resolves.toBe(CONSOLE);
     suite.relay.setBalance(key, 100);
     await alert.getByRole('button', { name: 'Retry' }).click();

@@ -13,12 +13,10 @@
  */
 import { marked } from 'marked';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { DemoRelay } from '../../electron/demo-relay/index';
 import type { FetchLike } from '../../electron/main/services/relay/relay-client';
-import { startE2e, type AppUnderTest, type E2eSession } from '../e2e/harness/harness';
-import { newKey, startRelay } from '../e2e/harness/relay';
+import type { AppUnderTest } from '../e2e/harness/harness';
+import { e2eSuite } from '../e2e/harness/suite';
 import { ChatPage } from '../e2e/pages/chat-page';
-import { ConnectPage } from '../e2e/pages/connect-page';
 import {
   idsIn,
   installDetector,
@@ -52,8 +50,8 @@ const REDUCED_PLAIN_BATCHES = 2;
 const GROUP = 20;
 const CONTENT = 'article.chat-message[data-role="assistant"] .markdown';
 
-let e2e: E2eSession;
-let relay: DemoRelay;
+/** The browser session and the demo relay (its chat completions replaced by `hostileRelay`). */
+const suite = e2eSuite({ connectionName: 'Hostile relay' });
 let exfil: ExfilServer;
 /** The lab's own exfiltration server, so that nothing the lab sets off can be counted later. */
 let labExfil: ExfilServer;
@@ -67,7 +65,6 @@ const appCanary: number[] = [];
 let corpus: HostilePayload[];
 let payloads: HostilePayload[];
 let batches: HostilePayload[][];
-const key = newKey();
 
 /** Deterministic pseudo-random numbers (mulberry32), for chunk sizes. */
 function random(seed: number): () => number {
@@ -328,12 +325,7 @@ const figures: Figure[] = [];
 const notes: string[] = [];
 
 beforeAll(async () => {
-  [e2e, relay, exfil, labExfil] = await Promise.all([
-    startE2e(),
-    startRelay([key]),
-    startExfilServer(),
-    startExfilServer(),
-  ]);
+  [exfil, labExfil] = await Promise.all([startExfilServer(), startExfilServer()]);
   corpus = buildCorpus({ exfil: exfil.origin });
   payloads = selectPayloads(corpus, FULL, REDUCED_SAMPLE);
   batches = [];
@@ -341,26 +333,33 @@ beforeAll(async () => {
   for (let i = 0; i < light.length; i += BATCH) batches.push(light.slice(i, i + BATCH));
   // The nesting bombs in a reply of their own (streamed, and also sent whole in reduced runs).
   batches.push(payloads.filter((p) => p.family === 'nesting'));
-  app = await e2e.openApp({ fetch: hostileRelay() });
-  const connect = new ConnectPage(app.page);
-  await connect.waitUntilShown();
-  await connect.connect({ name: 'Hostile relay', baseUrl: relay.url, apiKey: key });
-  page = new ChatPage(app.page);
-  await page.open();
-  await app.page.exposeBinding('__pwnReport', (_source, id: unknown) => {
-    appCanary.push(Number(id));
-  });
-  await installDetector(app.page, CONTENT, MARKER_PATTERN.source);
-  watch = watchPage(app.page, app.context, e2e.origin);
 });
 
 afterAll(async () => {
-  watch?.stop();
-  await app?.close();
-  await Promise.all([e2e?.close(), relay?.close(), exfil?.close(), labExfil?.close()]);
+  await Promise.all([exfil?.close(), labExfil?.close()]);
 });
 
 describe('hostile model output (reliability section 7)', () => {
+  // One app for the whole file: the detector check renders payloads unsafely in it on purpose
+  // (CSP reports, flagged nodes), so only its events are checked against the contract at the end.
+  const shared = suite.sharedApp({ fetch: hostileRelay(), healthyPage: false });
+
+  beforeAll(async () => {
+    app = shared.app;
+    await suite.connectApp(app);
+    page = new ChatPage(app.page);
+    await page.open();
+    await app.page.exposeBinding('__pwnReport', (_source, id: unknown) => {
+      appCanary.push(Number(id));
+    });
+    await installDetector(app.page, CONTENT, MARKER_PATTERN.source);
+    watch = watchPage(app.page, app.context, suite.e2e.origin);
+  });
+
+  afterAll(() => {
+    watch?.stop();
+  });
+
   it('has a corpus of at least 500 distinct payloads', () => {
     expect(corpus.length).toBeGreaterThanOrEqual(500);
     expect(new Set(corpus.map((p) => p.markdown)).size).toBe(corpus.length);
@@ -374,7 +373,7 @@ describe('hostile model output (reliability section 7)', () => {
 
   it('detector: the payloads fire and are flagged when rendered unsafely', async () => {
     // 1. A naive renderer (marked's HTML through innerHTML) in a page without any CSP.
-    const context = await e2e.browser.newContext();
+    const context = await suite.e2e.browser.newContext();
     const lab = await context.newPage();
     const labWatch = watchPage(lab, context, labExfil.origin);
     const aborted: string[] = [];

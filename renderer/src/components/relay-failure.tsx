@@ -34,7 +34,11 @@ export interface RelayFailureProps {
  * remedies do.
  */
 export function RelayFailure(props: RelayFailureProps) {
-  return <div className={props.className}>{failureBody(props)}</div>;
+  return (
+    <div className={props.className} data-kind={props.failure.kind}>
+      {failureBody(props)}
+    </div>
+  );
 }
 
 function failureBody({

@@ -83,6 +83,8 @@ export interface E2eSuite {
   closeApp(): Promise<void>;
   /** Opens the app and connects it to the suite's relay on the first-run screen. */
   connect(options?: ConnectOptions): Promise<AppUnderTest>;
+  /** Connects an app that is already open (a shared one) to the suite's relay. */
+  connectApp(app: AppUnderTest, fields?: ConnectionFields): Promise<void>;
   /** Opens the app, connects, opens the screen and waits until it is ready. */
   connected<S extends Screen>(
     ScreenPage: new (page: Page) => S,
@@ -183,6 +185,17 @@ export function e2eSuite(options: SuiteOptions = {}): E2eSuite {
 
     async connect({ seed, name, baseUrl, apiKey, consoleUrl, ...appOptions } = {}) {
       const app = await suite.openApp(appOptions);
+      await suite.connectApp(app, {
+        ...(name === undefined ? {} : { name }),
+        ...(baseUrl === undefined ? {} : { baseUrl }),
+        ...(apiKey === undefined ? {} : { apiKey }),
+        ...(consoleUrl === undefined ? {} : { consoleUrl }),
+      });
+      await seed?.(app);
+      return app;
+    },
+
+    async connectApp(app, { name, baseUrl, apiKey, consoleUrl } = {}) {
       const connect = new ConnectPage(app.page);
       await connect.waitUntilShown();
       await connect.connect({
@@ -191,8 +204,6 @@ export function e2eSuite(options: SuiteOptions = {}): E2eSuite {
         apiKey: apiKey ?? keys[0]!,
         ...(consoleUrl === undefined ? {} : { consoleUrl }),
       });
-      await seed?.(app);
-      return app;
     },
 
     async connected(ScreenPage, { ready = true, ...connectOptions } = {}) {

@@ -5,7 +5,7 @@
  * one" makes a reply the conversation's path (the others stay reachable as its versions).
  */
 import { useEffect, useState } from 'react';
-import { failureTitle } from '../../lib/errors';
+import { RelayFailure } from '../../components/relay-failure';
 import { requireBridge } from '../../lib/relay-bridge';
 import { compareModels, continueWith, stopReply, type CompareTarget } from './chat-actions';
 import { useChatStore } from './chat-store';
@@ -48,10 +48,12 @@ function CompareColumn({ reply }: { reply: ChatMessage }) {
       <ReplyBody replyId={reply.id} content={reply.content} />
       {streaming && <RetryCountdown replyId={reply.id} />}
       {!streaming && reply.error && (
-        <div className="chat-reply-error" role="alert" data-kind={reply.error.kind}>
-          <p className="notice-title">{failureTitle(reply.error)}</p>
-          <p className="failure-message">{reply.error.message}</p>
-        </div>
+        <RelayFailure
+          className="chat-reply-error"
+          failure={reply.error}
+          connection={{ name: 'The relay' }}
+          balanceNote={false}
+        />
       )}
       <footer className="chat-message-tools">
         {streaming ? (

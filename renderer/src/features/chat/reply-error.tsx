@@ -1,12 +1,24 @@
 import { useEffect, useState } from 'react';
-import { KeyEntry } from '../../components/key-entry';
-import { failureTitle } from '../../lib/errors';
+import { RelayFailure, type RelayFailureProps } from '../../components/relay-failure';
 import { relayBridge } from '../../lib/relay-bridge';
 import { regenerateReply, replaceKeyAndRegenerate, stopReply } from './chat-actions';
 import { useChatStore } from './chat-store';
 import type { ReplyError } from './chat-types';
 
-/** A failed reply's error, where it happened, with the action that fixes it. */
+/** The kinds a plain retry can mend (a refused request or key needs a change first). */
+const RETRYABLE = new Set([
+  'server_error',
+  'network',
+  'timeout',
+  'rate_limited',
+  'insufficient_balance',
+  'bad_response',
+]);
+
+/**
+ * A failed reply's error, where it happened, with the action that fixes it: the shared
+ * RelayFailure view, with what chat adds (the refused parameter, a retry that regenerates).
+ */
 export function ReplyErrorView({
   error,
   conversationId,
@@ -14,75 +26,54 @@ export function ReplyErrorView({
   error: ReplyError;
   conversationId: string;
 }) {
-  const [consoleUrl, setConsoleUrl] = useState<string>();
-  const [keyFailure, setKeyFailure] = useState<string>();
-
-  useEffect(() => {
-    if (error.kind !== 'insufficient_balance') return;
-    void relayBridge()
-      ?.listConnections()
-      .then((list) => setConsoleUrl(list.find((c) => c.active)?.consoleUrl));
-  }, [error.kind]);
-
-  const retry = (
-    <button
-      type="button"
-      className="button button-small"
-      onClick={() => void regenerateReply(conversationId)}
-    >
-      Retry
-    </button>
-  );
-
+  const connection = useActiveConnection(error.kind);
   return (
-    <div className="chat-reply-error" role="alert" data-kind={error.kind}>
-      <p className="notice-title">{failureTitle(error)}</p>
-      <p className="failure-message">{error.message}</p>
+    <RelayFailure
+      className="chat-reply-error"
+      failure={error}
+      connection={connection}
+      onKey={(key) => replaceKeyAndRegenerate(conversationId, key)}
+      retry={
+        RETRYABLE.has(error.kind) && (
+          <button
+            type="button"
+            className="button button-small"
+            onClick={() => void regenerateReply(conversationId)}
+          >
+            Retry
+          </button>
+        )
+      }
+    >
       {error.kind === 'bad_request' && error.param && (
         <p>
           The relay refused <code>{error.param}</code>: change it in this conversation&apos;s
           settings and try again.
         </p>
       )}
-      {error.kind === 'unauthorized' && (
-        <>
-          <KeyEntry
-            label="A new key for this connection"
-            submitLabel="Save key and retry"
-            onSubmit={async (key) => {
-              try {
-                setKeyFailure(undefined);
-                await replaceKeyAndRegenerate(conversationId, key);
-              } catch (failure) {
-                setKeyFailure(
-                  (failure as { message?: string }).message ?? 'The key was not saved.',
-                );
-              }
-            }}
-          />
-          {keyFailure && <p className="field-error">{keyFailure}</p>}
-        </>
-      )}
-      {error.kind === 'insufficient_balance' && (
-        <p>
-          Your balance on this relay is used up. Top it up, then retry.{' '}
-          {consoleUrl && (
-            <a href={consoleUrl} target="_blank" rel="noreferrer noopener">
-              Open the relay&apos;s console
-            </a>
-          )}
-        </p>
-      )}
-      {[
-        'server_error',
-        'network',
-        'timeout',
-        'rate_limited',
-        'insufficient_balance',
-        'bad_response',
-      ].includes(error.kind) && retry}
-    </div>
+    </RelayFailure>
   );
+}
+
+/** The active connection's name and console, looked up only for the failures that name them. */
+function useActiveConnection(kind: string): RelayFailureProps['connection'] {
+  const [connection, setConnection] = useState<RelayFailureProps['connection']>({
+    name: 'The relay',
+  });
+  useEffect(() => {
+    if (kind !== 'insufficient_balance' && kind !== 'unauthorized') return;
+    let live = true;
+    void relayBridge()
+      ?.listConnections()
+      .then((list) => {
+        const active = list.find((c) => c.active);
+        if (live && active) setConnection({ name: active.name, consoleUrl: active.consoleUrl });
+      });
+    return () => {
+      live = false;
+    };
+  }, [kind]);
+  return connection;
 }
 
 /** Main waits before trying again (a 429 or a busy relay): the countdown, with Cancel. */

@@ -1,4 +1,5 @@
 import { useEffect, useRef, useState, type KeyboardEvent } from 'react';
+import { CheckboxField } from '../../components/checkbox-field';
 import { shortcutPlatform } from '../../../../electron/shared/shortcuts';
 import { Notice } from '../../components/notice';
 import { failureOf, type FailureInfo } from '../../lib/errors';
@@ -76,15 +77,13 @@ export function DesktopSection({ settings }: { settings: Settings }) {
           A small window over whatever you are doing: ask the default chat model one question and
           read the reply there. Enter sends, Esc hides it.
         </p>
-        <label className="checkbox-field">
-          <input
-            type="checkbox"
-            checked={quickAsk.enabled}
-            disabled={busy}
-            onChange={(event) => void apply({ quickAsk: { enabled: event.target.checked } })}
-          />
-          <span>Open quick ask with a keyboard shortcut, from any app</span>
-        </label>
+        <CheckboxField
+          checked={quickAsk.enabled}
+          disabled={busy}
+          onChange={(enabled) => void apply({ quickAsk: { enabled } })}
+        >
+          Open quick ask with a keyboard shortcut, from any app
+        </CheckboxField>
         <div className="quick-shortcut-row">
           <span className="field-label" id="quick-ask-shortcut-label">
             Shortcut
@@ -139,82 +138,73 @@ export function DesktopSection({ settings }: { settings: Settings }) {
         {quickAsk.enabled && shortcut?.registered && (
           <p className="muted">{shortcut.label} opens quick ask, whichever app is in front.</p>
         )}
-        <label className="checkbox-field">
-          <input
-            type="checkbox"
-            checked={quickAsk.saveConversations}
-            disabled={busy}
-            aria-describedby="quick-ask-save-hint"
-            onChange={(event) =>
-              void apply({ quickAsk: { saveConversations: event.target.checked } })
-            }
-          />
-          <span>Keep every quick ask as a conversation</span>
-        </label>
-        <p className="muted" id="quick-ask-save-hint">
-          Off, a quick ask is kept only when you choose “Open in Relay Desktop”; otherwise it is
-          gone when you ask the next one.
-        </p>
-        <label className="checkbox-field">
-          <input
-            type="checkbox"
-            checked={quickAsk.useClipboard}
-            disabled={busy}
-            aria-describedby="quick-ask-clipboard-hint"
-            onChange={(event) => void apply({ quickAsk: { useClipboard: event.target.checked } })}
-          />
-          <span>Offer the clipboard as context</span>
-        </label>
-        <p className="muted" id="quick-ask-clipboard-hint">
-          Each time quick ask opens, the app reads the text on the clipboard (on Linux, the text you
-          last selected in any app) and shows it above your question. It is sent only with the next
-          question, and you can leave it out. Off, the clipboard is never read.
-        </p>
+        <CheckboxField
+          checked={quickAsk.saveConversations}
+          disabled={busy}
+          onChange={(saveConversations) => void apply({ quickAsk: { saveConversations } })}
+          hint={
+            <>
+              Off, a quick ask is kept only when you choose “Open in Relay Desktop”; otherwise it is
+              gone when you ask the next one.
+            </>
+          }
+        >
+          Keep every quick ask as a conversation
+        </CheckboxField>
+        <CheckboxField
+          checked={quickAsk.useClipboard}
+          disabled={busy}
+          onChange={(useClipboard) => void apply({ quickAsk: { useClipboard } })}
+          hint={
+            <>
+              Each time quick ask opens, the app reads the text on the clipboard (on Linux, the text
+              you last selected in any app) and shows it above your question. It is sent only with
+              the next question, and you can leave it out. Off, the clipboard is never read.
+            </>
+          }
+        >
+          Offer the clipboard as context
+        </CheckboxField>
       </section>
 
       <section className="card settings-section" aria-labelledby="desktop-title">
         <h2 className="card-title" id="desktop-title">
           Tray and start-up
         </h2>
-        <label className="checkbox-field">
-          <input
-            type="checkbox"
-            checked={desktop.showTray}
-            disabled={busy}
-            onChange={(event) => void apply({ desktop: { showTray: event.target.checked } })}
-          />
-          <span>Show an icon in the system tray (the menu bar on macOS)</span>
-        </label>
+        <CheckboxField
+          checked={desktop.showTray}
+          disabled={busy}
+          onChange={(showTray) => void apply({ desktop: { showTray } })}
+        >
+          Show an icon in the system tray (the menu bar on macOS)
+        </CheckboxField>
         {status?.tray.problem && (
           <Notice tone="warning" title="No tray icon">
             <p>{status.tray.problem}</p>
           </Notice>
         )}
-        <label className="checkbox-field">
-          <input
-            type="checkbox"
-            checked={desktop.closeToTray}
-            disabled={busy || !desktop.showTray}
-            onChange={(event) => void apply({ desktop: { closeToTray: event.target.checked } })}
-          />
-          <span>Closing the window keeps Relay Desktop running in the tray</span>
-        </label>
-        <label className="checkbox-field">
-          <input
-            type="checkbox"
-            checked={desktop.openAtLogin}
-            disabled={busy}
-            aria-describedby="open-at-login-hint"
-            onChange={(event) => void apply({ desktop: { openAtLogin: event.target.checked } })}
-          />
-          <span>Open at login</span>
-        </label>
-        <p className="muted" id="open-at-login-hint">
-          {desktop.showTray
-            ? 'It starts in the tray, without a window.'
-            : 'It starts with its window open.'}
-          {status?.openAtLogin.detail && ` Kept in ${status.openAtLogin.detail}.`}
-        </p>
+        <CheckboxField
+          checked={desktop.closeToTray}
+          disabled={busy || !desktop.showTray}
+          onChange={(closeToTray) => void apply({ desktop: { closeToTray } })}
+        >
+          Closing the window keeps Relay Desktop running in the tray
+        </CheckboxField>
+        <CheckboxField
+          checked={desktop.openAtLogin}
+          disabled={busy}
+          onChange={(openAtLogin) => void apply({ desktop: { openAtLogin } })}
+          hint={
+            <>
+              {desktop.showTray
+                ? 'It starts in the tray, without a window.'
+                : 'It starts with its window open.'}
+              {status?.openAtLogin.detail && ` Kept in ${status.openAtLogin.detail}.`}
+            </>
+          }
+        >
+          Open at login
+        </CheckboxField>
         {status?.openAtLogin.problem && (
           <Notice tone="warning" title="Opening at login">
             <p>{status.openAtLogin.problem}</p>

@@ -1,4 +1,5 @@
 import { useEffect, useState, type FormEvent, type ReactNode } from 'react';
+import { CheckboxField } from '../../components/checkbox-field';
 import { Field } from '../../components/field';
 import { Notice } from '../../components/notice';
 import { Spinner } from '../../components/spinner';
@@ -270,19 +271,11 @@ function KeyStorageChoice({ allowed }: { allowed: boolean }) {
         Where keys are kept
       </h2>
       {status.reason && <p className="muted">{status.reason}</p>}
-      <label className="checkbox-field">
-        <input
-          type="checkbox"
-          checked={checked}
-          onChange={(event) => void toggle(event.target.checked)}
-        />
-        <span>
-          Keep keys in a file on this computer instead, so they are still there after a restart. The
-          file is readable only by your user account but is <strong>not encrypted</strong>. Turning
-          this on takes effect the next time the app starts; turning it off deletes the file at
-          once.
-        </span>
-      </label>
+      <CheckboxField checked={checked} onChange={(next) => void toggle(next)}>
+        Keep keys in a file on this computer instead, so they are still there after a restart. The
+        file is readable only by your user account but is <strong>not encrypted</strong>. Turning
+        this on takes effect the next time the app starts; turning it off deletes the file at once.
+      </CheckboxField>
       {failure && (
         <Notice tone="error" title="The choice was not saved">
           <p className="failure-message">{failure.message}</p>
@@ -322,20 +315,20 @@ function SupportLogChoice({ included }: { included: boolean }) {
         in the <code>logs</code> folder of its data folder; Help → Open logs folder shows it. API
         keys are never written to it.
       </p>
-      <label className="checkbox-field">
-        <input
-          type="checkbox"
-          checked={checked}
-          aria-describedby="support-log-prompts-hint"
-          onChange={(event) => void toggle(event.target.checked)}
-        />
-        <span>Include prompts in logs</span>
-      </label>
-      <p className="muted" id="support-log-prompts-hint">
-        Also writes your messages, embedding inputs, image prompts and the replies into the log, so
-        someone helping you can see exactly what was sent. Anyone you give the log file to can read
-        them: leave this off unless you are asked to turn it on.
-      </p>
+      <CheckboxField
+        checked={checked}
+        onChange={(next) => void toggle(next)}
+        hintId="support-log-prompts-hint"
+        hint={
+          <>
+            Also writes your messages, embedding inputs, image prompts and the replies into the log,
+            so someone helping you can see exactly what was sent. Anyone you give the log file to
+            can read them: leave this off unless you are asked to turn it on.
+          </>
+        }
+      >
+        Include prompts in logs
+      </CheckboxField>
       {failure && (
         <Notice tone="error" title="The choice was not saved">
           <p className="failure-message">{failure.message}</p>

@@ -1,4 +1,5 @@
 import { useEffect, useState } from 'react';
+import { CheckboxField } from '../../components/checkbox-field';
 import { Notice } from '../../components/notice';
 import { Spinner } from '../../components/spinner';
 import { failureOf, type FailureInfo } from '../../lib/errors';
@@ -171,16 +172,12 @@ export function UpdatesSection({ settings }: { settings: Settings }) {
               <span>Betas too: new features sooner, and less tested</span>
             </label>
           </fieldset>
-          <label className="checkbox-field">
-            <input
-              type="checkbox"
-              checked={chosen.autoCheck}
-              onChange={(event) => void configure({ autoCheck: event.target.checked })}
-            />
-            <span>
-              Check by itself, when the app starts and every 4 hours, and download in the background
-            </span>
-          </label>
+          <CheckboxField
+            checked={chosen.autoCheck}
+            onChange={(autoCheck) => void configure({ autoCheck })}
+          >
+            Check by itself, when the app starts and every 4 hours, and download in the background
+          </CheckboxField>
         </>
       )}
       {saveFailure && (

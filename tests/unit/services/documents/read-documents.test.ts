@@ -123,6 +123,7 @@ describe('what is refused, by name, with why', () => {
 });
 
 describe('reading from disk in a worker thread', () => {
+  // A worker started from source (compiled on the fly) reads two PDFs: slow on busy cores.
   it('gives one result per path in order, the good ones read and the others refused by name', async () => {
     const text = join(dir, 'plan.md');
     await writeFile(text, '# Plan\n\nSail at six.');
@@ -154,7 +155,7 @@ describe('reading from disk in a worker thread', () => {
     // The same outcome without a worker.
     const inProcess = await readDocumentsInProcess()(paths);
     expect(inProcess).toEqual(results);
-  });
+  }, 60_000);
 
   it('can be cancelled, and then says so', async () => {
     const controller = new AbortController();
