@@ -1,7 +1,8 @@
 /**
  * Accessibility: an axe-core scan (WCAG 2.1 A and AA, and best practices) of every screen and its
  * main states, in the light and the dark theme, with no serious or critical violation; and a
- * keyboard-only walk where Tab reaches every control of a screen with a visible focus ring.
+ * keyboard-only walk where Tab reaches every control of a screen with a visible focus ring. Then
+ * the same in a 900×650 window (the navigation as icons), where nothing may be cut off either.
  */
 import { describe, expect, it } from 'vitest';
 import type { AppUnderTest } from './harness/harness';
@@ -12,6 +13,7 @@ import { ConnectPage } from './pages/connect-page';
 import { EmbeddingsPage } from './pages/embeddings-page';
 import { ImagesPage } from './pages/images-page';
 import { walkWithTab } from './pages/keyboard-walk';
+import { cutOff } from './pages/layout';
 import { ModelsPage } from './pages/models-page';
 import { PromptsPage } from './pages/prompts-page';
 import { scriptedChat, SIMILARITY_PROMPT, SIMILARITY_REPLY } from './pages/scripted-chat';
@@ -214,5 +216,46 @@ describe.each(['light', 'dark'] as const)('every screen in the %s theme', (theme
     await expectKeyboardReachable(shared.app, `${theme}: shortcut sheet`);
     await shared.app.page.keyboard.press('Escape');
     await shortcuts.sheet.waitFor({ state: 'hidden' });
+  });
+
+  /** Nothing in the icon rail or the conversation list reaches past its edge. */
+  async function expectNothingCutOff(state: string, columns: string[]): Promise<void> {
+    for (const column of columns)
+      expect(await cutOff(shared.app.page, column), `${state}: cut off in ${column}`).toEqual([]);
+  }
+
+  it('900×650: the chat with a reply, and a conversation’s menu', async () => {
+    const page = shared.app.page;
+    await page.setViewportSize({ width: 900, height: 650 });
+    const chat = new ChatPage(page);
+    await chat.open();
+    await chat.openConversation(SIMILARITY_PROMPT.slice(0, 24));
+    // The reply with a formula, then the one that failed, from the specs above.
+    await expect(chat.finishedReplyStatus()).resolves.toBe('error');
+    const state = `${theme}, 900×650: chat with replies`;
+    await expectNothingCutOff(state, ['nav.sidebar', '.chat-sidebar']);
+    await expectAccessible(shared.app, state);
+    await expectKeyboardReachable(shared.app, state);
+
+    await chat.sidebar
+      .getByRole('button', { name: /^Actions for / })
+      .first()
+      .click();
+    const menu = page.getByRole('menu');
+    await menu.waitFor();
+    await expectAccessible(shared.app, `${theme}, 900×650: a conversation's menu`);
+    await page.keyboard.press('Escape');
+    await menu.waitFor({ state: 'detached' });
+  });
+
+  it('900×650: the other screens', async () => {
+    for (const screen of ['Models', 'Embeddings', 'Images', 'Connections', 'Settings']) {
+      await nav(shared.app, screen).click();
+      await shared.app.page.getByRole('heading', { level: 1, name: screen }).waitFor();
+      const state = `${theme}, 900×650: ${screen.toLowerCase()}`;
+      await expectNothingCutOff(state, ['nav.sidebar']);
+      await expectAccessible(shared.app, state);
+    }
+    await expectKeyboardReachable(shared.app, `${theme}, 900×650: settings`);
   });
 });

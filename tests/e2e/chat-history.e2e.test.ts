@@ -278,7 +278,7 @@ describe('chat history', () => {
     expect(total).toBeGreaterThanOrEqual(1000);
 
     // The export holds the whole conversation, not the part loaded in the page.
-    await page.sidebar.getByRole('button', { name: 'Export Partly loaded as JSON' }).click();
+    await page.conversationAction('Partly loaded', 'Export', 'JSON (.json)');
     await expect.poll(() => saved.length).toBe(1);
     await page.notice(/^Saved the conversation to /).waitFor({ timeout: 8000 });
     const exported = JSON.parse(await readFile(saved[0]!, 'utf8')) as {
@@ -346,7 +346,7 @@ describe('chat history', () => {
     const title = 'Export me, please';
     await page.sidebar.getByText(title).waitFor({ timeout: 8000 });
 
-    await page.sidebar.getByRole('button', { name: `Export ${title} as JSON` }).click();
+    await page.conversationAction(title, 'Export', 'JSON (.json)');
     await page.notice(/^Saved the conversation to /).waitFor({ timeout: 8000 });
     expect(saved).toHaveLength(1);
     expect(saved[0]).toMatch(/\.json$/);
@@ -372,7 +372,7 @@ describe('chat history', () => {
     expect(exported!.messages[0]!.content).toBe('Export me, please');
     expect(exported!.messages[1]!.content).toContain('synthetic demo reply');
 
-    await page.sidebar.getByRole('button', { name: `Export ${title} as Markdown` }).click();
+    await page.conversationAction(title, 'Export', 'Markdown (.md)');
     await expect.poll(() => saved.length).toBe(2);
     expect(saved[1]).toMatch(/\.md$/);
     await page.notice(/\.md\.$/).waitFor({ timeout: 8000 });
@@ -400,6 +400,114 @@ describe('chat history', () => {
     ).resolves.toContain('Export me, please');
   });
 
+  it('runs the ⋯ menu from the keyboard: pin (kept under "Pinned" after a restart), rename, delete', async () => {
+    const userDataDir = await mkdtemp(join(suite.scratch, 'menu-'));
+    const page = await chat({ userDataDir }, (store) => {
+      for (const [title, day] of [
+        ['Alpha notes', 1],
+        ['Beta plans', 2],
+        ['Gamma ideas', 3],
+      ] as const) {
+        const at = `2026-03-0${day}T09:00:00.000Z`;
+        store.create({ title, model: 'demo-chat', createdAt: at, updatedAt: at });
+      }
+    });
+    const keys = page.page.keyboard;
+    const titles = page.sidebar.locator('.chat-conversation-title');
+    const headings = page.sidebar.getByRole('heading');
+    const focused = () => page.focused();
+    const row = (title: string) =>
+      page.sidebar.locator('.chat-conversation-open').filter({ hasText: title });
+    await expect
+      .poll(() => titles.allTextContents())
+      .toEqual(['Gamma ideas', 'Beta plans', 'Alpha notes']);
+    await expect(headings.count()).resolves.toBe(0);
+
+    // Shift+F10 on a focused row opens its menu on the first item; arrows move; Esc closes it
+    // and focus is back on the row.
+    await row('Beta plans').focus();
+    await keys.press('Shift+F10');
+    const menu = page.conversationMenu('Beta plans');
+    await menu.waitFor();
+    await expect.poll(focused).toEqual({ role: 'menuitem', text: 'Rename' });
+    await keys.press('ArrowDown');
+    await expect.poll(focused).toEqual({ role: 'menuitem', text: 'Pin' });
+    await keys.press('ArrowUp');
+    await keys.press('ArrowUp');
+    await expect.poll(focused).toEqual({ role: 'menuitem', text: 'Delete' });
+    // Export opens its submenu with Right, and Left goes back to it.
+    await keys.press('ArrowUp');
+    await keys.press('ArrowRight');
+    await expect.poll(focused).toEqual({ role: 'menuitem', text: 'Markdown (.md)' });
+    await keys.press('ArrowLeft');
+    await expect.poll(focused).toEqual({ role: 'menuitem', text: 'Export' });
+    await keys.press('Escape');
+    await menu.waitFor({ state: 'detached' });
+    await expect.poll(focused).toEqual({ role: null, text: 'Beta plans' });
+
+    // The context-menu key opens it too; Pin with Enter.
+    await keys.press('ContextMenu');
+    await menu.waitFor();
+    await keys.press('ArrowDown');
+    await keys.press('Enter');
+    await menu.waitFor({ state: 'detached' });
+    await expect.poll(() => headings.allTextContents()).toEqual(['Pinned', 'Recent']);
+    await expect
+      .poll(() => titles.allTextContents())
+      .toEqual(['Beta plans', 'Gamma ideas', 'Alpha notes']);
+    await suite.closeApp();
+
+    // After a restart, it is still under "Pinned".
+    const again = new ChatPage((await suite.openApp({ userDataDir })).page);
+    await again.open();
+    const titlesAgain = again.sidebar.locator('.chat-conversation-title');
+    await expect
+      .poll(() => titlesAgain.allTextContents())
+      .toEqual(['Beta plans', 'Gamma ideas', 'Alpha notes']);
+    await expect(again.sidebar.getByRole('heading').allTextContents()).resolves.toEqual([
+      'Pinned',
+      'Recent',
+    ]);
+    await expect(
+      again.sidebar.locator('.chat-conversation-row').first().getByRole('heading').textContent(),
+    ).resolves.toBe('Pinned');
+
+    // Rename from the ⋯ button: Enter opens the menu, Enter on Rename; the new title is saved
+    // with Enter and focus is back on the row.
+    const keysAgain = again.page.keyboard;
+    await again.conversationMenuButton('Gamma ideas').focus();
+    await keysAgain.press('Enter');
+    await again.conversationMenu('Gamma ideas').waitFor();
+    await keysAgain.press('Enter');
+    const titleField = again.sidebar.getByLabel('Conversation title');
+    await expect.poll(() => again.isFocused(titleField)).toBe(true);
+    await titleField.fill('Gamma, renamed');
+    await keysAgain.press('Enter');
+    await expect
+      .poll(() => titlesAgain.allTextContents())
+      .toEqual(['Beta plans', 'Gamma, renamed', 'Alpha notes']);
+    await expect.poll(() => again.focused()).toEqual({ role: null, text: 'Gamma, renamed' });
+
+    // Delete from the menu (End goes to it): the row goes, focus is on Undo, and Undo brings it back.
+    await again.sidebar
+      .locator('.chat-conversation-open')
+      .filter({ hasText: 'Alpha notes' })
+      .focus();
+    await keysAgain.press('Shift+F10');
+    await again.conversationMenu('Alpha notes').waitFor();
+    await keysAgain.press('End');
+    await keysAgain.press('Enter');
+    await expect
+      .poll(() => titlesAgain.allTextContents())
+      .toEqual(['Beta plans', 'Gamma, renamed']);
+    const undo = again.sidebar.getByRole('button', { name: 'Undo' });
+    await expect.poll(() => again.isFocused(undo)).toBe(true);
+    await keysAgain.press('Enter');
+    await expect
+      .poll(() => titlesAgain.allTextContents())
+      .toEqual(['Beta plans', 'Gamma, renamed', 'Alpha notes']);
+  });
+
   it('keeps every conversation across a restart: titles, pins, messages and usage', async () => {
     const userDataDir = await mkdtemp(join(suite.scratch, 'restart-'));
     const page = await chat({ userDataDir });
@@ -408,11 +516,11 @@ describe('chat history', () => {
     await page.send('Remember this conversation');
     await expect(page.finishedReplyStatus()).resolves.toBe('complete');
     await page.sidebar.getByText('Remember this conversation').waitFor({ timeout: 8000 });
-    await page.sidebar.getByRole('button', { name: 'Rename Remember this conversation' }).click();
+    await page.conversationAction('Remember this conversation', 'Rename');
     await page.sidebar.getByLabel('Conversation title').fill('Kept across restarts');
     await page.sidebar.getByRole('button', { name: 'Save' }).click();
     await page.sidebar.getByText('Kept across restarts').waitFor({ timeout: 8000 });
-    await page.sidebar.getByRole('button', { name: 'Pin Kept across restarts' }).click();
+    await page.conversationAction('Kept across restarts', 'Pin');
     await page.sidebar.getByLabel('Pinned').waitFor({ timeout: 8000 });
 
     await page.newChat();

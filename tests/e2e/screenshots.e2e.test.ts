@@ -194,6 +194,27 @@ describe.each(['light', 'dark'] as const)('screenshots in the %s theme', (theme)
     await shoot('chat');
   });
 
+  it('chat: a conversation pinned, and the actions of another in its ⋯ menu', async () => {
+    const page = shared.app.page;
+    const chat = new ChatPage(page);
+    const row = (start: string) =>
+      chat.sidebar.locator('.chat-conversation').filter({ hasText: start });
+    await row('Summarise the release notes')
+      .getByRole('button', { name: /^Actions for / })
+      .click();
+    await page.getByRole('menuitem', { name: 'Pin', exact: true }).click();
+    await chat.sidebar.getByRole('heading', { name: 'Pinned' }).waitFor();
+    await row('Draft a friendly reminder')
+      .getByRole('button', { name: /^Actions for / })
+      .click();
+    await page.getByRole('menuitem', { name: 'Export', exact: true }).hover();
+    await page.getByRole('menuitem', { name: 'Markdown (.md)' }).waitFor();
+    await shoot('chat-menu');
+    await page.keyboard.press('Escape');
+    await page.keyboard.press('Escape');
+    await page.getByRole('menu').first().waitFor({ state: 'detached' });
+  });
+
   it('chat: versions of a reply, and models compared side by side', async () => {
     const chat = new ChatPage(shared.app.page);
     await chat.ready();

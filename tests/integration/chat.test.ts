@@ -427,6 +427,22 @@ describe('the list, search, export and import', () => {
     await expect(app.api.renameConversation({ id: 'nope', title: 'x' })).rejects.toMatchObject({
       kind: 'not_found',
     });
+    // Pinning a conversation that is gone, or with a payload the route does not take.
+    await expect(app.api.setConversationPinned({ id: 'nope', pinned: true })).rejects.toMatchObject(
+      { kind: 'not_found' },
+    );
+    for (const bad of [
+      { id: b.id, pinned: 'yes' },
+      { id: b.id },
+      { id: b.id, pinned: false, title: 'sneaked in' },
+    ]) {
+      await expect(
+        app.api.setConversationPinned(bad as unknown as { id: string; pinned: boolean }),
+      ).rejects.toMatchObject({ kind: 'invalid_request' });
+    }
+    expect((await app.api.listConversations())[0]).toMatchObject({ id: b.id, pinned: true });
+    await app.api.setConversationPinned({ id: b.id, pinned: false });
+    expect((await app.api.listConversations()).map((x) => x.title)).toEqual(['A', 'Renamed', 'B']);
   });
 
   it('pages a long conversation from the end', async () => {

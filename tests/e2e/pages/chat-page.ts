@@ -164,9 +164,47 @@ export class ChatPage {
     return this.page.getByLabel('Tokens in this conversation');
   }
 
-  /** Runs an action of a conversation in the sidebar: Rename, Pin, Unpin, Delete, Export… */
-  async conversationAction(title: string, action: string): Promise<void> {
-    await this.sidebar.getByRole('button', { name: `${action} ${title}` }).click();
+  /** A conversation's "⋯" button in the sidebar. */
+  conversationMenuButton(title: string): Locator {
+    return this.sidebar.getByRole('button', { name: `Actions for ${title}`, exact: true });
+  }
+
+  /** A conversation's open menu of actions (it opens over the page, not in the sidebar). */
+  conversationMenu(title: string): Locator {
+    return this.page.getByRole('menu', { name: `Actions for ${title}`, exact: true });
+  }
+
+  /**
+   * Runs an action of a conversation from its "⋯" menu, with the pointer: Rename, Pin, Unpin,
+   * Delete, or Export and then `choice` ("Markdown (.md)", "JSON (.json)").
+   */
+  async conversationAction(title: string, action: string, choice?: string): Promise<void> {
+    await this.conversationMenuButton(title).click();
+    const menu = this.conversationMenu(title);
+    await menu.getByRole('menuitem', { name: action, exact: true }).click();
+    if (choice !== undefined)
+      await menu
+        .getByRole('menu', { name: action })
+        .getByRole('menuitem', { name: choice, exact: true })
+        .click();
+  }
+
+  /** The focused element's role and text (where keyboard focus is). */
+  async focused(): Promise<{ role: string | null; text: string }> {
+    return this.page.evaluate(() => {
+      const active = (globalThis as unknown as { document: { activeElement: FocusedLike | null } })
+        .document.activeElement;
+      return { role: active?.getAttribute('role') ?? null, text: active?.textContent ?? '' };
+    });
+  }
+
+  /** Whether the element has keyboard focus. */
+  async isFocused(element: Locator): Promise<boolean> {
+    return element.evaluate(
+      (node) =>
+        node ===
+        (globalThis as unknown as { document: { activeElement: unknown } }).document.activeElement,
+    );
   }
 
   /** Opens a conversation by its title in the sidebar (fetching it again from main). */
@@ -190,6 +228,12 @@ export class ChatPage {
     });
     return reply.getAttribute('data-status');
   }
+}
+
+/** The little of the focused element the page-side checks read. */
+interface FocusedLike {
+  getAttribute(name: string): string | null;
+  textContent: string | null;
 }
 
 /** The little of the DOM the page-side check uses (tests type-check without the DOM library). */

@@ -9,6 +9,7 @@ import {
   compareConversations,
   placeConversation,
   refreshFirstPage,
+  sectionHeading,
 } from '../../../renderer/src/features/chat/conversation-pages';
 
 function conversation(id: string, updatedAt: string, pinned = false): ConversationSummary {
@@ -94,5 +95,40 @@ describe('conversation pages', () => {
   it('takes a short first page as the whole list', () => {
     const loaded = ['c', 'b', 'a'].map((id, i) => conversation(id, day(9 - i)));
     expect(ids(refreshFirstPage(loaded, [conversation('b', day(8))], 3))).toEqual(['b']);
+  });
+});
+
+describe('the list’s sections', () => {
+  const headings = (list: ConversationSummary[]) =>
+    list.map((_, index) => sectionHeading(list, index) ?? null);
+
+  it('heads the pinned rows "Pinned" and the others "Recent", only once there are pins', () => {
+    const none = [conversation('a', day(3)), conversation('b', day(2))];
+    expect(headings(none)).toEqual([null, null]);
+    const some = [
+      conversation('p1', day(1), true),
+      conversation('p2', day(1), true),
+      conversation('a', day(3)),
+      conversation('b', day(2)),
+    ];
+    expect(headings(some)).toEqual(['Pinned', null, 'Recent', null]);
+    const all = [conversation('p1', day(1), true), conversation('p2', day(1), true)];
+    expect(headings(all)).toEqual(['Pinned', null]);
+    expect(sectionHeading(some, 9)).toBeUndefined();
+  });
+
+  it('keeps one heading each as a pin moves a row and pages come in', () => {
+    let list = [conversation('a', day(5)), conversation('b', day(4)), conversation('c', day(3))];
+    // "c" pinned: it moves to the top, under "Pinned", and "Recent" heads the rest.
+    list = placeConversation(list, { ...list[2]!, pinned: true });
+    expect(ids(list)).toEqual(['c', 'a', 'b']);
+    expect(headings(list)).toEqual(['Pinned', 'Recent', null]);
+    // A later page, older conversations: no heading added.
+    list = appendPage(list, [conversation('d', day(2)), conversation('e', day(1))]);
+    expect(headings(list)).toEqual(['Pinned', 'Recent', null, null, null]);
+    // Unpinned again: back among the others by its activity, and no heading at all.
+    list = placeConversation(list, { ...list[0]!, pinned: false });
+    expect(ids(list)).toEqual(['a', 'b', 'c', 'd', 'e']);
+    expect(headings(list)).toEqual([null, null, null, null, null]);
   });
 });

@@ -26,16 +26,22 @@ export function BackupStatusBadge({ onOpen }: { onOpen: () => void }) {
   // The visible words first, so speech and voice control find the button by what it shows.
   const detail = status.problem && status.tone !== 'off' ? ` ${status.problem.message}` : '';
   const label = `${text}.${detail} Show backups`;
+  // In the narrow icon rail only the dot shows; the words come as a tooltip, as the screens' do.
   return (
-    <button
-      type="button"
-      className={`backup-badge backup-badge-${tone}`}
-      onClick={onOpen}
-      aria-label={label}
-      title={status.problem?.message}
-    >
-      <span className="backup-badge-dot" aria-hidden="true" />
-      <span className="backup-badge-text">{text}</span>
-    </button>
+    <div className="nav-entry backup-badge-entry">
+      <button
+        type="button"
+        className={`backup-badge backup-badge-${tone}`}
+        onClick={onOpen}
+        aria-label={label}
+        title={status.problem?.message}
+      >
+        <span className="backup-badge-dot" aria-hidden="true" />
+        <span className="backup-badge-text">{text}</span>
+      </button>
+      <span className="tooltip" aria-hidden="true">
+        {text}
+      </span>
+    </div>
   );
 }

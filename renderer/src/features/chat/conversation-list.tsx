@@ -10,6 +10,8 @@ import {
 import { Virtuoso, type ItemProps, type ListProps } from 'react-virtuoso';
 import { useShallow } from 'zustand/react/shallow';
 import { Icon } from '../../components/icon';
+import { Menu, MenuButton, useMenu, type MenuItem } from '../../components/menu';
+import { opensContextMenu } from '../../components/menu-keys';
 import {
   deleteConversation,
   exportConversations,
@@ -26,6 +28,7 @@ import {
 } from './chat-actions';
 import { useChatStore } from './chat-store';
 import type { ConversationSummary, SearchHit } from './chat-types';
+import { sectionHeading } from './conversation-pages';
 
 /** The sidebar of the chat screen: search, new, the conversations (pinned first, then latest). */
 export function ConversationList() {
@@ -36,6 +39,13 @@ export function ConversationList() {
   const [selecting, setSelecting] = useState(false);
   const [selected, setSelected] = useState<ReadonlySet<string>>(new Set());
   const selectButton = useRef<HTMLButtonElement>(null);
+  // A conversation deleted from its menu: focus goes to Undo, not lost with the row.
+  const undoButton = useRef<HTMLButtonElement>(null);
+  const focusUndo = useRef(false);
+  useEffect(() => {
+    if (deleted && focusUndo.current) undoButton.current?.focus();
+    focusUndo.current = false;
+  }, [deleted]);
   // Only conversations still in the list count (one may have been deleted meanwhile).
   const chosen = conversations.filter((c) => selected.has(c.id)).map((c) => c.id);
 
@@ -104,7 +114,12 @@ export function ConversationList() {
       {deleted && (
         <div className="chat-undo" role="status">
           <span>Deleted “{deleted.title}”.</span>
-          <button type="button" className="button button-small" onClick={() => void undoDelete()}>
+          <button
+            ref={undoButton}
+            type="button"
+            className="button button-small"
+            onClick={() => void undoDelete()}
+          >
             Undo
           </button>
         </div>
@@ -143,8 +158,19 @@ export function ConversationList() {
           components={LIST_PARTS}
           increaseViewportBy={OVERSCAN}
           endReached={() => void loadMoreConversations()}
-          itemContent={(_, conversation) => (
-            <ConversationItem conversation={conversation} active={conversation.id === activeId} />
+          itemContent={(index, conversation) => (
+            <>
+              {sectionHeading(conversations, index) && (
+                <h2 className="chat-list-heading">{sectionHeading(conversations, index)}</h2>
+              )}
+              <ConversationItem
+                conversation={conversation}
+                active={conversation.id === activeId}
+                onDeleted={() => {
+                  focusUndo.current = true;
+                }}
+              />
+            </>
           )}
         />
       )}
@@ -249,13 +275,31 @@ function SelectionBar({
 function ConversationItem({
   conversation,
   active,
+  onDeleted,
 }: {
   conversation: ConversationSummary;
   active: boolean;
+  /** Called when it was deleted from its menu (focus then goes to Undo). */
+  onDeleted: () => void;
 }) {
   const [renaming, setRenaming] = useState(false);
   const [title, setTitle] = useState(conversation.title);
   const [error, setError] = useState<string>();
+  const menu = useMenu();
+  const openButton = useRef<HTMLButtonElement>(null);
+  // After a rename ends, focus goes back to the row (its button is drawn again).
+  const refocus = useRef(false);
+  useEffect(() => {
+    if (!renaming && refocus.current) {
+      refocus.current = false;
+      openButton.current?.focus();
+    }
+  }, [renaming]);
+
+  function endRename() {
+    refocus.current = true;
+    setRenaming(false);
+  }
 
   async function rename(event: FormEvent) {
     event.preventDefault();
@@ -265,12 +309,50 @@ function ConversationItem({
     }
     try {
       await renameConversation(conversation.id, title.trim());
-      setRenaming(false);
       setError(undefined);
+      endRename();
     } catch (failure) {
       setError((failure as { message?: string }).message ?? 'The title could not be saved.');
     }
   }
+
+  const items: MenuItem[] = [
+    {
+      label: 'Rename',
+      onSelect: () => {
+        setTitle(conversation.title);
+        setRenaming(true);
+      },
+    },
+    {
+      label: conversation.pinned ? 'Unpin' : 'Pin',
+      onSelect: () =>
+        void pinConversation(conversation.id, !conversation.pinned).then(() =>
+          focusRow(conversation.id),
+        ),
+    },
+    {
+      label: 'Export',
+      items: [
+        {
+          label: 'Markdown (.md)',
+          onSelect: () => void exportConversations([conversation.id], 'markdown'),
+        },
+        {
+          label: 'JSON (.json)',
+          onSelect: () => void exportConversations([conversation.id], 'json'),
+        },
+      ],
+    },
+    {
+      label: 'Delete',
+      danger: true,
+      onSelect: () => {
+        onDeleted();
+        void deleteConversation(conversation.id);
+      },
+    },
+  ];
 
   if (renaming) {
     return (
@@ -284,7 +366,12 @@ function ConversationItem({
             aria-invalid={error ? true : undefined}
             onChange={(event) => setTitle(event.target.value)}
             onKeyDown={(event) => {
-              if (event.key === 'Escape') setRenaming(false);
+              if (event.key === 'Escape') {
+                // Esc cancels the rename; it must not also stop a reply streaming in the chat.
+                event.preventDefault();
+                event.stopPropagation();
+                endRename();
+              }
             }}
           />
           {error && <p className="field-error">{error}</p>}
@@ -296,8 +383,25 @@ function ConversationItem({
     );
   }
   return (
-    <div className="chat-conversation" data-active={active || undefined}>
+    <div
+      className="chat-conversation"
+      data-active={active || undefined}
+      data-conversation-id={conversation.id}
+      data-menu-open={menu.open || undefined}
+      onKeyDown={(event) => {
+        if (!opensContextMenu(event)) return;
+        event.preventDefault();
+        const from = event.target as HTMLElement;
+        if (menu.button.current) menu.openUnder(menu.button.current, from);
+      }}
+      onContextMenu={(event) => {
+        event.preventDefault();
+        if (menu.open) return;
+        menu.openAt(event.clientX, event.clientY, event.currentTarget, openButton.current);
+      }}
+    >
       <button
+        ref={openButton}
         type="button"
         className="chat-conversation-open"
         aria-current={active ? 'page' : undefined}
@@ -308,54 +412,35 @@ function ConversationItem({
             <Icon name="pin" />
           </span>
         )}
-        <span className="chat-conversation-title">{conversation.title}</span>
+        <span className="chat-conversation-title" title={conversation.title}>
+          {conversation.title}
+        </span>
       </button>
-      <span className="chat-conversation-tools">
-        <button
-          type="button"
-          className="button button-small"
-          onClick={() => {
-            setTitle(conversation.title);
-            setRenaming(true);
-          }}
-          aria-label={`Rename ${conversation.title}`}
-        >
-          Rename
-        </button>
-        <button
-          type="button"
-          className="button button-small"
-          onClick={() => void pinConversation(conversation.id, !conversation.pinned)}
-          aria-label={`${conversation.pinned ? 'Unpin' : 'Pin'} ${conversation.title}`}
-        >
-          {conversation.pinned ? 'Unpin' : 'Pin'}
-        </button>
-        <button
-          type="button"
-          className="button button-small"
-          onClick={() => void exportConversations([conversation.id], 'markdown')}
-          aria-label={`Export ${conversation.title} as Markdown, .md`}
-        >
-          .md
-        </button>
-        <button
-          type="button"
-          className="button button-small"
-          onClick={() => void exportConversations([conversation.id], 'json')}
-          aria-label={`Export ${conversation.title} as JSON`}
-        >
-          .json
-        </button>
-        <button
-          type="button"
-          className="button button-small button-quiet-danger"
-          onClick={() => void deleteConversation(conversation.id)}
-          aria-label={`Delete ${conversation.title}`}
-        >
-          Delete
-        </button>
-      </span>
+      <MenuButton
+        menu={menu}
+        label={`Actions for ${conversation.title}`}
+        className="chat-conversation-more"
+      />
+      {menu.open && menu.anchor && (
+        <Menu
+          items={items}
+          label={`Actions for ${conversation.title}`}
+          anchor={menu.anchor}
+          onClose={menu.close}
+        />
+      )}
     </div>
+  );
+}
+
+/** Focuses a conversation's row once it is drawn (it moved: pinned, unpinned). */
+function focusRow(id: string) {
+  requestAnimationFrame(() =>
+    document
+      .querySelector<HTMLElement>(
+        `.chat-conversation[data-conversation-id="${CSS.escape(id)}"] .chat-conversation-open`,
+      )
+      ?.focus(),
   );
 }
 

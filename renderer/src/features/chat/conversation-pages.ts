@@ -78,3 +78,17 @@ export function refreshFirstPage<T extends ConversationCursor>(
   const beyond = loaded.filter((c) => !ids.has(c.id) && compareConversations(c, last) > 0);
   return sortConversations([...first, ...beyond]);
 }
+
+/**
+ * The heading a row starts a section with: "Pinned" over the pinned conversations, "Recent" over
+ * the others, once there are pinned ones (main's order puts them first, on every page).
+ */
+export function sectionHeading(
+  list: readonly { pinned: boolean }[],
+  index: number,
+): 'Pinned' | 'Recent' | undefined {
+  const row = list[index];
+  if (!row) return undefined;
+  if (index === 0) return row.pinned ? 'Pinned' : undefined;
+  return !row.pinned && list[index - 1]?.pinned ? 'Recent' : undefined;
+}
