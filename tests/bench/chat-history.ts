@@ -14,8 +14,15 @@
  * - rows_mounted: message rows in the DOM once the 1,000-message conversation is painted.
  * - paint_ms_10000: the same click-to-painted time for a conversation of 10,000 messages.
  * - sidebar_scroll_long_tasks_over_50ms: main-thread tasks over 50 ms of CPU time (thread time,
- *   from a Chromium trace) while the sidebar's list of 20,003 conversations is scrolled from top
+ *   from a Chromium trace) while the sidebar's list of 20,004 conversations is scrolled from top
  *   to bottom, 900 px a frame (_wall: the page's longtask observer, by wall time).
+ * - paint_ms_1000_branched: the same click-to-painted time for a conversation whose shown path of
+ *   1,000 messages crosses 50 branch points (every 20th message has another version).
+ * - branch_switch_ms: in that conversation, scrolled up to the branch point in the middle of the
+ *   path (message 510 of 1,000, whose other version goes on for 490 messages of its own), from
+ *   the click on the ‹ › switcher until the version switched to and the message after it on the
+ *   new path are in the page and the frame after them has begun. Both ways (to version 2 and back
+ *   to version 1) in every run; the median of all of them.
  *
  * The chat view opens a conversation with its newest page only (older pages load as the person
  * scrolls up), so main's share is measured for that page, and for the whole conversation beside.
@@ -44,6 +51,9 @@ const LONG = 'History of a thousand messages';
 const SHORT = 'History of ten messages';
 const WARM = 'Warm-up conversation';
 const HUGE = 'History of ten thousand messages';
+const BRANCHED = 'History of a thousand messages with versions';
+/** A branch point every this many messages of the branched conversation's path: 50 of them. */
+const BRANCH_EVERY = 20;
 /** Conversations in the sidebar besides the measured ones: years of use. */
 const OTHER_CONVERSATIONS = 20_000;
 /** The page the chat view opens with (PAGE_SIZE in renderer/src/features/chat/chat-actions.ts). */
@@ -86,11 +96,78 @@ function exchange(count: number): NewMessage[] {
   );
 }
 
+/** The branch point switched in the middle of the branched conversation, both ways. */
+interface Switch {
+  /** The version shown before the click, and the button clicked on its switcher. */
+  from: string;
+  button: 'Next version' | 'Previous version';
+  /** The version shown after, and the message after it on the new path. */
+  to: string;
+  toNext: string;
+}
+
+/**
+ * A conversation of 1,000 messages on its shown path, with 50 branch points: every 20th message
+ * (a reply) has a second version. The one in the middle (message 510) has a path of its own under
+ * it, as long as the first one's (either way the path is 1,000 messages); the others end there.
+ */
+function seedBranched(store: ChatStore): { last: string; there: Switch; back: Switch } {
+  const conversation = store.create({ title: BRANCHED, model: 'demo-chat' });
+  const messages = exchange(1000);
+  // Replies 9, 29, … 989 have a second version; the one in the middle, its own path.
+  const points = Array.from({ length: 1000 / BRANCH_EVERY }, (_, k) => 9 + BRANCH_EVERY * k);
+  const middle = points[points.length / 2]!;
+  const ids: string[] = [];
+  let there: Switch | undefined;
+  // Written in the order a person would have: each other version right after the first one,
+  // before the conversation went on (so that the end of the first path is the message written
+  // last under each branch point, where the switcher's path follows).
+  for (const point of [...points, messages.length - 1]) {
+    const written = store.append(
+      conversation.id,
+      messages.slice(ids.length, point + 1),
+      ids.at(-1) ?? null,
+    );
+    ids.push(...written.map((m) => m.id));
+    if (point === messages.length - 1) break;
+    const [version] = store.addChildren(conversation.id, ids[point - 1]!, [
+      {
+        role: 'assistant',
+        content: `${reply(point)}\n\nAnother version of answer ${point}.`,
+        status: 'complete',
+        model: 'demo-chat',
+      },
+    ]);
+    if (point === middle) {
+      const [next] = store.append(
+        conversation.id,
+        exchange(messages.length - middle - 1),
+        version!.id,
+      );
+      there = { from: ids[middle]!, button: 'Next version', to: version!.id, toNext: next!.id };
+    }
+  }
+  // The path shown is the first one, to its end.
+  store.setLeaf(conversation.id, ids.at(-1)!);
+  return {
+    last: ids.at(-1)!,
+    there: there!,
+    back: {
+      from: there!.to,
+      button: 'Previous version',
+      to: ids[middle]!,
+      toNext: ids[middle + 1]!,
+    },
+  };
+}
+
 /** The few browser globals the page-side code uses (the bench compiles without the DOM library). */
 interface El {
   textContent: string | null;
   click(): void;
   getAttribute(name: string): string | null;
+  querySelector(s: string): El | null;
+  scrollIntoView(options: { block: string }): void;
   scrollTop: number;
   scrollHeight: number;
   clientHeight: number;
@@ -173,10 +250,70 @@ async function open(
   );
 }
 
+/**
+ * Scrolls the open conversation up, 1,000 px a frame (older pages load as it goes), until message
+ * `id` is in the page, and brings it to the middle of the view.
+ */
+async function reveal(page: Page, id: string): Promise<void> {
+  await page.evaluate(async (id) => {
+    const page = globalThis as unknown as PageGlobals;
+    const doc = page.document;
+    const started = performance.now();
+    for (;;) {
+      const row = doc.querySelector(`article.chat-message[data-message-id="${id}"]`);
+      if (row) {
+        row.scrollIntoView({ block: 'center' });
+        for (let i = 0; i < 10; i++) await new Promise<void>((r) => page.requestAnimationFrame(r));
+        return;
+      }
+      const scroller = doc.querySelector('.chat-messages');
+      if (!scroller) throw new Error('No message list');
+      // Up by less than the rows mounted around the view, so that the message is not passed by.
+      scroller.scrollTop = Math.max(0, scroller.scrollTop - 1000);
+      await new Promise<void>((r) => page.requestAnimationFrame(r));
+      if (performance.now() - started > 120_000) {
+        const rows = doc.querySelectorAll('article.chat-message');
+        throw new Error(
+          `Message ${id} never came: ${rows.length} rows from ${rows[0]?.getAttribute('data-message-id') ?? '-'}, list at ${scroller.scrollTop} of ${scroller.scrollHeight}`,
+        );
+      }
+    }
+  }, id);
+  // Whatever the scroll set going (pages, measuring rows) settles before the clock starts.
+  await page.waitForTimeout(300);
+}
+
+/** Clicks a switcher and waits until the new path is painted at the switch point: ms. */
+async function switchVersion(page: Page, change: Switch): Promise<number> {
+  return page.evaluate(async (change) => {
+    const page = globalThis as unknown as PageGlobals;
+    const doc = page.document;
+    // (No helper functions in here: the bundler's name-keeping wrapper does not exist in the page.)
+    const button = doc
+      .querySelector(`article.chat-message[data-message-id="${change.from}"]`)
+      ?.querySelector(`.chat-versions button[aria-label="${change.button}"]`);
+    if (!button) throw new Error(`No "${change.button}" on message ${change.from}`);
+    const started = performance.now();
+    button.click();
+    for (;;) {
+      await new Promise<void>((r) => page.requestAnimationFrame(r));
+      if (
+        doc.querySelector(`article.chat-message[data-message-id="${change.to}"]`) &&
+        doc.querySelector(`article.chat-message[data-message-id="${change.toNext}"]`)
+      )
+        break;
+      if (performance.now() - started > 30_000) throw new Error('The new path never painted');
+    }
+    await new Promise<void>((r) => page.requestAnimationFrame(r));
+    return performance.now() - started;
+  }, change);
+}
+
 export const chatHistory: Benchmark = {
   name: 'chat-history',
   async run(): Promise<BenchResult> {
     const work = await mkdtemp(join(tmpdir(), 'relay-bench-chat-history-'));
+    const closing: Array<() => Promise<void>> = [];
     const relay = await startDemoRelay({ keys: [KEY], ratePerMinute: 100_000 });
     const browser = await chromium.launch({
       executablePath: CHROMIUM_PATH,
@@ -220,8 +357,14 @@ export const chatHistory: Benchmark = {
         [LONG]: seed(LONG, 1000),
         [SHORT]: seed(SHORT, 10),
       };
+      const branched = seedBranched(store);
 
       const server = await serveDirectory(rendererDir, () => undefined);
+      // Closed however the run ends: a run that fails must not leave the process held open.
+      closing.push(
+        () => server.close(),
+        () => services.close(),
+      );
       const router = createRouter(ROUTES, services.handlers, {
         isTrustedSender: trustedSender([server.origin], () => [1]),
       });
@@ -231,6 +374,8 @@ export const chatHistory: Benchmark = {
       const ratios: number[] = [];
       const rows: number[] = [];
       const huge: number[] = [];
+      const branchedPaint: number[] = [];
+      const switches: number[] = [];
       const scrolls: Array<{ taskCpuMs: number[]; wallMs: number[]; reached: string }> = [];
       for (let i = 0; i < WARMUP_RUNS + MEASURED_RUNS; i++) {
         const context = await browser.newContext({ viewport: { width: 1180, height: 780 } });
@@ -254,9 +399,16 @@ export const chatHistory: Benchmark = {
           thousand = await open(page, LONG, lastOf[LONG]);
         }
         const tenThousand = await open(page, HUGE, lastOf[HUGE]);
+        const withVersions = await open(page, BRANCHED, branched.last);
+        await reveal(page, branched.there.from);
+        const there = await switchVersion(page, branched.there);
+        await page.waitForTimeout(300);
+        const back = await switchVersion(page, branched.back);
         const scroll = await scrollSidebar(page);
         await context.close();
         if (i < WARMUP_RUNS) continue;
+        branchedPaint.push(withVersions.ms);
+        switches.push(there, back);
         huge.push(tenThousand.ms);
         scrolls.push(scroll);
         long.push(thousand.ms);
@@ -282,6 +434,22 @@ export const chatHistory: Benchmark = {
         if (i >= WARMUP_RUNS) mainAllMs.push(performance.now() - started);
         payloadAllBytes = JSON.stringify(all).length;
       }
+      // Main's share of a switch: the router answering chat:show-version (the path from the
+      // version switched to), both ways, and the answer's size.
+      const switchMainMs: number[] = [];
+      let switchPayloadBytes = 0;
+      for (let i = 0; i < WARMUP_RUNS + MEASURED_RUNS; i++) {
+        for (const change of [branched.there, branched.back]) {
+          const started = performance.now();
+          const shown = await router.dispatch(
+            'chat:show-version',
+            { messageId: change.to },
+            sender,
+          );
+          if (i >= WARMUP_RUNS) switchMainMs.push(performance.now() - started);
+          switchPayloadBytes = JSON.stringify(shown).length;
+        }
+      }
       // The sidebar's list: main answering chat:list for every conversation, and its size.
       const listMs: number[] = [];
       let listBytes = 0;
@@ -297,8 +465,7 @@ export const chatHistory: Benchmark = {
         listBytes = JSON.stringify(list).length;
         conversationCount = list.ok ? (list.value as unknown[]).length : 0;
       }
-      await server.close();
-      await services.close();
+      for (const close of closing.splice(0)) await close();
       return {
         runs: MEASURED_RUNS,
         chromium: browser.version(),
@@ -312,6 +479,11 @@ export const chatHistory: Benchmark = {
           main_get_all_1000_ms: round(median(mainAllMs)),
           payload_kb_all_1000: Math.round(payloadAllBytes / 1024),
           paint_ms_10000: round(median(huge)),
+          paint_ms_1000_branched: round(median(branchedPaint)),
+          branch_switch_ms: round(median(switches)),
+          branch_switch_max_ms: round(Math.max(...switches)),
+          main_show_version_ms: round(median(switchMainMs)),
+          payload_kb_show_version: Math.round(switchPayloadBytes / 1024),
           sidebar_scroll_long_tasks_over_50ms: median(
             scrolls.map((r) => r.taskCpuMs.filter((ms) => ms > 50).length),
           ),
@@ -329,6 +501,8 @@ export const chatHistory: Benchmark = {
           paint_ms_1000: { max: 200 },
           rows_mounted: { max: 50 },
           paint_ms_10000: { max: 200 },
+          paint_ms_1000_branched: { max: 200 },
+          branch_switch_ms: { max: 100 },
           sidebar_scroll_long_tasks_over_50ms: { max: 0 },
         },
         notes: [
@@ -339,6 +513,10 @@ export const chatHistory: Benchmark = {
           `main_get_1000_ms: the router answering chat:get for the page the view opens with (the newest`,
           `${OPEN_PAGE} messages) in Node; payload_kb_1000: its size, all of which crosses the bridge.`,
           '_all_: the same for all 1,000 messages (older pages load only as the person scrolls up).',
+          `paint_ms_1000_branched: a 1,000-message path crossing ${1000 / BRANCH_EVERY} branch points, opened the same way; branch_switch_ms:`,
+          `the ‹ › switcher at its middle branch point (the other version has 490 messages of its own), click to the new path painted, both ways;`,
+          `switches ${switches.map((ms) => ms.toFixed(0)).join(', ')} ms; main_show_version_ms: the router answering chat:show-version in Node (the path`,
+          'from the version on, all of which crosses the bridge: payload_kb_show_version).',
           `paint_ms_10000: a conversation of 10,000 messages opened the same way. The sidebar holds ${conversationCount} conversations`,
           `(${OTHER_CONVERSATIONS} older ones written in ${Math.round(otherMs)} ms); the sidebar loads them 200 at a time as it scrolls:`,
           'main_list_page_ms is main answering one such page, main_list_ms_20000 all of them at once (in Node).',
@@ -347,6 +525,7 @@ export const chatHistory: Benchmark = {
         ],
       };
     } finally {
+      for (const close of closing.splice(0)) await close().catch(() => undefined);
       await browser.close();
       await relay.close();
       await rm(work, { recursive: true, force: true });

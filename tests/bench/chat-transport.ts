@@ -60,7 +60,7 @@ const TAIL = 80;
 const now = () => performance.timeOrigin + performance.now();
 
 /** A chunk of the reply as main read it: when, and where its text ends in the reply. */
-interface Chunk {
+export interface Chunk {
   readAt: number;
   start: number;
   end: number;
@@ -68,7 +68,7 @@ interface Chunk {
 }
 
 /** What main sent the page: when, which channel, and for deltas where the reply then ended. */
-interface Sent {
+export interface Sent {
   at: number;
   channel: string;
   /** For `chat:delta`: the reply's length once this delta is added. */
@@ -77,12 +77,14 @@ interface Sent {
 
 /**
  * The fetch main uses, with a tap on chat streams: the time each piece of the body reaches the
- * relay client's reader, and the content of the SSE chunks in it.
+ * relay client's reader, and the content of the SSE chunks in it (with the request's body, to
+ * tell streams apart).
  */
-function tappedFetch(onChunk: (chunk: Chunk) => void): FetchLike {
+export function tappedFetch(onChunk: (chunk: Chunk, request: string) => void): FetchLike {
   return async (url, init) => {
     const response = await fetch(url, init);
     if (!url.endsWith('/v1/chat/completions') || !response.body) return response;
+    const request = typeof init.body === 'string' ? init.body : '';
     const decoder = new TextDecoder();
     let buffer = '';
     let length = 0;
@@ -98,7 +100,7 @@ function tappedFetch(onChunk: (chunk: Chunk) => void): FetchLike {
           const parsed = JSON.parse(data) as { choices?: Array<{ delta?: { content?: string } }> };
           const content = parsed.choices?.[0]?.delta?.content ?? '';
           if (content === '') continue;
-          onChunk({ readAt, start: length, end: length + content.length, content });
+          onChunk({ readAt, start: length, end: length + content.length, content }, request);
           length += content.length;
         }
         controller.enqueue(bytes);
@@ -133,7 +135,7 @@ interface PageGlobals {
 }
 
 /** The page's clock offset from main's: page − main, and how far off that estimate may be. */
-async function clockOffset(page: Page): Promise<{ offset: number; bound: number }> {
+export async function clockOffset(page: Page): Promise<{ offset: number; bound: number }> {
   let best = { offset: 0, bound: Number.POSITIVE_INFINITY };
   for (let i = 0; i < 30; i++) {
     const before = now();
@@ -145,7 +147,7 @@ async function clockOffset(page: Page): Promise<{ offset: number; bound: number 
   return best;
 }
 
-interface Run {
+export interface Run {
   messagesPerSecond: number;
   deltasPerSecond: number;
   streamSeconds: number;
@@ -159,7 +161,7 @@ interface Run {
   offset: { offset: number; bound: number };
 }
 
-function percentile(values: readonly number[], p: number): number {
+export function percentile(values: readonly number[], p: number): number {
   if (values.length === 0) return Number.NaN;
   const sorted = [...values].sort((a, b) => a - b);
   return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
@@ -363,7 +365,7 @@ export const chatTransport: Benchmark = {
 };
 
 /** Matches chunks, deltas, arrivals and commits of one run into the figures. */
-function analyse(
+export function analyse(
   chunks: readonly Chunk[],
   sent: readonly Sent[],
   arrivals: ReadonlyArray<[number, number]>,

@@ -15,7 +15,9 @@ const BENCHMARKS: Record<string, () => Promise<Benchmark>> = {
   'chat-history': async () => (await import('./chat-history')).chatHistory,
   'embeddings-large': async () => (await import('./embeddings-large')).embeddingsLarge,
   'chat-transport': async () => (await import('./chat-transport')).chatTransport,
+  'chat-compare': async () => (await import('./chat-compare')).chatCompare,
   'cold-start': async () => (await import('./cold-start')).coldStart,
+  'memory-soak': async () => (await import('./memory-soak')).memorySoak,
 };
 
 async function main(args: string[]): Promise<number> {

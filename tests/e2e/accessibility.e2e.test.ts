@@ -145,12 +145,18 @@ describe.each(['light', 'dark'] as const)('every screen in the %s theme', (theme
   it('chat: no conversation, then an empty one', async () => {
     const chat = new ChatPage(shared.app.page);
     await chat.open();
-    const empty = shared.app.page.getByText('Pick a conversation, or start a new one.');
+    const empty = shared.app.page.getByRole('region', { name: 'Start a conversation' });
     await Promise.race([empty.waitFor(), chat.message.waitFor()]);
     if (await empty.isVisible()) await expectAccessible(shared.app, `${theme}: chat, nothing open`);
     await chat.newChat();
     await expect.poll(() => chat.model.inputValue()).toMatch(/^demo-chat/);
+    await shared.app.page.getByRole('region', { name: 'Ask anything' }).waitFor();
     await expectAccessible(shared.app, `${theme}: chat, empty conversation`);
+    // The chat options panel, open.
+    await shared.app.page.getByRole('button', { name: 'Chat options', exact: true }).click();
+    await shared.app.page.getByRole('dialog', { name: 'Chat options' }).waitFor();
+    await expectAccessible(shared.app, `${theme}: chat options`);
+    await shared.app.page.keyboard.press('Escape');
   });
 
   it('chat: a streamed reply with code, a table and a formula', async () => {

@@ -144,7 +144,7 @@ describe('chat errors', () => {
     await page.send('Tell me a long story');
     await expect(page.finishedReplyStatus()).resolves.toBe('interrupted');
     const reply = page.lastReply();
-    await expect(reply.textContent()).resolves.toContain('Interrupted');
+    await expect(reply.textContent()).resolves.toContain('Stopped');
     const kept = await page.replyText();
     expect(kept.trim().length).toBeGreaterThan(0);
     // What was shown is what main stored.

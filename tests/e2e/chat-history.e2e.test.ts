@@ -525,7 +525,7 @@ describe('chat history', () => {
 
     await page.newChat();
     // Not streamed: the relay then reports the token counts, which are kept too.
-    await page.page.getByLabel('Stream', { exact: true }).uncheck();
+    await page.setChatOption('Stream', false);
     await page.send('A second, newer one');
     await expect(page.finishedReplyStatus()).resolves.toBe('complete');
     const replyBefore = await page.replyText();

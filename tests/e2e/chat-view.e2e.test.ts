@@ -1,14 +1,17 @@
 /**
  * The conversation view while replies arrive: it follows the conversation (a new message, a reply
  * growing) until the person scrolls away; sending is simply unavailable while a reply streams;
- * and half-written markdown never shows its markers.
+ * half-written markdown never shows its markers; a stopped reply can be continued; the header
+ * holds the model and the chat options; and an empty chat offers suggestions.
  */
 import { describe, expect, it } from 'vitest';
+import type { FetchLike } from '../../electron/main/services/relay/relay-client';
 import { e2eSuite } from './harness/suite';
 import { ChatPage } from './pages/chat-page';
 import { heldChat, longReply, type HeldChat } from './pages/held-chat';
 
 const suite = e2eSuite({ connectionName: 'Chat relay' });
+const SENDER = { url: 'app://relay/', isMainFrame: true, webContentsId: 1 };
 
 async function chatWith(relay: HeldChat, viewport = { width: 1280, height: 800 }) {
   const page = await suite.connected(ChatPage, { fetch: relay.fetch });
@@ -110,6 +113,156 @@ describe('chat view', () => {
       'const longest = "antidisestablishmentarianism";',
     );
     await expect(page.lastReply().locator('.markdown[data-streaming]').count()).resolves.toBe(0);
+  });
+
+  it('a stopped reply ends with a Stopped line; Continue grows it from there, saved whole', async () => {
+    const relay = heldChat();
+    const page = await chatWith(relay);
+    const first = relay.hold('Write me a short poem');
+    await page.send('Write me a short poem');
+    await first.asked;
+    const partial = 'Roses are red,\n\nviolets';
+    first.push(partial);
+    await expect.poll(() => page.replyText()).toContain('violets');
+    await page.page.getByRole('button', { name: 'Stop', exact: true }).click();
+    await expect(page.finishedReplyStatus()).resolves.toBe('interrupted');
+    const stopped = page.lastReply().getByRole('group', { name: 'Reply stopped' });
+    await expect(stopped.textContent()).resolves.toContain('Stopped');
+    await expect(stopped.getByRole('button').allTextContents()).resolves.toEqual([
+      'Continue',
+      'Regenerate',
+    ]);
+
+    // Continue asks with the reply so far as the last message, and the rest goes on after it.
+    const rest = relay.hold(partial);
+    await stopped.getByRole('button', { name: 'Continue' }).click();
+    await rest.asked;
+    expect(relay.requests.at(-1)?.slice(-2)).toEqual([
+      { role: 'user', content: 'Write me a short poem' },
+      { role: 'assistant', content: partial },
+    ]);
+    await expect.poll(() => page.lastReply().getAttribute('data-status')).toBe('streaming');
+    await expect(page.replyText()).resolves.toContain('violets');
+    rest.push(' are blue.');
+    await expect.poll(() => page.replyText()).toContain('violets are blue.');
+    rest.end();
+    await expect(page.finishedReplyStatus()).resolves.toBe('complete');
+    await expect(page.replies().count()).resolves.toBe(1);
+    await expect(page.lastReply().locator('.chat-stopped').count()).resolves.toBe(0);
+
+    // Saved whole: the reopened conversation shows one reply with all of it.
+    await page.page.reload();
+    await page.lastReply().waitFor();
+    await expect(page.lastReply().getAttribute('data-status')).resolves.toBe('complete');
+    await expect(page.replyText()).resolves.toMatch(/Roses are red,\s*violets are blue\./);
+    await expect(page.replies().count()).resolves.toBe(1);
+  });
+
+  it('the header shows the model as a chip that changes it; Chat options hold Stream and Enter sends', async () => {
+    const relay = heldChat();
+    const page = await chatWith(relay, { width: 900, height: 650 });
+    const header = page.page.locator('.chat-header');
+    const chip = header.getByLabel('Chat model');
+    await expect.poll(() => chip.inputValue()).toMatch(/^demo-chat/);
+    // The model choice is the chip: another model, kept for the conversation.
+    const models = await chip.locator('option').allTextContents();
+    const other = models.find((id) => id.startsWith('demo-chat') && id !== 'demo-chat-mini');
+    expect(models).toContain('demo-chat-mini');
+    await chip.selectOption(other === (await chip.inputValue()) ? 'demo-chat-mini' : other!);
+    const chosen = await chip.inputValue();
+    await expect
+      .poll(async () => {
+        const [open] = await suite.app.services.handlers.listConversations(undefined, SENDER);
+        return open?.model;
+      })
+      .toBe(chosen);
+    await expect(header.locator('.chat-model-chip').isVisible()).resolves.toBe(true);
+
+    // Chat options, by keyboard: the panel takes the focus, Escape closes it and gives it back.
+    const button = header.getByRole('button', { name: 'Chat options', exact: true });
+    await button.focus();
+    await page.page.keyboard.press('Enter');
+    const panel = page.page.getByRole('dialog', { name: 'Chat options' });
+    await panel.waitFor();
+    const enterSends = panel.getByLabel('Enter sends', { exact: true });
+    await expect(page.isFocused(panel.getByLabel('Stream', { exact: true }))).resolves.toBe(true);
+    await page.page.keyboard.press('Tab');
+    await page.page.keyboard.press('Space');
+    await expect(enterSends.isChecked()).resolves.toBe(false);
+    await page.page.keyboard.press('Escape');
+    await panel.waitFor({ state: 'detached' });
+    await expect(page.isFocused(button)).resolves.toBe(true);
+    await expect(button.getAttribute('aria-expanded')).resolves.toBe('false');
+
+    // Enter sends off: Enter breaks the line, Ctrl+Enter sends.
+    await page.message.fill('Two');
+    await page.message.press('Enter');
+    await page.message.pressSequentially('lines');
+    await expect(page.message.inputValue()).resolves.toBe('Two\nlines');
+    await page.message.press('Control+Enter');
+    await expect(page.finishedReplyStatus()).resolves.toBe('complete');
+    await expect(
+      page.page.locator('article.chat-message[data-role="user"] .chat-user-text').textContent(),
+    ).resolves.toContain('Two');
+    // A click outside closes the panel too; the choice is kept.
+    await button.click();
+    await panel.waitFor();
+    await expect(enterSends.isChecked()).resolves.toBe(false);
+    await page.message.click();
+    await panel.waitFor({ state: 'detached' });
+    await page.setChatOption('Enter sends', true);
+  });
+
+  it('with no conversation, offers three suggestions that start a chat with the message box filled', async () => {
+    const page = await suite.connected(ChatPage, { ready: false });
+    const welcome = page.page.getByRole('region', { name: 'Start a conversation' });
+    await expect.poll(() => welcome.textContent()).toMatch(/Replies come from demo-chat/);
+    const suggestions = welcome.getByRole('list', { name: 'Suggestions' }).getByRole('button');
+    await expect(suggestions.count()).resolves.toBe(3);
+    const prompt = await suggestions.nth(1).locator('.chat-suggestion-prompt').textContent();
+    await suggestions.nth(1).click();
+    // A new conversation, the suggestion in its message box, ready to edit or send.
+    await expect.poll(() => page.message.inputValue()).toBe(prompt);
+    await expect.poll(() => page.isFocused(page.message)).toBe(true);
+    await expect(page.sidebar.getByText('New conversation').count()).resolves.toBe(1);
+    // The empty conversation shows its model and the suggestions, not a blank pane.
+    const fresh = page.page.getByRole('region', { name: 'Ask anything' });
+    await expect.poll(() => fresh.textContent()).toMatch(/Replies come from demo-chat/);
+    await expect(
+      fresh.getByRole('list', { name: 'Suggestions' }).getByRole('button').count(),
+    ).resolves.toBe(3);
+    await page.message.press('Enter');
+    await expect(page.finishedReplyStatus()).resolves.toBe('complete');
+    await expect(fresh.count()).resolves.toBe(0);
+    await expect(
+      page.page.locator('article.chat-message[data-role="user"] .chat-user-text').textContent(),
+    ).resolves.toBe(prompt);
+  });
+
+  it('when the relay in use offers no chat model, says so and offers the demo relay', async () => {
+    // The test relay lists only an embedding model; the demo relay, started here, is left alone.
+    const fetchLike: FetchLike = async (url, init) => {
+      if (!url.startsWith(suite.relay.url) || !url.endsWith('/v1/models')) return fetch(url, init);
+      return Response.json({
+        object: 'list',
+        data: [{ id: 'text-embed-small', owned_by: 'acme' }],
+      });
+    };
+    const page = await suite.connected(ChatPage, { ready: false, fetch: fetchLike });
+    const welcome = page.page.getByRole('region', { name: 'Start a conversation' });
+    const problem = welcome.getByRole('alert');
+    await expect
+      .poll(() => problem.textContent())
+      .toContain('Chat relay: This relay offers no chat model.');
+    await expect(welcome.getByRole('list', { name: 'Suggestions' }).count()).resolves.toBe(0);
+    await welcome.getByRole('button', { name: 'Try the demo relay' }).click();
+    await expect
+      .poll(() => welcome.textContent(), { timeout: 10_000 })
+      .toMatch(/Replies come from demo-chat on Demo relay/);
+    await expect(problem.count()).resolves.toBe(0);
+    await expect(
+      welcome.getByRole('list', { name: 'Suggestions' }).getByRole('button').count(),
+    ).resolves.toBe(3);
   });
 
   it("marks pinned conversations with the app's own icon, not an emoji", async () => {

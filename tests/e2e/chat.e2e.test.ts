@@ -57,7 +57,7 @@ describe('chat', () => {
     await suite.app.screenshot('chat-reply');
 
     // Streaming off: one answer, with the token counts the relay reports, per reply and in all.
-    await page.page.getByLabel('Stream', { exact: true }).uncheck();
+    await page.setChatOption('Stream', false);
     await page.send('Now without streaming');
     await expect(page.finishedReplyStatus()).resolves.toBe('complete');
     await expect(page.replies().count()).resolves.toBe(2);
@@ -76,7 +76,7 @@ describe('chat', () => {
     await page.lastReply().waitFor();
     await page.page.keyboard.press('Escape');
     await expect(page.finishedReplyStatus()).resolves.toBe('interrupted');
-    await expect(page.lastReply().textContent()).resolves.toContain('Interrupted');
+    await expect(page.lastReply().textContent()).resolves.toContain('Stopped');
   });
 
   it('regenerates the last reply and edits a sent message', async () => {

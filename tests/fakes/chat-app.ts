@@ -101,12 +101,13 @@ export async function openChatApp(
     }
   }
 
-  /** The finish event of a reply, once it arrives. */
-  function finished(replyId: string) {
+  /** The finish event of a reply, once it arrives (the `nth`, for a reply continued). */
+  function finished(replyId: string, nth = 1) {
     return until(
       () =>
-        events.find((e) => e.channel === 'chat:reply-finished' && e.payload.replyId === replyId)
-          ?.payload as
+        events.filter((e) => e.channel === 'chat:reply-finished' && e.payload.replyId === replyId)[
+          nth - 1
+        ]?.payload as
           | {
               replyId: string;
               status: string;

@@ -262,6 +262,117 @@ describe('stop, regenerate, edit', () => {
   });
 });
 
+describe('continue a reply that stopped', () => {
+  /** A reply cut after five chunks, and the same prompt's whole reply for comparison. */
+  async function cutReply(text: string) {
+    const whole = await app.api.createConversation({ model: MODEL });
+    const full = await app.finished(
+      (await app.api.sendMessage({ conversationId: whole.id, text })).replyId,
+    );
+    relay.setFaults({ cutAfterChunks: 5 });
+    const conversation = await newConversation();
+    const sent = await app.api.sendMessage({ conversationId: conversation.id, text });
+    const stopped = await app.finished(sent.replyId);
+    relay.setFaults(undefined);
+    expect(stopped.status).toBe('interrupted');
+    expect(stopped.content.length).toBeGreaterThan(0);
+    expect(full.content.startsWith(stopped.content)).toBe(true);
+    return { conversation, sent, stopped, full };
+  }
+
+  it('asks for the rest with the reply so far, and adds it to the same reply, saved whole', async () => {
+    await connect();
+    const { conversation, sent, stopped, full } = await cutReply('Carry on where you stopped');
+    const deltasBefore = app.deltas(sent.replyId).length;
+    const continued = await app.api.continueReply({ replyId: sent.replyId });
+    expect(continued).toEqual({ userMessageId: sent.userMessageId, replyId: sent.replyId });
+    const end = await app.finished(sent.replyId, 2);
+    expect(end.status).toBe('complete');
+    // The demo relay writes the rest only when the request ends with the reply so far.
+    expect(end.content).toBe(full.content);
+    const rest = app
+      .deltas(sent.replyId)
+      .slice(deltasBefore)
+      .map((e) => e.payload.text)
+      .join('');
+    expect(stopped.content + rest).toBe(full.content);
+    expect(end.usage?.completionTokens).toBe(tokenize(rest).length);
+    const { conversation: stored, messages } = await app.api.getConversation({
+      id: conversation.id,
+    });
+    expect(stored.messageCount).toBe(2);
+    expect(messages.map((m) => [m.id, m.status])).toEqual([
+      [sent.userMessageId, 'complete'],
+      [sent.replyId, 'complete'],
+    ]);
+    expect(messages[1]?.content).toBe(full.content);
+    expect(messages[1]?.branch).toBeUndefined();
+  });
+
+  it('a continuation that fails keeps the text, still stopped, and can be continued again', async () => {
+    await connect();
+    const { sent, stopped, full } = await cutReply('Fail then carry on');
+    relay.setFaults({ status: 500 });
+    await app.api.continueReply({ replyId: sent.replyId });
+    const failed = await app.finished(sent.replyId, 2);
+    expect(failed).toMatchObject({ status: 'interrupted', content: stopped.content });
+    expect(failed.error?.kind).toBe('server_error');
+    relay.setFaults(undefined);
+    await app.api.continueReply({ replyId: sent.replyId });
+    const end = await app.finished(sent.replyId, 3);
+    expect(end).toMatchObject({ status: 'complete', content: full.content });
+    expect(end.error).toBeUndefined();
+  });
+
+  it('refuses what cannot be continued, and changes nothing', async () => {
+    await connect();
+    const { conversation, sent } = await cutReply('Refusals');
+    const refuse = (replyId: string, message: RegExp) =>
+      expect(app.api.continueReply({ replyId })).rejects.toMatchObject({
+        kind: 'invalid_request',
+        message: expect.stringMatching(message),
+      });
+    await refuse(sent.userMessageId, /Only a reply/);
+    // A whole reply has nothing left to write.
+    const other = await newConversation();
+    const done = await app.api.sendMessage({ conversationId: other.id, text: 'done' });
+    await app.finished(done.replyId);
+    await refuse(done.replyId, /stopped before its end/);
+    // Not the last reply of the path any more.
+    const later = await app.api.sendMessage({ conversationId: conversation.id, text: 'later' });
+    await app.finished(later.replyId);
+    await refuse(sent.replyId, /last reply/);
+    await expect(
+      app.api.continueReply({ replyId: '00000000-0000-4000-8000-000000000000' }),
+    ).rejects.toMatchObject({ kind: 'not_found' });
+    const { messages } = await app.api.getConversation({ id: conversation.id });
+    expect(messages[1]).toMatchObject({ id: sent.replyId, status: 'interrupted' });
+  });
+
+  it('refuses while a reply is being written in the conversation', async () => {
+    await connect(slowRelay);
+    const conversation = await newConversation(SLOW_MODEL);
+    const sent = await app.api.sendMessage({ conversationId: conversation.id, text: 'slow one' });
+    await app.until(() => (app.deltas(sent.replyId).length >= 1 ? true : undefined));
+    await expect(app.api.continueReply({ replyId: sent.replyId })).rejects.toMatchObject({
+      kind: 'invalid_request',
+      message: expect.stringMatching(/still being written/),
+    });
+    await app.api.stopReply({ replyId: sent.replyId });
+    const stopped = await app.finished(sent.replyId);
+    expect(stopped.status).toBe('interrupted');
+    // Stopped by the person, then continued: it streams again from where it stopped.
+    const before = app.deltas(sent.replyId).length;
+    await app.api.continueReply({ replyId: sent.replyId });
+    await app.until(() => (app.deltas(sent.replyId).length >= before + 2 ? true : undefined));
+    await app.api.stopReply({ replyId: sent.replyId });
+    const again = await app.finished(sent.replyId, 2);
+    expect(again.status).toBe('interrupted');
+    expect(again.content.startsWith(stopped.content)).toBe(true);
+    expect(again.content.length).toBeGreaterThan(stopped.content.length);
+  });
+});
+
 describe('relay errors, on the reply', () => {
   async function failingReply(text = 'hello') {
     const conversation = await newConversation();

@@ -207,7 +207,7 @@ async function sendBatches(
     // is loaded in pages of 100 messages).
     if (at % GROUP === 0) {
       await newChat();
-      await app.page.getByLabel('Stream', { exact: true }).setChecked(streaming);
+      await page.setChatOption('Stream', streaming);
       groups++;
     }
     // Rows out of view unmount: a new reply is told by its id, not by a count.
@@ -541,7 +541,7 @@ describe('hostile model output (reliability section 7)', () => {
     // Not streamed.
     const plain = newPhase('plain');
     const plainGroups = await sendBatches(plain, plainIndexes, false);
-    await app.page.getByLabel('Stream', { exact: true }).check();
+    await page.setChatOption('Stream', true);
 
     const cspBeforeReopen = app.cspViolations.length;
     // Every conversation opened again: rendered from what the database kept.

@@ -11,6 +11,7 @@ import { sendJson, SSE_HEADERS, writeEvent } from '../http-io';
 import {
   composeBriefReply,
   composeDemoReply,
+  continueFrom,
   countPromptTokens,
   padReply,
   promptOf,
@@ -36,11 +37,17 @@ interface Reply {
   usage: { prompt_tokens: number; completion_tokens: number; total_tokens: number };
 }
 
-/** The reply, padded to `replyTokens` (if set), cut to `max_tokens` pieces when the request sets it. */
+/**
+ * The reply, padded to `replyTokens` (if set), cut to `max_tokens` pieces when the request sets it;
+ * only its rest when the request ends with the reply so far.
+ */
 function composeReply(request: ChatRequest, replyTokens: number): Reply {
   const compose = request.model.style === 'brief' ? composeBriefReply : composeDemoReply;
   const text = compose(promptOf(request.messages), { temperature: request.temperature });
-  const all = padReply(tokenize(text), replyTokens);
+  const whole = padReply(tokenize(text), replyTokens);
+  // A request that ends with the reply so far asks for the rest of it (a stopped reply continued).
+  const last = request.messages[request.messages.length - 1];
+  const all = last?.role === 'assistant' ? continueFrom(whole, last.content) : whole;
   const cut = request.maxTokens !== undefined && all.length > request.maxTokens;
   const pieces = cut ? all.slice(0, request.maxTokens) : all;
   const promptTokens = countPromptTokens(request.messages);

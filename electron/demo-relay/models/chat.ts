@@ -192,3 +192,14 @@ export function padReply(pieces: readonly string[], tokens: number): string[] {
   }
   return out;
 }
+
+/**
+ * What is left to write when a request ends with the reply so far (an assistant message, as a
+ * client sends to continue a stopped reply): the pieces of the whole reply after `written`, or a
+ * closing sentence when `written` is not how this reply starts.
+ */
+export function continueFrom(pieces: readonly string[], written: string): string[] {
+  const whole = pieces.join('');
+  if (whole.startsWith(written)) return tokenize(whole.slice(written.length));
+  return tokenize('\n\nThat is where the demo reply ends.');
+}

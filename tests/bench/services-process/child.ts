@@ -7,6 +7,7 @@
  * loading the app's main bundle costs, with no TypeScript compiled on the way. Times are
  * `performance.now()`: milliseconds since this process started.
  */
+import { readFileSync } from 'node:fs';
 import { createAppServices } from '../../../electron/main/app-services';
 import { createRouter, trustedSender, type Dispatch } from '../../../electron/main/ipc/router';
 import type { FetchLike } from '../../../electron/main/services/relay/relay-client';
@@ -14,7 +15,10 @@ import { MemorySecretStore } from '../../../electron/main/services/secret-store'
 import { ROUTES } from '../../../electron/shared/ipc/contract';
 import type { ChildMessage, HostMessage, StartOptions } from './protocol';
 
-const start = JSON.parse(process.argv[2] ?? '{}') as StartOptions;
+const argument = process.argv[2] ?? '{}';
+const start = JSON.parse(
+  argument.startsWith('{') ? argument : readFileSync(argument, 'utf8'),
+) as StartOptions;
 const send = (message: ChildMessage) => {
   // After the benchmark has let go (the app quitting), nothing is listening any more.
   if (process.connected) process.send?.(message);

@@ -4,7 +4,9 @@
  * calls go to the child's router, the child's events come to the page).
  */
 import { fork, type ChildProcess } from 'node:child_process';
+import { rmSync, writeFileSync } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import type { Page } from 'playwright-core';
 import { build } from 'vite';
@@ -50,6 +52,16 @@ export interface ServicesProcess {
     payload: unknown,
     sender: IpcSender,
   ): Promise<{ result: IpcResult<unknown>; at: number }>;
+  /**
+   * Asks as `invoke` does, with the answer handed to `onAnswer` as soon as it is read, in the
+   * order of everything the process sends (answers and events), as IPC keeps them in the app.
+   */
+  ask(
+    channel: string,
+    payload: unknown,
+    sender: IpcSender,
+    onAnswer: (result: IpcResult<unknown> | undefined) => void,
+  ): void;
   /** Each event the services send the page. */
   onEvent(listener: (channel: string, payload: unknown) => void): void;
   /** RSS and heap after forced collections (the process runs with --expose-gc). */
@@ -60,7 +72,16 @@ export interface ServicesProcess {
 
 export function startServicesProcess(bundle: string, options: StartOptions): ServicesProcess {
   const startedAt = epochNow();
-  const child: ChildProcess = fork(bundle, [JSON.stringify(options)], {
+  // Options that hold long scripted replies are too big for a command line (E2BIG): they go
+  // through a file, whose path is the argument instead.
+  let argument = JSON.stringify(options);
+  let optionsFile: string | undefined;
+  if (argument.length > 64 * 1024) {
+    optionsFile = join(tmpdir(), `relay-bench-start-${process.pid}-${Date.now()}.json`);
+    writeFileSync(optionsFile, argument);
+    argument = optionsFile;
+  }
+  const child: ChildProcess = fork(bundle, [argument], {
     execArgv: ['--expose-gc'],
     serialization: 'advanced',
     stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
@@ -76,6 +97,7 @@ export function startServicesProcess(bundle: string, options: StartOptions): Ser
   });
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
   child.on('exit', (code, signal) => {
+    if (optionsFile !== undefined) rmSync(optionsFile, { force: true });
     const error = new Error(`The services process ended (${signal ?? code})`);
     readyReject(error);
     for (const reject of waiting.values()) reject({ type: 'ready', at: Number.NaN });
@@ -101,6 +123,13 @@ export function startServicesProcess(bundle: string, options: StartOptions): Ser
   return {
     startedAt,
     ready,
+    ask(channel, payload, sender, onAnswer) {
+      const id = nextId++;
+      waiting.set(id, (message) =>
+        onAnswer(message.type === 'answer' ? message.result : undefined),
+      );
+      child.send({ type: 'invoke', id, channel, payload, sender });
+    },
     async invoke(channel, payload, sender) {
       const answer = await request({ type: 'invoke', id: nextId++, channel, payload, sender });
       if (answer.type !== 'answer') throw new Error(`No answer to ${channel}: the process ended`);
@@ -126,29 +155,74 @@ export function startServicesProcess(bundle: string, options: StartOptions): Ser
   };
 }
 
+/** The page's side of `connectPage`: calls go out by id, answers come back beside the events. */
+interface AskingPage {
+  __relayAsk(id: number, channel: string, payload: unknown): Promise<void>;
+  __relayInvoke(channel: string, payload: unknown): Promise<unknown>;
+  __relayAnswer(id: number, result: unknown): void;
+}
+
 /**
  * Wires `page` to the services process as the preload does in the app: `__relayInvoke` (the page
  * bridge's transport) asks the child's router, with the sender the call came from, and the
  * child's events are delivered to the page's listeners. Call before the page is loaded.
+ *
+ * Answers and events reach the page by the same way (`page.evaluate`, in the order the child
+ * sent them), as IPC keeps a window's answers and events in one order in the app. (A binding's
+ * own return value takes another way, which let an answer read while a reply streamed overtake
+ * that reply's end, so the page thought the reply still streaming for good.)
  */
 export async function connectPage(page: Page, services: ServicesProcess): Promise<void> {
-  await page.exposeBinding('__relayInvoke', async (source, channel: unknown, payload: unknown) => {
-    const { result } = await services.invoke(String(channel), payload, {
-      url: source.frame.url(),
-      isMainFrame: source.frame === source.page.mainFrame(),
-      webContentsId: WEB_CONTENTS_ID,
-    });
-    return encodeBinary(result);
-  });
-  services.onEvent((channel, payload) => {
+  const deliver = (name: '__relayDeliver' | '__relayAnswer', first: unknown, second: unknown) => {
     page
       .evaluate(
-        ([c, p]) =>
-          (
-            globalThis as unknown as { __relayDeliver?: (c: string, p: unknown) => void }
-          ).__relayDeliver?.(c, p),
-        [channel, payload] as const,
+        ([name, a, b]) => {
+          const target = globalThis as unknown as Record<
+            string,
+            ((a: never, b: never) => void) | undefined
+          >;
+          target[name]?.(a as never, b as never);
+        },
+        [name, first, second] as const,
       )
       .catch(() => undefined);
+  };
+  await page.exposeBinding(
+    '__relayAsk',
+    (source, id: unknown, channel: unknown, payload: unknown) => {
+      services.ask(
+        String(channel),
+        payload,
+        {
+          url: source.frame.url(),
+          isMainFrame: source.frame === source.page.mainFrame(),
+          webContentsId: WEB_CONTENTS_ID,
+        },
+        (result) =>
+          deliver(
+            '__relayAnswer',
+            id,
+            result === undefined
+              ? { ok: false, error: { kind: 'internal', message: 'The services process ended' } }
+              : encodeBinary(result),
+          ),
+      );
+    },
+  );
+  await page.addInitScript(() => {
+    const page = globalThis as unknown as AskingPage;
+    const pending = new Map<number, (result: unknown) => void>();
+    let next = 1;
+    page.__relayInvoke = (channel, payload) =>
+      new Promise((resolve) => {
+        const id = next++;
+        pending.set(id, resolve);
+        void page.__relayAsk(id, channel, payload);
+      });
+    page.__relayAnswer = (id, result) => {
+      pending.get(id)?.(result);
+      pending.delete(id);
+    };
   });
+  services.onEvent((channel, payload) => deliver('__relayDeliver', channel, payload));
 }

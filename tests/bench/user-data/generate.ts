@@ -125,7 +125,7 @@ function messagesOf(conversation: number, count: number): NewMessage[] {
 }
 
 /** A small image file of its own for each number, with its sidecar, as the gallery saves them. */
-async function writeImages(folder: string, count: number): Promise<void> {
+export async function writeImages(folder: string, count: number): Promise<void> {
   await mkdir(folder, { recursive: true });
   const side = 16;
   const rgb = new Uint8Array(side * side * 3);

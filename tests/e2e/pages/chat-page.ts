@@ -39,6 +39,17 @@ export class ChatPage {
     await this.message.press('Enter');
   }
 
+  /** Turns a toggle of "Chat options" (in the conversation's header) on or off, then closes it. */
+  async setChatOption(name: 'Stream' | 'Enter sends', on: boolean): Promise<void> {
+    const button = this.page.getByRole('button', { name: 'Chat options', exact: true });
+    if ((await button.getAttribute('aria-expanded')) !== 'true') await button.click();
+    await this.page
+      .getByRole('dialog', { name: 'Chat options' })
+      .getByLabel(name, { exact: true })
+      .setChecked(on);
+    await this.page.keyboard.press('Escape');
+  }
+
   replies(): Locator {
     return this.page.locator('article.chat-message[data-role="assistant"]');
   }

@@ -2,6 +2,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import {
   composeDemoReply,
+  continueFrom,
   countPromptTokens,
   promptOf,
   tokenize,
@@ -79,5 +80,25 @@ describe('promptOf and countPromptTokens', () => {
     expect(promptOf(messages)).toBe('second');
     expect(promptOf([{ role: 'system', content: 'only system' }])).toBe('only system');
     expect(countPromptTokens(messages)).toBe(2 + (3 + 4) + (1 + 4) + (1 + 4) + (1 + 4));
+  });
+});
+
+describe('continueFrom', () => {
+  it('writes the rest of the reply after what was written, so the two make the whole', () => {
+    const whole = composeDemoReply('Continue me, please');
+    const pieces = tokenize(whole);
+    for (const cut of [0, 1, 17, pieces.length - 1, pieces.length]) {
+      const written = pieces.slice(0, cut).join('');
+      expect(written + continueFrom(pieces, written).join('')).toBe(whole);
+    }
+    // Cut inside a piece, as a stop can land between two deltas of one word.
+    const inside = whole.slice(0, whole.indexOf('synthetic') + 4);
+    expect(inside + continueFrom(pieces, inside).join('')).toBe(whole);
+  });
+
+  it('closes plainly when the reply so far is not how this reply starts', () => {
+    expect(continueFrom(tokenize('Hello there.'), 'Something else').join('')).toBe(
+      '\n\nThat is where the demo reply ends.',
+    );
   });
 });

@@ -64,6 +64,7 @@ export async function chatHandlers(context: AppContext): Promise<Handlers<typeof
     stopReply: ({ replyId }) => ({ stopped: chat.stop(replyId) }),
     regenerateReply: ({ conversationId, replyId, options }) =>
       chat.regenerate(conversationId, { ...options, replyId }),
+    continueReply: ({ replyId, options }) => chat.continueReply(replyId, options),
     compareMessage: ({ conversationId, text, targets, options }) =>
       chat.compare(conversationId, text, targets, options),
     continueWith: async ({ replyId }) => (await chat.continueWith(replyId), null),

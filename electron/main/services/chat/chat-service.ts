@@ -15,6 +15,8 @@
  * - regenerate / `addSiblingReply`: a new reply beside a reply (same parent message).
  * - compare: a user message and 2 to 4 replies under it, one batch; the path ends at the message
  *   until `continueWith` picks a reply.
+ * - continue: a reply that stopped early (the last of the path) streams again under its own id,
+ *   the relay's rest added to its text; no row is added.
  */
 import { randomUUID } from 'node:crypto';
 import type { Emit, Events } from '../../../shared/ipc/contract';
@@ -85,6 +87,28 @@ function replyErrorOf(error: unknown): ReplyError {
   const { partialText: _partialText, kind, ...rest } = info;
   const replyKind = replyErrorSchema.shape.kind.safeParse(kind);
   return { kind: replyKind.success ? replyKind.data : 'bad_request', ...rest };
+}
+
+/** A stopped reply being continued: its text, cost and timing so far. */
+interface Continuing {
+  text: string;
+  usage: ChatUsage | undefined;
+  timing: ReplyTiming | undefined;
+}
+
+/** The usage of a reply written over two requests: each count the sum of both, where known. */
+export function addUsage(
+  before: ChatUsage | undefined,
+  now: ChatUsage | undefined,
+): ChatUsage | undefined {
+  if (before === undefined || now === undefined) return now ?? before;
+  const usage: ChatUsage = {};
+  for (const key of ['promptTokens', 'completionTokens', 'totalTokens'] as const) {
+    const a = before[key];
+    const b = now[key];
+    if (a !== undefined || b !== undefined) usage[key] = (a ?? 0) + (b ?? 0);
+  }
+  return usage;
 }
 
 /** Failures after which the text received is kept as an interrupted reply, not an error. */
@@ -345,6 +369,45 @@ export class ChatService {
     return this.#store.fork(messageId);
   }
 
+  /**
+   * "Continue": carries on the last reply of the path after it stopped before its end (the person
+   * stopped it, or the connection broke). The relay is sent the path with the reply so far as its
+   * last message, and what it writes is added to the reply, which streams again under its id and
+   * is saved whole, its usage counting both requests.
+   */
+  async continueReply(replyId: string, options: SendOptions = {}) {
+    const reply = this.#message(replyId);
+    if (reply.role !== 'assistant')
+      throw new AppError('invalid_request', 'Only a reply can be continued.');
+    this.#ensureIdle(reply.conversationId);
+    if (reply.status !== 'interrupted')
+      throw new AppError(
+        'invalid_request',
+        'Only a reply that stopped before its end can be continued: regenerate it instead.',
+      );
+    if (reply.content === '')
+      throw new AppError(
+        'invalid_request',
+        'This reply has no text to continue from: regenerate it instead.',
+      );
+    if (this.#store.leafOf(reply.conversationId) !== replyId)
+      throw new AppError(
+        'invalid_request',
+        'Only the last reply of a conversation can be continued.',
+      );
+    this.#ready(reply.conversationId);
+    const client = await this.#options.client(replyId);
+    this.#ensureIdle(reply.conversationId);
+    const continuing: Continuing = {
+      text: reply.content,
+      usage: reply.usage,
+      timing: reply.timing,
+    };
+    this.#store.saveReply(replyId, { content: reply.content, status: 'streaming' });
+    this.#start(client, reply.conversationId, replyId, options, undefined, continuing);
+    return { userMessageId: reply.parentId ?? replyId, replyId };
+  }
+
   /** Aborts a reply's request; it ends 'interrupted' with the text received so far. */
   stop(replyId: string): boolean {
     const reply = this.#active.get(replyId);
@@ -391,13 +454,19 @@ export class ChatService {
     replyId: string,
     options: ReplyOptions,
     batchId?: string,
+    continuing?: Continuing,
   ): void {
     const controller = new AbortController();
     const entry: ActiveReply = { conversationId, batchId, controller, done: Promise.resolve() };
     this.#active.set(replyId, entry);
-    entry.done = this.#run(client, conversationId, replyId, options, controller.signal).finally(
-      () => this.#active.delete(replyId),
-    );
+    entry.done = this.#run(
+      client,
+      conversationId,
+      replyId,
+      options,
+      controller.signal,
+      continuing,
+    ).finally(() => this.#active.delete(replyId));
   }
 
   /** What the reply is asked with: the system prompt, then the path up to its parent. */
@@ -421,13 +490,16 @@ export class ChatService {
     replyId: string,
     options: ReplyOptions,
     signal: AbortSignal,
+    continuing?: Continuing,
   ): Promise<void> {
     const { emit } = this.#options;
     const stream = options.stream ?? true;
     const startedAt = this.#now();
     let firstAt: number | undefined;
-    let content = '';
-    let saved = '';
+    // Continuing, the text so far comes first and the relay's is added to it.
+    const prefix = continuing?.text ?? '';
+    let content = prefix;
+    let saved = prefix;
     const persist = setInterval(() => {
       if (content === saved) return;
       saved = content;
@@ -444,6 +516,7 @@ export class ChatService {
       const defaults = await this.#options.defaults();
       const maxTokens = conversation.maxTokens ?? defaults.maxTokens;
       const history = this.#history(conversationId, reply);
+      if (continuing) history.push({ role: 'assistant', content: prefix });
       const result = await client.chat(
         {
           model: reply.model ?? conversation.model ?? '',
@@ -461,27 +534,37 @@ export class ChatService {
           },
         },
       );
-      content = result.content;
-      usage = result.usage;
+      content = prefix + result.content;
+      usage = addUsage(continuing?.usage, result.usage);
       finishReason = result.finishReason;
       status = result.interrupted ? 'interrupted' : 'complete';
     } catch (caught) {
-      if (caught instanceof RelayError && caught.partialText !== undefined)
-        content = caught.partialText.length >= content.length ? caught.partialText : content;
+      if (caught instanceof RelayError && caught.partialText !== undefined) {
+        const partial = prefix + caught.partialText;
+        content = partial.length >= content.length ? partial : content;
+      }
+      usage = continuing?.usage;
       const kind = caught instanceof RelayError ? caught.kind : 'internal';
       const cut = caught instanceof RelayError && caught.code === REPLY_TOO_LONG;
       if (kind === 'aborted') status = 'interrupted';
       else {
         error = replyErrorOf(caught);
-        status = (BREAKS.has(kind) || cut) && content !== '' ? 'interrupted' : 'error';
+        // A continued reply that fails stays a reply that stopped early, with its text.
+        const keep = BREAKS.has(kind) || cut || continuing !== undefined;
+        status = keep && content !== '' ? 'interrupted' : 'error';
       }
     } finally {
       clearInterval(persist);
     }
     const endedAt = this.#now();
     if (firstAt === undefined && content !== '') firstAt = endedAt;
-    const timing: ReplyTiming = { durationMs: Math.round(endedAt - startedAt) };
-    if (firstAt !== undefined) timing.firstTokenMs = Math.round(firstAt - startedAt);
+    // Continued, the reply took the time of both requests; its first token came in the first.
+    const timing: ReplyTiming = {
+      durationMs: Math.round(endedAt - startedAt) + (continuing?.timing?.durationMs ?? 0),
+    };
+    if (continuing?.timing?.firstTokenMs !== undefined)
+      timing.firstTokenMs = continuing.timing.firstTokenMs;
+    else if (firstAt !== undefined) timing.firstTokenMs = Math.round(firstAt - startedAt);
     this.#deltas.flush();
     const update = { content, status, finishReason, timing } as Parameters<
       ChatStore['saveReply']

@@ -332,6 +332,15 @@ export const CHAT_ROUTES = {
     sendResultSchema,
   ),
   /**
+   * "Continue" under a reply that stopped before its end (the last of the path): the relay is
+   * asked for the rest, which is added to the same reply; it streams again under its id.
+   */
+  continueReply: route(
+    'chat:continue',
+    z.strictObject({ replyId: id, options: sendOptionsSchema }),
+    sendResultSchema,
+  ),
+  /**
    * One message to several models (or one model at several temperatures) at once: the replies
    * stream side by side, each can be stopped alone, and each fails alone.
    */

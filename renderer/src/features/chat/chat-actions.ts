@@ -275,6 +275,24 @@ export function regenerateReply(conversationId: string, stream = true): Promise<
   return afterSend(() => requireBridge().regenerateReply({ conversationId, options: { stream } }));
 }
 
+/**
+ * "Continue" under a stopped reply: the relay's rest is added to the same reply, which streams
+ * again from the text it has (shown at once, so nothing flickers while main starts).
+ */
+export async function continueReply(
+  replyId: string,
+  text: string,
+  stream = true,
+): Promise<boolean> {
+  const streams = useStreamStore.getState();
+  streams.streamStarted(replyId, text);
+  const continued = await afterSend(() =>
+    requireBridge().continueReply({ replyId, options: { stream } }),
+  );
+  if (!continued) streams.streamEnded(replyId);
+  return continued;
+}
+
 export function editAndResend(messageId: string, text: string, stream = true): Promise<boolean> {
   return afterSend(() => requireBridge().editMessage({ messageId, text, options: { stream } }));
 }

@@ -1,17 +1,17 @@
 import './chat.css';
 import { useEffect } from 'react';
-import { Icon } from '../../components/icon';
 import { Notice } from '../../components/notice';
 import { failureTitle } from '../../lib/errors';
 import {
   loadConversations,
-  newConversation,
   openConversation,
   reopenLastConversation,
   watchChatEvents,
 } from './chat-actions';
 import { useChatStore } from './chat-store';
 import { CompareColumns, CompareLauncher } from './compare-view';
+import { ChatHeader } from './chat-header';
+import { ChatWelcome } from './chat-welcome';
 import { Composer } from './composer';
 import { ConversationList } from './conversation-list';
 import { MessageList } from './message-list';
@@ -25,6 +25,9 @@ export function ChatScreen() {
   const actionFailure = useChatStore((s) => s.actionFailure);
   const refusals = useChatStore((s) => s.importRefusals);
   const listHidden = useChatStore((s) => s.listHidden);
+  const listStatus = useChatStore((s) => s.listStatus);
+  // Nothing to read yet: the model and suggestions instead of a blank pane.
+  const empty = useChatStore((s) => s.messages.length === 0 && !s.compare && !s.hasOlder);
 
   useEffect(() => {
     void loadConversations();
@@ -41,19 +44,10 @@ export function ChatScreen() {
       <h1 className="visually-hidden">Chat</h1>
       {!listHidden && <ConversationList />}
       <section className="chat-main" aria-label={conversation?.title ?? 'Chat'}>
-        <header className="chat-header">
-          <button
-            type="button"
-            className="icon-button"
-            aria-label={listHidden ? 'Show the conversation list' : 'Hide the conversation list'}
-            title={`${listHidden ? 'Show' : 'Hide'} the conversation list`}
-            aria-expanded={!listHidden}
-            onClick={() => useChatStore.getState().listToggled()}
-          >
-            <Icon name="sidebar" />
-          </button>
-          <p className="chat-header-title">{conversation?.title ?? 'No conversation open'}</p>
-        </header>
+        <ChatHeader
+          conversation={conversation}
+          ready={activeId !== undefined && viewStatus === 'ready'}
+        />
         {refusals.length > 0 && (
           <Notice
             tone="warning"
@@ -92,18 +86,7 @@ export function ChatScreen() {
             <p className="failure-message">{actionFailure.message}</p>
           </Notice>
         )}
-        {!activeId && (
-          <div className="chat-empty">
-            <p className="muted">Pick a conversation, or start a new one.</p>
-            <button
-              type="button"
-              className="button button-primary"
-              onClick={() => void newConversation()}
-            >
-              New chat
-            </button>
-          </div>
-        )}
+        {!activeId && listStatus !== 'loading' && <ChatWelcome />}
         {activeId && viewStatus === 'failed' && (
           <Notice
             tone="error"
@@ -123,7 +106,11 @@ export function ChatScreen() {
         )}
         {activeId && viewStatus === 'ready' && conversation && (
           <>
-            <MessageList key={activeId} conversationId={activeId} />
+            {empty ? (
+              <ChatWelcome conversation={conversation} />
+            ) : (
+              <MessageList key={activeId} conversationId={activeId} />
+            )}
             <CompareColumns />
             <CompareLauncher conversation={conversation} />
             <Composer conversation={conversation} />

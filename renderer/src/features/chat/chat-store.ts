@@ -68,6 +68,14 @@ export interface ChatState {
   followRequests: number;
   /** The composer takes the keyboard focus when it next shows (the app reopened a conversation). */
   composerFocus: boolean;
+  /** Chat options: replies stream as they are written (else arrive whole). */
+  stream: boolean;
+  /** Chat options: Enter sends (Shift+Enter breaks the line), else Ctrl+Enter; kept across starts. */
+  enterSends: boolean;
+  /** A message for the message box (a suggestion chosen), until the composer takes it. */
+  draft?: { text: string } | undefined;
+  /** The open conversation's system prompt and sampling fields show above the message box. */
+  settingsOpen: boolean;
 
   listRequested(): void;
   /** The first page (the list starts again from it), or the next one when `append`. */
@@ -112,6 +120,11 @@ export interface ChatState {
   /** The chat screen was left: what it said for the moment is not shown on the next visit. */
   screenLeft(): void;
   composerFocusRequested(focus: boolean): void;
+  streamSet(stream: boolean): void;
+  enterSendsSet(enterSends: boolean): void;
+  settingsToggled(open?: boolean): void;
+  draftRequested(text: string): void;
+  draftTaken(): void;
 }
 
 const EMPTY_VIEW = {
@@ -144,6 +157,9 @@ export const useChatStore = create<ChatState>()((set) => ({
   listHidden: readListHidden(),
   followRequests: 0,
   composerFocus: false,
+  stream: true,
+  enterSends: readFlag(ENTER_SENDS_KEY) !== false,
+  settingsOpen: false,
 
   listRequested: () =>
     set((state) => (state.listStatus === 'ready' ? {} : { listStatus: 'loading' })),
@@ -312,21 +328,40 @@ export const useChatStore = create<ChatState>()((set) => ({
   followRequested: () => set((state) => ({ followRequests: state.followRequests + 1 })),
   screenLeft: () => set({ actionFailure: undefined, importRefusals: [] }),
   composerFocusRequested: (composerFocus) => set({ composerFocus }),
+  streamSet: (stream) => set({ stream }),
+  draftRequested: (text) => set({ draft: { text } }),
+  draftTaken: () => set({ draft: undefined }),
+  settingsToggled: (open) => set((state) => ({ settingsOpen: open ?? !state.settingsOpen })),
+  enterSendsSet: (enterSends) => {
+    writeFlag(ENTER_SENDS_KEY, enterSends);
+    set({ enterSends });
+  },
 }));
 
 const LIST_HIDDEN_KEY = 'relay.chat.listHidden';
+const ENTER_SENDS_KEY = 'relay.chat.enterSends';
 
 function readListHidden(): boolean {
-  try {
-    return localStorage.getItem(LIST_HIDDEN_KEY) === 'true';
-  } catch {
-    return false;
-  }
+  return readFlag(LIST_HIDDEN_KEY) === true;
 }
 
 function writeListHidden(hidden: boolean): void {
+  writeFlag(LIST_HIDDEN_KEY, hidden);
+}
+
+/** A choice kept in local storage: true, false, or undefined when never made (or unreadable). */
+function readFlag(key: string): boolean | undefined {
   try {
-    localStorage.setItem(LIST_HIDDEN_KEY, String(hidden));
+    const value = localStorage.getItem(key);
+    return value === null ? undefined : value === 'true';
+  } catch {
+    return undefined;
+  }
+}
+
+function writeFlag(key: string, value: boolean): void {
+  try {
+    localStorage.setItem(key, String(value));
   } catch {
     // Storage refused: the choice lasts until the window closes.
   }

@@ -1,28 +1,35 @@
 import { useEffect, useRef, useState, type KeyboardEvent } from 'react';
-import { relayBridge, type RelayModel } from '../../lib/relay-bridge';
+import { Icon } from '../../components/icon';
+import { relayBridge } from '../../lib/relay-bridge';
 import { saveConversationSettings, sendMessage, stopStreaming } from './chat-actions';
 import { useChatStore } from './chat-store';
 import type { ConversationSummary } from './chat-types';
 import { readRequestFields, type RequestFieldErrors } from './composer-fields';
 import { useSnippetInsert } from './snippet-insert';
 
-const ENTER_SENDS_KEY = 'relay.chat.enterSends';
-
-/** The message box and the conversation's request settings (model, system prompt, sampling). */
+/**
+ * The message box and the conversation's request settings (system prompt, sampling); the model
+ * and the chat options are in the conversation's header.
+ */
 export function Composer({ conversation }: { conversation: ConversationSummary }) {
   const streamingCount = useChatStore((s) => Object.keys(s.streaming).length);
   const [text, setText] = useState('');
-  const [enterSends, setEnterSends] = useState(
-    () => localStorage.getItem(ENTER_SENDS_KEY) !== 'false',
-  );
-  const [stream, setStream] = useState(true);
-  const [models, setModels] = useState<RelayModel[]>([]);
+  const enterSends = useChatStore((s) => s.enterSends);
+  const stream = useChatStore((s) => s.stream);
   const [defaultTemperature, setDefaultTemperature] = useState<number>(1);
   const [temperature, setTemperature] = useState(conversation.temperature?.toString() ?? '');
   const [maxTokens, setMaxTokens] = useState(conversation.maxTokens?.toString() ?? '');
   const [systemPrompt, setSystemPrompt] = useState(conversation.systemPrompt);
   const [errors, setErrors] = useState<RequestFieldErrors & { model?: string; text?: string }>({});
-  const [showSettings, setShowSettings] = useState(false);
+  const showSettings = useChatStore((s) => s.settingsOpen);
+  const setShowSettings = (open: boolean) => useChatStore.getState().settingsToggled(open);
+  const systemPromptInput = useRef<HTMLTextAreaElement>(null);
+  // Opened from the chat options: the first field takes the focus.
+  const settingsShown = useRef(showSettings);
+  useEffect(() => {
+    if (showSettings && !settingsShown.current) systemPromptInput.current?.focus();
+    settingsShown.current = showSettings;
+  }, [showSettings]);
   // Sending waits for the reply being written: Enter then says so, under the message box.
   const [waitHint, setWaitHint] = useState(false);
   useEffect(() => {
@@ -31,6 +38,18 @@ export function Composer({ conversation }: { conversation: ConversationSummary }
   const input = useRef<HTMLTextAreaElement>(null);
   const focusAsked = useChatStore((s) => s.composerFocus);
   const snippets = useSnippetInsert({ text, setText, input });
+
+  // A suggestion chosen: it fills the message box, ready to edit or send.
+  const draft = useChatStore((s) => s.draft);
+  useEffect(() => {
+    if (!draft) return;
+    useChatStore.getState().draftTaken();
+    setText(draft.text);
+    setErrors({});
+    const box = input.current;
+    box?.focus();
+    box?.setSelectionRange(draft.text.length, draft.text.length);
+  }, [draft]);
 
   // The app reopened this conversation at start: the message box is where typing goes.
   useEffect(() => {
@@ -48,26 +67,10 @@ export function Composer({ conversation }: { conversation: ConversationSummary }
   }, [conversation.id]);
 
   useEffect(() => {
-    const bridge = relayBridge();
-    if (!bridge) return;
-    void bridge.getSettings().then((s) => setDefaultTemperature(s.chatDefaults.temperature));
-    void bridge.listModels().then(
-      async (list) => {
-        const chat = list.models.filter((m) => m.kind === 'chat');
-        setModels(chat);
-        if (!conversation.model) {
-          const preferred = list.lastModel.chat ?? chat[0]?.id;
-          if (preferred) await saveConversationSettings({ id: conversation.id, model: preferred });
-        }
-      },
-      () => setModels([]),
-    );
-  }, [conversation.id, conversation.model]);
-
-  async function chooseModel(modelId: string) {
-    await saveConversationSettings({ id: conversation.id, model: modelId });
-    await relayBridge()?.setLastModel({ feature: 'chat', modelId });
-  }
+    void relayBridge()
+      ?.getSettings()
+      .then((s) => setDefaultTemperature(s.chatDefaults.temperature));
+  }, []);
 
   async function send() {
     if (streamingCount > 0) {
@@ -113,62 +116,29 @@ export function Composer({ conversation }: { conversation: ConversationSummary }
 
   return (
     <div className="chat-composer">
-      <div className="chat-composer-bar">
-        <label className="chat-inline-field">
-          <span>Model</span>
-          <select
-            className="input"
-            aria-label="Chat model"
-            value={conversation.model ?? ''}
-            aria-invalid={errors.model ? true : undefined}
-            onChange={(event) => void chooseModel(event.target.value)}
-          >
-            {!conversation.model && <option value="">Choose a model</option>}
-            {conversation.model && !models.some((m) => m.id === conversation.model) && (
-              <option value={conversation.model}>{conversation.model}</option>
-            )}
-            {models.map((model) => (
-              <option key={model.id} value={model.id}>
-                {model.id}
-              </option>
-            ))}
-          </select>
-        </label>
-        <button
-          type="button"
-          className="button button-small"
-          aria-expanded={showSettings}
-          onClick={() => setShowSettings(!showSettings)}
-        >
-          Settings
-        </button>
-        <label className="chat-check">
-          <input type="checkbox" checked={stream} onChange={(e) => setStream(e.target.checked)} />{' '}
-          Stream
-        </label>
-        <label className="chat-check">
-          <input
-            type="checkbox"
-            checked={enterSends}
-            onChange={(e) => {
-              setEnterSends(e.target.checked);
-              localStorage.setItem(ENTER_SENDS_KEY, String(e.target.checked));
-            }}
-          />{' '}
-          Enter sends
-        </label>
-        {conversation.usage.totalTokens > 0 && (
+      {conversation.usage.totalTokens > 0 && (
+        <div className="chat-composer-bar">
           <span className="chat-usage" aria-label="Tokens in this conversation">
             {conversation.usage.totalTokens} tokens in this conversation
           </span>
-        )}
-      </div>
+        </div>
+      )}
       {errors.model && <p className="field-error">{errors.model}</p>}
       {showSettings && (
-        <div className="chat-settings" aria-label="Conversation settings">
+        <div className="chat-settings" role="group" aria-label="System prompt and sampling">
+          <button
+            type="button"
+            className="icon-button chat-settings-close"
+            aria-label="Hide the system prompt and sampling"
+            title="Hide the system prompt and sampling"
+            onClick={() => setShowSettings(false)}
+          >
+            <Icon name="close" />
+          </button>
           <label className="field">
             <span className="field-label">System prompt</span>
             <textarea
+              ref={systemPromptInput}
               className="input"
               rows={3}
               value={systemPrompt}

@@ -3,6 +3,7 @@ import { Icon } from '../../components/icon';
 import { Virtuoso, type VirtuosoHandle } from 'react-virtuoso';
 import {
   branchFromHere,
+  continueReply,
   copyMessage,
   editAndResend,
   loadOlder,
@@ -31,6 +32,7 @@ export function MessageList({ conversationId }: { conversationId: string }) {
   const focus = useChatStore((s) => s.focus);
   const list = useRef<VirtuosoHandle>(null);
   const lastReplyId = [...messages].reverse().find((m) => m.role === 'assistant')?.id;
+  const lastId = messages.at(-1)?.id;
   // A search hit in a conversation that is not open yet: open it at the hit, not at its bottom
   // (a scroll right after mounting is undone by the list placing itself).
   const focusIndex = focus ? messages.findIndex((m) => m.id === focus.messageId) : -1;
@@ -124,6 +126,7 @@ export function MessageList({ conversationId }: { conversationId: string }) {
             message={message}
             conversationId={conversationId}
             isLastReply={message.id === lastReplyId}
+            isLast={message.id === lastId}
             highlighted={focus?.messageId === message.id}
           />
         )}
@@ -205,11 +208,14 @@ const MessageRow = memo(function MessageRow({
   message,
   conversationId,
   isLastReply,
+  isLast,
   highlighted,
 }: {
   message: ChatMessage;
   conversationId: string;
   isLastReply: boolean;
+  /** The path's end: a stopped reply here can be continued. */
+  isLast: boolean;
   highlighted: boolean;
 }) {
   const streaming = useChatStore((s) => s.streaming[message.id] === true);
@@ -218,6 +224,7 @@ const MessageRow = memo(function MessageRow({
   const copy = () => copyMessage(useStreamStore.getState().texts[message.id] ?? message.content);
 
   const role = message.role === 'user' ? 'You' : (message.model ?? 'Assistant');
+  const stopped = message.role === 'assistant' && message.status === 'interrupted' && !streaming;
   return (
     <article
       className="chat-message"
@@ -231,11 +238,6 @@ const MessageRow = memo(function MessageRow({
         <span className="chat-message-role">{role}</span>
         {message.branch && (
           <VersionSwitcher messageId={message.id} branch={message.branch} disabled={streaming} />
-        )}
-        {message.status === 'interrupted' && !streaming && (
-          <span className="chat-badge" title="The reply stopped before it was finished">
-            Interrupted
-          </span>
         )}
         {streaming && <span className="chat-badge chat-badge-live">Writing…</span>}
       </header>
@@ -273,7 +275,19 @@ const MessageRow = memo(function MessageRow({
       )}
       {streaming && <RetryCountdown replyId={message.id} />}
       {!streaming && message.error && (
-        <ReplyErrorView error={message.error} conversationId={conversationId} />
+        <ReplyErrorView
+          error={message.error}
+          conversationId={conversationId}
+          retry={!stopped || !isLastReply ? undefined : false}
+        />
+      )}
+      {stopped && (
+        <StoppedLine
+          reply={message}
+          canContinue={isLast && message.content !== ''}
+          canRegenerate={isLastReply}
+          conversationId={conversationId}
+        />
       )}
       {!editing && (
         <footer className="chat-message-tools">
@@ -294,7 +308,7 @@ const MessageRow = memo(function MessageRow({
                   Edit
                 </button>
               )}
-              {message.role === 'assistant' && isLastReply && (
+              {message.role === 'assistant' && isLastReply && !stopped && (
                 <button
                   type="button"
                   className="button button-small"
@@ -324,3 +338,56 @@ const MessageRow = memo(function MessageRow({
     </article>
   );
 });
+
+/**
+ * The end of a reply that stopped before it was finished (stopped, or cut off): a quiet line that
+ * says so, with Continue (the rest, added to this reply) and Regenerate (a new version).
+ */
+function StoppedLine({
+  reply,
+  canContinue,
+  canRegenerate,
+  conversationId,
+}: {
+  reply: ChatMessage;
+  canContinue: boolean;
+  canRegenerate: boolean;
+  conversationId: string;
+}) {
+  const stream = useChatStore((s) => s.stream);
+  const again = (work: () => Promise<boolean>) => {
+    // The buttons go while the reply streams again: typing goes on in the message box.
+    useChatStore.getState().composerFocusRequested(true);
+    void work();
+  };
+  return (
+    <div className="chat-stopped" role="group" aria-label="Reply stopped">
+      <span className="chat-stopped-label">
+        <Icon name="stop" />
+        Stopped
+      </span>
+      {canContinue && (
+        <button
+          type="button"
+          className="button button-small"
+          title="Ask the model to carry on from where this reply stopped"
+          onClick={() => again(() => continueReply(reply.id, reply.content, stream))}
+        >
+          <Icon name="continue" />
+          Continue
+        </button>
+      )}
+      {canRegenerate && (
+        <button
+          type="button"
+          className="button button-small"
+          title="Ask for a new version of this reply"
+          onClick={() => again(() => regenerateReply(conversationId, stream))}
+        >
+          <Icon name="regenerate" />
+          Regenerate
+        </button>
+      )}
+    </div>
+  );
+}

@@ -22,9 +22,12 @@ const RETRYABLE = new Set([
 export function ReplyErrorView({
   error,
   conversationId,
+  retry: offerRetry = true,
 }: {
   error: ReplyError;
   conversationId: string;
+  /** False where the reply's own actions (Continue, Regenerate) are shown instead of Retry. */
+  retry?: boolean | undefined;
 }) {
   const connection = useActiveConnection(error.kind);
   return (
@@ -34,6 +37,7 @@ export function ReplyErrorView({
       connection={connection}
       onKey={(key) => replaceKeyAndRegenerate(conversationId, key)}
       retry={
+        offerRetry &&
         RETRYABLE.has(error.kind) && (
           <button
             type="button"

@@ -113,7 +113,10 @@ export async function openRun(runId: string): Promise<void> {
     store.getState().runLoaded(run);
     if (run.status !== 'running') await drawPictures(runId);
   } catch (error) {
-    store.getState().runStartFailed(failureOf(error));
+    const failure = failureOf(error);
+    // A followed run that is gone (deleted meanwhile) is no longer in progress.
+    if (failure.kind === 'not_found') store.getState().runGone(runId);
+    store.getState().runStartFailed(failure);
   }
 }
 
@@ -209,7 +212,12 @@ export async function copyVector(runId: string, index: number): Promise<void> {
   }
 }
 
-/** Listens for progress, ends and retries of runs; returns the way to stop listening. */
+/**
+ * Listens for progress, ends and retries of runs; returns the way to stop listening. The screen
+ * listens only while it is shown, so a run followed before is read again at once: if it ended
+ * while the person was on another screen, its end is caught up with (the progress goes, the
+ * pictures come) instead of leaving the screen "in progress" for good.
+ */
 export function watchRuns(): () => void {
   const bridge = requireBridge();
   const offs = [
@@ -227,5 +235,7 @@ export function watchRuns(): () => void {
       });
     }),
   ];
+  const followed = store.getState().progress?.runId;
+  if (followed !== undefined) void openRun(followed);
   return () => offs.forEach((off) => off());
 }

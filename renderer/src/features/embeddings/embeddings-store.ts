@@ -68,6 +68,8 @@ export interface EmbeddingsState {
   progressReceived(progress: { runId: string; done: number; total: number }): void;
   retryScheduled(retry: PendingRetry): void;
   runLoaded(run: EmbeddingRun): void;
+  /** The run no longer exists (deleted): it is not in progress any more. */
+  runGone(runId: string): void;
   analysisStarted(): void;
   analysisReady(analysis: ShownAnalysis): void;
   analysisFailed(message: string): void;
@@ -129,6 +131,10 @@ export const useEmbeddingsStore = create<EmbeddingsState>()((set) => ({
         ? { analysis: undefined, analysisStatus: 'idle' as const, nearest: undefined }
         : {}),
     })),
+  runGone: (runId) =>
+    set((state) =>
+      state.progress?.runId === runId ? { progress: undefined, retry: undefined } : {},
+    ),
   analysisStarted: () => set({ analysisStatus: 'working', analysisFailure: undefined }),
   analysisReady: (analysis) => set({ analysis, analysisStatus: 'ready' }),
   analysisFailed: (analysisFailure) => set({ analysisStatus: 'failed', analysisFailure }),

@@ -1,5 +1,9 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { ChatService, titleFrom } from '../../../../electron/main/services/chat/chat-service';
+import {
+  addUsage,
+  ChatService,
+  titleFrom,
+} from '../../../../electron/main/services/chat/chat-service';
 import {
   DeltaCoalescer,
   type ReplyDelta,
@@ -95,6 +99,24 @@ describe('DeltaCoalescer', () => {
     vi.advanceTimersByTime(40);
     coalescer.push('s', 'c', 'd');
     expect(sent).toEqual(['r:a', 'r:bc s:x', 's:d']);
+  });
+});
+
+describe('addUsage (a reply continued: both requests count)', () => {
+  it('sums each count both requests report, keeps one reported by only one, and omits none known', () => {
+    expect(
+      addUsage(
+        { promptTokens: 10, completionTokens: 4, totalTokens: 14 },
+        { promptTokens: 15, completionTokens: 6, totalTokens: 21 },
+      ),
+    ).toEqual({ promptTokens: 25, completionTokens: 10, totalTokens: 35 });
+    expect(addUsage({ completionTokens: 4 }, { promptTokens: 3 })).toEqual({
+      promptTokens: 3,
+      completionTokens: 4,
+    });
+    expect(addUsage(undefined, { totalTokens: 5 })).toEqual({ totalTokens: 5 });
+    expect(addUsage({ totalTokens: 5 }, undefined)).toEqual({ totalTokens: 5 });
+    expect(addUsage(undefined, undefined)).toBeUndefined();
   });
 });
 
