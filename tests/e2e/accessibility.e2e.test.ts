@@ -179,6 +179,15 @@ describe.each(['light', 'dark'] as const)('every screen in the %s theme', (theme
     await expectAccessible(shared.app, `${theme}: chat with an error`);
   });
 
+  it('usage: the chart and its tables', async () => {
+    await nav(shared.app, 'Usage').click();
+    const chart = shared.app.page.getByRole('img', { name: /^Tokens per day/ });
+    await chart.locator('canvas').first().waitFor();
+    await shared.app.page.getByText('Per day and model, as a table').click();
+    await expectAccessible(shared.app, `${theme}: usage`);
+    await expectKeyboardReachable(shared.app, `${theme}: usage`);
+  });
+
   it('embeddings: results, heatmap and scatter', async () => {
     const embeddings = new EmbeddingsPage(shared.app.page);
     await embeddings.open();

@@ -173,11 +173,28 @@ describe.each(['light', 'dark'] as const)('screenshots in the %s theme', (theme)
     await connect.tryDemo.click();
   });
 
-  it('model picker', async () => {
+  it('model picker, with prices entered', async () => {
     const models = new ModelsPage(shared.app.page);
     await models.waitForModels();
+    for (const [model, input, output] of [
+      ['demo-chat', '2.5', '10'],
+      ['demo-chat-fast', '0.15', '0.6'],
+    ] as const) {
+      await models
+        .row(model)
+        .getByRole('button', { name: `Set price of ${model}` })
+        .click();
+      const form = shared.app.page.getByRole('form', { name: `Price of ${model}` });
+      await form.getByLabel('Input, per million tokens').fill(input);
+      await form.getByLabel('Output, per million tokens').fill(output);
+      if (model === 'demo-chat-fast') break;
+      await form.getByRole('button', { name: 'Save price' }).click();
+      await form.waitFor({ state: 'detached' });
+    }
     await blur();
     await shoot('models');
+    await shared.app.page.getByRole('button', { name: 'Save price' }).click();
+    await shared.app.page.getByRole('form', { name: /^Price of / }).waitFor({ state: 'detached' });
   });
 
   it('chat: a conversation with markdown, code, a formula and a table', async () => {
@@ -290,6 +307,49 @@ describe.each(['light', 'dark'] as const)('screenshots in the %s theme', (theme)
     await shoot('prompts-insert');
     await form.getByRole('button', { name: 'Cancel' }).click();
     await chat.message.fill('');
+  });
+
+  it('usage: tokens and cost per model and per day', async () => {
+    // Three weeks of earlier replies, as a person using the app daily would have.
+    const models = ['demo-chat', 'demo-chat-fast', 'demo-chat-mini'];
+    for (let day = 1; day <= 21; day++) {
+      const at = new Date(Date.now() - day * DAY);
+      if (at.getDay() === 0) continue;
+      models.forEach((model, index) => {
+        const scale = 1 + ((day * 7 + index * 5) % 9);
+        if ((day + index) % 4 === 3) return;
+        shared.app.services.db.run(
+          `INSERT INTO chat_usage
+            (message_id, conversation_id, model, prompt_tokens, completion_tokens, created_at)
+            VALUES (?, NULL, ?, ?, ?, ?)`,
+          [
+            `history-${day}-${model}`,
+            model,
+            scale * 900 * (3 - index),
+            scale * 400,
+            at.toISOString(),
+          ],
+        );
+      });
+    }
+    const page = shared.app.page;
+    await page
+      .getByRole('navigation', { name: 'Screens' })
+      .getByRole('button', { name: 'Usage', exact: true })
+      .click();
+    const chart = page.getByRole('img', { name: /^Tokens per day/ });
+    await chart.locator('canvas').first().waitFor();
+    await chart.focus();
+    await chart.press('End');
+    await chart.press('ArrowLeft');
+    await chart.press('ArrowLeft');
+    await expect.poll(() => page.locator('.usage-day').textContent()).toMatch(/tokens/);
+    await page
+      .getByRole('heading', { level: 1, name: 'Usage' })
+      .evaluate((h) =>
+        (h as unknown as { scrollIntoView(o: object): void }).scrollIntoView({ block: 'start' }),
+      );
+    await shoot('usage');
   });
 
   it('embeddings: vectors, heatmap and scatter', async () => {

@@ -92,6 +92,10 @@ const EmbeddingsScreen = lazy(() =>
   loadEmbeddings().then((m) => ({ default: m.EmbeddingsScreen })),
 );
 const ImagesScreen = lazy(() => loadImages().then((m) => ({ default: m.ImagesScreen })));
+// Usage (with its chart library) is opened rarely: fetched only when it is.
+const UsageScreen = lazy(() =>
+  import('../features/usage/usage-screen').then((m) => ({ default: m.UsageScreen })),
+);
 
 function preloadScreens(): () => void {
   const timer = setTimeout(() => {
@@ -347,6 +351,7 @@ function Shell({ screen, onScreen, onShortcuts, link, onLinkDone }: ScreenProps)
           {screen === 'images' && active && <ImagesScreen connection={active} />}
           {screen === 'chat' && <ChatScreen />}
           {screen === 'embeddings' && active && <EmbeddingsScreen connection={active} />}
+          {screen === 'usage' && <UsageScreen onModels={() => onScreen('models')} />}
         </Suspense>
         {screen === 'prompts' && (
           <PromptsScreen

@@ -5,6 +5,7 @@ export const SCREENS = [
   { id: 'models', title: 'Models' },
   { id: 'embeddings', title: 'Embeddings' },
   { id: 'images', title: 'Images' },
+  { id: 'usage', title: 'Usage' },
   { id: 'connections', title: 'Connections' },
   { id: 'settings', title: 'Settings' },
 ] as const;

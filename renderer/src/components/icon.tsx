@@ -39,6 +39,7 @@ const PATHS = {
       <path d="M3.5 14l4-4 3 3 2-2 4 4" />
     </>
   ),
+  usage: <path d="M3.5 16.5h13M5.5 13.5v-3M9 13.5v-7M12.5 13.5v-5M16 13.5V4.5" />,
   connections: (
     <>
       <path d="M8 12l4-4" />

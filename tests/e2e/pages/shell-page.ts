@@ -1,6 +1,6 @@
 import type { Locator, Page } from 'playwright-core';
 
-export type ScreenName = 'Models' | 'Connections' | 'Settings';
+export type ScreenName = 'Models' | 'Connections' | 'Settings' | 'Usage';
 
 /** The app's frame: the sidebar and which connection is in use. */
 export class ShellPage {

@@ -5,6 +5,7 @@ import { relayBridge, type RelayModel } from '../../lib/relay-bridge';
 import { saveConversationSettings } from './chat-actions';
 import { useChatStore } from './chat-store';
 import type { ConversationSummary } from './chat-types';
+import { ConversationCostSummary } from './reply-cost';
 
 /**
  * Above the open conversation: the list's toggle, the title, the conversation's model as a chip
@@ -32,6 +33,7 @@ export function ChatHeader({
         <Icon name="sidebar" />
       </button>
       <p className="chat-header-title">{conversation?.title ?? 'No conversation open'}</p>
+      {conversation && <ConversationCostSummary conversation={conversation} />}
       {ready && conversation && (
         <>
           <ModelChip conversation={conversation} />

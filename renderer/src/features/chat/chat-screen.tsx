@@ -14,6 +14,7 @@ import { ChatHeader } from './chat-header';
 import { ChatWelcome } from './chat-welcome';
 import { Composer } from './composer';
 import { ConversationList } from './conversation-list';
+import { loadPrices } from './cost-store';
 import { MessageList } from './message-list';
 
 /** The chat screen: conversations on the left, the open one with its composer on the right. */
@@ -32,6 +33,7 @@ export function ChatScreen() {
   useEffect(() => {
     void loadConversations();
     void reopenLastConversation();
+    void loadPrices();
     const stop = watchChatEvents();
     return () => {
       stop();

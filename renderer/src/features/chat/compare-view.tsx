@@ -1,14 +1,17 @@
 /**
  * Compare side by side: one message to 2–4 models (or one model at several temperatures), their
  * replies streaming at once in columns (stacked on a narrow window), each with its model, time to
- * first token, tokens per second and tokens; each stops and fails alone, and "Continue with this
- * one" makes a reply the conversation's path (the others stay reachable as its versions).
+ * first token, tokens per second, tokens and cost (at the person's price); each stops and fails
+ * alone, and "Continue with this one" makes a reply the conversation's path (the others stay
+ * reachable as its versions).
  */
 import { useEffect, useState } from 'react';
 import { RelayFailure } from '../../components/relay-failure';
+import { formatCost, replyCost } from '../../lib/money';
 import { requireBridge } from '../../lib/relay-bridge';
 import { compareModels, continueWith, stopReply, type CompareTarget } from './chat-actions';
 import { useChatStore } from './chat-store';
+import { priceOf, useCostStore } from './cost-store';
 import type { ChatMessage, ConversationSummary } from './chat-types';
 import { RetryCountdown } from './reply-error';
 import { ReplyBody } from './streaming-reply';
@@ -26,6 +29,25 @@ function figures(reply: ChatMessage): string[] {
     out.push(`${Math.round(tokens / ((duration - first) / 1000))} tokens/s`);
   if (tokens !== undefined) out.push(`${tokens} tokens`);
   return out;
+}
+
+/** A column's cost, where the person entered a price for its model; "cost unknown" without. */
+function CompareCost({ reply }: { reply: ChatMessage }) {
+  const prices = useCostStore((s) => s.prices);
+  if (!prices || reply.usage === undefined) return null;
+  const cost = replyCost(reply.usage, priceOf(prices, reply.model));
+  return (
+    <span
+      className={cost === null ? 'chat-cost chat-cost-unknown' : 'chat-cost'}
+      title={
+        cost === null
+          ? `No price is entered for ${reply.model ?? 'this model'}: set one on the Models screen.`
+          : 'At the price entered on the Models screen'
+      }
+    >
+      {cost === null ? 'cost unknown' : formatCost(cost, prices.currency)}
+    </span>
+  );
 }
 
 function CompareColumn({ reply }: { reply: ChatMessage }) {
@@ -76,6 +98,7 @@ function CompareColumn({ reply }: { reply: ChatMessage }) {
           )
         )}
         <span className="chat-usage">{figures(reply).join(' · ')}</span>
+        {!streaming && <CompareCost reply={reply} />}
       </footer>
     </article>
   );

@@ -15,6 +15,7 @@ import { ReplyErrorView, RetryCountdown } from './reply-error';
 import { ReplyBody } from './streaming-reply';
 import { useStreamStore } from './stream-store';
 import { VersionSwitcher } from './version-switcher';
+import { ReplyCost } from './reply-cost';
 
 /**
  * The conversation as a virtualized list: only the rows in view are mounted. It opens with the
@@ -332,6 +333,9 @@ const MessageRow = memo(function MessageRow({
               {message.usage.promptTokens ?? 0} + {message.usage.completionTokens ?? 0} ={' '}
               {message.usage.totalTokens} tokens
             </span>
+          )}
+          {message.role === 'assistant' && (
+            <ReplyCost model={message.model} usage={message.usage} />
           )}
         </footer>
       )}

@@ -1,6 +1,7 @@
 import { useId, useState } from 'react';
-import type { Feature, ModelKind, RelayModel } from '../../lib/relay-bridge';
+import type { Feature, ModelKind, ModelPrice, RelayModel } from '../../lib/relay-bridge';
 import { KIND_TITLES } from './group-models';
+import { ModelPriceControl } from './price-editor';
 
 const SOURCE_TEXT: Record<RelayModel['kindSource'], string> = {
   hint: 'Kind given by the relay',
@@ -14,10 +15,25 @@ export interface ModelRowProps {
   chosen: boolean;
   onChoose(): void;
   onKindChange(kind: ModelKind | null): Promise<void>;
+  /** Given for models priced per token (chat): the price entered, and how to change it. */
+  pricing?:
+    | {
+        price: ModelPrice | undefined;
+        currency: string;
+        onSave(price: ModelPrice | null): Promise<void>;
+      }
+    | undefined;
 }
 
 /** One model: choose it for its screen, see its owner, and correct its kind. */
-export function ModelRow({ model, feature, chosen, onChoose, onKindChange }: ModelRowProps) {
+export function ModelRow({
+  model,
+  feature,
+  chosen,
+  onChoose,
+  onKindChange,
+  pricing,
+}: ModelRowProps) {
   const id = useId();
   const [saving, setSaving] = useState(false);
   const value = model.kindSource === 'override' ? model.kind : 'auto';
@@ -40,6 +56,14 @@ export function ModelRow({ model, feature, chosen, onChoose, onKindChange }: Mod
           <span className="model-source">{SOURCE_TEXT[model.kindSource]}</span>
         </span>
       </label>
+      {pricing && (
+        <ModelPriceControl
+          modelId={model.id}
+          price={pricing.price}
+          currency={pricing.currency}
+          onSave={pricing.onSave}
+        />
+      )}
       <select
         className="select select-small"
         aria-label={`Kind of ${model.id}`}

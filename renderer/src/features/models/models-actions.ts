@@ -1,6 +1,12 @@
 /** What the model picker asks of main; outcomes go to the store as events. */
 import { failureOf } from '../../lib/errors';
-import { requireBridge, type Feature, type ModelKind } from '../../lib/relay-bridge';
+import {
+  requireBridge,
+  type Feature,
+  type ModelKind,
+  type ModelPrice,
+} from '../../lib/relay-bridge';
+import { showToast } from '../../lib/toasts';
 import { useModelsStore } from './models-store';
 
 let latestRequest = 0;
@@ -44,4 +50,39 @@ export async function chooseModel(feature: Feature, modelId: string): Promise<vo
 export async function replaceKeyAndRetry(connectionId: string, apiKey: string): Promise<void> {
   await requireBridge().updateConnection({ id: connectionId, changes: { apiKey } });
   await loadModels(connectionId, true);
+}
+
+/** Reads the person's prices (shown beside the chat models). */
+export async function loadPrices(): Promise<void> {
+  try {
+    useModelsStore.getState().pricesLoaded(await requireBridge().listPrices());
+  } catch (error) {
+    useModelsStore.getState().pricesFailed(failureOf(error));
+  }
+}
+
+/** Saves a model's price (null removes it); rejects with main's error when it is refused. */
+export async function saveModelPrice(modelId: string, price: ModelPrice | null): Promise<void> {
+  useModelsStore.getState().pricesLoaded(await requireBridge().setModelPrice({ modelId, price }));
+}
+
+export async function savePriceCurrency(currency: string): Promise<void> {
+  useModelsStore.getState().pricesLoaded(await requireBridge().setPriceCurrency({ currency }));
+}
+
+/** Asks for a price list file and adds its prices; says how many were imported. */
+export async function importPriceList(): Promise<void> {
+  const result = await requireBridge().importPrices();
+  useModelsStore.getState().pricesLoaded(result.prices);
+  if (!result.cancelled)
+    showToast(
+      result.imported === 1
+        ? 'Imported the price of 1 model'
+        : `Imported prices of ${result.imported} models`,
+    );
+}
+
+export async function exportPriceList(): Promise<void> {
+  const result = await requireBridge().exportPrices();
+  if (result.saved) showToast('Price list saved');
 }

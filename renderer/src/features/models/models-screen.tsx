@@ -8,7 +8,17 @@ import { failureOf, type FailureInfo } from '../../lib/errors';
 import type { ConnectionSummary } from '../../lib/relay-bridge';
 import { groupModels, type ModelGroup } from './group-models';
 import { ModelRow } from './model-row';
-import { chooseModel, loadModels, overrideModelKind, watchRetries } from './models-actions';
+import {
+  chooseModel,
+  exportPriceList,
+  importPriceList,
+  loadModels,
+  loadPrices,
+  overrideModelKind,
+  saveModelPrice,
+  savePriceCurrency,
+  watchRetries,
+} from './models-actions';
 import { ModelsFailure } from './models-failure';
 import { useModelsStore } from './models-store';
 import { RetryNotice } from '../../components/retry-notice';
@@ -52,6 +62,7 @@ export function ModelsScreen({ connection }: { connection: ConnectionSummary }) 
     void loadModels(connection.id);
   }, [connection.id]);
   useEffect(() => watchRetries(), []);
+  useEffect(() => void loadPrices(), []);
 
   const updated = current ? timeOf(fetchedAt) : undefined;
 
@@ -170,6 +181,8 @@ function ModelGroups({
   query: string;
 }) {
   const chosen = useModelsStore(useShallow((state) => state.chosen));
+  const prices = useModelsStore((state) => state.prices);
+  const pricesFailure = useModelsStore((state) => state.pricesFailure);
   const [failure, setFailure] = useState<FailureInfo | undefined>();
   const matches = groups.reduce((sum, group) => sum + group.models.length, 0);
 
@@ -187,6 +200,19 @@ function ModelGroups({
       {failure && (
         <Notice tone="error" title="That change was not saved">
           <p className="failure-message">{failure.message}</p>
+        </Notice>
+      )}
+      {pricesFailure && (
+        <Notice
+          tone="error"
+          title="Your prices could not be read"
+          actions={
+            <button type="button" className="button" onClick={() => void loadPrices()}>
+              Try again
+            </button>
+          }
+        >
+          <p className="failure-message">{pricesFailure.message}</p>
         </Notice>
       )}
       {query.trim() !== '' && matches === 0 ? (
@@ -217,6 +243,12 @@ function ModelGroups({
                     ) : null}
                   </span>
                 </header>
+                {group.kind === 'chat' && group.total > 0 && prices && (
+                  <PricesBar
+                    currency={prices.currency}
+                    onAttempt={(action) => void attempt(action)}
+                  />
+                )}
                 {group.total === 0 ? (
                   <p className="model-group-empty">
                     This relay lists no {group.title.toLowerCase()} models.
@@ -237,6 +269,17 @@ function ModelGroups({
                           onKindChange={(kind) =>
                             attempt(() => overrideModelKind(connectionId, model.id, kind))
                           }
+                          pricing={
+                            group.kind === 'chat' && prices
+                              ? {
+                                  price: Object.hasOwn(prices.prices, model.id)
+                                    ? prices.prices[model.id]
+                                    : undefined,
+                                  currency: prices.currency,
+                                  onSave: (price) => saveModelPrice(model.id, price),
+                                }
+                              : undefined
+                          }
                         />
                       ))}
                     </ul>
@@ -248,5 +291,54 @@ function ModelGroups({
         </div>
       )}
     </>
+  );
+}
+
+const CURRENCIES = ['USD', 'EUR', 'GBP', 'JPY', 'CNY', 'CAD', 'AUD', 'CHF', 'INR', 'KRW'];
+
+/** The chat models' prices as a whole: their currency, and a price list to import or export. */
+function PricesBar({
+  currency,
+  onAttempt,
+}: {
+  currency: string;
+  onAttempt(action: () => Promise<void>): void;
+}) {
+  const choices = CURRENCIES.includes(currency) ? CURRENCIES : [currency, ...CURRENCIES];
+  return (
+    <div className="prices-bar">
+      <p className="prices-bar-text">
+        Prices per million tokens are yours to enter (the relay publishes none); replies are costed
+        at them in Chat and in Usage.
+      </p>
+      <label className="prices-currency">
+        <span>Currency</span>
+        <select
+          className="select select-small"
+          value={currency}
+          onChange={(event) => onAttempt(() => savePriceCurrency(event.target.value))}
+        >
+          {choices.map((code) => (
+            <option key={code} value={code}>
+              {code}
+            </option>
+          ))}
+        </select>
+      </label>
+      <button
+        type="button"
+        className="button button-small"
+        onClick={() => onAttempt(importPriceList)}
+      >
+        Import prices…
+      </button>
+      <button
+        type="button"
+        className="button button-small"
+        onClick={() => onAttempt(exportPriceList)}
+      >
+        Export prices…
+      </button>
+    </div>
   );
 }

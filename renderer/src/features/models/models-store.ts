@@ -1,6 +1,6 @@
 import { create } from 'zustand';
 import type { FailureInfo } from '../../lib/errors';
-import type { Feature, ModelList, RelayModel } from '../../lib/relay-bridge';
+import type { Feature, ModelList, PriceList, RelayModel } from '../../lib/relay-bridge';
 
 import type { LoadStatus, PendingRetry } from '../../lib/load-state';
 
@@ -19,6 +19,10 @@ export interface ModelsState {
   chosen: { [F in Feature]?: string | undefined };
   /** Set while the list is being fetched and main waits to try again. */
   retry?: PendingRetry | undefined;
+  /** The person's prices per model (all connections share them); undefined until read. */
+  prices?: PriceList | undefined;
+  /** Why the prices could not be read. */
+  pricesFailure?: FailureInfo | undefined;
 
   modelsRequested(connectionId: string): void;
   modelsLoaded(list: ModelList): void;
@@ -26,6 +30,8 @@ export interface ModelsState {
   queryChanged(query: string): void;
   modelChosen(feature: Feature, modelId: string): void;
   retryScheduled(retry: PendingRetry): void;
+  pricesLoaded(prices: PriceList): void;
+  pricesFailed(failure: FailureInfo): void;
 }
 
 export const useModelsStore = create<ModelsState>()((set) => ({
@@ -72,4 +78,6 @@ export const useModelsStore = create<ModelsState>()((set) => ({
   // Only a list on its way can be waiting: a retry of another request is not ours to show.
   retryScheduled: (retry) =>
     set((state) => (state.status === 'loading' || state.refreshing ? { retry } : {})),
+  pricesLoaded: (prices) => set({ prices, pricesFailure: undefined }),
+  pricesFailed: (pricesFailure) => set({ pricesFailure }),
 }));
