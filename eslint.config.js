@@ -182,8 +182,9 @@ export default defineConfig(
             noElectron('The renderer'),
             noNode('The renderer'),
             {
-              // The shortcut table is plain data that the renderer and the menu share.
-              regex: '(^|/)electron/shared(?!/shortcuts$)(/|$)',
+              // The shortcut table is plain data that the renderer and the menu share; the
+              // prompt template reader is pure functions that main and the renderer share.
+              regex: '(^|/)electron/shared(?!/(shortcuts|prompt-template)$)(/|$)',
               allowTypeImports: true,
               message: 'The renderer uses only `import type` from electron/shared.',
             },

@@ -27,6 +27,7 @@ import { embeddingsHandlers } from './ipc/handlers/embeddings';
 import { imagesHandlers, openImageGallery } from './ipc/handlers/images';
 import { modelsHandlers } from './ipc/handlers/models';
 import { networkHandlers } from './ipc/handlers/network';
+import { promptsHandlers } from './ipc/handlers/prompts';
 import { openQuickAsk, quickAskHandlers, type AppWindows } from './ipc/handlers/quick-ask';
 import { settingsHandlers } from './ipc/handlers/settings';
 import { updatesHandlers } from './ipc/handlers/updates';
@@ -51,6 +52,7 @@ import {
 } from './services/log';
 import { ModelCatalog } from './services/models/model-catalog';
 import { NetworkService, type ProxyStack } from './services/network/network-service';
+import { PROMPTS_MIGRATIONS } from './services/prompts/migrations';
 import type { ClipboardText, QuickAskService } from './services/quick-ask/quick-ask-service';
 import type { FetchLike, RelayClient } from './services/relay/relay-client';
 import type { SecretStore } from './services/secret-store';
@@ -127,6 +129,7 @@ export const KNOWN_SCHEMA: Record<string, number> = Object.fromEntries(
     chat: CHAT_MIGRATIONS,
     embeddings: EMBEDDINGS_MIGRATIONS,
     images: IMAGE_MIGRATIONS,
+    prompts: PROMPTS_MIGRATIONS,
   } satisfies Record<string, readonly Migration[]>).map(([domain, migrations]) => [
     domain,
     Math.max(0, ...migrations.map((m) => m.version)),
@@ -368,6 +371,7 @@ async function openServices(options: AppServicesOptions): Promise<SessionService
     ...desktopHandlers(desktop),
     ...updatesHandlers(context, updates),
     ...networkHandlers(context, network),
+    ...(await promptsHandlers(context)),
   };
 
   logMigrations(log, db, startedAt);

@@ -26,6 +26,7 @@ export interface KeyChord {
 /** The commands the menu can ask the renderer to run (the `shellCommand` event's ids). */
 export const SHORTCUT_COMMANDS = [
   'newChat',
+  'newChatFromPrompt',
   'searchConversations',
   'stopGenerating',
   'toggleConversations',
@@ -62,6 +63,13 @@ const mod = (key: string): KeyChord => ({ key, mod: true });
 
 export const SHORTCUTS: readonly Shortcut[] = [
   { id: 'newChat', label: 'New chat', group: 'General', scope: 'command', keys: [mod('n')] },
+  {
+    id: 'newChatFromPrompt',
+    label: 'New chat from a prompt',
+    group: 'General',
+    scope: 'command',
+    keys: [mod('p')],
+  },
   {
     id: 'searchConversations',
     label: 'Search conversations',

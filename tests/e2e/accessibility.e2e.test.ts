@@ -15,6 +15,7 @@ import { ImagesPage } from './pages/images-page';
 import { walkWithTab } from './pages/keyboard-walk';
 import { cutOff } from './pages/layout';
 import { ModelsPage } from './pages/models-page';
+import { PromptsPage } from './pages/prompts-page';
 import { scriptedChat, SIMILARITY_PROMPT, SIMILARITY_REPLY } from './pages/scripted-chat';
 import { SettingsPage } from './pages/settings-page';
 import { ShortcutsPage } from './pages/shortcuts-page';
@@ -118,6 +119,27 @@ describe.each(['light', 'dark'] as const)('every screen in the %s theme', (theme
     await expectKeyboardReachable(shared.app, `${theme}: confirm dialog`);
     await confirm.getByRole('button', { name: 'Cancel' }).click();
     await confirm.waitFor({ state: 'hidden' });
+  });
+
+  it('prompts: the library, the editor and the start dialog', async () => {
+    const prompts = new PromptsPage(shared.app.page);
+    await prompts.open();
+    await prompts.ready();
+    await expectAccessible(shared.app, `${theme}: prompts`);
+    await expectKeyboardReachable(shared.app, `${theme}: prompts`);
+
+    await shared.app.page.getByRole('button', { name: 'New assistant' }).click();
+    await prompts.editor.waitFor();
+    await expectAccessible(shared.app, `${theme}: prompts, editing one`);
+    await prompts.editor.getByRole('button', { name: 'Cancel' }).click();
+
+    // The built-in code reviewer asks for its language before the chat starts.
+    await shared.app.page.getByRole('button', { name: 'Start chat with Code reviewer' }).click();
+    await prompts.startDialog.waitFor();
+    await expectAccessible(shared.app, `${theme}: prompts, starting a chat`);
+    await expectKeyboardReachable(shared.app, `${theme}: prompts, starting a chat`);
+    await prompts.startDialog.getByRole('button', { name: 'Cancel' }).click();
+    await prompts.startDialog.waitFor({ state: 'hidden' });
   });
 
   it('chat: no conversation, then an empty one', async () => {

@@ -20,6 +20,7 @@ import { ConnectPage } from './pages/connect-page';
 import { EmbeddingsPage } from './pages/embeddings-page';
 import { ImagesPage } from './pages/images-page';
 import { ModelsPage } from './pages/models-page';
+import { PromptsPage } from './pages/prompts-page';
 import { QuickAskPage } from './pages/quick-ask-page';
 import { scriptedChat, SIMILARITY_PROMPT, SIMILARITY_REPLY } from './pages/scripted-chat';
 import { ShortcutsPage } from './pages/shortcuts-page';
@@ -277,6 +278,35 @@ describe.each(['light', 'dark'] as const)('screenshots in the %s theme', (theme)
     await shoot('chat-narrow');
     await chat.jumpToLatest().click();
     await page.setViewportSize({ width: 1280, height: 800 });
+  });
+
+  it('prompts: the library, and a snippet asking for its variables in the message box', async () => {
+    const page = shared.app.page;
+    const prompts = new PromptsPage(page);
+    await prompts.open();
+    await prompts.ready();
+    await prompts.fillNew('snippet', {
+      name: 'Meeting notes',
+      text: 'Turn these notes from the {{team}} meeting into {{format=action items with owners}}:\n\n',
+    });
+    await prompts.editor.getByRole('textbox', { name: 'Description' }).fill('Notes into actions');
+    await prompts.save();
+    await prompts.card('Meeting notes').waitFor();
+    await blur();
+    await shoot('prompts');
+
+    const chat = new ChatPage(page);
+    await chat.open();
+    await chat.ready();
+    await chat.message.fill('/meet');
+    await page.getByRole('option', { name: /Meeting notes/ }).waitFor();
+    await chat.message.press('Enter');
+    const form = page.locator('.snippet-fill');
+    await form.getByLabel('team').fill('design');
+    await blur();
+    await shoot('prompts-insert');
+    await form.getByRole('button', { name: 'Cancel' }).click();
+    await chat.message.fill('');
   });
 
   it('usage: tokens and cost per model and per day', async () => {

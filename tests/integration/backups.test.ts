@@ -86,6 +86,9 @@ async function dataOf(app: ChatApp) {
     theme: settings.theme,
     connections: connections.map((c) => `${c.name} ${c.baseUrl}`).sort(),
     runs: (await app.api.listEmbeddingRuns()).length,
+    prompts: (await app.api.listPrompts({ includeHidden: true }))
+      .map((p) => `${p.name}${p.hidden ? ' (hidden)' : ''}`)
+      .sort(),
   };
 }
 
@@ -179,6 +182,7 @@ describe('restoring', () => {
     await app.api.deleteConversation({ id: first?.id ?? '' });
     await app.api.updateSettings({ theme: 'light' });
     await app.api.createConnection({ name: 'Later', baseUrl: 'https://later.example.com' });
+    await app.api.createPrompt({ kind: 'snippet', name: 'Later prompt', text: 'Hi {{name}}' });
     const changed = await dataOf(app);
     expect(changed).not.toEqual(before);
 

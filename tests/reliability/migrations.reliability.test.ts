@@ -296,6 +296,7 @@ it('opens a database of every earlier schema version with all its data intact', 
         'chat',
         'embeddings',
         'images',
+        'prompts',
       ]);
       expect(
         applied.filter((r) => r.domain === 'chat').map((r) => r.version),

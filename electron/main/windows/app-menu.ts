@@ -65,8 +65,20 @@ export function appMenuTemplate(options: AppMenuOptions): MenuItemConstructorOpt
   const fileMenu: MenuItemConstructorOptions = {
     label: mac ? 'File' : '&File',
     submenu: mac
-      ? [command('newChat'), separator, { role: 'close' }]
-      : [command('newChat'), separator, settings, separator, { role: 'quit' }],
+      ? [
+          command('newChat'),
+          command('newChatFromPrompt', 'New chat from a prompt…'),
+          separator,
+          { role: 'close' },
+        ]
+      : [
+          command('newChat'),
+          command('newChatFromPrompt', 'New chat from a prompt…'),
+          separator,
+          settings,
+          separator,
+          { role: 'quit' },
+        ],
   };
 
   const editMenu: MenuItemConstructorOptions = {

@@ -17,6 +17,7 @@ import { EMBEDDINGS_EVENTS, EMBEDDINGS_ROUTES } from './routes/embeddings';
 import { IMAGES_EVENTS, IMAGES_ROUTES } from './routes/images';
 import { MODELS_ROUTES } from './routes/models';
 import { NETWORK_ROUTES } from './routes/network';
+import { PROMPTS_EVENTS, PROMPTS_ROUTES } from './routes/prompts';
 import { QUICK_ASK_EVENTS, QUICK_ASK_ROUTES } from './routes/quick-ask';
 import { SETTINGS_ROUTES } from './routes/settings';
 import { UPDATES_EVENTS, UPDATES_ROUTES } from './routes/updates';
@@ -34,6 +35,7 @@ export const ROUTES = {
   ...DESKTOP_ROUTES,
   ...UPDATES_ROUTES,
   ...NETWORK_ROUTES,
+  ...PROMPTS_ROUTES,
 } as const;
 
 export const EVENTS = {
@@ -46,6 +48,7 @@ export const EVENTS = {
   ...QUICK_ASK_EVENTS,
   ...DESKTOP_EVENTS,
   ...UPDATES_EVENTS,
+  ...PROMPTS_EVENTS,
 } as const;
 
 export type Routes = typeof ROUTES;

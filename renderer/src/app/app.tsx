@@ -24,7 +24,7 @@ import { relayBridge, type ConnectionHealth, type ConnectLink } from '../lib/rel
 import { recall, remember } from '../lib/session-memory';
 import { dismissToast, holdToast, useToastStore } from '../lib/toasts';
 import { SCREENS, SCREEN_TITLES, type ScreenId } from './screens';
-import { openConversationInChat, useAppShortcuts } from './shortcut-commands';
+import { openConversationInChat, openPromptChat, useAppShortcuts } from './shortcut-commands';
 import { UpdateBanner } from './update-banner';
 import { ShortcutSheet } from './shortcut-sheet';
 import { currentPlatform } from './shortcuts';
@@ -107,6 +107,9 @@ const ConnectionsScreen = lazy(() =>
   import('../features/connect/connections-screen').then((m) => ({
     default: m.ConnectionsScreen,
   })),
+);
+const PromptsScreen = lazy(() =>
+  import('../features/prompts/prompts-screen').then((m) => ({ default: m.PromptsScreen })),
 );
 // Shown only on the first-run screen, and after a restore: fetched when they are.
 const RestoreOffer = lazy(() =>
@@ -386,6 +389,14 @@ function Shell({ screen, onScreen, onShortcuts, link, onLinkDone }: ScreenProps)
           {screen === 'usage' && <UsageScreen onModels={() => onScreen('models')} />}
           {screen === 'settings' && <SettingsScreen testUrl={active?.baseUrl} />}
           {screen === 'connections' && <ConnectionsScreen link={link} onLinkDone={onLinkDone} />}
+          {screen === 'prompts' && (
+            <PromptsScreen
+              onChatStarted={(id, starter) => {
+                onScreen('chat');
+                void openPromptChat(id, starter);
+              }}
+            />
+          )}
         </Suspense>
         <ToastRegion toasts={toasts} onDismiss={dismissToast} onHold={holdToast} />
       </main>

@@ -1,6 +1,7 @@
 /** The screens of the app, in the order the sidebar shows them. */
 export const SCREENS = [
   { id: 'chat', title: 'Chat' },
+  { id: 'prompts', title: 'Prompts' },
   { id: 'models', title: 'Models' },
   { id: 'embeddings', title: 'Embeddings' },
   { id: 'images', title: 'Images' },

@@ -4,6 +4,7 @@ import {
   loadConversations,
   newConversation,
   openConversation,
+  sendMessage,
   stopStreaming,
 } from '../features/chat/chat-actions';
 import { useChatStore } from '../features/chat/chat-store';
@@ -51,6 +52,15 @@ export async function openConversationInChat(id: string, switching: boolean): Pr
   await focusWhenShown('.chat-composer textarea');
 }
 
+/**
+ * Opens a chat just started from a prompt (on the Prompts screen) in Chat, and sends the starter
+ * message the person chose, if any.
+ */
+export async function openPromptChat(id: string, starter: string | undefined): Promise<void> {
+  await openConversationInChat(id, true);
+  if (starter !== undefined) await sendMessage(id, starter, true);
+}
+
 export function useAppShortcuts({
   screen,
   onScreen,
@@ -75,6 +85,11 @@ export function useAppShortcuts({
       case 'newChat':
         onScreen('chat');
         void startNewChat(screen !== 'chat');
+        break;
+      case 'newChatFromPrompt':
+        // The library is the picker: its search, then "Start chat" on an assistant.
+        onScreen('prompts');
+        void focusWhenShown('.prompt-search');
         break;
       case 'searchConversations':
         onScreen('chat');

@@ -87,6 +87,7 @@ describe.each(['win32', 'linux'])('the application menu on %s', (platform) => {
     const file = submenu(menu(template, 'File'));
     expect(file.map((item) => item.id ?? item.role ?? item.type)).toEqual([
       'newChat',
+      'newChatFromPrompt',
       'separator',
       'openSettings',
       'separator',

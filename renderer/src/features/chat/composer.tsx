@@ -5,6 +5,7 @@ import { saveConversationSettings, sendMessage, stopStreaming } from './chat-act
 import { useChatStore } from './chat-store';
 import type { ConversationSummary } from './chat-types';
 import { readRequestFields, type RequestFieldErrors } from './composer-fields';
+import { useSnippetInsert } from './snippet-insert';
 
 /**
  * The message box and the conversation's request settings (system prompt, sampling); the model
@@ -36,6 +37,7 @@ export function Composer({ conversation }: { conversation: ConversationSummary }
   }, [streamingCount]);
   const input = useRef<HTMLTextAreaElement>(null);
   const focusAsked = useChatStore((s) => s.composerFocus);
+  const snippets = useSnippetInsert({ text, setText, input });
 
   // A suggestion chosen: it fills the message box, ready to edit or send.
   const draft = useChatStore((s) => s.draft);
@@ -103,6 +105,7 @@ export function Composer({ conversation }: { conversation: ConversationSummary }
   }
 
   function onKeyDown(event: KeyboardEvent<HTMLTextAreaElement>) {
+    if (snippets.onKeyDown(event)) return;
     if (event.key !== 'Enter' || event.nativeEvent.isComposing) return;
     const sendKey = enterSends ? !event.shiftKey : event.ctrlKey || event.metaKey;
     if (sendKey) {
@@ -168,9 +171,11 @@ export function Composer({ conversation }: { conversation: ConversationSummary }
           </label>
         </div>
       )}
+      {snippets.element}
       <div className="chat-compose-row">
         <textarea
           ref={input}
+          {...snippets.inputProps}
           className="input chat-input"
           aria-label="Message"
           placeholder={

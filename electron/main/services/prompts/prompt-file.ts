@@ -1,0 +1,136 @@
+/**
+ * The prompt library as a JSON file: what export writes and the only thing import reads.
+ *
+ * ```json
+ * { "format": "relay-desktop.prompts", "version": 1, "prompts": [ { "kind": "snippet", … } ] }
+ * ```
+ *
+ * Each entry is checked on its own with the same rules as the editor (`promptDraftSchema`): a bad
+ * entry is refused by its name (or its place in the file, when it has no usable name) with the
+ * reason, and the good ones are still imported. A file that is not such a library at all (not
+ * JSON, another format, a newer version) is refused as a whole, before anything changes.
+ */
+import { z } from 'zod';
+import {
+  MAX_PROMPTS_PER_FILE,
+  PROMPT_FILE_FORMAT,
+  PROMPT_FILE_VERSION,
+  promptDraftSchema,
+  type Prompt,
+  type PromptDraft,
+} from '../../../shared/ipc/routes/prompts';
+import { AppError } from '../app-error';
+
+export interface PromptFileEntry {
+  kind: Prompt['kind'];
+  name: string;
+  icon: string;
+  description: string;
+  tags: string[];
+  text: string;
+  model: string | null;
+  temperature: number | null;
+  maxTokens: number | null;
+  starters: string[];
+}
+
+export function serializePrompts(prompts: readonly Prompt[]): string {
+  const entries: PromptFileEntry[] = prompts.map((p) => ({
+    kind: p.kind,
+    name: p.name,
+    icon: p.icon,
+    description: p.description,
+    tags: p.tags,
+    text: p.text,
+    model: p.model,
+    temperature: p.temperature,
+    maxTokens: p.maxTokens,
+    starters: p.starters,
+  }));
+  return `${JSON.stringify(
+    { format: PROMPT_FILE_FORMAT, version: PROMPT_FILE_VERSION, prompts: entries },
+    null,
+    2,
+  )}\n`;
+}
+
+const envelope = z.object({
+  format: z.literal(PROMPT_FILE_FORMAT),
+  version: z.number().int(),
+  prompts: z.array(z.unknown()),
+});
+
+export interface ParsedPromptFile {
+  drafts: Array<{ entry: string; draft: PromptDraft }>;
+  refused: Array<{ entry: string; reason: string }>;
+}
+
+/** Where a zod issue points, as a field name a person knows. */
+function fieldOf(path: readonly PropertyKey[]): string {
+  const first = path[0];
+  return typeof first === 'string' ? first : '';
+}
+
+/** The name an entry is refused by: its own name when it has a usable one, else its place. */
+function labelOf(raw: unknown, index: number): string {
+  const name = (raw as { name?: unknown } | null)?.name;
+  if (typeof name === 'string' && name.trim() !== '')
+    return `“${name.trim().slice(0, 80)}” (entry ${index + 1})`;
+  return `entry ${index + 1}`;
+}
+
+export function parsePromptFile(text: string, fileName: string): ParsedPromptFile {
+  let json: unknown;
+  try {
+    json = JSON.parse(text.charCodeAt(0) === 0xfeff ? text.slice(1) : text);
+  } catch (error) {
+    const why = error instanceof Error ? error.message : String(error);
+    throw new AppError(
+      'invalid_request',
+      `${fileName} is not a JSON file (${why}). Nothing was imported.`,
+    );
+  }
+  const file = envelope.safeParse(json);
+  if (!file.success) {
+    throw new AppError(
+      'invalid_request',
+      `${fileName} is not a Relay Desktop prompt library: it needs "format": "${PROMPT_FILE_FORMAT}" and a "prompts" list. Nothing was imported.`,
+    );
+  }
+  if (file.data.version > PROMPT_FILE_VERSION) {
+    throw new AppError(
+      'invalid_request',
+      `${fileName} was written by a newer version of Relay Desktop (library format ${file.data.version}); update the app to import it. Nothing was imported.`,
+    );
+  }
+  if (file.data.prompts.length > MAX_PROMPTS_PER_FILE) {
+    throw new AppError(
+      'invalid_request',
+      `${fileName} holds ${file.data.prompts.length} prompts; one import takes at most ${MAX_PROMPTS_PER_FILE}. Nothing was imported.`,
+    );
+  }
+  const parsed: ParsedPromptFile = { drafts: [], refused: [] };
+  file.data.prompts.forEach((raw, index) => {
+    const entry = labelOf(raw, index);
+    if (raw === null || typeof raw !== 'object' || Array.isArray(raw)) {
+      parsed.refused.push({
+        entry,
+        reason: 'it is not a prompt (an object with a name and text).',
+      });
+      return;
+    }
+    const result = promptDraftSchema.safeParse(raw);
+    if (result.success) {
+      parsed.drafts.push({ entry, draft: result.data });
+      return;
+    }
+    const issue = result.error.issues[0];
+    const field = issue ? fieldOf(issue.path) : '';
+    const reason =
+      issue?.code === 'unrecognized_keys'
+        ? `it has a field the library does not know: ${issue.keys.join(', ')}.`
+        : `${field ? `${field}: ` : ''}${issue?.message ?? 'it is not valid.'}`;
+    parsed.refused.push({ entry, reason });
+  });
+  return parsed;
+}

@@ -1,0 +1,187 @@
+/**
+ * The variables of a saved prompt: `{{name}}` placeholders that a small form fills in before the
+ * prompt is used. Main checks a prompt with it before saving; the renderer builds the form and
+ * the preview from it. Plain data and pure functions: no Electron, Node or DOM.
+ *
+ * The syntax, inside double braces (spaces around the parts are allowed):
+ * - `{{topic}}`: a required field, empty at first;
+ * - `{{tone=friendly}}`: a field filled with a default the person may change (still required);
+ * - `{{notes?}}`: an optional field, which may be left empty;
+ * - `{{notes?=none}}`: optional, with a default.
+ *
+ * A name starts with a letter and holds letters, digits, `_` and `-`. The same name may appear
+ * several times: it is one field, filled once. Braces that are not a placeholder (`{{` with no
+ * `}}`, a `}}` with no `{{`, an empty or malformed name) are refused by position, so a typo never
+ * reaches a model as a half-filled prompt.
+ */
+
+export const MAX_VARIABLES = 30;
+export const MAX_VARIABLE_NAME = 40;
+export const MAX_VARIABLE_DEFAULT = 500;
+
+export interface PromptVariable {
+  name: string;
+  /** The value the field starts with; '' when the placeholder gives none. */
+  defaultValue: string;
+  required: boolean;
+}
+
+export type TemplateCheck =
+  { ok: true; variables: PromptVariable[] } | { ok: false; message: string; index: number };
+
+const NAME = /^[A-Za-z][A-Za-z0-9_-]*$/;
+
+interface Placeholder {
+  start: number;
+  end: number;
+  name: string;
+  optional: boolean;
+  defaultValue: string | undefined;
+}
+
+type Scan =
+  { ok: true; placeholders: Placeholder[] } | { ok: false; message: string; index: number };
+
+/** `character 12, line 2` style position, 1-based, for messages a person can follow. */
+function where(text: string, index: number): string {
+  const before = text.slice(0, index);
+  const line = before.split('\n').length;
+  const column = index - before.lastIndexOf('\n');
+  return `line ${line}, column ${column}`;
+}
+
+function scan(text: string): Scan {
+  const placeholders: Placeholder[] = [];
+  let at = 0;
+  while (at < text.length) {
+    const open = text.indexOf('{{', at);
+    const close = text.indexOf('}}', at);
+    if (close !== -1 && (open === -1 || close < open)) {
+      return {
+        ok: false,
+        index: close,
+        message: `A closing }} at ${where(text, close)} has no opening {{ before it.`,
+      };
+    }
+    if (open === -1) break;
+    const end = text.indexOf('}}', open + 2);
+    const nextOpen = text.indexOf('{{', open + 2);
+    if (end === -1 || (nextOpen !== -1 && nextOpen < end)) {
+      return {
+        ok: false,
+        index: open,
+        message: `The {{ at ${where(text, open)} is not closed with }}.`,
+      };
+    }
+    const inner = text.slice(open + 2, end);
+    const eq = inner.indexOf('=');
+    let head = (eq === -1 ? inner : inner.slice(0, eq)).trim();
+    const defaultValue = eq === -1 ? undefined : inner.slice(eq + 1).trim();
+    const optional = head.endsWith('?');
+    if (optional) head = head.slice(0, -1).trim();
+    if (head.length === 0) {
+      return {
+        ok: false,
+        index: open,
+        message: `The placeholder at ${where(text, open)} has no name: write it like {{topic}}.`,
+      };
+    }
+    if (!NAME.test(head) || head.length > MAX_VARIABLE_NAME) {
+      return {
+        ok: false,
+        index: open,
+        message: `"${head.slice(0, 60)}" at ${where(text, open)} is not a variable name: use a letter first, then letters, digits, _ or - (at most ${MAX_VARIABLE_NAME}).`,
+      };
+    }
+    if (defaultValue !== undefined && defaultValue.length > MAX_VARIABLE_DEFAULT) {
+      return {
+        ok: false,
+        index: open,
+        message: `The default of {{${head}}} at ${where(text, open)} is longer than ${MAX_VARIABLE_DEFAULT} characters.`,
+      };
+    }
+    placeholders.push({ start: open, end: end + 2, name: head, optional, defaultValue });
+    at = end + 2;
+  }
+  return { ok: true, placeholders };
+}
+
+/** The variables of `text`, in order of first appearance, or why its braces are wrong. */
+export function checkTemplate(text: string): TemplateCheck {
+  const scanned = scan(text);
+  if (!scanned.ok) return scanned;
+  const byName = new Map<string, PromptVariable & { defaultAt?: number }>();
+  for (const p of scanned.placeholders) {
+    const known = byName.get(p.name);
+    if (known === undefined) {
+      byName.set(p.name, {
+        name: p.name,
+        defaultValue: p.defaultValue ?? '',
+        required: !p.optional,
+        ...(p.defaultValue !== undefined ? { defaultAt: p.start } : {}),
+      });
+      if (byName.size > MAX_VARIABLES) {
+        return {
+          ok: false,
+          index: p.start,
+          message: `A prompt can have at most ${MAX_VARIABLES} variables; {{${p.name}}} at ${where(text, p.start)} is one more.`,
+        };
+      }
+      continue;
+    }
+    if (p.optional) known.required = false;
+    if (p.defaultValue !== undefined) {
+      if (known.defaultAt !== undefined && p.defaultValue !== known.defaultValue) {
+        return {
+          ok: false,
+          index: p.start,
+          message: `{{${p.name}}} has two different defaults ("${known.defaultValue.slice(0, 40)}" and "${p.defaultValue.slice(0, 40)}"); give it one.`,
+        };
+      }
+      known.defaultValue = p.defaultValue;
+      known.defaultAt = p.start;
+    }
+  }
+  return {
+    ok: true,
+    variables: [...byName.values()].map(({ name, defaultValue, required }) => ({
+      name,
+      defaultValue,
+      required,
+    })),
+  };
+}
+
+/** The variables of a template already known to be valid (an empty list if it is not). */
+export function templateVariables(text: string): PromptVariable[] {
+  const checked = checkTemplate(text);
+  return checked.ok ? checked.variables : [];
+}
+
+/** The required variables left empty in `values`, by name. */
+export function missingValues(
+  variables: readonly PromptVariable[],
+  values: Readonly<Record<string, string>>,
+): string[] {
+  return variables
+    .filter((v) => v.required && (values[v.name] ?? v.defaultValue).trim() === '')
+    .map((v) => v.name);
+}
+
+/**
+ * The text with each placeholder replaced by its value (the default where `values` has none).
+ * A value is inserted as it is: braces in it are not read as placeholders again.
+ */
+export function fillTemplate(text: string, values: Readonly<Record<string, string>>): string {
+  const scanned = scan(text);
+  if (!scanned.ok) return text;
+  let out = '';
+  let at = 0;
+  const variables = new Map(templateVariables(text).map((v) => [v.name, v]));
+  for (const p of scanned.placeholders) {
+    out += text.slice(at, p.start);
+    out += values[p.name] ?? variables.get(p.name)?.defaultValue ?? '';
+    at = p.end;
+  }
+  return out + text.slice(at);
+}
