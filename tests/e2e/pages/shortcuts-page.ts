@@ -11,7 +11,7 @@ export class ShortcutsPage {
   /** A row of the sheet by what the shortcut does. */
   row(label: string): Locator {
     return this.sheet.locator('.shortcut-row').filter({
-      has: this.page.getByRole('term').filter({ hasText: label }),
+      has: this.page.getByRole('term').getByText(label, { exact: true }),
     });
   }
 

@@ -243,7 +243,8 @@ function ModelGroups({
                     ) : null}
                   </span>
                 </header>
-                {group.kind === 'chat' && group.total > 0 && prices && (
+                {/* Over the chat models shown: none shown (a search), nothing to price. */}
+                {group.kind === 'chat' && group.models.length > 0 && prices && (
                   <PricesBar
                     currency={prices.currency}
                     onAttempt={(action) => void attempt(action)}
