@@ -181,11 +181,12 @@ function absorb(phase: PhaseResult, scan: ScanResult): void {
 
 /** The id of the conversation's last reply, with the list scrolled to its bottom. */
 async function lastReplyId(): Promise<string | null> {
-  await app.page
-    .locator('.chat-messages')
-    .evaluate((el: { scrollTop: number; scrollHeight: number }) => {
-      el.scrollTop = el.scrollHeight;
-    });
+  const list = app.page.locator('.chat-messages');
+  // An empty conversation shows its suggestions instead of a list.
+  if ((await list.count()) === 0) return null;
+  await list.evaluate((el: { scrollTop: number; scrollHeight: number }) => {
+    el.scrollTop = el.scrollHeight;
+  });
   const replies = page.replies();
   return (await replies.count()) === 0 ? null : replies.last().getAttribute('data-message-id');
 }
