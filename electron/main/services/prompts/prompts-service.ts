@@ -200,20 +200,7 @@ export class PromptsService {
     this.#db.run(
       `UPDATE prompts SET kind = ?, name = ?, icon = ?, description = ?, tags = ?, text = ?,
          model = ?, temperature = ?, max_tokens = ?, starters = ?, updated_at = ? WHERE id = ?`,
-      [
-        d.kind,
-        d.name,
-        d.icon,
-        d.description,
-        JSON.stringify(d.tags),
-        d.text,
-        d.model,
-        d.temperature,
-        d.maxTokens,
-        JSON.stringify(d.starters),
-        this.#now().toISOString(),
-        id,
-      ],
+      [...draftValues(d), this.#now().toISOString(), id],
     );
     this.#onChange();
     return this.get(id);
@@ -359,22 +346,24 @@ export class PromptsService {
       `INSERT INTO prompts (id, kind, name, icon, description, tags, text, model, temperature,
          max_tokens, starters, builtin, hidden, created_at, updated_at)
        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, NULL, 0, ?, ?)`,
-      [
-        id,
-        d.kind,
-        d.name,
-        d.icon,
-        d.description,
-        JSON.stringify(d.tags),
-        d.text,
-        d.model,
-        d.temperature,
-        d.maxTokens,
-        JSON.stringify(d.starters),
-        now,
-        now,
-      ],
+      [id, ...draftValues(d), now, now],
     );
     return id;
   }
+}
+
+/** A draft's columns, in the order both the insert and the update name them. */
+function draftValues(d: PromptDraft) {
+  return [
+    d.kind,
+    d.name,
+    d.icon,
+    d.description,
+    JSON.stringify(d.tags),
+    d.text,
+    d.model,
+    d.temperature,
+    d.maxTokens,
+    JSON.stringify(d.starters),
+  ];
 }
