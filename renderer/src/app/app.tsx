@@ -1,9 +1,9 @@
+import { ReadFailure } from '../components/read-failure';
 import { lazy, Suspense, useEffect, useRef, useState } from 'react';
 import { Badge } from '../components/badge';
 import { Icon } from '../components/icon';
 import { ToastRegion } from '../components/toast-region';
 import { EmptyState } from '../components/empty-state';
-import { Notice } from '../components/notice';
 import { Spinner } from '../components/spinner';
 import { watchConnections, loadConnections } from '../features/connect/connect-actions';
 import { ConnectScreen } from '../features/connect/connect-screen';
@@ -228,17 +228,11 @@ function RootContent({ screen, onScreen, onShortcuts, link, onLinkDone }: Screen
   if (status === 'failed' && !hasConnections) {
     return (
       <main className="welcome">
-        <Notice
-          tone="error"
+        <ReadFailure
           title="Your connections could not be read"
-          actions={
-            <button type="button" className="button" onClick={() => void loadConnections()}>
-              Try again
-            </button>
-          }
-        >
-          <p className="failure-message">{loadFailure?.message}</p>
-        </Notice>
+          message={loadFailure?.message}
+          onRetry={() => void loadConnections()}
+        />
       </main>
     );
   }

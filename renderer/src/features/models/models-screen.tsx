@@ -1,3 +1,4 @@
+import { ReadFailure } from '../../components/read-failure';
 import { useEffect, useMemo, useState } from 'react';
 import { useShallow } from 'zustand/react/shallow';
 import { Badge } from '../../components/badge';
@@ -203,17 +204,11 @@ function ModelGroups({
         </Notice>
       )}
       {pricesFailure && (
-        <Notice
-          tone="error"
+        <ReadFailure
           title="Your prices could not be read"
-          actions={
-            <button type="button" className="button" onClick={() => void loadPrices()}>
-              Try again
-            </button>
-          }
-        >
-          <p className="failure-message">{pricesFailure.message}</p>
-        </Notice>
+          message={pricesFailure.message}
+          onRetry={() => void loadPrices()}
+        />
       )}
       {query.trim() !== '' && matches === 0 ? (
         <EmptyState title={`No models match “${query.trim()}”`}>

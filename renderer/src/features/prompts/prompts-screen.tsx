@@ -1,3 +1,4 @@
+import { ReadFailure } from '../../components/read-failure';
 import { useEffect, useId, useRef, useState } from 'react';
 import { Badge } from '../../components/badge';
 import { ConfirmDialog } from '../../components/confirm-dialog';
@@ -236,17 +237,11 @@ export function PromptsScreen({ onChatStarted }: PromptsScreenProps) {
         </p>
       )}
       {status === 'failed' && failure && (
-        <Notice
-          tone="error"
+        <ReadFailure
           title="The prompt library could not be read"
-          actions={
-            <button type="button" className="button" onClick={() => void loadPrompts()}>
-              Try again
-            </button>
-          }
-        >
-          <p className="failure-message">{failure.message}</p>
-        </Notice>
+          message={failure.message}
+          onRetry={() => void loadPrompts()}
+        />
       )}
       {status === 'ready' && prompts.length === 0 && !query ? (
         <EmptyState title="The library is empty">

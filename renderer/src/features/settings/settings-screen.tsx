@@ -1,3 +1,4 @@
+import { ReadFailure } from '../../components/read-failure';
 import { useEffect, useState, type FormEvent, type ReactNode } from 'react';
 import { CheckboxField } from '../../components/checkbox-field';
 import { Field } from '../../components/field';
@@ -53,17 +54,11 @@ export function SettingsScreen({
           <Spinner label="Loading settings" /> Loading settings…
         </p>
       ) : !settings ? (
-        <Notice
-          tone="error"
+        <ReadFailure
           title="The settings could not be read"
-          actions={
-            <button type="button" className="button" onClick={() => void loadSettings()}>
-              Try again
-            </button>
-          }
-        >
-          <p className="failure-message">{failure?.message}</p>
-        </Notice>
+          message={failure?.message}
+          onRetry={() => void loadSettings()}
+        />
       ) : (
         <>
           <ThemeChoice theme={settings.theme} />

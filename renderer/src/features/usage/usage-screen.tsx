@@ -1,3 +1,4 @@
+import { ReadFailure } from '../../components/read-failure';
 import './usage.css';
 import { lazy, Suspense, useCallback, useEffect, useId, useMemo, useState } from 'react';
 import { EmptyState } from '../../components/empty-state';
@@ -79,17 +80,11 @@ export function UsageScreen({ onModels }: { onModels(): void }) {
     return (
       <div className="page">
         {header}
-        <Notice
-          tone="error"
+        <ReadFailure
           title="Usage could not be read"
-          actions={
-            <button type="button" className="button" onClick={() => void load()}>
-              Try again
-            </button>
-          }
-        >
-          <p className="failure-message">{failure.message}</p>
-        </Notice>
+          message={failure.message}
+          onRetry={() => void load()}
+        />
       </div>
     );
   if (!report || !data || !sums)

@@ -1,0 +1,26 @@
+import { Notice } from './notice';
+
+export interface ReadFailureProps {
+  /** What could not be read, as a sentence ("The prompt library could not be read"). */
+  title: string;
+  /** Main's words for why (absent when none came). */
+  message: string | undefined;
+  onRetry(): void;
+}
+
+/** Something the screen needs could not be read: why, and "Try again". */
+export function ReadFailure({ title, message, onRetry }: ReadFailureProps) {
+  return (
+    <Notice
+      tone="error"
+      title={title}
+      actions={
+        <button type="button" className="button" onClick={onRetry}>
+          Try again
+        </button>
+      }
+    >
+      <p className="failure-message">{message}</p>
+    </Notice>
+  );
+}
