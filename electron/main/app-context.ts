@@ -93,6 +93,8 @@ export interface AppContext {
   readDocuments: ReadDocuments;
   /** A client for the active connection, with the person's timeouts; retries are reported as events. */
   activeClient(requestId?: string): Promise<{ connectionId: string; client: RelayClient }>;
+  /** A client for a saved connection (a knowledge base embeds through its own), like `activeClient`. */
+  clientFor(connectionId: string, requestId?: string): Promise<RelayClient>;
   /**
    * Files saved for the person in this session (exports, image copies): the only paths the page
    * may ask to show in the file manager. Add one with `savedFiles.add(path)` where it is written.

@@ -25,6 +25,7 @@ import { connectionsHandlers } from './ipc/handlers/connections';
 import { desktopHandlers, openDesktop } from './ipc/handlers/desktop';
 import { embeddingsHandlers } from './ipc/handlers/embeddings';
 import { imagesHandlers, openImageGallery } from './ipc/handlers/images';
+import { knowledgeHandlers } from './ipc/handlers/knowledge';
 import { modelsHandlers } from './ipc/handlers/models';
 import { networkHandlers } from './ipc/handlers/network';
 import { promptsHandlers } from './ipc/handlers/prompts';
@@ -50,6 +51,7 @@ import {
   watchSecrets,
   type AppLog,
 } from './services/log';
+import { KNOWLEDGE_MIGRATIONS } from './services/knowledge/migrations';
 import { ModelCatalog } from './services/models/model-catalog';
 import { NetworkService, type ProxyStack } from './services/network/network-service';
 import { PROMPTS_MIGRATIONS } from './services/prompts/migrations';
@@ -129,6 +131,7 @@ export const KNOWN_SCHEMA: Record<string, number> = Object.fromEntries(
     chat: CHAT_MIGRATIONS,
     embeddings: EMBEDDINGS_MIGRATIONS,
     images: IMAGE_MIGRATIONS,
+    knowledge: KNOWLEDGE_MIGRATIONS,
     prompts: PROMPTS_MIGRATIONS,
   } satisfies Record<string, readonly Migration[]>).map(([domain, migrations]) => [
     domain,
@@ -339,6 +342,7 @@ async function openServices(options: AppServicesOptions): Promise<SessionService
         throw new AppError('not_found', 'Connect to a relay first: no connection is set up yet.');
       return { connectionId: id, client: await clientFor(id, requestId) };
     },
+    clientFor: (id, requestId) => clientFor(id, requestId),
     savedFiles: new Set(),
     onClose: (cleanup) => cleanups.push(cleanup),
   };
@@ -372,6 +376,7 @@ async function openServices(options: AppServicesOptions): Promise<SessionService
     ...updatesHandlers(context, updates),
     ...networkHandlers(context, network),
     ...(await promptsHandlers(context)),
+    ...(await knowledgeHandlers(context)),
   };
 
   logMigrations(log, db, startedAt);

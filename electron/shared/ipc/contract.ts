@@ -15,6 +15,7 @@ import { CONNECTIONS_EVENTS, CONNECTIONS_ROUTES } from './routes/connections';
 import { DESKTOP_EVENTS, DESKTOP_ROUTES } from './routes/desktop';
 import { EMBEDDINGS_EVENTS, EMBEDDINGS_ROUTES } from './routes/embeddings';
 import { IMAGES_EVENTS, IMAGES_ROUTES } from './routes/images';
+import { KNOWLEDGE_EVENTS, KNOWLEDGE_ROUTES } from './routes/knowledge';
 import { MODELS_ROUTES } from './routes/models';
 import { NETWORK_ROUTES } from './routes/network';
 import { PROMPTS_EVENTS, PROMPTS_ROUTES } from './routes/prompts';
@@ -36,6 +37,7 @@ export const ROUTES = {
   ...UPDATES_ROUTES,
   ...NETWORK_ROUTES,
   ...PROMPTS_ROUTES,
+  ...KNOWLEDGE_ROUTES,
 } as const;
 
 export const EVENTS = {
@@ -49,6 +51,7 @@ export const EVENTS = {
   ...DESKTOP_EVENTS,
   ...UPDATES_EVENTS,
   ...PROMPTS_EVENTS,
+  ...KNOWLEDGE_EVENTS,
 } as const;
 
 export type Routes = typeof ROUTES;

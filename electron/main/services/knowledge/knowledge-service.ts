@@ -1,0 +1,743 @@
+/**
+ * Knowledge bases (see migrations.ts for the tables): create, rename and delete them, add files
+ * and folders, index them, and search them by meaning.
+ *
+ * Indexing, one base at a time, in two phases:
+ * 1. Reading: the sources are walked; a file whose size and modification time are as last read
+ *    is left alone, else its bytes are hashed, and only a file whose hash changed is read for its
+ *    text (in the document worker), chunked (chunking.ts) and its chunks replaced. A chunk whose
+ *    text is unchanged keeps its vector. A file no longer found drops with its chunks; a file
+ *    that cannot be read is kept as refused, by name and reason, and the others go in.
+ * 2. Embedding: every chunk without a vector goes to the relay in batches, through the
+ *    connection's request limiter behind the person's own requests, several at once; each batch
+ *    is saved as it arrives. Cancel, a failure (402, a 429 that outlasted the retries) or the app
+ *    closing stops the batches still to go and keeps the saved ones: indexing again resumes.
+ *
+ * Search embeds the question with the base's model and ranks the chunks by cosine similarity
+ * (vector-search.ts says why a scan).
+ */
+import { createHash, randomUUID } from 'node:crypto';
+import { createReadStream } from 'node:fs';
+import { lstat, readdir } from 'node:fs/promises';
+import { basename, join } from 'node:path';
+import type { Emit } from '../../../shared/ipc/contract';
+import type { IpcError } from '../../../shared/ipc/define';
+import {
+  KNOWLEDGE_LIMITS,
+  type KnowledgeBase,
+  type KnowledgeBaseDetail,
+  type KnowledgeHit,
+  type KnowledgeStatus,
+} from '../../../shared/ipc/routes/knowledge';
+import { AppError, errorInfo } from '../app-error';
+import { migrate, type Db } from '../database';
+import type { DocumentResult } from '../documents/document-text';
+import type { ReadDocuments } from '../documents/read-documents';
+import { bytesToVector, vectorToBytes } from '../embeddings/run-store';
+import { MAX_CONCURRENT_REQUESTS } from '../relay/limiter';
+import { RelayError, type RelayClient } from '../relay/relay-client';
+import { CHUNK_OPTIONS, chunkDocument, type ChunkOptions } from './chunking';
+import { KNOWLEDGE_DOMAIN, KNOWLEDGE_MIGRATIONS } from './migrations';
+import { PackedVectors } from './vector-search';
+
+export const KNOWLEDGE_BATCH_SIZE = 64;
+/** The most files one base holds; a folder with more is cut there, and the person told. */
+export const MAX_KNOWLEDGE_FILES = 10_000;
+
+export interface KnowledgeDialogs {
+  chooseOpenPaths(options: { title: string; multiple?: boolean }): Promise<string[]>;
+  chooseFolder?(options: { title: string }): Promise<string | undefined>;
+}
+
+export interface KnowledgeServiceOptions {
+  db: Db;
+  emit: Emit;
+  /** A relay client for a saved connection; retries are reported under `requestId`. */
+  client(connectionId: string, requestId: string): Promise<RelayClient>;
+  /** The active connection's id, for a new base. */
+  activeConnection(): Promise<string | undefined>;
+  /** Connection names by id, for the list. */
+  connectionNames(): Promise<Map<string, string>>;
+  readDocuments: ReadDocuments;
+  dialogs: KnowledgeDialogs;
+  batchSize?: number;
+  concurrency?: number;
+  chunking?: ChunkOptions;
+  now?: () => Date;
+}
+
+interface BaseRow {
+  id: string;
+  name: string;
+  model: string;
+  connection_id: string;
+  dimensions: number | null;
+  status: KnowledgeStatus;
+  error: string | null;
+  tokens: number;
+  created_at: string;
+  updated_at: string;
+}
+
+interface FileRow {
+  id: string;
+  path: string;
+  name: string;
+  size: number;
+  mtime_ms: number;
+  content_hash: string | null;
+  status: 'ready' | 'refused';
+  reason: string | null;
+  message: string | null;
+}
+
+/** A file found under the sources, as the disk has it now. */
+interface FoundFile {
+  path: string;
+  size: number;
+  mtimeMs: number;
+}
+
+function checkName(name: string): string {
+  const trimmed = name.trim();
+  if (trimmed === '') throw new AppError('invalid_request', 'Give the knowledge base a name.');
+  if (trimmed.length > KNOWLEDGE_LIMITS.name)
+    throw new AppError('invalid_request', `Keep the name to ${KNOWLEDGE_LIMITS.name} characters.`);
+  return trimmed;
+}
+
+function parseError(json: string | null): IpcError | undefined {
+  if (json === null) return undefined;
+  try {
+    return JSON.parse(json) as IpcError;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Why indexing stopped: the relay's error or the app's refusal; a fault, said plainly. */
+function indexError(error: unknown): IpcError {
+  return (
+    errorInfo(error) ?? {
+      kind: 'internal',
+      message: 'Something went wrong in the app while indexing.',
+    }
+  );
+}
+
+/** sha256 of a file's bytes, read as a stream (a large PDF never sits whole in main). */
+function hashFile(path: string): Promise<string | undefined> {
+  return new Promise((resolve) => {
+    const hash = createHash('sha256');
+    createReadStream(path)
+      .on('data', (data) => hash.update(data))
+      .on('end', () => resolve(hash.digest('hex')))
+      .on('error', () => resolve(undefined));
+  });
+}
+
+export class KnowledgeService {
+  readonly #options: KnowledgeServiceOptions;
+  readonly #running = new Map<string, { controller: AbortController; finished: Promise<void> }>();
+  /** Each base's vectors, packed for search; dropped when its chunks change. */
+  readonly #packs = new Map<string, PackedVectors>();
+
+  private constructor(options: KnowledgeServiceOptions) {
+    this.#options = options;
+  }
+
+  static async open(options: KnowledgeServiceOptions): Promise<KnowledgeService> {
+    await migrate(options.db, KNOWLEDGE_DOMAIN, KNOWLEDGE_MIGRATIONS);
+    const service = new KnowledgeService(options);
+    // Indexing cut short by the app closing: its saved chunks and vectors stay; Index resumes.
+    options.db.run(
+      `UPDATE knowledge_bases SET status = 'cancelled', error = ? WHERE status = 'indexing'`,
+      [
+        JSON.stringify({
+          kind: 'aborted',
+          message: 'The app closed before indexing finished; what was embedded was kept.',
+        }),
+      ],
+    );
+    return service;
+  }
+
+  get #db(): Db {
+    return this.#options.db;
+  }
+
+  #now(): string {
+    return (this.#options.now?.() ?? new Date()).toISOString();
+  }
+
+  #row(id: string): BaseRow {
+    const row = this.#db.one<BaseRow>('SELECT * FROM knowledge_bases WHERE id = ?', [id]);
+    if (row === undefined)
+      throw new AppError('not_found', 'This knowledge base does not exist any more.');
+    return row;
+  }
+
+  #changed(kbId: string | null): void {
+    this.#options.emit('knowledgeChanged', { kbId });
+  }
+
+  #summary(row: BaseRow, names: Map<string, string>): KnowledgeBase {
+    const counts = this.#db.one<{ files: number; refused: number }>(
+      `SELECT COUNT(*) FILTER (WHERE status = 'ready') AS files,
+              COUNT(*) FILTER (WHERE status = 'refused') AS refused
+         FROM knowledge_files WHERE kb_id = ?`,
+      [row.id],
+    );
+    const chunks = this.#db.one<{ chunks: number; embedded: number }>(
+      `SELECT COUNT(*) AS chunks, COUNT(vector) AS embedded FROM knowledge_chunks WHERE kb_id = ?`,
+      [row.id],
+    );
+    const error = parseError(row.error);
+    return {
+      id: row.id,
+      name: row.name,
+      model: row.model,
+      connectionId: row.connection_id,
+      connectionName: names.get(row.connection_id) ?? null,
+      dimensions: row.dimensions === null ? null : Number(row.dimensions),
+      status: row.status,
+      ...(error ? { error } : {}),
+      files: Number(counts?.files ?? 0),
+      refused: Number(counts?.refused ?? 0),
+      chunks: Number(chunks?.chunks ?? 0),
+      embedded: Number(chunks?.embedded ?? 0),
+      tokens: Number(row.tokens),
+      createdAt: row.created_at,
+      updatedAt: row.updated_at,
+    };
+  }
+
+  async list(): Promise<KnowledgeBase[]> {
+    const names = await this.#options.connectionNames();
+    return this.#db
+      .all<BaseRow>('SELECT * FROM knowledge_bases ORDER BY name COLLATE NOCASE, created_at')
+      .map((row) => this.#summary(row, names));
+  }
+
+  async get(id: string): Promise<KnowledgeBaseDetail> {
+    const row = this.#row(id);
+    const summary = this.#summary(row, await this.#options.connectionNames());
+    const sources = this.#db.all<{ path: string; kind: 'file' | 'folder' }>(
+      'SELECT path, kind FROM knowledge_sources WHERE kb_id = ? ORDER BY added_at, path',
+      [id],
+    );
+    const fileList = this.#db
+      .all<FileRow & { chunks: number; embedded: number }>(
+        `SELECT f.*, COUNT(c.id) AS chunks, COUNT(c.vector) AS embedded
+           FROM knowledge_files f LEFT JOIN knowledge_chunks c ON c.file_id = f.id
+          WHERE f.kb_id = ? GROUP BY f.id ORDER BY f.status DESC, f.path`,
+        [id],
+      )
+      .map((f) => ({
+        id: f.id,
+        path: f.path,
+        name: f.name,
+        status: f.status,
+        reason: f.reason,
+        message: f.message,
+        chunks: Number(f.chunks),
+        embedded: Number(f.embedded),
+      }));
+    return { ...summary, sources, fileList };
+  }
+
+  async create(name: string, model: string): Promise<KnowledgeBase> {
+    const checked = checkName(name);
+    const trimmedModel = model.trim();
+    if (trimmedModel === '')
+      throw new AppError('invalid_request', 'Choose the embeddings model to build it with.');
+    const connectionId = await this.#options.activeConnection();
+    if (connectionId === undefined)
+      throw new AppError('not_found', 'Connect to a relay first: no connection is set up yet.');
+    const id = randomUUID();
+    const now = this.#now();
+    this.#db.run(
+      `INSERT INTO knowledge_bases (id, name, model, connection_id, status, created_at, updated_at)
+       VALUES (?, ?, ?, ?, 'empty', ?, ?)`,
+      [id, checked, trimmedModel, connectionId, now, now],
+    );
+    this.#changed(id);
+    return this.#summary(this.#row(id), await this.#options.connectionNames());
+  }
+
+  async rename(id: string, name: string): Promise<KnowledgeBase> {
+    const checked = checkName(name);
+    this.#row(id);
+    this.#db.run('UPDATE knowledge_bases SET name = ?, updated_at = ? WHERE id = ?', [
+      checked,
+      this.#now(),
+      id,
+    ]);
+    this.#changed(id);
+    return this.#summary(this.#row(id), await this.#options.connectionNames());
+  }
+
+  async delete(id: string): Promise<void> {
+    this.#row(id);
+    const running = this.#running.get(id);
+    running?.controller.abort();
+    await running?.finished;
+    this.#db.run('DELETE FROM knowledge_bases WHERE id = ?', [id]);
+    this.#packs.delete(id);
+    this.#changed(null);
+  }
+
+  /** Asks for files or a folder, adds them as sources and starts indexing. */
+  async addFromDialog(
+    id: string,
+    kind: 'files' | 'folder',
+  ): Promise<{ chosen: boolean; added: number }> {
+    const row = this.#row(id);
+    const title = `Add to “${row.name}”`;
+    let paths: string[];
+    if (kind === 'folder') {
+      const folder = await this.#options.dialogs.chooseFolder?.({ title });
+      paths = folder === undefined ? [] : [folder];
+    } else {
+      paths = await this.#options.dialogs.chooseOpenPaths({ title, multiple: true });
+    }
+    if (paths.length === 0) return { chosen: false, added: 0 };
+    return {
+      chosen: true,
+      added: await this.addSources(id, paths, kind === 'folder' ? 'folder' : 'file'),
+    };
+  }
+
+  /** Adds sources (already chosen by the person in main's dialog) and starts indexing. */
+  async addSources(id: string, paths: readonly string[], kind: 'file' | 'folder'): Promise<number> {
+    this.#row(id);
+    const now = this.#now();
+    let added = 0;
+    this.#db.transaction(() => {
+      for (const path of paths) {
+        added += this.#db.run(
+          'INSERT OR IGNORE INTO knowledge_sources (kb_id, path, kind, added_at) VALUES (?, ?, ?, ?)',
+          [id, path, kind, now],
+        ).changes;
+      }
+    });
+    this.#changed(id);
+    await this.index(id);
+    return added;
+  }
+
+  async removeSource(id: string, path: string): Promise<void> {
+    this.#row(id);
+    const { changes } = this.#db.run('DELETE FROM knowledge_sources WHERE kb_id = ? AND path = ?', [
+      id,
+      path,
+    ]);
+    if (changes === 0)
+      throw new AppError('not_found', 'This file or folder is not in the knowledge base.');
+    this.#changed(id);
+    await this.index(id);
+  }
+
+  /** Starts indexing in the background (a base already indexing goes on as it is). */
+  async index(id: string): Promise<void> {
+    const row = this.#row(id);
+    if (this.#running.has(id)) return;
+    // Say now that the connection is gone, rather than as a failed indexing.
+    await this.#options.client(row.connection_id, `knowledge-${id}`);
+    this.#db.run(
+      `UPDATE knowledge_bases SET status = 'indexing', error = NULL, updated_at = ? WHERE id = ?`,
+      [this.#now(), id],
+    );
+    const controller = new AbortController();
+    const finished = this.#process(id, controller.signal).finally(() => this.#running.delete(id));
+    this.#running.set(id, { controller, finished });
+    this.#changed(id);
+  }
+
+  cancel(id: string): void {
+    this.#row(id);
+    this.#running.get(id)?.controller.abort();
+  }
+
+  /** Settles once indexing stops (for tests and for closing the app). */
+  async whenIdle(id?: string): Promise<void> {
+    const runs = id === undefined ? [...this.#running.values()] : [this.#running.get(id)];
+    await Promise.all(runs.map((run) => run?.finished));
+  }
+
+  async close(): Promise<void> {
+    for (const { controller } of this.#running.values()) controller.abort();
+    await this.whenIdle();
+  }
+
+  async #process(id: string, signal: AbortSignal): Promise<void> {
+    const end = (status: 'ready' | 'cancelled' | 'failed', error?: IpcError) => {
+      this.#db.run(
+        'UPDATE knowledge_bases SET status = ?, error = ?, updated_at = ? WHERE id = ?',
+        [status, error ? JSON.stringify(error) : null, this.#now(), id],
+      );
+      this.#options.emit('knowledgeIndexEnded', {
+        kbId: id,
+        ...(error ? { status, error } : { status }),
+      });
+      this.#changed(id);
+    };
+    try {
+      await this.#read(id, signal);
+      signal.throwIfAborted();
+      await this.#embed(id, signal);
+      if (signal.aborted) return end('cancelled');
+      end('ready');
+    } catch (error) {
+      if (signal.aborted || (error instanceof RelayError && error.kind === 'aborted'))
+        return end('cancelled');
+      end('failed', indexError(error));
+    }
+  }
+
+  /** The files under the base's sources now, in a stable order; hidden files are left out. */
+  async #walk(id: string): Promise<FoundFile[]> {
+    const sources = this.#db.all<{ path: string; kind: 'file' | 'folder' }>(
+      'SELECT path, kind FROM knowledge_sources WHERE kb_id = ? ORDER BY path',
+      [id],
+    );
+    const found = new Map<string, FoundFile>();
+    const visit = async (path: string, depth: number): Promise<void> => {
+      if (found.size >= MAX_KNOWLEDGE_FILES || depth > 32) return;
+      let info;
+      try {
+        info = await lstat(path);
+      } catch {
+        return; // gone: its file drops out below
+      }
+      if (info.isDirectory()) {
+        let entries: string[];
+        try {
+          entries = (await readdir(path)).sort();
+        } catch {
+          return;
+        }
+        for (const entry of entries) {
+          if (entry.startsWith('.')) continue;
+          await visit(join(path, entry), depth + 1);
+        }
+      } else if (info.isFile()) {
+        found.set(path, { path, size: info.size, mtimeMs: info.mtimeMs });
+      }
+      // Links are not followed: a link loop, or a link out of the folder, adds nothing.
+    };
+    for (const source of sources) await visit(source.path, 0);
+    return [...found.values()];
+  }
+
+  async #read(id: string, signal: AbortSignal): Promise<void> {
+    const found = await this.#walk(id);
+    const known = new Map(
+      this.#db
+        .all<FileRow>('SELECT * FROM knowledge_files WHERE kb_id = ?', [id])
+        .map((f) => [f.path, f]),
+    );
+    // Files no longer found drop with their chunks.
+    const present = new Set(found.map((f) => f.path));
+    const gone = [...known.values()].filter((f) => !present.has(f.path));
+    if (gone.length > 0) {
+      this.#db.transaction(() => {
+        for (const f of gone) this.#db.run('DELETE FROM knowledge_files WHERE id = ?', [f.id]);
+      });
+      this.#packs.delete(id);
+    }
+
+    const toRead: Array<FoundFile & { hash: string | undefined }> = [];
+    for (const file of found) {
+      signal.throwIfAborted();
+      const row = known.get(file.path);
+      if (row && Number(row.size) === file.size && Number(row.mtime_ms) === file.mtimeMs) continue;
+      const hash = await hashFile(file.path);
+      if (row && hash !== undefined && row.content_hash === hash) {
+        this.#db.run('UPDATE knowledge_files SET size = ?, mtime_ms = ? WHERE id = ?', [
+          file.size,
+          file.mtimeMs,
+          row.id,
+        ]);
+        continue;
+      }
+      toRead.push({ ...file, hash });
+    }
+
+    const progress = (filesDone: number) => {
+      const counts = this.#chunkCounts(id);
+      this.#options.emit('knowledgeProgress', {
+        kbId: id,
+        phase: 'reading',
+        files: { done: filesDone, total: toRead.length },
+        chunks: { done: counts.embedded, total: counts.chunks },
+        tokens: Number(this.#row(id).tokens),
+      });
+    };
+    progress(0);
+    let done = 0;
+    await this.#options.readDocuments(
+      toRead.map((f) => f.path),
+      {
+        signal,
+        onResult: (index, result) => {
+          const file = toRead[index] as (typeof toRead)[number];
+          this.#storeFile(id, file, known.get(file.path), result);
+          done++;
+          progress(done);
+        },
+      },
+    );
+  }
+
+  /** Saves one file's reading: its chunks (keeping the vectors of unchanged text), or its refusal. */
+  #storeFile(
+    id: string,
+    file: FoundFile & { hash: string | undefined },
+    previous: FileRow | undefined,
+    result: DocumentResult,
+  ): void {
+    const fileId = previous?.id ?? randomUUID();
+    const now = this.#now();
+    const name = basename(file.path);
+    this.#db.transaction(() => {
+      const kept = new Map<string, Uint8Array>();
+      if (previous) {
+        for (const c of this.#db.all<{ hash: string; vector: ArrayBuffer | Uint8Array | null }>(
+          'SELECT hash, vector FROM knowledge_chunks WHERE file_id = ? AND vector IS NOT NULL',
+          [fileId],
+        )) {
+          if (c.vector) kept.set(c.hash, new Uint8Array(c.vector as ArrayBuffer));
+        }
+        this.#db.run('DELETE FROM knowledge_chunks WHERE file_id = ?', [fileId]);
+      }
+      const status = result.ok ? 'ready' : 'refused';
+      const reason = result.ok ? null : result.refusal.reason;
+      const message = result.ok ? null : result.refusal.message;
+      this.#db.run(
+        `INSERT INTO knowledge_files (id, kb_id, path, name, size, mtime_ms, content_hash, status,
+           reason, message, updated_at)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+         ON CONFLICT (id) DO UPDATE SET size = excluded.size, mtime_ms = excluded.mtime_ms,
+           content_hash = excluded.content_hash, status = excluded.status,
+           reason = excluded.reason, message = excluded.message, updated_at = excluded.updated_at`,
+        [
+          fileId,
+          id,
+          file.path,
+          name,
+          file.size,
+          file.mtimeMs,
+          file.hash ?? null,
+          status,
+          reason,
+          message,
+          now,
+        ],
+      );
+      if (!result.ok) return;
+      const chunks = chunkDocument(result.document, this.#options.chunking ?? CHUNK_OPTIONS);
+      chunks.forEach((chunk, ord) => {
+        this.#db.run(
+          `INSERT INTO knowledge_chunks (kb_id, file_id, ord, text, hash, page, headings,
+             line_start, line_end, vector)
+           VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+          [
+            id,
+            fileId,
+            ord,
+            chunk.text,
+            chunk.hash,
+            chunk.page,
+            JSON.stringify(chunk.headings),
+            chunk.lineStart,
+            chunk.lineEnd,
+            kept.get(chunk.hash) ?? null,
+          ],
+        );
+      });
+    });
+    this.#packs.delete(id);
+  }
+
+  #chunkCounts(id: string): { chunks: number; embedded: number } {
+    const row = this.#db.one<{ chunks: number; embedded: number }>(
+      'SELECT COUNT(*) AS chunks, COUNT(vector) AS embedded FROM knowledge_chunks WHERE kb_id = ?',
+      [id],
+    );
+    return { chunks: Number(row?.chunks ?? 0), embedded: Number(row?.embedded ?? 0) };
+  }
+
+  async #embed(id: string, signal: AbortSignal): Promise<void> {
+    const base = this.#row(id);
+    const pending = this.#db
+      .all<{ id: number }>(
+        'SELECT id FROM knowledge_chunks WHERE kb_id = ? AND vector IS NULL ORDER BY file_id, ord',
+        [id],
+      )
+      .map((r) => Number(r.id));
+    const files = this.#db.one<{ n: number }>(
+      `SELECT COUNT(*) AS n FROM knowledge_files WHERE kb_id = ? AND status = 'ready'`,
+      [id],
+    );
+    const progress = () => {
+      const counts = this.#chunkCounts(id);
+      this.#options.emit('knowledgeProgress', {
+        kbId: id,
+        phase: 'embedding',
+        files: { done: Number(files?.n ?? 0), total: Number(files?.n ?? 0) },
+        chunks: { done: counts.embedded, total: counts.chunks },
+        tokens: Number(this.#row(id).tokens),
+      });
+    };
+    progress();
+    if (pending.length === 0) return;
+    const client = await this.#options.client(base.connection_id, `knowledge-${id}`);
+    let dimensions = base.dimensions === null ? undefined : Number(base.dimensions);
+    const size = Math.max(1, this.#options.batchSize ?? KNOWLEDGE_BATCH_SIZE);
+    const batches: number[][] = [];
+    for (let i = 0; i < pending.length; i += size) batches.push(pending.slice(i, i + size));
+    // The batches stop together: the person cancelled, or one failed.
+    const stop = new AbortController();
+    const onCancel = () => stop.abort();
+    signal.addEventListener('abort', onCancel, { once: true });
+    let failure: unknown;
+    const worker = async () => {
+      for (let batch = batches.shift(); batch !== undefined; batch = batches.shift()) {
+        if (stop.signal.aborted) return;
+        const rows = this.#db.all<{ id: number; text: string }>(
+          `SELECT id, text FROM knowledge_chunks WHERE id IN (${batch.map(() => '?').join(',')})
+             AND vector IS NULL`,
+          batch,
+        );
+        if (rows.length === 0) continue;
+        let result;
+        try {
+          result = await client.embed(
+            { model: base.model, input: rows.map((r) => r.text) },
+            { signal: stop.signal, priority: 'background' },
+          );
+          for (const vector of result.vectors) {
+            if (dimensions === undefined) dimensions = vector.length;
+            else if (vector.length !== dimensions)
+              throw new RelayError(
+                'bad_response',
+                `The relay sent vectors of ${vector.length} dimensions, where this knowledge base has ${dimensions}.`,
+              );
+          }
+        } catch (error) {
+          if (!stop.signal.aborted) {
+            failure = error;
+            stop.abort();
+          }
+          return;
+        }
+        // A batch that arrived is kept, even if indexing stopped meanwhile.
+        this.#db.transaction(() => {
+          rows.forEach((row, i) => {
+            const vector = result.vectors[i];
+            if (vector)
+              this.#db.run('UPDATE knowledge_chunks SET vector = ? WHERE id = ?', [
+                vectorToBytes(vector),
+                row.id,
+              ]);
+          });
+          this.#db.run(
+            'UPDATE knowledge_bases SET dimensions = COALESCE(dimensions, ?), tokens = tokens + ? WHERE id = ?',
+            [dimensions ?? null, result.usage?.promptTokens ?? 0, id],
+          );
+        });
+        this.#packs.delete(id);
+        progress();
+      }
+    };
+    try {
+      const workers = Math.max(1, Math.floor(this.#options.concurrency ?? MAX_CONCURRENT_REQUESTS));
+      await Promise.all(Array.from({ length: Math.min(workers, batches.length) }, worker));
+    } finally {
+      signal.removeEventListener('abort', onCancel);
+    }
+    if (failure !== undefined && !signal.aborted) throw failure;
+  }
+
+  #pack(id: string, dimensions: number): PackedVectors {
+    let pack = this.#packs.get(id);
+    if (pack === undefined || pack.dimensions !== dimensions) {
+      const rows = this.#db.all<{ id: number; vector: ArrayBuffer | Uint8Array }>(
+        'SELECT id, vector FROM knowledge_chunks WHERE kb_id = ? AND vector IS NOT NULL ORDER BY id',
+        [id],
+      );
+      const ids: number[] = [];
+      const vectors: Float32Array[] = [];
+      for (const row of rows) {
+        const vector = bytesToVector(row.vector);
+        if (vector.length !== dimensions) continue;
+        ids.push(Number(row.id));
+        vectors.push(vector);
+      }
+      pack = new PackedVectors(dimensions, ids, vectors);
+      this.#packs.set(id, pack);
+    }
+    return pack;
+  }
+
+  /** Embeds the question with the base's model and ranks its embedded chunks by cosine. */
+  async search(
+    id: string,
+    question: string,
+    topK = 5,
+  ): Promise<{ hits: KnowledgeHit[]; tokens?: number }> {
+    const base = this.#row(id);
+    const text = question.trim();
+    if (text === '') throw new AppError('invalid_request', 'Write a question to search with.');
+    const dimensions = base.dimensions === null ? undefined : Number(base.dimensions);
+    if (dimensions === undefined || this.#chunkCounts(id).embedded === 0)
+      throw new AppError(
+        'invalid_request',
+        'Nothing in this knowledge base is embedded yet: add files and let indexing finish.',
+      );
+    const client = await this.#options.client(base.connection_id, randomUUID());
+    const result = await client.embed({ model: base.model, input: [text] });
+    const vector = result.vectors[0] ?? [];
+    if (vector.length !== dimensions)
+      throw new RelayError(
+        'bad_response',
+        `The relay sent a question vector of ${vector.length} dimensions, where this knowledge base has ${dimensions}.`,
+      );
+    const top = this.#pack(id, dimensions).top(vector, Math.min(topK, KNOWLEDGE_LIMITS.topK));
+    const hits = top.flatMap(({ id: chunkId, score }, i): KnowledgeHit[] => {
+      const row = this.#db.one<{
+        text: string;
+        page: number | null;
+        headings: string;
+        line_start: number;
+        line_end: number;
+        path: string;
+        name: string;
+      }>(
+        `SELECT c.text, c.page, c.headings, c.line_start, c.line_end, f.path, f.name
+           FROM knowledge_chunks c JOIN knowledge_files f ON f.id = c.file_id WHERE c.id = ?`,
+        [chunkId],
+      );
+      if (row === undefined) return [];
+      return [
+        {
+          chunkId: String(chunkId),
+          rank: i + 1,
+          score,
+          fileName: row.name,
+          path: row.path,
+          position: {
+            page: row.page === null ? null : Number(row.page),
+            headings: JSON.parse(row.headings) as string[],
+            lineStart: Number(row.line_start),
+            lineEnd: Number(row.line_end),
+          },
+          text: row.text,
+        },
+      ];
+    });
+    const tokens = result.usage?.promptTokens;
+    return tokens === undefined ? { hits } : { hits, tokens };
+  }
+}

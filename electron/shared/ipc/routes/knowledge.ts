@@ -1,0 +1,164 @@
+/**
+ * The knowledge part of the IPC contract (see ../contract.ts): knowledge bases built from the
+ * person's files, embedded through the relay, and searched by meaning.
+ *
+ * A knowledge base has a name, an embeddings model and the connection it embeds through. Files
+ * and folders are added by paths main asks for in its own dialog (the page never names a path);
+ * each file is read for its text, cut into chunks that keep their place in the file, and each
+ * chunk embedded. A file that cannot be read is refused with its name and the reason, and the
+ * others go in.
+ */
+import { z } from 'zod';
+import { event, ipcErrorSchema, route, type EventSpec, type RouteSpec } from '../define';
+import { boundedText as text, idSchema as id } from '../schemas';
+
+export const KNOWLEDGE_LIMITS = {
+  name: 120,
+  model: 500,
+  question: 8000,
+  topK: 50,
+} as const;
+
+export const KNOWLEDGE_STATUSES = ['empty', 'indexing', 'ready', 'cancelled', 'failed'] as const;
+export type KnowledgeStatus = (typeof KNOWLEDGE_STATUSES)[number];
+
+export const knowledgeBaseSchema = z.object({
+  id,
+  name: z.string(),
+  model: z.string(),
+  connectionId: z.string(),
+  /** The connection's name, or null when it was deleted since. */
+  connectionName: z.string().nullable(),
+  /** Set by the first vector the relay sent. */
+  dimensions: z.number().int().nullable(),
+  status: z.enum(KNOWLEDGE_STATUSES),
+  /** Why the last indexing stopped early (the relay's error, or the app's). */
+  error: ipcErrorSchema.optional(),
+  files: z.number().int().nonnegative(),
+  refused: z.number().int().nonnegative(),
+  chunks: z.number().int().nonnegative(),
+  embedded: z.number().int().nonnegative(),
+  tokens: z.number().int().nonnegative(),
+  createdAt: z.string(),
+  updatedAt: z.string(),
+});
+export type KnowledgeBase = z.infer<typeof knowledgeBaseSchema>;
+
+export const knowledgeFileSchema = z.object({
+  id,
+  path: z.string(),
+  name: z.string(),
+  status: z.enum(['ready', 'refused']),
+  /** Why it was refused (`binary`, `encrypted`, `too_large`…), and a sentence for the person. */
+  reason: z.string().nullable(),
+  message: z.string().nullable(),
+  chunks: z.number().int().nonnegative(),
+  embedded: z.number().int().nonnegative(),
+});
+export type KnowledgeFile = z.infer<typeof knowledgeFileSchema>;
+
+export const knowledgeSourceSchema = z.object({
+  path: z.string(),
+  kind: z.enum(['file', 'folder']),
+});
+
+export const knowledgeBaseDetailSchema = knowledgeBaseSchema.extend({
+  sources: z.array(knowledgeSourceSchema),
+  fileList: z.array(knowledgeFileSchema),
+});
+export type KnowledgeBaseDetail = z.infer<typeof knowledgeBaseDetailSchema>;
+
+/** Where a chunk sits in its file: its page (PDF), its heading path (Markdown), its lines. */
+export const chunkPositionSchema = z.object({
+  page: z.number().int().positive().nullable(),
+  headings: z.array(z.string()),
+  lineStart: z.number().int().positive(),
+  lineEnd: z.number().int().positive(),
+});
+export type ChunkPosition = z.infer<typeof chunkPositionSchema>;
+
+export const knowledgeHitSchema = z.object({
+  chunkId: id,
+  rank: z.number().int().positive(),
+  /** Cosine similarity between the question and the chunk, -1 to 1. */
+  score: z.number(),
+  fileName: z.string(),
+  path: z.string(),
+  position: chunkPositionSchema,
+  text: z.string(),
+});
+export type KnowledgeHit = z.infer<typeof knowledgeHitSchema>;
+
+export const knowledgeProgressSchema = z.object({
+  kbId: id,
+  phase: z.enum(['reading', 'embedding']),
+  files: z.object({ done: z.number().int(), total: z.number().int() }),
+  chunks: z.object({ done: z.number().int(), total: z.number().int() }),
+  tokens: z.number().int().nonnegative(),
+});
+export type KnowledgeProgress = z.infer<typeof knowledgeProgressSchema>;
+
+const nameRequest = text(KNOWLEDGE_LIMITS.name * 2);
+
+export const KNOWLEDGE_ROUTES = {
+  listKnowledgeBases: route('knowledge:list', z.null().optional(), z.array(knowledgeBaseSchema)),
+  getKnowledgeBase: route('knowledge:get', z.strictObject({ id }), knowledgeBaseDetailSchema),
+  /** A new, empty knowledge base over the active connection. */
+  createKnowledgeBase: route(
+    'knowledge:create',
+    z.strictObject({ name: nameRequest, model: text(KNOWLEDGE_LIMITS.model) }),
+    knowledgeBaseSchema,
+  ),
+  renameKnowledgeBase: route(
+    'knowledge:rename',
+    z.strictObject({ id, name: nameRequest }),
+    knowledgeBaseSchema,
+  ),
+  /** Deletes the knowledge base with its chunks and vectors (the files themselves stay). */
+  deleteKnowledgeBase: route('knowledge:delete', z.strictObject({ id }), z.null()),
+  /**
+   * Asks for files or a folder in main's dialog, adds them and starts indexing; `chosen` is false
+   * when the person cancelled.
+   */
+  addKnowledgeSources: route(
+    'knowledge:add',
+    z.strictObject({ id, kind: z.enum(['files', 'folder']) }),
+    z.object({ chosen: z.boolean(), added: z.number().int() }),
+  ),
+  /** Stops adding a source (the file stays on disk); its chunks go at the next indexing. */
+  removeKnowledgeSource: route(
+    'knowledge:remove-source',
+    z.strictObject({ id, path: text(4096) }),
+    z.null(),
+  ),
+  /**
+   * Reads what changed since the last indexing (by content hash) and embeds what has no vector
+   * yet: resumes after a failure, a cancel or a restart, keeping what was embedded.
+   */
+  indexKnowledgeBase: route('knowledge:index', z.strictObject({ id }), z.null()),
+  cancelKnowledgeIndexing: route('knowledge:cancel', z.strictObject({ id }), z.null()),
+  /** Embeds the question with the knowledge base's model and ranks its chunks by cosine. */
+  searchKnowledgeBase: route(
+    'knowledge:search',
+    z.strictObject({
+      id,
+      question: text(KNOWLEDGE_LIMITS.question),
+      topK: z.number().int().min(1).max(KNOWLEDGE_LIMITS.topK).optional(),
+    }),
+    z.object({ hits: z.array(knowledgeHitSchema), tokens: z.number().int().optional() }),
+  ),
+} satisfies Record<string, RouteSpec>;
+
+export const KNOWLEDGE_EVENTS = {
+  /** A knowledge base was created, renamed, deleted, or its files or status changed. */
+  knowledgeChanged: event('knowledge:changed', z.object({ kbId: id.nullable() })),
+  knowledgeProgress: event('knowledge:progress', knowledgeProgressSchema),
+  knowledgeIndexEnded: event(
+    'knowledge:index-ended',
+    z.object({
+      kbId: id,
+      status: z.enum(['ready', 'cancelled', 'failed']),
+      error: ipcErrorSchema.optional(),
+    }),
+  ),
+} satisfies Record<string, EventSpec>;

@@ -1,0 +1,168 @@
+/**
+ * The knowledge service on an in-memory database, documents read in process and a scripted relay
+ * client: Cancel keeps what was embedded, a file over the size cap is refused by name while the
+ * others go in, vectors of another size are refused, and the scan ranks by cosine.
+ */
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { openDatabase, type Db } from '../../../../electron/main/services/database';
+import { DOCUMENT_LIMITS } from '../../../../electron/main/services/documents/document-text';
+import { readDocumentsInProcess } from '../../../../electron/main/services/documents/read-documents';
+import { KnowledgeService } from '../../../../electron/main/services/knowledge/knowledge-service';
+import { PackedVectors } from '../../../../electron/main/services/knowledge/vector-search';
+import type { RelayClient } from '../../../../electron/main/services/relay/relay-client';
+import { emitEvents } from '../../../../electron/shared/ipc/contract';
+
+let dir: string;
+let db: Db;
+let events: Array<{ channel: string; payload: Record<string, unknown> }>;
+
+beforeEach(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'relay-knowledge-unit-'));
+  db = await openDatabase({ path: ':memory:' });
+  events = [];
+});
+afterEach(async () => {
+  db.close();
+  await rm(dir, { recursive: true, force: true });
+});
+
+type Embed = RelayClient['embed'];
+
+async function service(embed: Embed, maxBytes = DOCUMENT_LIMITS.maxBytes) {
+  return KnowledgeService.open({
+    db,
+    emit: emitEvents((channel, payload) =>
+      events.push({ channel, payload: payload as Record<string, unknown> }),
+    ),
+    client: async () => ({ embed }) as unknown as RelayClient,
+    activeConnection: async () => 'connection-1',
+    connectionNames: async () => new Map([['connection-1', 'Relay']]),
+    readDocuments: readDocumentsInProcess({ ...DOCUMENT_LIMITS, maxBytes }),
+    dialogs: { chooseOpenPaths: async () => [] },
+    batchSize: 2,
+    concurrency: 1,
+    chunking: { maxChars: 40, overlapChars: 0 },
+  });
+}
+
+const vectorOf = (text: string) => [text.length % 7, 1, text.includes('harbour') ? 5 : 0];
+
+function ended(kbId: string) {
+  return events.find((e) => e.channel === 'knowledge:index-ended' && e.payload.kbId === kbId)
+    ?.payload;
+}
+
+describe('KnowledgeService', () => {
+  it('refuses a file over the size cap by name and reason, and adds the others', async () => {
+    await writeFile(join(dir, 'small.txt'), 'A short note about the harbour.');
+    await writeFile(join(dir, 'big.txt'), 'x'.repeat(5000));
+    const knowledge = await service(
+      async ({ input }) => ({ model: 'm', vectors: (input as string[]).map(vectorOf) }),
+      1000,
+    );
+    const base = await knowledge.create('Notes', 'm');
+    await knowledge.addSources(base.id, [dir], 'folder');
+    await knowledge.whenIdle(base.id);
+    const detail = await knowledge.get(base.id);
+    expect(detail.fileList.map((f) => [f.name, f.status, f.reason])).toEqual([
+      // The refused first, where the person sees them.
+      ['big.txt', 'refused', 'too_large'],
+      ['small.txt', 'ready', null],
+    ]);
+    expect(detail.fileList[0]?.message).toMatch(/^big\.txt was not added: it is larger than/);
+    expect(ended(base.id)).toEqual({ kbId: base.id, status: 'ready' });
+  });
+
+  it('Cancel stops the batches still to go and keeps those embedded; Index resumes', async () => {
+    await writeFile(
+      join(dir, 'many.txt'),
+      Array.from({ length: 8 }, (_, i) => `Paragraph ${i} of the harbour log.`).join('\n\n'),
+    );
+    let calls = 0;
+    let release: () => void = () => undefined;
+    const gate = new Promise<void>((resolve) => (release = resolve));
+    const knowledge = await service(async ({ input }, options) => {
+      calls++;
+      if (calls === 2) {
+        // The second batch waits until cancelled.
+        await new Promise<void>((resolve, reject) => {
+          options?.signal?.addEventListener('abort', () => reject(options.signal?.reason));
+          void gate.then(resolve);
+        });
+      }
+      return { model: 'm', vectors: (input as string[]).map(vectorOf) };
+    });
+    const base = await knowledge.create('Log', 'm');
+    await knowledge.addSources(base.id, [join(dir, 'many.txt')], 'file');
+    while (calls < 2) await new Promise((r) => setTimeout(r, 5));
+    knowledge.cancel(base.id);
+    await knowledge.whenIdle(base.id);
+    release();
+    expect(ended(base.id)).toEqual({ kbId: base.id, status: 'cancelled' });
+    const cancelled = await knowledge.get(base.id);
+    expect(cancelled).toMatchObject({ status: 'cancelled', chunks: 8, embedded: 2 });
+
+    events.length = 0;
+    await knowledge.index(base.id);
+    await knowledge.whenIdle(base.id);
+    expect(await knowledge.get(base.id)).toMatchObject({ status: 'ready', embedded: 8 });
+    expect(calls).toBe(2 + 3); // the six chunks left, two at a time
+  });
+
+  it('fails with a clear error when the relay changes the vector size, keeping earlier batches', async () => {
+    await writeFile(
+      join(dir, 'a.txt'),
+      Array.from({ length: 4 }, (_, i) => `Entry ${i} in the book.`).join('\n\n'),
+    );
+    let calls = 0;
+    const knowledge = await service(async ({ input }) => {
+      calls++;
+      const size = calls === 1 ? 3 : 4;
+      return { model: 'm', vectors: (input as string[]).map(() => Array(size).fill(1)) };
+    });
+    const base = await knowledge.create('Book', 'm');
+    await knowledge.addSources(base.id, [join(dir, 'a.txt')], 'file');
+    await knowledge.whenIdle(base.id);
+    expect(ended(base.id)).toMatchObject({
+      status: 'failed',
+      error: {
+        kind: 'bad_response',
+        message: 'The relay sent vectors of 4 dimensions, where this knowledge base has 3.',
+      },
+    });
+    expect(await knowledge.get(base.id)).toMatchObject({ embedded: 2, dimensions: 3 });
+  });
+
+  it('marks indexing cut short by a restart as cancelled, keeping its vectors', async () => {
+    const knowledge = await service(async ({ input }) => ({
+      model: 'm',
+      vectors: (input as string[]).map(vectorOf),
+    }));
+    const base = await knowledge.create('Cut', 'm');
+    db.run(`UPDATE knowledge_bases SET status = 'indexing' WHERE id = ?`, [base.id]);
+    const reopened = await service(async () => ({ model: 'm', vectors: [] }));
+    expect(await reopened.get(base.id)).toMatchObject({
+      status: 'cancelled',
+      error: { kind: 'aborted' },
+    });
+  });
+});
+
+describe('PackedVectors', () => {
+  it('ranks by cosine, best first, keeping k', () => {
+    const pack = new PackedVectors(
+      2,
+      [10, 11, 12, 13],
+      [Float32Array.of(1, 0), Float32Array.of(0, 1), Float32Array.of(1, 1), Float32Array.of(-1, 0)],
+    );
+    const top = pack.top([2, 0], 3);
+    expect(top.map((t) => t.id)).toEqual([10, 12, 11]);
+    expect(top[0]?.score).toBeCloseTo(1, 6);
+    expect(top[1]?.score).toBeCloseTo(Math.SQRT1_2, 6);
+    expect(pack.top([0, 0], 1)[0]?.score).toBe(0);
+    expect(() => pack.top([1, 2, 3], 1)).toThrow('The question has 3 values, not 2.');
+  });
+});
