@@ -4,7 +4,9 @@
  * keyboard-only walk where Tab reaches every control of a screen with a visible focus ring. Then
  * the same in a 900×650 window (the navigation as icons), where nothing may be cut off either.
  */
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { ScriptedDialogs } from '../fakes/chat-dialogs';
 import type { AppUnderTest } from './harness/harness';
 import { e2eSuite } from './harness/suite';
 import { blocking, describeViolations, scanPage } from './pages/axe';
@@ -12,6 +14,7 @@ import { ChatPage } from './pages/chat-page';
 import { ConnectPage } from './pages/connect-page';
 import { EmbeddingsPage } from './pages/embeddings-page';
 import { ImagesPage } from './pages/images-page';
+import { KnowledgePage } from './pages/knowledge-page';
 import { walkWithTab } from './pages/keyboard-walk';
 import { cutOff } from './pages/layout';
 import { ModelsPage } from './pages/models-page';
@@ -55,6 +58,13 @@ async function expectKeyboardReachable(app: AppUnderTest, state: string): Promis
   ).toContain(regions.join());
 }
 
+/** "Add folder…" answered with the document fixtures (a PDF, a .docx, two refused PDFs). */
+function knowledgeFolder(): ScriptedDialogs {
+  const dialogs = new ScriptedDialogs();
+  dialogs.folders.push(join(import.meta.dirname, '../fixtures/documents'));
+  return dialogs;
+}
+
 const nav = (app: AppUnderTest, name: string) =>
   app.page.getByRole('navigation', { name: 'Screens' }).getByRole('button', { name, exact: true });
 
@@ -64,6 +74,7 @@ describe.each(['light', 'dark'] as const)('every screen in the %s theme', (theme
   const shared = suite.sharedApp(() => ({
     colorScheme: theme,
     fetch: scriptedChat({ [SIMILARITY_PROMPT]: SIMILARITY_REPLY }),
+    dialogs: knowledgeFolder(),
   }));
 
   it('first run: connect to a relay', async () => {
@@ -140,6 +151,19 @@ describe.each(['light', 'dark'] as const)('every screen in the %s theme', (theme
     await expectKeyboardReachable(shared.app, `${theme}: prompts, starting a chat`);
     await prompts.startDialog.getByRole('button', { name: 'Cancel' }).click();
     await prompts.startDialog.waitFor({ state: 'hidden' });
+  });
+
+  it('knowledge: a base built, its refused files and the passages found', async () => {
+    const knowledge = new KnowledgePage(shared.app.page);
+    await knowledge.open();
+    await knowledge.ready();
+    await expectAccessible(shared.app, `${theme}: knowledge, none yet`);
+    await knowledge.create('Harbour');
+    await shared.app.page.getByRole('button', { name: 'Add folder…' }).click();
+    await expect.poll(() => knowledge.status.textContent(), { timeout: 20_000 }).toBe('Ready');
+    await knowledge.ask('When are storm warnings raised?');
+    await expectAccessible(shared.app, `${theme}: knowledge`);
+    await expectKeyboardReachable(shared.app, `${theme}: knowledge`);
   });
 
   it('chat: no conversation, then an empty one', async () => {

@@ -3,7 +3,7 @@
  * README's tour shows these. Each run writes them to test-results/e2e/screenshots/; with
  * RELAY_UPDATE_SCREENSHOTS=1 (`npm run screenshots`) they are copied to docs/screenshots/ too.
  */
-import { copyFile, mkdir, readdir } from 'node:fs/promises';
+import { copyFile, mkdir, readdir, writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import type { Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -20,6 +20,7 @@ import { ConnectPage } from './pages/connect-page';
 import { EmbeddingsPage } from './pages/embeddings-page';
 import { ImagesPage } from './pages/images-page';
 import { ModelsPage } from './pages/models-page';
+import { KnowledgePage } from './pages/knowledge-page';
 import { PromptsPage } from './pages/prompts-page';
 import { QuickAskPage } from './pages/quick-ask-page';
 import { scriptedChat, SIMILARITY_PROMPT, SIMILARITY_REPLY } from './pages/scripted-chat';
@@ -278,6 +279,31 @@ describe.each(['light', 'dark'] as const)('screenshots in the %s theme', (theme)
     await shoot('chat-narrow');
     await chat.jumpToLatest().click();
     await page.setViewportSize({ width: 1280, height: 800 });
+  });
+
+  it('knowledge: a base built from a folder, a refused file, and the passages a question finds', async () => {
+    const page = shared.app.page;
+    const folder = join(suite.scratch, `harbour-${theme}`);
+    await mkdir(folder, { recursive: true });
+    await writeFile(
+      join(folder, 'harbour-guide.md'),
+      '# Harbour guide\n\n## Ferry timetable\n\nThe ferry leaves the pier every hour from seven in the morning.\n\n## Mooring fees\n\nMooring fees are paid monthly at the harbour office counter.\n',
+    );
+    await copyFile(
+      join(ROOT, 'tests/fixtures/documents/notes.pdf'),
+      join(folder, 'keeper-notes.pdf'),
+    );
+    await writeFile(join(folder, 'engine-log.bin'), Buffer.from([0, 159, 146, 150, 0, 1, 2, 3]));
+    dialogs.folders.push(folder);
+    const knowledge = new KnowledgePage(page);
+    await knowledge.open();
+    await knowledge.ready();
+    await knowledge.create('Harbour office');
+    await page.getByRole('button', { name: 'Add folder…' }).click();
+    await expect.poll(() => knowledge.status.textContent(), { timeout: 20_000 }).toBe('Ready');
+    await knowledge.ask('When are storm warnings raised?');
+    await blur();
+    await shoot('knowledge');
   });
 
   it('prompts: the library, and a snippet asking for its variables in the message box', async () => {

@@ -19,6 +19,7 @@ import {
 } from '../../electron/main/services/database';
 import { EMBEDDINGS_MIGRATIONS } from '../../electron/main/services/embeddings/run-store';
 import { IMAGE_MIGRATIONS } from '../../electron/main/services/images/gallery';
+import { KNOWLEDGE_MIGRATIONS } from '../../electron/main/services/knowledge/migrations';
 import { PROMPTS_MIGRATIONS } from '../../electron/main/services/prompts/migrations';
 import { MemorySecretStore } from '../../electron/main/services/secret-store';
 import { openChatApp, type ChatApp } from '../fakes/chat-app';
@@ -51,6 +52,7 @@ const CURRENT_SCHEMA = {
   chat: newest(CURRENT_CHAT),
   embeddings: newest(EMBEDDINGS_MIGRATIONS),
   images: newest(IMAGE_MIGRATIONS),
+  knowledge: newest(KNOWLEDGE_MIGRATIONS),
   prompts: newest(PROMPTS_MIGRATIONS),
 };
 /** The chat step this (later) release adds. */

@@ -296,6 +296,7 @@ it('opens a database of every earlier schema version with all its data intact', 
         'chat',
         'embeddings',
         'images',
+        'knowledge',
         'prompts',
       ]);
       expect(

@@ -111,6 +111,9 @@ const ConnectionsScreen = lazy(() =>
 const PromptsScreen = lazy(() =>
   import('../features/prompts/prompts-screen').then((m) => ({ default: m.PromptsScreen })),
 );
+const KnowledgeScreen = lazy(() =>
+  import('../features/knowledge/knowledge-screen').then((m) => ({ default: m.KnowledgeScreen })),
+);
 // Shown only on the first-run screen, and after a restore: fetched when they are.
 const RestoreOffer = lazy(() =>
   import('../features/backups/restore-offer').then((m) => ({ default: m.RestoreOffer })),
@@ -383,6 +386,7 @@ function Shell({ screen, onScreen, onShortcuts, link, onLinkDone }: ScreenProps)
           {screen === 'usage' && <UsageScreen onModels={() => onScreen('models')} />}
           {screen === 'settings' && <SettingsScreen testUrl={active?.baseUrl} />}
           {screen === 'connections' && <ConnectionsScreen link={link} onLinkDone={onLinkDone} />}
+          {screen === 'knowledge' && <KnowledgeScreen />}
           {screen === 'prompts' && (
             <PromptsScreen
               onChatStarted={(id, starter) => {

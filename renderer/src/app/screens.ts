@@ -2,6 +2,7 @@
 export const SCREENS = [
   { id: 'chat', title: 'Chat' },
   { id: 'prompts', title: 'Prompts' },
+  { id: 'knowledge', title: 'Knowledge' },
   { id: 'models', title: 'Models' },
   { id: 'embeddings', title: 'Embeddings' },
   { id: 'images', title: 'Images' },

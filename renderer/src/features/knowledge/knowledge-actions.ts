@@ -1,0 +1,120 @@
+import { failureOf } from '../../lib/errors';
+import { requireBridge } from '../../lib/relay-bridge';
+import { showToast } from '../../lib/toasts';
+import { useKnowledgeStore as store } from './knowledge-store';
+
+let loadSeq = 0;
+
+/** The list, and the selected base's files. */
+export async function loadKnowledge(): Promise<void> {
+  const seq = ++loadSeq;
+  if (store.getState().status === 'idle') store.setState({ status: 'loading' });
+  try {
+    const bases = await requireBridge().listKnowledgeBases();
+    if (seq !== loadSeq) return;
+    const selected = bases.some((b) => b.id === store.getState().selected)
+      ? store.getState().selected
+      : bases[0]?.id;
+    store.setState({ bases, status: 'ready', failure: undefined, selected });
+    await loadDetail(selected);
+  } catch (error) {
+    if (seq === loadSeq) store.setState({ status: 'failed', failure: failureOf(error) });
+  }
+}
+
+async function loadDetail(id: string | undefined): Promise<void> {
+  if (id === undefined) {
+    store.setState({ detail: undefined });
+    return;
+  }
+  try {
+    const detail = await requireBridge().getKnowledgeBase({ id });
+    if (store.getState().selected === id) store.setState({ detail });
+  } catch {
+    // Deleted meanwhile: the list that follows says so.
+  }
+}
+
+export async function loadKnowledgeModels(): Promise<void> {
+  try {
+    const list = await requireBridge().listModels();
+    store.setState({
+      models: list.models.filter((m) => m.kind === 'embedding').map((m) => m.id),
+    });
+  } catch {
+    store.setState({ models: [] });
+  }
+}
+
+/** Follows main: changes reload the list, progress and ends are kept per base. */
+export function watchKnowledge(): () => void {
+  const bridge = requireBridge();
+  const offs = [
+    bridge.onKnowledgeChanged(() => void loadKnowledge()),
+    bridge.onKnowledgeProgress(({ kbId, ...progress }) =>
+      store.setState((s) => ({ progress: { ...s.progress, [kbId]: progress } })),
+    ),
+    bridge.onKnowledgeIndexEnded(({ kbId }) => {
+      store.setState((s) => {
+        const { [kbId]: _ended, ...progress } = s.progress;
+        return { progress };
+      });
+      void loadKnowledge();
+    }),
+  ];
+  return () => offs.forEach((off) => off());
+}
+
+export function selectBase(id: string): void {
+  store.setState({ selected: id, detail: undefined, hits: undefined, searchFailure: undefined });
+  void loadDetail(id);
+}
+
+/** Creates a base; the error for the person is thrown (the form shows it). */
+export async function createBase(name: string, model: string): Promise<void> {
+  const base = await requireBridge().createKnowledgeBase({ name, model });
+  store.setState({ selected: base.id });
+  await loadKnowledge();
+}
+
+export async function addSources(id: string, kind: 'files' | 'folder'): Promise<void> {
+  try {
+    await requireBridge().addKnowledgeSources({ id, kind });
+  } catch (error) {
+    showToast(failureOf(error).message, { tone: 'error' });
+  }
+}
+
+export async function indexBase(id: string): Promise<void> {
+  try {
+    await requireBridge().indexKnowledgeBase({ id });
+  } catch (error) {
+    showToast(failureOf(error).message, { tone: 'error' });
+  }
+}
+
+export function cancelIndexing(id: string): void {
+  void requireBridge()
+    .cancelKnowledgeIndexing({ id })
+    .catch(() => undefined);
+}
+
+export async function deleteBase(id: string): Promise<void> {
+  try {
+    await requireBridge().deleteKnowledgeBase({ id });
+    store.setState({ selected: undefined, detail: undefined, hits: undefined });
+    await loadKnowledge();
+  } catch (error) {
+    showToast(failureOf(error).message, { tone: 'error' });
+  }
+}
+
+export async function askQuestion(id: string, question: string, topK: number): Promise<void> {
+  store.setState({ searching: true, searchFailure: undefined });
+  try {
+    const { hits } = await requireBridge().searchKnowledgeBase({ id, question, topK });
+    store.setState({ hits, searching: false });
+  } catch (error) {
+    store.setState({ searching: false, hits: undefined, searchFailure: failureOf(error) });
+  }
+}

@@ -1,0 +1,55 @@
+/**
+ * A knowledge base built from a folder against the demo relay: a Markdown file and a PDF go in,
+ * a binary is refused by name and reason, and a question finds the right passage first, with its
+ * score, file and page.
+ */
+import { copyFile, mkdir, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { ScriptedDialogs } from '../fakes/chat-dialogs';
+import { NOTES_PAGES } from '../fixtures/documents/contents';
+import { e2eSuite } from './harness/suite';
+import { KnowledgePage } from './pages/knowledge-page';
+
+const suite = e2eSuite({ connectionName: 'Knowledge relay', scratch: true });
+
+describe('knowledge bases', () => {
+  it('builds from a folder, lists the refused file, and ranks the right passage first', async () => {
+    const folder = join(suite.scratch, 'harbour');
+    await mkdir(folder, { recursive: true });
+    await writeFile(
+      join(folder, 'guide.md'),
+      '# Harbour guide\n\n## Ferry timetable\n\nThe ferry leaves the pier every hour.\n',
+    );
+    await copyFile(
+      join(import.meta.dirname, '../fixtures/documents/notes.pdf'),
+      join(folder, 'notes.pdf'),
+    );
+    await writeFile(join(folder, 'engine.bin'), Buffer.from([0, 159, 146, 150, 0, 1, 2, 3]));
+    const dialogs = new ScriptedDialogs();
+    dialogs.folders.push(folder);
+
+    const knowledge = await suite.connected(KnowledgePage, { dialogs });
+    const page = knowledge.page;
+    await expect
+      .poll(() =>
+        page.getByRole('status').filter({ hasText: 'Your files stay on this computer' }).count(),
+      )
+      .toBe(1);
+    await knowledge.create('Harbour');
+    await page.getByRole('button', { name: 'Add folder…' }).click();
+    await expect.poll(() => knowledge.status.textContent(), { timeout: 20_000 }).toBe('Ready');
+
+    await expect
+      .poll(() => knowledge.refused.allTextContents())
+      .toEqual([expect.stringMatching(/^engine\.bin was not added: /)]);
+    expect(await page.getByTestId('knowledge-counts').textContent()).toMatch(/^2 files · /);
+
+    await knowledge.ask('When are storm warnings raised?');
+    const first = knowledge.hits.first();
+    expect(await first.locator('.knowledge-hit-file').textContent()).toBe('notes.pdf');
+    expect(await first.locator('.knowledge-hit-meta').textContent()).toContain('page 2');
+    expect(await first.locator('.knowledge-hit-text').textContent()).toContain(NOTES_PAGES[1]);
+    expect(Number(await first.locator('.knowledge-hit-score').textContent())).toBeGreaterThan(0);
+  });
+});
