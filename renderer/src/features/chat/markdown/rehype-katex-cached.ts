@@ -68,10 +68,11 @@ const CACHE_SIZE = 1000;
  * How much rendered math is remembered, in hast nodes (all options objects together). One
  * formula is a few hundred nodes (KaTeX writes MathML and positioned HTML), about 200 bytes of
  * heap each: a bound by count (1,000 formulas) let a long session keep tens of megabytes.
- * 10,000 nodes is some fifty formulas, about 2 MB: the growing block's formulas and those of
- * the replies in view. Past it, the least recently used go first.
+ * 5,000 nodes is some twenty-five formulas, about 1 MB: the growing block's (rendered again each
+ * frame) and the newest of those in view. Past it, the least recently used go first; a formula
+ * scrolled back into view after that is rendered again (a few milliseconds, between frames).
  */
-export const MAX_CACHED_MATH_NODES = 10_000;
+export const MAX_CACHED_MATH_NODES = 5_000;
 
 /** The nodes of a rendered formula, its weight in the cache. */
 function nodeCount(nodes: readonly ElementContent[]): number {
