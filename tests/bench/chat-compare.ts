@@ -20,21 +20,9 @@
  * long task. Each run opens a fresh page on a new conversation; medians of MEASURED_RUNS after a
  * warm-up.
  */
-import { mkdtemp, rm } from 'node:fs/promises';
-import { availableParallelism, loadavg, tmpdir } from 'node:os';
-import { join } from 'node:path';
-import type { ServerResponse } from 'node:http';
-import { chromium, type Page } from 'playwright-core';
-import { startDemoRelay } from '../../electron/demo-relay/index';
-import { createAppServices } from '../../electron/main/app-services';
-import { createRouter, trustedSender } from '../../electron/main/ipc/router';
-import { MemorySecretStore } from '../../electron/main/services/secret-store';
-import { ROUTES } from '../../electron/shared/ipc/contract';
-import { CHROMIUM_ARGS, CHROMIUM_PATH } from '../e2e/harness/browser';
-import { buildPageBridge, buildRenderer } from '../e2e/harness/build-renderer';
-import { serveDirectory } from '../e2e/harness/static-server';
-import { exposeRouter } from '../e2e/harness/expose-router';
+import { availableParallelism, loadavg } from 'node:os';
 import { ChatPage } from '../e2e/pages/chat-page';
+import { withBenchSession } from './bench-session';
 import { median, round, type Benchmark, type BenchResult } from './bench';
 import { mainThreadTasks, startTrace, TASK_CATEGORIES } from './chat-render/trace-tasks';
 import {
@@ -92,8 +80,7 @@ interface PageGlobals {
   __benchCommits: Array<[number, string, string]>;
   __benchLong: number[];
   __benchStop?: () => void;
-  __relayDeliver?: (channel: string, payload: unknown) => void;
-  EventSource: new (url: string) => { onmessage: ((event: { data: string }) => void) | null };
+  __benchOnEvent?: (channel: string, payload: unknown) => void;
 }
 
 interface CompareRun {
@@ -108,45 +95,29 @@ interface CompareRun {
 export const chatCompare: Benchmark = {
   name: 'chat-compare',
   async run(): Promise<BenchResult> {
-    const work = await mkdtemp(join(tmpdir(), 'relay-bench-chat-compare-'));
-    // Closed however the run ends: a run that fails must not leave the process held open.
-    const closing: Array<() => Promise<void>> = [];
-    const relay = await startDemoRelay({
-      keys: [KEY],
-      ratePerMinute: 100_000,
-      tokensPerSecond: TOKENS_PER_SECOND,
-      replyTokens: REPLY_TOKENS,
-    });
-    const browser = await chromium.launch({
-      executablePath: CHROMIUM_PATH,
-      args: CHROMIUM_ARGS,
-      headless: true,
-    });
-    try {
-      const rendererDir = join(work, 'renderer');
-      const [, bridge] = await Promise.all([
-        buildRenderer(rendererDir),
-        buildPageBridge('0.0.0-bench'),
-      ]);
-      // Main's events reach the page over a same-origin event stream, as in chat-transport.
-      const events: { client?: ServerResponse | undefined; queued: string[] } = { queued: [] };
-      // What one run records in main: each stream's chunks by the temperature it asked for.
-      let chunks = new Map<number, Chunk[]>();
-      let sent: SentAll[] = [];
-      let replied = new Map<string, number>();
-      let finishedCount = 0;
-      let finished: (() => void) | undefined;
-      const target: { page?: Page | undefined } = {};
-      const services = await createAppServices({
-        userDataDir: join(work, 'user'),
-        secretStore: new MemorySecretStore(),
+    // What one run records in main: each stream's chunks by the temperature it asked for.
+    let chunks = new Map<number, Chunk[]>();
+    let sent: SentAll[] = [];
+    let replied = new Map<string, number>();
+    let finishedCount = 0;
+    let finished: (() => void) | undefined;
+    // Main's events reach the page over the session's event stream, as in chat-transport.
+    return withBenchSession(
+      {
+        name: 'chat-compare',
+        key: KEY,
+        relay: {
+          ratePerMinute: 100_000,
+          tokensPerSecond: TOKENS_PER_SECOND,
+          replyTokens: REPLY_TOKENS,
+        },
         fetch: tappedFetch((chunk, request) => {
           const temperature = (JSON.parse(request) as { temperature?: number }).temperature ?? -1;
           const list = chunks.get(temperature);
           if (list) list.push(chunk);
           else chunks.set(temperature, [chunk]);
         }),
-        emit: (channel, payload) => {
+        onEmit: (channel, payload) => {
           const record: SentAll = { at: now(), channel };
           if (channel === 'chat:delta') {
             for (const delta of (payload as { deltas: Array<{ replyId: string; text: string }> })
@@ -160,233 +131,201 @@ export const chatCompare: Benchmark = {
             if (finishedCount === TEMPERATURES.length) finished?.();
           }
           sent.push(record);
-          if (!target.page) return;
-          const frame = `data: ${JSON.stringify([channel, payload])}\n\n`;
-          if (events.client) events.client.write(frame);
-          else events.queued.push(frame);
         },
-      });
-      await services.connections.create({ name: 'Bench', baseUrl: relay.url, apiKey: KEY });
-      const server = await serveDirectory(rendererDir, undefined, (req, res) => {
-        if (req.url !== '/__bench/events') return false;
-        res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-store' });
-        res.socket?.setNoDelay(true);
-        res.write(': open\n\n');
-        events.client = res;
-        for (const frame of events.queued.splice(0)) res.write(frame);
-        req.on('close', () => {
-          if (events.client === res) events.client = undefined;
-        });
-        return true;
-      });
-      closing.push(
-        () => server.close(),
-        () => services.close(),
-      );
-      const router = createRouter(ROUTES, services.handlers, {
-        isTrustedSender: trustedSender([server.origin], () => [1]),
-      });
-      const loadBefore = loadavg()[0]!;
-      const runs: CompareRun[] = [];
-      for (let i = 0; i < WARMUP_RUNS + MEASURED_RUNS; i++) {
-        const context = await browser.newContext({ viewport: { width: 1400, height: 860 } });
-        const page = await context.newPage();
-        await exposeRouter(page, router.dispatch, ({ channel }) => {
-          sent.push({ at: now(), channel: `answer ${channel}` });
-        });
-        await page.addInitScript(() => {
-          const page = globalThis as unknown as PageGlobals;
-          page.__benchArrivals = [];
-          page.__benchCommits = [];
-          page.__benchLong = [];
-          const source = new page.EventSource('/__bench/events');
-          source.onmessage = (event) => {
-            const [channel, payload] = JSON.parse(event.data) as [string, unknown];
-            if (channel === 'chat:delta') {
+        eventStream: true,
+      },
+      async (session) => {
+        const { browser } = session;
+        const loadBefore = loadavg()[0]!;
+        const runs: CompareRun[] = [];
+        for (let i = 0; i < WARMUP_RUNS + MEASURED_RUNS; i++) {
+          const { context, page, close } = await session.openPage({
+            viewport: { width: 1400, height: 860 },
+            onAnswer: ({ channel }) => {
+              sent.push({ at: now(), channel: `answer ${channel}` });
+            },
+            initScript: () => {
+              const page = globalThis as unknown as PageGlobals;
+              page.__benchArrivals = [];
+              page.__benchCommits = [];
+              page.__benchLong = [];
+              // Each event as it arrives, before the app has it.
+              page.__benchOnEvent = (channel, payload) => {
+                if (channel !== 'chat:delta') return;
+                const at = performance.timeOrigin + performance.now();
+                for (const delta of (
+                  payload as { deltas: Array<{ replyId: string; text: string }> }
+                ).deltas)
+                  page.__benchArrivals.push([at, delta.replyId, delta.text.length]);
+              };
+            },
+          });
+          const chat = new ChatPage(page);
+          await chat.open();
+          await chat.newChat();
+
+          // Four columns: the demo chat model at four temperatures.
+          await page.getByRole('button', { name: 'Compare models…' }).click();
+          const form = page.getByRole('form', { name: 'Compare models' });
+          await form.getByLabel('Model of column 1').waitFor();
+          for (let column = 2; column <= TEMPERATURES.length; column++) {
+            if ((await form.getByLabel(`Model of column ${column}`).count()) === 0)
+              await form.getByRole('button', { name: 'Add a column' }).click();
+          }
+          for (const [index, temperature] of TEMPERATURES.entries()) {
+            await form.getByLabel(`Model of column ${index + 1}`).selectOption('demo-chat');
+            await form.getByLabel(`Temperature of column ${index + 1}`).fill(String(temperature));
+          }
+          await form.getByLabel('Message to compare').fill('Compare a long reply, four at once');
+
+          const offset = await clockOffset(page);
+          // Each column's commits that change the end of its rendered text; long tasks by wall.
+          await page.evaluate((tail) => {
+            const page = globalThis as unknown as PageGlobals;
+            const last = new Map<string, string>();
+            const observer = new page.MutationObserver(() => {
               const at = performance.timeOrigin + performance.now();
-              for (const delta of (payload as { deltas: Array<{ replyId: string; text: string }> })
-                .deltas)
-                page.__benchArrivals.push([at, delta.replyId, delta.text.length]);
-            }
-            page.__relayDeliver?.(channel, payload);
-          };
-        });
-        await page.addInitScript({ content: bridge });
-        target.page = page;
-        await page.goto(server.origin);
-        const chat = new ChatPage(page);
-        await chat.open();
-        await chat.newChat();
+              const columns = page.document.querySelectorAll('article.chat-compare-column');
+              for (let c = 0; c < columns.length; c++) {
+                const column = columns[c]!;
+                const id = column.getAttribute('data-message-id') ?? '';
+                const block = column.querySelector('.markdown')?.lastElementChild;
+                if (!block) continue;
+                const text = `${block.previousElementSibling?.textContent ?? ''}${block.textContent ?? ''}`;
+                const end = text.replace(/\s+/g, '').slice(-tail);
+                if (end === last.get(id)) continue;
+                last.set(id, end);
+                page.__benchCommits.push([at, id, end]);
+              }
+            });
+            observer.observe(page.document.body, {
+              childList: true,
+              subtree: true,
+              characterData: true,
+            });
+            const long = new page.PerformanceObserver((list) => {
+              for (const entry of list.getEntries())
+                if (entry.duration > 50) page.__benchLong.push(entry.duration);
+            });
+            long.observe({ type: 'longtask', buffered: false });
+            page.__benchStop = () => {
+              observer.disconnect();
+              long.disconnect();
+            };
+          }, TAIL);
 
-        // Four columns: the demo chat model at four temperatures.
-        await page.getByRole('button', { name: 'Compare models…' }).click();
-        const form = page.getByRole('form', { name: 'Compare models' });
-        await form.getByLabel('Model of column 1').waitFor();
-        for (let column = 2; column <= TEMPERATURES.length; column++) {
-          if ((await form.getByLabel(`Model of column ${column}`).count()) === 0)
-            await form.getByRole('button', { name: 'Add a column' }).click();
-        }
-        for (const [index, temperature] of TEMPERATURES.entries()) {
-          await form.getByLabel(`Model of column ${index + 1}`).selectOption('demo-chat');
-          await form.getByLabel(`Temperature of column ${index + 1}`).fill(String(temperature));
-        }
-        await form.getByLabel('Message to compare').fill('Compare a long reply, four at once');
-
-        const offset = await clockOffset(page);
-        // Each column's commits that change the end of its rendered text; long tasks by wall.
-        await page.evaluate((tail) => {
-          const page = globalThis as unknown as PageGlobals;
-          const last = new Map<string, string>();
-          const observer = new page.MutationObserver(() => {
-            const at = performance.timeOrigin + performance.now();
-            const columns = page.document.querySelectorAll('article.chat-compare-column');
-            for (let c = 0; c < columns.length; c++) {
-              const column = columns[c]!;
-              const id = column.getAttribute('data-message-id') ?? '';
-              const block = column.querySelector('.markdown')?.lastElementChild;
-              if (!block) continue;
-              const text = `${block.previousElementSibling?.textContent ?? ''}${block.textContent ?? ''}`;
-              const end = text.replace(/\s+/g, '').slice(-tail);
-              if (end === last.get(id)) continue;
-              last.set(id, end);
-              page.__benchCommits.push([at, id, end]);
-            }
+          chunks = new Map();
+          sent = [];
+          replied = new Map();
+          finishedCount = 0;
+          const done = new Promise<void>((resolve) => (finished = resolve));
+          const cdp = await context.newCDPSession(page);
+          const stopTrace = await startTrace(cdp, TASK_CATEGORIES);
+          await form.getByRole('button', { name: 'Send to all' }).click();
+          await done;
+          await page.waitForTimeout(300);
+          const traced = await stopTrace();
+          await cdp.detach();
+          const { arrivals, commits, longWall, columns } = await page.evaluate(() => {
+            const page = globalThis as unknown as PageGlobals;
+            page.__benchStop?.();
+            const columns = Array.from(
+              page.document.querySelectorAll('article.chat-compare-column'),
+              (c) => [c.getAttribute('data-message-id') ?? '', c.getAttribute('aria-label') ?? ''],
+            );
+            return {
+              arrivals: page.__benchArrivals,
+              commits: page.__benchCommits,
+              longWall: page.__benchLong,
+              columns,
+            };
           });
-          observer.observe(page.document.body, {
-            childList: true,
-            subtree: true,
-            characterData: true,
-          });
-          const long = new page.PerformanceObserver((list) => {
-            for (const entry of list.getEntries())
-              if (entry.duration > 50) page.__benchLong.push(entry.duration);
-          });
-          long.observe({ type: 'longtask', buffered: false });
-          page.__benchStop = () => {
-            observer.disconnect();
-            long.disconnect();
-          };
-        }, TAIL);
-
-        chunks = new Map();
-        sent = [];
-        replied = new Map();
-        finishedCount = 0;
-        const done = new Promise<void>((resolve) => (finished = resolve));
-        const cdp = await context.newCDPSession(page);
-        const stopTrace = await startTrace(cdp, TASK_CATEGORIES);
-        await form.getByRole('button', { name: 'Send to all' }).click();
-        await done;
-        await page.waitForTimeout(300);
-        const traced = await stopTrace();
-        await cdp.detach();
-        const { arrivals, commits, longWall, columns } = await page.evaluate(() => {
-          const page = globalThis as unknown as PageGlobals;
-          page.__benchStop?.();
-          const columns = Array.from(
-            page.document.querySelectorAll('article.chat-compare-column'),
-            (c) => [c.getAttribute('data-message-id') ?? '', c.getAttribute('aria-label') ?? ''],
+          await close();
+          if (i < WARMUP_RUNS) continue;
+          runs.push(
+            analyseRun(
+              chunks,
+              sent,
+              arrivals,
+              commits,
+              columns,
+              offset,
+              mainThreadTasks(traced).map((t) => t.cpuMs),
+              longWall,
+            ),
           );
-          return {
-            arrivals: page.__benchArrivals,
-            commits: page.__benchCommits,
-            longWall: page.__benchLong,
-            columns,
-          };
-        });
-        target.page = undefined;
-        events.queued = [];
-        await context.close();
-        if (i < WARMUP_RUNS) continue;
-        runs.push(
-          analyseRun(
-            chunks,
-            sent,
-            arrivals,
-            commits,
-            columns,
-            offset,
-            mainThreadTasks(traced).map((t) => t.cpuMs),
-            longWall,
+        }
+        const loadAfter = loadavg()[0]!;
+
+        const all = (r: CompareRun, pick: (s: Run) => number[]) => r.streams.flatMap(pick);
+        const p95s = runs.map((r) =>
+          percentile(
+            all(r, (s) => s.latencies),
+            95,
           ),
         );
-      }
-      for (const close of closing.splice(0)) await close();
-      const loadAfter = loadavg()[0]!;
-
-      const all = (r: CompareRun, pick: (s: Run) => number[]) => r.streams.flatMap(pick);
-      const p95s = runs.map((r) =>
-        percentile(
-          all(r, (s) => s.latencies),
-          95,
-        ),
-      );
-      const mid = (pick: (r: CompareRun) => number) => round(median(runs.map(pick)));
-      return {
-        runs: MEASURED_RUNS,
-        chromium: browser.version(),
-        metrics: {
-          bridge_messages_per_second: mid((r) => r.messagesPerSecond),
-          p95_delta_to_dom_ms: round(median(p95s)),
-          long_tasks_over_50ms: median(runs.map((r) => r.longCpu.filter((ms) => ms > 50).length)),
-          long_tasks_over_50ms_wall: median(runs.map((r) => r.longWall.length)),
-          longest_task_cpu_ms: mid((r) => Math.max(0, ...r.longCpu)),
-          p50_delta_to_dom_ms: mid((r) =>
-            percentile(
-              all(r, (s) => s.latencies),
-              50,
+        const mid = (pick: (r: CompareRun) => number) => round(median(runs.map(pick)));
+        return {
+          runs: MEASURED_RUNS,
+          chromium: browser.version(),
+          metrics: {
+            bridge_messages_per_second: mid((r) => r.messagesPerSecond),
+            p95_delta_to_dom_ms: round(median(p95s)),
+            long_tasks_over_50ms: median(runs.map((r) => r.longCpu.filter((ms) => ms > 50).length)),
+            long_tasks_over_50ms_wall: median(runs.map((r) => r.longWall.length)),
+            longest_task_cpu_ms: mid((r) => Math.max(0, ...r.longCpu)),
+            p50_delta_to_dom_ms: mid((r) =>
+              percentile(
+                all(r, (s) => s.latencies),
+                50,
+              ),
             ),
-          ),
-          p99_delta_to_dom_ms: mid((r) =>
-            percentile(
-              all(r, (s) => s.latencies),
-              99,
+            p99_delta_to_dom_ms: mid((r) =>
+              percentile(
+                all(r, (s) => s.latencies),
+                99,
+              ),
             ),
-          ),
-          chat_delta_events_per_second: mid((r) => r.deltasPerSecond),
-          p95_main_wait_ms: mid((r) =>
-            percentile(
-              all(r, (s) => s.mainWait),
-              95,
+            chat_delta_events_per_second: mid((r) => r.deltasPerSecond),
+            p95_main_wait_ms: mid((r) =>
+              percentile(
+                all(r, (s) => s.mainWait),
+                95,
+              ),
             ),
-          ),
-          p95_bridge_ms: mid((r) =>
-            percentile(
-              all(r, (s) => s.bridge),
-              95,
+            p95_bridge_ms: mid((r) =>
+              percentile(
+                all(r, (s) => s.bridge),
+                95,
+              ),
             ),
-          ),
-          p95_page_wait_ms: mid((r) =>
-            percentile(
-              all(r, (s) => s.pageWait),
-              95,
+            p95_page_wait_ms: mid((r) =>
+              percentile(
+                all(r, (s) => s.pageWait),
+                95,
+              ),
             ),
-          ),
-          streams: TEMPERATURES.length,
-          stream_seconds: mid((r) => r.streamSeconds),
-          chunks_measured: Math.min(...runs.map((r) => all(r, (s) => s.latencies).length)),
-          clock_offset_bound_ms: mid((r) => r.streams[0]!.offset.bound),
-        },
-        targets: {
-          bridge_messages_per_second: { max: 60 },
-          p95_delta_to_dom_ms: { max: 25 },
-          long_tasks_over_50ms: { max: 0 },
-        },
-        notes: [
-          `${TEMPERATURES.length} replies at once (demo-chat at temperatures ${TEMPERATURES.join(', ')}), ${REPLY_TOKENS} tokens each at ${TOKENS_PER_SECOND} tokens/s, in the compare columns;`,
-          `p95 per run: ${p95s.map((v) => v.toFixed(1)).join(', ')} ms. bridge_messages_per_second counts all four streams together.`,
-          'delta_to_dom: main reads a stream\u2019s SSE chunk -> the DOM commit showing its text in its column (broken down as in chat-transport).',
-          `Long tasks by CPU (trace) per run: ${runs.map((r) => r.longCpu.filter((ms) => ms > 50).length).join(', ')}; by wall (longtask observer): ${runs.map((r) => r.longWall.length).join(', ')}.`,
-          `Commits matched per run: ${runs.map((r) => r.streams.map((s) => `${s.matched}/${s.matched + s.unmatched}`).join(' ')).join('; ')}.`,
-          `Relay, main and the browser share this machine: load average ${loadBefore.toFixed(1)} at start, ${loadAfter.toFixed(1)} at end, ${availableParallelism()} cores.`,
-        ],
-      };
-    } finally {
-      for (const close of closing.splice(0)) await close().catch(() => undefined);
-      await browser.close();
-      await relay.close();
-      await rm(work, { recursive: true, force: true });
-    }
+            streams: TEMPERATURES.length,
+            stream_seconds: mid((r) => r.streamSeconds),
+            chunks_measured: Math.min(...runs.map((r) => all(r, (s) => s.latencies).length)),
+            clock_offset_bound_ms: mid((r) => r.streams[0]!.offset.bound),
+          },
+          targets: {
+            bridge_messages_per_second: { max: 60 },
+            p95_delta_to_dom_ms: { max: 25 },
+            long_tasks_over_50ms: { max: 0 },
+          },
+          notes: [
+            `${TEMPERATURES.length} replies at once (demo-chat at temperatures ${TEMPERATURES.join(', ')}), ${REPLY_TOKENS} tokens each at ${TOKENS_PER_SECOND} tokens/s, in the compare columns;`,
+            `p95 per run: ${p95s.map((v) => v.toFixed(1)).join(', ')} ms. bridge_messages_per_second counts all four streams together.`,
+            'delta_to_dom: main reads a stream\u2019s SSE chunk -> the DOM commit showing its text in its column (broken down as in chat-transport).',
+            `Long tasks by CPU (trace) per run: ${runs.map((r) => r.longCpu.filter((ms) => ms > 50).length).join(', ')}; by wall (longtask observer): ${runs.map((r) => r.longWall.length).join(', ')}.`,
+            `Commits matched per run: ${runs.map((r) => r.streams.map((s) => `${s.matched}/${s.matched + s.unmatched}`).join(' ')).join('; ')}.`,
+            `Relay, main and the browser share this machine: load average ${loadBefore.toFixed(1)} at start, ${loadAfter.toFixed(1)} at end, ${availableParallelism()} cores.`,
+          ],
+        };
+      },
+    );
   },
 };
 

@@ -30,22 +30,11 @@
  * events about a frame apart the page mostly applies on arrival; main's wait, spread over its
  * 17 ms, is the floor of the p95 (about 16 ms) before the bridge and rendering.
  */
-import { mkdtemp, rm } from 'node:fs/promises';
-import { availableParallelism, loadavg, tmpdir } from 'node:os';
-import { join } from 'node:path';
-import type { ServerResponse } from 'node:http';
-import { chromium, type Page } from 'playwright-core';
-import { startDemoRelay } from '../../electron/demo-relay/index';
-import { createAppServices } from '../../electron/main/app-services';
-import { createRouter, trustedSender } from '../../electron/main/ipc/router';
+import { availableParallelism, loadavg } from 'node:os';
+import type { Page } from 'playwright-core';
 import type { FetchLike } from '../../electron/main/services/relay/relay-client';
-import { MemorySecretStore } from '../../electron/main/services/secret-store';
-import { ROUTES } from '../../electron/shared/ipc/contract';
-import { CHROMIUM_ARGS, CHROMIUM_PATH } from '../e2e/harness/browser';
-import { buildPageBridge, buildRenderer } from '../e2e/harness/build-renderer';
-import { serveDirectory } from '../e2e/harness/static-server';
-import { exposeRouter } from '../e2e/harness/expose-router';
 import { ChatPage } from '../e2e/pages/chat-page';
+import { withBenchSession } from './bench-session';
 import { median, round, type Benchmark, type BenchResult } from './bench';
 
 const TOKENS_PER_SECOND = 2_000;
@@ -130,8 +119,7 @@ interface PageGlobals {
   __benchArrivals: Array<[number, number]>;
   __benchCommits: Array<[number, string]>;
   __benchStop?: () => void;
-  __relayDeliver?: (channel: string, payload: unknown) => void;
-  EventSource: new (url: string) => { onmessage: ((event: { data: string }) => void) | null };
+  __benchOnEvent?: (channel: string, payload: unknown) => void;
 }
 
 /** The page's clock offset from main's: page − main, and how far off that estimate may be. */
@@ -170,40 +158,23 @@ export function percentile(values: readonly number[], p: number): number {
 export const chatTransport: Benchmark = {
   name: 'chat-transport',
   async run(): Promise<BenchResult> {
-    const work = await mkdtemp(join(tmpdir(), 'relay-bench-chat-transport-'));
-    const relay = await startDemoRelay({
-      keys: [KEY],
-      ratePerMinute: 100_000,
-      tokensPerSecond: TOKENS_PER_SECOND,
-      replyTokens: REPLY_TOKENS,
-    });
-    const browser = await chromium.launch({
-      executablePath: CHROMIUM_PATH,
-      args: CHROMIUM_ARGS,
-      headless: true,
-    });
-    try {
-      const rendererDir = join(work, 'renderer');
-      const [, bridge] = await Promise.all([
-        buildRenderer(rendererDir),
-        buildPageBridge('0.0.0-bench'),
-      ]);
-      // Main's events reach the page over a same-origin event stream, standing in for Electron's
-      // IPC: a local socket, in order, with no reply awaited. (page.evaluate over the DevTools
-      // protocol, as the e2e harness delivers events, queues each behind the last one's round
-      // trip: its p95 was 28 ms here, a cost of the test driver that the app does not have.)
-      const events: { client?: ServerResponse | undefined; queued: string[] } = { queued: [] };
-      // What one run records in main.
-      let chunks: Chunk[] = [];
-      let sent: Sent[] = [];
-      let replied = 0;
-      let finished: (() => void) | undefined;
-      const target: { page?: Page | undefined } = {};
-      const services = await createAppServices({
-        userDataDir: join(work, 'user'),
-        secretStore: new MemorySecretStore(),
+    // What one run records in main.
+    let chunks: Chunk[] = [];
+    let sent: Sent[] = [];
+    let replied = 0;
+    let finished: (() => void) | undefined;
+    // Main's events reach the page over the session's event stream (see bench-session.ts).
+    return withBenchSession(
+      {
+        name: 'chat-transport',
+        key: KEY,
+        relay: {
+          ratePerMinute: 100_000,
+          tokensPerSecond: TOKENS_PER_SECOND,
+          replyTokens: REPLY_TOKENS,
+        },
         fetch: tappedFetch((chunk) => chunks.push(chunk)),
-        emit: (channel, payload) => {
+        onEmit: (channel, payload) => {
           const record: Sent = { at: now(), channel };
           if (channel === 'chat:delta') {
             for (const delta of (payload as { deltas: Array<{ text: string }> }).deltas)
@@ -212,155 +183,129 @@ export const chatTransport: Benchmark = {
           }
           sent.push(record);
           if (channel === 'chat:reply-finished') finished?.();
-          if (!target.page) return;
-          const frame = `data: ${JSON.stringify([channel, payload])}\n\n`;
-          if (events.client) events.client.write(frame);
-          else events.queued.push(frame);
         },
-      });
-      await services.connections.create({ name: 'Bench', baseUrl: relay.url, apiKey: KEY });
-      const server = await serveDirectory(rendererDir, undefined, (req, res) => {
-        if (req.url !== '/__bench/events') return false;
-        res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-store' });
-        res.socket?.setNoDelay(true);
-        res.write(': open\n\n');
-        events.client = res;
-        for (const frame of events.queued.splice(0)) res.write(frame);
-        req.on('close', () => {
-          if (events.client === res) events.client = undefined;
-        });
-        return true;
-      });
-      const router = createRouter(ROUTES, services.handlers, {
-        isTrustedSender: trustedSender([server.origin], () => [1]),
-      });
-      const loadBefore = loadavg()[0]!;
-      const runs: Run[] = [];
-      for (let i = 0; i < WARMUP_RUNS + MEASURED_RUNS; i++) {
-        const context = await browser.newContext({ viewport: { width: 1180, height: 780 } });
-        const page = await context.newPage();
-        await exposeRouter(page, router.dispatch, ({ channel }) => {
-          sent.push({ at: now(), channel: `answer ${channel}` });
-        });
-        await page.addInitScript(() => {
-          const page = globalThis as unknown as PageGlobals;
-          page.__benchArrivals = [];
-          page.__benchCommits = [];
-          const source = new page.EventSource('/__bench/events');
-          source.onmessage = (event) => {
-            const [channel, payload] = JSON.parse(event.data) as [string, unknown];
-            if (channel === 'chat:delta')
-              page.__benchArrivals.push([
-                performance.timeOrigin + performance.now(),
-                (payload as { deltas: Array<{ text: string }> }).deltas.reduce(
-                  (sum, delta) => sum + delta.text.length,
-                  0,
-                ),
-              ]);
-            page.__relayDeliver?.(channel, payload);
-          };
-        });
-        await page.addInitScript({ content: bridge });
-        target.page = page;
-        await page.goto(server.origin);
-        const chat = new ChatPage(page);
-        await chat.open();
-        await chat.newChat();
-        for (let wait = 0; (await chat.model.inputValue()) === ''; wait++) {
-          if (wait > 200) throw new Error('No chat model was offered');
-          await page.waitForTimeout(25);
-        }
-        if ((await chat.model.inputValue()) !== 'demo-chat')
-          await chat.model.selectOption('demo-chat');
-
-        const offset = await clockOffset(page);
-        // Every commit that changes the end of the reply's rendered text: when, and that end.
-        await page.evaluate((tail) => {
-          const page = globalThis as unknown as PageGlobals;
-          const list = page.document.querySelector('.chat-messages');
-          if (!list) throw new Error('No message list');
-          let last = '';
-          const observer = new page.MutationObserver(() => {
-            const at = performance.timeOrigin + performance.now();
-            const replies = page.document.querySelectorAll(
-              'article.chat-message[data-role="assistant"]',
-            );
-            const markdown = replies[replies.length - 1]?.querySelector('.markdown');
-            const block = markdown?.lastElementChild;
-            if (!block) return;
-            const text = `${block.previousElementSibling?.textContent ?? ''}${block.textContent ?? ''}`;
-            const end = text.replace(/\s+/g, '').slice(-tail);
-            if (end === last) return;
-            last = end;
-            page.__benchCommits.push([at, end]);
+        eventStream: true,
+      },
+      async (session) => {
+        const { browser } = session;
+        const loadBefore = loadavg()[0]!;
+        const runs: Run[] = [];
+        for (let i = 0; i < WARMUP_RUNS + MEASURED_RUNS; i++) {
+          const { page, close } = await session.openPage({
+            viewport: { width: 1180, height: 780 },
+            onAnswer: ({ channel }) => {
+              sent.push({ at: now(), channel: `answer ${channel}` });
+            },
+            initScript: () => {
+              const page = globalThis as unknown as PageGlobals;
+              page.__benchArrivals = [];
+              page.__benchCommits = [];
+              // Each event as it arrives, before the app has it.
+              page.__benchOnEvent = (channel, payload) => {
+                if (channel === 'chat:delta')
+                  page.__benchArrivals.push([
+                    performance.timeOrigin + performance.now(),
+                    (payload as { deltas: Array<{ text: string }> }).deltas.reduce(
+                      (sum, delta) => sum + delta.text.length,
+                      0,
+                    ),
+                  ]);
+              };
+            },
           });
-          observer.observe(list, { childList: true, subtree: true, characterData: true });
-          page.__benchStop = () => observer.disconnect();
-        }, TAIL);
+          const chat = new ChatPage(page);
+          await chat.open();
+          await chat.newChat();
+          for (let wait = 0; (await chat.model.inputValue()) === ''; wait++) {
+            if (wait > 200) throw new Error('No chat model was offered');
+            await page.waitForTimeout(25);
+          }
+          if ((await chat.model.inputValue()) !== 'demo-chat')
+            await chat.model.selectOption('demo-chat');
 
-        chunks = [];
-        sent = [];
-        replied = 0;
-        const done = new Promise<void>((resolve) => (finished = resolve));
-        await chat.send('Stream a long reply for the transport benchmark');
-        await done;
-        await page.waitForTimeout(300);
-        const { arrivals, commits } = await page.evaluate(() => {
-          const page = globalThis as unknown as PageGlobals;
-          page.__benchStop?.();
-          return { arrivals: page.__benchArrivals, commits: page.__benchCommits };
-        });
-        target.page = undefined;
-        events.queued = [];
-        await context.close();
-        if (i < WARMUP_RUNS) continue;
-        runs.push(analyse(chunks, sent, arrivals, commits, offset));
-      }
-      await server.close();
-      await services.close();
-      const loadAfter = loadavg()[0]!;
+          const offset = await clockOffset(page);
+          // Every commit that changes the end of the reply's rendered text: when, and that end.
+          // Watched from the conversation's pane: a new conversation shows its suggestions until
+          // the first message, and the message list only from then on.
+          await page.evaluate((tail) => {
+            const page = globalThis as unknown as PageGlobals;
+            const list = page.document.querySelector('.chat-main');
+            if (!list) throw new Error('No conversation pane');
+            let last = '';
+            const observer = new page.MutationObserver(() => {
+              const at = performance.timeOrigin + performance.now();
+              const replies = page.document.querySelectorAll(
+                'article.chat-message[data-role="assistant"]',
+              );
+              const markdown = replies[replies.length - 1]?.querySelector('.markdown');
+              const block = markdown?.lastElementChild;
+              if (!block) return;
+              const text = `${block.previousElementSibling?.textContent ?? ''}${block.textContent ?? ''}`;
+              const end = text.replace(/\s+/g, '').slice(-tail);
+              if (end === last) return;
+              last = end;
+              page.__benchCommits.push([at, end]);
+            });
+            observer.observe(list, { childList: true, subtree: true, characterData: true });
+            page.__benchStop = () => observer.disconnect();
+          }, TAIL);
 
-      const p95s = runs.map((r) => percentile(r.latencies, 95));
-      const mid = (pick: (r: Run) => number) => round(median(runs.map(pick)));
-      return {
-        runs: MEASURED_RUNS,
-        chromium: browser.version(),
-        metrics: {
-          bridge_messages_per_second: mid((r) => r.messagesPerSecond),
-          p95_delta_to_dom_ms: round(median(p95s)),
-          p50_delta_to_dom_ms: mid((r) => percentile(r.latencies, 50)),
-          p99_delta_to_dom_ms: mid((r) => percentile(r.latencies, 99)),
-          chat_delta_events_per_second: mid((r) => r.deltasPerSecond),
-          p95_main_wait_ms: mid((r) => percentile(r.mainWait, 95)),
-          p95_bridge_ms: mid((r) => percentile(r.bridge, 95)),
-          p95_page_wait_ms: mid((r) => percentile(r.pageWait, 95)),
-          p50_main_wait_ms: mid((r) => percentile(r.mainWait, 50)),
-          p50_bridge_ms: mid((r) => percentile(r.bridge, 50)),
-          p50_page_wait_ms: mid((r) => percentile(r.pageWait, 50)),
-          stream_seconds: mid((r) => r.streamSeconds),
-          chunks_measured: Math.min(...runs.map((r) => r.latencies.length)),
-          clock_offset_ms: mid((r) => r.offset.offset),
-          clock_offset_bound_ms: mid((r) => r.offset.bound),
-        },
-        targets: {
-          bridge_messages_per_second: { max: 60 },
-          p95_delta_to_dom_ms: { max: 20 },
-        },
-        notes: [
-          `A reply of ${REPLY_TOKENS} tokens at ${TOKENS_PER_SECOND} tokens/s (demo relay, demo-chat), per run; p95 per run: ${p95s.map((v) => v.toFixed(1)).join(', ')} ms.`,
-          'delta_to_dom: main reads the SSE chunk -> the DOM commit showing its text. Broken down (p50/p95 of',
-          'each part alone): main_wait (read -> chat:delta emitted), bridge (emit -> arrival in the page,',
-          'a same-origin event stream here, IPC in the app), page_wait (arrival -> commit: frame + render).',
-          `Clocks: page - main offset ${runs.map((r) => `${r.offset.offset.toFixed(2)}±${r.offset.bound.toFixed(2)}`).join(', ')} ms; page times corrected by it.`,
-          `Commits matched to the raw reply: ${runs.map((r) => `${r.matched}/${r.matched + r.unmatched}`).join(', ')} (unmatched: the markdown opening).`,
-          `Relay, main and the browser share this machine: load average ${loadBefore.toFixed(1)} at start, ${loadAfter.toFixed(1)} at end, ${availableParallelism()} cores.`,
-        ],
-      };
-    } finally {
-      await browser.close();
-      await relay.close();
-      await rm(work, { recursive: true, force: true });
-    }
+          chunks = [];
+          sent = [];
+          replied = 0;
+          const done = new Promise<void>((resolve) => (finished = resolve));
+          await chat.send('Stream a long reply for the transport benchmark');
+          await done;
+          await page.waitForTimeout(300);
+          const { arrivals, commits } = await page.evaluate(() => {
+            const page = globalThis as unknown as PageGlobals;
+            page.__benchStop?.();
+            return { arrivals: page.__benchArrivals, commits: page.__benchCommits };
+          });
+          await close();
+          if (i < WARMUP_RUNS) continue;
+          runs.push(analyse(chunks, sent, arrivals, commits, offset));
+        }
+        const loadAfter = loadavg()[0]!;
+
+        const p95s = runs.map((r) => percentile(r.latencies, 95));
+        const mid = (pick: (r: Run) => number) => round(median(runs.map(pick)));
+        return {
+          runs: MEASURED_RUNS,
+          chromium: browser.version(),
+          metrics: {
+            bridge_messages_per_second: mid((r) => r.messagesPerSecond),
+            p95_delta_to_dom_ms: round(median(p95s)),
+            p50_delta_to_dom_ms: mid((r) => percentile(r.latencies, 50)),
+            p99_delta_to_dom_ms: mid((r) => percentile(r.latencies, 99)),
+            chat_delta_events_per_second: mid((r) => r.deltasPerSecond),
+            p95_main_wait_ms: mid((r) => percentile(r.mainWait, 95)),
+            p95_bridge_ms: mid((r) => percentile(r.bridge, 95)),
+            p95_page_wait_ms: mid((r) => percentile(r.pageWait, 95)),
+            p50_main_wait_ms: mid((r) => percentile(r.mainWait, 50)),
+            p50_bridge_ms: mid((r) => percentile(r.bridge, 50)),
+            p50_page_wait_ms: mid((r) => percentile(r.pageWait, 50)),
+            stream_seconds: mid((r) => r.streamSeconds),
+            chunks_measured: Math.min(...runs.map((r) => r.latencies.length)),
+            clock_offset_ms: mid((r) => r.offset.offset),
+            clock_offset_bound_ms: mid((r) => r.offset.bound),
+          },
+          targets: {
+            bridge_messages_per_second: { max: 60 },
+            p95_delta_to_dom_ms: { max: 20 },
+          },
+          notes: [
+            `A reply of ${REPLY_TOKENS} tokens at ${TOKENS_PER_SECOND} tokens/s (demo relay, demo-chat), per run; p95 per run: ${p95s.map((v) => v.toFixed(1)).join(', ')} ms.`,
+            'delta_to_dom: main reads the SSE chunk -> the DOM commit showing its text. Broken down (p50/p95 of',
+            'each part alone): main_wait (read -> chat:delta emitted), bridge (emit -> arrival in the page,',
+            'a same-origin event stream here, IPC in the app), page_wait (arrival -> commit: frame + render).',
+            `Clocks: page - main offset ${runs.map((r) => `${r.offset.offset.toFixed(2)}±${r.offset.bound.toFixed(2)}`).join(', ')} ms; page times corrected by it.`,
+            `Commits matched to the raw reply: ${runs.map((r) => `${r.matched}/${r.matched + r.unmatched}`).join(', ')} (unmatched: the markdown opening).`,
+            `Relay, main and the browser share this machine: load average ${loadBefore.toFixed(1)} at start, ${loadAfter.toFixed(1)} at end, ${availableParallelism()} cores.`,
+          ],
+        };
+      },
+    );
   },
 };
 

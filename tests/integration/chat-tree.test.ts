@@ -104,6 +104,43 @@ describe('versions', () => {
     expect(summary.messageCount).toBe(7);
   });
 
+  it('a switch answers the first page of the path from the version, and the rest pages forward', async () => {
+    await connect();
+    const { id } = await app.api.createConversation({ model: MODEL });
+    const one = await exchange(id, 'question one');
+    const two = await exchange(id, 'question two');
+    const three = await exchange(id, 'question three');
+    const again = await app.api.regenerateReply({ conversationId: id, replyId: one.replyId });
+    await app.finished(again.replyId);
+    await exchange(id, 'question four');
+
+    const shown = await app.api.showVersion({ messageId: one.replyId, limit: 2 });
+    expect(shown.messages.map((m) => m.id)).toEqual([one.replyId, two.userMessageId]);
+    expect(shown.messages[0]!.branch).toMatchObject({ index: 0, count: 2 });
+    expect(shown).toMatchObject({ hasNewer: true, leafId: three.replyId });
+
+    const next = await app.api.getConversation({ id, limit: 2, afterId: two.userMessageId });
+    expect(next.messages.map((m) => m.id)).toEqual([two.replyId, three.userMessageId]);
+    expect(next).toMatchObject({ hasNewer: true, hasOlder: true });
+    const last = await app.api.getConversation({ id, limit: 2, afterId: three.userMessageId });
+    expect(last.messages.map((m) => m.id)).toEqual([three.replyId]);
+    expect(last.hasNewer).toBe(false);
+
+    // Without a limit, all of it (as before); the newest page never says there is more.
+    const whole = await app.api.showVersion({ messageId: one.replyId });
+    expect(whole.messages).toHaveLength(5);
+    expect(whole.hasNewer).toBe(false);
+    expect((await app.api.getConversation({ id, limit: 50 })).hasNewer).toBe(false);
+
+    // A message of the other branch is not on the path: said, not answered with a wrong page.
+    await expect(
+      app.api.getConversation({ id, limit: 2, afterId: again.replyId }),
+    ).rejects.toMatchObject({ kind: 'not_found' });
+    await expect(
+      app.api.getConversation({ id, limit: 2, afterId: one.replyId, beforeId: three.replyId }),
+    ).rejects.toMatchObject({ kind: 'invalid_request' });
+  });
+
   it('a search hit on another branch shows that branch', async () => {
     await connect();
     const { id } = await app.api.createConversation({ model: MODEL });

@@ -1,5 +1,5 @@
 /**
- * The page's way to main in tests and benchmarks: a Playwright binding, `__relayInvoke`, that
+ * The page's way to main in the benchmarks: a Playwright binding, `__relayInvoke`, that
  * hands each call to the real router with the sender the call came from (frame URL, top frame or
  * not), as `ipcMain.handle` does in the app. The page bridge script builds `window.relay` on it.
  */

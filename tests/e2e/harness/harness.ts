@@ -30,7 +30,11 @@ import {
 import { MemorySecretStore, type SecretStore } from '../../../electron/main/services/secret-store';
 import { startSourceImportWorker } from '../../fakes/source-workers';
 import type { PageWindow } from './page-types';
-import { exposeRouter, QUICK_WEB_CONTENTS_ID, WEB_CONTENTS_ID } from './expose-router';
+import { QUICK_WEB_CONTENTS_ID, WEB_CONTENTS_ID } from './expose-router';
+import { connectRouter } from './ordered-router';
+
+/** Delivers one of main's events to a window. */
+type Deliver = (channel: string, payload: unknown) => void;
 import { serveDirectory, type GalleryFile, type StaticServer } from './static-server';
 
 /** What crossed the bridge: a call and its answer, or an event main sent to the page. */
@@ -155,20 +159,12 @@ export async function startE2e(): Promise<E2eSession> {
     const cspViolations: string[] = [];
     // Events can be emitted while services start, before there is a page to deliver them to.
     const target: { page?: Page; quick?: Page } = {};
+    // How each window gets main's events, in one order with its answers (see ordered-router.ts).
+    const deliverTo: { main?: Deliver; quick?: Deliver } = {};
 
     const emit = (channel: string, payload: unknown) => {
       messages.push({ direction: 'event', channel, payload });
-      for (const name of eventWindows(channel)) {
-        (name === 'main' ? target.page : target.quick)
-          ?.evaluate(
-            ([c, p]) =>
-              (
-                globalThis as unknown as { __relayDeliver?: (c: string, p: unknown) => void }
-              ).__relayDeliver?.(c, p),
-            [channel, payload] as const,
-          )
-          .catch(() => undefined);
-      }
+      for (const name of eventWindows(channel)) deliverTo[name]?.(channel, payload);
     };
     const clipboard: string[] = [];
     const desktop: DesktopShell = {
@@ -217,7 +213,7 @@ export async function startE2e(): Promise<E2eSession> {
     target.page = page;
 
     /** What the app's preload and window do, for a page of one of its two windows. */
-    async function preparePage(window: Page, webContentsId: number): Promise<void> {
+    async function preparePage(window: Page, webContentsId: number): Promise<Deliver> {
       window.on('pageerror', (error) => pageErrors.push(error));
       // Every CSP violation in the page, reported through a binding of its own.
       await window.exposeBinding('__relayCspViolation', (_source, report: unknown) => {
@@ -231,18 +227,17 @@ export async function startE2e(): Promise<E2eSession> {
           void global.__relayCspViolation(`${event.effectiveDirective} ${event.blockedURI}`);
         });
       });
-      await exposeRouter(
-        window,
-        dispatch,
-        ({ channel, payload, result }) => {
+      const deliver = await connectRouter(window, dispatch, {
+        webContentsId,
+        onCall: ({ channel, payload, result }) => {
           messages.push({ direction: 'invoke', channel, payload, result });
         },
-        webContentsId,
-      );
+      });
       await window.addInitScript({ path: bridgeScript });
+      return deliver;
     }
 
-    await preparePage(page, WEB_CONTENTS_ID);
+    deliverTo.main = await preparePage(page, WEB_CONTENTS_ID);
     await page.goto(server.origin);
 
     const app: AppUnderTest = {
@@ -263,7 +258,7 @@ export async function startE2e(): Promise<E2eSession> {
       async openQuickWindow({ width = 640, height = 440 } = {}) {
         const quick = await context.newPage();
         await quick.setViewportSize({ width, height });
-        await preparePage(quick, QUICK_WEB_CONTENTS_ID);
+        deliverTo.quick = await preparePage(quick, QUICK_WEB_CONTENTS_ID);
         target.quick = quick;
         await quick.goto(`${server.origin}/quick.html`);
         return quick;

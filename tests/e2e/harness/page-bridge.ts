@@ -3,9 +3,10 @@
  *
  * Built into a classic script and run before the page's own scripts. `window.relay` comes from
  * `createBridge` with the contract, exactly as in `electron/preload/index.ts`; only the transport
- * differs: `invoke` calls the `__relayInvoke` binding (which runs the real router in the test
- * process), and events arrive through `__relayDeliver`, which the harness calls with
- * `page.evaluate`.
+ * differs: `invoke` calls the page's `__relayInvoke` (in the e2e harness a function that asks the
+ * real router in the test process and gets its answer back by `page.evaluate`, the way events come,
+ * see ordered-router.ts; in the benchmarks a binding), and events arrive through `__relayDeliver`,
+ * which the harness calls with `page.evaluate`.
  */
 import { createBridge } from '../../../electron/shared/ipc/bridge';
 import { EVENTS, ROUTES } from '../../../electron/shared/ipc/contract';

@@ -103,3 +103,70 @@ describe('paging messages', () => {
     );
   });
 });
+
+describe('paging forward along the path (after another version is shown)', () => {
+  /** 300 messages, and at message 100 a second version with 150 messages of its own under it. */
+  function branched() {
+    const id = seeded(300);
+    const [version] = store.addChildren(id, at(id, 99), [
+      { role: 'assistant', content: 'another version of 100', status: 'complete' },
+    ]);
+    const tail = store.append(
+      id,
+      Array.from({ length: 150 }, (_, i): NewMessage => ({
+        role: i % 2 === 0 ? 'user' : 'assistant',
+        content: `other ${i}`,
+        status: 'complete',
+      })),
+      version!.id,
+    );
+    return { id, version: version!.id, tail: tail.map((m) => m.id) };
+  }
+
+  it('the first page from a message on, and whether the path goes on after it', () => {
+    const id = seeded(300);
+    const page = store.pathAfter(id, at(id, 100), { limit: 50, inclusive: true })!;
+    expect(seqs(page)).toEqual(range(100, 150));
+    expect(page.hasNewer).toBe(true);
+    const rest = store.pathAfter(id, at(id, 149), { limit: 500, inclusive: false })!;
+    expect(seqs(rest)).toEqual(range(150, 300));
+    expect(rest.hasNewer).toBe(false);
+  });
+
+  it('walks forward page by page to the end with no gap and no duplicate', () => {
+    const id = seeded(300);
+    let page = store.pathAfter(id, at(id, 0), { limit: 40, inclusive: true })!;
+    const all = [...seqs(page)];
+    while (page.hasNewer) {
+      page = store.pathAfter(id, page.messages.at(-1)!.id, { limit: 40, inclusive: false })!;
+      all.push(...seqs(page));
+    }
+    expect(all).toEqual(range(0, 300));
+  });
+
+  it('a page exactly up to the end says nothing newer; after the last message, an empty page', () => {
+    const id = seeded(100);
+    expect(store.pathAfter(id, at(id, 50), { limit: 50, inclusive: true })!.hasNewer).toBe(false);
+    expect(store.pathAfter(id, at(id, 99), { limit: 50, inclusive: false })).toEqual({
+      messages: [],
+      hasNewer: false,
+    });
+  });
+
+  it('follows the branch the path is on, with each version marked', () => {
+    const { id, version, tail } = branched();
+    // The path is on the second version (written last): its page starts there.
+    const page = store.pathAfter(id, at(id, 98), { limit: 5, inclusive: false })!;
+    expect(page.messages.map((m) => m.id)).toEqual([at(id, 99), version, ...tail.slice(0, 3)]);
+    expect(page.messages[1]!.branch).toMatchObject({ index: 1, count: 2 });
+    expect(page.hasNewer).toBe(true);
+  });
+
+  it('a message that is not on the shown path, or of another conversation: nothing', () => {
+    const { id } = branched();
+    const other = seeded(10);
+    expect(store.pathAfter(id, at(id, 150), { limit: 5, inclusive: true })).toBeUndefined();
+    expect(store.pathAfter(id, at(other, 3), { limit: 5, inclusive: true })).toBeUndefined();
+    expect(store.pathAfter(id, 'gone', { limit: 5, inclusive: true })).toBeUndefined();
+  });
+});

@@ -44,18 +44,42 @@ export async function chatHandlers(context: AppContext): Promise<Handlers<typeof
       return null;
     },
     restoreConversation: ({ id }) => found(store.restore(id)),
-    getConversation: ({ id, limit, beforeId, fromId }) => ({
-      conversation: found(store.get(id)),
-      ...store.path(id, { limit, beforeId, fromId }),
-      ...(beforeId === undefined ? withCompare(id) : {}),
-    }),
-    showVersion: ({ messageId }) => {
+    getConversation: ({ id, limit, beforeId, fromId, afterId }) => {
+      const conversation = found(store.get(id));
+      if (afterId !== undefined) {
+        const page = store.pathAfter(id, afterId, { limit: limit ?? 10_000, inclusive: false });
+        if (page === undefined)
+          throw new AppError('not_found', 'That message is no longer on the conversation’s path.');
+        return {
+          conversation,
+          ...page,
+          hasOlder: true,
+          ...(page.hasNewer ? {} : withCompare(id)),
+        };
+      }
+      return {
+        conversation,
+        ...store.path(id, { limit, beforeId, fromId }),
+        hasNewer: false,
+        ...(beforeId === undefined ? withCompare(id) : {}),
+      };
+    },
+    showVersion: ({ messageId, limit }) => {
       const shown = store.showMessage(messageId);
       if (shown === undefined) throw new AppError('not_found', 'That message no longer exists.');
+      const { conversationId, leafId } = shown;
+      const page =
+        limit === undefined
+          ? { messages: store.pathFrom(conversationId, messageId), hasNewer: false }
+          : (store.pathAfter(conversationId, messageId, { limit, inclusive: true }) ?? {
+              messages: [],
+              hasNewer: false,
+            });
       return {
-        conversation: found(store.get(shown.conversationId)),
-        messages: store.pathFrom(shown.conversationId, messageId),
-        ...withCompare(shown.conversationId),
+        conversation: found(store.get(conversationId)),
+        ...page,
+        leafId,
+        ...(page.hasNewer ? {} : withCompare(conversationId)),
       };
     },
     forkConversation: ({ messageId }) => chat.fork(messageId).conversation,

@@ -483,6 +483,47 @@ export class ChatStore {
     return hit < 0 ? [] : this.#withBranches(rows.slice(hit));
   }
 
+  /**
+   * A page of the shown path going forward: the `limit` messages from `fromId` on (`inclusive`)
+   * or after it, and whether the path goes on after them. Only the ids of the path are walked;
+   * only the page's messages are read whole. Undefined when `fromId` is not on the path.
+   */
+  pathAfter(
+    conversationId: string,
+    fromId: string,
+    page: { limit: number; inclusive: boolean },
+  ): { messages: ChatMessageRecord[]; hasNewer: boolean } | undefined {
+    const leaf = this.leafOf(conversationId);
+    const from = this.#row(fromId);
+    if (leaf === undefined || from === undefined || from.conversation_id !== conversationId)
+      return undefined;
+    // From the leaf up to `fromId`: ancestors of the leaf written before it cannot be it.
+    const ids = this.db
+      .all<{ id: string }>(
+        `WITH RECURSIVE up(id, parent_id, seq, n) AS (
+            SELECT id, parent_id, seq, 0 FROM chat_messages WHERE id = ?
+            UNION ALL
+            SELECT p.id, p.parent_id, p.seq, up.n + 1 FROM up JOIN chat_messages p
+              ON p.id = up.parent_id WHERE up.seq > ?
+          )
+          SELECT id FROM up ORDER BY n DESC`,
+        [leaf, from.seq],
+      )
+      .map((row) => row.id);
+    if (ids[0] !== fromId) return undefined;
+    const start = page.inclusive ? 0 : 1;
+    const wanted = ids.slice(start, start + page.limit);
+    const rows = this.db.all<MessageRow>(
+      `SELECT ${MESSAGE_COLUMNS} FROM chat_messages
+        WHERE id IN (SELECT value FROM json_each(?)) ORDER BY seq`,
+      [JSON.stringify(wanted)],
+    );
+    return {
+      messages: this.#withBranches(rows),
+      hasNewer: start + page.limit < ids.length,
+    };
+  }
+
   /** Adds to each message that has other versions its place among them. */
   #withBranches(rows: MessageRow[]): ChatMessageRecord[] {
     if (rows.length === 0) return [];

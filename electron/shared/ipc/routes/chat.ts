@@ -14,7 +14,10 @@
  *   the one before and after it, for the ‹ 2 / 3 › switcher).
  * - `getConversation` returns the shown path in order: all of it unless `limit` is given; with
  *   `limit`, the last `limit` messages of the path before `beforeId` (the first one loaded), and
- *   whether older ones remain, stretched back to `fromId` when that is older (a search hit).
+ *   whether older ones remain, stretched back to `fromId` when that is older (a search hit); or,
+ *   with `afterId` (the last one loaded), the next `limit` messages after it, and whether newer
+ *   ones remain (`hasNewer`). A view that switched versions holds the path from the switch point
+ *   a page at a time, as it holds older pages, and loads the rest as the person scrolls down.
  *   `seq` is the order in which a conversation's messages were written: it grows along a path.
  * - Compare sends one message to several models (or temperatures) at once: its replies are
  *   siblings of one batch, and the path ends at the message itself (the answer's `compare` lists
@@ -252,34 +255,52 @@ export const CHAT_ROUTES = {
   /** The shown path, or a page of it (see the notes at the top). */
   getConversation: route(
     'chat:get',
-    z.strictObject({
-      id,
-      limit: z.number().int().min(1).max(10_000).optional(),
-      /** The messages of the path before this one (the first loaded). */
-      beforeId: id.optional(),
-      /** With `limit`: also every message of the path from this one on (a search hit to show). */
-      fromId: id.optional(),
-    }),
+    z
+      .strictObject({
+        id,
+        limit: z.number().int().min(1).max(10_000).optional(),
+        /** The messages of the path before this one (the first loaded). */
+        beforeId: id.optional(),
+        /** With `limit`: also every message of the path from this one on (a search hit to show). */
+        fromId: id.optional(),
+        /** The messages of the path after this one (the last loaded): the next page going down. */
+        afterId: id.optional(),
+      })
+      .refine(
+        (page) => page.afterId === undefined || (page.beforeId ?? page.fromId) === undefined,
+        {
+          error: 'Ask for the messages before or after one message, not both.',
+        },
+      ),
     z.object({
       conversation: conversationSummarySchema,
       messages: z.array(chatMessageRecordSchema),
       /** Older messages exist before the first one returned. */
       hasOlder: z.boolean(),
-      /** The path ends at a message sent to several models at once: their replies. */
+      /** Newer messages of the path exist after the last one returned (only with `afterId`). */
+      hasNewer: z.boolean(),
+      /** The path ends at a message sent to several models at once: their replies (once reached). */
       compare: compareSchema.optional(),
     }),
   ),
   /**
    * Shows a message: when it is not on the path, the path moves onto it and on to the most recent
    * last message under it (the ‹ 2 / 3 › switcher, a search hit on another branch). Answers the
-   * path from that message to its end, which is all that changed.
+   * path from that message on, which is all that changed: all of it, or with `limit` its first
+   * `limit` messages and whether the path goes on after them (the rest is paged with
+   * `getConversation`'s `afterId`), and the path's last message.
    */
   showVersion: route(
     'chat:show-version',
-    z.strictObject({ messageId: id }),
+    z.strictObject({ messageId: id, limit: z.number().int().min(1).max(10_000).optional() }),
     z.object({
       conversation: conversationSummarySchema,
       messages: z.array(chatMessageRecordSchema),
+      /** The path goes on after the last message returned. */
+      hasNewer: z.boolean(),
+      /** The path's last message. */
+      leafId: id,
+      /** The path ends at a compare: its replies (only when the answer reaches the end). */
       compare: compareSchema.optional(),
     }),
   ),

@@ -307,21 +307,70 @@ export async function copyMessage(text: string): Promise<void> {
   }
 }
 
+/** Replies already streaming before we looked: their text starts from what main has stored. */
+function adoptStreams(messages: readonly { id: string; status: string; content: string }[]) {
+  const streams = useStreamStore.getState();
+  for (const message of messages)
+    if (message.status === 'streaming' && streams.texts[message.id] === undefined)
+      streams.streamStarted(message.id, message.content);
+}
+
 /**
  * Shows another version of a message (the ‹ 2 / 3 › switcher): main moves the path onto it and on
- * to the most recent last message under it, and answers the path from it on.
+ * to the most recent last message under it, and answers the first page of the path from it on.
+ * The messages held up to it stay; the rest of the new path comes a page at a time as the person
+ * scrolls down (`loadNewer`), so that a switch costs the same at any length.
  */
 export async function showVersion(messageId: string): Promise<void> {
   const id = chat().activeId;
   if (!id) return;
   await reportFailure(async () => {
-    const shown = await requireBridge().showVersion({ messageId });
-    const streams = useStreamStore.getState();
-    for (const message of [...shown.messages, ...(shown.compare?.replies ?? [])])
-      if (message.status === 'streaming' && streams.texts[message.id] === undefined)
-        streams.streamStarted(message.id, message.content);
-    chat().pathSwitched(id, shown.messages, shown.conversation, shown.compare);
+    const shown = await requireBridge().showVersion({ messageId, limit: PAGE_SIZE });
+    adoptStreams([...shown.messages, ...(shown.hasNewer ? [] : (shown.compare?.replies ?? []))]);
+    chat().pathSwitched(id, shown.messages, shown.conversation, shown.hasNewer, shown.compare);
   });
+}
+
+let newerLoading: Promise<void> | undefined;
+
+/**
+ * Loads the page after the last loaded message of the open conversation (the list reached its end
+ * while the path goes on, after a version switched in the middle). One request at a time.
+ */
+export async function loadNewer(): Promise<void> {
+  while (newerLoading) await newerLoading;
+  const state = chat();
+  const id = state.activeId;
+  const last = state.messages.at(-1);
+  if (!id || !last || !state.hasNewer || state.viewStatus !== 'ready') return;
+  newerLoading = (async () => {
+    chat().newerRequested(id);
+    try {
+      const page = await requireBridge().getConversation({
+        id,
+        limit: PAGE_SIZE,
+        afterId: last.id,
+      });
+      adoptStreams([...page.messages, ...(page.hasNewer ? [] : (page.compare?.replies ?? []))]);
+      chat().newerLoaded(id, page.messages, page.hasNewer, page.compare);
+    } catch (error) {
+      chat().newerFailed(id, failureOf(error));
+    }
+  })();
+  try {
+    await newerLoading;
+  } finally {
+    newerLoading = undefined;
+  }
+}
+
+/**
+ * "Jump to latest" while the path's end is not loaded (after a switch in the middle): the newest
+ * page instead of every page in between, and the list follows from there.
+ */
+export async function showLatest(): Promise<void> {
+  chat().followRequested();
+  if (chat().hasNewer) await refreshActive();
 }
 
 /**
@@ -412,11 +461,12 @@ export async function jumpToHit(
   const loaded = chat().activeId === hit.conversationId;
   if (loaded && chat().messages.some((m) => m.id === hit.messageId)) return;
   const shown = await reportFailure(() =>
-    requireBridge().showVersion({ messageId: hit.messageId }),
+    requireBridge().showVersion({ messageId: hit.messageId, limit: 1 }),
   );
   if (shown === undefined) return;
+  // The hit is older than what is loaded of the same path: the pages back to it are added.
   const onLoadedPath =
-    loaded && shown.messages.at(-1)?.id === chat().messages.at(-1)?.id && chat().hasOlder;
+    loaded && !chat().hasNewer && shown.leafId === chat().messages.at(-1)?.id && chat().hasOlder;
   if (onLoadedPath) await loadOlder(hit.messageId);
   else {
     chat().conversationClosed();

@@ -16,7 +16,7 @@ import {
   sortConversations,
   type ConversationCursor,
 } from './conversation-pages';
-import { mergeNewestPage, prependOlderPage } from './paging';
+import { appendNewerPage, mergeNewestPage, prependOlderPage } from './paging';
 
 export type ImportRefusal = Answer<'importConversations'>['refused'][number];
 /** A message sent to several models at once, waiting for the person to choose a reply. */
@@ -32,12 +32,20 @@ export interface ChatState {
   activeId?: string | undefined;
   viewStatus: LoadStatus;
   viewFailure?: FailureInfo | undefined;
-  /** The loaded part of the open conversation: its newest messages, and older pages on demand. */
+  /**
+   * The loaded part of the open conversation's path: its newest messages, and older pages on
+   * demand; after a version switched in the middle, the path up to there and the new path a page
+   * at a time from there (`hasNewer` until its end is loaded).
+   */
   messages: ChatMessage[];
   /** Older messages exist before the first one loaded. */
   hasOlder: boolean;
   olderStatus: LoadStatus;
   olderFailure?: FailureInfo | undefined;
+  /** The path goes on after the last message loaded (its end is not loaded). */
+  hasNewer: boolean;
+  newerStatus: LoadStatus;
+  newerFailure?: FailureInfo | undefined;
   /**
    * The list position of the first loaded message, lowered by the count of every page put before
    * it, so that the list keeps the person's place when older messages arrive.
@@ -92,16 +100,24 @@ export interface ChatState {
     hasOlder: boolean,
     compare?: OpenCompare,
   ): void;
-  /** The person showed another version of a message: the path from it on, as main answered. */
+  /**
+   * The person showed another version of a message: the path from it on as main answered (its
+   * first page, and whether it goes on).
+   */
   pathSwitched(
     id: string,
     fromVersion: ChatMessage[],
     summary: ConversationSummary,
+    hasNewer: boolean,
     compare?: OpenCompare,
   ): void;
   olderRequested(id: string): void;
   olderLoaded(id: string, messages: ChatMessage[], hasOlder: boolean): void;
   olderFailed(id: string, failure: FailureInfo): void;
+  newerRequested(id: string): void;
+  /** The next page of the path after the last one loaded (and at its end, an open compare). */
+  newerLoaded(id: string, messages: ChatMessage[], hasNewer: boolean, compare?: OpenCompare): void;
+  newerFailed(id: string, failure: FailureInfo): void;
   conversationFailed(id: string, failure: FailureInfo): void;
   conversationClosed(): void;
   conversationUpdated(summary: ConversationSummary): void;
@@ -134,6 +150,9 @@ const EMPTY_VIEW = {
   olderFailure: undefined,
   firstItemIndex: FIRST_ITEM_BASE,
   compare: undefined,
+  hasNewer: false,
+  newerStatus: 'idle' as const,
+  newerFailure: undefined,
 };
 
 /** Marks the replies still arriving among `messages` as streaming. */
@@ -142,6 +161,10 @@ function withStreaming(streaming: Record<string, true>, messages: readonly ChatM
   for (const message of messages) if (message.status === 'streaming') out[message.id] = true;
   return out;
 }
+
+/** Where the person's chat choices are kept (read as the store is made, so defined before it). */
+const LIST_HIDDEN_KEY = 'relay.chat.listHidden';
+const ENTER_SENDS_KEY = 'relay.chat.enterSends';
 
 export const useChatStore = create<ChatState>()((set) => ({
   listStatus: 'idle',
@@ -221,17 +244,23 @@ export const useChatStore = create<ChatState>()((set) => ({
       return {
         viewStatus: 'ready',
         ...view,
+        // The newest page ends at the path's end.
+        hasNewer: false,
+        newerStatus: 'idle',
+        newerFailure: undefined,
         compare,
         streaming,
         conversations: replaceSummary(state.conversations, summary),
       };
     }),
-  pathSwitched: (id, fromVersion, summary, compare) =>
+  pathSwitched: (id, fromVersion, summary, hasNewer, compare) =>
     set((state) => {
       if (state.activeId !== id || state.viewStatus !== 'ready') return {};
+      // A compare at the path's end shows once the end is loaded.
+      const shownCompare = hasNewer ? undefined : compare;
       const streaming = withStreaming(state.streaming, [
         ...fromVersion,
-        ...(compare?.replies ?? []),
+        ...(shownCompare?.replies ?? []),
       ]);
       const first = fromVersion[0];
       return {
@@ -242,7 +271,10 @@ export const useChatStore = create<ChatState>()((set) => ({
           first !== undefined && first.parentId !== null,
           state.hasOlder,
         ),
-        compare,
+        hasNewer,
+        newerStatus: 'idle',
+        newerFailure: undefined,
+        compare: shownCompare,
         streaming,
         conversations: replaceSummary(state.conversations, summary),
       };
@@ -262,6 +294,24 @@ export const useChatStore = create<ChatState>()((set) => ({
     }),
   olderFailed: (id, olderFailure) =>
     set((state) => (state.activeId === id ? { olderStatus: 'failed', olderFailure } : {})),
+  newerRequested: (id) =>
+    set((state) =>
+      state.activeId === id ? { newerStatus: 'loading', newerFailure: undefined } : {},
+    ),
+  newerLoaded: (id, page, hasNewer, compare) =>
+    set((state) => {
+      if (state.activeId !== id || !state.hasNewer) return {};
+      const shownCompare = hasNewer ? undefined : compare;
+      return {
+        newerStatus: 'ready',
+        hasNewer,
+        messages: appendNewerPage(state.messages, page),
+        compare: shownCompare,
+        streaming: withStreaming(state.streaming, [...page, ...(shownCompare?.replies ?? [])]),
+      };
+    }),
+  newerFailed: (id, newerFailure) =>
+    set((state) => (state.activeId === id ? { newerStatus: 'failed', newerFailure } : {})),
   conversationFailed: (id, viewFailure) =>
     set((state) => (state.activeId === id ? { viewStatus: 'failed', viewFailure } : {})),
   conversationClosed: () => set({ activeId: undefined, viewStatus: 'idle', ...EMPTY_VIEW }),
@@ -337,9 +387,6 @@ export const useChatStore = create<ChatState>()((set) => ({
     set({ enterSends });
   },
 }));
-
-const LIST_HIDDEN_KEY = 'relay.chat.listHidden';
-const ENTER_SENDS_KEY = 'relay.chat.enterSends';
 
 function readListHidden(): boolean {
   return readFlag(LIST_HIDDEN_KEY) === true;

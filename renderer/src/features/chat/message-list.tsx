@@ -6,8 +6,10 @@ import {
   continueReply,
   copyMessage,
   editAndResend,
+  loadNewer,
   loadOlder,
   regenerateReply,
+  showLatest,
 } from './chat-actions';
 import { useChatStore } from './chat-store';
 import type { ChatMessage } from './chat-types';
@@ -26,14 +28,25 @@ import { ReplyCost } from './reply-cost';
  * the bottom the view stays there as rows are added and as the last one grows (a streaming reply
  * gets taller; no row is added). Scrolling up stops the following and keeps the place, and a
  * "Jump to latest" button brings the person back (and following again).
+ *
+ * After a version switched in the middle of a long path, the list holds the path up to the switch
+ * and the new path's first page: reaching the end loads the next page, and "Jump to latest" the
+ * newest one, so a switch never fetches or lays out the whole rest of the path at once.
  */
 export function MessageList({ conversationId }: { conversationId: string }) {
   const messages = useChatStore((s) => s.messages);
   const firstItemIndex = useChatStore((s) => s.firstItemIndex);
   const focus = useChatStore((s) => s.focus);
+  const hasNewer = useChatStore((s) => s.hasNewer);
   const list = useRef<VirtuosoHandle>(null);
-  const lastReplyId = [...messages].reverse().find((m) => m.role === 'assistant')?.id;
-  const lastId = messages.at(-1)?.id;
+  // The path's last reply and last message, when its end is loaded (Regenerate, Continue).
+  const lastReplyId = hasNewer
+    ? undefined
+    : [...messages].reverse().find((m) => m.role === 'assistant')?.id;
+  const lastId = hasNewer ? undefined : messages.at(-1)?.id;
+  // Read in the scroll handler and the list's callbacks without re-subscribing them.
+  const newer = useRef(hasNewer);
+  newer.current = hasNewer;
   // A search hit in a conversation that is not open yet: open it at the hit, not at its bottom
   // (a scroll right after mounting is undone by the list placing itself).
   const focusIndex = focus ? messages.findIndex((m) => m.id === focus.messageId) : -1;
@@ -53,6 +66,12 @@ export function MessageList({ conversationId }: { conversationId: string }) {
     setAtLatest(true);
     list.current?.scrollToIndex({ index: 'LAST', align: 'end' });
   }, []);
+  // The end of what is loaded is not the path's end: nothing to follow until it is.
+  useEffect(() => {
+    if (!hasNewer) return;
+    following.current = false;
+    setAtLatest(false);
+  }, [hasNewer]);
   useEffect(() => {
     if (!focus || jumped.current === focus.at) return;
     const index = messages.findIndex((m) => m.id === focus.messageId);
@@ -86,7 +105,7 @@ export function MessageList({ conversationId }: { conversationId: string }) {
     if (!element) return;
     const onScroll = () => {
       const distance = element.scrollHeight - element.scrollTop - element.clientHeight;
-      if (distance <= AT_BOTTOM_PX) {
+      if (distance <= AT_BOTTOM_PX && !newer.current) {
         following.current = true;
         setAtLatest(true);
       } else if (element.scrollTop < lastTop.current - 1) {
@@ -111,6 +130,9 @@ export function MessageList({ conversationId }: { conversationId: string }) {
         data={messages}
         firstItemIndex={firstItemIndex}
         startReached={() => void loadOlder()}
+        endReached={() => {
+          if (newer.current) void loadNewer();
+        }}
         components={LIST_PARTS}
         computeItemKey={(_, message) => message.id}
         initialTopMostItemIndex={
@@ -118,7 +140,7 @@ export function MessageList({ conversationId }: { conversationId: string }) {
             ? { index: focusIndex, align: 'center' }
             : Math.max(0, messages.length - 1)
         }
-        followOutput={() => (following.current ? 'auto' : false)}
+        followOutput={() => (following.current && !newer.current ? 'auto' : false)}
         totalListHeightChanged={toBottom}
         atBottomThreshold={AT_BOTTOM_PX}
         increaseViewportBy={{ top: 400, bottom: 400 }}
@@ -133,7 +155,11 @@ export function MessageList({ conversationId }: { conversationId: string }) {
         )}
       />
       {!atLatest && messages.length > 0 && (
-        <button type="button" className="button chat-jump" onClick={follow}>
+        <button
+          type="button"
+          className="button chat-jump"
+          onClick={() => (newer.current ? void showLatest() : follow())}
+        >
           <Icon name="arrow-down" />
           Jump to latest
         </button>
@@ -203,7 +229,30 @@ function OlderMessages() {
   return <div className="chat-older" aria-hidden="true" />;
 }
 
-const LIST_PARTS = { Header: OlderMessages };
+/** Below the last loaded message while the path goes on: newer ones arriving, or a Retry. */
+function NewerMessages() {
+  const hasNewer = useChatStore((s) => s.hasNewer);
+  const status = useChatStore((s) => s.newerStatus);
+  const failure = useChatStore((s) => s.newerFailure);
+  if (hasNewer && status === 'loading')
+    return (
+      <p className="chat-older muted" role="status">
+        <span>Loading later messages…</span>
+      </p>
+    );
+  if (hasNewer && status === 'failed')
+    return (
+      <div className="chat-older chat-older-failed" role="alert">
+        <span title={failure?.message}>Later messages could not be loaded: {failure?.message}</span>
+        <button type="button" className="button button-small" onClick={() => void loadNewer()}>
+          Retry
+        </button>
+      </div>
+    );
+  return <div className="chat-older" aria-hidden="true" />;
+}
+
+const LIST_PARTS = { Header: OlderMessages, Footer: NewerMessages };
 
 const MessageRow = memo(function MessageRow({
   message,

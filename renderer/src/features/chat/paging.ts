@@ -65,3 +65,13 @@ export function mergeNewestPage<T extends PathMessage>(
     hasOlder: kept.length > 0 ? loadedHasOlder : pageHasOlder,
   };
 }
+
+/**
+ * A newer page put after what is loaded (the list reached its end while the path goes on: the
+ * person switched a version in the middle of a long path); messages already loaded are not
+ * added twice.
+ */
+export function appendNewerPage<T extends Sequenced>(loaded: T[], page: T[]): T[] {
+  const last = loaded.at(-1)?.seq ?? -1;
+  return [...loaded, ...page.filter((m) => m.seq > last)];
+}
