@@ -20,6 +20,7 @@ describe('relay errors in place', () => {
     await connect.connect({ name: 'Team relay', baseUrl: suite.relay.url, apiKey: wrongKey });
 
     const models = new ModelsPage(app.page);
+    await models.open();
     await models.failure.waitFor();
     const alert = models.failure.getByRole('alert');
     await expect(alert.textContent()).resolves.toContain('Team relay refused the key');
@@ -68,6 +69,7 @@ describe('relay errors in place', () => {
       consoleUrl: CONSOLE,
     });
     const models = new ModelsPage(app.page);
+    await models.open();
     await models.waitForModels();
 
     suite.relay.setBalance(drainedKey, 0);
@@ -98,6 +100,7 @@ describe('relay errors in place', () => {
     await connect.waitUntilShown();
     await connect.connect({ name: 'No console', baseUrl: suite.relay.url, apiKey: drainedKey });
     const models = new ModelsPage(app.page);
+    await models.open();
     await models.failure.waitFor();
     await expect(models.failure.getByRole('link').count()).resolves.toBe(0);
     await expect(models.failure.textContent()).resolves.toContain('console address');
@@ -120,6 +123,8 @@ describe('relay errors in place', () => {
     const connect = new ConnectPage(app.page);
     await connect.waitUntilShown();
     await connect.connect({ name: 'Busy relay', baseUrl: suite.relay.url, apiKey: goodKey });
+    const models = new ModelsPage(app.page);
+    await models.open();
 
     const notice = app.page.locator('.retry-notice');
     await notice.waitFor();
@@ -127,7 +132,6 @@ describe('relay errors in place', () => {
     await expect(notice.textContent()).resolves.toContain('overloaded');
     await app.screenshot('models-retrying');
 
-    const models = new ModelsPage(app.page);
     await models.waitForModels();
     await expect(notice.count()).resolves.toBe(0);
     // The countdown came from main as an event of the contract.
@@ -148,6 +152,7 @@ describe('relay errors in place', () => {
     await connect.waitUntilShown();
     await connect.connect({ name: 'Flaky relay', baseUrl: suite.relay.url, apiKey: goodKey });
     const models = new ModelsPage(app.page);
+    await models.open();
     await models.waitForModels();
     const shell = new ShellPage(app.page);
     await expect.poll(() => shell.connectionState()).toBe('ok');

@@ -175,6 +175,7 @@ describe.each(['light', 'dark'] as const)('screenshots in the %s theme', (theme)
 
   it('model picker, with prices entered', async () => {
     const models = new ModelsPage(shared.app.page);
+    await models.open();
     await models.waitForModels();
     for (const [model, input, output] of [
       ['demo-chat', '2.5', '10'],
