@@ -1,4 +1,5 @@
 import { useEffect, useMemo, useRef, useState, type KeyboardEvent } from 'react';
+import { resolveColour, useThemeKey } from '../../lib/theme-colours';
 import { pointerAt, prepareCanvas } from './canvas-size';
 import type { EmbeddingRun, ShownAnalysis } from './embeddings-store';
 import { calloutAt, placeLabels } from './label-placement';
@@ -7,9 +8,12 @@ const SIZE = 420;
 const PAD = 24;
 /** Up to this many inputs, points carry their text where it fits; above, only the one in focus. */
 const LABEL_ALL_UP_TO = 40;
-/** A label's height and its padding either side (as `.scatter-label` in embeddings.css). */
+/**
+ * A label's height and its padding either side (as `.scatter-label` in embeddings.css); the
+ * callout for the point in focus comes after the labels in the page, so it stands over them.
+ */
 const LABEL_HEIGHT = 16;
-const LABEL_PADDING = 3;
+const LABEL_PADDING = 4;
 
 let measurer: CanvasRenderingContext2D | null | undefined;
 
@@ -33,6 +37,7 @@ export function PcaScatter({ run, analysis }: { run: EmbeddingRun; analysis: Sho
   const [shown, setShown] = useState<{ width: number; border: number; font: string }>();
   const n = analysis.n;
   const active = hovered ?? focused;
+  const themeKey = useThemeKey();
 
   const place = useMemo(() => {
     let minX = Infinity;
@@ -105,7 +110,8 @@ export function PcaScatter({ run, analysis }: { run: EmbeddingRun; analysis: Sho
     if (!context) return;
     const styles = getComputedStyle(element);
     const ink = styles.color || '#222';
-    const accent = styles.getPropertyValue('--color-accent').trim() || '#2f6feb';
+    // The token is a light-dark() pair, which a canvas cannot read: its colour now, resolved.
+    const accent = resolveColour(element, '--color-accent') || '#2f6feb';
     context.clearRect(0, 0, SIZE, SIZE);
     context.fillStyle = accent;
     context.globalAlpha = n > 500 ? 0.6 : 0.9;
@@ -126,7 +132,7 @@ export function PcaScatter({ run, analysis }: { run: EmbeddingRun; analysis: Sho
       context.stroke();
     }
     element.dataset.painted = 'true';
-  }, [analysis, active, place, n, radius]);
+  }, [analysis, active, place, n, radius, themeKey]);
 
   const onKey = (event: KeyboardEvent<HTMLCanvasElement>) => {
     const last = n - 1;
