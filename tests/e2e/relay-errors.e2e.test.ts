@@ -107,7 +107,7 @@ describe('relay errors in place', () => {
   });
 
   it('shows the retry countdown main reports while it waits to ask a busy relay again', async () => {
-    let failures = 1;
+    let failures = 0;
     const app = await suite.openApp({
       fetch: async (url, init) => {
         if (url.endsWith('/v1/models') && failures > 0) {
@@ -123,8 +123,13 @@ describe('relay errors in place', () => {
     const connect = new ConnectPage(app.page);
     await connect.waitUntilShown();
     await connect.connect({ name: 'Busy relay', baseUrl: suite.relay.url, apiKey: goodKey });
+    await connect.waitUntilConnected();
     const models = new ModelsPage(app.page);
     await models.open();
+    await models.waitForModels();
+    // Then the relay is busy: the next list (a refresh) is answered 503 with Retry-After, once.
+    failures = 1;
+    await models.refresh.click();
 
     const notice = app.page.locator('.retry-notice');
     await notice.waitFor();
@@ -132,8 +137,9 @@ describe('relay errors in place', () => {
     await expect(notice.textContent()).resolves.toContain('overloaded');
     await app.screenshot('models-retrying');
 
+    // The list stays shown meanwhile; the notice goes once the second try has answered.
+    await expect.poll(() => notice.count(), { timeout: 10_000 }).toBe(0);
     await models.waitForModels();
-    await expect(notice.count()).resolves.toBe(0);
     // The countdown came from main as an event of the contract.
     const event = app.messages.find((m) => m.channel === 'relay:retry-scheduled');
     expect(event).toMatchObject({
