@@ -16,7 +16,6 @@ import { blocking, describeViolations, scanPage } from './pages/axe';
 import { BackupsPage } from './pages/backups-page';
 import { ChatPage } from './pages/chat-page';
 import { ConnectPage } from './pages/connect-page';
-import { ModelsPage } from './pages/models-page';
 import { ShellPage } from './pages/shell-page';
 
 // The app's own demo relay (Try the demo) is all these specs need.
@@ -33,7 +32,7 @@ async function openSettings(dialogs: ScriptedDialogs): Promise<BackupsPage> {
   const connect = new ConnectPage(app.page);
   await connect.waitUntilShown();
   await connect.tryDemo.click();
-  await new ModelsPage(app.page).heading.waitFor();
+  await new ConnectPage(app.page).waitUntilConnected();
   await new ShellPage(app.page).open('Settings');
   return new BackupsPage(app.page);
 }

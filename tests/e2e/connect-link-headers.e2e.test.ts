@@ -9,7 +9,6 @@ import { pageText } from './harness/checks';
 import { e2eSuite } from './harness/suite';
 import { ConnectPage } from './pages/connect-page';
 import { ConnectionsPage } from './pages/connections-page';
-import { ModelsPage } from './pages/models-page';
 import { ShellPage } from './pages/shell-page';
 
 const suite = e2eSuite();
@@ -40,7 +39,7 @@ describe('a relay-desktop://connect link', () => {
 
     await connect.form.apiKey.fill(suite.key);
     await connect.form.save();
-    await new ModelsPage(app.page).heading.waitFor();
+    await new ConnectPage(app.page).waitUntilConnected();
     expect((await app.services.connections.list()).map((c) => c.name)).toEqual(['Team relay']);
   });
 
@@ -49,7 +48,7 @@ describe('a relay-desktop://connect link', () => {
     const connect = new ConnectPage(app.page);
     await connect.waitUntilShown();
     await connect.tryDemo.click();
-    await new ModelsPage(app.page).heading.waitFor();
+    await new ConnectPage(app.page).waitUntilConnected();
     openLink('relay-desktop://connect?name=Broken&baseUrl=ftp%3A%2F%2Frelay.example.com');
     const alert = app.page.getByRole('alert').filter({ hasText: 'This link could not be used' });
     await alert.waitFor();
@@ -75,7 +74,7 @@ describe('extra headers', () => {
     const connect = new ConnectPage(app.page);
     await connect.waitUntilShown();
     await connect.tryDemo.click();
-    await new ModelsPage(app.page).heading.waitFor();
+    await new ConnectPage(app.page).waitUntilConnected();
     await new ShellPage(app.page).open('Connections');
     const form = await new ConnectionsPage(app.page).add();
     await form.fill({ name: 'Gateway', baseUrl: suite.relay.url, apiKey: suite.key });

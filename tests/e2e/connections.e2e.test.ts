@@ -18,6 +18,7 @@ describe('saved connections', () => {
     await connect.waitUntilShown();
     await connect.connect({ name: 'Work relay', baseUrl: suite.relay.url, apiKey: key });
     const models = new ModelsPage(page);
+    await models.open();
     await models.waitForModels();
 
     const shell = new ShellPage(page);
@@ -88,7 +89,7 @@ describe('saved connections', () => {
     const connect = new ConnectPage(app.page);
     await connect.waitUntilShown();
     await connect.connect({ name: 'Work relay', baseUrl: suite.relay.url, apiKey: key });
-    await new ModelsPage(app.page).waitForModels();
+    await connect.waitUntilConnected();
     const shell = new ShellPage(app.page);
     await shell.open('Connections');
     await app.page.getByRole('button', { name: 'Try the demo relay' }).click();
@@ -116,7 +117,7 @@ describe('saved connections', () => {
     );
     await app.screenshot('first-run-insecure-store');
     await connect.tryDemo.click();
-    await new ModelsPage(app.page).waitForModels();
+    await connect.waitUntilConnected();
     await new ShellPage(app.page).open('Connections');
     await expect(new ConnectionsPage(app.page).keyStorageWarning.textContent()).resolves.toContain(
       secrets.status.reason,
@@ -131,7 +132,7 @@ describe('saved connections', () => {
     await connect.waitUntilShown();
     await connect.form.fill({ name: 'Lab', baseUrl: suite.relay.url, apiKey: key });
     await connect.form.save();
-    await new ModelsPage(page).waitForModels();
+    await connect.waitUntilConnected();
     const shell = new ShellPage(page);
     await shell.open('Connections');
     const connections = new ConnectionsPage(page);

@@ -10,7 +10,7 @@ import { ScriptedUpdater } from '../fakes/scripted-updater';
 import type { OpenAppOptions } from './harness/harness';
 import { e2eSuite } from './harness/suite';
 import { ConnectPage } from './pages/connect-page';
-import { ModelsPage } from './pages/models-page';
+import { cutOff } from './pages/layout';
 import { ShellPage } from './pages/shell-page';
 
 const suite = e2eSuite({ relay: false });
@@ -20,7 +20,7 @@ async function openSettings(platform: NonNullable<OpenAppOptions['platform']>) {
   const connect = new ConnectPage(app.page);
   await connect.waitUntilShown();
   await connect.tryDemo.click();
-  await new ModelsPage(app.page).heading.waitFor();
+  await new ConnectPage(app.page).waitUntilConnected();
   await new ShellPage(app.page).open('Settings');
   return app.page;
 }
@@ -65,6 +65,26 @@ describe('updates', () => {
       .poll(async () => (await suite.app.services.settings.get()).updates.channel)
       .toBe('beta');
     await expect.poll(() => updater.channel).toBe('beta');
+  });
+
+  it('in a 900×650 window, the ready update is one icon in the rail, nothing cut off', async () => {
+    const updater = new ScriptedUpdater();
+    const page = await openSettings({ updater });
+    await page.setViewportSize({ width: 900, height: 650 });
+    updater.next.push([{ type: 'available', release }]);
+    const updates = page.getByRole('region', { name: 'Updates' });
+    await updates.getByRole('button', { name: 'Check now' }).click();
+    updater.emit({ type: 'downloaded', release });
+    const banner = page.getByRole('navigation', { name: 'Screens' }).getByRole('status');
+    await banner.waitFor();
+    await suite.app.screenshot('updates-ready-900');
+    expect(await cutOff(page, 'nav.sidebar')).toEqual([]);
+    // It says what it is, and leads to Settings → Updates, where the restart is.
+    await new ShellPage(page).open('Models');
+    await banner
+      .getByRole('button', { name: 'Update 0.2.0 ready: restart or see what’s new' })
+      .click();
+    await updates.getByRole('button', { name: 'Restart to update' }).waitFor();
   });
 
   it('says when the server cannot be reached, and when a download fails its checksum', async () => {

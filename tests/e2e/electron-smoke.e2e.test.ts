@@ -64,6 +64,7 @@ describe.skipIf('reason' in electron)(title, () => {
     await connect.waitUntilShown();
     await connect.tryDemo.click();
     const models = new ModelsPage(window);
+    await models.open();
     await models.waitForModels();
     await expect(models.modelIds('Chat')).resolves.toEqual([
       'demo-chat',

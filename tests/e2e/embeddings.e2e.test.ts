@@ -1,5 +1,6 @@
 import { mkdtemp, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import type { Locator } from 'playwright-core';
 import { describe, expect, it, onTestFinished } from 'vitest';
 import { startDemoRelay } from '../../electron/demo-relay/index';
 import { embedText } from '../../electron/demo-relay/models/embeddings';
@@ -38,6 +39,111 @@ describe('embeddings playground', () => {
     expect(ranked[0]).toMatch(/^(cat|kitten)$/);
     expect(suite.app.pageErrors).toEqual([]);
     expect(suite.app.cspViolations.filter((v) => !v.startsWith('font-src'))).toEqual([]);
+  });
+
+  it('on a wide window, the pictures sit beside the inputs, numbered, labelled apart, dark in the dark theme', async () => {
+    const page = await connected({ colorScheme: 'dark' });
+    await suite.app.page.setViewportSize({ width: 1280, height: 800 });
+    const texts = [
+      'cat',
+      'kitten',
+      'invoice',
+      'receipt',
+      'dog',
+      'puppy',
+      'The quarterly report is due on Friday afternoon',
+      'Please pay the attached invoice by Monday',
+    ];
+    await page.embedLines(texts);
+    await page.waitForPictures();
+    await suite.app.screenshot('embeddings-wide-dark');
+    const box = async (locator: Locator) => {
+      const found = await locator.boundingBox();
+      if (!found) throw new Error('not shown');
+      return {
+        left: found.x,
+        top: found.y,
+        right: found.x + found.width,
+        bottom: found.y + found.height,
+      };
+    };
+
+    // Beside, not below: the heatmap starts right of the inputs, level with them.
+    const inputs = await box(suite.app.page.locator('.embeddings-input'));
+    const heatmap = await box(page.heatmap);
+    expect(heatmap.left).toBeGreaterThanOrEqual(inputs.right);
+    expect(heatmap.top).toBeLessThan(inputs.bottom);
+
+    // The vectors table stays in its column and scrolls within its box.
+    const results = await box(page.results);
+    expect(results.right).toBeLessThanOrEqual(heatmap.left);
+    const scroller = page.results.locator('.embeddings-table-scroll');
+    const inner = await box(scroller);
+    expect(inner.right).toBeLessThanOrEqual(results.right);
+    const overflow = await scroller.evaluate(
+      (element) =>
+        (
+          globalThis as unknown as {
+            getComputedStyle(e: unknown): { overflowX: string };
+          }
+        ).getComputedStyle(element).overflowX,
+    );
+    expect(['auto', 'scroll']).toContain(overflow);
+
+    // Rows and columns carry the numbers of the inputs table: in input order, 1 to n.
+    await suite.app.page.getByLabel('Order by similarity').setChecked(false);
+    const numbers = texts.map((_, i) => String(i + 1));
+    await expect
+      .poll(() => suite.app.page.locator('.heatmap-cols .heatmap-number').allTextContents())
+      .toEqual(numbers);
+    await expect(
+      suite.app.page.locator('.heatmap-rows .heatmap-number').allTextContents(),
+    ).resolves.toEqual(numbers);
+
+    // The map's labels: several shown, none over another, none past the edge of the plot.
+    const plot = await box(page.scatter);
+    const labels = await Promise.all(
+      (await suite.app.page.locator('.scatter-label').all()).map((label) => box(label)),
+    );
+    expect(labels.length).toBeGreaterThanOrEqual(texts.length / 2);
+    for (const [i, a] of labels.entries()) {
+      expect(a.left).toBeGreaterThanOrEqual(plot.left);
+      expect(a.right).toBeLessThanOrEqual(plot.right);
+      expect(a.top).toBeGreaterThanOrEqual(plot.top);
+      expect(a.bottom).toBeLessThanOrEqual(plot.bottom);
+      for (const b of labels.slice(i + 1))
+        expect(
+          a.right <= b.left || b.right <= a.left || a.bottom <= b.top || b.bottom <= a.top,
+        ).toBe(true);
+    }
+
+    // In the dark theme, the least related pair is a dark cell, not a near-white block.
+    const vectors = texts.map((text) => embedText(text));
+    const cos = (a: number[], b: number[]) =>
+      a.reduce((sum, v, k) => sum + v * b[k]!, 0) / Math.hypot(...a) / Math.hypot(...b);
+    let least = { row: 0, col: 1, value: Infinity };
+    for (let row = 0; row < texts.length; row++)
+      for (let col = row + 1; col < texts.length; col++) {
+        const value = Math.abs(cos(vectors[row]!, vectors[col]!));
+        if (value < least.value) least = { row, col, value };
+      }
+    const luminance = await page.heatmap.evaluate(
+      (canvas, { row, col, n }) => {
+        const element = canvas as unknown as {
+          width: number;
+          getContext(kind: '2d'): { getImageData(...a: number[]): { data: number[] } };
+        };
+        const step = element.width / n;
+        const { data } = element
+          .getContext('2d')
+          .getImageData(Math.floor((col + 0.5) * step), Math.floor((row + 0.5) * step), 1, 1);
+        const linear = (c: number) =>
+          c / 255 <= 0.04045 ? c / 255 / 12.92 : ((c / 255 + 0.055) / 1.055) ** 2.4;
+        return 0.2126 * linear(data[0]!) + 0.7152 * linear(data[1]!) + 0.0722 * linear(data[2]!);
+      },
+      { ...least, n: texts.length },
+    );
+    expect(luminance).toBeLessThan(0.1);
   });
 
   it('refuses empty lines before sending anything, naming them', async () => {

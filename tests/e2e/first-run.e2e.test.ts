@@ -1,3 +1,4 @@
+import type { Locator, Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { newKey, startRelay } from './harness/relay';
 import { e2eSuite } from './harness/suite';
@@ -7,10 +8,19 @@ import { ModelsPage } from './pages/models-page';
 import { ShellPage } from './pages/shell-page';
 
 const suite = e2eSuite();
+
+/** The chat screen's welcome after connecting: its three suggestions shown. */
+async function landedInChat(page: Page): Promise<Locator> {
+  await page.getByRole('heading', { level: 1, name: 'Chat' }).waitFor();
+  const welcome = page.getByRole('region', { name: 'Start a conversation' });
+  const suggestions = welcome.getByRole('list', { name: 'Suggestions' }).getByRole('button');
+  await expect.poll(() => suggestions.count()).toBe(3);
+  return welcome;
+}
 const key = suite.key;
 
 describe('first run', () => {
-  it('shows the connect screen, and "Try the demo relay" connects and lists the demo models', async () => {
+  it('shows the connect screen, and "Try the demo relay" lands in a new chat with suggestions, then lists the demo models', async () => {
     const app = await suite.openApp();
     const connect = new ConnectPage(app.page);
     await connect.waitUntilShown();
@@ -18,6 +28,15 @@ describe('first run', () => {
     await app.screenshot('first-run');
 
     await connect.tryDemo.click();
+    // A new chat: the model that will answer and three suggested messages, not a list of models.
+    const welcome = await landedInChat(app.page);
+    await expect
+      .poll(() => welcome.textContent())
+      .toMatch(/Replies come from demo-chat on Demo relay/);
+    await app.screenshot('first-run-demo-chat');
+
+    const shell = new ShellPage(app.page);
+    await shell.open('Models');
     const models = new ModelsPage(app.page);
     await models.waitForModels();
     await expect(models.modelIds('Chat')).resolves.toEqual([
@@ -29,7 +48,6 @@ describe('first run', () => {
     await expect(models.modelIds('Images')).resolves.toEqual(['demo-image']);
     // Labelled as a demo with synthetic replies, on the screen and in the sidebar.
     await expect(models.demoNotice.textContent()).resolves.toMatch(/synthetic replies/);
-    const shell = new ShellPage(app.page);
     await expect(shell.activeConnection.textContent()).resolves.toMatch(/Demo relay.*Demo/);
     await app.screenshot('first-run-demo-models');
 
@@ -40,7 +58,7 @@ describe('first run', () => {
     await expect(card.keyStatus.textContent()).resolves.toMatch(/^Key saved \(…[0-9a-f]{4}\)$/);
   });
 
-  it('tests an address and key, shows the URL it requested, then saves and lists the models', async () => {
+  it('tests an address and key, shows the URL it requested, then saves and opens a new chat', async () => {
     const app = await suite.openApp();
     const connect = new ConnectPage(app.page);
     await connect.waitUntilShown();
@@ -58,6 +76,11 @@ describe('first run', () => {
     );
 
     await connect.form.save();
+    const welcome = await landedInChat(app.page);
+    await expect
+      .poll(() => welcome.textContent())
+      .toMatch(/Replies come from demo-chat on Local relay/);
+    await new ShellPage(app.page).open('Models');
     const models = new ModelsPage(app.page);
     await models.waitForModels();
     await expect(models.modelIds('Chat')).resolves.toEqual([

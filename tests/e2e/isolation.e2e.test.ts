@@ -84,7 +84,9 @@ describe('renderer isolation', () => {
     const connect = new ConnectPage(app.page);
     await connect.waitUntilShown();
     await connect.tryDemo.click();
-    await new ModelsPage(app.page).waitForModels();
+    const models = new ModelsPage(app.page);
+    await models.open();
+    await models.waitForModels();
     const styled = () =>
       app.page.evaluate(() => {
         const window = globalThis as unknown as PageWindow;

@@ -46,6 +46,7 @@ describe('the API key never reaches the renderer', () => {
 
     await connect.form.save();
     const models = new ModelsPage(page);
+    await models.open();
     await models.waitForModels();
     await expectKeyNotInPage(app, firstKey);
 
@@ -102,6 +103,7 @@ describe('the API key never reaches the renderer', () => {
     const wrongKey = newKey();
     await connect.connect({ name: 'Refusing relay', baseUrl: suite.relay.url, apiKey: wrongKey });
     const models = new ModelsPage(app.page);
+    await models.open();
     await models.failure.waitFor();
     await expectKeyNotInPage(app, wrongKey);
     await models.enterCorrectedKey(firstKey);

@@ -5,9 +5,11 @@ import { ModelsPage } from './pages/models-page';
 
 const suite = e2eSuite({ connectionName: 'Picker relay' });
 
-/** Connected: the app shows the model picker, as it does after a first connection. */
+/** Connected (which lands in Chat), then on the model picker. */
 async function connected(options: SuiteAppOptions = {}): Promise<ModelsPage> {
-  return new ModelsPage((await suite.connect(options)).page);
+  const models = new ModelsPage((await suite.connect(options)).page);
+  await models.open();
+  return models;
 }
 
 /** Node's fetch, with the relay's model list replaced by `models` and answered after `delay`. */

@@ -1,14 +1,18 @@
 /**
  * The prompt library against the demo relay: a prompt with a mistake in its braces refused in
  * place, an assistant with a variable and a starter message a chat starts from, and a snippet
- * inserted with `/` in the message box, its variable asked for, then sent.
+ * inserted with `/` in the message box, its variable asked for, then sent; the library exported
+ * as JSON and imported into a fresh app, a bad entry refused by name.
  */
+import { readFile, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import type { Dialogs } from '../../electron/main/app-context';
 import { e2eSuite } from './harness/suite';
 import { ChatPage } from './pages/chat-page';
 import { PromptsPage } from './pages/prompts-page';
 
-const suite = e2eSuite({ connectionName: 'Prompt relay' });
+const suite = e2eSuite({ connectionName: 'Prompt relay', scratch: true });
 
 function invoked(channel: string): unknown[] {
   return suite.app.messages
@@ -72,6 +76,12 @@ describe('prompt library', () => {
         link!.conversationId,
       ),
     ).toMatchObject({ name: 'Trip planner' });
+    // The header says which prompt the conversation came from; the message box offers `/`.
+    const origin = page.locator('.chat-header .chat-prompt-origin');
+    await expect.poll(() => origin.textContent()).toContain('Trip planner');
+    await expect
+      .poll(() => chat.message.getAttribute('placeholder'))
+      .toContain('type / for snippets');
 
     // Quick insert: `/` lists the snippets, Enter picks one, its variable is asked for.
     await chat.message.fill('/gree');
@@ -88,5 +98,61 @@ describe('prompt library', () => {
     await chat.message.press('Enter');
     await expect.poll(() => chat.replies().count()).toBe(2);
     expect(invoked('chat:send').at(-1)).toMatchObject({ text: 'Write a warm hello to Ada.' });
+
+    // A conversation whose prompt was deleted since shows no prompt, and a plain one none.
+    await prompts.open();
+    await prompts.card('Trip planner').getByRole('button', { name: 'Delete Trip planner' }).click();
+    await page.getByRole('dialog').getByRole('button', { name: 'Delete', exact: true }).click();
+    await prompts.card('Trip planner').waitFor({ state: 'detached' });
+    await chat.open();
+    await chat.openConversation('Trip planner');
+    await chat.message.waitFor();
+    await expect.poll(() => origin.count()).toBe(0);
+    await chat.newChat();
+    await expect.poll(() => origin.count()).toBe(0);
+  });
+
+  it('exports the library as JSON and imports it into a fresh app, refusing a bad entry by name', async () => {
+    const exported = join(suite.scratch, 'prompts.json');
+    // What the open dialog answers: nothing chosen until the file is ready.
+    const chosen: string[] = [];
+    const dialogs: Dialogs = {
+      chooseSavePath: async () => exported,
+      chooseOpenPaths: async () => chosen,
+    };
+    const prompts = await suite.connected(PromptsPage, { dialogs });
+    await prompts.fillNew('snippet', { name: 'Sign-off', text: 'Best, {{name=Ada}}' });
+    await prompts.save();
+    await prompts.card('Sign-off').waitFor();
+    await prompts.fillNew('assistant', { name: 'Prose tightener', text: 'You tighten prose.' });
+    await prompts.save();
+    await prompts.card('Prose tightener').waitFor();
+    await prompts.page.getByRole('button', { name: 'Export…' }).click();
+    await expect.poll(() => readFile(exported, 'utf8').catch(() => '')).toContain('Sign-off');
+    const file = JSON.parse(await readFile(exported, 'utf8')) as {
+      format: string;
+      prompts: Array<{ name: string; text: string }>;
+    };
+    expect(file.format).toBe('relay-desktop.prompts');
+    expect(file.prompts.map((p) => p.name).sort()).toEqual(['Prose tightener', 'Sign-off']);
+    await suite.closeApp();
+
+    // The same file, with one broken entry added, into an app with a fresh library.
+    const opened = join(suite.scratch, 'prompts-with-a-bad-one.json');
+    file.prompts.push({ name: 'Half-written', text: 'Summarise {{topic' });
+    await writeFile(opened, JSON.stringify(file));
+    chosen.push(opened);
+    const fresh = await suite.connected(PromptsPage, { dialogs });
+    await fresh.page.getByRole('button', { name: 'Import…' }).click();
+    const notice = fresh.page.locator('.notice', { hasText: 'Imported:' });
+    await expect
+      .poll(() => notice.locator('.notice-title').textContent())
+      .toBe('Imported: 2 prompts added, 1 refused');
+    await expect(notice.locator('.prompt-refused li').allTextContents()).resolves.toEqual([
+      expect.stringMatching(/^“Half-written” \(entry 3\): /),
+    ]);
+    await fresh.card('Sign-off').waitFor();
+    await fresh.card('Prose tightener').waitFor();
+    await expect(fresh.card('Half-written').count()).resolves.toBe(0);
   });
 });

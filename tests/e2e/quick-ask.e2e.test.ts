@@ -14,7 +14,6 @@ import { blocking, describeViolations, scanPage } from './pages/axe';
 import { ChatPage } from './pages/chat-page';
 import { walkWithTab } from './pages/keyboard-walk';
 import { ConnectPage } from './pages/connect-page';
-import { ModelsPage } from './pages/models-page';
 import { QuickAskPage } from './pages/quick-ask-page';
 
 const suite = e2eSuite({ relay: false });
@@ -48,7 +47,7 @@ async function openQuickAsk(
   const connect = new ConnectPage(app.page);
   await connect.waitUntilShown();
   await connect.tryDemo.click();
-  await new ModelsPage(app.page).heading.waitFor();
+  await new ConnectPage(app.page).waitUntilConnected();
   const quick = new QuickAskPage(await app.openQuickWindow());
   await expect.poll(() => quick.model.textContent()).toBe('demo-chat');
   return { quick, windows, reads: () => reads };

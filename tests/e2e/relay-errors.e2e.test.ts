@@ -20,6 +20,7 @@ describe('relay errors in place', () => {
     await connect.connect({ name: 'Team relay', baseUrl: suite.relay.url, apiKey: wrongKey });
 
     const models = new ModelsPage(app.page);
+    await models.open();
     await models.failure.waitFor();
     const alert = models.failure.getByRole('alert');
     await expect(alert.textContent()).resolves.toContain('Team relay refused the key');
@@ -68,6 +69,7 @@ describe('relay errors in place', () => {
       consoleUrl: CONSOLE,
     });
     const models = new ModelsPage(app.page);
+    await models.open();
     await models.waitForModels();
 
     suite.relay.setBalance(drainedKey, 0);
@@ -98,13 +100,14 @@ describe('relay errors in place', () => {
     await connect.waitUntilShown();
     await connect.connect({ name: 'No console', baseUrl: suite.relay.url, apiKey: drainedKey });
     const models = new ModelsPage(app.page);
+    await models.open();
     await models.failure.waitFor();
     await expect(models.failure.getByRole('link').count()).resolves.toBe(0);
     await expect(models.failure.textContent()).resolves.toContain('console address');
   });
 
   it('shows the retry countdown main reports while it waits to ask a busy relay again', async () => {
-    let failures = 1;
+    let failures = 0;
     const app = await suite.openApp({
       fetch: async (url, init) => {
         if (url.endsWith('/v1/models') && failures > 0) {
@@ -120,6 +123,13 @@ describe('relay errors in place', () => {
     const connect = new ConnectPage(app.page);
     await connect.waitUntilShown();
     await connect.connect({ name: 'Busy relay', baseUrl: suite.relay.url, apiKey: goodKey });
+    await connect.waitUntilConnected();
+    const models = new ModelsPage(app.page);
+    await models.open();
+    await models.waitForModels();
+    // Then the relay is busy: the next list (a refresh) is answered 503 with Retry-After, once.
+    failures = 1;
+    await models.refresh.click();
 
     const notice = app.page.locator('.retry-notice');
     await notice.waitFor();
@@ -127,9 +137,9 @@ describe('relay errors in place', () => {
     await expect(notice.textContent()).resolves.toContain('overloaded');
     await app.screenshot('models-retrying');
 
-    const models = new ModelsPage(app.page);
+    // The list stays shown meanwhile; the notice goes once the second try has answered.
+    await expect.poll(() => notice.count(), { timeout: 10_000 }).toBe(0);
     await models.waitForModels();
-    await expect(notice.count()).resolves.toBe(0);
     // The countdown came from main as an event of the contract.
     const event = app.messages.find((m) => m.channel === 'relay:retry-scheduled');
     expect(event).toMatchObject({
@@ -148,6 +158,7 @@ describe('relay errors in place', () => {
     await connect.waitUntilShown();
     await connect.connect({ name: 'Flaky relay', baseUrl: suite.relay.url, apiKey: goodKey });
     const models = new ModelsPage(app.page);
+    await models.open();
     await models.waitForModels();
     const shell = new ShellPage(app.page);
     await expect.poll(() => shell.connectionState()).toBe('ok');

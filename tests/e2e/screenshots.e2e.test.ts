@@ -172,10 +172,16 @@ describe.each(['light', 'dark'] as const)('screenshots in the %s theme', (theme)
     await connect.waitUntilShown();
     await shoot('connect');
     await connect.tryDemo.click();
+    // Connected: a new chat, with the model that will answer and three suggestions.
+    const welcome = shared.app.page.getByRole('region', { name: 'Start a conversation' });
+    await expect.poll(() => welcome.textContent()).toMatch(/Replies come from demo-chat/);
+    await blur();
+    await shoot('first-chat');
   });
 
   it('model picker, with prices entered', async () => {
     const models = new ModelsPage(shared.app.page);
+    await models.open();
     await models.waitForModels();
     for (const [model, input, output] of [
       ['demo-chat', '2.5', '10'],
@@ -386,10 +392,11 @@ describe.each(['light', 'dark'] as const)('screenshots in the %s theme', (theme)
     await embeddings.waitForPictures();
     await blur();
     await shoot('embeddings');
-    // The pictures, further down the screen.
-    await embeddings.heatmap.scrollIntoViewIfNeeded();
+    // The map, further down its column, with a point chosen by keyboard.
+    await embeddings.scatter.focus();
+    await shared.app.page.keyboard.press('ArrowRight');
     await shared.app.page.evaluate(
-      `document.querySelector('canvas.heatmap-canvas').closest('section, .card')?.scrollIntoView({ block: 'start' })`,
+      `document.querySelector('canvas.scatter-canvas').closest('section, .card')?.scrollIntoView({ block: 'start' })`,
     );
     await shoot('embeddings-pictures');
   });

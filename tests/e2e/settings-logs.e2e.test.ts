@@ -1,7 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { e2eSuite } from './harness/suite';
 import { ConnectPage } from './pages/connect-page';
-import { ModelsPage } from './pages/models-page';
 import { ShellPage } from './pages/shell-page';
 
 const suite = e2eSuite({ relay: false });
@@ -12,7 +11,7 @@ describe('settings: logs for support', () => {
     const connect = new ConnectPage(app.page);
     await connect.waitUntilShown();
     await connect.tryDemo.click();
-    await new ModelsPage(app.page).heading.waitFor();
+    await new ConnectPage(app.page).waitUntilConnected();
     await new ShellPage(app.page).open('Settings');
 
     const section = app.page.getByRole('region', { name: 'Logs for support' });

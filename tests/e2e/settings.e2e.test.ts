@@ -5,7 +5,6 @@ import type { PageWindow } from './harness/page-types';
 import { e2eSuite } from './harness/suite';
 import { ScriptedDialogs } from '../fakes/chat-dialogs';
 import { ConnectPage } from './pages/connect-page';
-import { ModelsPage } from './pages/models-page';
 import { SettingsPage } from './pages/settings-page';
 import { ShellPage } from './pages/shell-page';
 
@@ -24,7 +23,7 @@ async function openSettings(
   const connect = new ConnectPage(app.page);
   await connect.waitUntilShown();
   await connect.tryDemo.click();
-  await new ModelsPage(app.page).heading.waitFor();
+  await new ConnectPage(app.page).waitUntilConnected();
   await new ShellPage(app.page).open('Settings');
   return new SettingsPage(app.page);
 }

@@ -6,14 +6,15 @@ import { describe, expect, it } from 'vitest';
 import { e2eSuite } from './harness/suite';
 import { ChatPage } from './pages/chat-page';
 import { ConnectPage } from './pages/connect-page';
+import { ModelsPage } from './pages/models-page';
 import { ShortcutsPage } from './pages/shortcuts-page';
 
 const suite = e2eSuite({ connectionName: 'Shortcut relay' });
 
-/** The app connected to the demo relay, on its first screen (Models). */
+/** The app connected to the demo relay, then on the Models screen. */
 async function connected(): Promise<{ chat: ChatPage; shortcuts: ShortcutsPage }> {
   const { page } = await suite.connect();
-  await page.getByRole('heading', { level: 1, name: 'Models' }).waitFor();
+  await new ModelsPage(page).open();
   return { chat: new ChatPage(page), shortcuts: new ShortcutsPage(page) };
 }
 

@@ -240,8 +240,10 @@ function RootContent({ screen, onScreen, onShortcuts, link, onLinkDone }: Screen
     );
   }
   if (!hasConnections) {
+    // Connected from the first-run screen: a new chat, with the model that will answer and
+    // suggested messages, is the way in (the models are one click away).
     return (
-      <ConnectScreen onConnected={() => onScreen('models')} link={link} onLinkDone={onLinkDone}>
+      <ConnectScreen onConnected={() => onScreen('chat')} link={link} onLinkDone={onLinkDone}>
         <Suspense fallback={null}>
           <RestoreOffer />
         </Suspense>

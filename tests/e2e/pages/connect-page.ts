@@ -62,6 +62,11 @@ export class ConnectPage {
     await this.heading.waitFor();
   }
 
+  /** Connecting from here lands in Chat, on a new chat with its suggestions. */
+  async waitUntilConnected(): Promise<void> {
+    await this.page.getByRole('heading', { level: 1, name: 'Chat' }).waitFor();
+  }
+
   async connect(fields: Required<Pick<ConnectionFields, 'name' | 'baseUrl'>> & ConnectionFields) {
     await this.form.fill(fields);
     await this.form.save();

@@ -33,6 +33,7 @@ export function ChatHeader({
         <Icon name="sidebar" />
       </button>
       <p className="chat-header-title">{conversation?.title ?? 'No conversation open'}</p>
+      {conversation && <PromptOrigin conversationId={conversation.id} />}
       {conversation && <ConversationCostSummary conversation={conversation} />}
       {ready && conversation && (
         <>
@@ -41,6 +42,41 @@ export function ChatHeader({
         </>
       )}
     </header>
+  );
+}
+
+/**
+ * The saved prompt a conversation was started from, as a quiet label ("🧭 Trip planner"): read
+ * again when the library changes; nothing when there is none or the prompt was deleted since.
+ */
+function PromptOrigin({ conversationId }: { conversationId: string }) {
+  const [origin, setOrigin] = useState<{ name: string; icon: string } | undefined>();
+  const [changes, setChanges] = useState(0);
+  useEffect(() => relayBridge()?.onPromptsChanged(() => setChanges((n) => n + 1)), []);
+  useEffect(() => {
+    const bridge = relayBridge();
+    if (!bridge) return;
+    let current = true;
+    bridge.getConversationPrompt({ conversationId }).then(
+      (found) => {
+        if (current)
+          setOrigin(found?.promptId ? { name: found.name, icon: found.icon } : undefined);
+      },
+      () => {
+        if (current) setOrigin(undefined);
+      },
+    );
+    return () => {
+      current = false;
+    };
+  }, [conversationId, changes]);
+  if (!origin) return null;
+  return (
+    <p className="chat-prompt-origin" title={`Started from the prompt “${origin.name}”`}>
+      <span className="visually-hidden">From the prompt </span>
+      {origin.icon && <span aria-hidden="true">{origin.icon} </span>}
+      <span className="chat-prompt-origin-name">{origin.name}</span>
+    </p>
   );
 }
 

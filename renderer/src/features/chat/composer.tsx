@@ -178,11 +178,9 @@ export function Composer({ conversation }: { conversation: ConversationSummary }
           {...snippets.inputProps}
           className="input chat-input"
           aria-label="Message"
-          placeholder={
-            enterSends
-              ? 'Message (Enter sends, Shift+Enter breaks the line)'
-              : 'Message (Ctrl+Enter sends)'
-          }
+          placeholder={`Message (${
+            enterSends ? 'Enter sends, Shift+Enter breaks the line' : 'Ctrl+Enter sends'
+          }${snippets.hasSnippets ? '; type / for snippets' : ''})`}
           rows={3}
           value={text}
           aria-invalid={errors.text ? true : undefined}

@@ -55,7 +55,9 @@ export function useSnippetInsert({
   const open = query !== undefined && dismissed !== text && filling === undefined;
 
   useEffect(() => {
-    if (!open || snippets !== undefined || loading.current) return;
+    // Read when the composer appears (its placeholder mentions `/` when there are snippets) and
+    // again after each change of the library.
+    if (snippets !== undefined || loading.current) return;
     const bridge = relayBridge();
     if (!bridge) return;
     loading.current = true;
@@ -174,6 +176,8 @@ export function useSnippetInsert({
   return {
     element,
     onKeyDown,
+    /** The library has snippets: the message box says that `/` lists them. */
+    hasSnippets: (snippets?.length ?? 0) > 0,
     /** For the message box: the list it controls and the option chosen in it. */
     inputProps: open
       ? {

@@ -38,13 +38,8 @@ function ask<T>(request: Unsent<WorkerRequest>, transfer: Transferable[] = []): 
   });
 }
 
-export function analyse(
-  vectors: Float32Array,
-  n: number,
-  d: number,
-  heatmapSize: number,
-): Promise<Analysis> {
-  return ask<Analysis>({ type: 'analyse', vectors, n, d, heatmapSize }, [vectors.buffer]);
+export function analyse(vectors: Float32Array, n: number, d: number): Promise<Analysis> {
+  return ask<Analysis>({ type: 'analyse', vectors, n, d }, [vectors.buffer]);
 }
 
 export function rank(query: Float32Array, limit: number): Promise<Array<[number, number]>> {

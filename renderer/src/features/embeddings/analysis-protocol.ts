@@ -7,8 +7,6 @@ export interface AnalyseRequest {
   vectors: Float32Array;
   n: number;
   d: number;
-  /** Pixels a side of the heatmap image. */
-  heatmapSize: number;
 }
 
 export interface RankRequest {
@@ -26,7 +24,6 @@ export interface Analysis {
   matrix: Float32Array;
   /** Input indexes (of the analysed rows) ordered so that similar ones sit side by side. */
   order: number[];
-  heatmap: { size: number; pixels: Uint8ClampedArray };
   /** x, y per row on the first two principal components. */
   points: Float32Array;
   explained: [number, number];

@@ -6,8 +6,6 @@ import { analyse, rank } from './analysis-client';
 import { useEmbeddingsStore as store } from './embeddings-store';
 import { collectInputs } from './input-check';
 
-/** The heatmap image is at most this many pixels a side; more inputs are sampled. */
-const HEATMAP_MAX_PIXELS = 600;
 /**
  * Values per page of vectors fetched for the pictures: as many as main sends at once (they come
  * as binary float32), so 2,000 vectors of 2,048 dimensions are one answer.
@@ -149,8 +147,7 @@ async function drawPictures(runId: string): Promise<void> {
         row++;
       }
     }
-    const size = Math.min(indexes.length, HEATMAP_MAX_PIXELS);
-    const analysis = await analyse(vectors, indexes.length, d, size);
+    const analysis = await analyse(vectors, indexes.length, d);
     if (store.getState().run?.id !== runId) return;
     store.getState().analysisReady({ ...analysis, runId, indexes });
   } catch (error) {

@@ -48,6 +48,7 @@ export function EmbeddingsScreen({ connection }: { connection: ConnectionSummary
 
   const { run, progress, analysis } = state;
   const running = progress !== undefined;
+  const pictured = run !== undefined && analysis !== undefined && analysis.runId === run.id;
 
   return (
     <div className="page embeddings-page">
@@ -157,21 +158,19 @@ export function EmbeddingsScreen({ connection }: { connection: ConnectionSummary
               <p className="failure-message">{state.analysisFailure}</p>
             </Notice>
           )}
-          {run && analysis && analysis.runId === run.id && (
-            <>
-              <div className="embeddings-pictures">
-                <SimilarityHeatmap run={run} analysis={analysis} />
-                <PcaScatter run={run} analysis={analysis} />
-              </div>
-              <NearestPanel />
-            </>
-          )}
+          {pictured && <NearestPanel />}
           {!run && !running && (
             <EmptyState title="No vectors yet">
               <p>Write a few texts, one per line, and embed them to see how alike they are.</p>
             </EmptyState>
           )}
         </div>
+        {pictured && (
+          <div className="embeddings-pictures">
+            <SimilarityHeatmap run={run} analysis={analysis} />
+            <PcaScatter run={run} analysis={analysis} />
+          </div>
+        )}
         <aside className="embeddings-aside">
           <RunsList />
         </aside>

@@ -1,8 +1,14 @@
-import { useEffect, useRef, useState, type KeyboardEvent } from 'react';
+import { useEffect, useMemo, useRef, useState, type KeyboardEvent } from 'react';
+import { resolveRgb, useThemeKey } from '../../lib/theme-colours';
 import { pointerAt, prepareCanvas } from './canvas-size';
 import type { EmbeddingRun, ShownAnalysis } from './embeddings-store';
+import { heatmapPixels, type HeatScale } from './vector-math';
 
 const SIZE = 420;
+/** The image is at most this many pixels a side; more inputs are sampled. */
+const MAX_PIXELS = 600;
+/** Up to this many inputs, rows and columns carry the inputs' numbers (cells of 14 px or more). */
+const NUMBERED_UP_TO = 30;
 
 interface Cell {
   /** Positions in the shown order. */
@@ -18,12 +24,15 @@ function describe(cell: Cell, analysis: ShownAnalysis, run: EmbeddingRun, ordere
   const a = run.items[analysis.indexes[i] as number]?.text ?? '';
   const b = run.items[analysis.indexes[j] as number]?.text ?? '';
   const short = (t: string) => (t.length > 40 ? `${t.slice(0, 39)}…` : t);
-  return { value, text: `“${short(a)}” and “${short(b)}”: ${value.toFixed(3)}` };
+  const numbers = `Inputs ${(analysis.indexes[i] as number) + 1} and ${(analysis.indexes[j] as number) + 1}`;
+  return { value, text: `${numbers}: “${short(a)}” and “${short(b)}”: ${value.toFixed(3)}` };
 }
 
 /**
  * The cosine similarity of every pair as a heatmap, in input order or ordered so that similar
- * inputs sit together. Pointing at a cell, or moving over it with the arrow keys, says its value.
+ * inputs sit together, its rows and columns numbered as the vectors table numbers the inputs.
+ * Pointing at a cell, or moving over it with the arrow keys, says its value. The colours are the
+ * theme's (`--color-heat-*`): unrelated pairs are pale in the light theme, dark in the dark one.
  */
 export function SimilarityHeatmap({
   run,
@@ -38,48 +47,53 @@ export function SimilarityHeatmap({
   const [tip, setTip] = useState<{ x: number; y: number } | undefined>();
   const n = analysis.n;
 
+  const themeKey = useThemeKey();
+  const [scale, setScale] = useState<HeatScale | undefined>();
   useEffect(() => {
     const element = canvas.current;
     if (!element) return;
+    setScale({
+      low: resolveRgb(element, '--color-heat-low'),
+      mid: resolveRgb(element, '--color-heat-mid'),
+      high: resolveRgb(element, '--color-heat-high'),
+    });
+  }, [themeKey]);
+
+  // Positions in the shown order → indexes of the analysed inputs.
+  const shown = useMemo(
+    () => (ordered ? analysis.order : Array.from({ length: n }, (_, i) => i)),
+    [analysis, ordered, n],
+  );
+  const image = useMemo(() => {
+    if (!scale) return undefined;
+    const size = Math.min(n, MAX_PIXELS);
+    const pixels = heatmapPixels(analysis.matrix, n, shown, size, scale);
+    const painted = document.createElement('canvas');
+    painted.width = size;
+    painted.height = size;
+    painted.getContext('2d')?.putImageData(new ImageData(pixels, size, size), 0, 0);
+    return painted;
+  }, [analysis, shown, n, scale]);
+
+  useEffect(() => {
+    const element = canvas.current;
+    if (!element || !image) return;
     const context = prepareCanvas(element, SIZE);
     if (!context) return;
-    const { size, pixels } = analysis.heatmap;
-    // The worker painted the ordered matrix; input order is a re-indexing of the same pixels.
-    const image = document.createElement('canvas');
-    image.width = size;
-    image.height = size;
-    const imageContext = image.getContext('2d');
-    if (!imageContext) return;
-    if (ordered)
-      imageContext.putImageData(new ImageData(new Uint8ClampedArray(pixels), size, size), 0, 0);
-    else {
-      const inverse = new Int32Array(n);
-      analysis.order.forEach((index, position) => (inverse[index] = position));
-      const out = new Uint8ClampedArray(size * size * 4);
-      const source = new Int32Array(size);
-      for (let p = 0; p < size; p++) {
-        const index = Math.min(n - 1, Math.floor((p * n) / size));
-        source[p] = Math.min(size - 1, Math.floor(((inverse[index] as number) * size) / n));
-      }
-      for (let y = 0; y < size; y++)
-        for (let x = 0; x < size; x++) {
-          const from = ((source[y] as number) * size + (source[x] as number)) * 4;
-          out.set(pixels.subarray(from, from + 4), (y * size + x) * 4);
-        }
-      imageContext.putImageData(new ImageData(out, size, size), 0, 0);
-    }
     context.imageSmoothingEnabled = false;
     context.clearRect(0, 0, SIZE, SIZE);
     context.drawImage(image, 0, 0, SIZE, SIZE);
     if (cell) {
       const step = SIZE / n;
-      context.strokeStyle = '#111';
-      context.lineWidth = 1;
+      context.strokeStyle = getComputedStyle(element).color || '#111';
+      context.lineWidth = 1.5;
       context.strokeRect(cell.col * step, cell.row * step, Math.max(step, 2), Math.max(step, 2));
     }
     element.dataset.painted = 'true';
-  }, [analysis, ordered, cell, n]);
+  }, [image, cell, n]);
 
+  const numbers =
+    n <= NUMBERED_UP_TO ? shown.map((i) => (analysis.indexes[i] as number) + 1) : undefined;
   const info = cell ? describe(cell, analysis, run, ordered) : undefined;
 
   const onKey = (event: KeyboardEvent<HTMLCanvasElement>) => {
@@ -109,41 +123,69 @@ export function SimilarityHeatmap({
           Order by similarity
         </label>
       </div>
-      <div className="picture-frame">
-        <canvas
-          ref={canvas}
-          className="picture-canvas heatmap-canvas"
-          tabIndex={0}
-          role="img"
-          aria-label={`Similarity of ${n} inputs to each other, ${ordered ? 'ordered by similarity' : 'in input order'}. Use the arrow keys to read pairs.`}
-          aria-describedby="heatmap-value"
-          onKeyDown={onKey}
-          onMouseMove={(event) => {
-            const { x, y } = pointerAt(event.currentTarget, event);
-            const col = Math.floor((x / SIZE) * n);
-            const row = Math.floor((y / SIZE) * n);
-            if (row < 0 || col < 0 || row >= n || col >= n) return;
-            if (row !== cell?.row || col !== cell?.col) setCell({ row, col });
-            setTip({ x, y });
-          }}
-          onMouseLeave={() => setTip(undefined)}
-        />
-        {info && tip && (
-          <div
-            className="picture-tooltip"
-            role="tooltip"
-            style={{ left: tip.x + 12, top: tip.y + 12 }}
-          >
-            {info.text}
-          </div>
+      <div className="heatmap-grid">
+        {numbers && (
+          <>
+            <div className="heatmap-cols" aria-hidden="true">
+              {numbers.map((number) => (
+                <span key={number} className="heatmap-number">
+                  {number}
+                </span>
+              ))}
+            </div>
+            <div className="heatmap-rows" aria-hidden="true">
+              {numbers.map((number) => (
+                <span key={number} className="heatmap-number">
+                  {number}
+                </span>
+              ))}
+            </div>
+          </>
         )}
+        <div className="picture-frame">
+          <canvas
+            ref={canvas}
+            className="picture-canvas heatmap-canvas"
+            tabIndex={0}
+            role="img"
+            aria-label={`Similarity of ${n} inputs to each other, ${ordered ? 'ordered by similarity' : 'in input order'}. Use the arrow keys to read pairs.`}
+            aria-describedby="heatmap-value"
+            onKeyDown={onKey}
+            onMouseMove={(event) => {
+              const { x, y } = pointerAt(event.currentTarget, event);
+              const col = Math.floor((x / SIZE) * n);
+              const row = Math.floor((y / SIZE) * n);
+              if (row < 0 || col < 0 || row >= n || col >= n) return;
+              if (row !== cell?.row || col !== cell?.col) setCell({ row, col });
+              setTip({ x, y });
+            }}
+            onMouseLeave={() => setTip(undefined)}
+          />
+          {info && tip && (
+            <div
+              className="picture-tooltip"
+              role="tooltip"
+              style={{ left: tip.x + 12, top: tip.y + 12 }}
+            >
+              {info.text}
+            </div>
+          )}
+        </div>
       </div>
       <p id="heatmap-value" className="picture-readout" aria-live="polite">
         {info
           ? info.text
           : 'Point at a cell, or focus the picture and use the arrow keys, to read a pair.'}
       </p>
-      <p className="muted small">Red: alike (1). Pale: unrelated (0). Blue: opposite (−1).</p>
+      <p className="muted small heat-legend">
+        <span>Opposite (−1)</span>
+        <span className="heat-legend-scale" aria-hidden="true" />
+        <span>Alike (1)</span>
+      </p>
+      <p className="muted small">
+        {numbers ? 'Numbers are those of the vectors table. ' : ''}Unrelated pairs (0) are in the
+        middle of the scale.
+      </p>
     </section>
   );
 }

@@ -1,17 +1,9 @@
 /**
- * Works out similarity, ordering, the heatmap's pixels and the PCA projection off the page's
- * main thread: for 2,000 inputs that is a few hundred million multiplications, which would
+ * Works out similarity, ordering and the PCA projection off the page's main thread: for 2,000 inputs that is a few hundred million multiplications, which would
  * freeze the window if done there.
  */
 import type { WorkerRequest, WorkerResponse } from './analysis-protocol';
-import {
-  heatmapPixels,
-  orderBySimilarity,
-  pca2,
-  rankAgainst,
-  similarityMatrix,
-  unitRows,
-} from './vector-math';
+import { orderBySimilarity, pca2, rankAgainst, similarityMatrix, unitRows } from './vector-math';
 
 interface WorkerScope {
   onmessage: ((event: MessageEvent<WorkerRequest>) => void) | null;
@@ -25,20 +17,19 @@ scope.onmessage = (event) => {
   const request = event.data;
   try {
     if (request.type === 'analyse') {
-      const { vectors, n, d, heatmapSize } = request;
+      const { vectors, n, d } = request;
       const unit = unitRows(vectors, n, d);
       current = { unit, n, d };
       const matrix = similarityMatrix(unit, n, d);
       const order = orderBySimilarity(matrix, n);
-      const pixels = heatmapPixels(matrix, n, order, heatmapSize);
       const { points, explained } = pca2(vectors, n, d);
       scope.postMessage(
         {
           type: 'analysed',
           id: request.id,
-          analysis: { n, matrix, order, heatmap: { size: heatmapSize, pixels }, points, explained },
+          analysis: { n, matrix, order, points, explained },
         },
-        [matrix.buffer, pixels.buffer, points.buffer],
+        [matrix.buffer, points.buffer],
       );
     } else {
       if (!current) throw new Error('There is no set to compare with yet.');

@@ -227,16 +227,37 @@ export function rankAgainst(
   return scored.slice(0, limit);
 }
 
-/** A colour for a cosine in [-1, 1]: blue for opposite, pale for unrelated, red for alike. */
-export function similarityColour(value: number): [number, number, number] {
+export type Rgb = readonly [number, number, number];
+
+/** The heatmap's colour scale: opposite (−1), unrelated (0) and alike (1). */
+export interface HeatScale {
+  low: Rgb;
+  mid: Rgb;
+  high: Rgb;
+}
+
+/** The light theme's scale (the page reads the theme's own from the design tokens). */
+export const LIGHT_HEAT_SCALE: HeatScale = {
+  low: [59, 76, 192],
+  mid: [246, 244, 240],
+  high: [180, 4, 38],
+};
+
+/** A colour for a cosine in [-1, 1], mixed from `mid` towards `low` or `high`. */
+export function similarityColour(
+  value: number,
+  scale: HeatScale = LIGHT_HEAT_SCALE,
+): [number, number, number] {
   const t = Math.max(-1, Math.min(1, value));
-  const mix = (from: readonly number[], to: readonly number[], f: number) =>
+  const mix = (from: Rgb, to: Rgb, f: number) =>
     [0, 1, 2].map((c) =>
       Math.round((from[c] as number) + ((to[c] as number) - (from[c] as number)) * f),
     ) as [number, number, number];
-  const pale = [246, 244, 240];
-  return t < 0 ? mix(pale, [59, 76, 192], -t) : mix(pale, [180, 4, 38], t);
+  return t < 0 ? mix(scale.mid, scale.low, -t) : mix(scale.mid, scale.high, t);
 }
+
+/** Steps of the colour table `heatmapPixels` looks values up in (0.002 of a cosine apart). */
+const SCALE_STEPS = 1000;
 
 /**
  * RGBA pixels of the heatmap of `matrix` in `order`, `size` pixels a side: one pixel per pair
@@ -247,7 +268,11 @@ export function heatmapPixels(
   n: number,
   order: readonly number[],
   size: number,
-): Uint8ClampedArray {
+  scale: HeatScale = LIGHT_HEAT_SCALE,
+): Uint8ClampedArray<ArrayBuffer> {
+  const table = new Uint8ClampedArray((SCALE_STEPS + 1) * 3);
+  for (let k = 0; k <= SCALE_STEPS; k++)
+    table.set(similarityColour((k * 2) / SCALE_STEPS - 1, scale), k * 3);
   const pixels = new Uint8ClampedArray(size * size * 4);
   const cell = new Int32Array(size);
   for (let p = 0; p < size; p++)
@@ -255,11 +280,12 @@ export function heatmapPixels(
   for (let y = 0; y < size; y++) {
     const row = (cell[y] as number) * n;
     for (let x = 0; x < size; x++) {
-      const [r, g, b] = similarityColour(matrix[row + (cell[x] as number)] as number);
+      const value = Math.max(-1, Math.min(1, matrix[row + (cell[x] as number)] as number));
+      const from = Math.round(((value + 1) * SCALE_STEPS) / 2) * 3;
       const at = (y * size + x) * 4;
-      pixels[at] = r;
-      pixels[at + 1] = g;
-      pixels[at + 2] = b;
+      pixels[at] = table[from] as number;
+      pixels[at + 1] = table[from + 1] as number;
+      pixels[at + 2] = table[from + 2] as number;
       pixels[at + 3] = 255;
     }
   }

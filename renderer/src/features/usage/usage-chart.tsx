@@ -5,8 +5,9 @@
  * usable without a pointer; the same figures are in the tables under it.
  */
 import 'uplot/dist/uPlot.min.css';
-import { useEffect, useRef, useState } from 'react';
+import { useEffect, useRef } from 'react';
 import uPlot from 'uplot';
+import { resolveColour as resolve, useThemeKey } from '../../lib/theme-colours';
 import type { ChartData, Metric } from './usage-data';
 
 export interface UsageChartProps {
@@ -23,33 +24,6 @@ export interface UsageChartProps {
 
 const SERIES_COLOURS = [1, 2, 3, 4, 5, 6].map((n) => `--color-chart-${n}`);
 const HEIGHT = 260;
-
-/** The colour a token resolves to now (light-dark() depends on the theme). */
-function resolve(host: HTMLElement, token: string): string {
-  const probe = document.createElement('span');
-  probe.style.color = `var(${token})`;
-  host.appendChild(probe);
-  const colour = getComputedStyle(probe).color;
-  probe.remove();
-  return colour;
-}
-
-/** Changes whenever the app's theme or the system's does, to draw again in the new colours. */
-function useThemeKey(): number {
-  const [key, setKey] = useState(0);
-  useEffect(() => {
-    const bump = () => setKey((k) => k + 1);
-    const observer = new MutationObserver(bump);
-    observer.observe(document.documentElement, { attributeFilter: ['data-theme'] });
-    const media = window.matchMedia('(prefers-color-scheme: dark)');
-    media.addEventListener('change', bump);
-    return () => {
-      observer.disconnect();
-      media.removeEventListener('change', bump);
-    };
-  }, []);
-  return key;
-}
 
 const dayStart = (date: string) => {
   const [y, m, d] = date.split('-').map(Number);

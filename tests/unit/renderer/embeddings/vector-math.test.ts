@@ -147,3 +147,14 @@ describe('heatmap pixels', () => {
     expect(Array.from(pixels.slice(4, 8))).toEqual([246, 244, 240, 255]);
   });
 });
+
+describe('heatmap pixels in a theme’s scale', () => {
+  it('paints unrelated pairs in the middle colour and alike ones in the high one', () => {
+    const dark = { low: [95, 134, 238], mid: [31, 35, 42], high: [240, 116, 95] } as const;
+    const pixels = heatmapPixels(Float32Array.from([1, 0, 0, 1]), 2, [0, 1], 2, dark);
+    expect(Array.from(pixels.slice(0, 4))).toEqual([240, 116, 95, 255]);
+    expect(Array.from(pixels.slice(4, 8))).toEqual([31, 35, 42, 255]);
+    const opposite = heatmapPixels(Float32Array.from([1, -1, -1, 1]), 2, [0, 1], 2, dark);
+    expect(Array.from(opposite.slice(4, 8))).toEqual([95, 134, 238, 255]);
+  });
+});
