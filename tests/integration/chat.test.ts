@@ -515,11 +515,19 @@ describe('a reply that never ends', () => {
   });
 });
 
+async function nextMillisecond(): Promise<void> {
+  const start = Date.now();
+  while (Date.now() === start) await new Promise((resolve) => setTimeout(resolve, 1));
+}
+
 describe('the list, search, export and import', () => {
   it('orders by activity with pinned first; rename; delete with undo', async () => {
     await connect();
     const a = await app.api.createConversation({ title: 'A', model: MODEL });
     const b = await app.api.createConversation({ title: 'B', model: MODEL });
+    // Activity is kept to the millisecond and a tie is broken by the random id: C must be
+    // created in a later millisecond than B for "C is newer" to be a fact.
+    await nextMillisecond();
     const c = await app.api.createConversation({ title: 'C', model: MODEL });
     const sent = await app.api.sendMessage({ conversationId: a.id, text: 'bump' });
     await app.finished(sent.replyId);

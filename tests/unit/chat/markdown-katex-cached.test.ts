@@ -5,8 +5,10 @@ import rehypeKatex from 'rehype-katex';
 import remarkMath from 'remark-math';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import rehypeKatexCached, {
+  cachedMathNodes,
   forgetRenderedMath,
   katexLoaded,
+  MAX_CACHED_MATH_NODES,
   loadKatex,
   mathRenderedFor,
   renderedMathVersion,
@@ -86,6 +88,26 @@ describe('rehype-katex, cached', () => {
     } finally {
       unsubscribe();
     }
+  });
+
+  it('bounds what it remembers by the size of the rendered formulas, not their count', () => {
+    forgetRenderedMath();
+    // A formula renders to a few hundred hast nodes, so a bound by count let a long session
+    // keep tens of megabytes; the bound is on nodes, and the newest formulas stay.
+    let formulas = 0;
+    while (cachedMathNodes() < MAX_CACHED_MATH_NODES && formulas < 2000) {
+      html(`Own $x_{${formulas}}^{2} + \\frac{${formulas}}{y_{${formulas}}}$`, 'cached');
+      formulas++;
+    }
+    for (let n = formulas; n < formulas + 50; n++) {
+      html(`Own $x_{${n}}^{2} + \\frac{${n}}{y_{${n}}}$`, 'cached');
+      expect(cachedMathNodes()).toBeLessThanOrEqual(MAX_CACHED_MATH_NODES);
+    }
+    // Still a cache: the same formula again is the same rendering.
+    const last = `Own $x_{${formulas + 49}}^{2} + \\frac{${formulas + 49}}{y_{${formulas + 49}}}$`;
+    expect(html(last, 'cached')).toBe(html(last, 'katex'));
+    forgetRenderedMath();
+    expect(cachedMathNodes()).toBe(0);
   });
 
   it('renders a formula KaTeX fails on at once after its first deferred try', async () => {

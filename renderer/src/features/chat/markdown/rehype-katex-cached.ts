@@ -61,10 +61,80 @@ export function setKatexImport(load: () => Promise<{ default: RehypeKatexPlugin 
   katexLoading = undefined;
 }
 
-/** Formulas remembered per options object; the oldest go first past this many. */
+/** Formulas KaTeX failed on that are remembered; the oldest go first past this many. */
 const CACHE_SIZE = 1000;
 
-let caches = new WeakMap<object, Map<string, ElementContent[]>>();
+/**
+ * How much rendered math is remembered, in hast nodes (all options objects together). One
+ * formula is a few hundred nodes (KaTeX writes MathML and positioned HTML), about 200 bytes of
+ * heap each: a bound by count (1,000 formulas) let a long session keep tens of megabytes.
+ * 5,000 nodes is some twenty-five formulas, about 1 MB: the growing block's (rendered again each
+ * frame) and the newest of those in view. Past it, the least recently used go first; a formula
+ * scrolled back into view after that is rendered again (a few milliseconds, between frames).
+ */
+export const MAX_CACHED_MATH_NODES = 5_000;
+
+/** The nodes of a rendered formula, its weight in the cache. */
+function nodeCount(nodes: readonly ElementContent[]): number {
+  let count = 0;
+  for (const node of nodes) {
+    count++;
+    if (node.type === 'element') count += nodeCount(node.children);
+  }
+  return count;
+}
+
+/**
+ * A least-recently-used map bounded by the total weight of its values. Written here rather than
+ * taken from lru-cache (whose `maxSize` does this) because that adds 19 kB to the chat chunk for
+ * the dozen lines below; a Map keeps insertion order, so its first key is the least recently used.
+ */
+class WeighedCache {
+  readonly #entries = new Map<string, { value: ElementContent[]; weight: number }>();
+  #weight = 0;
+
+  constructor(private readonly maxWeight: number) {}
+
+  get weight(): number {
+    return this.#weight;
+  }
+
+  has(key: string): boolean {
+    return this.#entries.has(key);
+  }
+
+  /** The value, made the most recently used. */
+  get(key: string): ElementContent[] | undefined {
+    const entry = this.#entries.get(key);
+    if (!entry) return undefined;
+    this.#entries.delete(key);
+    this.#entries.set(key, entry);
+    return entry.value;
+  }
+
+  set(key: string, value: ElementContent[]): void {
+    const weight = Math.max(1, nodeCount(value));
+    const old = this.#entries.get(key);
+    if (old) {
+      this.#weight -= old.weight;
+      this.#entries.delete(key);
+    }
+    // A value heavier than the whole bound is not kept (it would push out everything else).
+    if (weight > this.maxWeight) return;
+    this.#entries.set(key, { value, weight });
+    this.#weight += weight;
+    for (const [oldest, entry] of this.#entries) {
+      if (this.#weight <= this.maxWeight) break;
+      this.#entries.delete(oldest);
+      this.#weight -= entry.weight;
+    }
+  }
+}
+
+/** Rendered formulas, one bound for all: keyed by the options object's number and the formula. */
+let mathCache = new WeighedCache(MAX_CACHED_MATH_NODES);
+let optionsIds = new WeakMap<object, number>();
+let nextOptionsId = 0;
 /** Formulas KaTeX reported errors on: rendered at once each time, never deferred. */
 let failed = new Set<string>();
 
@@ -77,20 +147,34 @@ function noteFailed(key: string): void {
 
 /** Forgets every remembered formula (for benchmarks that must start cold each run). */
 export function forgetRenderedMath(): void {
-  caches = new WeakMap();
+  mathCache = new WeighedCache(MAX_CACHED_MATH_NODES);
+  optionsIds = new WeakMap();
   failed = new Set();
   pending.clear();
   waiting = new Map();
   renderedFor = new Map();
 }
 
-function cacheFor(options: object): Map<string, ElementContent[]> {
-  let cache = caches.get(options);
-  if (!cache) {
-    cache = new Map();
-    caches.set(options, cache);
-  }
-  return cache;
+/** The formulas rendered with these options: a view of the one cache. */
+function cacheFor(options: object): Pick<WeighedCache, 'get' | 'has' | 'set'> {
+  const prefix = () => {
+    let id = optionsIds.get(options);
+    if (id === undefined) {
+      id = nextOptionsId++;
+      optionsIds.set(options, id);
+    }
+    return `${id}\u0000`;
+  };
+  return {
+    get: (key) => mathCache.get(prefix() + key),
+    has: (key) => mathCache.has(prefix() + key),
+    set: (key, value) => mathCache.set(prefix() + key, value),
+  };
+}
+
+/** The hast nodes remembered now (for tests). */
+export function cachedMathNodes(): number {
+  return mathCache.weight;
 }
 
 function classesOf(element: Element): unknown[] {
@@ -309,17 +393,13 @@ export default function rehypeKatexCached({
       } else {
         return result;
       }
-    } else {
-      // Used again: the newest.
-      cache.delete(key);
-      cache.set(key, result);
     }
+    // (A hit was made the most recently used by `get`.)
     return structuredClone(result);
   }
 
   function remember(key: string, result: ElementContent[]): void {
     cache.set(key, result);
-    if (cache.size > CACHE_SIZE) cache.delete(cache.keys().next().value!);
   }
 
   return function transform(tree: Root, file: VFile): void {
