@@ -56,6 +56,11 @@ export interface Dialogs {
 /** The operating system's file manager and trash; Electron's `shell` in the app. */
 export interface DesktopShell {
   showInFolder(path: string): void;
+  /**
+   * Opens a file in the system's app for its type; resolves to the system's error text, or ''
+   * when it opened. Absent where there is no desktop.
+   */
+  openPath?(path: string): Promise<string>;
   moveToTrash(path: string): Promise<void>;
   /** Puts the image file on the clipboard as an image; absent where there is no clipboard. */
   copyImage?(path: string): Promise<void>;

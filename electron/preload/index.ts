@@ -1,4 +1,4 @@
-import { contextBridge, ipcRenderer, type IpcRendererEvent } from 'electron';
+import { contextBridge, ipcRenderer, webUtils, type IpcRendererEvent } from 'electron';
 import { createBridge } from '../shared/ipc/bridge';
 import { EVENTS, ROUTES } from '../shared/ipc/contract';
 
@@ -22,4 +22,10 @@ const bridge = createBridge(
   },
 );
 
-contextBridge.exposeInMainWorld('relay', { ...bridge, appVersion: __APP_VERSION__ });
+/**
+ * The path on disk of a file dropped on the page ('' for one that is not a file on disk): what
+ * the page hands main to attach it. The page itself never reads the file.
+ */
+const pathForFile = (file: File): string => webUtils.getPathForFile(file);
+
+contextBridge.exposeInMainWorld('relay', { ...bridge, appVersion: __APP_VERSION__, pathForFile });

@@ -91,7 +91,7 @@ describe('what the built bundles take from Electron', () => {
     expect(use.unreadable).toEqual([]);
     expect([...use.specifiers.keys()]).toEqual(['electron']);
     const names = [...use.electronNames.keys()].sort();
-    expect(names).toEqual(['contextBridge', 'ipcRenderer']);
+    expect(names).toEqual(['contextBridge', 'ipcRenderer', 'webUtils']);
     for (const name of names) expect(SANDBOXED_PRELOAD_MODULES).toContain(name);
   });
 });

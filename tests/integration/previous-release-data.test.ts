@@ -207,5 +207,40 @@ it('turns every 0.1 conversation into one path with nothing lost, after a backup
         "SELECT version FROM schema_migrations WHERE domain = 'chat' ORDER BY version",
       )
       .map((r) => r.version),
-  ).toEqual([1, 2, 3]);
+  ).toEqual([1, 2, 3, 4]);
+});
+
+it('adds the tables of files sent with messages to a 0.1 folder, and a 0.1 conversation takes one', async () => {
+  app = await open();
+  const { api } = app;
+  const db = app.services.db;
+  expect(db.one<{ n: number }>('SELECT count(*) AS n FROM chat_attachments')?.n).toBe(0);
+  const maths = (await api.listConversations()).find((c) => c.title === 'Maths notes')!;
+  const before = (await api.getConversation({ id: maths.id })).messages;
+  // Messages written by 0.1 carry no files, and read as they were.
+  expect(before.every((m) => m.attachments === undefined)).toBe(true);
+
+  const path = join(dir, 'formula.txt');
+  await writeFile(path, 'The area of a circle is pi r squared.');
+  const { attached } = await api.attachPaths({ paths: [path] });
+  await api.updateConversationSettings({ id: maths.id, model: 'demo-chat-fast' });
+  // The folder's relay is not running here: the reply fails, the message and its file stay.
+  const sent = await api.sendMessage({
+    conversationId: maths.id,
+    text: 'And a sphere?',
+    attachmentIds: attached.map((a) => a.id),
+  });
+  await app.finished(sent.replyId);
+  const after = (await api.getConversation({ id: maths.id })).messages;
+  expect(after.slice(0, before.length)).toEqual(before);
+  const question = after.find((m) => m.id === sent.userMessageId)!;
+  expect(question.parentId).toBe(before.at(-1)!.id);
+  expect(question.attachments?.map((a) => [a.name, a.kind, a.bytes])).toEqual([
+    ['formula.txt', 'text', 37],
+  ]);
+  // Its text is in the files' full-text index.
+  expect(
+    db.all("SELECT rowid FROM chat_attachments_fts WHERE chat_attachments_fts MATCH 'circl*'"),
+  ).toHaveLength(1);
+  expect(db.integrityCheck()).toBe('ok');
 });

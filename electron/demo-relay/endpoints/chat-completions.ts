@@ -11,6 +11,7 @@ import { sendJson, SSE_HEADERS, writeEvent } from '../http-io';
 import {
   composeBriefReply,
   composeDemoReply,
+  composeWithFiles,
   continueFrom,
   countPromptTokens,
   padReply,
@@ -43,7 +44,9 @@ interface Reply {
  */
 function composeReply(request: ChatRequest, replyTokens: number): Reply {
   const compose = request.model.style === 'brief' ? composeBriefReply : composeDemoReply;
-  const text = compose(promptOf(request.messages), { temperature: request.temperature });
+  const text = composeWithFiles(compose, promptOf(request.messages), {
+    temperature: request.temperature,
+  });
   const whole = padReply(tokenize(text), replyTokens);
   // A request that ends with the reply so far asks for the rest of it (a stopped reply continued).
   const last = request.messages[request.messages.length - 1];

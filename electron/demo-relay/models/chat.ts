@@ -203,3 +203,60 @@ export function continueFrom(pieces: readonly string[], written: string): string
   if (whole.startsWith(written)) return tokenize(whole.slice(written.length));
   return tokenize('\n\nThat is where the demo reply ends.');
 }
+
+/** A file a client attached to a message as a delimited text block (docs/spec/wire-conventions.md). */
+export interface AttachedFile {
+  name: string;
+  type: string;
+  /** For a PDF: how many pages it has text on. */
+  pages?: number;
+  body: string;
+}
+
+const FILE_BLOCK =
+  /<attached-file name="([^"\n]*)" type="([^"\n]*)"(?: pages="(\d+)")?>\n([\s\S]*?)\n<\/attached-file>/g;
+
+/** The message's own text, and the files attached after it as `<attached-file>` blocks. */
+export function splitAttachedFiles(prompt: string): { text: string; files: AttachedFile[] } {
+  const files: AttachedFile[] = [];
+  const text = prompt.replace(FILE_BLOCK, (_block, name: string, type: string, pages, body) => {
+    const file: AttachedFile = { name, type, body: body as string };
+    if (pages !== undefined) file.pages = Number(pages);
+    files.push(file);
+    return '';
+  });
+  return { text: text.trim(), files };
+}
+
+/** The start of a file's text (its first page, for a PDF), on one line and shortened. */
+function openingOf(body: string): { line: string; page?: number } {
+  const marker = /^\[Page (\d+)\]\n/.exec(body);
+  const text = (marker ? body.slice(marker[0].length).split(/\n\[Page \d+\]\n/)[0]! : body)
+    .replace(/\s+/g, ' ')
+    .trim();
+  const points = [...text];
+  const line = points.length > 100 ? `${points.slice(0, 100).join('')}…` : text;
+  return marker ? { line, page: Number(marker[1]) } : { line };
+}
+
+/**
+ * A reply that shows it read the files attached: the demo model's reply to the message's own
+ * text, then a line per file quoting its start (its first page, for a PDF).
+ */
+export function composeWithFiles(
+  compose: (prompt: string, options?: DemoReplyOptions) => string,
+  prompt: string,
+  options: DemoReplyOptions = {},
+): string {
+  const { text, files } = splitAttachedFiles(prompt);
+  if (files.length === 0) return compose(prompt, options);
+  const quotes = files.map((file) => {
+    const { line, page } = openingOf(file.body);
+    const pages =
+      file.pages === undefined ? '' : `, ${file.pages} page${file.pages === 1 ? '' : 's'}`;
+    const where = page === undefined ? '' : ` page ${page}`;
+    const words = file.body.match(/[\p{L}\p{M}\p{N}]+/gu)?.length ?? 0;
+    return `- **${file.name}** (${file.type}${pages}, ${words} words)${where} begins: “${line}”`;
+  });
+  return [compose(text, options), '', '### From your files', '', ...quotes].join('\n');
+}

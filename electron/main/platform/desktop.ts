@@ -68,6 +68,7 @@ export const electronDialogs: Dialogs = {
 
 export const electronDesktop: DesktopShell = {
   showInFolder: (path) => shell.showItemInFolder(path),
+  openPath: (path) => shell.openPath(path),
   moveToTrash: (path) => shell.trashItem(path),
   copyText(text) {
     clipboard.writeText(text);

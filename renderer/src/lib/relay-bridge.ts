@@ -7,7 +7,14 @@ import type { Events, Routes } from '../../../electron/shared/ipc/contract';
  *
  * Undefined when the page runs outside the app (a plain browser, a component test).
  */
-export type RelayBridge = Bridge<Routes, Events> & { readonly appVersion: string };
+export type RelayBridge = Bridge<Routes, Events> & {
+  readonly appVersion: string;
+  /**
+   * The path on disk of a file dropped on the page ('' when it is not a file on disk), from
+   * Electron's `webUtils.getPathForFile` in the preload; absent outside Electron (the e2e page).
+   */
+  readonly pathForFile?: (file: File) => string;
+};
 
 export function relayBridge(): RelayBridge | undefined {
   return (window as Window & { relay?: RelayBridge }).relay;

@@ -1,6 +1,8 @@
-import type { CHAT_ROUTES } from '../../../shared/ipc/routes/chat';
+import { MAX_ATTACHMENTS, type CHAT_ROUTES } from '../../../shared/ipc/routes/chat';
 import type { AppContext } from '../../app-context';
 import { AppError } from '../../services/app-error';
+import { openAttachment, saveAttachment } from '../../services/chat/attachment-files';
+import { AttachmentDrafts, AttachmentStore } from '../../services/chat/attachments';
 import { ChatService } from '../../services/chat/chat-service';
 import { ChatStore } from '../../services/chat/store';
 import { readInProcess, readInWorker } from '../../services/chat/import-reader';
@@ -8,6 +10,43 @@ import { exportToFile, importFromFiles } from '../../services/chat/transfer';
 import { conversationCost, usageReport } from '../../services/chat/usage';
 import type { Handlers } from '../router';
 import { saved } from './saved-files';
+
+/** What the attach dialog offers first; "All files" lets any text file with another name in. */
+const ATTACHABLE_EXTENSIONS = [
+  'txt',
+  'md',
+  'markdown',
+  'csv',
+  'tsv',
+  'json',
+  'jsonl',
+  'html',
+  'htm',
+  'pdf',
+  'docx',
+  'log',
+  'ts',
+  'tsx',
+  'js',
+  'jsx',
+  'py',
+  'rb',
+  'go',
+  'rs',
+  'java',
+  'c',
+  'h',
+  'cpp',
+  'cs',
+  'php',
+  'sh',
+  'sql',
+  'css',
+  'yaml',
+  'yml',
+  'toml',
+  'xml',
+];
 
 function found<T>(value: T | undefined): T {
   if (value === undefined) throw new AppError('not_found', 'That conversation no longer exists.');
@@ -17,8 +56,14 @@ function found<T>(value: T | undefined): T {
 /** The handlers of the chat routes: a line or two each, over the chat services. */
 export async function chatHandlers(context: AppContext): Promise<Handlers<typeof CHAT_ROUTES>> {
   const store = await ChatStore.open(context.db);
+  const attachments = new AttachmentStore(context.db);
+  const drafts = new AttachmentDrafts(context.readDocuments, async () => {
+    const { attachments: limits } = await context.settings.get();
+    return { maxBytes: limits.maxFileMb * 1024 * 1024, contextTokens: limits.contextTokens };
+  });
   const chat = new ChatService({
     store,
+    attachments,
     emit: context.emit,
     client: async (requestId) => (await context.activeClient(requestId)).client,
     defaults: async () => (await context.settings.get()).chatDefaults,
@@ -53,13 +98,16 @@ export async function chatHandlers(context: AppContext): Promise<Handlers<typeof
         return {
           conversation,
           ...page,
+          messages: attachments.decorate(page.messages),
           hasOlder: true,
           ...(page.hasNewer ? {} : withCompare(id)),
         };
       }
+      const path = store.path(id, { limit, beforeId, fromId });
       return {
         conversation,
-        ...store.path(id, { limit, beforeId, fromId }),
+        ...path,
+        messages: attachments.decorate(path.messages),
         hasNewer: false,
         ...(beforeId === undefined ? withCompare(id) : {}),
       };
@@ -78,13 +126,43 @@ export async function chatHandlers(context: AppContext): Promise<Handlers<typeof
       return {
         conversation: found(store.get(conversationId)),
         ...page,
+        messages: attachments.decorate(page.messages),
         leafId,
         ...(page.hasNewer ? {} : withCompare(conversationId)),
       };
     },
     forkConversation: ({ messageId }) => chat.fork(messageId).conversation,
     updateConversationSettings: ({ id, ...changes }) => found(store.update(id, changes)),
-    sendMessage: ({ conversationId, text, options }) => chat.send(conversationId, text, options),
+    sendMessage: async ({ conversationId, text, attachmentIds = [], options }) => {
+      const files = await drafts.prepare(attachmentIds, text);
+      const sent = await chat.send(conversationId, text, options, files);
+      drafts.sent(attachmentIds);
+      return sent;
+    },
+    attachFiles: async () => {
+      const paths = await context.dialogs.chooseOpenPaths({
+        title: 'Attach files',
+        multiple: true,
+        filters: [
+          {
+            name: 'Text, code and PDF',
+            extensions: ATTACHABLE_EXTENSIONS,
+          },
+          { name: 'All files', extensions: ['*'] },
+        ],
+      });
+      return drafts.attachPaths(paths.slice(0, MAX_ATTACHMENTS));
+    },
+    attachPaths: ({ paths }) => drafts.attachPaths(paths),
+    attachBytes: ({ name, base64 }) =>
+      drafts.attachBytes(name, new Uint8Array(Buffer.from(base64, 'base64'))),
+    discardAttachments: ({ ids }) => (drafts.discard(ids), null),
+    openAttachment: async ({ id }) => {
+      await openAttachment(attachments, context.desktop, id);
+      return null;
+    },
+    saveAttachment: async ({ id }) =>
+      saved(context, await saveAttachment(attachments, context.dialogs, id)),
     stopReply: ({ replyId }) => ({ stopped: chat.stop(replyId) }),
     regenerateReply: ({ conversationId, replyId, options }) =>
       chat.regenerate(conversationId, { ...options, replyId }),

@@ -33,11 +33,14 @@ import {
 import type { ChatMessage } from '../../../shared/relay-requests';
 import { RelayError, REPLY_TOO_LONG, type RelayClient } from '../relay/relay-client';
 import { AppError, errorInfo } from '../app-error';
+import { messageWithAttachments, type AttachmentStore, type ReadAttachment } from './attachments';
 import { DeltaCoalescer } from './delta-coalescer';
 import { DEFAULT_TITLE, type ChatStore } from './store';
 
 export interface ChatServiceOptions {
   store: ChatStore;
+  /** The files sent with messages; without it, messages carry none. */
+  attachments?: AttachmentStore;
   /** Sends an event of the contract to the page. */
   emit: Emit;
   /** A relay client whose retry countdowns are reported with `requestId`. */
@@ -180,27 +183,39 @@ export class ChatService {
     return conversation.temperature ?? (await this.#options.defaults()).temperature;
   }
 
-  async send(conversationId: string, text: string, options: SendOptions = {}) {
+  /** A message (with the files read for it, stored in the same transaction) and a reply to it. */
+  async send(
+    conversationId: string,
+    text: string,
+    options: SendOptions = {},
+    files: readonly ReadAttachment[] = [],
+  ) {
     const conversation = this.#ready(conversationId);
     const temperature = await this.#temperatureOf(conversation);
     const { reply, client } = await this.#prepare();
     this.#ensureIdle(conversation.id);
     const after = this.#leafToFollow(conversationId);
-    const [user, assistant] = this.#store.append(
-      conversationId,
-      [
-        { role: 'user', content: text, status: 'complete' },
-        {
-          id: reply,
-          role: 'assistant',
-          content: '',
-          status: 'streaming',
-          model: conversation.model,
-          temperature,
-        },
-      ],
-      after,
-    );
+    if (files.length > 0 && this.#options.attachments === undefined)
+      throw new AppError('internal', 'Files cannot be sent here.');
+    const [user, assistant] = this.#store.transaction(() => {
+      const written = this.#store.append(
+        conversationId,
+        [
+          { role: 'user', content: text, status: 'complete' },
+          {
+            id: reply,
+            role: 'assistant',
+            content: '',
+            status: 'streaming',
+            model: conversation.model,
+            temperature,
+          },
+        ],
+        after,
+      );
+      if (files.length > 0) this.#options.attachments!.add(written[0]!.id, files);
+      return written;
+    });
     if (conversation.messageCount === 0 && conversation.title === DEFAULT_TITLE) {
       this.#store.update(conversationId, { title: titleFrom(text) });
     }
@@ -287,6 +302,8 @@ export class ChatService {
       ],
       message.parentId,
     );
+    // The new version keeps the files of the one edited.
+    this.#options.attachments?.copy(messageId, user!.id);
     this.#start(client, message.conversationId, reply, options);
     return { userMessageId: user!.id, replyId: assistant!.id };
   }
@@ -366,7 +383,13 @@ export class ChatService {
         'invalid_request',
         'This reply is still being written: wait for it to finish, or stop it, before branching from it.',
       );
-    return this.#store.fork(messageId);
+    const forked = this.#store.fork(messageId);
+    const files = this.#options.attachments;
+    if (files)
+      this.#store.transaction(() => {
+        for (const { from, to } of forked.copied) files.copy(from, to);
+      });
+    return forked;
   }
 
   /**
@@ -476,10 +499,16 @@ export class ChatService {
     if (conversation.systemPrompt.trim() !== '')
       out.push({ role: 'system', content: conversation.systemPrompt });
     if (reply.parentId === null) return out;
-    for (const message of this.#store.ancestors(reply.parentId)) {
+    const path = this.#store.ancestors(reply.parentId);
+    const files =
+      this.#options.attachments?.forMessages(
+        path.filter((m) => m.role === 'user').map((m) => m.id),
+      ) ?? new Map();
+    for (const message of path) {
       // Failed replies with no text say nothing to the model.
       if (message.role === 'assistant' && message.content === '') continue;
-      out.push({ role: message.role, content: message.content });
+      const attached = files.get(message.id) ?? [];
+      out.push({ role: message.role, content: messageWithAttachments(message.content, attached) });
     }
     return out;
   }

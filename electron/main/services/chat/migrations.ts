@@ -17,6 +17,16 @@
  * (temperature, time to first token, duration), the compare batch they belong to, and every
  * reply's usage goes to `chat_usage` as well, which outlives conversations (what was spent stays
  * spent) and is not written again for a copy (a branch forked off, an import).
+ *
+ * Version 4 adds the files sent with a message (`chat_attachments`), kept in this same SQLite
+ * file rather than as files beside it: a message and its files are written in one transaction (a
+ * crash never leaves a message whose file is missing, or a file no message names), deleting a
+ * message or purging a conversation removes its files by cascade, and backups, which copy this
+ * one file, carry them. Their bytes sit in a table of their own, one row per content (by SHA-256):
+ * an edit or a branch that carries a message's files to a new message adds small rows, not a second
+ * copy, and the last row naming a content deletes it. The text read from each file (what the model
+ * is sent) is indexed for search by an FTS5 table of its own, kept in step by triggers like the
+ * messages'.
  */
 import type { Migration } from '../database';
 
@@ -166,6 +176,47 @@ export const CHAT_MIGRATIONS: readonly Migration[] = [
         FROM chat_messages
         WHERE role = 'assistant'
           AND (prompt_tokens IS NOT NULL OR completion_tokens IS NOT NULL OR total_tokens IS NOT NULL)`);
+    },
+  },
+  {
+    version: 4,
+    name: 'files sent with messages: their bytes by content, their text searchable',
+    up(db) {
+      db.exec(`CREATE TABLE chat_attachment_blobs (
+        sha256 TEXT PRIMARY KEY,
+        data BLOB NOT NULL
+      )`);
+      db.exec(`CREATE TABLE chat_attachments (
+        rowid INTEGER PRIMARY KEY,
+        id TEXT NOT NULL UNIQUE,
+        message_id TEXT NOT NULL REFERENCES chat_messages (id) ON DELETE CASCADE,
+        position INTEGER NOT NULL,
+        name TEXT NOT NULL,
+        kind TEXT NOT NULL CHECK (kind IN ('text', 'pdf', 'image')),
+        mime_type TEXT NOT NULL,
+        bytes INTEGER NOT NULL,
+        sha256 TEXT NOT NULL REFERENCES chat_attachment_blobs (sha256),
+        text TEXT NOT NULL DEFAULT '',
+        pages TEXT,
+        created_at TEXT NOT NULL,
+        UNIQUE (message_id, position)
+      )`);
+      db.exec('CREATE INDEX chat_attachments_by_content ON chat_attachments (sha256)');
+      db.exec(`CREATE TRIGGER chat_attachments_blob_release AFTER DELETE ON chat_attachments
+        WHEN NOT EXISTS (SELECT 1 FROM chat_attachments WHERE sha256 = old.sha256) BEGIN
+        DELETE FROM chat_attachment_blobs WHERE sha256 = old.sha256;
+      END`);
+      db.exec(`CREATE VIRTUAL TABLE chat_attachments_fts USING fts5(
+        text, content = 'chat_attachments', content_rowid = 'rowid',
+        tokenize = 'unicode61 remove_diacritics 2', prefix = '2 3'
+      )`);
+      db.exec(`CREATE TRIGGER chat_attachments_fts_insert AFTER INSERT ON chat_attachments BEGIN
+        INSERT INTO chat_attachments_fts (rowid, text) VALUES (new.rowid, new.text);
+      END`);
+      db.exec(`CREATE TRIGGER chat_attachments_fts_delete AFTER DELETE ON chat_attachments BEGIN
+        INSERT INTO chat_attachments_fts (chat_attachments_fts, rowid, text)
+          VALUES ('delete', old.rowid, old.text);
+      END`);
     },
   },
 ];

@@ -890,6 +890,7 @@ export class ChatStore {
     const query = ftsQuery(input);
     if (query === undefined) return [];
     const rows = this.db.all<{
+      rowid: number;
       id: string;
       conversation_id: string;
       title: string;
@@ -898,7 +899,7 @@ export class ChatStore {
       created_at: string;
       snippet: string;
     }>(
-      `SELECT m.id, m.conversation_id, c.title, m.seq, m.role, m.created_at,
+      `SELECT m.rowid, m.id, m.conversation_id, c.title, m.seq, m.role, m.created_at,
           snippet(chat_messages_fts, 0, '${HIT_START}', '${HIT_END}', '…', 16) AS snippet
         FROM chat_messages_fts
         JOIN chat_messages m ON m.rowid = chat_messages_fts.rowid
@@ -907,14 +908,52 @@ export class ChatStore {
         ORDER BY chat_messages_fts.rowid DESC LIMIT ?`,
       [query, limit],
     );
-    return rows.map((row) => ({
-      conversationId: row.conversation_id,
-      conversationTitle: row.title,
-      messageId: row.id,
-      seq: row.seq,
-      role: row.role,
-      createdAt: row.created_at,
-      snippet: snippetSegments(row.snippet),
+    // The text of files sent with messages (migration 4) is searched too: a hit in a file is a
+    // hit on its message, its snippet led by the file's name.
+    const files = this.db.all<(typeof rows)[number] & { name: string }>(
+      `SELECT m.rowid, m.id, m.conversation_id, c.title, m.seq, m.role, m.created_at, a.name,
+          snippet(chat_attachments_fts, 0, '${HIT_START}', '${HIT_END}', '…', 16) AS snippet
+        FROM chat_attachments_fts
+        JOIN chat_attachments a ON a.rowid = chat_attachments_fts.rowid
+        JOIN chat_messages m ON m.id = a.message_id
+        JOIN chat_conversations c ON c.id = m.conversation_id
+        WHERE chat_attachments_fts MATCH ? AND c.deleted_at IS NULL
+        ORDER BY m.rowid DESC LIMIT ?`,
+      [query, limit],
+    );
+    const hits = rows.map((row) => ({
+      rowid: row.rowid,
+      hit: {
+        conversationId: row.conversation_id,
+        conversationTitle: row.title,
+        messageId: row.id,
+        seq: row.seq,
+        role: row.role,
+        createdAt: row.created_at,
+        snippet: snippetSegments(row.snippet),
+      } satisfies SearchHit,
     }));
+    if (files.length === 0) return hits.map((h) => h.hit);
+    const seen = new Set(hits.map((h) => h.hit.messageId));
+    for (const row of files) {
+      if (seen.has(row.id)) continue;
+      seen.add(row.id);
+      hits.push({
+        rowid: row.rowid,
+        hit: {
+          conversationId: row.conversation_id,
+          conversationTitle: row.title,
+          messageId: row.id,
+          seq: row.seq,
+          role: row.role,
+          createdAt: row.created_at,
+          snippet: [{ text: `${row.name}: `, hit: false }, ...snippetSegments(row.snippet)],
+        },
+      });
+    }
+    return hits
+      .sort((a, b) => b.rowid - a.rowid)
+      .slice(0, limit)
+      .map((h) => h.hit);
   }
 }

@@ -7,7 +7,11 @@ import { join } from 'node:path';
 import { DEFAULT_DESKTOP_SETTINGS } from '../../../shared/ipc/routes/desktop';
 import { DEFAULT_PROXY_SETTINGS } from '../../../shared/ipc/routes/network';
 import { DEFAULT_QUICK_ASK_SETTINGS } from '../../../shared/ipc/routes/quick-ask';
-import { settingsSchema, type Settings } from '../../../shared/ipc/routes/settings';
+import {
+  DEFAULT_ATTACHMENT_SETTINGS,
+  settingsSchema,
+  type Settings,
+} from '../../../shared/ipc/routes/settings';
 import { DEFAULT_UPDATE_SETTINGS } from '../../../shared/ipc/routes/updates';
 import { readJsonFile, writeFileAtomic, type DataFileProblem } from '../data-files';
 import { setFields, type Changes } from '../changes';
@@ -24,6 +28,7 @@ export const DEFAULT_SETTINGS: Settings = {
   desktop: DEFAULT_DESKTOP_SETTINGS,
   updates: DEFAULT_UPDATE_SETTINGS,
   proxy: DEFAULT_PROXY_SETTINGS,
+  attachments: DEFAULT_ATTACHMENT_SETTINGS,
 };
 
 export class SettingsService {

@@ -26,6 +26,13 @@
  *   event, all replies together in one event, at most one event per ~16 ms whatever the number
  *   of replies; `chatReplyFinished` carries the whole final text.
  * - Search snippets are plain segments `{ text, hit }`, never HTML.
+ * - Attachments: the page never reads a file from disk. It asks main to open its own file
+ *   dialog (`attachFiles`), hands main the paths of files dropped on the composer (the preload's
+ *   `pathForFile`), or the bytes of a pasted file (`attachBytes`). Main reads each file, keeps it
+ *   as a draft and answers what it is (name, kind, size, a token estimate) or why it was refused,
+ *   by name. `sendMessage` names the drafts to send with the message; main reads files chosen
+ *   from disk again then (one deleted or changed since is refused by name, and nothing is sent).
+ *   Once sent, they are stored with the message and listed on it (`attachments`).
  */
 import { z } from 'zod';
 import { RELAY_ERROR_KINDS } from '../../relay-errors';
@@ -47,6 +54,50 @@ export const MAX_MESSAGE_CHARS = 200_000;
 export const MAX_REPLY_CHARS = 10_000_000;
 export const MAX_SYSTEM_PROMPT_CHARS = 100_000;
 export const MAX_TITLE_CHARS = 200;
+
+/** What an attachment is read as: text (any text or source file), a PDF's text layer, an image. */
+export const ATTACHMENT_KINDS = ['text', 'pdf', 'image'] as const;
+export type AttachmentKind = (typeof ATTACHMENT_KINDS)[number];
+
+/** At most this many files with one message. */
+export const MAX_ATTACHMENTS = 20;
+/** The longest file name kept. */
+export const MAX_ATTACHMENT_NAME = 255;
+/** The most bytes of one pasted file (as base64 they are a third more). */
+export const MAX_PASTED_BYTES = 20 * 1024 * 1024;
+
+/** An attachment as the page sees it: never its bytes or its text. */
+export const attachmentInfoSchema = z.object({
+  id,
+  name: z.string(),
+  kind: z.enum(ATTACHMENT_KINDS),
+  mimeType: z.string(),
+  /** The file's size in bytes. */
+  bytes: z.number().int().nonnegative(),
+  /** An estimate of the tokens it adds to the message (about four characters a token). */
+  tokens: z.number().int().nonnegative(),
+  /** For a PDF: how many pages it has text on. */
+  pages: z.number().int().nonnegative().optional(),
+});
+export type AttachmentInfo = z.infer<typeof attachmentInfoSchema>;
+
+/** A file that was not attached (or not sent), by name, with a sentence that says why. */
+export const attachmentRefusalSchema = z.object({
+  name: z.string(),
+  reason: z.string(),
+  message: z.string(),
+});
+export type AttachmentRefusal = z.infer<typeof attachmentRefusalSchema>;
+
+const attachResultSchema = z.object({
+  attached: z.array(attachmentInfoSchema),
+  refused: z.array(attachmentRefusalSchema),
+});
+
+const attachmentIdsSchema = z
+  .array(id)
+  .max(MAX_ATTACHMENTS, { error: `Send at most ${MAX_ATTACHMENTS} files with one message.` })
+  .optional();
 
 export const usageSchema = z.object({
   promptTokens: z.number().int().nonnegative().optional(),
@@ -140,6 +191,8 @@ export const chatMessageRecordSchema = z.object({
   batchId: id.optional(),
   /** Present when the message has other versions. */
   branch: branchSchema.optional(),
+  /** Files sent with the message, in the order they were attached. */
+  attachments: z.array(attachmentInfoSchema).optional(),
 });
 export type ChatMessageRecord = z.infer<typeof chatMessageRecordSchema>;
 
@@ -333,9 +386,52 @@ export const CHAT_ROUTES = {
       text: text(MAX_MESSAGE_CHARS).refine((t) => t.trim().length > 0, {
         error: 'Write a message first.',
       }),
+      /** Attachment drafts to send with it (from `attachFiles`, `attachPaths`, `attachBytes`). */
+      attachmentIds: attachmentIdsSchema,
       options: sendOptionsSchema,
     }),
     sendResultSchema,
+  ),
+  /** Opens main's file dialog and reads the files chosen; cancelled: nothing attached. */
+  attachFiles: route('chat:attach-files', z.undefined(), attachResultSchema),
+  /** Reads files dropped on the composer, by the paths the preload's `pathForFile` gave. */
+  attachPaths: route(
+    'chat:attach-paths',
+    z.strictObject({
+      paths: z
+        .array(text(4096).min(1))
+        .min(1)
+        .max(MAX_ATTACHMENTS, { error: `Attach at most ${MAX_ATTACHMENTS} files at once.` }),
+    }),
+    attachResultSchema,
+  ),
+  /** A pasted file (or a dropped one with no path on disk): its name and bytes, as base64. */
+  attachBytes: route(
+    'chat:attach-bytes',
+    z.strictObject({
+      name: text(MAX_ATTACHMENT_NAME).trim().min(1, { error: 'The pasted file has no name.' }),
+      base64: z
+        .string()
+        .max(Math.ceil(MAX_PASTED_BYTES / 3) * 4, {
+          error: `A pasted file can be at most ${MAX_PASTED_BYTES / (1024 * 1024)} MB.`,
+        })
+        .regex(/^[A-Za-z0-9+/]*={0,2}$/, { error: 'The pasted file is not base64.' }),
+    }),
+    attachResultSchema,
+  ),
+  /** Forgets attachment drafts the person removed from the composer. */
+  discardAttachments: route(
+    'chat:attach-discard',
+    z.strictObject({ ids: z.array(id).max(MAX_ATTACHMENTS * 5) }),
+    z.null(),
+  ),
+  /** Opens a sent attachment in the system's app for its type (from a copy in a temp folder). */
+  openAttachment: route('chat:attachment-open', z.strictObject({ id }), z.null()),
+  /** Saves a sent attachment where the person chooses. Cancelled: `saved: false`. */
+  saveAttachment: route(
+    'chat:attachment-save',
+    z.strictObject({ id }),
+    z.object({ saved: z.boolean(), path: z.string().optional() }),
   ),
   /** Aborts the reply's request in main; the reply ends 'interrupted' with its text kept. */
   stopReply: route(

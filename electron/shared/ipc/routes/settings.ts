@@ -11,6 +11,22 @@ import { DEFAULT_PROXY_SETTINGS, proxySettingsSchema } from './network';
 import { storedQuickAskSettingsSchema } from './quick-ask';
 import { storedUpdateSettingsSchema } from './updates';
 
+/** Files sent with messages: the largest file, and the tokens a message with its files may hold. */
+export const attachmentSettingsSchema = z.strictObject({
+  /** The largest file attached, in MB. */
+  maxFileMb: z.number().int().min(1).max(50),
+  /**
+   * The model's context, in tokens, used where the model list does not say it: a message whose
+   * text and files are estimated over it is not sent.
+   */
+  contextTokens: z.number().int().min(1000).max(10_000_000),
+});
+export type AttachmentSettings = z.infer<typeof attachmentSettingsSchema>;
+export const DEFAULT_ATTACHMENT_SETTINGS: AttachmentSettings = {
+  maxFileMb: 20,
+  contextTokens: 128_000,
+};
+
 export const settingsSchema = z.object({
   theme: z.enum(['system', 'light', 'dark']),
   chatDefaults: z.object({ temperature: temperatureSchema, maxTokens: maxTokensSchema.nullable() }),
@@ -30,6 +46,7 @@ export const settingsSchema = z.object({
   desktop: storedDesktopSettingsSchema,
   updates: storedUpdateSettingsSchema,
   proxy: proxySettingsSchema.default(DEFAULT_PROXY_SETTINGS),
+  attachments: attachmentSettingsSchema.default(DEFAULT_ATTACHMENT_SETTINGS),
 });
 export type Settings = z.infer<typeof settingsSchema>;
 
@@ -44,6 +61,7 @@ export const settingsChangesSchema = settingsSchema
     timeouts: true,
     allowPlaintextKeys: true,
     includePromptsInLogs: true,
+    attachments: true,
   })
   .partial()
   .strict();

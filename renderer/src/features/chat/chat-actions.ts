@@ -265,9 +265,15 @@ export function sendMessage(
   conversationId: string,
   text: string,
   stream: boolean,
+  attachmentIds: readonly string[] = [],
 ): Promise<boolean> {
   return afterSend(() =>
-    requireBridge().sendMessage({ conversationId, text, options: { stream } }),
+    requireBridge().sendMessage({
+      conversationId,
+      text,
+      ...(attachmentIds.length > 0 ? { attachmentIds: [...attachmentIds] } : {}),
+      options: { stream },
+    }),
   );
 }
 

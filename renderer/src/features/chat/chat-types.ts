@@ -8,3 +8,5 @@ export type SearchHit = Answer<'searchMessages'>[number];
 export type ReplyError = NonNullable<ChatMessage['error']>;
 export type ChatUsage = NonNullable<ChatMessage['usage']>;
 export type ReplyFinished = Parameters<Parameters<RelayBridge['onChatReplyFinished']>[0]>[0];
+export type AttachmentInfo = Answer<'attachFiles'>['attached'][number];
+export type AttachmentRefusal = Answer<'attachFiles'>['refused'][number];

@@ -1,6 +1,7 @@
 import { useEffect, useRef, useState, type KeyboardEvent } from 'react';
 import { Icon } from '../../components/icon';
 import { relayBridge } from '../../lib/relay-bridge';
+import { AttachmentChips, estimateTokens, useAttachmentDrafts } from './attachments';
 import { saveConversationSettings, sendMessage, stopStreaming } from './chat-actions';
 import { useChatStore } from './chat-store';
 import type { ConversationSummary } from './chat-types';
@@ -38,6 +39,8 @@ export function Composer({ conversation }: { conversation: ConversationSummary }
   const input = useRef<HTMLTextAreaElement>(null);
   const focusAsked = useChatStore((s) => s.composerFocus);
   const snippets = useSnippetInsert({ text, setText, input });
+  const files = useAttachmentDrafts(conversation.id);
+  const [contextTokens, setContextTokens] = useState<number | undefined>(undefined);
 
   // A suggestion chosen: it fills the message box, ready to edit or send.
   const draft = useChatStore((s) => s.draft);
@@ -69,7 +72,10 @@ export function Composer({ conversation }: { conversation: ConversationSummary }
   useEffect(() => {
     void relayBridge()
       ?.getSettings()
-      .then((s) => setDefaultTemperature(s.chatDefaults.temperature));
+      .then((s) => {
+        setDefaultTemperature(s.chatDefaults.temperature);
+        setContextTokens(s.attachments.contextTokens);
+      });
   }, []);
 
   async function send() {
@@ -100,8 +106,11 @@ export function Composer({ conversation }: { conversation: ConversationSummary }
       if (!saved) return;
     }
     const message = text;
+    const attachmentIds = files.files.map((f) => f.id);
     setText('');
-    if (!(await sendMessage(conversation.id, message, stream))) setText(message);
+    // Refused (a file gone since it was attached, say): the text and the files stay as they were.
+    if (!(await sendMessage(conversation.id, message, stream, attachmentIds))) setText(message);
+    else files.sent();
   }
 
   function onKeyDown(event: KeyboardEvent<HTMLTextAreaElement>) {
@@ -115,7 +124,7 @@ export function Composer({ conversation }: { conversation: ConversationSummary }
   }
 
   return (
-    <div className="chat-composer">
+    <div className="chat-composer" data-dragging={files.dragging || undefined} {...files.dropProps}>
       {conversation.usage.totalTokens > 0 && (
         <div className="chat-composer-bar">
           <span className="chat-usage" aria-label="Tokens in this conversation">
@@ -172,7 +181,22 @@ export function Composer({ conversation }: { conversation: ConversationSummary }
         </div>
       )}
       {snippets.element}
+      <AttachmentChips
+        drafts={files}
+        contextTokens={contextTokens}
+        textTokens={estimateTokens(text)}
+      />
       <div className="chat-compose-row">
+        <button
+          type="button"
+          className="icon-button chat-attach"
+          aria-label="Attach files"
+          title="Attach files (text, code, PDF)"
+          disabled={files.reading}
+          onClick={() => void files.pick()}
+        >
+          <Icon name="attach" />
+        </button>
         <textarea
           ref={input}
           {...snippets.inputProps}
@@ -186,6 +210,7 @@ export function Composer({ conversation }: { conversation: ConversationSummary }
           aria-invalid={errors.text ? true : undefined}
           onChange={(e) => setText(e.target.value)}
           onKeyDown={onKeyDown}
+          onPaste={files.onPaste}
         />
         {streamingCount > 0 ? (
           <button type="button" className="button" onClick={stopStreaming}>

@@ -11,6 +11,7 @@ import {
   regenerateReply,
   showLatest,
 } from './chat-actions';
+import { MessageAttachments } from './attachments';
 import { useChatStore } from './chat-store';
 import type { ChatMessage } from './chat-types';
 import { ReplyErrorView, RetryCountdown } from './reply-error';
@@ -322,6 +323,9 @@ const MessageRow = memo(function MessageRow({
         <div className="chat-user-text">{message.content}</div>
       ) : (
         <ReplyBody replyId={message.id} content={message.content} />
+      )}
+      {message.attachments && message.attachments.length > 0 && (
+        <MessageAttachments files={message.attachments} />
       )}
       {streaming && <RetryCountdown replyId={message.id} />}
       {!streaming && message.error && (

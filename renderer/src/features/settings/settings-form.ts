@@ -10,15 +10,30 @@ export interface SettingsFields {
   maxTokens: string;
   requestSeconds: string;
   idleSeconds: string;
+  /** The largest file attached to a message, in MB. */
+  attachmentMb: string;
+  /** The tokens a message with its files may hold where the model list does not say. */
+  contextTokens: string;
 }
 
 export type SettingsErrors = Partial<Record<keyof SettingsFields, string>>;
 
 export type ReadResult =
-  | { ok: true; changes: Pick<Settings, 'chatDefaults' | 'timeouts'> }
+  | { ok: true; changes: Pick<Settings, 'chatDefaults' | 'timeouts' | 'attachments'> }
   | { ok: false; errors: SettingsErrors };
 
 export const TIMEOUT_RANGE = { min: 5, max: 3600 } as const;
+export const ATTACHMENT_MB_RANGE = { min: 1, max: 50 } as const;
+export const CONTEXT_TOKENS_RANGE = { min: 1000, max: 10_000_000 } as const;
+
+/** A whole number in a range, or the sentence that says what it must be. */
+function readWhole(text: string, range: { min: number; max: number }, what: string) {
+  const value = text.trim();
+  const number = Number(value);
+  if (!WHOLE.test(value) || number < range.min || number > range.max)
+    return `${what} must be a whole number from ${range.min.toLocaleString('en')} to ${range.max.toLocaleString('en')}.`;
+  return number;
+}
 
 export function fieldsOf(settings: Settings): SettingsFields {
   return {
@@ -27,6 +42,8 @@ export function fieldsOf(settings: Settings): SettingsFields {
       settings.chatDefaults.maxTokens === null ? '' : String(settings.chatDefaults.maxTokens),
     requestSeconds: String(settings.timeouts.requestSeconds),
     idleSeconds: String(settings.timeouts.idleSeconds),
+    attachmentMb: String(settings.attachments.maxFileMb),
+    contextTokens: String(settings.attachments.contextTokens),
   };
 }
 
@@ -66,10 +83,17 @@ export function readSettingsFields(fields: SettingsFields): ReadResult {
   const idleSeconds = readSeconds(fields.idleSeconds, 'The idle timeout');
   if (typeof idleSeconds === 'string') errors.idleSeconds = idleSeconds;
 
+  const maxFileMb = readWhole(fields.attachmentMb, ATTACHMENT_MB_RANGE, 'The largest attachment');
+  if (typeof maxFileMb === 'string') errors.attachmentMb = maxFileMb;
+  const contextTokens = readWhole(fields.contextTokens, CONTEXT_TOKENS_RANGE, 'The model context');
+  if (typeof contextTokens === 'string') errors.contextTokens = contextTokens;
+
   if (
     Object.keys(errors).length > 0 ||
     typeof requestSeconds === 'string' ||
-    typeof idleSeconds === 'string'
+    typeof idleSeconds === 'string' ||
+    typeof maxFileMb === 'string' ||
+    typeof contextTokens === 'string'
   ) {
     return { ok: false, errors };
   }
@@ -78,6 +102,7 @@ export function readSettingsFields(fields: SettingsFields): ReadResult {
     changes: {
       chatDefaults: { temperature, maxTokens },
       timeouts: { requestSeconds, idleSeconds },
+      attachments: { maxFileMb, contextTokens },
     },
   };
 }

@@ -185,6 +185,24 @@ function DefaultsForm({ settings }: { settings: Settings }) {
             hint="Longest reply, in tokens. Empty for no limit."
           />
         </div>
+        <div className="field-row">
+          <Field
+            label="Largest attachment (MB)"
+            inputMode="numeric"
+            value={fields.attachmentMb}
+            onChange={edit('attachmentMb')}
+            error={errors.attachmentMb}
+            hint="A bigger file is not attached. 1 to 50."
+          />
+          <Field
+            label="Model context (tokens)"
+            inputMode="numeric"
+            value={fields.contextTokens}
+            onChange={edit('contextTokens')}
+            error={errors.contextTokens}
+            hint="A message with its files over this is not sent."
+          />
+        </div>
       </section>
       <section className="card settings-section" aria-labelledby="timeouts-title">
         <h2 className="card-title" id="timeouts-title">

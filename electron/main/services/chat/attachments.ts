@@ -1,0 +1,415 @@
+/**
+ * Files sent with a message: drafts while the person composes, rows with the message once sent,
+ * and the text the model is sent for them.
+ *
+ * Drafts: a file attached in the composer is read at once (so a refusal comes while the person
+ * is still there, by name, with why), and kept in memory under an id until it is sent or
+ * discarded. A file chosen from disk is read again when the message is sent: what goes out is the
+ * file as it is then, and one deleted or changed meanwhile is refused by name before anything is
+ * written. A pasted file is kept as the bytes pasted.
+ *
+ * Stored: in the app's SQLite file (migration 4 says why), written in the transaction that
+ * writes the message. The page sees each file's name, kind, size and token estimate, never its
+ * bytes or text; it asks main to open a copy or save one.
+ *
+ * Sent: each file's text follows the message's own text as a delimited block that names the
+ * file, its type and, for a PDF, each page (see `messageWithAttachments`).
+ */
+import { createHash, randomUUID } from 'node:crypto';
+import { basename } from 'node:path';
+import {
+  MAX_ATTACHMENTS,
+  type AttachmentInfo,
+  type AttachmentKind,
+  type AttachmentRefusal,
+  type ChatMessageRecord,
+} from '../../../shared/ipc/routes/chat';
+import { AppError } from '../app-error';
+import type { Db } from '../database';
+import {
+  DOCUMENT_LIMITS,
+  extractDocument,
+  type DocumentLimits,
+  type DocumentPage,
+  type DocumentResult,
+  type DocumentText,
+} from '../documents/document-text';
+import type { ReadDocuments } from '../documents/read-documents';
+import { readRegularFile } from '../files/regular-file';
+
+/** The limits attachments are read under; the person sets the size cap. */
+export interface AttachmentLimits {
+  /** The largest file attached, in bytes. */
+  maxBytes: number;
+  /** The most tokens a message with its files may hold (the model's context, or a setting). */
+  contextTokens: number;
+}
+
+export const DEFAULT_ATTACHMENT_LIMITS: AttachmentLimits = {
+  maxBytes: 20 * 1024 * 1024,
+  contextTokens: 128_000,
+};
+
+/** About four characters a token: the usual rule of thumb for English text and code. */
+export function estimateTokens(text: string): number {
+  return Math.ceil(text.length / 4);
+}
+
+/** A file read and ready to be stored with a message. */
+export interface ReadAttachment {
+  name: string;
+  kind: AttachmentKind;
+  mimeType: string;
+  data: Uint8Array;
+  text: string;
+  pages?: DocumentPage[];
+}
+
+/** A stored attachment with what the model is sent for it. */
+export interface StoredAttachment extends Omit<AttachmentInfo, 'pages'> {
+  messageId: string;
+  text: string;
+  pages?: DocumentPage[];
+}
+
+interface Draft {
+  info: AttachmentInfo;
+  /** Where it was read from (read again when sent), or the bytes pasted. */
+  source: { path: string } | { bytes: Uint8Array };
+}
+
+function kindOf(document: DocumentText): AttachmentKind {
+  return document.format === 'pdf' ? 'pdf' : 'text';
+}
+
+/** The text block sent for one file: what it is called and what it is, then its text. */
+export function attachmentBlock(attachment: {
+  name: string;
+  mimeType: string;
+  text: string;
+  pages?: DocumentPage[] | undefined;
+}): string {
+  const name = attachment.name.replace(/[\r\n"]/g, ' ');
+  const body =
+    attachment.pages && attachment.pages.length > 0
+      ? attachment.pages.map((page) => `[Page ${page.page}]\n${page.text}`).join('\n\n')
+      : attachment.text;
+  const pages = attachment.pages ? ` pages="${attachment.pages.length}"` : '';
+  return `<attached-file name="${name}" type="${attachment.mimeType}"${pages}>\n${body}\n</attached-file>`;
+}
+
+/** A user message's text with the blocks of its files after it, as the model is sent it. */
+export function messageWithAttachments(
+  text: string,
+  attachments: readonly Parameters<typeof attachmentBlock>[0][],
+): string {
+  if (attachments.length === 0) return text;
+  return [text, ...attachments.map(attachmentBlock)].join('\n\n');
+}
+
+interface AttachmentRow {
+  id: string;
+  message_id: string;
+  name: string;
+  kind: AttachmentKind;
+  mime_type: string;
+  bytes: number;
+  text: string;
+  pages: string | null;
+}
+
+function toStored(row: AttachmentRow): StoredAttachment {
+  const stored: StoredAttachment = {
+    id: row.id,
+    messageId: row.message_id,
+    name: row.name,
+    kind: row.kind,
+    mimeType: row.mime_type,
+    bytes: row.bytes,
+    tokens: 0,
+    text: row.text,
+  };
+  if (row.pages !== null) stored.pages = JSON.parse(row.pages) as DocumentPage[];
+  stored.tokens = estimateTokens(attachmentBlock(stored));
+  return stored;
+}
+
+/** Only the fields the page sees. */
+export function infoOf(stored: StoredAttachment): AttachmentInfo {
+  const info: AttachmentInfo = {
+    id: stored.id,
+    name: stored.name,
+    kind: stored.kind,
+    mimeType: stored.mimeType,
+    bytes: stored.bytes,
+    tokens: stored.tokens,
+  };
+  if (stored.pages) info.pages = stored.pages.length;
+  return info;
+}
+
+/** The attachments table (migration 4): plain reads and writes. */
+export class AttachmentStore {
+  constructor(private readonly db: Db) {}
+
+  /** Stores files with a message, in order; call inside the transaction that writes it. */
+  add(messageId: string, files: readonly ReadAttachment[]): void {
+    const stamp = new Date().toISOString();
+    files.forEach((file, position) => {
+      const sha256 = createHash('sha256').update(file.data).digest('hex');
+      this.db.run('INSERT OR IGNORE INTO chat_attachment_blobs (sha256, data) VALUES (?, ?)', [
+        sha256,
+        file.data,
+      ]);
+      this.db.run(
+        `INSERT INTO chat_attachments (id, message_id, position, name, kind, mime_type, bytes,
+          sha256, text, pages, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+        [
+          randomUUID(),
+          messageId,
+          position,
+          file.name,
+          file.kind,
+          file.mimeType,
+          file.data.length,
+          sha256,
+          file.text,
+          file.pages ? JSON.stringify(file.pages) : null,
+          stamp,
+        ],
+      );
+    });
+  }
+
+  /** Gives `to` the files of `from` (an edit, a branch): new rows over the same bytes. */
+  copy(from: string, to: string): void {
+    this.db.run(
+      `INSERT INTO chat_attachments (id, message_id, position, name, kind, mime_type, bytes, sha256,
+          text, pages, created_at)
+        SELECT lower(hex(randomblob(16))), ?, position, name, kind, mime_type, bytes, sha256, text,
+          pages, created_at
+        FROM chat_attachments WHERE message_id = ? ORDER BY position`,
+      [to, from],
+    );
+  }
+
+  /** The files of each message that has any, in order. */
+  forMessages(messageIds: readonly string[]): Map<string, StoredAttachment[]> {
+    const out = new Map<string, StoredAttachment[]>();
+    if (messageIds.length === 0) return out;
+    for (const row of this.db.all<AttachmentRow>(
+      `SELECT id, message_id, name, kind, mime_type, bytes, text, pages FROM chat_attachments
+        WHERE message_id IN (SELECT value FROM json_each(?)) ORDER BY message_id, position`,
+      [JSON.stringify(messageIds)],
+    )) {
+      const stored = toStored(row);
+      const list = out.get(row.message_id);
+      if (list) list.push(stored);
+      else out.set(row.message_id, [stored]);
+    }
+    return out;
+  }
+
+  /** One stored file with its bytes (to open or save), or undefined. */
+  file(id: string): { name: string; mimeType: string; data: Uint8Array } | undefined {
+    const row = this.db.one<{ name: string; mime_type: string; data: Uint8Array }>(
+      `SELECT a.name, a.mime_type, b.data FROM chat_attachments a
+        JOIN chat_attachment_blobs b ON b.sha256 = a.sha256
+        JOIN chat_messages m ON m.id = a.message_id
+        JOIN chat_conversations c ON c.id = m.conversation_id
+        WHERE a.id = ? AND c.deleted_at IS NULL`,
+      [id],
+    );
+    return row && { name: row.name, mimeType: row.mime_type, data: new Uint8Array(row.data) };
+  }
+
+  /** Adds each message's files (info only) to the messages that have any. */
+  decorate(messages: ChatMessageRecord[]): ChatMessageRecord[] {
+    const files = this.forMessages(messages.map((m) => m.id));
+    if (files.size === 0) return messages;
+    return messages.map((message) => {
+      const list = files.get(message.id);
+      return list ? { ...message, attachments: list.map(infoOf) } : message;
+    });
+  }
+}
+
+function refusalMessage(name: string, why: string): AttachmentRefusal['message'] {
+  return `${name} was not added: ${why}.`;
+}
+
+/**
+ * The drafts of the composer: files read and waiting to be sent. Kept in main's memory only (a
+ * draft is the person's choice of a moment; the app's restart forgets it, as it does the typed
+ * text).
+ */
+export class AttachmentDrafts {
+  readonly #drafts = new Map<string, Draft>();
+
+  constructor(
+    private readonly readDocuments: ReadDocuments,
+    private readonly limits: () => Promise<AttachmentLimits>,
+  ) {}
+
+  #documentLimits(limits: AttachmentLimits): DocumentLimits {
+    return { ...DOCUMENT_LIMITS, maxBytes: limits.maxBytes };
+  }
+
+  /** Checks a document read against the attachment cap (the reader's own cap is larger). */
+  #accept(result: DocumentResult, limits: AttachmentLimits): DocumentResult {
+    if (!result.ok || result.document.bytes <= limits.maxBytes) return result;
+    const name = result.document.name;
+    return {
+      ok: false,
+      refusal: {
+        name,
+        reason: 'too_large',
+        message: refusalMessage(
+          name,
+          `it is larger than the ${megabytes(limits.maxBytes)} allowed for an attachment`,
+        ),
+      },
+    };
+  }
+
+  #keep(document: DocumentText, source: Draft['source']): AttachmentInfo {
+    const info: AttachmentInfo = {
+      id: randomUUID(),
+      name: document.name,
+      kind: kindOf(document),
+      mimeType: document.mimeType,
+      bytes: document.bytes,
+      tokens: estimateTokens(attachmentBlock(document)),
+    };
+    if (document.pages) info.pages = document.pages.length;
+    this.#drafts.set(info.id, { info, source });
+    return info;
+  }
+
+  /** Reads files from disk (chosen in main's dialog, or dropped) and keeps the good ones. */
+  async attachPaths(paths: readonly string[]) {
+    const limits = await this.limits();
+    const results = await this.readDocuments(paths);
+    const attached: AttachmentInfo[] = [];
+    const refused: AttachmentRefusal[] = [];
+    results.forEach((read, index) => {
+      const result = this.#accept(read, limits);
+      if (result.ok) attached.push(this.#keep(result.document, { path: paths[index]! }));
+      else refused.push(refusalOf(result.refusal));
+    });
+    return { attached, refused };
+  }
+
+  /** Reads a pasted file from its bytes and keeps it if it can be sent. */
+  async attachBytes(name: string, bytes: Uint8Array) {
+    const limits = await this.limits();
+    const safeName = basename(name.replace(/\\/g, '/')) || 'pasted file';
+    const result = this.#accept(
+      await extractDocument(safeName, bytes, this.#documentLimits(limits)),
+      limits,
+    );
+    if (!result.ok) return { attached: [], refused: [refusalOf(result.refusal)] };
+    return { attached: [this.#keep(result.document, { bytes })], refused: [] };
+  }
+
+  discard(ids: readonly string[]): void {
+    for (const id of ids) this.#drafts.delete(id);
+  }
+
+  /**
+   * The drafts named, read again from disk where they came from it, ready to store. Refuses the
+   * whole message, naming each file that cannot be sent and why, when any of them cannot; the
+   * drafts are kept either way (the person may remove the bad one and send again).
+   */
+  async prepare(ids: readonly string[], text: string): Promise<ReadAttachment[]> {
+    if (ids.length === 0) return [];
+    if (ids.length > MAX_ATTACHMENTS)
+      throw new AppError(
+        'invalid_request',
+        `Send at most ${MAX_ATTACHMENTS} files with one message.`,
+      );
+    const limits = await this.limits();
+    const drafts = ids.map((id) => {
+      const draft = this.#drafts.get(id);
+      if (draft === undefined)
+        throw new AppError(
+          'invalid_request',
+          'A file attached is no longer ready (the app restarted since): remove it and attach it again.',
+        );
+      return draft;
+    });
+    const fromDisk = drafts.filter(
+      (d): d is Draft & { source: { path: string } } => 'path' in d.source,
+    );
+    const reread = await this.readDocuments(fromDisk.map((d) => d.source.path));
+    const problems: string[] = [];
+    const files: ReadAttachment[] = [];
+    for (const draft of drafts) {
+      let result: DocumentResult;
+      let data: Uint8Array;
+      if ('path' in draft.source) {
+        result = this.#accept(reread[fromDisk.indexOf(draft as never)]!, limits);
+        if (!result.ok) {
+          problems.push(result.refusal.message.replace(' was not added: ', ' was not sent: '));
+          continue;
+        }
+        data = await readBytesOf(draft.source.path, result.document.bytes);
+      } else {
+        data = draft.source.bytes;
+        result = await extractDocument(draft.info.name, data, this.#documentLimits(limits));
+        if (!result.ok) {
+          problems.push(result.refusal.message.replace(' was not added: ', ' was not sent: '));
+          continue;
+        }
+      }
+      const { document } = result;
+      const file: ReadAttachment = {
+        name: draft.info.name,
+        kind: kindOf(document),
+        mimeType: document.mimeType,
+        data,
+        text: document.text,
+      };
+      if (document.pages) file.pages = document.pages;
+      files.push(file);
+    }
+    if (problems.length > 0) throw new AppError('invalid_request', problems.join(' '));
+    const tokens =
+      estimateTokens(text) +
+      files.reduce((sum, file) => sum + estimateTokens(attachmentBlock(file)), 0);
+    if (tokens > limits.contextTokens)
+      throw new AppError(
+        'invalid_request',
+        `The message with its files is about ${tokens.toLocaleString('en')} tokens, more than the ${limits.contextTokens.toLocaleString('en')} the model can take: remove a file, or raise the limit in Settings.`,
+      );
+    return files;
+  }
+
+  /** Forgets drafts once sent. */
+  sent(ids: readonly string[]): void {
+    this.discard(ids);
+  }
+}
+
+function refusalOf(refusal: { name: string; reason: string; message: string }): AttachmentRefusal {
+  return { name: refusal.name, reason: refusal.reason, message: refusal.message };
+}
+
+function megabytes(bytes: number): string {
+  const mb = bytes / (1024 * 1024);
+  return `${Number.isInteger(mb) ? mb : mb.toFixed(1)} MB`;
+}
+
+/**
+ * The bytes of a file just read for its text (the worker gives the text, not the bytes): read
+ * again with the same guards; a file that changed in between is refused.
+ */
+async function readBytesOf(path: string, expected: number): Promise<Uint8Array> {
+  const read = await readRegularFile(path, expected);
+  if (!read.ok || read.bytes.length !== expected)
+    throw new AppError(
+      'invalid_request',
+      `${basename(path)} was not sent: it changed while it was read; attach it again.`,
+    );
+  return read.bytes;
+}
