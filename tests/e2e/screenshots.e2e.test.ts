@@ -312,6 +312,37 @@ describe.each(['light', 'dark'] as const)('screenshots in the %s theme', (theme)
     await shoot('knowledge');
   });
 
+  it('attachments: files in the message box, and one refused by name', async () => {
+    const page = shared.app.page;
+    const folder = join(suite.scratch, `attach-${theme}`);
+    await mkdir(folder, { recursive: true });
+    const table = join(folder, 'tide-table.md');
+    await writeFile(
+      table,
+      '# Tide table\n\n| Day | High water |\n| --- | --- |\n| Monday | 06:12 |\n| Tuesday | 06:58 |\n',
+    );
+    const notes = join(folder, 'keeper-notes.pdf');
+    await copyFile(join(ROOT, 'tests/fixtures/documents/notes.pdf'), notes);
+    const scanned = join(folder, 'harbour-map.pdf');
+    await copyFile(join(ROOT, 'tests/fixtures/documents/scanned.pdf'), scanned);
+    dialogs.openPaths.push([table, notes, scanned]);
+    const chat = new ChatPage(page);
+    await chat.open();
+    await chat.newChat();
+    await page.getByRole('button', { name: 'Attach files' }).click();
+    const chips = page.getByRole('list', { name: 'Attached files' });
+    await expect.poll(() => chips.getByRole('listitem').count(), { timeout: 20_000 }).toBe(2);
+    await page.getByRole('list', { name: 'Files not added' }).waitFor();
+    const box = page.getByRole('textbox', { name: 'Message' });
+    await box.fill('When does the keeper raise storm warnings, and what is high water on Monday?');
+    await blur();
+    await shoot('attachments');
+    // Nothing left in the message box for the screens after this one.
+    for (const name of ['tide-table.md', 'keeper-notes.pdf'])
+      await page.getByRole('button', { name: `Remove ${name}` }).click();
+    await box.fill('');
+  });
+
   it('prompts: the library, and a snippet asking for its variables in the message box', async () => {
     const page = shared.app.page;
     const prompts = new PromptsPage(page);
