@@ -35,7 +35,7 @@ import { RelayError, REPLY_TOO_LONG, type RelayClient } from '../relay/relay-cli
 import { AppError, errorInfo } from '../app-error';
 import { messageWithAttachments, type AttachmentStore, type ReadAttachment } from './attachments';
 import { DeltaCoalescer } from './delta-coalescer';
-import { DEFAULT_TITLE, type ChatStore } from './store';
+import { DEFAULT_TITLE, type ChatStore, type NewMessage } from './store';
 
 export interface ChatServiceOptions {
   store: ChatStore;
@@ -116,6 +116,19 @@ export function addUsage(
 
 /** Failures after which the text received is kept as an interrupted reply, not an error. */
 const BREAKS = new Set(['network', 'timeout', 'aborted']);
+
+/** A question, and the reply to it that starts streaming (its id chosen before the request). */
+function questionAndReply(
+  text: string,
+  replyId: string,
+  model: string,
+  temperature: number,
+): NewMessage[] {
+  return [
+    { role: 'user', content: text, status: 'complete' },
+    { id: replyId, role: 'assistant', content: '', status: 'streaming', model, temperature },
+  ];
+}
 
 export class ChatService {
   readonly #store: ChatStore;
@@ -200,17 +213,7 @@ export class ChatService {
     const [user, assistant] = this.#store.transaction(() => {
       const written = this.#store.append(
         conversationId,
-        [
-          { role: 'user', content: text, status: 'complete' },
-          {
-            id: reply,
-            role: 'assistant',
-            content: '',
-            status: 'streaming',
-            model: conversation.model,
-            temperature,
-          },
-        ],
+        questionAndReply(text, reply, conversation.model, temperature),
         after,
       );
       if (files.length > 0) this.#options.attachments!.add(written[0]!.id, files);
@@ -289,17 +292,7 @@ export class ChatService {
     this.#ensureIdle(conversation.id);
     const [user, assistant] = this.#store.append(
       message.conversationId,
-      [
-        { role: 'user', content: text, status: 'complete' },
-        {
-          id: reply,
-          role: 'assistant',
-          content: '',
-          status: 'streaming',
-          model: conversation.model,
-          temperature,
-        },
-      ],
+      questionAndReply(text, reply, conversation.model, temperature),
       message.parentId,
     );
     // The new version keeps the files of the one edited.

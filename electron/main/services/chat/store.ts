@@ -921,7 +921,8 @@ export class ChatStore {
         ORDER BY m.rowid DESC LIMIT ?`,
       [query, limit],
     );
-    const hits = rows.map((row) => ({
+    /** A hit on a message; one in a file has its snippet led by the file's name. */
+    const toHit = (row: (typeof rows)[number], file?: string) => ({
       rowid: row.rowid,
       hit: {
         conversationId: row.conversation_id,
@@ -930,26 +931,19 @@ export class ChatStore {
         seq: row.seq,
         role: row.role,
         createdAt: row.created_at,
-        snippet: snippetSegments(row.snippet),
+        snippet: [
+          ...(file === undefined ? [] : [{ text: `${file}: `, hit: false }]),
+          ...snippetSegments(row.snippet),
+        ],
       } satisfies SearchHit,
-    }));
+    });
+    const hits = rows.map((row) => toHit(row));
     if (files.length === 0) return hits.map((h) => h.hit);
     const seen = new Set(hits.map((h) => h.hit.messageId));
     for (const row of files) {
       if (seen.has(row.id)) continue;
       seen.add(row.id);
-      hits.push({
-        rowid: row.rowid,
-        hit: {
-          conversationId: row.conversation_id,
-          conversationTitle: row.title,
-          messageId: row.id,
-          seq: row.seq,
-          role: row.role,
-          createdAt: row.created_at,
-          snippet: [{ text: `${row.name}: `, hit: false }, ...snippetSegments(row.snippet)],
-        },
-      });
+      hits.push(toHit(row, row.name));
     }
     return hits
       .sort((a, b) => b.rowid - a.rowid)
