@@ -14,6 +14,7 @@ import type { IpcSender } from '../../../electron/main/ipc/router';
 import type { IpcResult } from '../../../electron/shared/ipc/define';
 import { encodeBinary } from '../../e2e/harness/binary-transport';
 import { WEB_CONTENTS_ID } from '../../e2e/harness/expose-router';
+import { orderedDelivery } from '../../e2e/harness/ordered-router';
 import type { ChildMessage, HostMessage, StartOptions } from './protocol';
 
 const ROOT = resolve(import.meta.dirname, '../../..');
@@ -173,20 +174,7 @@ interface AskingPage {
  * that reply's end, so the page thought the reply still streaming for good.)
  */
 export async function connectPage(page: Page, services: ServicesProcess): Promise<void> {
-  const deliver = (name: '__relayDeliver' | '__relayAnswer', first: unknown, second: unknown) => {
-    page
-      .evaluate(
-        ([name, a, b]) => {
-          const target = globalThis as unknown as Record<
-            string,
-            ((a: never, b: never) => void) | undefined
-          >;
-          target[name]?.(a as never, b as never);
-        },
-        [name, first, second] as const,
-      )
-      .catch(() => undefined);
-  };
+  const deliver = orderedDelivery(page);
   await page.exposeBinding(
     '__relayAsk',
     (source, id: unknown, channel: unknown, payload: unknown) => {

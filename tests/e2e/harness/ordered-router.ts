@@ -26,16 +26,14 @@ interface AskingPage {
 }
 
 /**
- * Connects `page` to the router (call before the page is loaded). Returns how to deliver one of
- * main's events to it, in order with the answers.
+ * Calls the page's `__relayDeliver` (an event) or `__relayAnswer` (an answer) by `page.evaluate`:
+ * every evaluate goes out in the order it is called and runs in the page in that order, so
+ * answers and events keep the order main sent them in.
  */
-export async function connectRouter(
-  page: RouterPage,
-  dispatch: Dispatch,
-  options: { webContentsId: number; onCall?: (call: RouterCall) => void },
-): Promise<(channel: string, payload: unknown) => void> {
-  // Every page.evaluate goes out in the order it is called, and runs in the page in that order.
-  const deliver = (name: '__relayDeliver' | '__relayAnswer', first: unknown, second: unknown) => {
+export function orderedDelivery(
+  page: Pick<Page, 'evaluate'>,
+): (name: '__relayDeliver' | '__relayAnswer', first: unknown, second: unknown) => void {
+  return (name, first, second) => {
     page
       .evaluate(
         ([name, a, b]) => {
@@ -49,6 +47,18 @@ export async function connectRouter(
       )
       .catch(() => undefined);
   };
+}
+
+/**
+ * Connects `page` to the router (call before the page is loaded). Returns how to deliver one of
+ * main's events to it, in order with the answers.
+ */
+export async function connectRouter(
+  page: RouterPage,
+  dispatch: Dispatch,
+  options: { webContentsId: number; onCall?: (call: RouterCall) => void },
+): Promise<(channel: string, payload: unknown) => void> {
+  const deliver = orderedDelivery(page);
   await page.exposeBinding(
     '__relayAsk',
     (source, id: unknown, channel: unknown, payload: unknown) => {
