@@ -1,7 +1,8 @@
 /**
  * A knowledge base built from a folder against the demo relay: a Markdown file and a PDF go in,
  * a binary is refused by name and reason, and a question finds the right passage first, with its
- * score, file and page.
+ * score, file and page. Then it is renamed, and moved to the demo's second embeddings model
+ * after the estimate of what that sends.
  */
 import { copyFile, mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -51,5 +52,36 @@ describe('knowledge bases', () => {
     expect(await first.locator('.knowledge-hit-meta').textContent()).toContain('page 2');
     expect(await first.locator('.knowledge-hit-text').textContent()).toContain(NOTES_PAGES[1]);
     expect(Number(await first.locator('.knowledge-hit-score').textContent())).toBeGreaterThan(0);
+
+    // Rename: Enter saves; the list and the heading follow.
+    await page.getByRole('button', { name: 'Rename', exact: true }).click();
+    const rename = page.getByRole('textbox', { name: 'Name of the knowledge base' });
+    await rename.fill('Port of Brest');
+    await rename.press('Enter');
+    await page.getByRole('heading', { level: 2, name: 'Port of Brest' }).waitFor();
+
+    // Another model: what it sends is said first, then every chunk is embedded again.
+    await page.getByRole('button', { name: 'Change model…' }).click();
+    const dialog = page.getByRole('dialog');
+    expect(await dialog.getByLabel('New embeddings model').inputValue()).toBe(
+      'demo-embedding-small',
+    );
+    await expect
+      .poll(() => dialog.getByTestId('knowledge-estimate').textContent())
+      .toMatch(
+        /^Embeds \d+ chunks again with demo-embedding-small: about [\d,]+ tokens, cost unknown: demo-embedding-small has no price on the Models screen\.$/,
+      );
+    await dialog.getByRole('button', { name: 'Embed again' }).click();
+    await expect.poll(() => dialog.isVisible()).toBe(false);
+    await expect.poll(() => knowledge.status.textContent(), { timeout: 20_000 }).toBe('Ready');
+    expect(await page.locator('.knowledge-detail-header').textContent()).toContain(
+      'demo-embedding-small',
+    );
+    // The passages of the old model are gone; the new one finds the ferry in the guide.
+    expect(await knowledge.hits.count()).toBe(0);
+    await knowledge.ask('When does the ferry leave the pier?');
+    expect(await knowledge.hits.first().locator('.knowledge-hit-file').textContent()).toBe(
+      'guide.md',
+    );
   });
 });

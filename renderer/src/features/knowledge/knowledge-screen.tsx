@@ -5,7 +5,9 @@ import { Notice } from '../../components/notice';
 import { ReadFailure } from '../../components/read-failure';
 import { Spinner } from '../../components/spinner';
 import { failureOf, type FailureInfo } from '../../lib/errors';
+import { useFileDrop } from '../../lib/file-drop';
 import {
+  addDropped,
   addSources,
   askQuestion,
   cancelIndexing,
@@ -17,6 +19,7 @@ import {
   selectBase,
   watchKnowledge,
 } from './knowledge-actions';
+import { BaseTitle, ChangeModel, SourcesAndFiles } from './knowledge-manage';
 import {
   useKnowledgeStore,
   type KnowledgeBaseDetail,
@@ -202,20 +205,28 @@ function AskBox({ base }: { base: KnowledgeBaseDetail }) {
 
 function BaseDetail({
   base,
+  models,
   progress,
 }: {
   base: KnowledgeBaseDetail;
+  models: string[];
   progress?: KnowledgeProgress;
 }) {
   const [deleting, setDeleting] = useState(false);
   const indexing = base.status === 'indexing';
+  const drop = useFileDrop((files) => void addDropped(base.id, files), !indexing);
   const refused = base.fileList.filter((f) => f.status === 'refused');
   const resumable = (base.status === 'failed' || base.status === 'cancelled') && base.chunks > 0;
   return (
-    <section className="knowledge-detail" aria-label={base.name}>
+    <section
+      className="knowledge-detail"
+      aria-label={base.name}
+      data-dragging={drop.dragging || undefined}
+      {...drop.dropProps}
+    >
       <header className="knowledge-detail-header">
         <div>
-          <h2 className="knowledge-title">{base.name}</h2>
+          <BaseTitle base={base} />
           <p className="muted">
             {base.model} · {base.connectionName ?? 'a deleted connection'} ·{' '}
             <span data-testid="knowledge-status">{STATUS_TEXT[base.status]}</span>
@@ -242,6 +253,7 @@ function BaseDetail({
           >
             Add folder…
           </button>
+          <ChangeModel base={base} models={models} disabled={indexing} />
           {indexing ? (
             <button type="button" className="button" onClick={() => cancelIndexing(base.id)}>
               Cancel
@@ -282,6 +294,8 @@ function BaseDetail({
           </ul>
         </div>
       )}
+
+      <SourcesAndFiles base={base} disabled={indexing} />
 
       <AskBox base={base} />
 
@@ -371,6 +385,7 @@ export function KnowledgeScreen() {
           {detail ? (
             <BaseDetail
               base={detail}
+              models={models}
               {...(progress[detail.id] ? { progress: progress[detail.id] } : {})}
             />
           ) : (
