@@ -1,8 +1,9 @@
 /**
  * A knowledge base built from a folder against the demo relay: a Markdown file and a PDF go in,
  * a binary is refused by name and reason, and a question finds the right passage first, with its
- * score, file and page. Then it is renamed, and moved to the demo's second embeddings model
- * after the estimate of what that sends.
+ * score, file and page. Then it is copied with the demo's second embeddings model and both are
+ * asked the same questions side by side, renamed, and moved to that model after the estimate of
+ * what that sends.
  */
 import { copyFile, mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -52,6 +53,26 @@ describe('knowledge bases', () => {
     expect(await first.locator('.knowledge-hit-meta').textContent()).toContain('page 2');
     expect(await first.locator('.knowledge-hit-text').textContent()).toContain(NOTES_PAGES[1]);
     expect(Number(await first.locator('.knowledge-hit-score').textContent())).toBeGreaterThan(0);
+
+    // Compare: a copy with the other model, then both asked the same questions side by side.
+    await page.getByRole('button', { name: 'Build a copy' }).click();
+    await expect
+      .poll(() => page.getByRole('list', { name: 'Knowledge bases' }).textContent(), {
+        timeout: 20_000,
+      })
+      .toMatch(/Harbour · demo-embedding-small2 files · Ready/);
+    expect(await page.getByLabel('Compare with').inputValue()).not.toBe('');
+    await page
+      .getByLabel(/^Your questions, one a line/)
+      .fill('When are storm warnings raised?\n\nWhen does the ferry leave the pier?');
+    await page.getByRole('button', { name: 'Compare', exact: true }).click();
+    const storm = page.getByRole('region', { name: 'Question 1' });
+    await storm.waitFor();
+    expect(await page.getByRole('region', { name: /^Question \d$/ }).count()).toBe(2);
+    for (const model of ['demo-embedding', 'demo-embedding-small']) {
+      const first = storm.getByLabel(model, { exact: true }).getByRole('listitem').first();
+      expect(await first.textContent()).toMatch(/notes\.pdf page 2 .*found by both$/);
+    }
 
     // Rename: Enter saves; the list and the heading follow.
     await page.getByRole('button', { name: 'Rename', exact: true }).click();

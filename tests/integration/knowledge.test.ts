@@ -442,4 +442,36 @@ describe('building and searching a knowledge base', () => {
     expect(left.sources).toEqual([{ path: folder, kind: 'folder' }]);
     expect(left.fileList.some((f) => f.name === 'loose.md')).toBe(false);
   });
+
+  it('copies a base with another model over the same sources, to compare what each finds', async () => {
+    const a = await open();
+    const base = await connectedBase(a);
+    const folder = await folderWithFiles();
+    a.dialogs.folders.push(folder);
+    const built = ended(a, base.id);
+    await a.api.addKnowledgeSources({ id: base.id, kind: 'folder' });
+    await built;
+    await expect(a.api.copyKnowledgeBase({ id: base.id, model: MODEL })).rejects.toThrow(
+      'already uses demo-embedding',
+    );
+
+    embeddedWith.length = 0;
+    const from = a.events.length;
+    const copy = await a.api.copyKnowledgeBase({ id: base.id, model: SECOND_MODEL });
+    expect(copy).toMatchObject({ name: `Harbour · ${SECOND_MODEL}`, model: SECOND_MODEL });
+    expect(await ended(a, copy.id, from)).toMatchObject({ status: 'ready' });
+    expect(new Set(embeddedWith)).toEqual(new Set([SECOND_MODEL]));
+    const [one, two] = await Promise.all([
+      a.api.getKnowledgeBase({ id: base.id }),
+      a.api.getKnowledgeBase({ id: copy.id }),
+    ]);
+    expect(two.sources).toEqual(one.sources);
+    expect(two).toMatchObject({ chunks: one.chunks, embedded: one.chunks, dimensions: 64 });
+    // The original is untouched.
+    expect(one).toMatchObject({ model: MODEL, dimensions: 256, embedded: one.chunks });
+    for (const id of [base.id, copy.id]) {
+      const found = await a.api.searchKnowledgeBase({ id, question: 'mooring fees monthly' });
+      expect(found.hits[0]?.text).toContain('Mooring fees');
+    }
+  });
 });

@@ -34,6 +34,7 @@ export async function knowledgeHandlers(
     addKnowledgePaths: ({ id, paths }) => knowledge.addDropped(id, paths),
     revealKnowledgeFile: async ({ id, fileId }) => (await knowledge.revealFile(id, fileId), null),
     estimateKnowledgeModel: ({ id, model }) => knowledge.estimateModelChange(id, model),
+    copyKnowledgeBase: ({ id, model }) => knowledge.copyWithModel(id, model),
     setKnowledgeModel: ({ id, model }) => knowledge.changeModel(id, model),
     removeKnowledgeSource: async ({ id, path }) => (await knowledge.removeSource(id, path), null),
     indexKnowledgeBase: async ({ id }) => (await knowledge.index(id), null),

@@ -876,4 +876,38 @@ export class KnowledgeService {
     if (sample !== undefined) await this.index(id);
     return this.#summary(this.#row(id), await this.#options.connectionNames());
   }
+  /**
+   * A second base over the same files and folders with another embeddings model, indexed at
+   * once: to see side by side what each model finds for the person's own questions.
+   */
+  async copyWithModel(id: string, model: string): Promise<KnowledgeBase> {
+    const row = this.#row(id);
+    const next = model.trim();
+    if (next === '') throw new AppError('invalid_request', 'Choose the embeddings model to use.');
+    if (next === row.model)
+      throw new AppError(
+        'invalid_request',
+        `“${row.name}” already uses ${next}: choose another model.`,
+      );
+    const suffix = ` · ${next}`;
+    const name = row.name.slice(0, Math.max(1, KNOWLEDGE_LIMITS.name - suffix.length)) + suffix;
+    const copyId = randomUUID();
+    const now = this.#now();
+    this.#db.transaction(() => {
+      this.#db.run(
+        `INSERT INTO knowledge_bases (id, name, model, connection_id, status, created_at, updated_at)
+         VALUES (?, ?, ?, ?, 'empty', ?, ?)`,
+        [copyId, name.slice(0, KNOWLEDGE_LIMITS.name), next, row.connection_id, now, now],
+      );
+      this.#db.run(
+        `INSERT INTO knowledge_sources (kb_id, path, kind, added_at)
+         SELECT ?, path, kind, ? FROM knowledge_sources WHERE kb_id = ?`,
+        [copyId, now, id],
+      );
+    });
+    this.#changed(copyId);
+    if (this.#db.one('SELECT 1 FROM knowledge_sources WHERE kb_id = ? LIMIT 1', [copyId]))
+      await this.index(copyId);
+    return this.#summary(this.#row(copyId), await this.#options.connectionNames());
+  }
 }

@@ -164,6 +164,12 @@ export const KNOWLEDGE_ROUTES = {
     z.strictObject({ id, model: text(KNOWLEDGE_LIMITS.model) }),
     knowledgeBaseSchema,
   ),
+  /** A new base over the same files and folders with another embeddings model, indexed at once. */
+  copyKnowledgeBase: route(
+    'knowledge:copy',
+    z.strictObject({ id, model: text(KNOWLEDGE_LIMITS.model) }),
+    knowledgeBaseSchema,
+  ),
   /** Stops adding a source (the file stays on disk); its chunks go at the next indexing. */
   removeKnowledgeSource: route(
     'knowledge:remove-source',

@@ -19,10 +19,13 @@ import {
   selectBase,
   watchKnowledge,
 } from './knowledge-actions';
+import { CompareModels } from './knowledge-compare';
+import { positionText } from './knowledge-format';
 import { BaseTitle, ChangeModel, SourcesAndFiles } from './knowledge-manage';
 import {
   useKnowledgeStore,
   type KnowledgeBaseDetail,
+  type KnowledgeBase,
   type KnowledgeHit,
   type KnowledgeProgress,
 } from './knowledge-store';
@@ -38,18 +41,7 @@ const STATUS_TEXT: Record<KnowledgeBaseDetail['status'], string> = {
 
 const number = (n: number) => n.toLocaleString('en-US');
 
-/** "page 2 · Guide › Install · lines 9–11" */
-export function positionText(position: KnowledgeHit['position']): string {
-  const parts: string[] = [];
-  if (position.page !== null) parts.push(`page ${position.page}`);
-  if (position.headings.length > 0) parts.push(position.headings.join(' › '));
-  parts.push(
-    position.lineStart === position.lineEnd
-      ? `line ${position.lineStart}`
-      : `lines ${position.lineStart}–${position.lineEnd}`,
-  );
-  return parts.join(' · ');
-}
+export { positionText } from './knowledge-format';
 
 function CreateForm({ models, first }: { models: string[]; first: boolean }) {
   const nameId = useId();
@@ -205,10 +197,12 @@ function AskBox({ base }: { base: KnowledgeBaseDetail }) {
 
 function BaseDetail({
   base,
+  bases,
   models,
   progress,
 }: {
   base: KnowledgeBaseDetail;
+  bases: KnowledgeBase[];
   models: string[];
   progress?: KnowledgeProgress;
 }) {
@@ -299,6 +293,8 @@ function BaseDetail({
 
       <AskBox base={base} />
 
+      {base.embedded > 0 && <CompareModels base={base} bases={bases} models={models} />}
+
       <ConfirmDialog
         open={deleting}
         title={`Delete “${base.name}”?`}
@@ -385,6 +381,7 @@ export function KnowledgeScreen() {
           {detail ? (
             <BaseDetail
               base={detail}
+              bases={bases}
               models={models}
               {...(progress[detail.id] ? { progress: progress[detail.id] } : {})}
             />
