@@ -26,7 +26,6 @@ import {
   useKnowledgeStore,
   type KnowledgeBaseDetail,
   type KnowledgeBase,
-  type KnowledgeHit,
   type KnowledgeProgress,
 } from './knowledge-store';
 import './knowledge.css';
