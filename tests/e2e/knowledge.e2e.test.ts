@@ -3,11 +3,13 @@
  * a binary is refused by name and reason, and a question finds the right passage first, with its
  * score, file and page. Then it is copied with the demo's second embeddings model and both are
  * asked the same questions side by side, renamed, and moved to that model after the estimate of
- * what that sends.
+ * what that sends. A changed file is read again by "Check for changes", and everything is there
+ * after a restart.
  */
-import { copyFile, mkdir, writeFile } from 'node:fs/promises';
+import { copyFile, mkdir, mkdtemp, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { MemorySecretStore } from '../../electron/main/services/secret-store';
 import { ScriptedDialogs } from '../fakes/chat-dialogs';
 import { NOTES_PAGES } from '../fixtures/documents/contents';
 import { e2eSuite } from './harness/suite';
@@ -16,7 +18,7 @@ import { KnowledgePage } from './pages/knowledge-page';
 const suite = e2eSuite({ connectionName: 'Knowledge relay', scratch: true });
 
 describe('knowledge bases', () => {
-  it('builds from a folder, lists the refused file, and ranks the right passage first', async () => {
+  it('builds from a folder, ranks the right passage, compares two models, renames, moves model, reads a changed file and keeps all after a restart', async () => {
     const folder = join(suite.scratch, 'harbour');
     await mkdir(folder, { recursive: true });
     await writeFile(
@@ -31,7 +33,15 @@ describe('knowledge bases', () => {
     const dialogs = new ScriptedDialogs();
     dialogs.folders.push(folder);
 
-    const knowledge = await suite.connected(KnowledgePage, { dialogs });
+    const userDataDir = await mkdtemp(join(suite.scratch, 'data-'));
+    // The keychain outlives the app, as the OS's does.
+    const secretStore = new MemorySecretStore({
+      secure: true,
+      persistent: true,
+      backend: 'keychain',
+      reason: undefined,
+    });
+    const knowledge = await suite.connected(KnowledgePage, { dialogs, userDataDir, secretStore });
     const page = knowledge.page;
     await expect
       .poll(() =>
@@ -104,5 +114,30 @@ describe('knowledge bases', () => {
     expect(await knowledge.hits.first().locator('.knowledge-hit-file').textContent()).toBe(
       'guide.md',
     );
-  });
+
+    // A file changes: "Check for changes" reads it again, and the new text is found.
+    await writeFile(
+      join(folder, 'guide.md'),
+      '# Harbour guide\n\n## Ferry timetable\n\nThe ferry leaves the pier every half hour.\n',
+    );
+    await page.getByRole('button', { name: 'Check for changes' }).click();
+    await expect.poll(() => knowledge.status.textContent(), { timeout: 20_000 }).toBe('Ready');
+    await knowledge.ask('When does the ferry leave the pier?');
+    await expect
+      .poll(() => knowledge.hits.first().locator('.knowledge-hit-text').textContent())
+      .toContain('every half hour');
+
+    // After a restart: both bases, the new name and model, and the search.
+    await suite.closeApp();
+    const again = new KnowledgePage((await suite.openApp({ userDataDir, secretStore })).page);
+    await again.open();
+    await expect
+      .poll(() => again.page.getByRole('list', { name: 'Knowledge bases' }).textContent())
+      .toMatch(/^Harbour · demo-embedding-small.*Port of Brest2 files · Ready$/);
+    await again.page.getByRole('button', { name: /^Port of Brest/ }).click();
+    await again.ask('When does the ferry leave the pier?');
+    expect(await again.hits.first().locator('.knowledge-hit-text').textContent()).toContain(
+      'every half hour',
+    );
+  }, 90_000);
 });
