@@ -414,6 +414,13 @@ function writeFlag(key: string, value: boolean): void {
   }
 }
 
+/**
+ * The list with the summary put in its place; the same list when the summary is the one it holds
+ * already (a version switched, a page loaded), so that the sidebar and the chat screen's parts
+ * that read the open conversation's summary do not render again for nothing.
+ */
 function replaceSummary(list: ConversationSummary[], summary: ConversationSummary) {
+  const held = list.find((c) => c.id === summary.id);
+  if (held && JSON.stringify(held) === JSON.stringify(summary)) return list;
   return placeConversation(list, summary);
 }
