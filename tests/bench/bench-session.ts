@@ -93,9 +93,11 @@ export async function withBenchSession<T>(
       headless: true,
     });
     closing.push(() => browser.close());
-    const rendererDir = join(work, 'renderer');
+    // BENCH_RENDERER_DIR: a renderer built beforehand (to compare two builds run after run).
+    const prebuilt = process.env.BENCH_RENDERER_DIR;
+    const rendererDir = prebuilt ?? join(work, 'renderer');
     const [, bridge] = await Promise.all([
-      buildRenderer(rendererDir),
+      prebuilt ? Promise.resolve() : buildRenderer(rendererDir),
       buildPageBridge('0.0.0-bench'),
     ]);
 

@@ -24,7 +24,12 @@ import { availableParallelism, loadavg } from 'node:os';
 import { ChatPage } from '../e2e/pages/chat-page';
 import { withBenchSession } from './bench-session';
 import { median, round, type Benchmark, type BenchResult } from './bench';
-import { mainThreadTasks, startTrace, TASK_CATEGORIES } from './chat-render/trace-tasks';
+import {
+  attributeLongTasks,
+  mainThreadTasks,
+  startTrace,
+  TASK_CATEGORIES,
+} from './chat-render/trace-tasks';
 import {
   analyse,
   clockOffset,
@@ -40,7 +45,12 @@ const TOKENS_PER_SECOND = 2_000;
 const REPLY_TOKENS = 10_000;
 const TEMPERATURES = [0.2, 0.6, 1, 1.4];
 const WARMUP_RUNS = 1;
-const MEASURED_RUNS = 5;
+const MEASURED_RUNS = Number(process.env.CHAT_COMPARE_RUNS ?? 5);
+/**
+ * CHAT_COMPARE_ATTRIBUTE=1: the trace takes the timeline's events too, and each task over 50 ms
+ * of CPU is printed with what ran in it (a diagnosis: the fuller trace costs some time itself).
+ */
+const ATTRIBUTE = process.env.CHAT_COMPARE_ATTRIBUTE === '1';
 const KEY = 'sk-bench-chat-compare';
 const TAIL = 80;
 
@@ -220,12 +230,14 @@ export const chatCompare: Benchmark = {
           finishedCount = 0;
           const done = new Promise<void>((resolve) => (finished = resolve));
           const cdp = await context.newCDPSession(page);
-          const stopTrace = await startTrace(cdp, TASK_CATEGORIES);
+          const stopTrace = await startTrace(cdp, ATTRIBUTE ? undefined : TASK_CATEGORIES);
           await form.getByRole('button', { name: 'Send to all' }).click();
           await done;
           await page.waitForTimeout(300);
           const traced = await stopTrace();
           await cdp.detach();
+          if (ATTRIBUTE)
+            for (const line of attributeLongTasks(traced, 50, 'tdur')) console.log(`  ${line}`);
           const { arrivals, commits, longWall, columns } = await page.evaluate(() => {
             const page = globalThis as unknown as PageGlobals;
             page.__benchStop?.();

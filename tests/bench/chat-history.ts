@@ -36,6 +36,11 @@ import { mainThreadTasks, startTrace, TASK_CATEGORIES } from './chat-render/trac
 
 const WARMUP_RUNS = 1;
 const MEASURED_RUNS = Number(process.env.CHAT_HISTORY_RUNS ?? 7);
+/**
+ * CHAT_HISTORY_ONLY=branch: only the branched conversation (opened, switched, and the switches
+ * traced), without the others or the sidebar of 20,000: to compare two renderers quickly.
+ */
+const ONLY_BRANCH = process.env.CHAT_HISTORY_ONLY === 'branch';
 const KEY = 'sk-bench-chat-history';
 const LONG = 'History of a thousand messages';
 const SHORT = 'History of ten messages';
@@ -319,7 +324,7 @@ async function measure(session: BenchSession): Promise<BenchResult> {
   // Years of other conversations first (older, so the measured ones are at the top).
   const otherStarted = performance.now();
   store.transaction(() => {
-    for (let i = 0; i < OTHER_CONVERSATIONS; i++) {
+    for (let i = 0; i < (ONLY_BRANCH ? 0 : OTHER_CONVERSATIONS); i++) {
       const at = new Date(Date.parse('2024-01-01T00:00:00Z') + i * 60_000).toISOString();
       const other = store.create({
         title: `Older conversation ${i}`,
@@ -331,7 +336,7 @@ async function measure(session: BenchSession): Promise<BenchResult> {
   });
   const otherMs = performance.now() - otherStarted;
   const lastOf = {
-    [HUGE]: seed(HUGE, 10_000),
+    [HUGE]: seed(HUGE, ONLY_BRANCH ? 10 : 10_000),
     [WARM]: seed(WARM, 10),
     [LONG]: seed(LONG, 1000),
     [SHORT]: seed(SHORT, 10),
@@ -346,6 +351,7 @@ async function measure(session: BenchSession): Promise<BenchResult> {
   const huge: number[] = [];
   const branchedPaint: number[] = [];
   const switches: number[] = [];
+  const tracedSwitches: SwitchTrace[] = [];
   const scrolls: Array<{ taskCpuMs: number[]; wallMs: number[]; reached: string }> = [];
   for (let i = 0; i < WARMUP_RUNS + MEASURED_RUNS; i++) {
     const { page, close } = await session.openPage({ viewport: { width: 1180, height: 780 } });
@@ -355,6 +361,23 @@ async function measure(session: BenchSession): Promise<BenchResult> {
       .click();
     await page.locator('.chat-conversation-open').first().waitFor();
     await open(page, WARM, lastOf[WARM]);
+    if (ONLY_BRANCH) {
+      const withVersions = await open(page, BRANCHED, branched.last);
+      await reveal(page, branched.there.from);
+      const there = await switchVersion(page, branched.there);
+      await page.waitForTimeout(300);
+      const back = await switchVersion(page, branched.back);
+      await page.waitForTimeout(300);
+      const tracedThere = await traceSwitch(page, branched.there);
+      await page.waitForTimeout(300);
+      const tracedBack = await traceSwitch(page, branched.back);
+      await close();
+      if (i < WARMUP_RUNS) continue;
+      branchedPaint.push(withVersions.ms);
+      switches.push(there, back);
+      tracedSwitches.push(tracedThere, tracedBack);
+      continue;
+    }
     let thousand: { ms: number; rows: number };
     let ten: { ms: number; rows: number };
     if (i % 2 === 0) {
@@ -437,7 +460,7 @@ async function measure(session: BenchSession): Promise<BenchResult> {
     listBytes = JSON.stringify(list).length;
     conversationCount = list.ok ? (list.value as unknown[]).length : 0;
   }
-  return {
+  const result: BenchResult = {
     runs: MEASURED_RUNS,
     chromium: browser.version(),
     metrics: {
@@ -453,6 +476,17 @@ async function measure(session: BenchSession): Promise<BenchResult> {
       paint_ms_1000_branched: round(median(branchedPaint)),
       branch_switch_ms: round(median(switches)),
       branch_switch_max_ms: round(Math.max(...switches)),
+      ...(tracedSwitches.length > 0
+        ? {
+            branch_switch_cpu_ms: round(median(tracedSwitches.map((t) => t.cpuMs))),
+            branch_switch_script_cpu_ms: round(median(tracedSwitches.map((t) => t.scriptMs))),
+            branch_switch_style_layout_cpu_ms: round(
+              median(tracedSwitches.map((t) => t.styleLayoutMs)),
+            ),
+            branch_switch_layouts: median(tracedSwitches.map((t) => t.layouts)),
+            branch_switch_traced_wall_ms: round(median(tracedSwitches.map((t) => t.wallMs))),
+          }
+        : {}),
       main_show_version_ms: round(median(switchMainMs)),
       payload_kb_show_version: Math.round(switchPayloadBytes / 1024),
       main_show_version_all_ms: round(median(switchAllMainMs)),
@@ -496,6 +530,61 @@ async function measure(session: BenchSession): Promise<BenchResult> {
       'main_list_page_ms is main answering one such page, main_list_ms_20000 all of them at once (in Node).',
       `Sidebar scrolled 900 px a frame to its end; reached ${[...new Set(scrolls.map((r) => JSON.stringify(r.reached)))].join(', ')}.`,
       `Load average ${loadBefore.toFixed(1)} at start, ${loadavg()[0]!.toFixed(1)} at end, ${availableParallelism()} cores.`,
+      ...(tracedSwitches.length > 0
+        ? [
+            "branch_switch_cpu_ms: the renderer main thread's CPU time (trace thread time) from the click to the new path painted, in a",
+            'second pair of switches run under a Chromium trace; _script_ and _style_layout_ split it; branch_switch_layouts: layouts in it.',
+          ]
+        : []),
     ],
+  };
+  if (!ONLY_BRANCH) return result;
+  // Only the branched conversation was measured: the other figures are left out.
+  const metrics = Object.fromEntries(
+    Object.entries(result.metrics).filter(([, value]) => Number.isFinite(value)),
+  );
+  const targets = Object.fromEntries(
+    Object.entries(result.targets).filter(([name]) => name in metrics),
+  );
+  return { ...result, metrics, targets };
+}
+
+interface SwitchTrace {
+  wallMs: number;
+  cpuMs: number;
+  scriptMs: number;
+  styleLayoutMs: number;
+  layouts: number;
+}
+
+/** A switch as `switchVersion` times it, under a Chromium trace: the main thread's CPU time in it. */
+async function traceSwitch(page: Page, change: Switch): Promise<SwitchTrace> {
+  const cdp = await page.context().newCDPSession(page);
+  const stop = await startTrace(cdp, [
+    'devtools.timeline',
+    'disabled-by-default-devtools.timeline',
+    '__metadata',
+  ]);
+  const wallMs = await switchVersion(page, change);
+  const events = await stop();
+  await cdp.detach();
+  const main = events.find((e) => e.name === 'thread_name' && e.args?.name === 'CrRendererMain');
+  const onMain = events.filter((e) => main && e.pid === main.pid && e.tid === main.tid);
+  const cpu = (name: string) =>
+    onMain.filter((e) => e.name === name && e.ph === 'X').reduce((t, e) => t + (e.tdur ?? 0), 0) /
+    1000;
+  const styleLayoutMs = cpu('UpdateLayoutTree') + cpu('Layout');
+  const scriptMs =
+    cpu('FunctionCall') +
+    cpu('EventDispatch') +
+    cpu('FireAnimationFrame') +
+    cpu('TimerFire') +
+    cpu('RunMicrotasks');
+  return {
+    wallMs,
+    cpuMs: mainThreadTasks(events).reduce((t, task) => t + task.cpuMs, 0),
+    scriptMs,
+    styleLayoutMs,
+    layouts: onMain.filter((e) => e.name === 'Layout').length,
   };
 }

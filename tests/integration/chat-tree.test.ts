@@ -141,6 +141,32 @@ describe('versions', () => {
     ).rejects.toMatchObject({ kind: 'invalid_request' });
   });
 
+  it('a switch whose path ends in a reply still being written answers that reply too', async () => {
+    await connect();
+    const { id } = await app.api.createConversation({ model: MODEL });
+    const one = await exchange(id, 'question one');
+    await exchange(id, 'question two');
+    const again = await app.api.regenerateReply({ conversationId: id, replyId: one.replyId });
+    await app.finished(again.replyId);
+    // A finished path end beyond the page: nothing more than the page.
+    const finished = await app.api.showVersion({ messageId: one.replyId, limit: 2 });
+    expect(finished.hasNewer).toBe(true);
+    expect(finished.end).toBeUndefined();
+
+    // A reply that goes on streaming at the end of the first version's path.
+    relay.setFaults({ stallAfterHeaders: true, failOnce: true });
+    const live = await app.api.sendMessage({ conversationId: id, text: 'question three' });
+    await app.api.showVersion({ messageId: again.replyId });
+    const shown = await app.api.showVersion({ messageId: one.replyId, limit: 2 });
+    expect(shown).toMatchObject({ hasNewer: true, leafId: live.replyId });
+    expect(shown.end).toMatchObject({ id: live.replyId, status: 'streaming', role: 'assistant' });
+    // The whole path reaches it anyway: it is not given twice.
+    expect((await app.api.showVersion({ messageId: one.replyId })).end).toBeUndefined();
+
+    await app.api.stopReply({ replyId: live.replyId });
+    await app.finished(live.replyId);
+  });
+
   it('a search hit on another branch shows that branch', async () => {
     await connect();
     const { id } = await app.api.createConversation({ model: MODEL });

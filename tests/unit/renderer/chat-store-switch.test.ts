@@ -86,6 +86,59 @@ describe('a version switched in the middle of a long path', () => {
     expect(chat().compare).toEqual(compare);
   });
 
+  it('a path ending in a reply still streaming shows that reply at once, after what is held', () => {
+    const live = { ...path(2119, 2120, 'v')[0]!, status: 'streaming' as const, content: 'so far' };
+    chat().pathSwitched(
+      CONVERSATION,
+      path(2000, 2050, 'v', 'm509'),
+      summary,
+      true,
+      undefined,
+      live,
+    );
+    expect(chat().pathEnd).toEqual(live);
+    expect(chat().streaming[live.id]).toBe(true);
+    // The pages in between come as the list reaches its end; the reply stays shown meanwhile.
+    chat().newerLoaded(CONVERSATION, path(2050, 2100, 'v'), true);
+    expect(chat().pathEnd?.id).toBe(live.id);
+    // It finished before its page came: shown finished.
+    chat().replyFinished({
+      replyId: live.id,
+      conversationId: CONVERSATION,
+      content: 'the whole reply',
+      status: 'complete',
+    });
+    expect(chat().pathEnd).toMatchObject({ content: 'the whole reply', status: 'complete' });
+    // Its page reached: it is a message of the list like the others, not shown twice.
+    chat().newerLoaded(CONVERSATION, path(2100, 2120, 'v'), false);
+    expect(chat().pathEnd).toBeUndefined();
+    expect(ids(chat().messages).at(-1)).toBe(live.id);
+  });
+
+  it('a reply streaming at the end is forgotten by a switch elsewhere and by the newest page', () => {
+    const live = { ...path(2119, 2120, 'v')[0]!, status: 'streaming' as const };
+    chat().pathSwitched(
+      CONVERSATION,
+      path(2000, 2050, 'v', 'm509'),
+      summary,
+      true,
+      undefined,
+      live,
+    );
+    chat().pathSwitched(CONVERSATION, path(3000, 3005, 'w', 'm509'), summary, false);
+    expect(chat().pathEnd).toBeUndefined();
+    chat().pathSwitched(
+      CONVERSATION,
+      path(2000, 2050, 'v', 'm509'),
+      summary,
+      true,
+      undefined,
+      live,
+    );
+    chat().conversationLoaded(CONVERSATION, path(2070, 2120, 'v'), summary, true);
+    expect(chat().pathEnd).toBeUndefined();
+  });
+
   it('a switch whose new path is short ends there: nothing newer', () => {
     chat().pathSwitched(CONVERSATION, path(2000, 2010, 'v', 'm509'), summary, false);
     expect(ids(chat().messages).at(-1)).toBe('v2009');

@@ -123,11 +123,18 @@ export async function chatHandlers(context: AppContext): Promise<Handlers<typeof
               messages: [],
               hasNewer: false,
             });
+      // A reply still being written at the end of the path, beyond the page: given too, so that
+      // the view shows it (and its text as it streams) at once.
+      const leaf = page.hasNewer
+        ? store.pathAfter(conversationId, leafId, { limit: 1, inclusive: true })?.messages[0]
+        : undefined;
+      const end = leaf?.status === 'streaming' ? attachments.decorate([leaf])[0] : undefined;
       return {
         conversation: found(store.get(conversationId)),
         ...page,
         messages: attachments.decorate(page.messages),
         leafId,
+        ...(end ? { end } : {}),
         ...(page.hasNewer ? {} : withCompare(conversationId)),
       };
     },

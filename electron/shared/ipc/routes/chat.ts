@@ -341,7 +341,8 @@ export const CHAT_ROUTES = {
    * last message under it (the ‹ 2 / 3 › switcher, a search hit on another branch). Answers the
    * path from that message on, which is all that changed: all of it, or with `limit` its first
    * `limit` messages and whether the path goes on after them (the rest is paged with
-   * `getConversation`'s `afterId`), and the path's last message.
+   * `getConversation`'s `afterId`), and the path's last message (whole, as `end`, when the page
+   * does not reach it and it is a reply still being written).
    */
   showVersion: route(
     'chat:show-version',
@@ -353,6 +354,11 @@ export const CHAT_ROUTES = {
       hasNewer: z.boolean(),
       /** The path's last message. */
       leafId: id,
+      /**
+       * That last message when the answer stops short of it (`hasNewer`) and it is a reply still
+       * being written: the view shows it at once, after the page, until the pages reach it.
+       */
+      end: chatMessageRecordSchema.optional(),
       /** The path ends at a compare: its replies (only when the answer reaches the end). */
       compare: compareSchema.optional(),
     }),

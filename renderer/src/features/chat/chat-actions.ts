@@ -332,8 +332,19 @@ export async function showVersion(messageId: string): Promise<void> {
   if (!id) return;
   await reportFailure(async () => {
     const shown = await requireBridge().showVersion({ messageId, limit: PAGE_SIZE });
-    adoptStreams([...shown.messages, ...(shown.hasNewer ? [] : (shown.compare?.replies ?? []))]);
-    chat().pathSwitched(id, shown.messages, shown.conversation, shown.hasNewer, shown.compare);
+    adoptStreams([
+      ...shown.messages,
+      ...(shown.hasNewer ? [] : (shown.compare?.replies ?? [])),
+      ...(shown.end ? [shown.end] : []),
+    ]);
+    chat().pathSwitched(
+      id,
+      shown.messages,
+      shown.conversation,
+      shown.hasNewer,
+      shown.compare,
+      shown.end,
+    );
   });
 }
 

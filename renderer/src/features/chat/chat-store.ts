@@ -53,6 +53,12 @@ export interface ChatState {
   firstItemIndex: number;
   /** The path ends at a message sent to several models: their replies, side by side. */
   compare?: OpenCompare | undefined;
+  /**
+   * The path's last message, while the loaded part does not reach it (`hasNewer`) and it is a
+   * reply still being written: shown after the loaded messages at once (its text so far and the
+   * rest as it streams), until the pages loaded reach it.
+   */
+  pathEnd?: ChatMessage | undefined;
   /** Replies still arriving, by id. */
   streaming: Record<string, true>;
   retries: Record<string, PendingRetry>;
@@ -110,6 +116,7 @@ export interface ChatState {
     summary: ConversationSummary,
     hasNewer: boolean,
     compare?: OpenCompare,
+    end?: ChatMessage,
   ): void;
   olderRequested(id: string): void;
   olderLoaded(id: string, messages: ChatMessage[], hasOlder: boolean): void;
@@ -150,6 +157,7 @@ const EMPTY_VIEW = {
   olderFailure: undefined,
   firstItemIndex: FIRST_ITEM_BASE,
   compare: undefined,
+  pathEnd: undefined,
   hasNewer: false,
   newerStatus: 'idle' as const,
   newerFailure: undefined,
@@ -249,18 +257,21 @@ export const useChatStore = create<ChatState>()((set) => ({
         newerStatus: 'idle',
         newerFailure: undefined,
         compare,
+        pathEnd: undefined,
         streaming,
         conversations: replaceSummary(state.conversations, summary),
       };
     }),
-  pathSwitched: (id, fromVersion, summary, hasNewer, compare) =>
+  pathSwitched: (id, fromVersion, summary, hasNewer, compare, end) =>
     set((state) => {
       if (state.activeId !== id || state.viewStatus !== 'ready') return {};
       // A compare at the path's end shows once the end is loaded.
       const shownCompare = hasNewer ? undefined : compare;
+      const pathEnd = hasNewer ? end : undefined;
       const streaming = withStreaming(state.streaming, [
         ...fromVersion,
         ...(shownCompare?.replies ?? []),
+        ...(pathEnd ? [pathEnd] : []),
       ]);
       const first = fromVersion[0];
       return {
@@ -275,6 +286,7 @@ export const useChatStore = create<ChatState>()((set) => ({
         newerStatus: 'idle',
         newerFailure: undefined,
         compare: shownCompare,
+        pathEnd,
         streaming,
         conversations: replaceSummary(state.conversations, summary),
       };
@@ -302,10 +314,16 @@ export const useChatStore = create<ChatState>()((set) => ({
     set((state) => {
       if (state.activeId !== id || !state.hasNewer) return {};
       const shownCompare = hasNewer ? undefined : compare;
+      const messages = appendNewerPage(state.messages, page);
+      // The path's end shown ahead of its page: a message of the list once its page is in.
+      const reached =
+        !hasNewer ||
+        (state.pathEnd !== undefined && messages.some((m) => m.id === state.pathEnd!.id));
       return {
         newerStatus: 'ready',
         hasNewer,
-        messages: appendNewerPage(state.messages, page),
+        messages,
+        ...(reached ? { pathEnd: undefined } : {}),
         compare: shownCompare,
         streaming: withStreaming(state.streaming, [...page, ...(shownCompare?.replies ?? [])]),
       };
@@ -347,6 +365,7 @@ export const useChatStore = create<ChatState>()((set) => ({
         streaming,
         retries,
         messages: state.messages.map(update),
+        ...(state.pathEnd ? { pathEnd: update(state.pathEnd) } : {}),
         ...(state.compare
           ? { compare: { ...state.compare, replies: state.compare.replies.map(update) } }
           : {}),
@@ -414,6 +433,13 @@ function writeFlag(key: string, value: boolean): void {
   }
 }
 
+/**
+ * The list with the summary put in its place; the same list when the summary is the one it holds
+ * already (a version switched, a page loaded), so that the sidebar and the chat screen's parts
+ * that read the open conversation's summary do not render again for nothing.
+ */
 function replaceSummary(list: ConversationSummary[], summary: ConversationSummary) {
+  const held = list.find((c) => c.id === summary.id);
+  if (held && JSON.stringify(held) === JSON.stringify(summary)) return list;
   return placeConversation(list, summary);
 }

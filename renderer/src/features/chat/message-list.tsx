@@ -253,7 +253,35 @@ function NewerMessages() {
   return <div className="chat-older" aria-hidden="true" />;
 }
 
-const LIST_PARTS = { Header: OlderMessages, Footer: NewerMessages };
+/**
+ * The path's last reply while it is still being written and the pages before it are not loaded
+ * (a version switched in the middle of a long path): shown at once, after what is loaded.
+ */
+function PathEnd() {
+  const end = useChatStore((s) => s.pathEnd);
+  const conversationId = useChatStore((s) => s.activeId);
+  if (!end || !conversationId) return null;
+  return (
+    <MessageRow
+      message={end}
+      conversationId={conversationId}
+      isLastReply
+      isLast
+      highlighted={false}
+    />
+  );
+}
+
+function ListEnd() {
+  return (
+    <>
+      <NewerMessages />
+      <PathEnd />
+    </>
+  );
+}
+
+const LIST_PARTS = { Header: OlderMessages, Footer: ListEnd };
 
 const MessageRow = memo(function MessageRow({
   message,

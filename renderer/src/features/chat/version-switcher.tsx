@@ -31,8 +31,13 @@ export function VersionSwitcher({
     focusNext = undefined;
     const wanted = side === 'previous' ? previous.current : next.current;
     const other = side === 'previous' ? next.current : previous.current;
-    // At either end its button is disabled: the other one takes focus.
-    (wanted && !wanted.disabled ? wanted : other)?.focus();
+    // At either end its button is disabled: the other one takes focus. After the frame that
+    // shows the new path (focusing at once would lay out the rows just mounted before it), and
+    // without scrolling: the switcher is where the one pressed was.
+    const frame = requestAnimationFrame(() =>
+      (wanted && !wanted.disabled ? wanted : other)?.focus({ preventScroll: true }),
+    );
+    return () => cancelAnimationFrame(frame);
   }, [messageId]);
 
   function go(side: 'previous' | 'next') {

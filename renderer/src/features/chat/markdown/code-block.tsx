@@ -1,6 +1,6 @@
 import { useEffect, useState } from 'react';
 import { copyText } from '../../../lib/clipboard';
-import { highlightCode, languageName } from './highlight';
+import { highlightCode, highlightedBefore, languageName } from './highlight';
 
 export interface CodeBlockProps {
   code: string;
@@ -12,12 +12,16 @@ export interface CodeBlockProps {
 
 /** A fenced code block: its language, a copy button, and highlighting once the grammar loads. */
 export function CodeBlock({ code, language, complete }: CodeBlockProps) {
-  const [highlighted, setHighlighted] = useState<{ code: string; html: string } | undefined>();
+  // Highlighted before (the row mounted again): shown at once, without a plain frame first.
+  const [highlighted, setHighlighted] = useState<{ code: string; html: string } | undefined>(() => {
+    const html = complete ? highlightedBefore(code, language) : undefined;
+    return html === undefined ? undefined : { code, html };
+  });
   const [copied, setCopied] = useState<'copied' | 'failed' | undefined>();
   const known = languageName(language) !== undefined;
 
   useEffect(() => {
-    if (!complete || !known) return;
+    if (!complete || !known || highlighted?.code === code) return;
     let live = true;
     void highlightCode(code, language).then((html) => {
       if (live && html !== undefined) setHighlighted({ code, html });

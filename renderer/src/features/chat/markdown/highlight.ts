@@ -3,6 +3,7 @@
  * chunks fetched the first time a code block needs them, so startup carries none of it.
  */
 import type { HLJSApi, LanguageFn } from 'highlight.js';
+import { RecentCache } from './recent-cache';
 
 type LanguageModule = { default: LanguageFn };
 
@@ -88,6 +89,19 @@ function loadLanguage(name: string): Promise<boolean> {
 }
 
 /**
+ * Code already highlighted, by language and code: a code block mounted again shows it at once
+ * (no plain frame, no second render). The 200 most recently used blocks.
+ */
+export const MAX_HIGHLIGHTED = 200;
+const highlighted = new RecentCache<string, string>(MAX_HIGHLIGHTED);
+
+/** The code's HTML if it was highlighted before (see `highlightCode`), else undefined. */
+export function highlightedBefore(code: string, fence: string | undefined): string | undefined {
+  const name = languageName(fence);
+  return name === undefined ? undefined : highlighted.get(`${name}\n${code}`);
+}
+
+/**
  * The code as highlight.js's HTML: only `<span class="hljs-…">` around text it has escaped
  * itself. Undefined when the language is unknown or could not be loaded (shown as plain text).
  */
@@ -98,5 +112,7 @@ export async function highlightCode(
   const name = languageName(fence);
   if (!name || !(await loadLanguage(name))) return undefined;
   const hljs = await loadCore();
-  return hljs.highlight(code, { language: name, ignoreIllegals: true }).value;
+  const html = hljs.highlight(code, { language: name, ignoreIllegals: true }).value;
+  highlighted.set(`${name}\n${code}`, html);
+  return html;
 }

@@ -3,7 +3,7 @@
  * through `CodeBlock`, links and images through the safe components. Raw HTML in the markdown is
  * never rendered as elements: react-markdown shows it as text (no rehype-raw here, ever).
  */
-import { memo, useSyncExternalStore, type ReactNode } from 'react';
+import { memo, useSyncExternalStore, type ReactElement, type ReactNode } from 'react';
 import Markdown, { type Components } from 'react-markdown';
 import { CodeBlock } from './code-block';
 import rehypeKatex, {
@@ -11,6 +11,7 @@ import rehypeKatex, {
   subscribeRenderedMath,
   type RehypeKatexCachedOptions,
 } from './rehype-katex-cached';
+import { renderedBlock } from './rendered-blocks';
 import remarkSyntax from './remark-syntax';
 import { ImageAsLink, keepUrl, SafeLink } from './safe-links';
 
@@ -59,21 +60,23 @@ export interface MarkdownBlockProps {
   complete: boolean;
 }
 
+/** A block's elements (react-markdown's synchronous `Markdown` uses no hooks: called here). */
+function parseBlock(markdown: string, complete: boolean): ReactElement {
+  return Markdown({
+    remarkPlugins: REMARK_PLUGINS,
+    rehypePlugins: REHYPE_PLUGINS,
+    components: complete ? COMPLETE : GROWING,
+    urlTransform: keepUrl,
+    children: markdown,
+  });
+}
+
 /** A block, rendered again only when its text changes. */
 export const MarkdownBlockView = memo(function MarkdownBlockView({
   markdown,
   complete,
 }: MarkdownBlockProps) {
   // Renders again when a formula it left as TeX has been rendered (only this block).
-  useSyncExternalStore(subscribeRenderedMath, () => mathRenderedFor(markdown));
-  return (
-    <Markdown
-      remarkPlugins={REMARK_PLUGINS}
-      rehypePlugins={REHYPE_PLUGINS}
-      components={complete ? COMPLETE : GROWING}
-      urlTransform={keepUrl}
-    >
-      {markdown}
-    </Markdown>
-  );
+  const math = useSyncExternalStore(subscribeRenderedMath, () => mathRenderedFor(markdown));
+  return renderedBlock(markdown, complete, math, parseBlock);
 });

@@ -1,6 +1,7 @@
 import { Component, memo, useMemo, useRef, type ReactNode } from 'react';
-import { createBlockSplitter, withDefinitions } from './blocks';
+import { createBlockSplitter, withDefinitions, type BlockSplit } from './blocks';
 import { MarkdownBlockView } from './markdown-block';
+import { RecentCache } from './recent-cache';
 import { hideUnclosedMarkup } from './unclosed';
 
 interface BlockBoundaryProps {
@@ -47,6 +48,14 @@ const SafeBlock = memo(function SafeBlock({
   );
 });
 
+/**
+ * Finished texts already cut into blocks, by their text: a reply mounted again (scrolled back into
+ * view, a version switched back to) is not lexed again. The 200 most recently used (the blocks
+ * are slices of texts the page holds anyway).
+ */
+export const MAX_SPLIT_TEXTS = 200;
+const splits = new RecentCache<string, BlockSplit>(MAX_SPLIT_TEXTS);
+
 export interface StreamingMarkdownProps {
   text: string;
   /** True while the text is still arriving: its last block is still growing. */
@@ -62,7 +71,13 @@ export interface StreamingMarkdownProps {
 export function StreamingMarkdown({ text, streaming }: StreamingMarkdownProps) {
   const splitter = useRef<ReturnType<typeof createBlockSplitter>>(null);
   splitter.current ??= createBlockSplitter();
-  const split = useMemo(() => splitter.current!.update(text), [text]);
+  const split = useMemo(() => {
+    const known = streaming ? undefined : splits.get(text);
+    if (known) return known;
+    const fresh = splitter.current!.update(text);
+    if (!streaming) splits.set(text, fresh);
+    return fresh;
+  }, [text, streaming]);
   const tailIndex = split.complete.length;
 
   return (
