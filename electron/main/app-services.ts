@@ -52,6 +52,7 @@ import {
   type AppLog,
 } from './services/log';
 import { KNOWLEDGE_MIGRATIONS } from './services/knowledge/migrations';
+import type { KnowledgeRetrieval, ReplyRetrieval } from './services/knowledge/retrieval';
 import { ModelCatalog } from './services/models/model-catalog';
 import { NetworkService, type ProxyStack } from './services/network/network-service';
 import { PROMPTS_MIGRATIONS } from './services/prompts/migrations';
@@ -363,12 +364,17 @@ async function openServices(options: AppServicesOptions): Promise<SessionService
     log: (event, fields) => log.info(event, fields),
   });
   context.onClose(() => updates.close());
+  // Chat asks the knowledge bases before each reply; their tables open after chat's own.
+  let knowledge: KnowledgeRetrieval | undefined;
+  const retrieval: ReplyRetrieval = {
+    prepare: async (conversationId, question) => knowledge?.prepare(conversationId, question),
+  };
   const handlers: Handlers<SessionRoutes> = {
     ...appHandlers(context),
     ...connectionsHandlers(context),
     ...modelsHandlers(context),
     ...settingsHandlers(context),
-    ...(await chatHandlers(context)),
+    ...(await chatHandlers(context, retrieval)),
     ...(await embeddingsHandlers(context)),
     ...(await imagesHandlers(context, gallery)),
     ...quickAskHandlers(context, quickAsk, options.windows),
@@ -376,7 +382,7 @@ async function openServices(options: AppServicesOptions): Promise<SessionService
     ...updatesHandlers(context, updates),
     ...networkHandlers(context, network),
     ...(await promptsHandlers(context)),
-    ...(await knowledgeHandlers(context)),
+    ...(await knowledgeHandlers(context, (opened) => (knowledge = opened))),
   };
 
   logMigrations(log, db, startedAt);

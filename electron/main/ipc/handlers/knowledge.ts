@@ -1,11 +1,15 @@
 import type { KNOWLEDGE_ROUTES } from '../../../shared/ipc/routes/knowledge';
 import type { AppContext } from '../../app-context';
+import { AppError } from '../../services/app-error';
 import { KnowledgeService } from '../../services/knowledge/knowledge-service';
+import { KnowledgeRetrieval } from '../../services/knowledge/retrieval';
 import type { Handlers } from '../router';
 
 /** The handlers of the knowledge routes: one line each, over the knowledge service. */
 export async function knowledgeHandlers(
   context: AppContext,
+  /** Given the retrieval the chat service asks before each reply. */
+  onRetrieval?: (retrieval: KnowledgeRetrieval) => void,
 ): Promise<Handlers<typeof KNOWLEDGE_ROUTES>> {
   const knowledge = await KnowledgeService.open({
     db: context.db,
@@ -18,6 +22,8 @@ export async function knowledgeHandlers(
     dialogs: context.dialogs,
   });
   context.onClose(() => knowledge.close());
+  const retrieval = new KnowledgeRetrieval(context.db, knowledge);
+  onRetrieval?.(retrieval);
   return {
     listKnowledgeBases: () => knowledge.list(),
     getKnowledgeBase: ({ id }) => knowledge.get(id),
@@ -29,5 +35,24 @@ export async function knowledgeHandlers(
     indexKnowledgeBase: async ({ id }) => (await knowledge.index(id), null),
     cancelKnowledgeIndexing: ({ id }) => (knowledge.cancel(id), null),
     searchKnowledgeBase: ({ id, question, topK }) => knowledge.search(id, question, topK),
+    getConversationKnowledge: ({ conversationId }) => retrieval.get(conversationId),
+    setConversationKnowledge: ({ conversationId, ...changes }) =>
+      retrieval.set(conversationId, changes),
+    steerRetrieval: ({ conversationId, chunkId, action }) =>
+      retrieval.steer(conversationId, chunkId, action),
+    getRetrieval: ({ messageId }) => retrieval.record(messageId),
+    listRetrievals: ({ conversationId }) => retrieval.replies(conversationId),
+    revealRetrievedFile: async ({ messageId, chunkId, action }) => {
+      const path = retrieval.retrievedPath(messageId, chunkId);
+      if (action === 'show') context.desktop.showInFolder(path);
+      else {
+        if (context.desktop.openPath === undefined)
+          throw new AppError('invalid_request', 'Files cannot be opened here.');
+        const failure = await context.desktop.openPath(path);
+        if (failure !== '')
+          throw new AppError('not_found', `The file could not be opened: ${failure}`);
+      }
+      return null;
+    },
   };
 }
