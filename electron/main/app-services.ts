@@ -64,6 +64,8 @@ import { UpdateService, type Updater } from './services/updates/update-service';
 
 export interface AppServicesOptions {
   userDataDir: string;
+  /** The demo knowledge base's sample documents; without it, that offer says they are missing. */
+  knowledgeSamplesDir?: string;
   /** The person's Pictures folder (the gallery's default home); the user data folder if absent. */
   picturesDir?: string;
   secretStore: SecretStore;
@@ -333,6 +335,7 @@ async function openServices(options: AppServicesOptions): Promise<SessionService
     ...(options.fetch ? { fetch: options.fetch } : {}),
     dialogs,
     desktop: options.desktop ?? NO_DESKTOP,
+    ...(options.knowledgeSamplesDir ? { knowledgeSamplesDir: options.knowledgeSamplesDir } : {}),
     ...(options.startImportWorker ? { startImportWorker: options.startImportWorker } : {}),
     readDocuments: options.startDocumentWorker
       ? readDocumentsInWorker(options.startDocumentWorker)

@@ -266,6 +266,37 @@ describe('asking with a knowledge base', () => {
   });
 });
 
+describe('the demo knowledge base', () => {
+  it('builds from the shipped samples on the demo relay, leaving the active connection, and finds the right passages', async () => {
+    const a = await open();
+    const mine = await a.api.createConnection({ name: 'Mine', baseUrl: relay.url, apiKey: KEY });
+    const from = a.events.length;
+    const base = await a.api.createDemoKnowledgeBase();
+    expect(base).toMatchObject({ name: 'Demo knowledge base', model: 'demo-embedding' });
+    expect(base.connectionId).not.toBe(mine.id);
+    await a.until(() =>
+      a.events
+        .slice(from)
+        .find((e) => e.channel === 'knowledge:index-ended' && e.payload.kbId === base.id),
+    );
+    expect((await a.api.getKnowledgeBase({ id: base.id })).status).toBe('ready');
+    expect((await a.api.listConnections()).find((c) => c.active)?.id).toBe(mine.id);
+
+    const expected: Array<[string, string, string[]]> = [
+      ['When does the ferry leave the pier?', 'harbour-office.md', ['Ferry timetable']],
+      ['Where are mooring fees paid?', 'harbour-office.md', ['Mooring fees']],
+      ['How often are tomatoes watered?', 'garden-club.md', ['Watering']],
+      ['What goes in the compost heap?', 'garden-club.md', ['Compost']],
+      ['How long is sourdough bread baked?', 'bakery-recipes.txt', []],
+    ];
+    for (const [question, file, heading] of expected) {
+      const { hits } = await a.api.searchKnowledgeBase({ id: base.id, question, topK: 3 });
+      expect(hits[0]?.fileName, question).toBe(file);
+      expect(hits[0]?.position.headings.slice(1), question).toEqual(heading);
+    }
+  });
+});
+
 describe('the knowledge domain’s version 2 on earlier data', () => {
   it('adds the links and retrievals to a 0.1 folder whose knowledge bases were made by version 1', async () => {
     await cp(FIXTURE, dir, { recursive: true });

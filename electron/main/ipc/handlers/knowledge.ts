@@ -5,6 +5,10 @@ import { KnowledgeService } from '../../services/knowledge/knowledge-service';
 import { KnowledgeRetrieval } from '../../services/knowledge/retrieval';
 import type { Handlers } from '../router';
 
+/** The demo knowledge base's name, and the demo relay's embeddings model it is built with. */
+export const DEMO_KNOWLEDGE_BASE = 'Demo knowledge base';
+export const DEMO_EMBEDDINGS_MODEL = 'demo-embedding';
+
 /** The handlers of the knowledge routes: one line each, over the knowledge service. */
 export async function knowledgeHandlers(
   context: AppContext,
@@ -28,6 +32,16 @@ export async function knowledgeHandlers(
     listKnowledgeBases: () => knowledge.list(),
     getKnowledgeBase: ({ id }) => knowledge.get(id),
     createKnowledgeBase: ({ name, model }) => knowledge.create(name, model),
+    createDemoKnowledgeBase: async () => {
+      const folder = context.knowledgeSamplesDir;
+      if (folder === undefined)
+        throw new AppError('not_found', 'The sample documents are not part of this build.');
+      const demo = await context.connections.ensureDemo();
+      context.emit('connectionsChanged', null);
+      const base = await knowledge.create(DEMO_KNOWLEDGE_BASE, DEMO_EMBEDDINGS_MODEL, demo.id);
+      await knowledge.addSources(base.id, [folder], 'folder');
+      return (await knowledge.list()).find((b) => b.id === base.id) ?? base;
+    },
     renameKnowledgeBase: ({ id, name }) => knowledge.rename(id, name),
     deleteKnowledgeBase: async ({ id }) => (await knowledge.delete(id), null),
     addKnowledgeSources: ({ id, kind }) => knowledge.addFromDialog(id, kind),

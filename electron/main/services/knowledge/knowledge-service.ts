@@ -246,12 +246,13 @@ export class KnowledgeService {
     return { ...summary, sources, fileList };
   }
 
-  async create(name: string, model: string): Promise<KnowledgeBase> {
+  /** A new, empty base embedding through `connection` (by default the active connection). */
+  async create(name: string, model: string, connection?: string): Promise<KnowledgeBase> {
     const checked = checkName(name);
     const trimmedModel = model.trim();
     if (trimmedModel === '')
       throw new AppError('invalid_request', 'Choose the embeddings model to build it with.');
-    const connectionId = await this.#options.activeConnection();
+    const connectionId = connection ?? (await this.#options.activeConnection());
     if (connectionId === undefined)
       throw new AppError('not_found', 'Connect to a relay first: no connection is set up yet.');
     const id = randomUUID();

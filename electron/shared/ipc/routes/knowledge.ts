@@ -180,6 +180,11 @@ export const KNOWLEDGE_ROUTES = {
     z.strictObject({ id, name: nameRequest }),
     knowledgeBaseSchema,
   ),
+  /**
+   * "Try the demo knowledge base": a base over the sample documents shipped with the app,
+   * embedded by the demo relay (started if needed; the active connection stays as it is).
+   */
+  createDemoKnowledgeBase: route('knowledge:create-demo', z.null().optional(), knowledgeBaseSchema),
   /** Deletes the knowledge base with its chunks and vectors (the files themselves stay). */
   deleteKnowledgeBase: route('knowledge:delete', z.strictObject({ id }), z.null()),
   /**
