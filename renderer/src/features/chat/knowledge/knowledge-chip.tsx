@@ -78,7 +78,12 @@ export default function KnowledgeChip({ conversationId }: { conversationId: stri
           setSettings(next);
           setFailure(undefined);
         },
-        (error: unknown) => setFailure(failureOf(error).message),
+        (error: unknown) => {
+          setFailure(failureOf(error).message);
+          void requireBridge()
+            .getConversationKnowledge({ conversationId })
+            .then(setSettings, () => undefined);
+        },
       );
   }
 
@@ -86,6 +91,15 @@ export default function KnowledgeChip({ conversationId }: { conversationId: stri
   const missing = linked.filter((b) => b.missing);
   const toggle = (kbId: string, on: boolean) => {
     const ids = linked.map((b) => b.id).filter((b) => b !== kbId);
+    // Shown at once; main's answer (or its refusal) follows.
+    const base = bases?.find((b) => b.id === kbId);
+    if (settings)
+      setSettings({
+        ...settings,
+        bases: on
+          ? [...settings.bases, { id: kbId, name: base?.name ?? '', missing: false }]
+          : settings.bases.filter((b) => b.id !== kbId),
+      });
     change({ kbIds: on ? [...ids, kbId] : ids });
   };
   const numberChange =
