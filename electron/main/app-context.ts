@@ -94,6 +94,8 @@ export interface AppContext {
   desktop: DesktopShell;
   /** Starts the worker thread chat imports are read in; without it they are read on main. */
   startImportWorker?: StartImportWorker;
+  /** The sample documents of the demo knowledge base (`resources/knowledge-samples`). */
+  knowledgeSamplesDir?: string;
   /** Reads files the person gave (attachments, knowledge-base files) for their text. */
   readDocuments: ReadDocuments;
   /** A client for the active connection, with the person's timeouts; retries are reported as events. */

@@ -52,6 +52,7 @@ import {
   type AppLog,
 } from './services/log';
 import { KNOWLEDGE_MIGRATIONS } from './services/knowledge/migrations';
+import type { KnowledgeRetrieval, ReplyRetrieval } from './services/knowledge/retrieval';
 import { ModelCatalog } from './services/models/model-catalog';
 import { NetworkService, type ProxyStack } from './services/network/network-service';
 import { PROMPTS_MIGRATIONS } from './services/prompts/migrations';
@@ -63,6 +64,8 @@ import { UpdateService, type Updater } from './services/updates/update-service';
 
 export interface AppServicesOptions {
   userDataDir: string;
+  /** The demo knowledge base's sample documents; without it, that offer says they are missing. */
+  knowledgeSamplesDir?: string;
   /** The person's Pictures folder (the gallery's default home); the user data folder if absent. */
   picturesDir?: string;
   secretStore: SecretStore;
@@ -332,6 +335,7 @@ async function openServices(options: AppServicesOptions): Promise<SessionService
     ...(options.fetch ? { fetch: options.fetch } : {}),
     dialogs,
     desktop: options.desktop ?? NO_DESKTOP,
+    ...(options.knowledgeSamplesDir ? { knowledgeSamplesDir: options.knowledgeSamplesDir } : {}),
     ...(options.startImportWorker ? { startImportWorker: options.startImportWorker } : {}),
     readDocuments: options.startDocumentWorker
       ? readDocumentsInWorker(options.startDocumentWorker)
@@ -363,12 +367,17 @@ async function openServices(options: AppServicesOptions): Promise<SessionService
     log: (event, fields) => log.info(event, fields),
   });
   context.onClose(() => updates.close());
+  // Chat asks the knowledge bases before each reply; their tables open after chat's own.
+  let knowledge: KnowledgeRetrieval | undefined;
+  const retrieval: ReplyRetrieval = {
+    prepare: async (conversationId, question) => knowledge?.prepare(conversationId, question),
+  };
   const handlers: Handlers<SessionRoutes> = {
     ...appHandlers(context),
     ...connectionsHandlers(context),
     ...modelsHandlers(context),
     ...settingsHandlers(context),
-    ...(await chatHandlers(context)),
+    ...(await chatHandlers(context, retrieval)),
     ...(await embeddingsHandlers(context)),
     ...(await imagesHandlers(context, gallery)),
     ...quickAskHandlers(context, quickAsk, options.windows),
@@ -376,7 +385,7 @@ async function openServices(options: AppServicesOptions): Promise<SessionService
     ...updatesHandlers(context, updates),
     ...networkHandlers(context, network),
     ...(await promptsHandlers(context)),
-    ...(await knowledgeHandlers(context)),
+    ...(await knowledgeHandlers(context, (opened) => (knowledge = opened))),
   };
 
   logMigrations(log, db, startedAt);

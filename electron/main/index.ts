@@ -37,6 +37,11 @@ const trayIconDir = app.isPackaged
   ? join(process.resourcesPath, 'tray')
   : join(import.meta.dirname, '../../resources/tray');
 
+/** The demo knowledge base's sample documents, placed like the tray images. */
+const knowledgeSamplesDir = app.isPackaged
+  ? join(process.resourcesPath, 'knowledge-samples')
+  : join(import.meta.dirname, '../../resources/knowledge-samples');
+
 /** Refuses a start with remote debugging (packaged) or an unreadable dev server address. */
 function planStart(): StartPlan {
   try {
@@ -290,6 +295,7 @@ async function start(appLog: AppLog): Promise<void> {
   });
   const started = await createAppServices({
     userDataDir,
+    knowledgeSamplesDir,
     picturesDir: app.getPath('pictures'),
     secretStore,
     log: appLog,

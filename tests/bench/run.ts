@@ -18,6 +18,7 @@ const BENCHMARKS: Record<string, () => Promise<Benchmark>> = {
   'chat-compare': async () => (await import('./chat-compare')).chatCompare,
   'cold-start': async () => (await import('./cold-start')).coldStart,
   'memory-soak': async () => (await import('./memory-soak')).memorySoak,
+  'kb-query': async () => (await import('./kb-query')).kbQuery,
 };
 
 async function main(args: string[]): Promise<number> {

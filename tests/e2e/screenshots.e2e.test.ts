@@ -576,6 +576,42 @@ describe.each(['light', 'dark'] as const)('screenshots in the %s theme', (theme)
     await shoot('quick-ask', quick.page);
   });
 
+  it('knowledge in chat: a cited answer, and the retrieval X-ray', async () => {
+    const page = shared.app.page;
+    const chat = new ChatPage(page);
+    await chat.open();
+    await chat.ready();
+    await page.getByRole('button', { name: 'Knowledge bases', exact: true }).click();
+    await page
+      .getByRole('dialog', { name: 'Knowledge bases' })
+      .getByRole('checkbox', { name: /^Harbour office/ })
+      .check();
+    await page.keyboard.press('Escape');
+    await expect
+      .poll(() => page.locator('.chat-knowledge-names').textContent())
+      .toBe('Harbour office');
+    await chat.send('When does the ferry leave the pier?');
+    await expect(chat.finishedReplyStatus()).resolves.toBe('complete');
+    const reply = chat.lastReply();
+    await reply.getByRole('button', { name: 'Source 1', exact: true }).first().click();
+    const source = reply.getByRole('region', { name: 'Source 1' });
+    await source.locator('blockquote').waitFor();
+    await source.scrollIntoViewIfNeeded();
+    await blur();
+    await shoot('knowledge-cited');
+    await source.getByRole('button', { name: 'Retrieval X-ray' }).click();
+    const xray = reply.getByRole('region', { name: 'Retrieval X-ray' });
+    await xray.locator('canvas').first().waitFor();
+    await xray.evaluate((element) =>
+      (element as unknown as { scrollIntoView(o: object): void }).scrollIntoView({
+        block: 'start',
+      }),
+    );
+    await blur();
+    await shoot('knowledge-xray');
+    await xray.getByRole('button', { name: 'Close' }).click();
+  });
+
   it('the shortcut sheet', async () => {
     const shortcuts = new ShortcutsPage(shared.app.page);
     await shared.app.page.keyboard.press('Control+/');

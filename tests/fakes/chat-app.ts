@@ -2,6 +2,7 @@
  * The app's services behind the real router and bridge, for chat tests: events recorded, file
  * dialogs scripted, and helpers to wait for a reply to finish.
  */
+import { join } from 'node:path';
 import {
   createAppServices,
   type AppServices,
@@ -58,6 +59,7 @@ export async function openChatApp(
   const shown: string[] = [];
   const services: AppServices = await createAppServices({
     userDataDir: dataDir,
+    knowledgeSamplesDir: join(import.meta.dirname, '../../resources/knowledge-samples'),
     secretStore: secrets,
     dialogs,
     startImportWorker: startSourceImportWorker,

@@ -11,6 +11,7 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from
 import { startDemoRelay, type DemoRelay } from '../../electron/demo-relay/index';
 import { createRouter } from '../../electron/main/ipc/router';
 import { openDatabase, type Db } from '../../electron/main/services/database';
+import { KNOWLEDGE_MIGRATIONS } from '../../electron/main/services/knowledge/migrations';
 import { MemorySecretStore } from '../../electron/main/services/secret-store';
 import { ROUTES } from '../../electron/shared/ipc/contract';
 import { openChatApp, type ChatApp } from '../fakes/chat-app';
@@ -167,8 +168,10 @@ describe('the knowledge domain on a 0.1 data folder', () => {
       before.close();
     }
     expect(
-      a.services.db.all("SELECT version FROM schema_migrations WHERE domain = 'knowledge'"),
-    ).toEqual([{ version: 1 }]);
+      a.services.db.all(
+        "SELECT version FROM schema_migrations WHERE domain = 'knowledge' ORDER BY version",
+      ),
+    ).toEqual(KNOWLEDGE_MIGRATIONS.map((m) => ({ version: m.version })));
     await a.services.close();
     app = await open(userData);
     expect(

@@ -248,6 +248,17 @@ export function composeWithFiles(
   prompt: string,
   options: DemoReplyOptions = {},
 ): string {
+  const split = splitKnowledgeSources(prompt);
+  if (split.sources.length > 0) {
+    const answer = composeWithFiles(compose, split.text, options);
+    return [
+      answer,
+      '',
+      '### From your sources',
+      '',
+      ...quoteSources(split.text, split.sources),
+    ].join('\n');
+  }
   const { text, files } = splitAttachedFiles(prompt);
   if (files.length === 0) return compose(prompt, options);
   const quotes = files.map((file) => {
@@ -259,4 +270,61 @@ export function composeWithFiles(
     return `- **${file.name}** (${file.type}${pages}, ${words} words)${where} begins: “${line}”`;
   });
   return [compose(text, options), '', '### From your files', '', ...quotes].join('\n');
+}
+
+/** A numbered source a client put after the question (a `<knowledge-sources>` block). */
+export interface KnowledgeSource {
+  n: number;
+  /** The file and where in it: `guide.md · lines 5-7 · Fees`. */
+  where: string;
+  body: string;
+}
+
+const SOURCES_BLOCK = /\n*<knowledge-sources>\n([\s\S]*?)\n<\/knowledge-sources>/;
+
+/** The question, and the numbered sources after it. */
+export function splitKnowledgeSources(prompt: string): {
+  text: string;
+  sources: KnowledgeSource[];
+} {
+  const block = SOURCES_BLOCK.exec(prompt);
+  if (block === null) return { text: prompt, sources: [] };
+  const sources: KnowledgeSource[] = [];
+  for (const part of block[1]!.split(/\n(?=\[\d+\] )/)) {
+    const header = /^\[(\d+)\] ([^\n]*)\n?/.exec(part);
+    if (header === null) continue;
+    sources.push({ n: Number(header[1]), where: header[2]!, body: part.slice(header[0].length) });
+  }
+  return { text: prompt.replace(SOURCES_BLOCK, '').trim(), sources };
+}
+
+function wordsOf(text: string): Set<string> {
+  return new Set((text.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? []).filter((w) => w.length > 2));
+}
+
+/**
+ * A line per source quoting its sentence that shares the most words with the question, cited as
+ * `[n]`: the demo model "uses" what was retrieved, so the whole loop shows without an account.
+ */
+export function quoteSources(question: string, sources: readonly KnowledgeSource[]): string[] {
+  const asked = wordsOf(question);
+  return sources.map((source) => {
+    const sentences = source.body
+      .split(/(?<=[.!?])\s+|\n+/)
+      .map((t) => t.replace(/^#+\s*/, '').trim())
+      .filter((t) => t !== '');
+    let best = sentences[0] ?? '';
+    let bestScore = -1;
+    for (const sentence of sentences) {
+      let score = 0;
+      for (const word of wordsOf(sentence)) if (asked.has(word)) score++;
+      if (score > bestScore) {
+        best = sentence;
+        bestScore = score;
+      }
+    }
+    const points = [...best];
+    const quote = points.length > 160 ? `${points.slice(0, 160).join('')}…` : best;
+    return `- ${source.where}: “${quote}” [${source.n}]`;
+  });
 }

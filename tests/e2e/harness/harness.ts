@@ -176,6 +176,7 @@ export async function startE2e(): Promise<E2eSession> {
     const services = await createAppServices({
       desktop,
       userDataDir,
+      knowledgeSamplesDir: join(import.meta.dirname, '../../../resources/knowledge-samples'),
       secretStore:
         options.secretStore ??
         new MemorySecretStore({

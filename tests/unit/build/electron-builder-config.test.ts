@@ -1,4 +1,4 @@
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { Ajv } from 'ajv';
@@ -123,11 +123,19 @@ describe('electron-builder.yml', () => {
     expect(config.generateUpdatesFilesForAllChannels).toBe(true);
   });
 
-  it('declares the relay-desktop:// links and ships the tray images beside the archive', () => {
+  it('declares the relay-desktop:// links and ships the tray images and the sample documents beside the archive', () => {
     expect(config.protocols).toEqual([{ name: 'Relay Desktop link', schemes: ['relay-desktop'] }]);
     expect(config.extraResources).toEqual([
       { from: 'resources/tray', to: 'tray', filter: ['*.png'] },
+      { from: 'resources/knowledge-samples', to: 'knowledge-samples', filter: ['*.md', '*.txt'] },
     ]);
+    // The demo knowledge base's documents: a few short text files, nothing else.
+    const samples = readdirSync(join(repoRoot, 'resources/knowledge-samples'));
+    expect(samples.length).toBeGreaterThanOrEqual(3);
+    for (const name of samples) {
+      expect(name).toMatch(/\.(md|txt)$/);
+      expect(statSync(join(repoRoot, 'resources/knowledge-samples', name)).size).toBeLessThan(4096);
+    }
   });
 
   it('points at icons that exist', () => {

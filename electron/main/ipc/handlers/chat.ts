@@ -5,6 +5,7 @@ import { openAttachment, saveAttachment } from '../../services/chat/attachment-f
 import { AttachmentDrafts, AttachmentStore } from '../../services/chat/attachments';
 import { ChatService } from '../../services/chat/chat-service';
 import { ChatStore } from '../../services/chat/store';
+import type { ReplyRetrieval } from '../../services/knowledge/retrieval';
 import { readInProcess, readInWorker } from '../../services/chat/import-reader';
 import { exportToFile, importFromFiles } from '../../services/chat/transfer';
 import { conversationCost, usageReport } from '../../services/chat/usage';
@@ -54,7 +55,10 @@ function found<T>(value: T | undefined): T {
 }
 
 /** The handlers of the chat routes: a line or two each, over the chat services. */
-export async function chatHandlers(context: AppContext): Promise<Handlers<typeof CHAT_ROUTES>> {
+export async function chatHandlers(
+  context: AppContext,
+  retrieval?: ReplyRetrieval,
+): Promise<Handlers<typeof CHAT_ROUTES>> {
   const store = await ChatStore.open(context.db);
   const attachments = new AttachmentStore(context.db);
   const drafts = new AttachmentDrafts(context.readDocuments, async () => {
@@ -64,6 +68,7 @@ export async function chatHandlers(context: AppContext): Promise<Handlers<typeof
   const chat = new ChatService({
     store,
     attachments,
+    ...(retrieval ? { retrieval } : {}),
     emit: context.emit,
     client: async (requestId) => (await context.activeClient(requestId)).client,
     defaults: async () => (await context.settings.get()).chatDefaults,

@@ -1,11 +1,19 @@
 import type { KNOWLEDGE_ROUTES } from '../../../shared/ipc/routes/knowledge';
 import type { AppContext } from '../../app-context';
+import { AppError } from '../../services/app-error';
 import { KnowledgeService } from '../../services/knowledge/knowledge-service';
+import { KnowledgeRetrieval } from '../../services/knowledge/retrieval';
 import type { Handlers } from '../router';
+
+/** The demo knowledge base's name, and the demo relay's embeddings model it is built with. */
+export const DEMO_KNOWLEDGE_BASE = 'Demo knowledge base';
+export const DEMO_EMBEDDINGS_MODEL = 'demo-embedding';
 
 /** The handlers of the knowledge routes: one line each, over the knowledge service. */
 export async function knowledgeHandlers(
   context: AppContext,
+  /** Given the retrieval the chat service asks before each reply. */
+  onRetrieval?: (retrieval: KnowledgeRetrieval) => void,
 ): Promise<Handlers<typeof KNOWLEDGE_ROUTES>> {
   const knowledge = await KnowledgeService.open({
     db: context.db,
@@ -24,10 +32,22 @@ export async function knowledgeHandlers(
     },
   });
   context.onClose(() => knowledge.close());
+  const retrieval = new KnowledgeRetrieval(context.db, knowledge);
+  onRetrieval?.(retrieval);
   return {
     listKnowledgeBases: () => knowledge.list(),
     getKnowledgeBase: ({ id }) => knowledge.get(id),
     createKnowledgeBase: ({ name, model }) => knowledge.create(name, model),
+    createDemoKnowledgeBase: async () => {
+      const folder = context.knowledgeSamplesDir;
+      if (folder === undefined)
+        throw new AppError('not_found', 'The sample documents are not part of this build.');
+      const demo = await context.connections.ensureDemo();
+      context.emit('connectionsChanged', null);
+      const base = await knowledge.create(DEMO_KNOWLEDGE_BASE, DEMO_EMBEDDINGS_MODEL, demo.id);
+      await knowledge.addSources(base.id, [folder], 'folder');
+      return (await knowledge.list()).find((b) => b.id === base.id) ?? base;
+    },
     renameKnowledgeBase: ({ id, name }) => knowledge.rename(id, name),
     deleteKnowledgeBase: async ({ id }) => (await knowledge.delete(id), null),
     addKnowledgeSources: ({ id, kind }) => knowledge.addFromDialog(id, kind),
@@ -40,5 +60,24 @@ export async function knowledgeHandlers(
     indexKnowledgeBase: async ({ id }) => (await knowledge.index(id), null),
     cancelKnowledgeIndexing: ({ id }) => (knowledge.cancel(id), null),
     searchKnowledgeBase: ({ id, question, topK }) => knowledge.search(id, question, topK),
+    getConversationKnowledge: ({ conversationId }) => retrieval.get(conversationId),
+    setConversationKnowledge: ({ conversationId, ...changes }) =>
+      retrieval.set(conversationId, changes),
+    steerRetrieval: ({ conversationId, chunkId, action }) =>
+      retrieval.steer(conversationId, chunkId, action),
+    getRetrieval: ({ messageId }) => retrieval.record(messageId),
+    listRetrievals: ({ conversationId }) => retrieval.replies(conversationId),
+    revealRetrievedFile: async ({ messageId, chunkId, action }) => {
+      const path = retrieval.retrievedPath(messageId, chunkId);
+      if (action === 'show') context.desktop.showInFolder(path);
+      else {
+        if (context.desktop.openPath === undefined)
+          throw new AppError('invalid_request', 'Files cannot be opened here.');
+        const failure = await context.desktop.openPath(path);
+        if (failure !== '')
+          throw new AppError('not_found', `The file could not be opened: ${failure}`);
+      }
+      return null;
+    },
   };
 }

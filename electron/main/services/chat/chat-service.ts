@@ -34,6 +34,7 @@ import type { ChatMessage } from '../../../shared/relay-requests';
 import { RelayError, REPLY_TOO_LONG, type RelayClient } from '../relay/relay-client';
 import { AppError, errorInfo } from '../app-error';
 import { messageWithAttachments, type AttachmentStore, type ReadAttachment } from './attachments';
+import type { PreparedRetrieval, ReplyRetrieval } from '../knowledge/retrieval';
 import { DeltaCoalescer } from './delta-coalescer';
 import { DEFAULT_TITLE, type ChatStore, type NewMessage } from './store';
 
@@ -41,6 +42,8 @@ export interface ChatServiceOptions {
   store: ChatStore;
   /** The files sent with messages; without it, messages carry none. */
   attachments?: AttachmentStore;
+  /** The knowledge bases' retrieval before each reply; without it, replies are asked without. */
+  retrieval?: ReplyRetrieval;
   /** Sends an event of the contract to the page. */
   emit: Emit;
   /** A relay client whose retry countdowns are reported with `requestId`. */
@@ -112,6 +115,19 @@ export function addUsage(
     if (a !== undefined || b !== undefined) usage[key] = (a ?? 0) + (b ?? 0);
   }
   return usage;
+}
+
+/** The reply's options with the retrieved sources added to what the model is asked with. */
+function withRetrieval(
+  options: ReplyOptions,
+  retrieval: PreparedRetrieval | undefined,
+): ReplyOptions {
+  if (retrieval === undefined) return options;
+  const before = options.messages;
+  return {
+    ...options,
+    messages: async (history) => retrieval.messages(before ? await before(history) : history),
+  };
 }
 
 /** Failures after which the text received is kept as an interrupted reply, not an error. */
@@ -205,6 +221,7 @@ export class ChatService {
   ) {
     const conversation = this.#ready(conversationId);
     const temperature = await this.#temperatureOf(conversation);
+    const retrieval = await this.#retrieve(conversationId, text);
     const { reply, client } = await this.#prepare();
     this.#ensureIdle(conversation.id);
     const after = this.#leafToFollow(conversationId);
@@ -217,12 +234,13 @@ export class ChatService {
         after,
       );
       if (files.length > 0) this.#options.attachments!.add(written[0]!.id, files);
+      retrieval?.save(reply);
       return written;
     });
     if (conversation.messageCount === 0 && conversation.title === DEFAULT_TITLE) {
       this.#store.update(conversationId, { title: titleFrom(text) });
     }
-    this.#start(client, conversationId, reply, options);
+    this.#start(client, conversationId, reply, withRetrieval(options, retrieval));
     return { userMessageId: user!.id, replyId: assistant!.id };
   }
 
@@ -261,6 +279,9 @@ export class ChatService {
     if (parentId === null)
       throw new AppError('invalid_request', 'There is no message to reply to yet.');
     const temperature = options.temperature ?? (await this.#temperatureOf(conversation));
+    const question =
+      message.role === 'assistant' ? this.#message(parentId).content : message.content;
+    const retrieval = await this.#retrieve(conversation.id, question);
     const { reply, client } = await this.#prepare();
     this.#ensureIdle(conversation.id);
     const assistant = this.#store.transaction(() => {
@@ -275,9 +296,10 @@ export class ChatService {
         },
       ]);
       this.#store.setLeaf(conversation.id, added!.id);
+      retrieval?.save(reply);
       return added!;
     });
-    this.#start(client, conversation.id, reply, options);
+    this.#start(client, conversation.id, reply, withRetrieval(options, retrieval));
     return { userMessageId: parentId, replyId: assistant.id };
   }
 
@@ -288,16 +310,21 @@ export class ChatService {
       throw new AppError('invalid_request', 'Only your own messages can be edited.');
     const conversation = this.#ready(message.conversationId);
     const temperature = await this.#temperatureOf(conversation);
+    const retrieval = await this.#retrieve(conversation.id, text);
     const { reply, client } = await this.#prepare();
     this.#ensureIdle(conversation.id);
-    const [user, assistant] = this.#store.append(
-      message.conversationId,
-      questionAndReply(text, reply, conversation.model, temperature),
-      message.parentId,
-    );
+    const [user, assistant] = this.#store.transaction(() => {
+      const written = this.#store.append(
+        message.conversationId,
+        questionAndReply(text, reply, conversation.model, temperature),
+        message.parentId,
+      );
+      retrieval?.save(reply);
+      return written;
+    });
     // The new version keeps the files of the one edited.
     this.#options.attachments?.copy(messageId, user!.id);
-    this.#start(client, message.conversationId, reply, options);
+    this.#start(client, message.conversationId, reply, withRetrieval(options, retrieval));
     return { userMessageId: user!.id, replyId: assistant!.id };
   }
 
@@ -455,6 +482,15 @@ export class ChatService {
   /** Resolves when the reply has finished and been saved (at once if it is not running). */
   async settled(replyId: string): Promise<void> {
     await this.#active.get(replyId)?.done;
+  }
+
+  /**
+   * The one place replies meet the knowledge bases: the retrieval for a reply to `question`, or
+   * undefined when the conversation asks with none. It throws before anything is written (a base
+   * deleted, the relay refusing the question's embedding), so the message is not sent.
+   */
+  async #retrieve(conversationId: string, question: string) {
+    return this.#options.retrieval?.prepare(conversationId, question);
   }
 
   /** Gets a client before anything is written, so "no connection" leaves no orphan rows. */

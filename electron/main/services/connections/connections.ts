@@ -778,6 +778,17 @@ export class ConnectionsService {
     }).then((connection) => this.#summary(connection));
   }
 
+  /**
+   * The demo connection, its relay started (or the connection created), leaving the active
+   * connection as it is: for the demo knowledge base.
+   */
+  ensureDemo(): Promise<ConnectionSummary> {
+    return this.#mutate(async (file) => {
+      const existing = file.connections.find((c) => c.isDemo);
+      return this.#ensureDemo(file, existing?.id);
+    }).then((connection) => this.#summary(connection));
+  }
+
   /** Stops the embedded demo relay; its connection stays saved and restarts it on next use. */
   async stopDemo(): Promise<void> {
     await this.#mutate(() => this.#closeDemo());

@@ -251,12 +251,13 @@ export class KnowledgeService {
     return { ...summary, sources, fileList };
   }
 
-  async create(name: string, model: string): Promise<KnowledgeBase> {
+  /** A new, empty base embedding through `connection` (by default the active connection). */
+  async create(name: string, model: string, connection?: string): Promise<KnowledgeBase> {
     const checked = checkName(name);
     const trimmedModel = model.trim();
     if (trimmedModel === '')
       throw new AppError('invalid_request', 'Choose the embeddings model to build it with.');
-    const connectionId = await this.#options.activeConnection();
+    const connectionId = connection ?? (await this.#options.activeConnection());
     if (connectionId === undefined)
       throw new AppError('not_found', 'Connect to a relay first: no connection is set up yet.');
     const id = randomUUID();
@@ -729,12 +730,29 @@ export class KnowledgeService {
     return pack;
   }
 
-  /** Embeds the question with the base's model and ranks its embedded chunks by cosine. */
-  async search(
+  /** A base's model and dimensions, or undefined when it does not exist (any more). */
+  base(
+    id: string,
+  ): { id: string; name: string; model: string; dimensions: number | null } | undefined {
+    const row = this.#db.one<BaseRow>('SELECT * FROM knowledge_bases WHERE id = ?', [id]);
+    if (row === undefined) return undefined;
+    return {
+      id: row.id,
+      name: row.name,
+      model: row.model,
+      dimensions: row.dimensions === null ? null : Number(row.dimensions),
+    };
+  }
+
+  /**
+   * Embeds a question with the base's model, through its connection's request limiter (with the
+   * app's 402 and 429 behaviour); refuses a base with nothing embedded yet.
+   */
+  async questionVector(
     id: string,
     question: string,
-    topK = 5,
-  ): Promise<{ hits: KnowledgeHit[]; tokens?: number }> {
+    requestId: string = randomUUID(),
+  ): Promise<{ vector: number[]; tokens?: number }> {
     const base = this.#row(id);
     const text = question.trim();
     if (text === '') throw new AppError('invalid_request', 'Write a question to search with.');
@@ -742,9 +760,9 @@ export class KnowledgeService {
     if (dimensions === undefined || this.#chunkCounts(id).embedded === 0)
       throw new AppError(
         'invalid_request',
-        'Nothing in this knowledge base is embedded yet: add files and let indexing finish.',
+        `Nothing in the knowledge base “${base.name}” is embedded yet: add files and let indexing finish.`,
       );
-    const client = await this.#options.client(base.connection_id, randomUUID());
+    const client = await this.#options.client(base.connection_id, requestId);
     const result = await client.embed({ model: base.model, input: [text] });
     const vector = result.vectors[0] ?? [];
     if (vector.length !== dimensions)
@@ -752,8 +770,16 @@ export class KnowledgeService {
         'bad_response',
         `The relay sent a question vector of ${vector.length} dimensions, where this knowledge base has ${dimensions}.`,
       );
-    const top = this.#pack(id, dimensions).top(vector, Math.min(topK, KNOWLEDGE_LIMITS.topK));
-    const hits = top.flatMap(({ id: chunkId, score }, i): KnowledgeHit[] => {
+    const tokens = result.usage?.promptTokens;
+    return tokens === undefined ? { vector } : { vector, tokens };
+  }
+
+  /** Chunks by id with their file, position and vector; ids not found (any more) are left out. */
+  chunks(
+    id: string,
+    chunkIds: readonly string[],
+  ): Array<Omit<KnowledgeHit, 'rank' | 'score'> & { vector: Float32Array | null }> {
+    return chunkIds.flatMap((chunkId) => {
       const row = this.#db.one<{
         text: string;
         page: number | null;
@@ -762,17 +788,17 @@ export class KnowledgeService {
         line_end: number;
         path: string;
         name: string;
+        vector: ArrayBuffer | Uint8Array | null;
       }>(
-        `SELECT c.text, c.page, c.headings, c.line_start, c.line_end, f.path, f.name
-           FROM knowledge_chunks c JOIN knowledge_files f ON f.id = c.file_id WHERE c.id = ?`,
-        [chunkId],
+        `SELECT c.text, c.page, c.headings, c.line_start, c.line_end, c.vector, f.path, f.name
+           FROM knowledge_chunks c JOIN knowledge_files f ON f.id = c.file_id
+          WHERE c.id = ? AND c.kb_id = ?`,
+        [Number(chunkId), id],
       );
       if (row === undefined) return [];
       return [
         {
           chunkId: String(chunkId),
-          rank: i + 1,
-          score,
           fileName: row.name,
           path: row.path,
           position: {
@@ -782,10 +808,43 @@ export class KnowledgeService {
             lineEnd: Number(row.line_end),
           },
           text: row.text,
+          vector: row.vector === null ? null : bytesToVector(row.vector),
         },
       ];
     });
-    const tokens = result.usage?.promptTokens;
+  }
+
+  /** The `k` embedded chunks most similar to `vector`, best first, with their vectors. */
+  nearest(
+    id: string,
+    vector: readonly number[],
+    k: number,
+  ): Array<KnowledgeHit & { vector: Float32Array | null }> {
+    const base = this.#row(id);
+    if (base.dimensions === null) return [];
+    const top = this.#pack(id, Number(base.dimensions)).top(vector, k);
+    const found = new Map(
+      this.chunks(
+        id,
+        top.map((t) => String(t.id)),
+      ).map((c) => [c.chunkId, c]),
+    );
+    return top.flatMap(({ id: chunkId, score }, i) => {
+      const chunk = found.get(String(chunkId));
+      return chunk ? [{ ...chunk, rank: i + 1, score }] : [];
+    });
+  }
+
+  /** Embeds the question with the base's model and ranks its embedded chunks by cosine. */
+  async search(
+    id: string,
+    question: string,
+    topK = 5,
+  ): Promise<{ hits: KnowledgeHit[]; tokens?: number }> {
+    const { vector, tokens } = await this.questionVector(id, question);
+    const hits = this.nearest(id, vector, Math.min(topK, KNOWLEDGE_LIMITS.topK)).map(
+      ({ vector: _vector, ...hit }, i) => ({ ...hit, rank: i + 1 }),
+    );
     return tokens === undefined ? { hits } : { hits, tokens };
   }
   /** Shows a file of the base in the system's file manager, if it is still where it was read. */

@@ -9,6 +9,16 @@
  * unchanged file is not read again), or why it was refused. `knowledge_chunks`: the file's
  * chunks with their position and text hash, and the vector once embedded (little-endian float32
  * bytes; NULL until then, which is what an interrupted indexing resumes from).
+ *
+ * Version 2, asking with a knowledge base: `knowledge_links`, the bases a conversation asks with
+ * (by id, with the base's name when linked: a base deleted since is still named when the person
+ * is told it is gone, and the link is never dropped behind their back).
+ * `knowledge_conversations`, how a conversation retrieves: top-k, the score threshold, the token
+ * budget of the sources, and the chunks the person pinned or excluded. `knowledge_retrievals`,
+ * one row per reply asked with a knowledge base, keyed by the reply's message id: the question,
+ * every chunk retrieved (a copy of its text, file and position, its score, rank and whether it
+ * went into the prompt), and the question's and chunks' vectors for the map. Conversations live
+ * in the chat domain; these tables refer to them by id only, so no chat table changes.
  */
 import type { Migration } from '../database';
 
@@ -67,6 +77,37 @@ export const KNOWLEDGE_MIGRATIONS: readonly Migration[] = [
       )`);
       db.exec('CREATE INDEX knowledge_chunks_by_file ON knowledge_chunks (file_id, ord)');
       db.exec('CREATE INDEX knowledge_chunks_by_kb ON knowledge_chunks (kb_id, vector IS NULL)');
+    },
+  },
+  {
+    version: 2,
+    name: 'knowledge bases linked to conversations, and each reply’s retrieval',
+    up(db) {
+      db.exec(`CREATE TABLE knowledge_links (
+        conversation_id TEXT NOT NULL,
+        kb_id TEXT NOT NULL,
+        kb_name TEXT NOT NULL,
+        linked_at TEXT NOT NULL,
+        PRIMARY KEY (conversation_id, kb_id)
+      )`);
+      db.exec(`CREATE TABLE knowledge_conversations (
+        conversation_id TEXT PRIMARY KEY,
+        top_k INTEGER NOT NULL,
+        min_score REAL NOT NULL,
+        budget_tokens INTEGER NOT NULL,
+        pinned TEXT NOT NULL DEFAULT '[]',
+        excluded TEXT NOT NULL DEFAULT '[]'
+      )`);
+      db.exec(`CREATE TABLE knowledge_retrievals (
+        message_id TEXT PRIMARY KEY,
+        conversation_id TEXT NOT NULL,
+        record TEXT NOT NULL,
+        vectors BLOB,
+        created_at TEXT NOT NULL
+      )`);
+      db.exec(
+        'CREATE INDEX knowledge_retrievals_by_conversation ON knowledge_retrievals (conversation_id)',
+      );
     },
   },
 ];

@@ -49,24 +49,44 @@ export class PackedVectors {
   top(query: readonly number[], k: number): ScoredId[] {
     const d = this.dimensions;
     if (query.length !== d) throw new Error(`The question has ${query.length} values, not ${d}.`);
-    const q = Float32Array.from(query);
+    // The question scaled to unit length once, so each row costs one dot product and a divide.
     let qNorm = 0;
-    for (const v of q) qNorm += v * v;
+    for (const v of query) qNorm += v * v;
     qNorm = Math.sqrt(qNorm);
+    const q = new Float32Array(d);
+    if (qNorm > 0) for (let i = 0; i < d; i++) q[i] = (query[i] as number) / qNorm;
     const best: ScoredId[] = [];
     const values = this.#values;
-    for (let row = 0; row < this.#norms.length; row++) {
-      const norm = (this.#norms[row] as number) * qNorm;
-      let dot = 0;
+    const norms = this.#norms;
+    const ids = this.#ids;
+    const rows = norms.length;
+    const blocks = d - (d % 4);
+    let floor = -Infinity;
+    for (let row = 0; row < rows; row++) {
       const base = row * d;
-      for (let i = 0; i < d; i++) dot += (values[base + i] as number) * (q[i] as number);
-      const score = norm === 0 ? 0 : dot / norm;
-      if (best.length === k && score <= (best[k - 1] as ScoredId).score) continue;
-      // Insert in order: k is small (at most 50), so a sorted list beats a heap.
+      // Four sums side by side: fewer dependent adds in a row, which V8 runs markedly faster.
+      let s0 = 0;
+      let s1 = 0;
+      let s2 = 0;
+      let s3 = 0;
+      let i = 0;
+      for (; i < blocks; i += 4) {
+        const at = base + i;
+        s0 += (values[at] as number) * (q[i] as number);
+        s1 += (values[at + 1] as number) * (q[i + 1] as number);
+        s2 += (values[at + 2] as number) * (q[i + 2] as number);
+        s3 += (values[at + 3] as number) * (q[i + 3] as number);
+      }
+      for (; i < d; i++) s0 += (values[base + i] as number) * (q[i] as number);
+      const norm = norms[row] as number;
+      const score = norm === 0 || qNorm === 0 ? 0 : (s0 + s1 + s2 + s3) / norm;
+      if (best.length === k && score <= floor) continue;
+      // Insert in order: k is small, so a sorted list beats a heap.
       let at = best.length;
       while (at > 0 && (best[at - 1] as ScoredId).score < score) at--;
-      best.splice(at, 0, { id: this.#ids[row] as number, score });
+      best.splice(at, 0, { id: ids[row] as number, score });
       if (best.length > k) best.pop();
+      if (best.length === k) floor = (best[k - 1] as ScoredId).score;
     }
     return best;
   }

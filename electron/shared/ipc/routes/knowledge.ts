@@ -99,6 +99,72 @@ export const knowledgeProgressSchema = z.object({
 });
 export type KnowledgeProgress = z.infer<typeof knowledgeProgressSchema>;
 
+/** How a conversation retrieves until the person changes it. */
+export const RETRIEVAL_DEFAULTS = { topK: 6, minScore: 0.1, budgetTokens: 3000 } as const;
+export const RETRIEVAL_LIMITS = {
+  bases: 10,
+  budgetTokens: { min: 200, max: 64_000 },
+  /** The most chunks one conversation pins, and excludes. */
+  steered: 200,
+} as const;
+
+/** The knowledge bases a conversation asks with, and how it retrieves from them. */
+export const conversationKnowledgeSchema = z.object({
+  conversationId: id,
+  /** In the order linked; `missing` when the base was deleted since (asking then refuses). */
+  bases: z.array(z.object({ id, name: z.string(), missing: z.boolean() })),
+  topK: z.number().int().min(1).max(KNOWLEDGE_LIMITS.topK),
+  /** Chunks scoring below it are not put in the prompt. */
+  minScore: z.number().min(-1).max(1),
+  /** The most tokens the sources may take in the prompt; the lowest-ranked are cut first. */
+  budgetTokens: z
+    .number()
+    .int()
+    .min(RETRIEVAL_LIMITS.budgetTokens.min)
+    .max(RETRIEVAL_LIMITS.budgetTokens.max),
+  /** Chunks always put in the prompt (first), and chunks never put in it. */
+  pinned: z.array(id),
+  excluded: z.array(id),
+});
+export type ConversationKnowledge = z.infer<typeof conversationKnowledgeSchema>;
+
+/**
+ * Where a retrieved chunk ended: in the prompt as a numbered source, cut by the token budget,
+ * under the score threshold, or excluded by the person.
+ */
+export const RETRIEVAL_PLACEMENTS = ['prompt', 'budget', 'threshold', 'excluded'] as const;
+export type RetrievalPlacement = (typeof RETRIEVAL_PLACEMENTS)[number];
+
+export const retrievedChunkSchema = knowledgeHitSchema.extend({
+  kbId: id,
+  kbName: z.string(),
+  pinned: z.boolean(),
+  placement: z.enum(RETRIEVAL_PLACEMENTS),
+  /** Its number in the prompt (`[n]` in the reply), when it went in. */
+  source: z.number().int().positive().nullable(),
+  /** What it costs in the prompt, estimated. */
+  tokens: z.number().int().nonnegative(),
+});
+export type RetrievedChunk = z.infer<typeof retrievedChunkSchema>;
+
+/** What a reply was asked with: kept with it, by its message id. */
+export const retrievalRecordSchema = z.object({
+  messageId: id,
+  conversationId: id,
+  question: z.string(),
+  createdAt: z.string(),
+  topK: z.number().int(),
+  minScore: z.number(),
+  budgetTokens: z.number().int(),
+  /** The estimated tokens of the sources put in the prompt. */
+  promptTokens: z.number().int().nonnegative(),
+  /** By rank (pinned chunks first, then by score). */
+  chunks: z.array(retrievedChunkSchema),
+  /** The question's vector and each chunk's (in `chunks` order), for the map; null when the bases differ in dimensions. */
+  map: z.object({ question: z.array(z.number()), chunks: z.array(z.array(z.number())) }).nullable(),
+});
+export type RetrievalRecord = z.infer<typeof retrievalRecordSchema>;
+
 const nameRequest = text(KNOWLEDGE_LIMITS.name * 2);
 
 export const KNOWLEDGE_ROUTES = {
@@ -115,6 +181,11 @@ export const KNOWLEDGE_ROUTES = {
     z.strictObject({ id, name: nameRequest }),
     knowledgeBaseSchema,
   ),
+  /**
+   * "Try the demo knowledge base": a base over the sample documents shipped with the app,
+   * embedded by the demo relay (started if needed; the active connection stays as it is).
+   */
+  createDemoKnowledgeBase: route('knowledge:create-demo', z.null().optional(), knowledgeBaseSchema),
   /** Deletes the knowledge base with its chunks and vectors (the files themselves stay). */
   deleteKnowledgeBase: route('knowledge:delete', z.strictObject({ id }), z.null()),
   /**
@@ -191,6 +262,55 @@ export const KNOWLEDGE_ROUTES = {
       topK: z.number().int().min(1).max(KNOWLEDGE_LIMITS.topK).optional(),
     }),
     z.object({ hits: z.array(knowledgeHitSchema), tokens: z.number().int().optional() }),
+  ),
+  /** The knowledge bases a conversation asks with, and its retrieval settings. */
+  getConversationKnowledge: route(
+    'knowledge:conversation',
+    z.strictObject({ conversationId: id }),
+    conversationKnowledgeSchema,
+  ),
+  /** Links bases to a conversation (the list replaces the one before) or changes its settings. */
+  setConversationKnowledge: route(
+    'knowledge:conversation-set',
+    z.strictObject({
+      conversationId: id,
+      kbIds: z.array(id).max(RETRIEVAL_LIMITS.bases).optional(),
+      topK: conversationKnowledgeSchema.shape.topK.optional(),
+      minScore: conversationKnowledgeSchema.shape.minScore.optional(),
+      budgetTokens: conversationKnowledgeSchema.shape.budgetTokens.optional(),
+    }),
+    conversationKnowledgeSchema,
+  ),
+  /** Pins a chunk (always in the prompt), excludes it (never), or undoes either. */
+  steerRetrieval: route(
+    'knowledge:steer',
+    z.strictObject({
+      conversationId: id,
+      chunkId: id,
+      action: z.enum(['pin', 'unpin', 'exclude', 'include']),
+    }),
+    conversationKnowledgeSchema,
+  ),
+  /** What a reply was asked with; null for a reply asked without a knowledge base. */
+  getRetrieval: route(
+    'knowledge:retrieval',
+    z.strictObject({ messageId: id }),
+    retrievalRecordSchema.nullable(),
+  ),
+  /** The replies of a conversation that were asked with a knowledge base. */
+  listRetrievals: route(
+    'knowledge:retrievals',
+    z.strictObject({ conversationId: id }),
+    z.array(id),
+  ),
+  /**
+   * Shows a cited chunk's file in the file manager, or opens it; the path is the one kept with
+   * the reply's retrieval (the page never names one).
+   */
+  revealRetrievedFile: route(
+    'knowledge:reveal',
+    z.strictObject({ messageId: id, chunkId: id, action: z.enum(['show', 'open']) }),
+    z.null(),
   ),
 } satisfies Record<string, RouteSpec>;
 

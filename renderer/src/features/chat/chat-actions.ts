@@ -277,8 +277,19 @@ export function sendMessage(
   );
 }
 
-export function regenerateReply(conversationId: string, stream = true): Promise<boolean> {
-  return afterSend(() => requireBridge().regenerateReply({ conversationId, options: { stream } }));
+/** A new version of the path's last reply, or of `replyId` ("Ask again" under its sources). */
+export function regenerateReply(
+  conversationId: string,
+  stream = true,
+  replyId?: string,
+): Promise<boolean> {
+  return afterSend(() =>
+    requireBridge().regenerateReply({
+      conversationId,
+      ...(replyId === undefined ? {} : { replyId }),
+      options: { stream },
+    }),
+  );
 }
 
 /**

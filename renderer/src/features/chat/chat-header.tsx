@@ -1,4 +1,4 @@
-import { useEffect, useId, useState } from 'react';
+import { lazy, Suspense, useEffect, useId, useState } from 'react';
 import { Icon } from '../../components/icon';
 import { PopoverButton } from '../../components/popover-button';
 import { relayBridge, type RelayModel } from '../../lib/relay-bridge';
@@ -6,6 +6,9 @@ import { saveConversationSettings } from './chat-actions';
 import { useChatStore } from './chat-store';
 import type { ConversationSummary } from './chat-types';
 import { ConversationCostSummary } from './reply-cost';
+
+/** The knowledge bases the conversation asks with, loaded after the chat screen. */
+const KnowledgeChip = lazy(() => import('./knowledge/knowledge-chip'));
 
 /**
  * Above the open conversation: the list's toggle, the title, the conversation's model as a chip
@@ -38,6 +41,9 @@ export function ChatHeader({
       {ready && conversation && (
         <>
           <ModelChip conversation={conversation} />
+          <Suspense fallback={null}>
+            <KnowledgeChip conversationId={conversation.id} />
+          </Suspense>
           <ChatOptions />
         </>
       )}

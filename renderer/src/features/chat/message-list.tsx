@@ -15,6 +15,7 @@ import { MessageAttachments } from './attachments';
 import { useChatStore } from './chat-store';
 import type { ChatMessage } from './chat-types';
 import { ReplyErrorView, RetryCountdown } from './reply-error';
+import { SourcesButton } from './knowledge/sources-button';
 import { ReplyBody } from './streaming-reply';
 import { useStreamStore } from './stream-store';
 import { VersionSwitcher } from './version-switcher';
@@ -407,6 +408,7 @@ const MessageRow = memo(function MessageRow({
               >
                 Branch from here
               </button>
+              {message.role === 'assistant' && <SourcesButton replyId={message.id} />}
             </>
           )}
           {message.usage?.totalTokens !== undefined && (

@@ -1,5 +1,11 @@
+import { lazy, Suspense } from 'react';
+import { CitingReplyProvider } from './knowledge/citations';
+import { useKnowledgeChatStore } from './knowledge/knowledge-chat-store';
 import { StreamingMarkdown } from './markdown/streaming-markdown';
 import { useStreamStore } from './stream-store';
+
+/** A reply's sources (a cited one, or the X-ray), loaded the first time one is opened. */
+const ReplySources = lazy(() => import('./knowledge/reply-sources'));
 
 export interface ReplyBodyProps {
   replyId: string;
@@ -10,5 +16,15 @@ export interface ReplyBodyProps {
 /** A reply's markdown: its streaming text while it arrives, then its stored text. */
 export function ReplyBody({ replyId, content }: ReplyBodyProps) {
   const streamed = useStreamStore((state) => state.texts[replyId]);
-  return <StreamingMarkdown text={streamed ?? content} streaming={streamed !== undefined} />;
+  const open = useKnowledgeChatStore((s) => (s.open?.replyId === replyId ? s.open : undefined));
+  return (
+    <CitingReplyProvider replyId={replyId}>
+      <StreamingMarkdown text={streamed ?? content} streaming={streamed !== undefined} />
+      {open && (
+        <Suspense fallback={null}>
+          <ReplySources replyId={replyId} source={open.source} />
+        </Suspense>
+      )}
+    </CitingReplyProvider>
+  );
 }

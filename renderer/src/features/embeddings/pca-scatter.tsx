@@ -30,7 +30,13 @@ function textWidth(text: string, font: string): number {
  * where they fit without covering each other or running off the map; the point pointed at, or
  * chosen with the arrow keys, always shows its text.
  */
-export function PcaScatter({ run, analysis }: { run: EmbeddingRun; analysis: ShownAnalysis }) {
+export function PcaScatter({
+  run,
+  analysis,
+}: {
+  run: Pick<EmbeddingRun, 'items'>;
+  analysis: ShownAnalysis;
+}) {
   const canvas = useRef<HTMLCanvasElement>(null);
   const [hovered, setHovered] = useState<number | undefined>();
   const [focused, setFocused] = useState<number | undefined>();

@@ -16,7 +16,12 @@ interface Cell {
   col: number;
 }
 
-function describe(cell: Cell, analysis: ShownAnalysis, run: EmbeddingRun, ordered: boolean) {
+function describe(
+  cell: Cell,
+  analysis: ShownAnalysis,
+  run: Pick<EmbeddingRun, 'items'>,
+  ordered: boolean,
+) {
   const order = ordered ? analysis.order : null;
   const i = order ? (order[cell.row] as number) : cell.row;
   const j = order ? (order[cell.col] as number) : cell.col;
@@ -38,7 +43,7 @@ export function SimilarityHeatmap({
   run,
   analysis,
 }: {
-  run: EmbeddingRun;
+  run: Pick<EmbeddingRun, 'items'>;
   analysis: ShownAnalysis;
 }) {
   const canvas = useRef<HTMLCanvasElement>(null);

@@ -77,6 +77,17 @@ export async function createBase(name: string, model: string): Promise<void> {
   await loadKnowledge();
 }
 
+/** "Try the demo knowledge base": sample documents, embedded by the demo relay. */
+export async function createDemoBase(): Promise<void> {
+  try {
+    const base = await requireBridge().createDemoKnowledgeBase();
+    store.setState({ selected: base.id });
+    await loadKnowledge();
+  } catch (error) {
+    showToast(failureOf(error).message, { tone: 'error' });
+  }
+}
+
 export async function addSources(id: string, kind: 'files' | 'folder'): Promise<void> {
   try {
     await requireBridge().addKnowledgeSources({ id, kind });

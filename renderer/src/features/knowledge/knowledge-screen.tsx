@@ -12,6 +12,7 @@ import {
   askQuestion,
   cancelIndexing,
   createBase,
+  createDemoBase,
   deleteBase,
   indexBase,
   loadKnowledge,
@@ -347,6 +348,9 @@ export function KnowledgeScreen() {
       {status === 'ready' && bases.length === 0 && (
         <EmptyState title="No knowledge base yet">
           <p>Create one, then add files or a folder: Markdown, text, code, HTML, PDF, Word.</p>
+          <button type="button" className="button" onClick={() => void createDemoBase()}>
+            Try the demo knowledge base
+          </button>
         </EmptyState>
       )}
 

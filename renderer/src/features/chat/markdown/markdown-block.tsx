@@ -5,6 +5,7 @@
  */
 import { memo, useSyncExternalStore, type ReactElement, type ReactNode } from 'react';
 import Markdown, { type Components } from 'react-markdown';
+import remarkCitations, { Citation } from '../knowledge/citations';
 import { CodeBlock } from './code-block';
 import rehypeKatex, {
   mathRenderedFor,
@@ -16,7 +17,7 @@ import remarkSyntax from './remark-syntax';
 import { ImageAsLink, keepUrl, SafeLink } from './safe-links';
 
 /** GFM and math, read as remark-gfm and remark-math read them (see remark-syntax). */
-const REMARK_PLUGINS = [remarkSyntax];
+const REMARK_PLUGINS = [remarkSyntax, remarkCitations];
 /**
  * KaTeX without its error throwing: a malformed formula shows in red instead of failing the block.
  * Each formula is rendered once and remembered, between frames (see rehype-katex-cached); KaTeX
@@ -39,6 +40,11 @@ function componentsFor(complete: boolean): Components {
     a: ({ href, children }) => <SafeLink href={href}>{children}</SafeLink>,
     img: ({ src, alt }) => (
       <ImageAsLink src={typeof src === 'string' ? src : undefined} alt={alt} />
+    ),
+    cite: ({ children, ...props }) => (
+      <Citation source={(props as Record<string, unknown>)['data-source'] as string | undefined}>
+        {children}
+      </Citation>
     ),
     pre: ({ children }) => {
       const code = Array.isArray(children) ? children[0] : children;

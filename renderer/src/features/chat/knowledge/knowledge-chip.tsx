@@ -1,0 +1,205 @@
+/**
+ * The knowledge bases a conversation asks with, as a chip in the chat header (loaded after the
+ * chat screen): the names while any are linked, and a panel to link bases and set how many
+ * chunks are retrieved (top-k), the score threshold and the sources' token budget. It also keeps
+ * the list of the conversation's replies that have sources (their citations and X-ray).
+ */
+import { useEffect, useId, useState } from 'react';
+import { PopoverButton } from '../../../components/popover-button';
+import { failureOf } from '../../../lib/errors';
+import { relayBridge, requireBridge, type Answer } from '../../../lib/relay-bridge';
+import { useKnowledgeChatStore } from './knowledge-chat-store';
+import './knowledge-chat.css';
+
+type ConversationKnowledge = Answer<'getConversationKnowledge'>;
+type KnowledgeBase = Answer<'listKnowledgeBases'>[number];
+
+function useRetrievalReplies(conversationId: string) {
+  useEffect(() => {
+    const bridge = relayBridge();
+    if (!bridge) return;
+    let current = true;
+    const load = () =>
+      void bridge.listRetrievals({ conversationId }).then(
+        (ids) => current && useKnowledgeChatStore.getState().repliesLoaded(ids),
+        () => undefined,
+      );
+    load();
+    const off = bridge.onChatReplyFinished((finished) => {
+      if (finished.conversationId === conversationId) load();
+    });
+    return () => {
+      current = false;
+      off();
+      useKnowledgeChatStore.getState().opened(undefined);
+    };
+  }, [conversationId]);
+}
+
+export default function KnowledgeChip({ conversationId }: { conversationId: string }) {
+  const [settings, setSettings] = useState<ConversationKnowledge>();
+  const [bases, setBases] = useState<KnowledgeBase[]>();
+  const [failure, setFailure] = useState<string>();
+  const id = useId();
+  useRetrievalReplies(conversationId);
+
+  useEffect(() => {
+    const bridge = relayBridge();
+    if (!bridge) return;
+    let current = true;
+    const load = () => {
+      void bridge.getConversationKnowledge({ conversationId }).then(
+        (found) => current && setSettings(found),
+        (error: unknown) => current && setFailure(failureOf(error).message),
+      );
+      void bridge.listKnowledgeBases().then(
+        (list) => current && setBases(list),
+        () => current && setBases([]),
+      );
+    };
+    load();
+    const off = bridge.onKnowledgeChanged(load);
+    return () => {
+      current = false;
+      off();
+    };
+  }, [conversationId]);
+
+  function change(
+    changes: Omit<
+      Parameters<ReturnType<typeof requireBridge>['setConversationKnowledge']>[0],
+      'conversationId'
+    >,
+  ) {
+    requireBridge()
+      .setConversationKnowledge({ conversationId, ...changes })
+      .then(
+        (next) => {
+          setSettings(next);
+          setFailure(undefined);
+        },
+        (error: unknown) => {
+          setFailure(failureOf(error).message);
+          void requireBridge()
+            .getConversationKnowledge({ conversationId })
+            .then(setSettings, () => undefined);
+        },
+      );
+  }
+
+  const linked = settings?.bases ?? [];
+  const missing = linked.filter((b) => b.missing);
+  const toggle = (kbId: string, on: boolean) => {
+    const ids = linked.map((b) => b.id).filter((b) => b !== kbId);
+    // Shown at once; main's answer (or its refusal) follows.
+    const base = bases?.find((b) => b.id === kbId);
+    if (settings)
+      setSettings({
+        ...settings,
+        bases: on
+          ? [...settings.bases, { id: kbId, name: base?.name ?? '', missing: false }]
+          : settings.bases.filter((b) => b.id !== kbId),
+      });
+    change({ kbIds: on ? [...ids, kbId] : ids });
+  };
+  const numberChange =
+    (key: 'topK' | 'minScore' | 'budgetTokens') => (event: React.ChangeEvent<HTMLInputElement>) => {
+      const value = Number(event.target.value);
+      if (event.target.value !== '' && event.target.checkValidity()) change({ [key]: value });
+    };
+
+  return (
+    <div className="chat-knowledge" data-active={linked.length > 0 || undefined}>
+      <PopoverButton label="Knowledge bases" icon="knowledge">
+        <fieldset className="chat-knowledge-bases">
+          <legend>Ask with</legend>
+          {bases === undefined && <p className="chat-option-hint">Loading the knowledge bases…</p>}
+          {bases?.length === 0 && (
+            <p className="chat-option-hint">
+              No knowledge base yet: build one on the Knowledge screen.
+            </p>
+          )}
+          {bases?.map((base) => (
+            <label key={base.id} className="chat-knowledge-base">
+              <input
+                type="checkbox"
+                checked={linked.some((b) => b.id === base.id)}
+                onChange={(event) => toggle(base.id, event.target.checked)}
+              />{' '}
+              {base.name}{' '}
+              <span className="chat-option-hint">
+                {base.embedded} chunks{base.status === 'ready' ? '' : ` · ${base.status}`}
+              </span>
+            </label>
+          ))}
+          {missing.map((base) => (
+            <p key={base.id} className="field-error">
+              “{base.name}” was deleted.{' '}
+              <button
+                type="button"
+                className="button button-small"
+                onClick={() => toggle(base.id, false)}
+              >
+                Remove it
+              </button>
+            </p>
+          ))}
+        </fieldset>
+        {settings && (
+          <div className="chat-knowledge-settings">
+            <label htmlFor={`${id}-k`}>Chunks retrieved (top-k)</label>
+            <input
+              id={`${id}-k`}
+              className="input"
+              type="number"
+              min={1}
+              max={50}
+              defaultValue={settings.topK}
+              onChange={numberChange('topK')}
+            />
+            <label htmlFor={`${id}-s`}>Score threshold</label>
+            <input
+              id={`${id}-s`}
+              className="input"
+              type="number"
+              min={-1}
+              max={1}
+              step={0.05}
+              defaultValue={settings.minScore}
+              onChange={numberChange('minScore')}
+            />
+            <label htmlFor={`${id}-b`}>Sources’ token budget</label>
+            <input
+              id={`${id}-b`}
+              className="input"
+              type="number"
+              min={200}
+              max={64000}
+              step={100}
+              defaultValue={settings.budgetTokens}
+              onChange={numberChange('budgetTokens')}
+            />
+          </div>
+        )}
+        <p className="chat-option-hint">
+          Your files stay on this computer: only the question and the chunks retrieved are sent to
+          the relay.
+        </p>
+        {failure && (
+          <p className="field-error" role="alert">
+            {failure}
+          </p>
+        )}
+      </PopoverButton>
+      {linked.length > 0 && (
+        <span
+          className="chat-knowledge-names"
+          data-missing={missing.length > 0 || undefined}
+          title="The knowledge bases this conversation asks with"
+        >
+          {linked.map((b) => b.name).join(', ')}
+        </span>
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,79 @@
+/**
+ * Asking with a knowledge base against the demo relay: a base built from the shipped samples is
+ * linked to a conversation from its header; the reply cites its source as [1], which opens the
+ * passage; in the X-ray, the top chunk is excluded and the question asked again, which makes a
+ * second version of the reply whose X-ray shows the chunk excluded.
+ */
+import { cp } from 'node:fs/promises';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { ScriptedDialogs } from '../fakes/chat-dialogs';
+import { e2eSuite } from './harness/suite';
+import { ChatPage } from './pages/chat-page';
+import { KnowledgePage } from './pages/knowledge-page';
+
+const suite = e2eSuite({ connectionName: 'Knowledge relay', scratch: true });
+
+describe('asking with a knowledge base', () => {
+  it('links a base, cites a source, and asks again without an excluded chunk', async () => {
+    const folder = join(suite.scratch, 'samples');
+    await cp(join(import.meta.dirname, '../../resources/knowledge-samples'), folder, {
+      recursive: true,
+    });
+    const dialogs = new ScriptedDialogs();
+    dialogs.folders.push(folder);
+    const knowledge = await suite.connected(KnowledgePage, { dialogs });
+    const page = knowledge.page;
+    await knowledge.create('Samples');
+    await page.getByRole('button', { name: 'Add folder…' }).click();
+    await expect.poll(() => knowledge.status.textContent(), { timeout: 20_000 }).toBe('Ready');
+
+    const chat = new ChatPage(page);
+    await chat.open();
+    await chat.ready();
+    await page.getByRole('button', { name: 'Knowledge bases', exact: true }).click();
+    await page
+      .getByRole('dialog', { name: 'Knowledge bases' })
+      .getByRole('checkbox', { name: /^Samples/ })
+      .check();
+    await page.keyboard.press('Escape');
+    await expect.poll(() => page.locator('.chat-knowledge-names').textContent()).toBe('Samples');
+
+    await chat.send('When does the ferry leave the pier?');
+    await expect(chat.finishedReplyStatus()).resolves.toBe('complete');
+    const reply = chat.lastReply();
+    const cite = reply.getByRole('button', { name: 'Source 1', exact: true }).first();
+    await cite.click();
+    const source = reply.getByRole('region', { name: 'Source 1' });
+    await expect.poll(() => source.locator('h3').textContent()).toContain('harbour-office.md');
+    expect(await source.locator('blockquote').textContent()).toContain(
+      'The ferry to the island leaves the pier every hour',
+    );
+
+    await source.getByRole('button', { name: 'Retrieval X-ray' }).click();
+    const xray = reply.getByRole('region', { name: 'Retrieval X-ray' });
+    const rows = xray.locator('tbody tr');
+    await rows.first().waitFor();
+    expect(await rows.first().locator('td').nth(3).textContent()).toBe('In the prompt');
+    // The question among the chunks, on the playground's map and heatmap.
+    expect(await xray.locator('canvas').count()).toBeGreaterThanOrEqual(2);
+    const topFile = await rows.first().locator('summary').textContent();
+    await xray.getByRole('button', { name: 'Exclude chunk 1' }).click();
+    await expect
+      .poll(() =>
+        xray.getByRole('button', { name: 'Include chunk 1' }).getAttribute('aria-pressed'),
+      )
+      .toBe('true');
+    await xray.getByRole('button', { name: 'Ask again' }).click();
+
+    await expect.poll(() => page.getByLabel('Version 2 of 2').count()).toBe(1);
+    await expect(chat.finishedReplyStatus()).resolves.toBe('complete');
+    const again = chat.lastReply();
+    await again.getByRole('button', { name: 'Sources', exact: true }).click();
+    const second = again.getByRole('region', { name: 'Retrieval X-ray' });
+    const excluded = second.locator('tbody tr[data-placement="excluded"]');
+    await excluded.first().waitFor();
+    expect(await excluded.first().locator('summary').textContent()).toBe(topFile);
+    expect(await second.locator('tbody tr[data-placement="prompt"]').count()).toBeGreaterThan(0);
+  });
+});
