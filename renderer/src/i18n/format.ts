@@ -43,10 +43,15 @@ const RELATIVE_STEPS: [Intl.RelativeTimeFormatUnit, number][] = [
 export function formatRelativeTime(
   value: Date | string | number,
   now: number = Date.now(),
+  style: Intl.RelativeTimeFormatStyle = 'long',
 ): string {
   const at = value instanceof Date ? value.getTime() : new Date(value).getTime();
   let amount = (at - now) / 1000;
-  const format = cached('r', {}, (l) => new Intl.RelativeTimeFormat(l, { numeric: 'auto' }));
+  const format = cached(
+    'r',
+    { style },
+    (l) => new Intl.RelativeTimeFormat(l, { numeric: 'auto', style }),
+  );
   for (const [unit, next] of RELATIVE_STEPS) {
     if (Math.abs(amount) < next) return format.format(Math.round(amount), unit);
     amount /= next;

@@ -138,7 +138,11 @@ function ThemeChoice({ theme, language }: { theme: Theme; language: LanguageChoi
               {LANGUAGE_NAMES[locale]}
             </option>
           ))}
-          {language === PSEUDO_LOCALE && <option value={PSEUDO_LOCALE}>{PSEUDO_LOCALE}</option>}
+          {language === PSEUDO_LOCALE && (
+            <option value={PSEUDO_LOCALE} lang={PSEUDO_LOCALE}>
+              {PSEUDO_LOCALE}
+            </option>
+          )}
         </select>
         <p className="field-hint" id={`${languageId}-hint`}>
           {t('appearance.language.hint')}
