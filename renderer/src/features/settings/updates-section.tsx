@@ -17,7 +17,12 @@ function StatusLine({ status }: { status: UpdateStatus }) {
   const t = useT();
   switch (status.state) {
     case 'unsupported':
-      return <p className="muted">{status.reason}</p>;
+      // Main's own words (not yet in the catalogues: see docs/architecture.md, Languages).
+      return (
+        <p className="muted" data-source="main">
+          {status.reason}
+        </p>
+      );
     case 'idle':
       return (
         <p className="muted">
