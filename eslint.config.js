@@ -274,7 +274,14 @@ export default defineConfig(
         {
           mode: 'jsx-only',
           'jsx-attributes': { exclude: NON_TEXT_ATTRIBUTES },
-          words: { exclude: ['[\\s0-9!-/:-@[-`{-~·…→←↑↓×–—]+'] },
+          // Punctuation and numbers, acronyms (HTTP, SOCKS5), and example addresses in placeholders.
+          words: {
+            exclude: [
+              '[\\s0-9!-/:-@[-`{-~·…→←↑↓×–—]+',
+              '[A-Z0-9_-]+',
+              '(https?://)?[\\w.-]*example\\.com[\\w/.-]*',
+            ],
+          },
           callees: {
             // Calls whose string arguments are ids, not words: screens, fields, elements.
             exclude: [
