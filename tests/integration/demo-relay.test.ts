@@ -615,14 +615,19 @@ describe('canonical answers', () => {
     expect(response.headers.get('content-type')).toBe('application/json');
     expect(await response.json()).toEqual({
       object: 'list',
-      data: ['demo-chat', 'demo-chat-fast', 'demo-chat-mini', 'demo-embedding', 'demo-image'].map(
-        (id) => ({
-          id,
-          object: 'model',
-          created: 1763700000,
-          owned_by: 'demo-relay',
-        }),
-      ),
+      data: [
+        'demo-chat',
+        'demo-chat-fast',
+        'demo-chat-mini',
+        'demo-embedding',
+        'demo-embedding-small',
+        'demo-image',
+      ].map((id) => ({
+        id,
+        object: 'model',
+        created: 1763700000,
+        owned_by: 'demo-relay',
+      })),
     });
   });
 

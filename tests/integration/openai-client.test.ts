@@ -41,6 +41,7 @@ describe('the official openai client against the demo relay', () => {
       'demo-chat-fast',
       'demo-chat-mini',
       'demo-embedding',
+      'demo-embedding-small',
       'demo-image',
     ]);
   });
