@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'react';
-import { formatDuration } from '../i18n/format';
+import { formatNumber } from '../i18n/format';
 import { useT } from '../i18n/i18n';
 import type { PendingRetry } from '../lib/load-state';
 import { Notice } from './notice';
@@ -33,7 +33,7 @@ export function RetryNotice({ retry, title, className }: RetryNoticeProps) {
       <p className="failure-message">{retry.message}</p>
       <p>
         {seconds > 0
-          ? t('retry.in', { wait: formatDuration(seconds * 1000), attempt })
+          ? t('retry.in', { seconds: formatNumber(seconds), attempt })
           : t('retry.now', { attempt })}
       </p>
     </Notice>
