@@ -117,6 +117,32 @@ function ThemeChoice({ theme, language }: { theme: Theme; language: LanguageChoi
       <h2 className="card-title" id="appearance-title">
         {t('appearance.title')}
       </h2>
+      <fieldset className="theme-choice">
+        <legend className="field-label">{t('appearance.theme')}</legend>
+        <div className="theme-options">
+          {THEMES.map((option) => (
+            <label key={option.value} className="theme-option">
+              <input
+                type="radio"
+                name="theme"
+                value={option.value}
+                checked={theme === option.value}
+                onChange={() => void choose(option.value)}
+              />
+              <span className={`theme-swatch theme-swatch-${option.value}`} aria-hidden="true" />
+              <span className="theme-option-text">
+                <span className="theme-option-label">{t(option.label)}</span>
+                <span className="theme-option-hint">{t(option.hint)}</span>
+              </span>
+            </label>
+          ))}
+        </div>
+      </fieldset>
+      {failure && (
+        <Notice tone="error" title={t('appearance.themeNotSaved')}>
+          <p className="failure-message">{failure.message}</p>
+        </Notice>
+      )}
       <div className="field">
         <label className="field-label" htmlFor={languageId}>
           {t('appearance.language')}
@@ -151,32 +177,6 @@ function ThemeChoice({ theme, language }: { theme: Theme; language: LanguageChoi
       {languageFailure && (
         <Notice tone="error" title={t('appearance.languageNotSaved')}>
           <p className="failure-message">{languageFailure.message}</p>
-        </Notice>
-      )}
-      <fieldset className="theme-choice">
-        <legend className="field-label">{t('appearance.theme')}</legend>
-        <div className="theme-options">
-          {THEMES.map((option) => (
-            <label key={option.value} className="theme-option">
-              <input
-                type="radio"
-                name="theme"
-                value={option.value}
-                checked={theme === option.value}
-                onChange={() => void choose(option.value)}
-              />
-              <span className={`theme-swatch theme-swatch-${option.value}`} aria-hidden="true" />
-              <span className="theme-option-text">
-                <span className="theme-option-label">{t(option.label)}</span>
-                <span className="theme-option-hint">{t(option.hint)}</span>
-              </span>
-            </label>
-          ))}
-        </div>
-      </fieldset>
-      {failure && (
-        <Notice tone="error" title={t('appearance.themeNotSaved')}>
-          <p className="failure-message">{failure.message}</p>
         </Notice>
       )}
     </section>
