@@ -113,6 +113,17 @@ async function connectedBase(a: ChatApp) {
   return a.api.createKnowledgeBase({ name: '  Harbour  ', model: MODEL });
 }
 
+/** A base built from `folderWithFiles()` and indexed to its end. */
+async function builtBase(a: ChatApp) {
+  const base = await connectedBase(a);
+  const folder = await folderWithFiles();
+  a.dialogs.folders.push(folder);
+  const done = ended(a, base.id);
+  await a.api.addKnowledgeSources({ id: base.id, kind: 'folder' });
+  await done;
+  return { base, folder, before: await a.api.getKnowledgeBase({ id: base.id }) };
+}
+
 describe('the knowledge domain on a 0.1 data folder', () => {
   /**
    * Every row of every table but the knowledge bases', in a stable order (but the gallery's
@@ -230,13 +241,7 @@ describe('building and searching a knowledge base', () => {
 
   it('re-reads only the changed file, drops a removed one, and keeps unchanged vectors', async () => {
     const a = await open();
-    const base = await connectedBase(a);
-    const folder = await folderWithFiles();
-    a.dialogs.folders.push(folder);
-    let done = ended(a, base.id);
-    await a.api.addKnowledgeSources({ id: base.id, kind: 'folder' });
-    await done;
-    const before = await a.api.getKnowledgeBase({ id: base.id });
+    const { base, folder, before } = await builtBase(a);
 
     // One section of the guide changes; the PDF goes.
     await writeFile(
@@ -246,7 +251,7 @@ describe('building and searching a knowledge base', () => {
     await unlink(join(folder, 'notes.pdf'));
     embedded.length = 0;
     const from = a.events.length;
-    done = ended(a, base.id);
+    const done = ended(a, base.id);
     await a.api.indexKnowledgeBase({ id: base.id });
     expect(await done).toMatchObject({ status: 'ready' });
 
@@ -347,13 +352,7 @@ describe('building and searching a knowledge base', () => {
 
   it('moves to another model after an estimate, refusing a model the relay does not serve', async () => {
     const a = await open();
-    const base = await connectedBase(a);
-    const folder = await folderWithFiles();
-    a.dialogs.folders.push(folder);
-    let done = ended(a, base.id);
-    await a.api.addKnowledgeSources({ id: base.id, kind: 'folder' });
-    await done;
-    const before = await a.api.getKnowledgeBase({ id: base.id });
+    const { base, before } = await builtBase(a);
 
     // Unpriced: the cost is unknown, never a guess.
     const unpriced = await a.api.estimateKnowledgeModel({ id: base.id, model: SECOND_MODEL });
@@ -383,7 +382,7 @@ describe('building and searching a knowledge base', () => {
     });
 
     embeddedWith.length = 0;
-    done = ended(a, base.id);
+    const done = ended(a, base.id);
     const moved = await a.api.setKnowledgeModel({ id: base.id, model: SECOND_MODEL });
     expect(moved).toMatchObject({ model: SECOND_MODEL, status: 'indexing' });
     expect(await done).toMatchObject({ status: 'ready' });
@@ -445,12 +444,7 @@ describe('building and searching a knowledge base', () => {
 
   it('copies a base with another model over the same sources, to compare what each finds', async () => {
     const a = await open();
-    const base = await connectedBase(a);
-    const folder = await folderWithFiles();
-    a.dialogs.folders.push(folder);
-    const built = ended(a, base.id);
-    await a.api.addKnowledgeSources({ id: base.id, kind: 'folder' });
-    await built;
+    const { base } = await builtBase(a);
     await expect(a.api.copyKnowledgeBase({ id: base.id, model: MODEL })).rejects.toThrow(
       'already uses demo-embedding',
     );

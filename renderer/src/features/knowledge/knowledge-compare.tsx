@@ -8,6 +8,7 @@ import { failureOf } from '../../lib/errors';
 import { requireBridge } from '../../lib/relay-bridge';
 import type { KnowledgeBase, KnowledgeBaseDetail, KnowledgeHit } from './knowledge-store';
 import { positionText } from './knowledge-format';
+import { ModelSelect } from './model-select';
 
 /** The most questions compared at once (each is embedded by both models). */
 export const MAX_COMPARED_QUESTIONS = 10;
@@ -154,20 +155,13 @@ export function CompareModels({
           <label className="visually-hidden" htmlFor={copyId}>
             Model of the copy
           </label>
-          <select
+          <ModelSelect
             id={copyId}
-            className="select"
+            models={otherModels}
             value={copyModel || otherModels[0] || ''}
-            disabled={otherModels.length === 0}
-            onChange={(e) => setCopyModel(e.target.value)}
-          >
-            {otherModels.length === 0 && <option value="">No other embeddings model</option>}
-            {otherModels.map((m) => (
-              <option key={m} value={m}>
-                {m}
-              </option>
-            ))}
-          </select>
+            empty="No other embeddings model"
+            onChange={setCopyModel}
+          />
           <button
             type="button"
             className="button"

@@ -14,6 +14,7 @@ import {
   revealFile,
 } from './knowledge-actions';
 import type { KnowledgeBaseDetail } from './knowledge-store';
+import { ModelSelect } from './model-select';
 
 /** The most files listed at once; a bigger base says how many more it holds. */
 export const MAX_FILES_LISTED = 500;
@@ -193,23 +194,16 @@ export function ChangeModel({
           <label className="field-label" htmlFor={selectId}>
             New embeddings model
           </label>
-          <select
+          <ModelSelect
             id={selectId}
-            className="select"
+            models={others}
             value={chosen}
-            disabled={others.length === 0}
-            onChange={(e) => {
+            empty="No other embeddings model"
+            onChange={(next) => {
               setFailure(undefined);
-              setModel(e.target.value);
+              setModel(next);
             }}
-          >
-            {others.length === 0 && <option value="">No other embeddings model</option>}
-            {others.map((id) => (
-              <option key={id} value={id}>
-                {id}
-              </option>
-            ))}
-          </select>
+          />
         </div>
         <p data-testid="knowledge-estimate" aria-live="polite">
           {estimate ? estimateText(estimate, chosen) : chosen ? 'Counting what it sends…' : ''}

@@ -22,6 +22,7 @@ import {
 import { CompareModels } from './knowledge-compare';
 import { positionText } from './knowledge-format';
 import { BaseTitle, ChangeModel, SourcesAndFiles } from './knowledge-manage';
+import { ModelSelect } from './model-select';
 import {
   useKnowledgeStore,
   type KnowledgeBaseDetail,
@@ -88,20 +89,13 @@ function CreateForm({ models, first }: { models: string[]; first: boolean }) {
           <label className="field-label" htmlFor={modelId}>
             Embeddings model
           </label>
-          <select
+          <ModelSelect
             id={modelId}
-            className="select"
+            models={models}
             value={chosen}
-            disabled={models.length === 0}
-            onChange={(e) => setModel(e.target.value)}
-          >
-            {models.length === 0 && <option value="">No embeddings model</option>}
-            {models.map((id) => (
-              <option key={id} value={id}>
-                {id}
-              </option>
-            ))}
-          </select>
+            empty="No embeddings model"
+            onChange={setModel}
+          />
         </div>
         <button type="submit" className="button button-primary" disabled={busy || !chosen}>
           Create
