@@ -4,6 +4,7 @@ import react from '@vitejs/plugin-react';
 import { defineConfig } from 'electron-vite';
 import type { Plugin } from 'vite';
 import { CHAT_IMPORT_WORKER, DOCUMENT_WORKER } from './electron/main/build-entries';
+import { compiledCatalogues } from './scripts/vite-catalogues';
 
 const root = import.meta.dirname;
 const { version } = JSON.parse(readFileSync(resolve(root, 'package.json'), 'utf8')) as {
@@ -64,7 +65,7 @@ export default defineConfig({
   },
   renderer: {
     root: resolve(root, 'renderer'),
-    plugins: [react(), devContentSecurityPolicy()],
+    plugins: [react(), devContentSecurityPolicy(), compiledCatalogues()],
     resolve: {
       alias: [
         {

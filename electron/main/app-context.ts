@@ -3,6 +3,7 @@
  * relay client for the active connection, events to the page, and the platform's dialogs.
  */
 import type { Emit } from '../shared/ipc/contract';
+import type { Locale } from '../shared/locales';
 import type { ReadDocuments } from './services/documents/read-documents';
 import type { StartImportWorker } from './services/chat/import-reader';
 import type { Db } from './services/database';
@@ -74,6 +75,8 @@ export interface AppContext {
   /** The app's version and the platform it runs on. */
   version: string;
   platform: string;
+  /** The app's language that fits the system's preferred languages, resolved at start. */
+  systemLocale: Locale;
   userDataDir: string;
   /** The person's Pictures folder, where the image gallery lives by default. */
   picturesDir?: string;

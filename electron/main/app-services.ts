@@ -7,6 +7,7 @@
  * (`ipc/handlers/<domain>.ts`), whose logic lives in its services.
  */
 import { randomUUID } from 'node:crypto';
+import type { Locale } from '../shared/locales';
 import { emitEvents, ROUTES, type Routes } from '../shared/ipc/contract';
 import type { SendEvent } from '../shared/ipc/define';
 import { BACKUPS_ROUTES } from '../shared/ipc/routes/backups';
@@ -74,6 +75,8 @@ export interface AppServicesOptions {
   emit?: SendEvent;
   platform?: string;
   version?: string;
+  /** The system's language as the app speaks it (`resolveLocale` of Electron's); English if absent. */
+  systemLocale?: Locale;
   /** The file dialogs; without them every "save as" or "open" counts as cancelled. */
   dialogs?: Dialogs;
   /** The file manager and trash; without them, reveal does nothing and trash refuses. */
@@ -322,6 +325,7 @@ async function openServices(options: AppServicesOptions): Promise<SessionService
   const context: AppContext = {
     version: options.version ?? '0.0.0',
     platform: options.platform ?? process.platform,
+    systemLocale: options.systemLocale ?? 'en',
     userDataDir: options.userDataDir,
     ...(options.picturesDir ? { picturesDir: options.picturesDir } : {}),
     db,

@@ -1,4 +1,5 @@
 import { release } from 'node:os';
+import { resolveLocale } from '../shared/locales';
 import { join } from 'node:path';
 import { Worker } from 'node:worker_threads';
 import { app, Menu, screen, type BrowserWindow } from 'electron';
@@ -320,6 +321,8 @@ async function start(appLog: AppLog): Promise<void> {
     },
     version: app.getVersion(),
     platform,
+    // The system's preferred languages, most preferred first, then the UI language Chromium chose.
+    systemLocale: resolveLocale([...app.getPreferredSystemLanguages(), app.getLocale()]),
     // The demo relay runs in this process on loopback: Node's own fetch, which no proxy reaches.
     directFetch: (url, init) => fetch(url, init),
     proxyStack: electronProxyStack,

@@ -184,10 +184,23 @@ const KEY_NAMES: Record<string, { mac: string; other: string; spoken: string }> 
 };
 
 /**
- * The key caps of a chord as the platform prints them: ["⌘", "N"] on macOS, ["Ctrl", "N"]
- * elsewhere.
+ * A key's English name ("Ctrl", "Shift", "Enter", "Return", "Question mark") in the language
+ * shown: the renderer passes its translation ("Strg", "Umschalt"); symbols and letters are kept.
  */
-export function chordKeys(chord: KeyChord, platform: ShortcutPlatform): string[] {
+export type KeyNamer = (english: string) => string;
+const asIs: KeyNamer = (english) => english;
+/** A word, not a symbol or a single letter or digit. */
+const isWord = (cap: string) => /^[A-Za-z][A-Za-z ]+$/.test(cap);
+
+/**
+ * The key caps of a chord as the platform prints them: ["⌘", "N"] on macOS, ["Ctrl", "N"]
+ * elsewhere (["Strg", "N"] with a German `name`).
+ */
+export function chordKeys(
+  chord: KeyChord,
+  platform: ShortcutPlatform,
+  name: KeyNamer = asIs,
+): string[] {
   const mac = platform === 'mac';
   const caps: string[] = [];
   if (chord.mod) caps.push(mac ? '⌘' : 'Ctrl');
@@ -195,18 +208,22 @@ export function chordKeys(chord: KeyChord, platform: ShortcutPlatform): string[]
   if (chord.shift) caps.push(mac ? '⇧' : 'Shift');
   const named = KEY_NAMES[chord.key];
   caps.push(named ? (mac ? named.mac : named.other) : chord.key.toUpperCase());
-  return caps;
+  return caps.map((cap) => (isWord(cap) ? name(cap) : cap));
 }
 
 /** A chord spelled out for a screen reader: "Command+N", "Ctrl+Shift+Return". */
-export function chordText(chord: KeyChord, platform: ShortcutPlatform): string {
+export function chordText(
+  chord: KeyChord,
+  platform: ShortcutPlatform,
+  name: KeyNamer = asIs,
+): string {
   const mac = platform === 'mac';
   const words: string[] = [];
   if (chord.mod) words.push(mac ? 'Command' : 'Ctrl');
   if (chord.alt) words.push(mac ? 'Option' : 'Alt');
   if (chord.shift) words.push('Shift');
   words.push(KEY_NAMES[chord.key]?.spoken ?? chord.key.toUpperCase());
-  return words.join('+');
+  return words.map((word) => (isWord(word) ? name(word) : word)).join('+');
 }
 
 /** What a key press looks like: the fields of a DOM `KeyboardEvent` that matter here. */

@@ -73,6 +73,8 @@ export interface BootOptions {
   systemProxy?: string;
   clipboardText?: string;
   selectionText?: string;
+  /** `app.getPreferredSystemLanguages()`; `['en-US']` unless said otherwise. */
+  preferredLanguages?: string[];
 }
 
 export interface Exit {
@@ -122,6 +124,8 @@ export class BootedApp {
         takenShortcuts: options.takenShortcuts ?? [],
         systemProxy: options.systemProxy ?? 'DIRECT',
         darkTheme: false,
+        preferredLanguages: options.preferredLanguages ?? ['en-US'],
+        locale: options.preferredLanguages?.[0] ?? 'en-US',
         clipboardText: options.clipboardText ?? '',
         selectionText: options.selectionText ?? '',
         displays: [

@@ -59,7 +59,10 @@ function foreignElectronNames(entry: string): string[] {
   return problems;
 }
 
-function boot(home: string, extra: { argv?: string[]; switches?: string[] } = {}) {
+function boot(
+  home: string,
+  extra: { argv?: string[]; switches?: string[]; preferredLanguages?: string[] } = {},
+) {
   return bootApp({
     runtime,
     main,
@@ -236,13 +239,18 @@ describe('a start of the built app', () => {
           theme: 'dark',
           chatDefaults: { temperature: 0.4, maxTokens: 512 },
           timeouts: { requestSeconds: 90, idleSeconds: 45 },
+          // Not in a file written before the language setting: the system's language.
+          language: 'system',
         }),
       },
     });
     const info = await app.invoke('app:info', undefined);
     expect(info).toEqual({
       ok: true,
-      value: { ok: true, value: { version: packageJson.version, platform: process.platform } },
+      value: {
+        ok: true,
+        value: { version: packageJson.version, platform: process.platform, systemLocale: 'en' },
+      },
     });
   });
 
@@ -334,6 +342,38 @@ describe('a start of the built app', () => {
   it('used only what the double implements, and nothing escaped the app', () => {
     expect(app.missing).toEqual([]);
     expect(app.uncaught).toEqual([]);
+  });
+});
+
+describe('the language at first start', () => {
+  let home: string;
+  let app: BootedApp;
+
+  beforeAll(async () => {
+    home = await mkdtemp(join(tmpdir(), 'relay-boot-'));
+    app = await boot(home, { preferredLanguages: ['de-AT', 'en-US'] });
+    await app.ready();
+    await app.waitForCall('BrowserWindow#1.show');
+  });
+
+  afterAll(async () => {
+    await app?.kill();
+    if (home) await rm(home, { recursive: true, force: true });
+  });
+
+  it('is the first of the system’s preferred languages the app speaks, resolved in main', async () => {
+    const info = await app.invoke('app:info', undefined);
+    expect(info).toEqual({
+      ok: true,
+      value: { ok: true, value: expect.objectContaining({ systemLocale: 'de' }) },
+    });
+    expect(app.callsTo('app.getPreferredSystemLanguages')).toHaveLength(1);
+    // The settings still say "system": the choice follows the system until one is made.
+    const settings = await app.invoke('settings:get', undefined);
+    expect(settings).toEqual({
+      ok: true,
+      value: { ok: true, value: expect.objectContaining({ language: 'system' }) },
+    });
   });
 });
 

@@ -66,7 +66,12 @@ afterEach(async () => {
 describe('app services over the router', () => {
   it('answers app info and default settings on first run, with no connection yet', async () => {
     const relayApi = await open();
-    expect(await relayApi.getAppInfo()).toEqual({ version: '9.9.9', platform: 'test' });
+    // No system language given: English.
+    expect(await relayApi.getAppInfo()).toEqual({
+      version: '9.9.9',
+      platform: 'test',
+      systemLocale: 'en',
+    });
     expect(await relayApi.listConnections()).toEqual([]);
     expect((await relayApi.getSettings()).chatDefaults.temperature).toBe(1);
     await expect(relayApi.listModels()).rejects.toMatchObject({ kind: 'not_found' });

@@ -105,6 +105,8 @@ it("reads 0.1's settings with the later groups at their defaults, and keeps its 
     desktop: { showTray: true, closeToTray: false, openAtLogin: false },
     updates: { channel: 'stable', autoCheck: true },
     proxy: { mode: 'system' },
+    // 0.1 had no language setting: the system's language, as before.
+    language: 'system',
   });
   // 0.1's connections have no extra headers.
   expect((await api.listConnections()).map((c) => c.headers)).toEqual([[], []]);
@@ -118,6 +120,19 @@ it("reads 0.1's settings with the later groups at their defaults, and keeps its 
     chatDefaults: { temperature: 0.7, maxTokens: 512 },
     proxy: { mode: 'none' },
   });
+});
+
+it('keeps a language chosen over 0.1 settings, and refuses one the app does not speak', async () => {
+  app = await open();
+  await expect(app.api.updateSettings({ language: 'tlh' as never })).rejects.toThrow();
+  expect((await app.api.getSettings()).language).toBe('system');
+  await app.api.updateSettings({ language: 'ja' });
+  await app.services.close();
+  app = await open();
+  const settings = await app.api.getSettings();
+  expect(settings.language).toBe('ja');
+  // The rest of 0.1's settings are untouched by the change.
+  expect(settings.theme).toBe('dark');
 });
 
 it('fills in a group a later version wrote only in part', async () => {

@@ -6,7 +6,6 @@ import { ToastRegion } from '../components/toast-region';
 import { EmptyState } from '../components/empty-state';
 import { Spinner } from '../components/spinner';
 import { watchConnections, loadConnections } from '../features/connect/connect-actions';
-import { ConnectScreen } from '../features/connect/connect-screen';
 import {
   selectActiveConnection,
   selectActiveHealth,
@@ -16,9 +15,10 @@ import {
 import { BackupStatusBadge } from '../features/backups/backup-status-badge';
 import { loadBackupStatus, watchBackupStatus } from '../features/backups/backups-actions';
 import { useBackupsStore } from '../features/backups/backups-store';
-import { ModelsScreen } from '../features/models/models-screen';
 import { loadSettings } from '../features/settings/settings-actions';
 import { selectTheme, useSettingsStore } from '../features/settings/settings-store';
+import { loadNamespace, useT, type MessageKey } from '../i18n/i18n';
+import { useAppLocale } from '../i18n/locale';
 import { failureTitle } from '../lib/errors';
 import { relayBridge, type ConnectionHealth, type ConnectLink } from '../lib/relay-bridge';
 import { recall, remember } from '../lib/session-memory';
@@ -48,7 +48,9 @@ function useTheme() {
 /** The app: the first-run screen until a connection exists, then the shell with its screens. */
 export function App() {
   const bridge = relayBridge();
+  const t = useT();
   useTheme();
+  useAppLocale();
 
   useEffect(() => {
     if (!bridge) return;
@@ -65,8 +67,8 @@ export function App() {
   if (!bridge) {
     return (
       <main className="welcome">
-        <EmptyState title="Relay Desktop is not running">
-          <p>This page is the app&apos;s window and only works inside Relay Desktop.</p>
+        <EmptyState title={t('app.notRunning.title')}>
+          <p>{t('app.notRunning.body')}</p>
         </EmptyState>
       </main>
     );
@@ -88,12 +90,21 @@ const EmbeddingsScreen = lazy(() =>
 );
 const ImagesScreen = lazy(() => loadImages().then((m) => ({ default: m.ImagesScreen })));
 // Settings (with its backups, network, desktop and updates sections) is not needed to start:
-// fetched after the first paint with the others.
+// fetched after the first paint with the others, with its words.
 const loadSettingsScreen = () =>
   Promise.all([
     import('../features/settings/settings-screen'),
     import('../features/backups/backups-section'),
+    loadNamespace('settings'),
   ]);
+// Models (the screen of a start with no screen remembered) and the first-run screen are not on
+// the path of a start that opens the chat: each is fetched when shown, Models after the first
+// paint with the others.
+const loadModels = () => import('../features/models/models-screen');
+const ModelsScreen = lazy(() => loadModels().then((m) => ({ default: m.ModelsScreen })));
+const ConnectScreen = lazy(() =>
+  import('../features/connect/connect-screen').then((m) => ({ default: m.ConnectScreen })),
+);
 const SettingsScreen = lazy(() =>
   loadSettingsScreen().then(([{ SettingsScreen: Screen }, { BackupsSection }]) => ({
     default: ({ testUrl }: { testUrl: string | undefined }) => (
@@ -132,6 +143,7 @@ function preloadScreens(): () => void {
     void loadEmbeddings();
     void loadImages();
     void loadSettingsScreen();
+    void loadModels();
   }, 0);
   return () => clearTimeout(timer);
 }
@@ -218,12 +230,13 @@ function RootContent({ screen, onScreen, onShortcuts, link, onLinkDone }: Screen
   const status = useConnectStore((state) => state.status);
   const hasConnections = useConnectStore(selectHasConnections);
   const loadFailure = useConnectStore((state) => state.loadFailure);
+  const t = useT();
 
   if (status === 'loading' && !hasConnections) {
     return (
       <main className="welcome" aria-busy="true">
         <p className="muted">
-          <Spinner label="Starting" /> Starting…
+          <Spinner label={t('app.starting')} /> {t('app.starting')}
         </p>
       </main>
     );
@@ -232,7 +245,7 @@ function RootContent({ screen, onScreen, onShortcuts, link, onLinkDone }: Screen
     return (
       <main className="welcome">
         <ReadFailure
-          title="Your connections could not be read"
+          title={t('app.connectionsUnreadable')}
           message={loadFailure?.message}
           onRetry={() => void loadConnections()}
         />
@@ -243,11 +256,13 @@ function RootContent({ screen, onScreen, onShortcuts, link, onLinkDone }: Screen
     // Connected from the first-run screen: a new chat, with the model that will answer and
     // suggested messages, is the way in (the models are one click away).
     return (
-      <ConnectScreen onConnected={() => onScreen('chat')} link={link} onLinkDone={onLinkDone}>
-        <Suspense fallback={null}>
-          <RestoreOffer />
-        </Suspense>
-      </ConnectScreen>
+      <Suspense fallback={null}>
+        <ConnectScreen onConnected={() => onScreen('chat')} link={link} onLinkDone={onLinkDone}>
+          <Suspense fallback={null}>
+            <RestoreOffer />
+          </Suspense>
+        </ConnectScreen>
+      </Suspense>
     );
   }
   return (
@@ -262,11 +277,14 @@ function RootContent({ screen, onScreen, onShortcuts, link, onLinkDone }: Screen
 }
 
 /** What the dot beside the connection in use says: how its last request went. */
-function healthText(health: ConnectionHealth | undefined): string {
-  if (!health) return 'No request yet';
-  if (health.state === 'ok') return 'Working';
+function healthText(
+  health: ConnectionHealth | undefined,
+  t: (key: MessageKey, values?: Record<string, string>) => string,
+): string {
+  if (!health) return t('health.none');
+  if (health.state === 'ok') return t('health.ok');
   const title = failureTitle({ kind: health.kind ?? 'internal' });
-  return health.message ? `${title}: ${health.message}` : title;
+  return health.message ? t('health.failed', { title, message: health.message }) : title;
 }
 
 function Shell({ screen, onScreen, onShortcuts, link, onLinkDone }: ScreenProps) {
@@ -276,6 +294,7 @@ function Shell({ screen, onScreen, onShortcuts, link, onLinkDone }: ScreenProps)
   const appVersion = relayBridge()?.appVersion;
   const main = useRef<HTMLElement>(null);
   const shown = useRef(screen);
+  const t = useT();
 
   // After switching screens from the sidebar, keyboard and screen reader users start at the
   // top of the new screen rather than on the sidebar button.
@@ -285,13 +304,13 @@ function Shell({ screen, onScreen, onShortcuts, link, onLinkDone }: ScreenProps)
     main.current?.focus();
   }, [screen]);
 
-  const status = healthText(health);
+  const status = healthText(health, t);
   return (
     <div className="shell">
-      <nav className="sidebar" aria-label="Screens">
+      <nav className="sidebar" aria-label={t('nav.label')}>
         <p className="brand">
           <span className="app-mark app-mark-small" aria-hidden="true" />
-          <span className="brand-name">Relay Desktop</span>
+          <span className="brand-name">{t('app.name')}</span>
         </p>
         <ul className="nav-list">
           {SCREENS.map((candidate) => (
@@ -303,10 +322,10 @@ function Shell({ screen, onScreen, onShortcuts, link, onLinkDone }: ScreenProps)
                 onClick={() => onScreen(candidate.id)}
               >
                 <Icon name={candidate.id} />
-                <span className="nav-label">{candidate.title}</span>
+                <span className="nav-label">{t(candidate.title)}</span>
               </button>
               <span className="tooltip" aria-hidden="true">
-                {candidate.title}
+                {t(candidate.title)}
               </span>
             </li>
           ))}
@@ -326,7 +345,10 @@ function Shell({ screen, onScreen, onShortcuts, link, onLinkDone }: ScreenProps)
                 className="active-connection"
                 onClick={() => onScreen('connections')}
                 title={status}
-                aria-label={`In use: ${active.name}${active.isDemo ? ' (demo)' : ''}. ${status}. Show connections`}
+                aria-label={t(active.isDemo ? 'nav.inUseDemo' : 'nav.inUse', {
+                  name: active.name,
+                  status,
+                })}
               >
                 <span
                   className="status-dot"
@@ -334,54 +356,52 @@ function Shell({ screen, onScreen, onShortcuts, link, onLinkDone }: ScreenProps)
                   aria-hidden="true"
                 />
                 <span className="active-connection-name">{active.name}</span>
-                {active.isDemo && <Badge tone="demo">Demo</Badge>}
+                {active.isDemo && <Badge tone="demo">{t('nav.demo')}</Badge>}
               </button>
               <span className="tooltip" aria-hidden="true">
-                {active.name}: {status}
+                {t('nav.health', { name: active.name, status })}
               </span>
             </div>
           )}
           <div className="nav-entry">
             <button type="button" className="nav-item" onClick={onShortcuts}>
               <Icon name="keyboard" />
-              <span className="nav-label">Keyboard shortcuts</span>
+              <span className="nav-label">{t('nav.shortcuts')}</span>
             </button>
             <span className="tooltip" aria-hidden="true">
-              Keyboard shortcuts
+              {t('nav.shortcuts')}
             </span>
           </div>
-          {appVersion && <p className="version">Version {appVersion}</p>}
+          {appVersion && <p className="version">{t('nav.version', { version: appVersion })}</p>}
         </div>
       </nav>
-      <main className="screen" ref={main} tabIndex={-1} aria-label={SCREEN_TITLES[screen]}>
-        {screen === 'models' &&
-          (active ? (
-            <ModelsScreen connection={active} />
-          ) : (
-            <div className="page">
-              <EmptyState
-                title="No connection is in use"
-                actions={
-                  <button
-                    type="button"
-                    className="button button-primary"
-                    onClick={() => onScreen('connections')}
-                  >
-                    Choose a connection
-                  </button>
-                }
-              >
-                <p>Pick one of your saved connections to see its models.</p>
-              </EmptyState>
-            </div>
-          ))}
+      <main className="screen" ref={main} tabIndex={-1} aria-label={t(SCREEN_TITLES[screen])}>
+        {screen === 'models' && !active && (
+          <div className="page">
+            <EmptyState
+              title={t('models.noConnection.title')}
+              actions={
+                <button
+                  type="button"
+                  className="button button-primary"
+                  onClick={() => onScreen('connections')}
+                >
+                  {t('models.noConnection.action')}
+                </button>
+              }
+            >
+              <p>{t('models.noConnection.body')}</p>
+            </EmptyState>
+          </div>
+        )}
         <Suspense
           fallback={
             <div className="page">
-              <Spinner label="Loading" />
+              <Spinner label={t('app.loading')} />
             </div>
           }
         >
+          {screen === 'models' && active && <ModelsScreen connection={active} />}
           {screen === 'images' && active && <ImagesScreen connection={active} />}
           {screen === 'chat' && <ChatScreen />}
           {screen === 'embeddings' && active && <EmbeddingsScreen connection={active} />}

@@ -1,19 +1,21 @@
-/** The screens of the app, in the order the sidebar shows them. */
+import type { MessageKey } from '../i18n/i18n';
+
+/** The screens of the app, in the order the sidebar shows them, with their names' message keys. */
 export const SCREENS = [
-  { id: 'chat', title: 'Chat' },
-  { id: 'prompts', title: 'Prompts' },
-  { id: 'knowledge', title: 'Knowledge' },
-  { id: 'models', title: 'Models' },
-  { id: 'embeddings', title: 'Embeddings' },
-  { id: 'images', title: 'Images' },
-  { id: 'usage', title: 'Usage' },
-  { id: 'connections', title: 'Connections' },
-  { id: 'settings', title: 'Settings' },
-] as const;
+  { id: 'chat', title: 'screen.chat' },
+  { id: 'prompts', title: 'screen.prompts' },
+  { id: 'knowledge', title: 'screen.knowledge' },
+  { id: 'models', title: 'screen.models' },
+  { id: 'embeddings', title: 'screen.embeddings' },
+  { id: 'images', title: 'screen.images' },
+  { id: 'usage', title: 'screen.usage' },
+  { id: 'connections', title: 'screen.connections' },
+  { id: 'settings', title: 'screen.settings' },
+] as const satisfies readonly { id: string; title: MessageKey }[];
 
 export type ScreenId = (typeof SCREENS)[number]['id'];
 
 export const SCREEN_TITLES = Object.fromEntries(SCREENS.map((s) => [s.id, s.title])) as Record<
   ScreenId,
-  string
+  MessageKey
 >;

@@ -7,6 +7,23 @@ import {
   type Shortcut,
   type ShortcutPlatform,
 } from '../../../electron/shared/shortcuts';
+import { useT, type MessageKey } from '../i18n/i18n';
+
+/** The message key of a key's English name in the shortcut sheet. */
+const KEY_MESSAGES: Record<string, MessageKey> = {
+  Ctrl: 'key.Ctrl',
+  Shift: 'key.Shift',
+  Alt: 'key.Alt',
+  Enter: 'key.Enter',
+  Esc: 'key.Esc',
+  Command: 'key.Command',
+  Option: 'key.Option',
+  Return: 'key.Return',
+  Escape: 'key.Escape',
+  Comma: 'key.Comma',
+  Slash: 'key.Slash',
+  'Question mark': 'key.Question mark',
+};
 
 const GROUPS: Shortcut['group'][] = ['General', 'Screens', 'Chat'];
 
@@ -26,6 +43,11 @@ export function ShortcutSheet({
   const ref = useRef<HTMLDialogElement>(null);
   const returnTo = useRef<HTMLElement | null>(null);
   const titleId = useId();
+  const t = useT();
+  const keyName = (english: string) => {
+    const key = KEY_MESSAGES[english];
+    return key ? t(key) : english;
+  };
 
   useEffect(() => {
     const dialog = ref.current;
@@ -73,10 +95,10 @@ export function ShortcutSheet({
     >
       <div className="shortcut-sheet-header">
         <h2 className="dialog-title" id={titleId}>
-          Keyboard shortcuts
+          {t('sheet.title')}
         </h2>
         <button type="button" className="button button-small" onClick={onClose}>
-          Close
+          {t('sheet.close')}
         </button>
       </div>
       {open && (
@@ -84,19 +106,21 @@ export function ShortcutSheet({
           {GROUPS.map((group) => (
             <section key={group} className="shortcut-group" aria-labelledby={`${titleId}-${group}`}>
               <h3 className="shortcut-group-title" id={`${titleId}-${group}`}>
-                {group}
+                {t(`sheet.group.${group}`)}
               </h3>
               <dl className="shortcut-list">
                 {SHORTCUTS.filter((shortcut) => shortcut.group === group).map((shortcut) => (
                   <div key={shortcut.id} className="shortcut-row" data-shortcut={shortcut.id}>
-                    <dt>{shortcut.label}</dt>
+                    <dt>{t(`shortcut.${shortcut.id}`)}</dt>
                     <dd>
                       {keysFor(shortcut, platform).map((chord, index) => (
                         <span key={index} className="shortcut-chord">
-                          {index > 0 && <span className="muted"> or </span>}
-                          <span className="visually-hidden">{chordText(chord, platform)}</span>
+                          {index > 0 && <span className="muted"> {t('sheet.or')} </span>}
+                          <span className="visually-hidden">
+                            {chordText(chord, platform, keyName)}
+                          </span>
                           <span aria-hidden="true" className="shortcut-caps">
-                            {chordKeys(chord, platform).map((cap) => (
+                            {chordKeys(chord, platform, keyName).map((cap) => (
                               <kbd key={cap}>{cap}</kbd>
                             ))}
                           </span>

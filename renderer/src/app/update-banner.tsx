@@ -1,5 +1,6 @@
 import { useEffect } from 'react';
 import { Icon } from '../components/icon';
+import { useT } from '../i18n/i18n';
 import { installUpdate, watchUpdates } from '../features/settings/updates-actions';
 import { useUpdatesStore } from '../features/settings/updates-store';
 
@@ -11,35 +12,36 @@ import { useUpdatesStore } from '../features/settings/updates-store';
  */
 export function UpdateBanner({ onDetails }: { onDetails(): void }) {
   const status = useUpdatesStore((s) => s.status);
+  const t = useT();
   useEffect(() => watchUpdates(), []);
   if (status?.state !== 'ready') return null;
   const version = status.release.version;
   return (
     <div className="update-banner" role="status">
-      <p className="update-banner-text">Version {version} is ready</p>
+      <p className="update-banner-text">{t('update.ready', { version })}</p>
       <div className="update-banner-actions">
         <button
           type="button"
           className="button button-small button-primary"
           onClick={() => void installUpdate()}
         >
-          Restart to update
+          {t('update.restart')}
         </button>
         <button type="button" className="button button-small" onClick={onDetails}>
-          What’s new
+          {t('update.whatsNew')}
         </button>
       </div>
       <div className="nav-entry update-banner-compact">
         <button
           type="button"
           className="nav-item update-banner-icon"
-          aria-label={`Update ${version} ready: restart or see what’s new`}
+          aria-label={t('update.compactLabel', { version })}
           onClick={onDetails}
         >
           <Icon name="download" />
         </button>
         <span className="tooltip" aria-hidden="true">
-          Update {version} ready
+          {t('update.compactTip', { version })}
         </span>
       </div>
     </div>

@@ -1,4 +1,6 @@
 import { useEffect, useState } from 'react';
+import { formatNumber } from '../i18n/format';
+import { useT } from '../i18n/i18n';
 import type { PendingRetry } from '../lib/load-state';
 import { Notice } from './notice';
 
@@ -24,13 +26,15 @@ export interface RetryNoticeProps {
 /** "Trying again in 3 s": why main waits, in the relay's words, and when it asks again. */
 export function RetryNotice({ retry, title, className }: RetryNoticeProps) {
   const seconds = useSecondsUntil(retry.retryAt);
+  const t = useT();
+  const attempt = retry.attempt + 1;
   return (
     <Notice tone="warning" title={title} {...(className ? { className } : {})}>
       <p className="failure-message">{retry.message}</p>
       <p>
         {seconds > 0
-          ? `Trying again in ${seconds} s (attempt ${retry.attempt + 1}).`
-          : `Trying again now (attempt ${retry.attempt + 1}).`}
+          ? t('retry.in', { seconds: formatNumber(seconds), attempt })
+          : t('retry.now', { attempt })}
       </p>
     </Notice>
   );

@@ -1,4 +1,5 @@
 import type { Toast } from '../lib/toasts';
+import { useT } from '../i18n/i18n';
 import { Icon } from './icon';
 
 export interface ToastRegionProps {
@@ -13,8 +14,9 @@ export interface ToastRegionProps {
  * focus. Each toast has its text, perhaps one action ("Show in folder"), and a close button.
  */
 export function ToastRegion({ toasts, onDismiss, onHold }: ToastRegionProps) {
+  const t = useT();
   return (
-    <div className="toast-region" role="status" aria-live="polite" aria-label="Notifications">
+    <div className="toast-region" role="status" aria-live="polite" aria-label={t('toast.region')}>
       {toasts.map((toast) => (
         <div
           key={toast.id}
@@ -41,7 +43,7 @@ export function ToastRegion({ toasts, onDismiss, onHold }: ToastRegionProps) {
           <button
             type="button"
             className="toast-close"
-            aria-label="Dismiss"
+            aria-label={t('toast.dismiss')}
             onClick={() => onDismiss(toast.id)}
           >
             <Icon name="close" />

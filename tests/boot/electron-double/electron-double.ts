@@ -57,6 +57,10 @@ export interface DoubleConfig {
   systemProxy: string;
   /** `nativeTheme.shouldUseDarkColors`. */
   darkTheme: boolean;
+  /** `app.getPreferredSystemLanguages()`: the system's languages, most preferred first. */
+  preferredLanguages: readonly string[];
+  /** `app.getLocale()`: the UI language Chromium chose. */
+  locale: string;
   /** What `clipboard.readText()` and, on Linux, `clipboard.selection.readText()` give. */
   clipboardText: string;
   selectionText: string;
@@ -265,6 +269,11 @@ export function createElectronDouble(
     },
     requestSingleInstanceLock: () => config.singleInstanceLock,
     getVersion: () => config.appVersion,
+    getPreferredSystemLanguages: () => [...config.preferredLanguages],
+    getLocale() {
+      if (!ready) throw new Error('app.getLocale() can only be called after app is ready');
+      return config.locale;
+    },
     getName: () => config.appName,
     /** Records the scheme; the OS's own registration is the installers' (electron-builder). */
     setAsDefaultProtocolClient(protocol: string) {

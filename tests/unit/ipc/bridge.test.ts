@@ -18,10 +18,14 @@ describe('createBridge', () => {
   it('calls the route channel and unwraps the answer', async () => {
     const invoke = vi.fn(async () => ({
       ok: true,
-      value: { version: '1.2.3', platform: 'linux' },
+      value: { version: '1.2.3', platform: 'linux', systemLocale: 'de' },
     }));
     const bridge = createBridge(ROUTES, EVENTS, invoke, vi.fn());
-    expect(await bridge.getAppInfo()).toEqual({ version: '1.2.3', platform: 'linux' });
+    expect(await bridge.getAppInfo()).toEqual({
+      version: '1.2.3',
+      platform: 'linux',
+      systemLocale: 'de',
+    });
     expect(invoke).toHaveBeenCalledWith('app:info', undefined);
   });
 
@@ -65,7 +69,7 @@ describe('createBridge', () => {
 
   it('talks to the real router end to end, with errors typed on the way back', async () => {
     const handlers = {
-      getAppInfo: () => ({ version: '0.1.0', platform: 'linux' }),
+      getAppInfo: () => ({ version: '0.1.0', platform: 'linux', systemLocale: 'en' }),
       deleteConnection: () => null,
     } as unknown as Handlers<typeof ROUTES>;
     for (const name of Object.keys(ROUTES)) {
@@ -83,7 +87,11 @@ describe('createBridge', () => {
       (channel, payload) => router.dispatch(channel, payload, sender),
       () => () => undefined,
     );
-    expect(await bridge.getAppInfo()).toEqual({ version: '0.1.0', platform: 'linux' });
+    expect(await bridge.getAppInfo()).toEqual({
+      version: '0.1.0',
+      platform: 'linux',
+      systemLocale: 'en',
+    });
     await expect(bridge.deleteConnection({ id: '' })).rejects.toMatchObject({
       kind: 'invalid_request',
       param: 'id',

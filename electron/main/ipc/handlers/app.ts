@@ -6,7 +6,11 @@ import type { Handlers } from '../router';
 /** The handlers of the app's own routes: its version, text to the clipboard, a saved file shown. */
 export function appHandlers(context: AppContext): Handlers<typeof APP_ROUTES> {
   return {
-    getAppInfo: () => ({ version: context.version, platform: context.platform }),
+    getAppInfo: () => ({
+      version: context.version,
+      platform: context.platform,
+      systemLocale: context.systemLocale,
+    }),
     copyText: ({ text }) => {
       const { copyText } = context.desktop;
       if (!copyText) throw new AppError('internal', 'Copying is not available here.');

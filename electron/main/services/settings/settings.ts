@@ -29,6 +29,7 @@ export const DEFAULT_SETTINGS: Settings = {
   updates: DEFAULT_UPDATE_SETTINGS,
   proxy: DEFAULT_PROXY_SETTINGS,
   attachments: DEFAULT_ATTACHMENT_SETTINGS,
+  language: 'system',
 };
 
 export class SettingsService {

@@ -3,6 +3,7 @@
  * version, the clipboard) and what main tells every screen (a retry countdown, a menu command).
  */
 import { z } from 'zod';
+import { LOCALES } from '../../locales';
 import { SHORTCUT_COMMANDS } from '../../shortcuts';
 import { event, route, type EventSpec, type RouteSpec } from '../define';
 import { boundedText as text } from '../schemas';
@@ -12,7 +13,12 @@ export const APP_ROUTES = {
   getAppInfo: route(
     'app:info',
     z.undefined(),
-    z.object({ version: z.string(), platform: z.string() }),
+    z.object({
+      version: z.string(),
+      platform: z.string(),
+      /** The app's language that best fits the system's preferred languages (main resolves it). */
+      systemLocale: z.enum(LOCALES),
+    }),
   ),
   /**
    * Puts text on the system clipboard. The window refuses the page every permission, clipboard

@@ -4,6 +4,7 @@
  * network keep here (each changed through its own domain's routes).
  */
 import { z } from 'zod';
+import { LANGUAGE_CHOICES } from '../../locales';
 import { maxTokensSchema, temperatureSchema } from '../../relay-requests';
 import { route, type RouteSpec } from '../define';
 import { storedDesktopSettingsSchema } from './desktop';
@@ -47,6 +48,8 @@ export const settingsSchema = z.object({
   updates: storedUpdateSettingsSchema,
   proxy: proxySettingsSchema.default(DEFAULT_PROXY_SETTINGS),
   attachments: attachmentSettingsSchema.default(DEFAULT_ATTACHMENT_SETTINGS),
+  /** The app's language: the system's (resolved by main at start) unless one is chosen. */
+  language: z.enum(LANGUAGE_CHOICES).default('system'),
 });
 export type Settings = z.infer<typeof settingsSchema>;
 
@@ -62,6 +65,7 @@ export const settingsChangesSchema = settingsSchema
     allowPlaintextKeys: true,
     includePromptsInLogs: true,
     attachments: true,
+    language: true,
   })
   .partial()
   .strict();

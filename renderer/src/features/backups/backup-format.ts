@@ -18,15 +18,6 @@ export function ago(iso: string, now: number): string {
   return `${value} ${unit}${value === 1 ? '' : 's'} ago`;
 }
 
-/** The compact form for the sidebar: "5 min ago", "2 h ago", "3 d ago". */
-export function agoShort(iso: string, now: number): string {
-  const ms = Math.max(0, now - new Date(iso).getTime());
-  if (ms < MINUTE) return 'just now';
-  if (ms < HOUR) return `${Math.floor(ms / MINUTE)} min ago`;
-  if (ms < DAY) return `${Math.floor(ms / HOUR)} h ago`;
-  return `${Math.floor(ms / DAY)} d ago`;
-}
-
 const DATE_TIME = new Intl.DateTimeFormat(undefined, {
   weekday: 'short',
   day: 'numeric',

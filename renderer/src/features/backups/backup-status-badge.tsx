@@ -1,4 +1,5 @@
-import { agoShort } from './backup-format';
+import { formatRelativeTime } from '../../i18n/format';
+import { useT } from '../../i18n/i18n';
 import { useBackupsStore } from './backups-store';
 import { useNow } from './use-now';
 import './backups.css';
@@ -7,25 +8,35 @@ import './backups.css';
  * The sidebar's line about backups: when the last verified one was, amber when something is
  * wrong. Opens the Backups part of Settings.
  */
+/** "5 min. ago" in the sidebar's short form, "just now" under a minute. */
+function ago(iso: string, now: number, justNow: () => string): string {
+  return now - new Date(iso).getTime() < 60_000
+    ? justNow()
+    : formatRelativeTime(iso, now, 'narrow');
+}
+
 export function BackupStatusBadge({ onOpen }: { onOpen: () => void }) {
   const status = useBackupsStore((state) => state.status);
   const now = useNow();
+  const t = useT();
   if (!status) return null;
   const tone = status.running ? 'running' : status.tone;
   const text = status.running
     ? status.running.kind === 'restore'
-      ? 'Restoring…'
-      : 'Backing up…'
+      ? t('backup.restoring')
+      : t('backup.running')
     : status.tone === 'off'
-      ? 'Backups off'
+      ? t('backup.off')
       : status.problem && status.problem.kind !== 'never'
-        ? 'Backup needs attention'
+        ? t('backup.attention')
         : status.lastVerified
-          ? `Backed up ${agoShort(status.lastVerified.at, now)}`
-          : 'No backup yet';
+          ? t('backup.done', { ago: ago(status.lastVerified.at, now, () => t('backup.justNow')) })
+          : t('backup.none');
   // The visible words first, so speech and voice control find the button by what it shows.
-  const detail = status.problem && status.tone !== 'off' ? ` ${status.problem.message}` : '';
-  const label = `${text}.${detail} Show backups`;
+  const label =
+    status.problem && status.tone !== 'off'
+      ? t('backup.labelProblem', { text, problem: status.problem.message })
+      : t('backup.label', { text });
   // In the narrow icon rail only the dot shows; the words come as a tooltip, as the screens' do.
   return (
     <div className="nav-entry backup-badge-entry">

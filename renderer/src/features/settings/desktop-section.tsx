@@ -1,4 +1,5 @@
 import { useEffect, useRef, useState, type KeyboardEvent } from 'react';
+import { useT } from '../../i18n/i18n';
 import { CheckboxField } from '../../components/checkbox-field';
 import { shortcutPlatform } from '../../../../electron/shared/shortcuts';
 import { Notice } from '../../components/notice';
@@ -25,6 +26,7 @@ export function DesktopSection({ settings }: { settings: Settings }) {
     { section: 'quick' | 'desktop'; info: FailureInfo } | undefined
   >();
   const [busy, setBusy] = useState(false);
+  const t = useT();
   const [recording, setRecording] = useState(false);
   const recorder = useRef<HTMLButtonElement>(null);
   // A choice shows at once, before main has applied it; it goes back if main refuses it.
@@ -71,22 +73,19 @@ export function DesktopSection({ settings }: { settings: Settings }) {
     <>
       <section className="card settings-section" aria-labelledby="quick-ask-title">
         <h2 className="card-title" id="quick-ask-title">
-          Quick ask
+          {t('quick.title')}
         </h2>
-        <p className="card-lead">
-          A small window over whatever you are doing: ask the default chat model one question and
-          read the reply there. Enter sends, Esc hides it.
-        </p>
+        <p className="card-lead">{t('quick.lead')}</p>
         <CheckboxField
           checked={quickAsk.enabled}
           disabled={busy}
           onChange={(enabled) => void apply({ quickAsk: { enabled } })}
         >
-          Open quick ask with a keyboard shortcut, from any app
+          {t('quick.enabled')}
         </CheckboxField>
         <div className="quick-shortcut-row">
           <span className="field-label" id="quick-ask-shortcut-label">
-            Shortcut
+            {t('quick.shortcut')}
           </span>
           {recording ? (
             <button
@@ -97,7 +96,7 @@ export function DesktopSection({ settings }: { settings: Settings }) {
               onKeyDown={onRecordKey}
               onBlur={() => setRecording(false)}
             >
-              Press the new keys… (Esc cancels)
+              {t('quick.recording')}
             </button>
           ) : (
             <>
@@ -110,7 +109,7 @@ export function DesktopSection({ settings }: { settings: Settings }) {
                 disabled={busy || !quickAsk.enabled}
                 onClick={() => setRecording(true)}
               >
-                Change…
+                {t('quick.change')}
               </button>
               {quickAsk.shortcut !== DEFAULT_SHORTCUT && (
                 <button
@@ -119,67 +118,56 @@ export function DesktopSection({ settings }: { settings: Settings }) {
                   disabled={busy || !quickAsk.enabled}
                   onClick={() => void apply({ quickAsk: { shortcut: DEFAULT_SHORTCUT } })}
                 >
-                  Use the default
+                  {t('quick.default')}
                 </button>
               )}
             </>
           )}
         </div>
         {failure?.section === 'quick' && (
-          <Notice tone="error" title="The change was not made">
+          <Notice tone="error" title={t('change.notMade')}>
             <p className="failure-message">{failure.info.message}</p>
           </Notice>
         )}
         {quickAsk.enabled && shortcut?.problem && (
-          <Notice tone="warning" title="The shortcut does not work">
+          <Notice tone="warning" title={t('quick.shortcutBroken')}>
             <p>{shortcut.problem}</p>
           </Notice>
         )}
         {quickAsk.enabled && shortcut?.registered && (
-          <p className="muted">{shortcut.label} opens quick ask, whichever app is in front.</p>
+          <p className="muted">{t('quick.opens', { shortcut: shortcut.label })}</p>
         )}
         <CheckboxField
           checked={quickAsk.saveConversations}
           disabled={busy}
           onChange={(saveConversations) => void apply({ quickAsk: { saveConversations } })}
-          hint={
-            <>
-              Off, a quick ask is kept only when you choose “Open in Relay Desktop”; otherwise it is
-              gone when you ask the next one.
-            </>
-          }
+          hint={t('quick.save.hint')}
         >
-          Keep every quick ask as a conversation
+          {t('quick.save')}
         </CheckboxField>
         <CheckboxField
           checked={quickAsk.useClipboard}
           disabled={busy}
           onChange={(useClipboard) => void apply({ quickAsk: { useClipboard } })}
-          hint={
-            <>
-              Each time quick ask opens, the app reads the text on the clipboard (on Linux, the text
-              you last selected in any app) and shows it above your question. It is sent only with
-              the next question, and you can leave it out. Off, the clipboard is never read.
-            </>
-          }
+          hint={t('quick.clipboard.hint')}
         >
-          Offer the clipboard as context
+          {t('quick.clipboard')}
         </CheckboxField>
       </section>
 
       <section className="card settings-section" aria-labelledby="desktop-title">
         <h2 className="card-title" id="desktop-title">
-          Tray and start-up
+          {t('desktop.title')}
         </h2>
         <CheckboxField
           checked={desktop.showTray}
           disabled={busy}
           onChange={(showTray) => void apply({ desktop: { showTray } })}
         >
-          Show an icon in the system tray (the menu bar on macOS)
+          {t('desktop.tray')}
         </CheckboxField>
         {status?.tray.problem && (
-          <Notice tone="warning" title="No tray icon">
+          <Notice tone="warning" title={t('desktop.noTray')}>
             <p>{status.tray.problem}</p>
           </Notice>
         )}
@@ -188,7 +176,7 @@ export function DesktopSection({ settings }: { settings: Settings }) {
           disabled={busy || !desktop.showTray}
           onChange={(closeToTray) => void apply({ desktop: { closeToTray } })}
         >
-          Closing the window keeps Relay Desktop running in the tray
+          {t('desktop.closeToTray')}
         </CheckboxField>
         <CheckboxField
           checked={desktop.openAtLogin}
@@ -196,22 +184,21 @@ export function DesktopSection({ settings }: { settings: Settings }) {
           onChange={(openAtLogin) => void apply({ desktop: { openAtLogin } })}
           hint={
             <>
-              {desktop.showTray
-                ? 'It starts in the tray, without a window.'
-                : 'It starts with its window open.'}
-              {status?.openAtLogin.detail && ` Kept in ${status.openAtLogin.detail}.`}
+              {desktop.showTray ? t('desktop.login.tray') : t('desktop.login.window')}
+              {status?.openAtLogin.detail &&
+                ` ${t('desktop.login.kept', { place: status.openAtLogin.detail })}`}
             </>
           }
         >
-          Open at login
+          {t('desktop.login')}
         </CheckboxField>
         {status?.openAtLogin.problem && (
-          <Notice tone="warning" title="Opening at login">
+          <Notice tone="warning" title={t('desktop.loginProblem')}>
             <p>{status.openAtLogin.problem}</p>
           </Notice>
         )}
         {failure?.section === 'desktop' && (
-          <Notice tone="error" title="The change was not made">
+          <Notice tone="error" title={t('change.notMade')}>
             <p className="failure-message">{failure.info.message}</p>
           </Notice>
         )}

@@ -1,4 +1,5 @@
 import { useEffect, useId, useState, type FormEvent } from 'react';
+import { Message, t as translate, useT } from '../../i18n/i18n';
 import { Field } from '../../components/field';
 import { Notice } from '../../components/notice';
 import { Spinner } from '../../components/spinner';
@@ -47,9 +48,9 @@ function read(fields: Fields): { proxy: ProxySettings } | { errors: Errors } {
   const errors: Errors = {};
   const port = Number(fields.port.trim());
   if (!/^\d+$/.test(fields.port.trim()) || port < 1 || port > 65535) {
-    errors.port = 'The port is a number from 1 to 65535.';
+    errors.port = translate('network.portError');
   }
-  if (fields.host.trim() === '') errors.host = 'Give the proxy’s host name or IP address.';
+  if (fields.host.trim() === '') errors.host = translate('network.hostError');
   if (Object.keys(errors).length > 0) return { errors };
   return {
     proxy: {
@@ -74,10 +75,14 @@ function fieldOf(error: unknown): keyof Errors | undefined {
 }
 
 function describeTest(result: ProxyTestResult): string {
-  if (result.direct) return `${result.url} is reached directly, without a proxy.`;
+  if (result.direct) return translate('network.direct', { url: result.url });
   const [first] = result.proxies;
   if (!first) return `${result.url}: ${result.answer}`;
-  return `${result.url} goes through ${KIND_NAMES[first.kind] ?? first.kind} at ${first.hostPort}.`;
+  return translate('network.through', {
+    url: result.url,
+    kind: KIND_NAMES[first.kind] ?? first.kind,
+    hostPort: first.hostPort,
+  });
 }
 
 /**
@@ -98,6 +103,7 @@ export function NetworkSection({
   const [saving, setSaving] = useState(false);
   const [outcome, setOutcome] = useState<'saved' | FailureInfo | undefined>();
   const [url, setUrl] = useState(testUrl ?? '');
+  const t = useT();
   const [testing, setTesting] = useState(false);
   const [tested, setTested] = useState<ProxyTestResult | FailureInfo | undefined>();
 
@@ -152,32 +158,20 @@ export function NetworkSection({
   }
 
   const modes: { value: Mode; label: string; hint: string }[] = [
-    {
-      value: 'system',
-      label: 'Use the system’s proxy settings',
-      hint: 'The default: as your browser does.',
-    },
-    { value: 'none', label: 'No proxy', hint: 'Connect to every relay directly.' },
-    {
-      value: 'manual',
-      label: 'Use this proxy',
-      hint: 'For every relay, except the addresses below.',
-    },
+    { value: 'system', label: t('network.system'), hint: t('network.system.hint') },
+    { value: 'none', label: t('network.none'), hint: t('network.none.hint') },
+    { value: 'manual', label: t('network.manual'), hint: t('network.manual.hint') },
   ];
 
   return (
     <section className="card settings-section" aria-labelledby="network-title">
       <h2 className="card-title" id="network-title">
-        Network
+        {t('network.title')}
       </h2>
-      <p className="card-lead">
-        How requests to relays reach the network. The demo relay runs on this computer and is always
-        reached directly. Certificates are checked against your system’s trust store, as your
-        browser does: for a relay with a certificate from a private (company) CA, add that CA there.
-      </p>
-      <form className="settings-form" onSubmit={save} noValidate aria-label="Proxy">
+      <p className="card-lead">{t('network.lead')}</p>
+      <form className="settings-form" onSubmit={save} noValidate aria-label={t('network.proxy')}>
         <fieldset className="proxy-modes">
-          <legend className="field-label">Proxy</legend>
+          <legend className="field-label">{t('network.proxy')}</legend>
           {modes.map((mode) => (
             <label key={mode.value} className="checkbox-field">
               <input
@@ -198,7 +192,7 @@ export function NetworkSection({
             <div className="field-row proxy-server">
               <div className="field">
                 <label className="field-label" htmlFor={`${id}-scheme`}>
-                  Kind
+                  {t('network.kind')}
                 </label>
                 <select
                   id={`${id}-scheme`}
@@ -219,7 +213,7 @@ export function NetworkSection({
                 </select>
               </div>
               <Field
-                label="Host"
+                label={t('network.host')}
                 value={fields.host}
                 placeholder="proxy.example.com"
                 autoComplete="off"
@@ -228,7 +222,7 @@ export function NetworkSection({
                 error={errors.host}
               />
               <Field
-                label="Port"
+                label={t('network.port')}
                 inputMode="numeric"
                 value={fields.port}
                 onChange={(event) => edit({ port: event.target.value })}
@@ -237,7 +231,7 @@ export function NetworkSection({
             </div>
             <div className="field">
               <label className="field-label" htmlFor={`${id}-bypass`}>
-                Reach directly (bypass list)
+                {t('network.bypass')}
               </label>
               <textarea
                 id={`${id}-bypass`}
@@ -250,8 +244,7 @@ export function NetworkSection({
                 aria-describedby={`${id}-bypass-hint${errors.bypass ? ` ${id}-bypass-error` : ''}`}
               />
               <p className="field-hint" id={`${id}-bypass-hint`}>
-                One per line: a host (relay.example.com), a whole domain (.example.com), an address
-                or a range (192.168.0.0/16), or &lt;local&gt; for names without a dot.
+                {t('network.bypass.hint')}
               </p>
               {errors.bypass && (
                 <p className="field-error" id={`${id}-bypass-error`}>
@@ -264,30 +257,30 @@ export function NetworkSection({
         <div className="form-actions">
           {outcome === 'saved' && (
             <span className="save-status" role="status">
-              Saved and in use
+              {t('network.saved')}
             </span>
           )}
           {outcome && outcome !== 'saved' && (
-            <Notice tone="error" title="The proxy was not changed">
+            <Notice tone="error" title={t('network.notChanged')}>
               <p className="failure-message">{outcome.message}</p>
             </Notice>
           )}
           <span className="form-actions-spacer" />
           <button type="submit" className="button button-primary" disabled={saving}>
-            {saving ? 'Saving…' : 'Save proxy'}
+            {saving ? t('defaults.saving') : t('network.save')}
           </button>
         </div>
       </form>
       <div className="proxy-test">
         <Field
-          label="Test an address"
+          label={t('network.test')}
           type="url"
           value={url}
           placeholder="https://relay.example.com"
           autoComplete="off"
           spellCheck={false}
           onChange={(event) => setUrl(event.target.value)}
-          hint="Shows which proxy, if any, a request to it would go through now."
+          hint={t('network.test.hint')}
         />
         <button
           type="button"
@@ -295,20 +288,24 @@ export function NetworkSection({
           disabled={testing || url.trim() === ''}
           onClick={() => void runTest()}
         >
-          {testing ? <Spinner label="Testing" /> : null}
-          Test
+          {testing ? <Spinner label={t('network.testing')} /> : null}
+          {t('network.testButton')}
         </button>
       </div>
       {tested &&
         ('answer' in tested ? (
-          <Notice tone="info" title="Where it goes" className="proxy-test-result">
+          <Notice tone="info" title={t('network.whereItGoes')} className="proxy-test-result">
             <p>{describeTest(tested)}</p>
             <p className="muted">
-              Answer of the network stack: <code>{tested.answer}</code>
+              <Message
+                id="network.answer"
+                values={{ answer: tested.answer }}
+                components={{ 0: <code /> }}
+              />
             </p>
           </Notice>
         ) : (
-          <Notice tone="error" title="The test could not be run">
+          <Notice tone="error" title={t('network.testFailed')}>
             <p className="failure-message">{tested.message}</p>
           </Notice>
         ))}

@@ -35,6 +35,19 @@ export async function chooseTheme(theme: Theme): Promise<void> {
   }
 }
 
+/** Shows the language at once and saves it; puts the previous one back if saving fails. */
+export async function chooseLanguage(language: Settings['language']): Promise<void> {
+  const store = useSettingsStore.getState();
+  const previous = store.settings?.language;
+  store.languageChosen(language);
+  try {
+    await saveSettings({ language });
+  } catch (error) {
+    if (previous) useSettingsStore.getState().languageChosen(previous);
+    throw error;
+  }
+}
+
 export function loadKeyStorage(): Promise<KeyStorageStatus> {
   return requireBridge().getKeyStorageStatus();
 }

@@ -1,14 +1,28 @@
 import { ReadFailure } from '../../components/read-failure';
-import { useEffect, useState, type FormEvent, type ReactNode } from 'react';
+import { useEffect, useId, useState, type FormEvent, type ReactNode } from 'react';
 import { CheckboxField } from '../../components/checkbox-field';
 import { Field } from '../../components/field';
 import { Notice } from '../../components/notice';
 import { Spinner } from '../../components/spinner';
+import {
+  LANGUAGE_NAMES,
+  LOCALES,
+  PSEUDO_LOCALE,
+  type LanguageChoice,
+} from '../../../../electron/shared/locales';
+import { Message, useT, type MessageKey } from '../../i18n/i18n';
+import { useSystemLocale } from '../../i18n/locale';
 import { failureOf, type FailureInfo } from '../../lib/errors';
 import type { KeyStorageStatus, Settings, Theme } from '../../lib/relay-bridge';
 import { DesktopSection } from './desktop-section';
 import { NetworkSection } from './network-section';
-import { chooseTheme, loadKeyStorage, loadSettings, saveSettings } from './settings-actions';
+import {
+  chooseLanguage,
+  chooseTheme,
+  loadKeyStorage,
+  loadSettings,
+  saveSettings,
+} from './settings-actions';
 import {
   fieldsOf,
   readSettingsFields,
@@ -18,10 +32,10 @@ import {
 import { useSettingsStore } from './settings-store';
 import { UpdatesSection } from './updates-section';
 
-const THEMES: { value: Theme; label: string; hint: string }[] = [
-  { value: 'system', label: 'System', hint: 'Follows your desktop' },
-  { value: 'light', label: 'Light', hint: 'Always light' },
-  { value: 'dark', label: 'Dark', hint: 'Always dark' },
+const THEMES: { value: Theme; label: MessageKey; hint: MessageKey }[] = [
+  { value: 'system', label: 'appearance.theme.system', hint: 'appearance.theme.system.hint' },
+  { value: 'light', label: 'appearance.theme.light', hint: 'appearance.theme.light.hint' },
+  { value: 'dark', label: 'appearance.theme.dark', hint: 'appearance.theme.dark.hint' },
 ];
 
 /**
@@ -37,31 +51,29 @@ export function SettingsScreen({
   const status = useSettingsStore((state) => state.status);
   const settings = useSettingsStore((state) => state.settings);
   const failure = useSettingsStore((state) => state.failure);
+  const t = useT();
 
   return (
     <div className="page">
       <header className="page-header">
         <div>
-          <h1 className="page-title">Settings</h1>
-          <p className="page-lead">
-            How the app looks, what new chats and requests start with, and how it fits your desktop
-            and network.
-          </p>
+          <h1 className="page-title">{t('settings.title')}</h1>
+          <p className="page-lead">{t('settings.lead')}</p>
         </div>
       </header>
       {status === 'loading' && !settings ? (
         <p className="muted">
-          <Spinner label="Loading settings" /> Loading settings…
+          <Spinner label={t('settings.loading')} /> {t('settings.loading')}
         </p>
       ) : !settings ? (
         <ReadFailure
-          title="The settings could not be read"
+          title={t('settings.unreadable')}
           message={failure?.message}
           onRetry={() => void loadSettings()}
         />
       ) : (
         <>
-          <ThemeChoice theme={settings.theme} />
+          <ThemeChoice theme={settings.theme} language={settings.language} />
           <DefaultsForm settings={settings} />
           <DesktopSection settings={settings} />
           <NetworkSection settings={settings} testUrl={testUrl} />
@@ -75,8 +87,12 @@ export function SettingsScreen({
   );
 }
 
-function ThemeChoice({ theme }: { theme: Theme }) {
+function ThemeChoice({ theme, language }: { theme: Theme; language: LanguageChoice }) {
   const [failure, setFailure] = useState<FailureInfo | undefined>();
+  const [languageFailure, setLanguageFailure] = useState<FailureInfo | undefined>();
+  const t = useT();
+  const languageId = useId();
+  const system = useSystemLocale((state) => state.system);
 
   async function choose(next: Theme) {
     setFailure(undefined);
@@ -87,13 +103,22 @@ function ThemeChoice({ theme }: { theme: Theme }) {
     }
   }
 
+  async function speak(next: LanguageChoice) {
+    setLanguageFailure(undefined);
+    try {
+      await chooseLanguage(next);
+    } catch (error) {
+      setLanguageFailure(failureOf(error));
+    }
+  }
+
   return (
     <section className="card settings-section" aria-labelledby="appearance-title">
       <h2 className="card-title" id="appearance-title">
-        Appearance
+        {t('appearance.title')}
       </h2>
       <fieldset className="theme-choice">
-        <legend className="field-label">Theme</legend>
+        <legend className="field-label">{t('appearance.theme')}</legend>
         <div className="theme-options">
           {THEMES.map((option) => (
             <label key={option.value} className="theme-option">
@@ -106,16 +131,52 @@ function ThemeChoice({ theme }: { theme: Theme }) {
               />
               <span className={`theme-swatch theme-swatch-${option.value}`} aria-hidden="true" />
               <span className="theme-option-text">
-                <span className="theme-option-label">{option.label}</span>
-                <span className="theme-option-hint">{option.hint}</span>
+                <span className="theme-option-label">{t(option.label)}</span>
+                <span className="theme-option-hint">{t(option.hint)}</span>
               </span>
             </label>
           ))}
         </div>
       </fieldset>
       {failure && (
-        <Notice tone="error" title="The theme was not saved">
+        <Notice tone="error" title={t('appearance.themeNotSaved')}>
           <p className="failure-message">{failure.message}</p>
+        </Notice>
+      )}
+      <div className="field">
+        <label className="field-label" htmlFor={languageId}>
+          {t('appearance.language')}
+        </label>
+        <select
+          id={languageId}
+          className="select"
+          value={language}
+          aria-describedby={`${languageId}-hint`}
+          onChange={(event) => void speak(event.target.value as LanguageChoice)}
+        >
+          <option value="system">
+            {system
+              ? t('appearance.language.system', { language: LANGUAGE_NAMES[system] })
+              : t('appearance.theme.system')}
+          </option>
+          {LOCALES.map((locale) => (
+            <option key={locale} value={locale} lang={locale}>
+              {LANGUAGE_NAMES[locale]}
+            </option>
+          ))}
+          {language === PSEUDO_LOCALE && (
+            <option value={PSEUDO_LOCALE} lang={PSEUDO_LOCALE}>
+              {PSEUDO_LOCALE}
+            </option>
+          )}
+        </select>
+        <p className="field-hint" id={`${languageId}-hint`}>
+          {t('appearance.language.hint')}
+        </p>
+      </div>
+      {languageFailure && (
+        <Notice tone="error" title={t('appearance.languageNotSaved')}>
+          <p className="failure-message">{languageFailure.message}</p>
         </Notice>
       )}
     </section>
@@ -127,6 +188,7 @@ function DefaultsForm({ settings }: { settings: Settings }) {
   const [errors, setErrors] = useState<SettingsErrors>({});
   const [saving, setSaving] = useState(false);
   const [outcome, setOutcome] = useState<'saved' | FailureInfo | undefined>();
+  const t = useT();
 
   // Saved values that change (not the theme alone) replace what the fields show.
   const savedValues = JSON.stringify(fieldsOf(settings));
@@ -160,87 +222,87 @@ function DefaultsForm({ settings }: { settings: Settings }) {
   }
 
   return (
-    <form className="settings-form" onSubmit={save} noValidate aria-label="Defaults">
+    <form className="settings-form" onSubmit={save} noValidate aria-label={t('defaults.form')}>
       <section className="card settings-section" aria-labelledby="chat-defaults-title">
         <h2 className="card-title" id="chat-defaults-title">
-          Chat defaults
+          {t('defaults.chat.title')}
         </h2>
-        <p className="card-lead">What a new chat starts with; each chat can change them.</p>
+        <p className="card-lead">{t('defaults.chat.lead')}</p>
         <div className="field-row">
           <Field
-            label="Temperature"
+            label={t('defaults.temperature')}
             inputMode="decimal"
             value={fields.temperature}
             onChange={edit('temperature')}
             error={errors.temperature}
-            hint="From 0 (focused) to 2 (varied). Default 1."
+            hint={t('defaults.temperature.hint')}
           />
           <Field
-            label="Max tokens"
+            label={t('defaults.maxTokens')}
             inputMode="numeric"
             value={fields.maxTokens}
             onChange={edit('maxTokens')}
             error={errors.maxTokens}
-            placeholder="No limit"
-            hint="Longest reply, in tokens. Empty for no limit."
+            placeholder={t('defaults.maxTokens.placeholder')}
+            hint={t('defaults.maxTokens.hint')}
           />
         </div>
         <div className="field-row">
           <Field
-            label="Largest attachment (MB)"
+            label={t('defaults.attachmentMb')}
             inputMode="numeric"
             value={fields.attachmentMb}
             onChange={edit('attachmentMb')}
             error={errors.attachmentMb}
-            hint="A bigger file is not attached. 1 to 50."
+            hint={t('defaults.attachmentMb.hint')}
           />
           <Field
-            label="Model context (tokens)"
+            label={t('defaults.contextTokens')}
             inputMode="numeric"
             value={fields.contextTokens}
             onChange={edit('contextTokens')}
             error={errors.contextTokens}
-            hint="A message with its files over this is not sent."
+            hint={t('defaults.contextTokens.hint')}
           />
         </div>
       </section>
       <section className="card settings-section" aria-labelledby="timeouts-title">
         <h2 className="card-title" id="timeouts-title">
-          Requests
+          {t('defaults.requests.title')}
         </h2>
         <div className="field-row">
           <Field
-            label="Request timeout (seconds)"
+            label={t('defaults.requestSeconds')}
             inputMode="numeric"
             value={fields.requestSeconds}
             onChange={edit('requestSeconds')}
             error={errors.requestSeconds}
-            hint="How long to wait for a relay to start answering."
+            hint={t('defaults.requestSeconds.hint')}
           />
           <Field
-            label="Idle timeout (seconds)"
+            label={t('defaults.idleSeconds')}
             inputMode="numeric"
             value={fields.idleSeconds}
             onChange={edit('idleSeconds')}
             error={errors.idleSeconds}
-            hint="How long a reply may pause before it is given up."
+            hint={t('defaults.idleSeconds.hint')}
           />
         </div>
       </section>
       <div className="form-actions">
         {outcome === 'saved' && (
           <span className="save-status" role="status">
-            Saved
+            {t('defaults.saved')}
           </span>
         )}
         {outcome && outcome !== 'saved' && (
-          <Notice tone="error" title="The settings were not saved">
+          <Notice tone="error" title={t('defaults.notSaved')}>
             <p className="failure-message">{outcome.message}</p>
           </Notice>
         )}
         <span className="form-actions-spacer" />
         <button type="submit" className="button button-primary" disabled={saving}>
-          {saving ? 'Saving…' : 'Save'}
+          {saving ? t('defaults.saving') : t('defaults.save')}
         </button>
       </div>
     </form>
@@ -256,6 +318,7 @@ function KeyStorageChoice({ allowed }: { allowed: boolean }) {
   const [failure, setFailure] = useState<FailureInfo | undefined>();
   // Shown at once, before main has saved it; put back if saving fails.
   const [checked, setChecked] = useState(allowed);
+  const t = useT();
 
   useEffect(() => {
     loadKeyStorage().then(setStatus, (error: unknown) => setFailure(failureOf(error)));
@@ -281,16 +344,14 @@ function KeyStorageChoice({ allowed }: { allowed: boolean }) {
   return (
     <section className="card settings-section" aria-labelledby="key-storage-title">
       <h2 className="card-title" id="key-storage-title">
-        Where keys are kept
+        {t('keys.title')}
       </h2>
       {status.reason && <p className="muted">{status.reason}</p>}
       <CheckboxField checked={checked} onChange={(next) => void toggle(next)}>
-        Keep keys in a file on this computer instead, so they are still there after a restart. The
-        file is readable only by your user account but is <strong>not encrypted</strong>. Turning
-        this on takes effect the next time the app starts; turning it off deletes the file at once.
+        <Message id="keys.plaintext" components={{ 0: <strong /> }} />
       </CheckboxField>
       {failure && (
-        <Notice tone="error" title="The choice was not saved">
+        <Notice tone="error" title={t('choice.notSaved')}>
           <p className="failure-message">{failure.message}</p>
         </Notice>
       )}
@@ -306,6 +367,7 @@ function SupportLogChoice({ included }: { included: boolean }) {
   const [failure, setFailure] = useState<FailureInfo | undefined>();
   // Shown at once, before main has saved it; put back if saving fails.
   const [checked, setChecked] = useState(included);
+  const t = useT();
 
   async function toggle(next: boolean) {
     setFailure(undefined);
@@ -321,29 +383,21 @@ function SupportLogChoice({ included }: { included: boolean }) {
   return (
     <section className="card settings-section" aria-labelledby="support-log-title">
       <h2 className="card-title" id="support-log-title">
-        Logs for support
+        {t('logs.title')}
       </h2>
       <p className="card-lead">
-        The app keeps a log of what it did (requests with their outcome and timing, retries, errors)
-        in the <code>logs</code> folder of its data folder; Help → Open logs folder shows it. API
-        keys are never written to it.
+        <Message id="logs.lead" components={{ 0: <code /> }} />
       </p>
       <CheckboxField
         checked={checked}
         onChange={(next) => void toggle(next)}
         hintId="support-log-prompts-hint"
-        hint={
-          <>
-            Also writes your messages, embedding inputs, image prompts and the replies into the log,
-            so someone helping you can see exactly what was sent. Anyone you give the log file to
-            can read them: leave this off unless you are asked to turn it on.
-          </>
-        }
+        hint={t('logs.prompts.hint')}
       >
-        Include prompts in logs
+        {t('logs.prompts')}
       </CheckboxField>
       {failure && (
-        <Notice tone="error" title="The choice was not saved">
+        <Notice tone="error" title={t('choice.notSaved')}>
           <p className="failure-message">{failure.message}</p>
         </Notice>
       )}

@@ -14,6 +14,8 @@ export interface SettingsState {
   settingsSaved(settings: Settings): void;
   /** The person picked a theme: it shows at once, before main has saved it. */
   themeChosen(theme: Theme): void;
+  /** The person picked a language: it shows at once, before main has saved it. */
+  languageChosen(language: Settings['language']): void;
 }
 
 export const useSettingsStore = create<SettingsState>()((set) => ({
@@ -23,6 +25,8 @@ export const useSettingsStore = create<SettingsState>()((set) => ({
   settingsSaved: (settings) => set({ status: 'ready', settings }),
   themeChosen: (theme) =>
     set((state) => (state.settings ? { settings: { ...state.settings, theme } } : {})),
+  languageChosen: (language) =>
+    set((state) => (state.settings ? { settings: { ...state.settings, language } } : {})),
 }));
 
 /** The theme to show: the saved choice, or the system's until settings arrive. */

@@ -2,72 +2,80 @@ import { useEffect, useState } from 'react';
 import { CheckboxField } from '../../components/checkbox-field';
 import { Notice } from '../../components/notice';
 import { Spinner } from '../../components/spinner';
+import { formatDate, formatNumber } from '../../i18n/format';
+import { useT } from '../../i18n/i18n';
 import { failureOf, type FailureInfo } from '../../lib/errors';
 import type { Settings, UpdateStatus } from '../../lib/relay-bridge';
 import { checkForUpdates, configureUpdates, installUpdate, watchUpdates } from './updates-actions';
 import { useUpdatesStore } from './updates-store';
 
+/** Mebibytes, as the download's progress has always been given (the unit is in the message). */
 function megabytes(bytes: number): string {
-  return (bytes / 1_048_576).toLocaleString(undefined, { maximumFractionDigits: 1 });
+  return formatNumber(bytes / 1_048_576, { maximumFractionDigits: 1 });
 }
 
 function time(iso: string): string {
-  return new Date(iso).toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'short' });
+  return formatDate(iso, { dateStyle: 'medium', timeStyle: 'short' });
 }
 
 function StatusLine({ status }: { status: UpdateStatus }) {
+  const t = useT();
   switch (status.state) {
     case 'unsupported':
-      return <p className="muted">{status.reason}</p>;
+      // Main's own words (not yet in the catalogues: see docs/architecture.md, Languages).
+      return (
+        <p className="muted" data-source="main">
+          {status.reason}
+        </p>
+      );
     case 'idle':
       return (
         <p className="muted">
           {status.lastCheckedAt
-            ? `Last checked ${time(status.lastCheckedAt)}.`
-            : 'Not checked yet.'}
+            ? t('updates.lastChecked', { time: time(status.lastCheckedAt) })
+            : t('updates.notChecked')}
         </p>
       );
     case 'checking':
       return (
         <p className="muted">
-          <Spinner label="Checking" /> Checking for updates…
+          <Spinner label={t('updates.checking')} /> {t('updates.checking')}
         </p>
       );
     case 'up-to-date':
-      return <p>Relay Desktop is up to date (checked {time(status.checkedAt)}).</p>;
+      return <p>{t('updates.upToDate', { time: time(status.checkedAt) })}</p>;
     case 'downloading': {
       const progress = status.progress;
       return (
         <div className="update-progress">
           <p>
-            Downloading version {status.release.version}
             {progress
-              ? `: ${Math.floor(progress.percent)}% (${megabytes(progress.transferred)} of ${megabytes(progress.total)} MB)`
-              : '…'}
+              ? t('updates.downloadingProgress', {
+                  version: status.release.version,
+                  percent: formatNumber(Math.floor(progress.percent) / 100, { style: 'percent' }),
+                  done: megabytes(progress.transferred),
+                  total: megabytes(progress.total),
+                })
+              : t('updates.downloading', { version: status.release.version })}
           </p>
           <progress
             max={100}
             value={progress?.percent}
-            aria-label={`Downloading version ${status.release.version}`}
+            aria-label={t('updates.downloadingLabel', { version: status.release.version })}
           />
         </div>
       );
     }
     case 'ready':
-      return (
-        <p>
-          Version {status.release.version} is downloaded and verified. It is installed when you
-          restart, or the next time you quit.
-        </p>
-      );
+      return <p>{t('updates.ready', { version: status.release.version })}</p>;
     case 'failed':
       return (
         <Notice
           tone="error"
           title={
             status.release
-              ? `Version ${status.release.version} was not installed`
-              : 'The update check failed'
+              ? t('updates.notInstalled', { version: status.release.version })
+              : t('updates.checkFailed')
           }
         >
           <p className="failure-message">{status.message}</p>
@@ -88,6 +96,7 @@ export function UpdatesSection({ settings }: { settings: Settings }) {
   // A choice shows at once, before main has saved it; it goes back if saving fails.
   const [pending, setPending] = useState<Partial<Settings['updates']> | undefined>();
   const chosen = { ...settings.updates, ...pending };
+  const t = useT();
 
   useEffect(() => watchUpdates(), []);
 
@@ -110,24 +119,26 @@ export function UpdatesSection({ settings }: { settings: Settings }) {
   return (
     <section className="card settings-section" aria-labelledby="updates-title">
       <h2 className="card-title" id="updates-title">
-        Updates
+        {t('updates.title')}
       </h2>
       <div className="update-status" aria-live="polite">
-        {status ? <StatusLine status={status} /> : <Spinner label="Loading" />}
+        {status ? <StatusLine status={status} /> : <Spinner label={t('loading')} />}
       </div>
       {release?.notes && (
         <details className="release-notes" open={status?.state === 'ready'}>
-          <summary>What’s new in {release.version}</summary>
+          <summary>{t('updates.whatsNew', { version: release.version })}</summary>
           <p className="release-notes-text">{release.notes}</p>
         </details>
       )}
       {callFailure && (
-        <Notice tone="error" title="Updates">
+        <Notice tone="error" title={t('updates.title')}>
           <p className="failure-message">{callFailure.message}</p>
         </Notice>
       )}
       <div className="form-actions">
-        <span className="muted">Version {status?.currentVersion}</span>
+        <span className="muted">
+          {t('updates.version', { version: status?.currentVersion ?? '' })}
+        </span>
         <span className="form-actions-spacer" />
         {supported && status.state !== 'ready' && (
           <button
@@ -136,7 +147,9 @@ export function UpdatesSection({ settings }: { settings: Settings }) {
             disabled={busy}
             onClick={() => void checkForUpdates()}
           >
-            {busy && status.state !== 'downloading' ? 'Checking…' : 'Check now'}
+            {busy && status.state !== 'downloading'
+              ? t('updates.checkingShort')
+              : t('updates.checkNow')}
           </button>
         )}
         {status?.state === 'ready' && (
@@ -145,14 +158,14 @@ export function UpdatesSection({ settings }: { settings: Settings }) {
             className="button button-primary"
             onClick={() => void installUpdate()}
           >
-            Restart to update
+            {t('updates.restart')}
           </button>
         )}
       </div>
       {supported && (
         <>
           <fieldset className="update-channel">
-            <legend className="field-label">Channel</legend>
+            <legend className="field-label">{t('updates.channel')}</legend>
             <label className="checkbox-field">
               <input
                 type="radio"
@@ -160,7 +173,7 @@ export function UpdatesSection({ settings }: { settings: Settings }) {
                 checked={chosen.channel === 'stable'}
                 onChange={() => void configure({ channel: 'stable' })}
               />
-              <span>Stable releases</span>
+              <span>{t('updates.stable')}</span>
             </label>
             <label className="checkbox-field">
               <input
@@ -169,19 +182,19 @@ export function UpdatesSection({ settings }: { settings: Settings }) {
                 checked={chosen.channel === 'beta'}
                 onChange={() => void configure({ channel: 'beta' })}
               />
-              <span>Betas too: new features sooner, and less tested</span>
+              <span>{t('updates.beta')}</span>
             </label>
           </fieldset>
           <CheckboxField
             checked={chosen.autoCheck}
             onChange={(autoCheck) => void configure({ autoCheck })}
           >
-            Check by itself, when the app starts and every 4 hours, and download in the background
+            {t('updates.autoCheck')}
           </CheckboxField>
         </>
       )}
       {saveFailure && (
-        <Notice tone="error" title="The choice was not saved">
+        <Notice tone="error" title={t('choice.notSaved')}>
           <p className="failure-message">{saveFailure.message}</p>
         </Notice>
       )}

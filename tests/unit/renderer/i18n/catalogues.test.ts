@@ -1,0 +1,86 @@
+/**
+ * The message catalogues: every language has exactly English's keys, each message with the same
+ * placeholders, plural and select arguments and markup tags, every message is valid ICU (the
+ * build compiles them), and each language has its glossary beside its messages.
+ */
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { compileMessageOrThrow, type CompiledMessage } from '@lingui/message-utils/compileMessage';
+import { describe, expect, it } from 'vitest';
+import { LOCALES } from '../../../../electron/shared/locales';
+import { compileCatalogue } from '../../../../scripts/vite-catalogues';
+import { NAMESPACES } from '../../../../renderer/src/i18n/i18n';
+
+const MESSAGES = join(import.meta.dirname, '../../../../renderer/src/i18n/messages');
+const read = (locale: string, namespace: string) =>
+  JSON.parse(readFileSync(join(MESSAGES, locale, `${namespace}.json`), 'utf8')) as Record<
+    string,
+    string
+  >;
+
+/** What a translation must keep of a message: its arguments (with their kind) and its tags. */
+function shape(message: string): string[] {
+  const found = new Set<string>();
+  const walk = (compiled: CompiledMessage) => {
+    for (const token of compiled) {
+      if (typeof token === 'string') continue;
+      const [name, type, format] = token;
+      found.add(type ? `${name}:${type}` : name);
+      if (format && typeof format === 'object')
+        for (const [choice, value] of Object.entries(format))
+          if (choice !== 'offset' && Array.isArray(value)) walk(value as CompiledMessage);
+    }
+  };
+  walk(compileMessageOrThrow(message));
+  for (const tag of message.matchAll(/<\/?(\d+)\/?>/g)) found.add(tag[0]);
+  return [...found].sort();
+}
+
+describe('the message catalogues', () => {
+  it('has a folder for every language and a file for every namespace, and nothing else', () => {
+    expect(readdirSync(MESSAGES).sort()).toEqual([...LOCALES].sort());
+    for (const locale of LOCALES) {
+      const files = readdirSync(join(MESSAGES, locale)).filter((f) => f.endsWith('.json'));
+      expect(files.sort(), locale).toEqual(NAMESPACES.map((ns) => `${ns}.json`).sort());
+    }
+  });
+
+  for (const namespace of NAMESPACES) {
+    const english = read('en', namespace);
+    for (const locale of LOCALES.filter((l) => l !== 'en')) {
+      it(`${locale}/${namespace} has exactly English's keys, with the same placeholders`, () => {
+        const translated = read(locale, namespace);
+        expect(Object.keys(translated).sort()).toEqual(Object.keys(english).sort());
+        for (const [key, message] of Object.entries(english)) {
+          expect(shape(translated[key]!), `${locale} ${key}`).toEqual(shape(message));
+          expect(translated[key]!.trim(), `${locale} ${key} is empty`).not.toBe('');
+        }
+      });
+    }
+    it(`every ${namespace} message of every language compiles`, () => {
+      for (const locale of LOCALES) {
+        const file = join(MESSAGES, locale, `${namespace}.json`);
+        expect(() => compileCatalogue(readFileSync(file, 'utf8'), file)).not.toThrow();
+      }
+    });
+  }
+
+  it('names a broken message and its file when it does not compile', () => {
+    expect(() => compileCatalogue('{"a.b": "{count, plural, one {#}"}', 'de/shell.json')).toThrow(
+      /de\/shell\.json: "a\.b" is not a valid ICU message/,
+    );
+    expect(() => compileCatalogue('{"a.b": 3}', 'de/shell.json')).toThrow(/is not a string/);
+  });
+
+  it('finds a placeholder a translation lost or renamed', () => {
+    expect(shape('Version {version} is ready')).not.toEqual(shape('Version {versión} ist bereit'));
+    expect(shape('{n, plural, one {# file} other {# files}}')).not.toEqual(shape('{n} Dateien'));
+    expect(shape('is <0>not encrypted</0>')).not.toEqual(shape('ist nicht verschlüsselt'));
+  });
+
+  it('keeps a glossary beside every language’s messages', () => {
+    for (const locale of LOCALES) {
+      expect(existsSync(join(MESSAGES, locale, 'GLOSSARY.md')), locale).toBe(true);
+    }
+  });
+});

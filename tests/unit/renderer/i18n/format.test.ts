@@ -1,0 +1,58 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { i18n } from '../../../../renderer/src/i18n/i18n';
+import {
+  formatDuration,
+  formatFileSize,
+  formatNumber,
+  formatRelativeTime,
+} from '../../../../renderer/src/i18n/format';
+
+function inLocale(locale: string) {
+  i18n.load(locale, {});
+  i18n.activate(locale);
+}
+
+afterEach(() => inLocale('en'));
+
+describe('numbers, sizes, times and durations follow the language', () => {
+  it('writes numbers as each language does', () => {
+    inLocale('en');
+    expect(formatNumber(1234.5)).toBe('1,234.5');
+    inLocale('de');
+    expect(formatNumber(1234.5)).toBe('1.234,5');
+    inLocale('fr');
+    expect(formatNumber(1234.5)).toBe('1\u202f234,5');
+  });
+
+  it('writes file sizes in the unit that suits them', () => {
+    inLocale('en');
+    expect(formatFileSize(512)).toBe('512 byte');
+    expect(formatFileSize(1_500_000)).toBe('1.5 MB');
+    expect(formatFileSize(2_000)).toBe('2 kB');
+    inLocale('de');
+    expect(formatFileSize(1_500_000)).toBe('1,5 MB');
+    inLocale('fr');
+    expect(formatFileSize(1_500_000)).toBe('1,5\u202fMo');
+  });
+
+  it('says how long ago, in words the language uses', () => {
+    const now = Date.parse('2026-11-25T12:00:00Z');
+    inLocale('en');
+    expect(formatRelativeTime(now - 5 * 60_000, now)).toBe('5 minutes ago');
+    expect(formatRelativeTime(now - 60 * 60_000, now)).toBe('1 hour ago');
+    expect(formatRelativeTime(now - 24 * 3_600_000, now)).toBe('yesterday');
+    inLocale('de');
+    expect(formatRelativeTime(now - 5 * 60_000, now)).toBe('vor 5 Minuten');
+    inLocale('ja');
+    expect(formatRelativeTime(now - 5 * 60_000, now)).toBe('5 分前');
+  });
+
+  it('writes durations with the language’s units', () => {
+    inLocale('en');
+    expect(formatDuration(45_000)).toBe('45 sec');
+    expect(formatDuration(125_000)).toBe('2 min 5 sec');
+    expect(formatDuration(3_780_000)).toBe('1 hr 3 min');
+    inLocale('de');
+    expect(formatDuration(125_000)).toBe('2 Min., 5 Sek.');
+  });
+});
