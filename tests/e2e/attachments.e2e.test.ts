@@ -81,7 +81,7 @@ describe('attaching files to a message', () => {
       ),
       seed: async (app) => {
         await app.services.settings.update({
-          attachments: { maxFileMb: 1, contextTokens: 128_000 },
+          attachments: { maxFileMb: 1, contextTokens: 128_000, imageMaxSide: 1536 },
         });
       },
     });

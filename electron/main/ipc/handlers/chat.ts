@@ -46,6 +46,11 @@ const ATTACHABLE_EXTENSIONS = [
   'yml',
   'toml',
   'xml',
+  'png',
+  'jpg',
+  'jpeg',
+  'webp',
+  'gif',
 ];
 
 function found<T>(value: T | undefined): T {
@@ -59,7 +64,11 @@ export async function chatHandlers(context: AppContext): Promise<Handlers<typeof
   const attachments = new AttachmentStore(context.db);
   const drafts = new AttachmentDrafts(context.readDocuments, async () => {
     const { attachments: limits } = await context.settings.get();
-    return { maxBytes: limits.maxFileMb * 1024 * 1024, contextTokens: limits.contextTokens };
+    return {
+      maxBytes: limits.maxFileMb * 1024 * 1024,
+      contextTokens: limits.contextTokens,
+      imageMaxSide: limits.imageMaxSide,
+    };
   });
   const chat = new ChatService({
     store,
@@ -145,7 +154,7 @@ export async function chatHandlers(context: AppContext): Promise<Handlers<typeof
         multiple: true,
         filters: [
           {
-            name: 'Text, code and PDF',
+            name: 'Text, code, PDF and images',
             extensions: ATTACHABLE_EXTENSIONS,
           },
           { name: 'All files', extensions: ['*'] },
@@ -157,6 +166,7 @@ export async function chatHandlers(context: AppContext): Promise<Handlers<typeof
     attachBytes: ({ name, base64 }) =>
       drafts.attachBytes(name, new Uint8Array(Buffer.from(base64, 'base64'))),
     discardAttachments: ({ ids }) => (drafts.discard(ids), null),
+    attachmentThumbnail: async ({ id }) => ({ url: (await attachments.thumbnail(id)) ?? null }),
     openAttachment: async ({ id }) => {
       await openAttachment(attachments, context.desktop, id);
       return null;

@@ -202,6 +202,14 @@ function DefaultsForm({ settings }: { settings: Settings }) {
             error={errors.contextTokens}
             hint="A message with its files over this is not sent."
           />
+          <Field
+            label="Image size (longest side, px)"
+            inputMode="numeric"
+            value={fields.imageMaxSide}
+            onChange={edit('imageMaxSide')}
+            error={errors.imageMaxSide}
+            hint="Attached images are scaled down to this. 256 to 4096."
+          />
         </div>
       </section>
       <section className="card settings-section" aria-labelledby="timeouts-title">
