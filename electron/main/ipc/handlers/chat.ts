@@ -2,7 +2,11 @@ import { MAX_ATTACHMENTS, type CHAT_ROUTES } from '../../../shared/ipc/routes/ch
 import type { AppContext } from '../../app-context';
 import { AppError } from '../../services/app-error';
 import { openAttachment, saveAttachment } from '../../services/chat/attachment-files';
-import { AttachmentDrafts, AttachmentStore } from '../../services/chat/attachments';
+import {
+  AttachmentDrafts,
+  AttachmentStore,
+  imagesRefusedFor,
+} from '../../services/chat/attachments';
 import { ChatService } from '../../services/chat/chat-service';
 import { ChatStore } from '../../services/chat/store';
 import { readInProcess, readInWorker } from '../../services/chat/import-reader';
@@ -144,6 +148,12 @@ export async function chatHandlers(context: AppContext): Promise<Handlers<typeof
     updateConversationSettings: ({ id, ...changes }) => found(store.update(id, changes)),
     sendMessage: async ({ conversationId, text, attachmentIds = [], options }) => {
       const files = await drafts.prepare(attachmentIds, text);
+      const model = store.get(conversationId)?.model;
+      const refused =
+        model && files.some((f) => f.kind === 'image')
+          ? imagesRefusedFor(model, await context.models.acceptsImages(model), files)
+          : undefined;
+      if (refused !== undefined) throw new AppError('invalid_request', refused);
       const sent = await chat.send(conversationId, text, options, files);
       drafts.sent(attachmentIds);
       return sent;

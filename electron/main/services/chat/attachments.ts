@@ -302,6 +302,22 @@ export class AttachmentStore {
   }
 }
 
+/**
+ * The sentence that stops a message with images to a model that reads none (said before it is
+ * sent, instead of a 400 from the relay), naming the model and each image; undefined when it may go.
+ */
+export function imagesRefusedFor(
+  model: string,
+  acceptsImages: boolean | undefined,
+  files: readonly { name: string; kind: AttachmentKind }[],
+): string | undefined {
+  const images = files.filter((f) => f.kind === 'image').map((f) => f.name);
+  if (images.length === 0 || acceptsImages !== false) return undefined;
+  const list =
+    images.length === 1 ? images[0]! : `${images.slice(0, -1).join(', ')} and ${images.at(-1)!}`;
+  return `${model} does not accept images, so ${list} ${images.length === 1 ? 'was' : 'were'} not sent: choose a model that accepts images, remove ${images.length === 1 ? 'the image' : 'the images'}, or mark ${model} as accepting images on the Models screen.`;
+}
+
 function refusalMessage(name: string, why: string): AttachmentRefusal['message'] {
   return `${name} was not added: ${why}.`;
 }

@@ -251,6 +251,31 @@ export function AttachmentChips({
   );
 }
 
+/**
+ * What stops a message with images to a model that reads none (as the model list says, with the
+ * person's own setting), naming the model and each image; undefined when it may be sent. Main
+ * refuses the same message with the same words if it gets there anyway.
+ */
+export async function imagesWarning(
+  model: string,
+  files: readonly AttachmentInfo[],
+): Promise<string | undefined> {
+  const images = files.filter((f) => f.kind === 'image').map((f) => f.name);
+  if (images.length === 0) return undefined;
+  let accepts: boolean | undefined;
+  try {
+    accepts = (await requireBridge().listModels()).models.find(
+      (m) => m.id === model,
+    )?.acceptsImages;
+  } catch {
+    return undefined; // No list to go by: main and the relay decide.
+  }
+  if (accepts !== false) return undefined;
+  const one = images.length === 1;
+  const list = one ? images[0]! : `${images.slice(0, -1).join(', ')} and ${images.at(-1)!}`;
+  return `${model} does not accept images, so ${list} ${one ? 'was' : 'were'} not sent: choose a model that accepts images, remove ${one ? 'the image' : 'the images'}, or mark ${model} as accepting images on the Models screen.`;
+}
+
 /** Thumbnails of sent images, by attachment id, kept while the page lives (they never change). */
 const thumbnails = new Map<string, Promise<string | null>>();
 

@@ -17,7 +17,7 @@ function solid(
   width: number,
   height: number,
   colour: { r: number; g: number; b: number },
-): sharp.Sharp {
+): ReturnType<typeof sharp> {
   return sharp({ create: { width, height, channels: 3, background: colour } });
 }
 
