@@ -43,6 +43,7 @@ describe('first run', () => {
       'demo-chat',
       'demo-chat-fast',
       'demo-chat-mini',
+      'demo-vision',
     ]);
     await expect(models.modelIds('Embeddings')).resolves.toEqual(['demo-embedding']);
     await expect(models.modelIds('Images')).resolves.toEqual(['demo-image']);
@@ -87,6 +88,7 @@ describe('first run', () => {
       'demo-chat',
       'demo-chat-fast',
       'demo-chat-mini',
+      'demo-vision',
     ]);
     await expect(models.demoNotice.count()).resolves.toBe(0);
   });

@@ -58,7 +58,7 @@ describe('model picker', () => {
     await models.waitForModels();
     await models.search.fill('fast');
     await expect(models.modelIds('Chat')).resolves.toEqual(['demo-chat-fast']);
-    await expect(models.count('Chat').textContent()).resolves.toBe('1 of 3');
+    await expect(models.count('Chat').textContent()).resolves.toBe('1 of 4');
     await expect(models.group('Embeddings').textContent()).resolves.toContain(
       'None match the search.',
     );
@@ -78,6 +78,7 @@ describe('model picker', () => {
       'demo-chat',
       'demo-chat-fast',
       'demo-chat-mini',
+      'demo-vision',
     ]);
   });
 
@@ -121,6 +122,7 @@ describe('model picker', () => {
       'demo-chat',
       'demo-chat-fast',
       'demo-chat-mini',
+      'demo-vision',
     ]);
 
     offline = false;
@@ -130,6 +132,7 @@ describe('model picker', () => {
       'demo-chat',
       'demo-chat-fast',
       'demo-chat-mini',
+      'demo-vision',
     ]);
   });
 

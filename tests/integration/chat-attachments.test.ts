@@ -201,6 +201,61 @@ describe('attaching files', () => {
     ]);
   });
 
+  it('sends images as image parts to a model that reads them, and refuses them for one that does not', async () => {
+    const photo = await file(
+      'harbour.png',
+      await sharp({ create: { width: 2000, height: 1000, channels: 3, background: '#1e6edc' } })
+        .png()
+        .toBuffer(),
+    );
+    const notes = await file('notes.md', '# Tide table\nHigh water at 06:12.\n');
+    const { attached } = await app.api.attachPaths({ paths: [photo, notes] });
+    const ids = attached.map((a) => a.id);
+
+    // demo-chat-fast reads no images (the model list says so): refused by name, nothing written.
+    const plain = await app.api.createConversation({ model: MODEL });
+    await expect(
+      app.api.sendMessage({ conversationId: plain.id, text: 'What is this?', attachmentIds: ids }),
+    ).rejects.toThrow(
+      'demo-chat-fast does not accept images, so harbour.png was not sent: choose a model that accepts images, remove the image, or mark demo-chat-fast as accepting images on the Models screen.',
+    );
+    expect((await app.api.getConversation({ id: plain.id })).messages).toEqual([]);
+
+    const { id } = await app.api.createConversation({ model: 'demo-vision' });
+    const sent = await app.api.sendMessage({
+      conversationId: id,
+      text: 'What is this?',
+      attachmentIds: ids,
+    });
+    const reply = await app.finished(sent.replyId);
+    expect(reply.status).toBe('complete');
+    // Scaled to 1536 on its longest side before it was sent; the vision model measured it.
+    expect(reply.content).toContain('**Image 1**: 1536 × 768 pixels; mostly blue (#1e6edc, 100%)');
+    expect(reply.content).toContain('You asked: “What is this?”');
+    const { messages } = await app.api.getConversation({ id });
+    expect(messages[0]!.attachments?.map((a) => [a.name, a.kind, a.mimeType])).toEqual([
+      ['harbour.png', 'image', 'image/png'],
+      ['notes.md', 'text', 'text/markdown'],
+    ]);
+    const thumbnail = await app.api.attachmentThumbnail({ id: messages[0]!.attachments![0]!.id });
+    expect(thumbnail.url).toMatch(/^data:image\/webp;base64,/);
+    expect(
+      (await app.api.attachmentThumbnail({ id: messages[0]!.attachments![1]!.id })).url,
+    ).toBeNull();
+
+    // The person says demo-chat-fast reads images: the app sends them, and the relay refuses.
+    await app.api.setModelImageInput({ modelId: MODEL, acceptsImages: true });
+    const again = await app.api.attachPaths({ paths: [photo] });
+    const tried = await app.api.sendMessage({
+      conversationId: plain.id,
+      text: 'And now?',
+      attachmentIds: again.attached.map((a) => a.id),
+    });
+    const refused = await app.finished(tried.replyId);
+    expect(refused.status).toBe('error');
+    expect(refused.error).toMatchObject({ param: 'messages[0].content[1]', status: 400 });
+  });
+
   it('refuses a message whose file was deleted since it was attached, keeping everything', async () => {
     const keep = await file('keep.txt', 'Stays.');
     const gone = await file('gone.txt', 'Deleted before sending.');

@@ -615,14 +615,28 @@ describe('canonical answers', () => {
     expect(response.headers.get('content-type')).toBe('application/json');
     expect(await response.json()).toEqual({
       object: 'list',
-      data: ['demo-chat', 'demo-chat-fast', 'demo-chat-mini', 'demo-embedding', 'demo-image'].map(
-        (id) => ({
-          id,
-          object: 'model',
-          created: 1763700000,
-          owned_by: 'demo-relay',
-        }),
-      ),
+      data: [
+        'demo-chat',
+        'demo-chat-fast',
+        'demo-chat-mini',
+        'demo-vision',
+        'demo-embedding',
+        'demo-image',
+      ].map((id) => ({
+        id,
+        object: 'model',
+        created: 1763700000,
+        owned_by: 'demo-relay',
+        // Chat models say what they read: only the vision model takes images.
+        ...(id.startsWith('demo-chat') || id === 'demo-vision'
+          ? {
+              architecture: {
+                input_modalities: id === 'demo-vision' ? ['text', 'image'] : ['text'],
+                output_modalities: ['text'],
+              },
+            }
+          : {}),
+      })),
     });
   });
 
