@@ -632,7 +632,6 @@ describe('canonical answers', () => {
           ? {
               architecture: {
                 input_modalities: id === 'demo-vision' ? ['text', 'image'] : ['text'],
-                output_modalities: ['text'],
               },
             }
           : {}),
