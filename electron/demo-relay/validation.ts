@@ -192,7 +192,9 @@ export function validateEmbeddingRequest(body: Json): EmbeddingRequest {
 
   const encoding = optionalEnum(body, 'encoding_format', ['float', 'base64'] as const) ?? 'float';
   const dimensions =
-    optionalInteger(body, 'dimensions', 1, EMBEDDING_DIMENSIONS) ?? EMBEDDING_DIMENSIONS;
+    optionalInteger(body, 'dimensions', 1, EMBEDDING_DIMENSIONS) ??
+    model.dimensions ??
+    EMBEDDING_DIMENSIONS;
   optionalString(body, 'user');
   return { model, inputs, encoding, dimensions };
 }

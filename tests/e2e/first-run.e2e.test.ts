@@ -45,7 +45,10 @@ describe('first run', () => {
       'demo-chat-mini',
       'demo-vision',
     ]);
-    await expect(models.modelIds('Embeddings')).resolves.toEqual(['demo-embedding']);
+    await expect(models.modelIds('Embeddings')).resolves.toEqual([
+      'demo-embedding',
+      'demo-embedding-small',
+    ]);
     await expect(models.modelIds('Images')).resolves.toEqual(['demo-image']);
     // Labelled as a demo with synthetic replies, on the screen and in the sidebar.
     await expect(models.demoNotice.textContent()).resolves.toMatch(/synthetic replies/);
@@ -71,7 +74,7 @@ describe('first run', () => {
 
     const result = await connect.form.test();
     await expect(result.getAttribute('role')).resolves.toBe('status');
-    await expect(result.textContent()).resolves.toContain('It lists 5 models.');
+    await expect(result.textContent()).resolves.toContain('It lists 7 models.');
     await expect(result.locator('code').textContent()).resolves.toBe(
       `GET ${suite.relay.url}/v1/models`,
     );

@@ -88,8 +88,12 @@ describe('model picker', () => {
     await models.setKind('demo-chat-fast', 'Embeddings');
     await expect
       .poll(() => models.modelIds('Embeddings'))
-      .toEqual(['demo-chat-fast', 'demo-embedding']);
-    await expect(models.modelIds('Chat')).resolves.toEqual(['demo-chat', 'demo-chat-mini']);
+      .toEqual(['demo-chat-fast', 'demo-embedding', 'demo-embedding-small']);
+    await expect(models.modelIds('Chat')).resolves.toEqual([
+      'demo-chat',
+      'demo-chat-mini',
+      'demo-vision',
+    ]);
     await expect(models.kindSelect('demo-chat-fast').inputValue()).resolves.toBe('embedding');
     await expect(models.row('demo-chat-fast').textContent()).resolves.toContain('Kind set by you');
     await suite.app.screenshot('models-override');

@@ -621,6 +621,7 @@ describe('canonical answers', () => {
         'demo-chat-mini',
         'demo-vision',
         'demo-embedding',
+        'demo-embedding-small',
         'demo-image',
       ].map((id) => ({
         id,

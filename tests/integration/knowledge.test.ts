@@ -28,11 +28,17 @@ let secrets: MemorySecretStore;
 /** How many texts each embeddings request sent, in order. */
 const embedded: number[] = [];
 
+/** The demo's second embeddings model (64 dimensions). */
+const SECOND_MODEL = 'demo-embedding-small';
+/** The models the embeddings requests named, in order. */
+const embeddedWith: string[] = [];
+
 const countingFetch: typeof fetch = async (input, init) => {
   const url = input instanceof Request ? input.url : String(input);
   if (url.endsWith('/embeddings') && typeof init?.body === 'string') {
-    const body = JSON.parse(init.body) as { input: unknown };
+    const body = JSON.parse(init.body) as { input: unknown; model: string };
     embedded.push(Array.isArray(body.input) ? body.input.length : 1);
+    embeddedWith.push(body.model);
   }
   return fetch(input, init);
 };
@@ -46,6 +52,7 @@ afterAll(async () => {
 beforeEach(async () => {
   dir = await mkdtemp(join(tmpdir(), 'relay-knowledge-'));
   embedded.length = 0;
+  embeddedWith.length = 0;
   secrets = new MemorySecretStore();
   relay.setBalance(KEY, 100);
   relay.setFaults(undefined);
@@ -336,5 +343,135 @@ describe('building and searching a knowledge base', () => {
     await expect(a.api.getKnowledgeBase({ id: base.id })).rejects.toMatchObject({
       kind: 'not_found',
     });
+  });
+
+  it('moves to another model after an estimate, refusing a model the relay does not serve', async () => {
+    const a = await open();
+    const base = await connectedBase(a);
+    const folder = await folderWithFiles();
+    a.dialogs.folders.push(folder);
+    let done = ended(a, base.id);
+    await a.api.addKnowledgeSources({ id: base.id, kind: 'folder' });
+    await done;
+    const before = await a.api.getKnowledgeBase({ id: base.id });
+
+    // Unpriced: the cost is unknown, never a guess.
+    const unpriced = await a.api.estimateKnowledgeModel({ id: base.id, model: SECOND_MODEL });
+    expect(unpriced).toMatchObject({ chunks: before.chunks, cost: null });
+    expect(unpriced.tokens).toBeGreaterThan(0);
+    await a.api.setModelPrice({
+      modelId: SECOND_MODEL,
+      price: { inputPerMillion: 50, outputPerMillion: 0 },
+    });
+    const priced = await a.api.estimateKnowledgeModel({ id: base.id, model: SECOND_MODEL });
+    expect(priced.cost).toEqual({ amount: (unpriced.tokens / 1_000_000) * 50, currency: 'USD' });
+
+    // A model the relay refuses changes nothing: the vectors stay and search still works.
+    await expect(
+      a.api.setKnowledgeModel({ id: base.id, model: 'no-such-embedder' }),
+    ).rejects.toMatchObject({
+      status: 400,
+      message: expect.stringContaining('no-such-embedder'),
+    });
+    await expect(a.api.setKnowledgeModel({ id: base.id, model: MODEL })).rejects.toThrow(
+      'already uses demo-embedding',
+    );
+    expect(await a.api.getKnowledgeBase({ id: base.id })).toMatchObject({
+      model: MODEL,
+      embedded: before.chunks,
+      dimensions: 256,
+    });
+
+    embeddedWith.length = 0;
+    done = ended(a, base.id);
+    const moved = await a.api.setKnowledgeModel({ id: base.id, model: SECOND_MODEL });
+    expect(moved).toMatchObject({ model: SECOND_MODEL, status: 'indexing' });
+    expect(await done).toMatchObject({ status: 'ready' });
+    expect(new Set(embeddedWith)).toEqual(new Set([SECOND_MODEL]));
+    const after = await a.api.getKnowledgeBase({ id: base.id });
+    expect(after).toMatchObject({
+      model: SECOND_MODEL,
+      dimensions: 64,
+      chunks: before.chunks,
+      embedded: before.chunks,
+    });
+    const fees = await a.api.searchKnowledgeBase({ id: base.id, question: 'mooring fees' });
+    expect(fees.hits[0]?.text).toContain('Mooring fees');
+  });
+
+  it('takes dropped files and folders by path, refusing by name what is not there', async () => {
+    const a = await open();
+    const base = await connectedBase(a);
+    const folder = await folderWithFiles();
+    const loose = join(dir, 'loose.md');
+    await writeFile(loose, '# Loose\n\nThe lighthouse keeper writes a log every night.');
+    const done = ended(a, base.id);
+    const result = await a.api.addKnowledgePaths({
+      id: base.id,
+      paths: [folder, loose, join(dir, 'gone.md'), 'relative/name.md'],
+    });
+    expect(result.added).toBe(2);
+    expect(result.refused).toEqual([
+      { name: 'gone.md', reason: expect.stringContaining('gone.md could not be found') },
+      { name: 'name.md', reason: 'name.md is not a file on this computer.' },
+    ]);
+    expect(await done).toMatchObject({ status: 'ready' });
+    const detail = await a.api.getKnowledgeBase({ id: base.id });
+    expect(detail.sources).toEqual([
+      { path: folder, kind: 'folder' },
+      { path: loose, kind: 'file' },
+    ]);
+
+    // Show in folder: a file still there is shown; one moved away is refused by name.
+    const guide = detail.fileList.find((f) => f.name === 'guide.md')!;
+    await a.api.revealKnowledgeFile({ id: base.id, fileId: guide.id });
+    expect(a.shown).toEqual([join(folder, 'guide.md')]);
+    await unlink(join(folder, 'guide.md'));
+    await expect(
+      a.api.revealKnowledgeFile({ id: base.id, fileId: guide.id }),
+    ).rejects.toMatchObject({
+      kind: 'not_found',
+      message: expect.stringContaining('guide.md is no longer at'),
+    });
+
+    // Removing a source drops its chunks at the indexing that follows.
+    const removed = ended(a, base.id);
+    await a.api.removeKnowledgeSource({ id: base.id, path: loose });
+    await removed;
+    const left = await a.api.getKnowledgeBase({ id: base.id });
+    expect(left.sources).toEqual([{ path: folder, kind: 'folder' }]);
+    expect(left.fileList.some((f) => f.name === 'loose.md')).toBe(false);
+  });
+
+  it('copies a base with another model over the same sources, to compare what each finds', async () => {
+    const a = await open();
+    const base = await connectedBase(a);
+    const folder = await folderWithFiles();
+    a.dialogs.folders.push(folder);
+    const built = ended(a, base.id);
+    await a.api.addKnowledgeSources({ id: base.id, kind: 'folder' });
+    await built;
+    await expect(a.api.copyKnowledgeBase({ id: base.id, model: MODEL })).rejects.toThrow(
+      'already uses demo-embedding',
+    );
+
+    embeddedWith.length = 0;
+    const from = a.events.length;
+    const copy = await a.api.copyKnowledgeBase({ id: base.id, model: SECOND_MODEL });
+    expect(copy).toMatchObject({ name: `Harbour · ${SECOND_MODEL}`, model: SECOND_MODEL });
+    expect(await ended(a, copy.id, from)).toMatchObject({ status: 'ready' });
+    expect(new Set(embeddedWith)).toEqual(new Set([SECOND_MODEL]));
+    const [one, two] = await Promise.all([
+      a.api.getKnowledgeBase({ id: base.id }),
+      a.api.getKnowledgeBase({ id: copy.id }),
+    ]);
+    expect(two.sources).toEqual(one.sources);
+    expect(two).toMatchObject({ chunks: one.chunks, embedded: one.chunks, dimensions: 64 });
+    // The original is untouched.
+    expect(one).toMatchObject({ model: MODEL, dimensions: 256, embedded: one.chunks });
+    for (const id of [base.id, copy.id]) {
+      const found = await a.api.searchKnowledgeBase({ id, question: 'mooring fees monthly' });
+      expect(found.hits[0]?.text).toContain('Mooring fees');
+    }
   });
 });

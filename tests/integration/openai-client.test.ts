@@ -42,6 +42,7 @@ describe('the official openai client against the demo relay', () => {
       'demo-chat-mini',
       'demo-vision',
       'demo-embedding',
+      'demo-embedding-small',
       'demo-image',
     ]);
   });

@@ -13,6 +13,8 @@ export interface DemoModel {
   unpaced?: boolean;
   /** Chat only: streams this many times `tokensPerSecond` (default 1). */
   paceFactor?: number;
+  /** Embeddings only: the length of its vectors when a request names none (256 by default). */
+  dimensions?: number;
   /** Chat only: how it writes; the long structured reply by default. */
   style?: 'structured' | 'brief';
   /**
@@ -30,6 +32,8 @@ export const DEMO_MODELS: readonly DemoModel[] = [
   // Reads attached images: the path of image parts, demonstrable without a real model.
   { id: 'demo-vision', kind: 'chat', unpaced: true, vision: true },
   { id: 'demo-embedding', kind: 'embeddings' },
+  // A second, coarser embeddings model: to compare or move a knowledge base between models.
+  { id: 'demo-embedding-small', kind: 'embeddings', dimensions: 64 },
   { id: 'demo-image', kind: 'images' },
 ];
 

@@ -17,7 +17,7 @@ export class KnowledgePage {
     this.model = page.getByLabel('Embeddings model');
     this.status = page.getByTestId('knowledge-status');
     this.refused = page.getByRole('list', { name: 'Files not added' }).getByRole('listitem');
-    this.question = page.getByRole('textbox', { name: 'Question' });
+    this.question = page.getByRole('textbox', { name: 'Question', exact: true });
     this.hits = page
       .getByRole('list', { name: 'Passages found, best first' })
       .getByRole('listitem');

@@ -16,6 +16,12 @@ export async function knowledgeHandlers(
       new Map((await context.connections.list()).map((c) => [c.id, c.name])),
     readDocuments: context.readDocuments,
     dialogs: context.dialogs,
+    showInFolder: (path) => context.desktop.showInFolder(path),
+    inputPrice: async (model) => {
+      const list = await context.models.prices.get();
+      const price = list.prices[model];
+      return price ? { perMillion: price.inputPerMillion, currency: list.currency } : undefined;
+    },
   });
   context.onClose(() => knowledge.close());
   return {
@@ -25,6 +31,11 @@ export async function knowledgeHandlers(
     renameKnowledgeBase: ({ id, name }) => knowledge.rename(id, name),
     deleteKnowledgeBase: async ({ id }) => (await knowledge.delete(id), null),
     addKnowledgeSources: ({ id, kind }) => knowledge.addFromDialog(id, kind),
+    addKnowledgePaths: ({ id, paths }) => knowledge.addDropped(id, paths),
+    revealKnowledgeFile: async ({ id, fileId }) => (await knowledge.revealFile(id, fileId), null),
+    estimateKnowledgeModel: ({ id, model }) => knowledge.estimateModelChange(id, model),
+    copyKnowledgeBase: ({ id, model }) => knowledge.copyWithModel(id, model),
+    setKnowledgeModel: ({ id, model }) => knowledge.changeModel(id, model),
     removeKnowledgeSource: async ({ id, path }) => (await knowledge.removeSource(id, path), null),
     indexKnowledgeBase: async ({ id }) => (await knowledge.index(id), null),
     cancelKnowledgeIndexing: ({ id }) => (knowledge.cancel(id), null),

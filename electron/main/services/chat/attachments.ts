@@ -65,8 +65,10 @@ export const DEFAULT_ATTACHMENT_LIMITS: AttachmentLimits = {
 };
 
 /** About four characters a token: the usual rule of thumb for English text and code. */
+export const CHARS_PER_TOKEN = 4;
+
 export function estimateTokens(text: string): number {
-  return Math.ceil(text.length / 4);
+  return Math.ceil(text.length / CHARS_PER_TOKEN);
 }
 
 /** A file read and ready to be stored with a message. */

@@ -19,7 +19,7 @@
 import { createHash, randomUUID } from 'node:crypto';
 import { createReadStream } from 'node:fs';
 import { lstat, readdir } from 'node:fs/promises';
-import { basename, join } from 'node:path';
+import { basename, isAbsolute, join } from 'node:path';
 import type { Emit } from '../../../shared/ipc/contract';
 import type { IpcError } from '../../../shared/ipc/define';
 import {
@@ -30,6 +30,7 @@ import {
   type KnowledgeStatus,
 } from '../../../shared/ipc/routes/knowledge';
 import { AppError, errorInfo } from '../app-error';
+import { CHARS_PER_TOKEN } from '../chat/attachments';
 import { migrate, type Db } from '../database';
 import type { DocumentResult } from '../documents/document-text';
 import type { ReadDocuments } from '../documents/read-documents';
@@ -60,6 +61,10 @@ export interface KnowledgeServiceOptions {
   connectionNames(): Promise<Map<string, string>>;
   readDocuments: ReadDocuments;
   dialogs: KnowledgeDialogs;
+  /** Shows a file in the system's file manager; absent where there is no desktop. */
+  showInFolder?(path: string): void;
+  /** The input price of a model per million tokens, when the person entered one. */
+  inputPrice?(model: string): Promise<{ perMillion: number; currency: string } | undefined>;
   batchSize?: number;
   concurrency?: number;
   chunking?: ChunkOptions;
@@ -310,11 +315,21 @@ export class KnowledgeService {
 
   /** Adds sources (already chosen by the person in main's dialog) and starts indexing. */
   async addSources(id: string, paths: readonly string[], kind: 'file' | 'folder'): Promise<number> {
+    return this.#addSources(
+      id,
+      paths.map((path) => ({ path, kind })),
+    );
+  }
+
+  async #addSources(
+    id: string,
+    sources: readonly { path: string; kind: 'file' | 'folder' }[],
+  ): Promise<number> {
     this.#row(id);
     const now = this.#now();
     let added = 0;
     this.#db.transaction(() => {
-      for (const path of paths) {
+      for (const { path, kind } of sources) {
         added += this.#db.run(
           'INSERT OR IGNORE INTO knowledge_sources (kb_id, path, kind, added_at) VALUES (?, ?, ?, ?)',
           [id, path, kind, now],
@@ -324,6 +339,39 @@ export class KnowledgeService {
     this.#changed(id);
     await this.index(id);
     return added;
+  }
+
+  /**
+   * Adds files and folders dropped on the page, by the paths the preload read from the drop:
+   * each is looked at on disk (a file or a folder); anything else is refused by name.
+   */
+  async addDropped(
+    id: string,
+    paths: readonly string[],
+  ): Promise<{ added: number; refused: { name: string; reason: string }[] }> {
+    this.#row(id);
+    const sources: { path: string; kind: 'file' | 'folder' }[] = [];
+    const refused: { name: string; reason: string }[] = [];
+    for (const path of paths) {
+      const name = basename(path) || path;
+      if (!isAbsolute(path)) {
+        refused.push({ name, reason: `${name} is not a file on this computer.` });
+        continue;
+      }
+      const stat = await lstat(path).catch(() => undefined);
+      if (stat?.isDirectory()) sources.push({ path, kind: 'folder' });
+      else if (stat?.isFile()) sources.push({ path, kind: 'file' });
+      else
+        refused.push({
+          name,
+          reason:
+            stat === undefined
+              ? `${name} could not be found: it may have been moved or deleted.`
+              : `${name} is neither a file nor a folder.`,
+        });
+    }
+    const added = sources.length > 0 ? await this.#addSources(id, sources) : 0;
+    return { added, refused };
   }
 
   async removeSource(id: string, path: string): Promise<void> {
@@ -739,5 +787,127 @@ export class KnowledgeService {
     });
     const tokens = result.usage?.promptTokens;
     return tokens === undefined ? { hits } : { hits, tokens };
+  }
+  /** Shows a file of the base in the system's file manager, if it is still where it was read. */
+  async revealFile(id: string, fileId: string): Promise<void> {
+    this.#row(id);
+    const file = this.#db.one<{ path: string; name: string }>(
+      'SELECT path, name FROM knowledge_files WHERE kb_id = ? AND id = ?',
+      [id, fileId],
+    );
+    if (file === undefined)
+      throw new AppError('not_found', 'This file is not in the knowledge base any more.');
+    const stat = await lstat(file.path).catch(() => undefined);
+    if (stat === undefined)
+      throw new AppError(
+        'not_found',
+        `${file.name} is no longer at ${file.path}: it may have been moved or deleted.`,
+      );
+    if (this.#options.showInFolder === undefined)
+      throw new AppError('invalid_request', 'There is no file manager to show it in here.');
+    this.#options.showInFolder(file.path);
+  }
+
+  /**
+   * What embedding every chunk again with another model sends: the chunks, an estimate of their
+   * tokens (about four characters a token), and its cost where the person priced the model.
+   */
+  async estimateModelChange(
+    id: string,
+    model: string,
+  ): Promise<{
+    chunks: number;
+    tokens: number;
+    cost: { amount: number; currency: string } | null;
+  }> {
+    this.#row(id);
+    const totals = this.#db.one<{ chunks: number; chars: number | null }>(
+      'SELECT COUNT(*) AS chunks, SUM(LENGTH(text)) AS chars FROM knowledge_chunks WHERE kb_id = ?',
+      [id],
+    );
+    const chunks = Number(totals?.chunks ?? 0);
+    const tokens = Math.ceil(Number(totals?.chars ?? 0) / CHARS_PER_TOKEN);
+    const price = await this.#options.inputPrice?.(model.trim());
+    return {
+      chunks,
+      tokens,
+      cost: price
+        ? { amount: (tokens / 1_000_000) * price.perMillion, currency: price.currency }
+        : null,
+    };
+  }
+
+  /**
+   * Moves the base to another embeddings model: the model is tried first on one chunk (a model
+   * the relay refuses changes nothing), then every vector is dropped and indexing embeds the
+   * chunks again. The files are not read again: their chunks stay.
+   */
+  async changeModel(id: string, model: string): Promise<KnowledgeBase> {
+    const row = this.#row(id);
+    const next = model.trim();
+    if (next === '') throw new AppError('invalid_request', 'Choose the embeddings model to use.');
+    if (next === row.model)
+      throw new AppError('invalid_request', `“${row.name}” already uses ${next}.`);
+    if (this.#running.has(id))
+      throw new AppError(
+        'invalid_request',
+        'Indexing is running: cancel it or let it finish before changing the model.',
+      );
+    const sample = this.#db.one<{ text: string }>(
+      'SELECT text FROM knowledge_chunks WHERE kb_id = ? ORDER BY id LIMIT 1',
+      [id],
+    );
+    if (sample !== undefined) {
+      const client = await this.#options.client(row.connection_id, randomUUID());
+      const probe = await client.embed({ model: next, input: [sample.text] });
+      if ((probe.vectors[0]?.length ?? 0) === 0)
+        throw new RelayError('bad_response', `The relay sent no vector for ${next}.`);
+    }
+    this.#db.transaction(() => {
+      this.#db.run(
+        `UPDATE knowledge_bases SET model = ?, dimensions = NULL, tokens = 0, updated_at = ?
+          WHERE id = ?`,
+        [next, this.#now(), id],
+      );
+      this.#db.run('UPDATE knowledge_chunks SET vector = NULL WHERE kb_id = ?', [id]);
+    });
+    this.#packs.delete(id);
+    this.#changed(id);
+    if (sample !== undefined) await this.index(id);
+    return this.#summary(this.#row(id), await this.#options.connectionNames());
+  }
+  /**
+   * A second base over the same files and folders with another embeddings model, indexed at
+   * once: to see side by side what each model finds for the person's own questions.
+   */
+  async copyWithModel(id: string, model: string): Promise<KnowledgeBase> {
+    const row = this.#row(id);
+    const next = model.trim();
+    if (next === '') throw new AppError('invalid_request', 'Choose the embeddings model to use.');
+    if (next === row.model)
+      throw new AppError(
+        'invalid_request',
+        `“${row.name}” already uses ${next}: choose another model.`,
+      );
+    const suffix = ` · ${next}`;
+    const name = row.name.slice(0, Math.max(1, KNOWLEDGE_LIMITS.name - suffix.length)) + suffix;
+    const copyId = randomUUID();
+    const now = this.#now();
+    this.#db.transaction(() => {
+      this.#db.run(
+        `INSERT INTO knowledge_bases (id, name, model, connection_id, status, created_at, updated_at)
+         VALUES (?, ?, ?, ?, 'empty', ?, ?)`,
+        [copyId, name.slice(0, KNOWLEDGE_LIMITS.name), next, row.connection_id, now, now],
+      );
+      this.#db.run(
+        `INSERT INTO knowledge_sources (kb_id, path, kind, added_at)
+         SELECT ?, path, kind, ? FROM knowledge_sources WHERE kb_id = ?`,
+        [copyId, now, id],
+      );
+    });
+    this.#changed(copyId);
+    if (this.#db.one('SELECT 1 FROM knowledge_sources WHERE kb_id = ? LIMIT 1', [copyId]))
+      await this.index(copyId);
+    return this.#summary(this.#row(copyId), await this.#options.connectionNames());
   }
 }

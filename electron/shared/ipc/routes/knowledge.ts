@@ -17,6 +17,7 @@ export const KNOWLEDGE_LIMITS = {
   model: 500,
   question: 8000,
   topK: 50,
+  droppedPaths: 100,
 } as const;
 
 export const KNOWLEDGE_STATUSES = ['empty', 'indexing', 'ready', 'cancelled', 'failed'] as const;
@@ -124,6 +125,50 @@ export const KNOWLEDGE_ROUTES = {
     'knowledge:add',
     z.strictObject({ id, kind: z.enum(['files', 'folder']) }),
     z.object({ chosen: z.boolean(), added: z.number().int() }),
+  ),
+  /**
+   * Adds files and folders dropped on the screen, by the paths the preload's `pathForFile` gave;
+   * main looks at each on disk, and refuses by name what is neither a file nor a folder.
+   */
+  addKnowledgePaths: route(
+    'knowledge:add-paths',
+    z.strictObject({
+      id,
+      paths: z
+        .array(text(4096).min(1))
+        .min(1)
+        .max(KNOWLEDGE_LIMITS.droppedPaths, {
+          error: `Drop at most ${KNOWLEDGE_LIMITS.droppedPaths} files or folders at once.`,
+        }),
+    }),
+    z.object({
+      added: z.number().int(),
+      refused: z.array(z.object({ name: z.string(), reason: z.string() })),
+    }),
+  ),
+  /** Shows a file of the base in the system's file manager. */
+  revealKnowledgeFile: route('knowledge:reveal-file', z.strictObject({ id, fileId: id }), z.null()),
+  /** What moving the base to another embeddings model would send to the relay, and cost. */
+  estimateKnowledgeModel: route(
+    'knowledge:estimate-model',
+    z.strictObject({ id, model: text(KNOWLEDGE_LIMITS.model) }),
+    z.object({
+      chunks: z.number().int().nonnegative(),
+      tokens: z.number().int().nonnegative(),
+      cost: z.object({ amount: z.number().nonnegative(), currency: z.string() }).nullable(),
+    }),
+  ),
+  /** Moves the base to another embeddings model and embeds every chunk again. */
+  setKnowledgeModel: route(
+    'knowledge:set-model',
+    z.strictObject({ id, model: text(KNOWLEDGE_LIMITS.model) }),
+    knowledgeBaseSchema,
+  ),
+  /** A new base over the same files and folders with another embeddings model, indexed at once. */
+  copyKnowledgeBase: route(
+    'knowledge:copy',
+    z.strictObject({ id, model: text(KNOWLEDGE_LIMITS.model) }),
+    knowledgeBaseSchema,
   ),
   /** Stops adding a source (the file stays on disk); its chunks go at the next indexing. */
   removeKnowledgeSource: route(

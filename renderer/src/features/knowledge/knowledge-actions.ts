@@ -118,3 +118,57 @@ export async function askQuestion(id: string, question: string, topK: number): P
     store.setState({ searching: false, hits: undefined, searchFailure: failureOf(error) });
   }
 }
+
+/** Renames a base; the error for the person is thrown (the field shows it). */
+export async function renameBase(id: string, name: string): Promise<void> {
+  await requireBridge().renameKnowledgeBase({ id, name });
+}
+
+export async function removeSource(id: string, path: string): Promise<void> {
+  try {
+    await requireBridge().removeKnowledgeSource({ id, path });
+  } catch (error) {
+    showToast(failureOf(error).message, { tone: 'error' });
+  }
+}
+
+/** Files and folders dropped on the screen: those with a path on disk go in, the rest are named. */
+export async function addDropped(id: string, files: readonly File[]): Promise<void> {
+  const bridge = requireBridge();
+  const paths = files.map((file) => bridge.pathForFile?.(file) ?? '').filter((p) => p !== '');
+  const unnamed = files.length - paths.length;
+  try {
+    const { refused } =
+      paths.length > 0 ? await bridge.addKnowledgePaths({ id, paths }) : { refused: [] };
+    const reasons = refused.map((r) => r.reason);
+    if (unnamed > 0)
+      reasons.push(
+        unnamed === 1
+          ? 'One dropped item is not a file on disk (drop files or folders from the file manager).'
+          : `${unnamed} dropped items are not files on disk (drop files or folders from the file manager).`,
+      );
+    if (reasons.length > 0) showToast(reasons.join(' '), { tone: 'error' });
+  } catch (error) {
+    showToast(failureOf(error).message, { tone: 'error' });
+  }
+}
+
+export async function revealFile(id: string, fileId: string): Promise<void> {
+  try {
+    await requireBridge().revealKnowledgeFile({ id, fileId });
+  } catch (error) {
+    showToast(failureOf(error).message, { tone: 'error' });
+  }
+}
+
+/** What moving to another model would send and cost; the error for the person is thrown. */
+export function estimateModel(id: string, model: string) {
+  return requireBridge().estimateKnowledgeModel({ id, model });
+}
+
+/** Moves the base to another model; the error for the person is thrown (the dialog shows it). */
+export async function changeModel(id: string, model: string): Promise<void> {
+  await requireBridge().setKnowledgeModel({ id, model });
+  // Passages found with the old model's vectors say nothing about the new one.
+  store.setState({ hits: undefined, searchFailure: undefined });
+}

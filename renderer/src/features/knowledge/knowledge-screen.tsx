@@ -5,7 +5,9 @@ import { Notice } from '../../components/notice';
 import { ReadFailure } from '../../components/read-failure';
 import { Spinner } from '../../components/spinner';
 import { failureOf, type FailureInfo } from '../../lib/errors';
+import { useFileDrop } from '../../lib/file-drop';
 import {
+  addDropped,
   addSources,
   askQuestion,
   cancelIndexing,
@@ -17,10 +19,13 @@ import {
   selectBase,
   watchKnowledge,
 } from './knowledge-actions';
+import { CompareModels } from './knowledge-compare';
+import { positionText } from './knowledge-format';
+import { BaseTitle, ChangeModel, SourcesAndFiles } from './knowledge-manage';
 import {
   useKnowledgeStore,
   type KnowledgeBaseDetail,
-  type KnowledgeHit,
+  type KnowledgeBase,
   type KnowledgeProgress,
 } from './knowledge-store';
 import './knowledge.css';
@@ -35,18 +40,7 @@ const STATUS_TEXT: Record<KnowledgeBaseDetail['status'], string> = {
 
 const number = (n: number) => n.toLocaleString('en-US');
 
-/** "page 2 · Guide › Install · lines 9–11" */
-export function positionText(position: KnowledgeHit['position']): string {
-  const parts: string[] = [];
-  if (position.page !== null) parts.push(`page ${position.page}`);
-  if (position.headings.length > 0) parts.push(position.headings.join(' › '));
-  parts.push(
-    position.lineStart === position.lineEnd
-      ? `line ${position.lineStart}`
-      : `lines ${position.lineStart}–${position.lineEnd}`,
-  );
-  return parts.join(' · ');
-}
+export { positionText } from './knowledge-format';
 
 function CreateForm({ models, first }: { models: string[]; first: boolean }) {
   const nameId = useId();
@@ -202,20 +196,30 @@ function AskBox({ base }: { base: KnowledgeBaseDetail }) {
 
 function BaseDetail({
   base,
+  bases,
+  models,
   progress,
 }: {
   base: KnowledgeBaseDetail;
+  bases: KnowledgeBase[];
+  models: string[];
   progress?: KnowledgeProgress;
 }) {
   const [deleting, setDeleting] = useState(false);
   const indexing = base.status === 'indexing';
+  const drop = useFileDrop((files) => void addDropped(base.id, files), !indexing);
   const refused = base.fileList.filter((f) => f.status === 'refused');
   const resumable = (base.status === 'failed' || base.status === 'cancelled') && base.chunks > 0;
   return (
-    <section className="knowledge-detail" aria-label={base.name}>
+    <section
+      className="knowledge-detail"
+      aria-label={base.name}
+      data-dragging={drop.dragging || undefined}
+      {...drop.dropProps}
+    >
       <header className="knowledge-detail-header">
         <div>
-          <h2 className="knowledge-title">{base.name}</h2>
+          <BaseTitle base={base} />
           <p className="muted">
             {base.model} · {base.connectionName ?? 'a deleted connection'} ·{' '}
             <span data-testid="knowledge-status">{STATUS_TEXT[base.status]}</span>
@@ -242,6 +246,7 @@ function BaseDetail({
           >
             Add folder…
           </button>
+          <ChangeModel base={base} models={models} disabled={indexing} />
           {indexing ? (
             <button type="button" className="button" onClick={() => cancelIndexing(base.id)}>
               Cancel
@@ -283,7 +288,11 @@ function BaseDetail({
         </div>
       )}
 
+      <SourcesAndFiles base={base} disabled={indexing} />
+
       <AskBox base={base} />
+
+      {base.embedded > 0 && <CompareModels base={base} bases={bases} models={models} />}
 
       <ConfirmDialog
         open={deleting}
@@ -371,6 +380,8 @@ export function KnowledgeScreen() {
           {detail ? (
             <BaseDetail
               base={detail}
+              bases={bases}
+              models={models}
               {...(progress[detail.id] ? { progress: progress[detail.id] } : {})}
             />
           ) : (

@@ -1,0 +1,239 @@
+/**
+ * "Which embeddings model suits my files?": the person's own questions asked of two bases over
+ * the same files with different models, and what each finds shown side by side, with the
+ * passages both found marked. A base has no twin yet: a copy with another model is one click.
+ */
+import { useId, useState } from 'react';
+import { failureOf } from '../../lib/errors';
+import { requireBridge } from '../../lib/relay-bridge';
+import type { KnowledgeBase, KnowledgeBaseDetail, KnowledgeHit } from './knowledge-store';
+import { positionText } from './knowledge-format';
+
+/** The most questions compared at once (each is embedded by both models). */
+export const MAX_COMPARED_QUESTIONS = 10;
+const TOP_K = 5;
+
+type Column = { hits: KnowledgeHit[] } | { failure: string };
+
+export interface ComparedQuestion {
+  question: string;
+  columns: [Column, Column];
+}
+
+/** A passage by where it sits in its file: the same file chunked the same way in both bases. */
+export function passageKey(hit: KnowledgeHit): string {
+  return `${hit.path}\u0000${hit.position.lineStart}\u0000${hit.position.lineEnd}`;
+}
+
+/** The questions typed, one a line, blank lines skipped, at most `MAX_COMPARED_QUESTIONS`. */
+export function questionsOf(text: string): string[] {
+  return text
+    .split('\n')
+    .map((line) => line.trim())
+    .filter((line) => line !== '')
+    .slice(0, MAX_COMPARED_QUESTIONS);
+}
+
+async function searchColumn(id: string, question: string): Promise<Column> {
+  try {
+    const { hits } = await requireBridge().searchKnowledgeBase({ id, question, topK: TOP_K });
+    return { hits };
+  } catch (error) {
+    return { failure: failureOf(error).message };
+  }
+}
+
+function HitsColumn({ column, other }: { column: Column; other: Column }) {
+  if ('failure' in column) return <p className="knowledge-error">{column.failure}</p>;
+  if (column.hits.length === 0) return <p className="muted">Nothing was found.</p>;
+  const shared = new Set('hits' in other ? other.hits.map(passageKey) : []);
+  return (
+    <ol className="knowledge-compare-hits">
+      {column.hits.map((hit) => {
+        const both = shared.has(passageKey(hit));
+        return (
+          <li key={hit.chunkId} data-both={both || undefined}>
+            <span className="knowledge-hit-score" title="Cosine similarity">
+              {hit.score.toFixed(3)}
+            </span>{' '}
+            <span className="knowledge-hit-file" title={hit.path}>
+              {hit.fileName}
+            </span>{' '}
+            <span className="muted">{positionText(hit.position)}</span>
+            {both && <span className="knowledge-compare-both"> · found by both</span>}
+          </li>
+        );
+      })}
+    </ol>
+  );
+}
+
+export function CompareModels({
+  base,
+  bases,
+  models,
+}: {
+  base: KnowledgeBaseDetail;
+  bases: KnowledgeBase[];
+  models: string[];
+}) {
+  const otherId = useId();
+  const questionsId = useId();
+  const copyId = useId();
+  const twins = bases.filter((b) => b.id !== base.id && b.model !== base.model);
+  const [chosen, setChosen] = useState('');
+  const other = twins.find((b) => b.id === chosen) ?? twins[0];
+  const otherModels = models.filter((m) => m !== base.model);
+  const [copyModel, setCopyModel] = useState('');
+  const [text, setText] = useState('');
+  const [results, setResults] = useState<
+    { against: KnowledgeBase; questions: ComparedQuestion[] } | undefined
+  >();
+  const [running, setRunning] = useState<{ done: number; total: number } | undefined>();
+  const [failure, setFailure] = useState<string | undefined>();
+  const questions = questionsOf(text);
+
+  async function compare() {
+    if (!other) return;
+    setFailure(undefined);
+    const compared: ComparedQuestion[] = [];
+    setRunning({ done: 0, total: questions.length });
+    for (const question of questions) {
+      const columns = await Promise.all([
+        searchColumn(base.id, question),
+        searchColumn(other.id, question),
+      ]);
+      compared.push({ question, columns });
+      setRunning({ done: compared.length, total: questions.length });
+    }
+    setResults({ against: other, questions: compared });
+    setRunning(undefined);
+  }
+
+  async function copy() {
+    const model = copyModel || otherModels[0];
+    if (!model) return;
+    setFailure(undefined);
+    try {
+      const made = await requireBridge().copyKnowledgeBase({ id: base.id, model });
+      setChosen(made.id);
+    } catch (error) {
+      setFailure(failureOf(error).message);
+    }
+  }
+
+  return (
+    <section className="knowledge-compare" aria-labelledby={`${otherId}-title`}>
+      <h2 className="knowledge-heading" id={`${otherId}-title`}>
+        Compare embeddings models
+      </h2>
+      {other ? (
+        <div className="field">
+          <label className="field-label" htmlFor={otherId}>
+            Compare with
+          </label>
+          <select
+            id={otherId}
+            className="select"
+            value={other.id}
+            onChange={(e) => setChosen(e.target.value)}
+          >
+            {twins.map((b) => (
+              <option key={b.id} value={b.id}>
+                {b.name} ({b.model})
+              </option>
+            ))}
+          </select>
+        </div>
+      ) : (
+        <div className="knowledge-compare-copy">
+          <p className="muted">
+            Build a copy of “{base.name}” over the same files with another model, then ask both your
+            own questions.
+          </p>
+          <label className="visually-hidden" htmlFor={copyId}>
+            Model of the copy
+          </label>
+          <select
+            id={copyId}
+            className="select"
+            value={copyModel || otherModels[0] || ''}
+            disabled={otherModels.length === 0}
+            onChange={(e) => setCopyModel(e.target.value)}
+          >
+            {otherModels.length === 0 && <option value="">No other embeddings model</option>}
+            {otherModels.map((m) => (
+              <option key={m} value={m}>
+                {m}
+              </option>
+            ))}
+          </select>
+          <button
+            type="button"
+            className="button"
+            disabled={otherModels.length === 0 || base.sources.length === 0}
+            onClick={() => void copy()}
+          >
+            Build a copy
+          </button>
+        </div>
+      )}
+      <div className="field">
+        <label className="field-label" htmlFor={questionsId}>
+          Your questions, one a line (up to {MAX_COMPARED_QUESTIONS})
+        </label>
+        <textarea
+          id={questionsId}
+          className="input"
+          rows={3}
+          value={text}
+          onChange={(e) => setText(e.target.value)}
+        />
+      </div>
+      <button
+        type="button"
+        className="button"
+        disabled={!other || questions.length === 0 || running !== undefined}
+        onClick={() => void compare()}
+      >
+        Compare
+      </button>
+      {running && (
+        <p role="status">
+          Asking question {Math.min(running.done + 1, running.total)} of {running.total}…
+        </p>
+      )}
+      {failure && (
+        <p className="knowledge-error" role="alert">
+          {failure}
+        </p>
+      )}
+      {results && (
+        <div className="knowledge-compare-results">
+          <p className="muted">
+            Scores of two models are not on one scale: compare which passages each puts first.
+          </p>
+          {results.questions.map(({ question, columns }, index) => (
+            <section
+              key={index}
+              className="knowledge-compare-question"
+              aria-label={`Question ${index + 1}`}
+            >
+              <h3 className="knowledge-subheading">{question}</h3>
+              <div className="knowledge-compare-columns">
+                <div aria-label={base.model}>
+                  <p className="knowledge-compare-model">{base.model}</p>
+                  <HitsColumn column={columns[0]} other={columns[1]} />
+                </div>
+                <div aria-label={results.against.model}>
+                  <p className="knowledge-compare-model">{results.against.model}</p>
+                  <HitsColumn column={columns[1]} other={columns[0]} />
+                </div>
+              </div>
+            </section>
+          ))}
+        </div>
+      )}
+    </section>
+  );
+}

@@ -1,0 +1,58 @@
+/**
+ * Files dropped on a knowledge base: those the preload gives a path on disk for go to main by
+ * path; the rest (a snippet dragged from a browser, say) and what main refuses are named in one
+ * message, and nothing is added twice.
+ */
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { addDropped } from '../../../renderer/src/features/knowledge/knowledge-actions';
+import { useToastStore } from '../../../renderer/src/lib/toasts';
+
+function file(name: string): File {
+  return new File(['text'], name, { type: 'text/plain' });
+}
+
+function installBridge(addKnowledgePaths: (request: unknown) => Promise<unknown>) {
+  const paths = new Map([['guide.md', '/home/ana/guide.md']]);
+  vi.stubGlobal('window', {
+    relay: { addKnowledgePaths, pathForFile: (f: File) => paths.get(f.name) ?? '' },
+  });
+}
+
+afterEach(() => {
+  vi.unstubAllGlobals();
+  useToastStore.setState({ toasts: [] });
+});
+
+describe('dropping files on a knowledge base', () => {
+  it('sends the paths on disk, and names what has none and what main refused', async () => {
+    const add = vi.fn(async () => ({
+      added: 1,
+      refused: [{ name: 'gone.md', reason: 'gone.md could not be found.' }],
+    }));
+    installBridge(add);
+    await addDropped('kb1', [file('guide.md'), file('snippet.txt')]);
+    expect(add).toHaveBeenCalledWith({ id: 'kb1', paths: ['/home/ana/guide.md'] });
+    expect(useToastStore.getState().toasts.map((t) => [t.tone, t.text])).toEqual([
+      [
+        'error',
+        'gone.md could not be found. One dropped item is not a file on disk (drop files or folders from the file manager).',
+      ],
+    ]);
+  });
+
+  it('asks main for nothing when no dropped item is on disk, and says so', async () => {
+    const add = vi.fn();
+    installBridge(add);
+    await addDropped('kb1', [file('a.txt'), file('b.txt')]);
+    expect(add).not.toHaveBeenCalled();
+    expect(useToastStore.getState().toasts[0]?.text).toMatch(
+      /^2 dropped items are not files on disk/,
+    );
+  });
+
+  it('says nothing when everything went in', async () => {
+    installBridge(async () => ({ added: 1, refused: [] }));
+    await addDropped('kb1', [file('guide.md')]);
+    expect(useToastStore.getState().toasts).toEqual([]);
+  });
+});
