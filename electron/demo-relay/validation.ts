@@ -6,6 +6,7 @@
  * client sends or that are common and harmless (`user`, `stream_options`, `encoding_format`, ...).
  * `null` is not taken as "absent": a client that sends it has a bug the demo should show.
  */
+import { readContentParts, type ContentImage } from './content-parts';
 import { invalidRequest, RelayHttpError } from './errors';
 import { findModel, modelsOfKind, type DemoModel, type ModelKind } from './models/catalog';
 import { EMBEDDING_DIMENSIONS } from './models/embeddings';
@@ -15,7 +16,10 @@ export type Json = Record<string, unknown>;
 export type ChatRole = 'system' | 'user' | 'assistant';
 export interface ChatMessage {
   role: ChatRole;
+  /** The text, or a content array's text parts joined. */
   content: string;
+  /** A content array's images, checked (`content-parts.ts`). */
+  images?: ContentImage[];
 }
 
 export interface ChatRequest {
@@ -80,6 +84,13 @@ export function validateChatRequest(body: Json): ChatRequest {
   if (messages.length === 0)
     throw invalidRequest('messages', 'messages must contain at least one message.');
   const parsed = messages.map((message, index) => validateMessage(message, `messages[${index}]`));
+  const image = parsed.flatMap((m) => m.images ?? [])[0];
+  if (image !== undefined && !model.vision)
+    throw invalidRequest(
+      image.param,
+      `${model.id} does not accept images (${image.param} is one): send text only, or use a model that reads images, such as demo-vision.`,
+      'unsupported_value',
+    );
 
   const temperature = optionalNumber(body, 'temperature', 0, 2) ?? 1;
   optionalNumber(body, 'top_p', 0, 1);
@@ -137,8 +148,18 @@ function validateMessage(message: unknown, param: string): ChatMessage {
     throw invalidRequest(`${param}.role`, `${param}.role must be one of ${ROLES.join(', ')}.`);
   }
   if (!has(message, 'content')) throw missing(`${param}.content`);
-  if (typeof message.content !== 'string') throw wrongType(`${param}.content`, 'a string');
   optionalString(message, 'name', `${param}.name`);
+  if (Array.isArray(message.content)) {
+    const { text, images } = readContentParts(message.content, `${param}.content`);
+    if (images.length > 0 && role !== 'user')
+      throw invalidRequest(
+        images[0]!.param,
+        `Only a user message may hold images (${images[0]!.param} is in a ${role} message).`,
+      );
+    return { role: role as ChatRole, content: text, ...(images.length > 0 ? { images } : {}) };
+  }
+  if (typeof message.content !== 'string')
+    throw wrongType(`${param}.content`, 'a string or an array of content parts');
   return { role: role as ChatRole, content: message.content };
 }
 

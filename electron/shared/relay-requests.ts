@@ -15,9 +15,37 @@ const modelName = z
   .trim()
   .min(1, { error: 'model must be the name of a model' });
 
+/**
+ * One part of a `content` array (the OpenAI convention, docs/architecture.md): text, or an image
+ * as a data: URL of a PNG, JPEG, WebP or GIF.
+ */
+export const contentPartSchema = z.discriminatedUnion(
+  'type',
+  [
+    z.strictObject({ type: z.literal('text'), text: z.string({ error: 'text must be text' }) }),
+    z.strictObject({
+      type: z.literal('image_url'),
+      image_url: z.strictObject({
+        url: z
+          .string({ error: 'url must be a data: URL' })
+          .regex(/^data:image\/(png|jpeg|webp|gif);base64,[A-Za-z0-9+/]+=*$/, {
+            error: 'url must be a data: URL of a PNG, JPEG, WebP or GIF image, base64-encoded',
+          }),
+      }),
+    }),
+  ],
+  { error: 'each content part must be of type text or image_url' },
+);
+
 export const chatMessageSchema = z.strictObject({
   role: z.enum(CHAT_ROLES, { error: 'role must be one of system, user or assistant' }),
-  content: z.string({ error: 'content must be text' }),
+  content: z.union(
+    [
+      z.string(),
+      z.array(contentPartSchema).min(1, { error: 'content must hold at least one part' }),
+    ],
+    { error: 'content must be text or a list of content parts' },
+  ),
 });
 
 export const temperatureSchema = z
@@ -75,6 +103,7 @@ export const imageRequestSchema = z.strictObject({
 });
 
 export type ChatMessage = z.infer<typeof chatMessageSchema>;
+export type ContentPart = z.infer<typeof contentPartSchema>;
 export type ChatRequest = z.infer<typeof chatRequestSchema>;
 export type EmbeddingRequest = z.infer<typeof embeddingRequestSchema>;
 export type ImageRequest = z.infer<typeof imageRequestSchema>;

@@ -235,14 +235,25 @@ describe.skipIf(process.platform !== 'linux')('the packed app (electron-builder 
     }
   });
 
-  it("keeps libsql's and the keyring's native modules outside the archive, where Electron loads them", async () => {
+  it("keeps libsql's, the keyring's and sharp's native modules outside the archive, where Electron loads them", async () => {
     const native = [...entries].filter((e) => e.endsWith('.node'));
+    const sharpVersion = (
+      JSON.parse(readFileSync(join(ROOT, 'node_modules/sharp/package.json'), 'utf8')) as {
+        version: string;
+      }
+    ).version;
     const expected = [
       `node_modules/@libsql/linux-${arch}-gnu/index.node`,
       `node_modules/@napi-rs/keyring-linux-${arch}-gnu/keyring.linux-${arch}-gnu.node`,
+      `node_modules/@img/sharp-linux-${arch}/lib/sharp-linux-${arch}-${sharpVersion}.node`,
     ];
     expect(native).toEqual(expect.arrayContaining(expected));
-    for (const file of native) {
+    // sharp's addon links libvips, a shared library that must sit outside the archive as well.
+    const libvips = [...entries].filter((e) =>
+      e.startsWith(`node_modules/@img/sharp-libvips-linux-${arch}/lib/libvips`),
+    );
+    expect(libvips.length).toBeGreaterThan(0);
+    for (const file of [...native, ...libvips]) {
       // Marked unpacked in the archive's header, so Electron's fs reads it from the folder beside.
       expect((asar.statFile(archive, file) as { unpacked?: boolean }).unpacked, file).toBe(true);
       expect(existsSync(join(`${archive}.unpacked`, file)), file).toBe(true);

@@ -5,6 +5,7 @@
  */
 import { copyFile, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';
 import type { Dialogs } from '../../electron/main/app-context';
 import { NOTES_PAGES } from '../fixtures/documents/contents';
@@ -81,7 +82,7 @@ describe('attaching files to a message', () => {
       ),
       seed: async (app) => {
         await app.services.settings.update({
-          attachments: { maxFileMb: 1, contextTokens: 128_000 },
+          attachments: { maxFileMb: 1, contextTokens: 128_000, imageMaxSide: 1536 },
         });
       },
     });
@@ -156,6 +157,55 @@ describe('attaching files to a message', () => {
     await expect
       .poll(() => kept.locator('.chat-attachment-name').allTextContents())
       .toEqual(['tides.md', 'notes.pdf', 'dropped.csv']);
+  });
+
+  it('sends an image to the vision model, warns before sending it to a text model, refuses a corrupt one', async () => {
+    const dir = await mkdtemp(join(suite.scratch, 'images-'));
+    const photo = join(dir, 'harbour.png');
+    await writeFile(
+      photo,
+      await sharp({ create: { width: 640, height: 480, channels: 3, background: '#dc1e1e' } })
+        .png()
+        .toBuffer(),
+    );
+    const corrupt = join(dir, 'broken.png');
+    await writeFile(corrupt, Buffer.from('\x89PNG\r\n\x1a\n this is not the rest of a PNG'));
+    const page = await suite.connected(ChatPage, { dialogs: dialogs([[corrupt, photo]], []) });
+    await page.model.selectOption('demo-chat');
+    await page.page.getByRole('button', { name: 'Attach files' }).click();
+    const chips = page.page.getByRole('list', { name: 'Attached files' });
+    await expect.poll(() => chips.getByRole('listitem').count(), { timeout: 10_000 }).toBe(1);
+    await expect(
+      page.page.getByRole('list', { name: 'Files not added' }).textContent(),
+    ).resolves.toMatch(/^broken\.png was not added: it is not a readable image/);
+    await expect(chips.getByRole('listitem').textContent()).resolves.toMatch(
+      /^harbour\.png[\d.]+ KB · 640×480 px · ~800 tokens$/,
+    );
+    await expect(chips.locator('img.chat-attachment-thumbnail').count()).resolves.toBe(1);
+
+    // demo-chat reads no images: said before sending, the text and the image kept.
+    await page.send('What colour is this?');
+    await page.page
+      .getByText(
+        'demo-chat does not accept images, so harbour.png was not sent: choose a model that accepts images, remove the image, or mark demo-chat as accepting images on the Models screen.',
+      )
+      .waitFor({ timeout: 8000 });
+    await expect(page.message.inputValue()).resolves.toBe('What colour is this?');
+    await expect(chips.getByRole('listitem').count()).resolves.toBe(1);
+    await expect(page.page.locator('article.chat-message').count()).resolves.toBe(0);
+
+    // The vision model measures it.
+    await page.model.selectOption('demo-vision');
+    await page.send('What colour is this?');
+    await expect(page.finishedReplyStatus()).resolves.toBe('complete');
+    const reply = await page.lastReply().textContent();
+    expect(reply).toContain('Image 1: 640 × 480 pixels; mostly red (#dc1e1e, 100%)');
+    const sent = page.page
+      .locator('article.chat-message[data-role="user"]')
+      .getByRole('list', { name: 'Files sent' });
+    await expect
+      .poll(() => sent.locator('img.chat-attachment-thumbnail').count(), { timeout: 8000 })
+      .toBe(1);
   });
 
   it('keeps the typed text and the files when a file was deleted before sending', async () => {

@@ -43,6 +43,7 @@ describe('first run', () => {
       'demo-chat',
       'demo-chat-fast',
       'demo-chat-mini',
+      'demo-vision',
     ]);
     await expect(models.modelIds('Embeddings')).resolves.toEqual([
       'demo-embedding',
@@ -73,7 +74,7 @@ describe('first run', () => {
 
     const result = await connect.form.test();
     await expect(result.getAttribute('role')).resolves.toBe('status');
-    await expect(result.textContent()).resolves.toContain('It lists 6 models.');
+    await expect(result.textContent()).resolves.toContain('It lists 7 models.');
     await expect(result.locator('code').textContent()).resolves.toBe(
       `GET ${suite.relay.url}/v1/models`,
     );
@@ -90,6 +91,7 @@ describe('first run', () => {
       'demo-chat',
       'demo-chat-fast',
       'demo-chat-mini',
+      'demo-vision',
     ]);
     await expect(models.demoNotice.count()).resolves.toBe(0);
   });

@@ -58,7 +58,7 @@ describe('model picker', () => {
     await models.waitForModels();
     await models.search.fill('fast');
     await expect(models.modelIds('Chat')).resolves.toEqual(['demo-chat-fast']);
-    await expect(models.count('Chat').textContent()).resolves.toBe('1 of 3');
+    await expect(models.count('Chat').textContent()).resolves.toBe('1 of 4');
     await expect(models.group('Embeddings').textContent()).resolves.toContain(
       'None match the search.',
     );
@@ -78,6 +78,7 @@ describe('model picker', () => {
       'demo-chat',
       'demo-chat-fast',
       'demo-chat-mini',
+      'demo-vision',
     ]);
   });
 
@@ -88,7 +89,11 @@ describe('model picker', () => {
     await expect
       .poll(() => models.modelIds('Embeddings'))
       .toEqual(['demo-chat-fast', 'demo-embedding', 'demo-embedding-small']);
-    await expect(models.modelIds('Chat')).resolves.toEqual(['demo-chat', 'demo-chat-mini']);
+    await expect(models.modelIds('Chat')).resolves.toEqual([
+      'demo-chat',
+      'demo-chat-mini',
+      'demo-vision',
+    ]);
     await expect(models.kindSelect('demo-chat-fast').inputValue()).resolves.toBe('embedding');
     await expect(models.row('demo-chat-fast').textContent()).resolves.toContain('Kind set by you');
     await suite.app.screenshot('models-override');
@@ -121,6 +126,7 @@ describe('model picker', () => {
       'demo-chat',
       'demo-chat-fast',
       'demo-chat-mini',
+      'demo-vision',
     ]);
 
     offline = false;
@@ -130,6 +136,7 @@ describe('model picker', () => {
       'demo-chat',
       'demo-chat-fast',
       'demo-chat-mini',
+      'demo-vision',
     ]);
   });
 

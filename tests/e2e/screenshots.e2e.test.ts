@@ -6,6 +6,7 @@
 import { copyFile, mkdir, readdir, writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import type { Page } from 'playwright-core';
+import sharp from 'sharp';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { ScriptedDialogs } from '../fakes/chat-dialogs';
 import { FakeClock } from '../fakes/fake-clock';
@@ -312,7 +313,7 @@ describe.each(['light', 'dark'] as const)('screenshots in the %s theme', (theme)
     await shoot('knowledge');
   });
 
-  it('attachments: files in the message box, and one refused by name', async () => {
+  it('attachments: files and an image in the message box, and one refused by name', async () => {
     const page = shared.app.page;
     const folder = join(suite.scratch, `attach-${theme}`);
     await mkdir(folder, { recursive: true });
@@ -325,20 +326,36 @@ describe.each(['light', 'dark'] as const)('screenshots in the %s theme', (theme)
     await copyFile(join(ROOT, 'tests/fixtures/documents/notes.pdf'), notes);
     const scanned = join(folder, 'harbour-map.pdf');
     await copyFile(join(ROOT, 'tests/fixtures/documents/scanned.pdf'), scanned);
-    dialogs.openPaths.push([table, notes, scanned]);
+    // A picture of the harbour: sky, sea and sand, for the image chip's thumbnail.
+    const photo = join(folder, 'harbour.jpg');
+    const band = (height: number, background: string) =>
+      sharp({ create: { width: 1600, height, channels: 3, background } })
+        .png()
+        .toBuffer();
+    await writeFile(
+      photo,
+      await sharp({ create: { width: 1600, height: 1200, channels: 3, background: '#7fb8e6' } })
+        .composite([
+          { input: await band(500, '#1f5f99'), left: 0, top: 500 },
+          { input: await band(200, '#e3c58f'), left: 0, top: 1000 },
+        ])
+        .jpeg()
+        .toBuffer(),
+    );
+    dialogs.openPaths.push([table, notes, photo, scanned]);
     const chat = new ChatPage(page);
     await chat.open();
     await chat.newChat();
     await page.getByRole('button', { name: 'Attach files' }).click();
     const chips = page.getByRole('list', { name: 'Attached files' });
-    await expect.poll(() => chips.getByRole('listitem').count(), { timeout: 20_000 }).toBe(2);
+    await expect.poll(() => chips.getByRole('listitem').count(), { timeout: 20_000 }).toBe(3);
     await page.getByRole('list', { name: 'Files not added' }).waitFor();
     const box = page.getByRole('textbox', { name: 'Message' });
     await box.fill('When does the keeper raise storm warnings, and what is high water on Monday?');
     await blur();
     await shoot('attachments');
     // Nothing left in the message box for the screens after this one.
-    for (const name of ['tide-table.md', 'keeper-notes.pdf'])
+    for (const name of ['tide-table.md', 'keeper-notes.pdf', 'harbour.jpg'])
       await page.getByRole('button', { name: `Remove ${name}` }).click();
     await box.fill('');
   });

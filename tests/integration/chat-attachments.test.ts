@@ -4,9 +4,11 @@
  * drafts and nothing else lost), a file deleted between attach and send, the stored files kept
  * through regenerate, edit, a branch and a restart, opened and saved.
  */
+import { randomBytes } from 'node:crypto';
 import { copyFile, mkdtemp, readFile, rm, unlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import sharp from 'sharp';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { startDemoRelay, type DemoRelay } from '../../electron/demo-relay/index';
 import {
@@ -141,6 +143,117 @@ describe('attaching files', () => {
     await expect(app.api.attachBytes({ name: 'x.txt', base64: 'not base64!' })).rejects.toThrow(
       /not base64/,
     );
+  });
+
+  it('attaches images scaled to the size set, and refuses each bad image by name with why', async () => {
+    await app.api.updateSettings({
+      attachments: { maxFileMb: 1, contextTokens: 128_000, imageMaxSide: 800 },
+    });
+    const wide = await file(
+      'harbour.png',
+      await sharp({ create: { width: 2000, height: 1000, channels: 3, background: '#1e6fd9' } })
+        .png()
+        .toBuffer(),
+    );
+    const whole = await sharp({
+      create: { width: 300, height: 300, channels: 3, background: '#d91e1e' },
+    })
+      .png({ compressionLevel: 0 })
+      .toBuffer();
+    const cut = await file('cut.png', whole.subarray(0, whole.length / 2));
+    const bmp = await file('scan.bmp', new Uint8Array([0x42, 0x4d, 0, 0, 0, 0]));
+    // Noise does not compress: over the 1 MB cap as a PNG.
+    const noise = randomBytes(700 * 700 * 3);
+    const big = await file(
+      'big.png',
+      await sharp(noise, { raw: { width: 700, height: 700, channels: 3 } })
+        .png()
+        .toBuffer(),
+    );
+    const notes = await file('notes.txt', 'Words beside the pictures.');
+
+    const result = await app.api.attachPaths({ paths: [wide, cut, notes, bmp, big] });
+    expect(result.attached.map((a) => [a.name, a.kind, a.mimeType, a.width, a.height])).toEqual([
+      ['harbour.png', 'image', 'image/png', 800, 400],
+      ['notes.txt', 'text', 'text/plain', undefined, undefined],
+    ]);
+    expect(result.attached[0]!.thumbnail).toMatch(/^data:image\/webp;base64,/);
+    expect(result.refused.map((r) => [r.name, r.reason])).toEqual([
+      ['cut.png', 'damaged'],
+      ['scan.bmp', 'unsupported'],
+      ['big.png', 'too_large'],
+    ]);
+    expect(result.refused[0]!.message).toMatch(/^cut\.png was not added: .*truncated/);
+    expect(result.refused[1]!.message).toMatch(/^scan\.bmp was not added: BMP images are not sent/);
+    expect(result.refused[2]!.message).toContain('1 MB');
+
+    // A pasted image is read from its bytes the same way.
+    const pasted = await app.api.attachBytes({
+      name: 'clip.jpg',
+      base64: (
+        await sharp({ create: { width: 10, height: 20, channels: 3, background: '#fff' } })
+          .jpeg()
+          .toBuffer()
+      ).toString('base64'),
+    });
+    expect(pasted.attached.map((a) => [a.kind, a.mimeType, a.width, a.height])).toEqual([
+      ['image', 'image/jpeg', 10, 20],
+    ]);
+  });
+
+  it('sends images as image parts to a model that reads them, and refuses them for one that does not', async () => {
+    const photo = await file(
+      'harbour.png',
+      await sharp({ create: { width: 2000, height: 1000, channels: 3, background: '#1e6edc' } })
+        .png()
+        .toBuffer(),
+    );
+    const notes = await file('notes.md', '# Tide table\nHigh water at 06:12.\n');
+    const { attached } = await app.api.attachPaths({ paths: [photo, notes] });
+    const ids = attached.map((a) => a.id);
+
+    // demo-chat-fast reads no images (the model list says so): refused by name, nothing written.
+    const plain = await app.api.createConversation({ model: MODEL });
+    await expect(
+      app.api.sendMessage({ conversationId: plain.id, text: 'What is this?', attachmentIds: ids }),
+    ).rejects.toThrow(
+      'demo-chat-fast does not accept images, so harbour.png was not sent: choose a model that accepts images, remove the image, or mark demo-chat-fast as accepting images on the Models screen.',
+    );
+    expect((await app.api.getConversation({ id: plain.id })).messages).toEqual([]);
+
+    const { id } = await app.api.createConversation({ model: 'demo-vision' });
+    const sent = await app.api.sendMessage({
+      conversationId: id,
+      text: 'What is this?',
+      attachmentIds: ids,
+    });
+    const reply = await app.finished(sent.replyId);
+    expect(reply.status).toBe('complete');
+    // Scaled to 1536 on its longest side before it was sent; the vision model measured it.
+    expect(reply.content).toContain('**Image 1**: 1536 × 768 pixels; mostly blue (#1e6edc, 100%)');
+    expect(reply.content).toContain('You asked: “What is this?”');
+    const { messages } = await app.api.getConversation({ id });
+    expect(messages[0]!.attachments?.map((a) => [a.name, a.kind, a.mimeType])).toEqual([
+      ['harbour.png', 'image', 'image/png'],
+      ['notes.md', 'text', 'text/markdown'],
+    ]);
+    const thumbnail = await app.api.attachmentThumbnail({ id: messages[0]!.attachments![0]!.id });
+    expect(thumbnail.url).toMatch(/^data:image\/webp;base64,/);
+    expect(
+      (await app.api.attachmentThumbnail({ id: messages[0]!.attachments![1]!.id })).url,
+    ).toBeNull();
+
+    // The person says demo-chat-fast reads images: the app sends them, and the relay refuses.
+    await app.api.setModelImageInput({ modelId: MODEL, acceptsImages: true });
+    const again = await app.api.attachPaths({ paths: [photo] });
+    const tried = await app.api.sendMessage({
+      conversationId: plain.id,
+      text: 'And now?',
+      attachmentIds: again.attached.map((a) => a.id),
+    });
+    const refused = await app.finished(tried.replyId);
+    expect(refused.status).toBe('error');
+    expect(refused.error).toMatchObject({ param: 'messages[0].content[1]', status: 400 });
   });
 
   it('refuses a message whose file was deleted since it was attached, keeping everything', async () => {

@@ -619,6 +619,7 @@ describe('canonical answers', () => {
         'demo-chat',
         'demo-chat-fast',
         'demo-chat-mini',
+        'demo-vision',
         'demo-embedding',
         'demo-embedding-small',
         'demo-image',
@@ -627,6 +628,14 @@ describe('canonical answers', () => {
         object: 'model',
         created: 1763700000,
         owned_by: 'demo-relay',
+        // Chat models say what they read: only the vision model takes images.
+        ...(id.startsWith('demo-chat') || id === 'demo-vision'
+          ? {
+              architecture: {
+                input_modalities: id === 'demo-vision' ? ['text', 'image'] : ['text'],
+              },
+            }
+          : {}),
       })),
     });
   });

@@ -40,6 +40,7 @@ describe('the official openai client against the demo relay', () => {
       'demo-chat',
       'demo-chat-fast',
       'demo-chat-mini',
+      'demo-vision',
       'demo-embedding',
       'demo-embedding-small',
       'demo-image',

@@ -9,6 +9,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, expect, it } from 'vitest';
 import { databasePath, openDatabase, type Db } from '../../electron/main/services/database';
+import {
+  MODEL_PREFERENCES_FILE,
+  ModelCatalog,
+} from '../../electron/main/services/models/model-catalog';
+import { readModelList } from '../../electron/main/services/relay/models';
+import type { RelayClient } from '../../electron/main/services/relay/relay-client';
 import { openChatApp, type ChatApp } from '../fakes/chat-app';
 
 const FIXTURE = join(import.meta.dirname, '../fixtures/data-0.1');
@@ -258,4 +264,44 @@ it('adds the tables of files sent with messages to a 0.1 folder, and a 0.1 conve
     db.all("SELECT rowid FROM chat_attachments_fts WHERE chat_attachments_fts MATCH 'circl*'"),
   ).toHaveLength(1);
   expect(db.integrityCheck()).toBe('ok');
+});
+
+it("reads 0.1's model preferences with no image input said, and keeps them when one is set", async () => {
+  const dataDir = join(dir, 'user-data');
+  const connectionId = 'd10841ad-cc2c-4f2b-a2c6-91e6ba8101b7';
+  const before = JSON.parse(await readFile(join(dataDir, MODEL_PREFERENCES_FILE), 'utf8'));
+  const client = {
+    listModels: async () =>
+      readModelList({
+        data: [
+          { id: 'demo-chat' },
+          { id: 'demo-vision', architecture: { input_modalities: ['text', 'image'] } },
+        ],
+      })!,
+  } as unknown as RelayClient;
+  const catalog = new ModelCatalog({ dataDir, active: async () => ({ id: connectionId, client }) });
+  const listing = await catalog.list();
+  expect(listing?.lastModel).toEqual({ chat: 'demo-chat', embeddings: 'demo-embedding' });
+  expect(listing?.models.map((m) => [m.id, m.kindSource, m.acceptsImages, m.imagesSource])).toEqual(
+    [
+      ['demo-chat', 'override', false, 'unknown'],
+      ['demo-vision', 'id', true, 'hint'],
+    ],
+  );
+
+  await catalog.setImageInput('demo-chat', true);
+  const after = JSON.parse(await readFile(join(dataDir, MODEL_PREFERENCES_FILE), 'utf8'));
+  expect(after).toEqual({
+    [connectionId]: { ...before[connectionId], imageInput: { 'demo-chat': true } },
+  });
+  const reopened = new ModelCatalog({
+    dataDir,
+    active: async () => ({ id: connectionId, client }),
+  });
+  expect(await reopened.acceptsImages('demo-chat')).toBe(true);
+  await reopened.setImageInput('demo-chat', null);
+  expect((await reopened.list())?.models[0]).toMatchObject({
+    acceptsImages: false,
+    imagesSource: 'unknown',
+  });
 });

@@ -19,6 +19,7 @@ import {
   tokenize,
 } from '../models/chat';
 import { validateChatRequest, type ChatRequest } from '../validation';
+import { describeImages, imageFacts, type ImageFacts } from '../content-parts';
 
 export const createChatCompletion: Endpoint = {
   method: 'POST',
@@ -26,11 +27,23 @@ export const createChatCompletion: Endpoint = {
     const request = validateChatRequest(body);
     return {
       streaming: request.stream,
-      respond: (context) =>
-        request.stream ? streamReply(context, request) : sendReply(context, request),
+      respond: async (context) => {
+        // Decoded before anything is written, so a bad image is still a 400.
+        if (request.model.vision) await readImages(request);
+        return request.stream ? streamReply(context, request) : sendReply(context, request);
+      },
     };
   },
 };
+
+/** The facts of the last user message's images, for the vision model to reply with. */
+const IMAGE_FACTS = new WeakMap<ChatRequest, ImageFacts[]>();
+
+async function readImages(request: ChatRequest): Promise<void> {
+  const last = request.messages.findLast((m) => m.role === 'user');
+  const images = last?.images ?? [];
+  if (images.length > 0) IMAGE_FACTS.set(request, await Promise.all(images.map(imageFacts)));
+}
 
 interface Reply {
   pieces: string[];
@@ -44,9 +57,13 @@ interface Reply {
  */
 function composeReply(request: ChatRequest, replyTokens: number): Reply {
   const compose = request.model.style === 'brief' ? composeBriefReply : composeDemoReply;
-  const text = composeWithFiles(compose, promptOf(request.messages), {
-    temperature: request.temperature,
-  });
+  const facts = IMAGE_FACTS.get(request);
+  const text =
+    facts !== undefined
+      ? describeImages(promptOf(request.messages), facts)
+      : composeWithFiles(compose, promptOf(request.messages), {
+          temperature: request.temperature,
+        });
   const whole = padReply(tokenize(text), replyTokens);
   // A request that ends with the reply so far asks for the rest of it (a stopped reply continued).
   const last = request.messages[request.messages.length - 1];

@@ -16,6 +16,16 @@ export const listModels: Endpoint = {
             object: 'model',
             created: MODELS_CREATED,
             owned_by: 'demo-relay',
+            // What each chat model reads, as OpenRouter's lists say it: the hint clients use to
+            // send images only to a model that reads them. No output_modalities: the kind of
+            // each model is still told by its id, as wire-conventions.md §6 describes.
+            ...(model.kind === 'chat'
+              ? {
+                  architecture: {
+                    input_modalities: model.vision ? ['text', 'image'] : ['text'],
+                  },
+                }
+              : {}),
           })),
         });
       },

@@ -17,6 +17,11 @@ export interface DemoModel {
   dimensions?: number;
   /** Chat only: how it writes; the long structured reply by default. */
   style?: 'structured' | 'brief';
+  /**
+   * Chat only: reads images in `content` arrays and says what it measures in them (size, dominant
+   * colours). The model list says so (`architecture.input_modalities`); the others refuse images.
+   */
+  vision?: boolean;
 }
 
 export const DEMO_MODELS: readonly DemoModel[] = [
@@ -24,6 +29,8 @@ export const DEMO_MODELS: readonly DemoModel[] = [
   { id: 'demo-chat-fast', kind: 'chat', unpaced: true },
   // For comparing models in the demo: three times as fast, a few plain sentences.
   { id: 'demo-chat-mini', kind: 'chat', paceFactor: 3, style: 'brief' },
+  // Reads attached images: the path of image parts, demonstrable without a real model.
+  { id: 'demo-vision', kind: 'chat', unpaced: true, vision: true },
   { id: 'demo-embedding', kind: 'embeddings' },
   // A second, coarser embeddings model: to compare or move a knowledge base between models.
   { id: 'demo-embedding-small', kind: 'embeddings', dimensions: 64 },

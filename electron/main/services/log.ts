@@ -24,6 +24,7 @@ import {
   type LogContent,
   type LogFields,
 } from './log-policy';
+import type { ChatMessage } from '../../shared/relay-requests';
 import type { RelayClient } from './relay/relay-client';
 import type { RelayEndpoint } from './relay/base-url';
 import type { SecretStore } from './secret-store';
@@ -251,8 +252,8 @@ export function logRequests(client: RelayClient, log: AppLog, meta: RequestMeta)
       track({
         route: 'chat/completions',
         fields: { model: request.model, messages: request.messages.length },
-        content: { prompt: request.messages.at(-1)?.content },
-        sent: request.messages.map((message) => message.content),
+        content: { prompt: textOfContent(request.messages.at(-1)?.content) },
+        sent: request.messages.map((message) => textOfContent(message.content) ?? ''),
         call: () => client.chat(request, options),
         done: (result) => ({
           fields: {
@@ -288,6 +289,12 @@ export function logRequests(client: RelayClient, log: AppLog, meta: RequestMeta)
         done: (result) => ({ fields: { images: result.images.length } }),
       }),
   };
+}
+
+/** A message's text for the log: an image part is written as `[image]`, never its bytes. */
+function textOfContent(content: ChatMessage['content'] | undefined): string | undefined {
+  if (content === undefined || typeof content === 'string') return content;
+  return content.map((part) => (part.type === 'text' ? part.text : '[image]')).join('\n\n');
 }
 
 function elapsed(started: number): number {

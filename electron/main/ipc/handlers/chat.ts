@@ -2,7 +2,11 @@ import { MAX_ATTACHMENTS, type CHAT_ROUTES } from '../../../shared/ipc/routes/ch
 import type { AppContext } from '../../app-context';
 import { AppError } from '../../services/app-error';
 import { openAttachment, saveAttachment } from '../../services/chat/attachment-files';
-import { AttachmentDrafts, AttachmentStore } from '../../services/chat/attachments';
+import {
+  AttachmentDrafts,
+  AttachmentStore,
+  imagesRefusedFor,
+} from '../../services/chat/attachments';
 import { ChatService } from '../../services/chat/chat-service';
 import { ChatStore } from '../../services/chat/store';
 import type { ReplyRetrieval } from '../../services/knowledge/retrieval';
@@ -47,6 +51,11 @@ const ATTACHABLE_EXTENSIONS = [
   'yml',
   'toml',
   'xml',
+  'png',
+  'jpg',
+  'jpeg',
+  'webp',
+  'gif',
 ];
 
 function found<T>(value: T | undefined): T {
@@ -63,7 +72,11 @@ export async function chatHandlers(
   const attachments = new AttachmentStore(context.db);
   const drafts = new AttachmentDrafts(context.readDocuments, async () => {
     const { attachments: limits } = await context.settings.get();
-    return { maxBytes: limits.maxFileMb * 1024 * 1024, contextTokens: limits.contextTokens };
+    return {
+      maxBytes: limits.maxFileMb * 1024 * 1024,
+      contextTokens: limits.contextTokens,
+      imageMaxSide: limits.imageMaxSide,
+    };
   });
   const chat = new ChatService({
     store,
@@ -147,6 +160,12 @@ export async function chatHandlers(
     updateConversationSettings: ({ id, ...changes }) => found(store.update(id, changes)),
     sendMessage: async ({ conversationId, text, attachmentIds = [], options }) => {
       const files = await drafts.prepare(attachmentIds, text);
+      const model = store.get(conversationId)?.model;
+      const refused =
+        model && files.some((f) => f.kind === 'image')
+          ? imagesRefusedFor(model, await context.models.acceptsImages(model), files)
+          : undefined;
+      if (refused !== undefined) throw new AppError('invalid_request', refused);
       const sent = await chat.send(conversationId, text, options, files);
       drafts.sent(attachmentIds);
       return sent;
@@ -157,7 +176,7 @@ export async function chatHandlers(
         multiple: true,
         filters: [
           {
-            name: 'Text, code and PDF',
+            name: 'Text, code, PDF and images',
             extensions: ATTACHABLE_EXTENSIONS,
           },
           { name: 'All files', extensions: ['*'] },
@@ -169,6 +188,7 @@ export async function chatHandlers(
     attachBytes: ({ name, base64 }) =>
       drafts.attachBytes(name, new Uint8Array(Buffer.from(base64, 'base64'))),
     discardAttachments: ({ ids }) => (drafts.discard(ids), null),
+    attachmentThumbnail: async ({ id }) => ({ url: (await attachments.thumbnail(id)) ?? null }),
     openAttachment: async ({ id }) => {
       await openAttachment(attachments, context.desktop, id);
       return null;

@@ -14,6 +14,10 @@ export function modelsHandlers({ models, dialogs }: AppContext): Handlers<typeof
       return listing;
     },
     setModelKind: async ({ modelId, kind }) => (await models.setKind(modelId, kind), null),
+    setModelImageInput: async ({ modelId, acceptsImages }) => (
+      await models.setImageInput(modelId, acceptsImages),
+      null
+    ),
     setLastModel: async ({ feature, modelId }) => (
       await models.setLastModel(feature, modelId),
       null

@@ -13,7 +13,9 @@
  * bytes or text; it asks main to open a copy or save one.
  *
  * Sent: each file's text follows the message's own text as a delimited block that names the
- * file, its type and, for a PDF, each page (see `messageWithAttachments`).
+ * file, its type and, for a PDF, each page (see `messageWithAttachments`). Images are checked and
+ * scaled down in main when attached (`attachment-images.ts`), stored as scaled, and sent as image
+ * parts of an OpenAI-style `content` array beside that text (see `messageContent`).
  */
 import { createHash, randomUUID } from 'node:crypto';
 import { basename } from 'node:path';
@@ -36,6 +38,15 @@ import {
 } from '../documents/document-text';
 import type { ReadDocuments } from '../documents/read-documents';
 import { readRegularFile } from '../files/regular-file';
+import {
+  dataUrlOf,
+  DEFAULT_IMAGE_MAX_SIDE,
+  IMAGE_TOKENS,
+  isImageName,
+  prepareImage,
+  thumbnailOf,
+  type ImageResult,
+} from './attachment-images';
 
 /** The limits attachments are read under; the person sets the size cap. */
 export interface AttachmentLimits {
@@ -43,11 +54,14 @@ export interface AttachmentLimits {
   maxBytes: number;
   /** The most tokens a message with its files may hold (the model's context, or a setting). */
   contextTokens: number;
+  /** The longest side an image is scaled down to, in pixels. */
+  imageMaxSide: number;
 }
 
 export const DEFAULT_ATTACHMENT_LIMITS: AttachmentLimits = {
   maxBytes: 20 * 1024 * 1024,
   contextTokens: 128_000,
+  imageMaxSide: DEFAULT_IMAGE_MAX_SIDE,
 };
 
 /** About four characters a token: the usual rule of thumb for English text and code. */
@@ -72,6 +86,8 @@ export interface StoredAttachment extends Omit<AttachmentInfo, 'pages'> {
   messageId: string;
   text: string;
   pages?: DocumentPage[];
+  /** An image's bytes, where a request needs them (`forRequest`). */
+  data?: Uint8Array | undefined;
 }
 
 interface Draft {
@@ -98,6 +114,35 @@ export function attachmentBlock(attachment: {
       : attachment.text;
   const pages = attachment.pages ? ` pages="${attachment.pages.length}"` : '';
   return `<attached-file name="${name}" type="${attachment.mimeType}"${pages}>\n${body}\n</attached-file>`;
+}
+
+/** One part of an OpenAI-style `content` array: text, or an image as a data: URL. */
+export type ContentPart =
+  { type: 'text'; text: string } | { type: 'image_url'; image_url: { url: string } };
+
+/**
+ * What a user message is sent as: a plain string when it has no image (its text files as blocks
+ * after its text, which any model reads), else a `content` array of that same text as one text
+ * part, then one image part per image, in the order they were attached.
+ */
+export function messageContent(
+  text: string,
+  attachments: readonly (Parameters<typeof attachmentBlock>[0] & {
+    kind?: AttachmentKind;
+    data?: Uint8Array | undefined;
+  })[],
+): string | ContentPart[] {
+  const images = attachments.filter((a) => a.kind === 'image');
+  const texts = attachments.filter((a) => a.kind !== 'image');
+  const joined = messageWithAttachments(text, texts);
+  if (images.length === 0) return joined;
+  return [
+    ...(joined === '' ? [] : [{ type: 'text' as const, text: joined }]),
+    ...images.map((image) => ({
+      type: 'image_url' as const,
+      image_url: { url: dataUrlOf(image.mimeType, image.data ?? new Uint8Array()) },
+    })),
+  ];
 }
 
 /** A user message's text with the blocks of its files after it, as the model is sent it. */
@@ -132,7 +177,7 @@ function toStored(row: AttachmentRow): StoredAttachment {
     text: row.text,
   };
   if (row.pages !== null) stored.pages = JSON.parse(row.pages) as DocumentPage[];
-  stored.tokens = estimateTokens(attachmentBlock(stored));
+  stored.tokens = row.kind === 'image' ? IMAGE_TOKENS : estimateTokens(attachmentBlock(stored));
   return stored;
 }
 
@@ -212,6 +257,29 @@ export class AttachmentStore {
     return out;
   }
 
+  /**
+   * The files of each message as a request sends them: `forMessages`, with the bytes of each
+   * image (sent as a data: URL; text files are sent as their stored text).
+   */
+  forRequest(messageIds: readonly string[]): Map<string, StoredAttachment[]> {
+    const out = this.forMessages(messageIds);
+    for (const list of out.values())
+      for (const [index, file] of list.entries())
+        if (file.kind === 'image') list[index] = { ...file, data: this.file(file.id)?.data };
+    return out;
+  }
+
+  /** A thumbnail of a stored image (a data: URL), or undefined for another kind of file. */
+  async thumbnail(id: string): Promise<string | undefined> {
+    const row = this.db.one<{ kind: AttachmentKind }>(
+      'SELECT kind FROM chat_attachments WHERE id = ?',
+      [id],
+    );
+    if (row?.kind !== 'image') return undefined;
+    const file = this.file(id);
+    return file && (await thumbnailOf(file.data));
+  }
+
   /** One stored file with its bytes (to open or save), or undefined. */
   file(id: string): { name: string; mimeType: string; data: Uint8Array } | undefined {
     const row = this.db.one<{ name: string; mime_type: string; data: Uint8Array }>(
@@ -234,6 +302,22 @@ export class AttachmentStore {
       return list ? { ...message, attachments: list.map(infoOf) } : message;
     });
   }
+}
+
+/**
+ * The sentence that stops a message with images to a model that reads none (said before it is
+ * sent, instead of a 400 from the relay), naming the model and each image; undefined when it may go.
+ */
+export function imagesRefusedFor(
+  model: string,
+  acceptsImages: boolean | undefined,
+  files: readonly { name: string; kind: AttachmentKind }[],
+): string | undefined {
+  const images = files.filter((f) => f.kind === 'image').map((f) => f.name);
+  if (images.length === 0 || acceptsImages !== false) return undefined;
+  const list =
+    images.length === 1 ? images[0]! : `${images.slice(0, -1).join(', ')} and ${images.at(-1)!}`;
+  return `${model} does not accept images, so ${list} ${images.length === 1 ? 'was' : 'were'} not sent: choose a model that accepts images, remove ${images.length === 1 ? 'the image' : 'the images'}, or mark ${model} as accepting images on the Models screen.`;
 }
 
 function refusalMessage(name: string, why: string): AttachmentRefusal['message'] {
@@ -288,17 +372,45 @@ export class AttachmentDrafts {
     return info;
   }
 
+  async #keepImage(
+    name: string,
+    image: Extract<ImageResult, { ok: true }>['image'],
+    source: Draft['source'],
+  ): Promise<AttachmentInfo> {
+    const info: AttachmentInfo = {
+      id: randomUUID(),
+      name,
+      kind: 'image',
+      mimeType: image.mimeType,
+      bytes: image.data.length,
+      tokens: IMAGE_TOKENS,
+      width: image.width,
+      height: image.height,
+      thumbnail: await thumbnailOf(image.data),
+    };
+    this.#drafts.set(info.id, { info, source });
+    return info;
+  }
+
   /** Reads files from disk (chosen in main's dialog, or dropped) and keeps the good ones. */
   async attachPaths(paths: readonly string[]) {
     const limits = await this.limits();
-    const results = await this.readDocuments(paths);
+    const documents = paths.filter((path) => !isImageName(basename(path)));
+    const results = await this.readDocuments(documents);
     const attached: AttachmentInfo[] = [];
     const refused: AttachmentRefusal[] = [];
-    results.forEach((read, index) => {
-      const result = this.#accept(read, limits);
-      if (result.ok) attached.push(this.#keep(result.document, { path: paths[index]! }));
+    let next = 0;
+    for (const path of paths) {
+      if (isImageName(basename(path))) {
+        const image = await readImageFile(path, limits);
+        if (image.ok) attached.push(await this.#keepImage(basename(path), image.image, { path }));
+        else refused.push(refusalOf(image.refusal));
+        continue;
+      }
+      const result = this.#accept(results[next++]!, limits);
+      if (result.ok) attached.push(this.#keep(result.document, { path }));
       else refused.push(refusalOf(result.refusal));
-    });
+    }
     return { attached, refused };
   }
 
@@ -306,6 +418,11 @@ export class AttachmentDrafts {
   async attachBytes(name: string, bytes: Uint8Array) {
     const limits = await this.limits();
     const safeName = basename(name.replace(/\\/g, '/')) || 'pasted file';
+    if (isImageName(safeName)) {
+      const image = await checkImage(safeName, bytes, limits);
+      if (!image.ok) return { attached: [], refused: [refusalOf(image.refusal)] };
+      return { attached: [await this.#keepImage(safeName, image.image, { bytes })], refused: [] };
+    }
     const result = this.#accept(
       await extractDocument(safeName, bytes, this.#documentLimits(limits)),
       limits,
@@ -341,12 +458,32 @@ export class AttachmentDrafts {
       return draft;
     });
     const fromDisk = drafts.filter(
-      (d): d is Draft & { source: { path: string } } => 'path' in d.source,
+      (d): d is Draft & { source: { path: string } } =>
+        'path' in d.source && d.info.kind !== 'image',
     );
     const reread = await this.readDocuments(fromDisk.map((d) => d.source.path));
     const problems: string[] = [];
     const files: ReadAttachment[] = [];
     for (const draft of drafts) {
+      if (draft.info.kind === 'image') {
+        // Read and scaled again: the file as it is now, at the size set now.
+        const image =
+          'path' in draft.source
+            ? await readImageFile(draft.source.path, limits)
+            : await checkImage(draft.info.name, draft.source.bytes, limits);
+        if (!image.ok) {
+          problems.push(image.refusal.message.replace(' was not added: ', ' was not sent: '));
+          continue;
+        }
+        files.push({
+          name: draft.info.name,
+          kind: 'image',
+          mimeType: image.image.mimeType,
+          data: image.image.data,
+          text: '',
+        });
+        continue;
+      }
       let result: DocumentResult;
       let data: Uint8Array;
       if ('path' in draft.source) {
@@ -378,7 +515,11 @@ export class AttachmentDrafts {
     if (problems.length > 0) throw new AppError('invalid_request', problems.join(' '));
     const tokens =
       estimateTokens(text) +
-      files.reduce((sum, file) => sum + estimateTokens(attachmentBlock(file)), 0);
+      files.reduce(
+        (sum, file) =>
+          sum + (file.kind === 'image' ? IMAGE_TOKENS : estimateTokens(attachmentBlock(file))),
+        0,
+      );
     if (tokens > limits.contextTokens)
       throw new AppError(
         'invalid_request',
@@ -395,6 +536,53 @@ export class AttachmentDrafts {
 
 function refusalOf(refusal: { name: string; reason: string; message: string }): AttachmentRefusal {
   return { name: refusal.name, reason: refusal.reason, message: refusal.message };
+}
+
+/** Checks an image's bytes against the size cap, then reads and scales it. */
+async function checkImage(
+  name: string,
+  bytes: Uint8Array,
+  limits: AttachmentLimits,
+): Promise<ImageResult> {
+  if (bytes.length > limits.maxBytes)
+    return {
+      ok: false,
+      refusal: {
+        name,
+        reason: 'too_large',
+        message: refusalMessage(
+          name,
+          `it is larger than the ${megabytes(limits.maxBytes)} allowed for an attachment`,
+        ),
+      },
+    };
+  return prepareImage(name, bytes, limits.imageMaxSide);
+}
+
+/** Reads an image from disk (with the guards every file read has), then checks and scales it. */
+async function readImageFile(path: string, limits: AttachmentLimits): Promise<ImageResult> {
+  const name = basename(path);
+  const read = await readRegularFile(path, limits.maxBytes);
+  if (read.ok) return checkImage(name, read.bytes, limits);
+  const refused = (reason: string, why: string): ImageResult => ({
+    ok: false,
+    refusal: { name, reason, message: refusalMessage(name, why) },
+  });
+  switch (read.problem) {
+    case 'not_regular':
+      return refused('not_regular', 'it is a folder, a pipe or a device, not a file');
+    case 'too_large':
+      return refused(
+        'too_large',
+        `it is larger than the ${megabytes(limits.maxBytes)} allowed for an attachment`,
+      );
+    case 'changed':
+      return refused('unreadable', 'it changed while it was read; add it again');
+    case 'missing':
+      return refused('missing', 'it is no longer there (moved or deleted since it was chosen)');
+    case 'unreadable':
+      return refused('unreadable', `it could not be read (${read.code})`);
+  }
 }
 
 function megabytes(bytes: number): string {

@@ -33,7 +33,7 @@ import {
 import type { ChatMessage } from '../../../shared/relay-requests';
 import { RelayError, REPLY_TOO_LONG, type RelayClient } from '../relay/relay-client';
 import { AppError, errorInfo } from '../app-error';
-import { messageWithAttachments, type AttachmentStore, type ReadAttachment } from './attachments';
+import { messageContent, type AttachmentStore, type ReadAttachment } from './attachments';
 import type { PreparedRetrieval, ReplyRetrieval } from '../knowledge/retrieval';
 import { DeltaCoalescer } from './delta-coalescer';
 import { DEFAULT_TITLE, type ChatStore, type NewMessage } from './store';
@@ -530,14 +530,14 @@ export class ChatService {
     if (reply.parentId === null) return out;
     const path = this.#store.ancestors(reply.parentId);
     const files =
-      this.#options.attachments?.forMessages(
+      this.#options.attachments?.forRequest(
         path.filter((m) => m.role === 'user').map((m) => m.id),
       ) ?? new Map();
     for (const message of path) {
       // Failed replies with no text say nothing to the model.
       if (message.role === 'assistant' && message.content === '') continue;
       const attached = files.get(message.id) ?? [];
-      out.push({ role: message.role, content: messageWithAttachments(message.content, attached) });
+      out.push({ role: message.role, content: messageContent(message.content, attached) });
     }
     return out;
   }

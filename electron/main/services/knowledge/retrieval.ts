@@ -397,6 +397,25 @@ function cosine(a: readonly number[], b: Float32Array): number {
 }
 
 /** The history with the instructions after the system prompt and the sources after the question. */
+/**
+ * The sources after the question's text: a plain message gains them at its end; a message of
+ * parts (text and images) gains them in its first text part, or in a text part of its own.
+ */
+function contentWithSources(
+  content: ChatMessage['content'],
+  sources: readonly string[],
+): ChatMessage['content'] {
+  if (typeof content === 'string') return questionWithSources(content, sources);
+  const first = content.findIndex((part) => part.type === 'text');
+  if (first === -1)
+    return [{ type: 'text', text: questionWithSources('', sources).trimStart() }, ...content];
+  return content.map((part, i) =>
+    i === first && part.type === 'text'
+      ? { ...part, text: questionWithSources(part.text, sources) }
+      : part,
+  );
+}
+
 export function withSources(
   history: ChatMessage[],
   question: string,
@@ -414,10 +433,7 @@ export function withSources(
   if (last === -1) out.push({ role: 'user', content: questionWithSources(question, sources) });
   else {
     const message = out[last]!;
-    out[last] = {
-      ...message,
-      content: questionWithSources(String(message.content), sources),
-    };
+    out[last] = { ...message, content: contentWithSources(message.content, sources) };
   }
   const systems = out.findIndex((m) => m.role !== 'system');
   out.splice(systems === -1 ? out.length : systems, 0, {

@@ -19,13 +19,23 @@ const preferencesSchema = z.record(
   z.object({
     overrides: z.record(z.string(), z.enum(MODEL_KINDS)).default({}),
     lastModel: z.partialRecord(z.enum(FEATURES), z.string()).default({}),
+    /**
+     * Whether each model reads images, as the person said (added after 0.1: a file without it
+     * reads as none said, and is written with it at the next change).
+     */
+    imageInput: z.record(z.string(), z.boolean()).default({}),
   }),
 );
 type Preferences = z.infer<typeof preferencesSchema>;
 
 export interface ModelListing {
   connectionId: string;
-  models: Array<Pick<RelayModel, 'id' | 'kind' | 'kindSource' | 'ownedBy'>>;
+  models: Array<
+    Pick<RelayModel, 'id' | 'kind' | 'kindSource' | 'ownedBy'> & {
+      acceptsImages: boolean;
+      imagesSource: 'hint' | 'override' | 'unknown';
+    }
+  >;
   fetchedAt: string;
   lastModel: Partial<Record<Feature, string>>;
 }
@@ -72,6 +82,7 @@ export class ModelCatalog {
     }
     const prefs = (await this.#load())[active.id];
     const overrides = prefs?.overrides ?? {};
+    const imageInput = prefs?.imageInput ?? {};
     return {
       connectionId: active.id,
       fetchedAt: cached.fetchedAt,
@@ -81,7 +92,14 @@ export class ModelCatalog {
         const { id, kind, kindSource, ownedBy } = override
           ? { ...model, kind: override, kindSource: 'override' as const }
           : model;
-        return ownedBy === undefined ? { id, kind, kindSource } : { id, kind, kindSource, ownedBy };
+        const images = Object.hasOwn(imageInput, id)
+          ? { acceptsImages: imageInput[id]!, imagesSource: 'override' as const }
+          : model.acceptsImages !== undefined
+            ? { acceptsImages: model.acceptsImages, imagesSource: 'hint' as const }
+            : { acceptsImages: false, imagesSource: 'unknown' as const };
+        return ownedBy === undefined
+          ? { id, kind, kindSource, ...images }
+          : { id, kind, kindSource, ownedBy, ...images };
       }),
     };
   }
@@ -92,6 +110,26 @@ export class ModelCatalog {
       if (kind === null) delete entry.overrides[modelId];
       else entry.overrides[modelId] = kind;
     });
+  }
+
+  /** Sets (or with null, clears) whether a model of the active connection reads images. */
+  setImageInput(modelId: string, acceptsImages: boolean | null): Promise<void> {
+    return this.#change((entry) => {
+      if (acceptsImages === null) delete entry.imageInput[modelId];
+      else entry.imageInput[modelId] = acceptsImages;
+    });
+  }
+
+  /**
+   * Whether the active connection's model reads images, as the list says it (cached; fetched
+   * once if never): undefined when the model is not in the list or no list can be had.
+   */
+  async acceptsImages(modelId: string): Promise<boolean | undefined> {
+    try {
+      return (await this.list())?.models.find((m) => m.id === modelId)?.acceptsImages;
+    } catch {
+      return undefined;
+    }
   }
 
   setLastModel(feature: Feature, modelId: string): Promise<void> {
@@ -112,7 +150,7 @@ export class ModelCatalog {
     const active = await this.#active();
     if (active === undefined) throw new Error('No connection is active.');
     await this.#write((prefs) => {
-      const entry = (prefs[active.id] ??= { overrides: {}, lastModel: {} });
+      const entry = (prefs[active.id] ??= { overrides: {}, lastModel: {}, imageInput: {} });
       edit(entry);
     });
   }

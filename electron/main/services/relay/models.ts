@@ -8,6 +8,8 @@ export interface RelayModel {
   kind: ModelKind;
   kindSource: ModelKindSource;
   ownedBy?: string;
+  /** Whether the relay says the model reads images (`acceptsImagesFromHints`); absent: it does not say. */
+  acceptsImages?: boolean;
   /** The record exactly as the relay sent it. */
   raw: Record<string, unknown>;
 }
@@ -48,6 +50,33 @@ function kindFromHints(raw: Record<string, unknown>): ModelKind | undefined {
   )
     return 'chat';
   return undefined;
+}
+
+/**
+ * Whether a model reads images, where its record says (docs/architecture.md, "Images with a
+ * message"): `architecture.input_modalities` (OpenRouter's list, e.g. `["text","image"]`), or
+ * `vision` / `image_input` / `image` among `capabilities` or `input_modalities` at the top level
+ * (a list, or an object of flags). Undefined when the record says nothing about its input: the
+ * person's own setting decides then.
+ */
+export function acceptsImagesFromHints(raw: Record<string, unknown>): boolean | undefined {
+  const architecture = raw.architecture;
+  const fromArchitecture =
+    architecture !== null && typeof architecture === 'object'
+      ? (architecture as Record<string, unknown>).input_modalities
+      : undefined;
+  const lists = [fromArchitecture, raw.input_modalities].filter((v) => v !== undefined);
+  const capabilities = raw.capabilities;
+  const flags =
+    capabilities !== null && typeof capabilities === 'object' && !Array.isArray(capabilities)
+      ? (capabilities as Record<string, unknown>)
+      : undefined;
+  const visionFlag = flags && ['vision', 'image_input'].find((k) => typeof flags[k] === 'boolean');
+  if (visionFlag !== undefined) return flags![visionFlag] === true;
+  const named = [...lists.flatMap(strings), ...strings(capabilities)].map((h) => h.toLowerCase());
+  if (named.some((h) => /^(image|images|vision|image_input|image-input)$/.test(h))) return true;
+  // An input list that names only other inputs (text, audio) says it reads no images.
+  return lists.length > 0 ? false : undefined;
 }
 
 const EMBEDDING_ID = /embed/;
@@ -96,10 +125,12 @@ export function readModelList(
     const ownedBy =
       typeof raw.owned_by === 'string' && raw.owned_by !== '' ? raw.owned_by : undefined;
     const override = Object.hasOwn(overrides, id) ? overrides[id] : undefined;
+    const acceptsImages = acceptsImagesFromHints(raw);
     models.push({
       id,
       ...classifyModel({ ...raw, id }, override),
       ...(ownedBy ? { ownedBy } : {}),
+      ...(acceptsImages === undefined ? {} : { acceptsImages }),
       raw,
     });
   }

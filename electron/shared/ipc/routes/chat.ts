@@ -78,6 +78,14 @@ export const attachmentInfoSchema = z.object({
   tokens: z.number().int().nonnegative(),
   /** For a PDF: how many pages it has text on. */
   pages: z.number().int().nonnegative().optional(),
+  /** For an image just attached: its size as it will be sent (scaled down), in pixels. */
+  width: z.number().int().positive().optional(),
+  height: z.number().int().positive().optional(),
+  /** For an image just attached: a small WebP of it as a data: URL (sent ones: `attachmentThumbnail`). */
+  thumbnail: z
+    .string()
+    .regex(/^data:image\/webp;base64,[A-Za-z0-9+/]+=*$/)
+    .optional(),
 });
 export type AttachmentInfo = z.infer<typeof attachmentInfoSchema>;
 
@@ -430,6 +438,17 @@ export const CHAT_ROUTES = {
     'chat:attach-discard',
     z.strictObject({ ids: z.array(id).max(MAX_ATTACHMENTS * 5) }),
     z.null(),
+  ),
+  /** A sent image's thumbnail, a small WebP as a data: URL; null for a file of another kind. */
+  attachmentThumbnail: route(
+    'chat:attachment-thumbnail',
+    z.strictObject({ id }),
+    z.object({
+      url: z
+        .string()
+        .regex(/^data:image\/webp;base64,[A-Za-z0-9+/]+=*$/)
+        .nullable(),
+    }),
   ),
   /** Opens a sent attachment in the system's app for its type (from a copy in a temp folder). */
   openAttachment: route('chat:attachment-open', z.strictObject({ id }), z.null()),

@@ -14,6 +14,12 @@ export const modelSchema = z.object({
   kind: modelKindSchema,
   kindSource: z.enum(['hint', 'id', 'override']),
   ownedBy: z.string().optional(),
+  /**
+   * Whether the app sends the model images: what the person set (`override`), else what the
+   * relay's model list says (`hint`), else no (`unknown`: the person can say it does).
+   */
+  acceptsImages: z.boolean(),
+  imagesSource: z.enum(['hint', 'override', 'unknown']),
 });
 
 export const FEATURES = ['chat', 'embeddings', 'images'] as const;
@@ -67,6 +73,12 @@ export const MODELS_ROUTES = {
   setModelKind: route(
     'models:set-kind',
     z.strictObject({ modelId: text(500).min(1), kind: modelKindSchema.nullable() }),
+    z.null(),
+  ),
+  /** Says whether a model reads images (sent image parts), or with null goes back to the relay's hint. */
+  setModelImageInput: route(
+    'models:set-image-input',
+    z.strictObject({ modelId: text(500).min(1), acceptsImages: z.boolean().nullable() }),
     z.null(),
   ),
   setLastModel: route(

@@ -21,11 +21,17 @@ export const attachmentSettingsSchema = z.strictObject({
    * text and files are estimated over it is not sent.
    */
   contextTokens: z.number().int().min(1000).max(10_000_000),
+  /**
+   * The longest side, in pixels, an attached image is scaled down to before it is stored and
+   * sent (added after 0.1: a settings file without it gets the default).
+   */
+  imageMaxSide: z.number().int().min(256).max(4096).default(1536),
 });
 export type AttachmentSettings = z.infer<typeof attachmentSettingsSchema>;
 export const DEFAULT_ATTACHMENT_SETTINGS: AttachmentSettings = {
   maxFileMb: 20,
   contextTokens: 128_000,
+  imageMaxSide: 1536,
 };
 
 export const settingsSchema = z.object({

@@ -197,14 +197,15 @@ export function AttachmentChips({
         <ul className="chat-attachment-chips" aria-label="Attached files">
           {files.map((file) => (
             <li key={file.id} className="chat-attachment-chip" data-kind={file.kind}>
-              <Icon name="file" />
+              <AttachmentIcon file={file} />
               <span className="chat-attachment-name">{file.name}</span>
               <span className="chat-attachment-meta">
                 {formatBytes(file.bytes)}
                 {file.pages !== undefined
                   ? ` · ${file.pages} page${file.pages === 1 ? '' : 's'}`
-                  : ''}{' '}
-                · {formatTokens(file.tokens)}
+                  : ''}
+                {file.width !== undefined ? ` · ${file.width}×${file.height} px` : ''} ·{' '}
+                {formatTokens(file.tokens)}
               </span>
               <button
                 type="button"
@@ -250,6 +251,66 @@ export function AttachmentChips({
   );
 }
 
+/**
+ * What stops a message with images to a model that reads none (as the model list says, with the
+ * person's own setting), naming the model and each image; undefined when it may be sent. Main
+ * refuses the same message with the same words if it gets there anyway.
+ */
+export async function imagesWarning(
+  model: string,
+  files: readonly AttachmentInfo[],
+): Promise<string | undefined> {
+  const images = files.filter((f) => f.kind === 'image').map((f) => f.name);
+  if (images.length === 0) return undefined;
+  let accepts: boolean | undefined;
+  try {
+    accepts = (await requireBridge().listModels()).models.find(
+      (m) => m.id === model,
+    )?.acceptsImages;
+  } catch {
+    return undefined; // No list to go by: main and the relay decide.
+  }
+  if (accepts !== false) return undefined;
+  const one = images.length === 1;
+  const list = one ? images[0]! : `${images.slice(0, -1).join(', ')} and ${images.at(-1)!}`;
+  return `${model} does not accept images, so ${list} ${one ? 'was' : 'were'} not sent: choose a model that accepts images, remove ${one ? 'the image' : 'the images'}, or mark ${model} as accepting images on the Models screen.`;
+}
+
+/** Thumbnails of sent images, by attachment id, kept while the page lives (they never change). */
+const thumbnails = new Map<string, Promise<string | null>>();
+
+function thumbnailOf(id: string): Promise<string | null> {
+  let url = thumbnails.get(id);
+  if (url === undefined) {
+    url = requireBridge()
+      .attachmentThumbnail({ id })
+      .then((answer) => answer.url)
+      .catch(() => null);
+    thumbnails.set(id, url);
+  }
+  return url;
+}
+
+/**
+ * An image's thumbnail (a data: URL made in main: the page loads no file and no remote image), or
+ * the file icon for any other file and while the thumbnail comes.
+ */
+function AttachmentIcon({ file }: { file: AttachmentInfo }) {
+  const [url, setUrl] = useState(file.thumbnail ?? null);
+  useEffect(() => {
+    if (file.kind !== 'image' || file.thumbnail !== undefined) return;
+    let live = true;
+    void thumbnailOf(file.id).then((found) => {
+      if (live) setUrl(found);
+    });
+    return () => {
+      live = false;
+    };
+  }, [file.id, file.kind, file.thumbnail]);
+  if (url === null) return <Icon name="file" />;
+  return <img className="chat-attachment-thumbnail" src={url} alt="" draggable={false} />;
+}
+
 async function openFile(file: AttachmentInfo) {
   try {
     await requireBridge().openAttachment({ id: file.id });
@@ -273,7 +334,7 @@ export function MessageAttachments({ files }: { files: readonly AttachmentInfo[]
     <ul className="chat-message-attachments" aria-label="Files sent">
       {files.map((file) => (
         <li key={file.id} className="chat-attachment-chip" data-kind={file.kind}>
-          <Icon name="file" />
+          <AttachmentIcon file={file} />
           <span className="chat-attachment-name">{file.name}</span>
           <span className="chat-attachment-meta">
             {formatBytes(file.bytes)}

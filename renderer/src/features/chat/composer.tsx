@@ -1,7 +1,7 @@
 import { useEffect, useRef, useState, type KeyboardEvent } from 'react';
 import { Icon } from '../../components/icon';
 import { relayBridge } from '../../lib/relay-bridge';
-import { AttachmentChips, estimateTokens, useAttachmentDrafts } from './attachments';
+import { AttachmentChips, estimateTokens, imagesWarning, useAttachmentDrafts } from './attachments';
 import { saveConversationSettings, sendMessage, stopStreaming } from './chat-actions';
 import { useChatStore } from './chat-store';
 import type { ConversationSummary } from './chat-types';
@@ -21,7 +21,9 @@ export function Composer({ conversation }: { conversation: ConversationSummary }
   const [temperature, setTemperature] = useState(conversation.temperature?.toString() ?? '');
   const [maxTokens, setMaxTokens] = useState(conversation.maxTokens?.toString() ?? '');
   const [systemPrompt, setSystemPrompt] = useState(conversation.systemPrompt);
-  const [errors, setErrors] = useState<RequestFieldErrors & { model?: string; text?: string }>({});
+  const [errors, setErrors] = useState<
+    RequestFieldErrors & { model?: string; text?: string; images?: string }
+  >({});
   const showSettings = useChatStore((s) => s.settingsOpen);
   const setShowSettings = (open: boolean) => useChatStore.getState().settingsToggled(open);
   const systemPromptInput = useRef<HTMLTextAreaElement>(null);
@@ -87,6 +89,12 @@ export function Composer({ conversation }: { conversation: ConversationSummary }
     const problems: typeof errors = read.ok ? {} : { ...read.errors };
     if (!conversation.model) problems.model = 'Choose a chat model first.';
     if (text.trim() === '') problems.text = 'Write a message first.';
+    // Images to a model that reads none: said here, and nothing is sent (text and files stay).
+    const images =
+      Object.keys(problems).length === 0 && conversation.model
+        ? await imagesWarning(conversation.model, files.files)
+        : undefined;
+    if (images !== undefined) problems.images = images;
     setErrors(problems);
     if (!read.ok || Object.keys(problems).length > 0) {
       if (!read.ok) setShowSettings(true);
@@ -186,6 +194,11 @@ export function Composer({ conversation }: { conversation: ConversationSummary }
         contextTokens={contextTokens}
         textTokens={estimateTokens(text)}
       />
+      {errors.images && (
+        <p className="field-error" role="alert">
+          {errors.images}
+        </p>
+      )}
       <div className="chat-compose-row">
         <button
           type="button"

@@ -15,6 +15,8 @@ export interface ModelRowProps {
   chosen: boolean;
   onChoose(): void;
   onKindChange(kind: ModelKind | null): Promise<void>;
+  /** Given for chat models: says whether the model reads images (null: as the relay says). */
+  onImagesChange?: ((acceptsImages: boolean | null) => Promise<void>) | undefined;
   /** Given for models priced per token (chat): the price entered, and how to change it. */
   pricing?:
     | {
@@ -32,6 +34,7 @@ export function ModelRow({
   chosen,
   onChoose,
   onKindChange,
+  onImagesChange,
   pricing,
 }: ModelRowProps) {
   const id = useId();
@@ -84,6 +87,48 @@ export function ModelRow({
           </option>
         ))}
       </select>
+      {onImagesChange && <ImageInputSelect model={model} onChange={onImagesChange} />}
     </li>
+  );
+}
+
+/** What "automatic" means for a model's image input: what the relay's list says, if anything. */
+function automaticImages(model: RelayModel): string {
+  if (model.imagesSource === 'hint')
+    return model.acceptsImages ? 'Images: yes (relay)' : 'Images: no (relay)';
+  if (model.imagesSource === 'override') return 'Images: as the relay says';
+  return 'Images: not said (no)';
+}
+
+/**
+ * Whether the app sends the model images: the relay's hint by default, or the person's own
+ * "accepts images" / "text only", saved per model.
+ */
+function ImageInputSelect({
+  model,
+  onChange,
+}: {
+  model: RelayModel;
+  onChange(acceptsImages: boolean | null): Promise<void>;
+}) {
+  const [saving, setSaving] = useState(false);
+  const value = model.imagesSource === 'override' ? (model.acceptsImages ? 'yes' : 'no') : 'auto';
+  return (
+    <select
+      className="select select-small"
+      aria-label={`Image input of ${model.id}`}
+      title="Whether images attached to a message are sent to this model"
+      value={value}
+      disabled={saving}
+      onChange={(event) => {
+        const next = event.target.value;
+        setSaving(true);
+        void onChange(next === 'auto' ? null : next === 'yes').finally(() => setSaving(false));
+      }}
+    >
+      <option value="auto">{automaticImages(model)}</option>
+      <option value="yes">Accepts images</option>
+      <option value="no">Text only</option>
+    </select>
   );
 }

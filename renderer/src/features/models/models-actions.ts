@@ -41,6 +41,16 @@ export async function overrideModelKind(
   await loadModels(connectionId);
 }
 
+/** Saves whether a model reads images (null: as the relay says), then shows the new list. */
+export async function overrideImageInput(
+  connectionId: string,
+  modelId: string,
+  acceptsImages: boolean | null,
+): Promise<void> {
+  await requireBridge().setModelImageInput({ modelId, acceptsImages });
+  await loadModels(connectionId);
+}
+
 export async function chooseModel(feature: Feature, modelId: string): Promise<void> {
   useModelsStore.getState().modelChosen(feature, modelId);
   await requireBridge().setLastModel({ feature, modelId });

@@ -15,6 +15,7 @@ import {
   importPriceList,
   loadModels,
   loadPrices,
+  overrideImageInput,
   overrideModelKind,
   saveModelPrice,
   savePriceCurrency,
@@ -264,6 +265,12 @@ function ModelGroups({
                           onChoose={() => void attempt(() => chooseModel(group.feature, model.id))}
                           onKindChange={(kind) =>
                             attempt(() => overrideModelKind(connectionId, model.id, kind))
+                          }
+                          onImagesChange={
+                            group.kind === 'chat'
+                              ? (accepts) =>
+                                  attempt(() => overrideImageInput(connectionId, model.id, accepts))
+                              : undefined
                           }
                           pricing={
                             group.kind === 'chat' && prices

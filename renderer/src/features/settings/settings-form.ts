@@ -14,6 +14,8 @@ export interface SettingsFields {
   attachmentMb: string;
   /** The tokens a message with its files may hold where the model list does not say. */
   contextTokens: string;
+  /** The longest side an attached image is scaled down to, in pixels. */
+  imageMaxSide: string;
 }
 
 export type SettingsErrors = Partial<Record<keyof SettingsFields, string>>;
@@ -25,6 +27,7 @@ export type ReadResult =
 export const TIMEOUT_RANGE = { min: 5, max: 3600 } as const;
 export const ATTACHMENT_MB_RANGE = { min: 1, max: 50 } as const;
 export const CONTEXT_TOKENS_RANGE = { min: 1000, max: 10_000_000 } as const;
+export const IMAGE_SIDE_RANGE = { min: 256, max: 4096 } as const;
 
 /** A whole number in a range, or the sentence that says what it must be. */
 function readWhole(text: string, range: { min: number; max: number }, what: string) {
@@ -44,6 +47,7 @@ export function fieldsOf(settings: Settings): SettingsFields {
     idleSeconds: String(settings.timeouts.idleSeconds),
     attachmentMb: String(settings.attachments.maxFileMb),
     contextTokens: String(settings.attachments.contextTokens),
+    imageMaxSide: String(settings.attachments.imageMaxSide),
   };
 }
 
@@ -87,13 +91,16 @@ export function readSettingsFields(fields: SettingsFields): ReadResult {
   if (typeof maxFileMb === 'string') errors.attachmentMb = maxFileMb;
   const contextTokens = readWhole(fields.contextTokens, CONTEXT_TOKENS_RANGE, 'The model context');
   if (typeof contextTokens === 'string') errors.contextTokens = contextTokens;
+  const imageMaxSide = readWhole(fields.imageMaxSide, IMAGE_SIDE_RANGE, 'The image size');
+  if (typeof imageMaxSide === 'string') errors.imageMaxSide = imageMaxSide;
 
   if (
     Object.keys(errors).length > 0 ||
     typeof requestSeconds === 'string' ||
     typeof idleSeconds === 'string' ||
     typeof maxFileMb === 'string' ||
-    typeof contextTokens === 'string'
+    typeof contextTokens === 'string' ||
+    typeof imageMaxSide === 'string'
   ) {
     return { ok: false, errors };
   }
@@ -102,7 +109,7 @@ export function readSettingsFields(fields: SettingsFields): ReadResult {
     changes: {
       chatDefaults: { temperature, maxTokens },
       timeouts: { requestSeconds, idleSeconds },
-      attachments: { maxFileMb, contextTokens },
+      attachments: { maxFileMb, contextTokens, imageMaxSide },
     },
   };
 }

@@ -264,6 +264,14 @@ function DefaultsForm({ settings }: { settings: Settings }) {
             error={errors.contextTokens}
             hint={t('defaults.contextTokens.hint')}
           />
+          <Field
+            label="Image size (longest side, px)"
+            inputMode="numeric"
+            value={fields.imageMaxSide}
+            onChange={edit('imageMaxSide')}
+            error={errors.imageMaxSide}
+            hint="Attached images are scaled down to this. 256 to 4096."
+          />
         </div>
       </section>
       <section className="card settings-section" aria-labelledby="timeouts-title">

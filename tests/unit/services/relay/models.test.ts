@@ -1,5 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { classifyModel, readModelList } from '../../../../electron/main/services/relay/models';
+import {
+  acceptsImagesFromHints,
+  classifyModel,
+  readModelList,
+} from '../../../../electron/main/services/relay/models';
 
 describe('classifyModel', () => {
   it.each([
@@ -101,5 +105,33 @@ describe('readModelList', () => {
     expect(readModelList({ object: 'list' })).toBeUndefined();
     expect(readModelList('models')).toBeUndefined();
     expect(readModelList(null)).toBeUndefined();
+  });
+});
+
+describe('acceptsImagesFromHints', () => {
+  it.each([
+    [{ architecture: { input_modalities: ['text', 'image'] } }, true],
+    [{ architecture: { input_modalities: ['text'] } }, false],
+    [{ input_modalities: ['text', 'audio'] }, false],
+    [{ capabilities: ['chat', 'vision'] }, true],
+    [{ capabilities: { vision: true } }, true],
+    [{ capabilities: { vision: false, chat: true } }, false],
+    [{ capabilities: ['chat'] }, undefined],
+    [{ owned_by: 'relay' }, undefined],
+  ])('reads %j as %s', (hints, expected) => {
+    expect(acceptsImagesFromHints({ id: 'm', ...hints })).toBe(expected);
+  });
+
+  it('is carried on the listed model only where the relay says', () => {
+    const models = readModelList({
+      data: [
+        { id: 'eyes', architecture: { input_modalities: ['text', 'image'] } },
+        { id: 'plain' },
+      ],
+    });
+    expect(models?.map((m) => [m.id, m.acceptsImages])).toEqual([
+      ['eyes', true],
+      ['plain', undefined],
+    ]);
   });
 });
