@@ -265,12 +265,12 @@ function DefaultsForm({ settings }: { settings: Settings }) {
             hint={t('defaults.contextTokens.hint')}
           />
           <Field
-            label="Image size (longest side, px)"
+            label={t('defaults.imageMaxSide')}
             inputMode="numeric"
             value={fields.imageMaxSide}
             onChange={edit('imageMaxSide')}
             error={errors.imageMaxSide}
-            hint="Attached images are scaled down to this. 256 to 4096."
+            hint={t('defaults.imageMaxSide.hint')}
           />
         </div>
       </section>
