@@ -13,6 +13,7 @@ import { performance } from 'node:perf_hooks';
 import { ChatStore, type NewMessage } from '../../electron/main/services/chat/store';
 import { openDatabase } from '../../electron/main/services/database';
 import type { Benchmark } from './bench';
+import { seededRandom, syntheticWord } from './seeded';
 
 const MESSAGES = 200_000;
 const PER_CONVERSATION = 100;
@@ -20,28 +21,8 @@ const VOCABULARY = 20_000;
 const RUNS = 5;
 const QUERIES = 24;
 
-/** A small deterministic generator, so every run searches the same text. */
-function random(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
-function wordAt(index: number): string {
-  const letters = 'abcdefghijklmnopqrstuvwxyz';
-  let word = '';
-  let n = index + 27;
-  while (n > 0) {
-    word += letters[n % 26];
-    n = Math.floor(n / 26);
-  }
-  return `${word}${letters[index % 7]}o`;
-}
+const random = seededRandom;
+const wordAt = (index: number): string => syntheticWord(index, 7, 'o');
 
 function median(values: number[]): number {
   const sorted = [...values].sort((a, b) => a - b);

@@ -20,6 +20,7 @@ import { openDatabase } from '../../electron/main/services/database';
 import { vectorToBytes } from '../../electron/main/services/embeddings/run-store';
 import { KnowledgeService } from '../../electron/main/services/knowledge/knowledge-service';
 import type { Benchmark } from './bench';
+import { seededRandom, syntheticWord } from './seeded';
 
 const FILES = 2_000;
 const CHUNKS_PER_FILE = 25;
@@ -29,28 +30,8 @@ const QUESTIONS = 40;
 const RUNS = 5;
 const K = 6;
 
-/** A small deterministic generator, so every run builds the same corpus. */
-function random(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
-function wordAt(index: number): string {
-  const letters = 'abcdefghijklmnopqrstuvwxyz';
-  let word = '';
-  let n = index + 27;
-  while (n > 0) {
-    word += letters[n % 26];
-    n = Math.floor(n / 26);
-  }
-  return `${word}${letters[index % 5]}a`;
-}
+const random = seededRandom;
+const wordAt = (index: number): string => syntheticWord(index, 5, 'a');
 
 function sentence(next: () => number, words: number): string {
   const out: string[] = [];

@@ -5,6 +5,7 @@
  * bytes and text independently. Framing follows `wire-conventions.md` §3 exactly: a role chunk,
  * one `data: {chunk}` event per token, a finish chunk, `data: [DONE]`.
  */
+import { seededRandom } from '../seeded';
 
 /** How the server splits the same body into socket writes. */
 export type Chunking = 'event' | 'small' | 'big';
@@ -77,20 +78,9 @@ const VOCABULARY: readonly string[] = [
   ' `',
 ];
 
-function mulberry32(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 /** The reply's tokens, endless; every reply is a prefix of this one stream. */
 export function* tokenStream(): Generator<string, never> {
-  const random = mulberry32(20_000);
+  const random = seededRandom(20_000);
   for (;;) {
     // Skew towards the common words at the start of the list, as real text does.
     yield VOCABULARY[Math.floor(random() ** 1.6 * VOCABULARY.length)]!;
