@@ -344,18 +344,7 @@ export class AttachmentDrafts {
   /** Checks a document read against the attachment cap (the reader's own cap is larger). */
   #accept(result: DocumentResult, limits: AttachmentLimits): DocumentResult {
     if (!result.ok || result.document.bytes <= limits.maxBytes) return result;
-    const name = result.document.name;
-    return {
-      ok: false,
-      refusal: {
-        name,
-        reason: 'too_large',
-        message: refusalMessage(
-          name,
-          `it is larger than the ${megabytes(limits.maxBytes)} allowed for an attachment`,
-        ),
-      },
-    };
+    return { ok: false, refusal: tooLarge(result.document.name, limits) };
   }
 
   #keep(document: DocumentText, source: Draft['source']): AttachmentInfo {
@@ -538,24 +527,25 @@ function refusalOf(refusal: { name: string; reason: string; message: string }): 
   return { name: refusal.name, reason: refusal.reason, message: refusal.message };
 }
 
+/** A file over the person's size cap for attachments. */
+function tooLarge(name: string, limits: AttachmentLimits) {
+  return {
+    name,
+    reason: 'too_large' as const,
+    message: refusalMessage(
+      name,
+      `it is larger than the ${megabytes(limits.maxBytes)} allowed for an attachment`,
+    ),
+  };
+}
+
 /** Checks an image's bytes against the size cap, then reads and scales it. */
 async function checkImage(
   name: string,
   bytes: Uint8Array,
   limits: AttachmentLimits,
 ): Promise<ImageResult> {
-  if (bytes.length > limits.maxBytes)
-    return {
-      ok: false,
-      refusal: {
-        name,
-        reason: 'too_large',
-        message: refusalMessage(
-          name,
-          `it is larger than the ${megabytes(limits.maxBytes)} allowed for an attachment`,
-        ),
-      },
-    };
+  if (bytes.length > limits.maxBytes) return { ok: false, refusal: tooLarge(name, limits) };
   return prepareImage(name, bytes, limits.imageMaxSide);
 }
 
