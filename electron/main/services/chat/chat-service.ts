@@ -337,6 +337,7 @@ export class ChatService {
     text: string,
     targets: readonly CompareTarget[],
     options: SendOptions = {},
+    files: readonly ReadAttachment[] = [],
   ) {
     const conversation = this.#conversation(conversationId);
     this.#ensureIdle(conversationId);
@@ -345,6 +346,8 @@ export class ChatService {
     for (let i = 0; i < targets.length; i++) prepared.push(await this.#prepare());
     this.#ensureIdle(conversationId);
     const after = this.#leafToFollow(conversationId);
+    if (files.length > 0 && this.#options.attachments === undefined)
+      throw new AppError('internal', 'Files cannot be sent here.');
     const batchId = randomUUID();
     const user = this.#store.transaction(() => {
       const [sent] = this.#store.append(
@@ -352,6 +355,8 @@ export class ChatService {
         [{ role: 'user', content: text, status: 'complete' }],
         after,
       );
+      // Stored once, with the message: every reply of the compare is asked with them.
+      if (files.length > 0) this.#options.attachments!.add(sent!.id, files);
       this.#store.addChildren(
         conversationId,
         sent!.id,
