@@ -155,4 +155,36 @@ describe('attachments in compare', () => {
       ['notes.md', 'text'],
     ]);
   });
+  it('leaves an earlier image out of the request of a compared model that reads none', async () => {
+    const photo = await file(
+      'harbour.png',
+      await sharp({ create: { width: 40, height: 20, channels: 3, background: '#1e6edc' } })
+        .png()
+        .toBuffer(),
+    );
+    const { attached } = await app.api.attachPaths({ paths: [photo] });
+    const { id } = await app.api.createConversation({ model: VISION_MODEL });
+    const first = await app.api.sendMessage({
+      conversationId: id,
+      text: 'What is this?',
+      attachmentIds: attached.map((a) => a.id),
+    });
+    expect((await app.finished(first.replyId)).status).toBe('complete');
+    asked = [];
+
+    const started = await app.api.compareMessage({
+      conversationId: id,
+      text: 'And in words?',
+      targets: [{ model: TEXT_MODEL }, { model: VISION_MODEL }],
+    });
+    const ends = await Promise.all(started.replyIds.map((r) => app.finished(r)));
+    expect(ends.map((e) => e.status)).toEqual(['complete', 'complete']);
+    const images = (request: Asked) =>
+      request.messages.flatMap((m) =>
+        typeof m.content === 'string' ? [] : m.content.filter((p) => p.type === 'image_url'),
+      ).length;
+    const byModel = new Map(asked.map((r) => [r.model, r]));
+    expect(images(byModel.get(VISION_MODEL)!)).toBe(1);
+    expect(images(byModel.get(TEXT_MODEL)!)).toBe(0);
+  });
 });

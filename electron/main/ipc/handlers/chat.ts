@@ -85,6 +85,7 @@ export async function chatHandlers(
     ...(retrieval ? { retrieval } : {}),
     emit: context.emit,
     client: async (requestId) => (await context.activeClient(requestId)).client,
+    acceptsImages: (model) => context.models.acceptsImages(model),
     defaults: async () => (await context.settings.get()).chatDefaults,
   });
   context.onClose(() => chat.close());
