@@ -13,11 +13,22 @@ describe('compare models', () => {
   it('streams two models in columns, one failing alone, and continues with the other', async () => {
     const page = await suite.connected(ChatPage);
     suite.relay.setFaults({ status: 402, models: ['demo-chat-mini'] });
+    // A text file pasted into the message box goes with the compared message to every model.
+    await page.page.evaluate(`(() => {
+      const data = new DataTransfer();
+      data.items.add(new File(['Spring tides at Brest.'], 'tides.txt', { type: 'text/plain' }));
+      document
+        .querySelector('textarea[aria-label="Message"]')
+        .dispatchEvent(new ClipboardEvent('paste', { bubbles: true, cancelable: true, clipboardData: data }));
+    })()`);
+    const chips = page.page.getByRole('list', { name: 'Attached files' });
+    await expect.poll(() => chips.getByRole('listitem').count(), { timeout: 10_000 }).toBe(1);
     await page.page.getByRole('button', { name: 'Compare models…' }).click();
     const form = page.page.getByRole('form', { name: 'Compare models' });
     await form.getByLabel('Model of column 1').selectOption('demo-chat');
     await form.getByLabel('Model of column 2').selectOption('demo-chat-mini');
     await form.getByLabel('Message to compare').fill('Why is the sky blue?');
+    await form.getByText('With the file attached below: tides.txt').waitFor();
     await form.getByRole('button', { name: 'Send to all' }).click();
 
     const columns = page.page.getByRole('region', { name: 'Replies side by side' });
@@ -27,6 +38,8 @@ describe('compare models', () => {
     await failed.getByRole('alert').waitFor();
     await expect.poll(() => good.getAttribute('data-status'), { timeout: 20_000 }).toBe('complete');
     await expect(good.textContent()).resolves.toContain('synthetic demo reply');
+    await expect(good.textContent()).resolves.toContain('begins: “Spring tides at Brest.”');
+    await expect(chips.getByRole('listitem').count()).resolves.toBe(0);
     await expect(good.locator('.chat-usage').textContent()).resolves.toMatch(/\d+ tokens/);
     await expect(failed.getAttribute('data-status')).resolves.toBe('error');
     await suite.app.screenshot('chat-compare');

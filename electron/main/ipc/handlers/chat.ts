@@ -6,6 +6,7 @@ import {
   AttachmentDrafts,
   AttachmentStore,
   imagesRefusedFor,
+  type ReadAttachment,
 } from '../../services/chat/attachments';
 import { ChatService } from '../../services/chat/chat-service';
 import { ChatStore } from '../../services/chat/store';
@@ -84,6 +85,7 @@ export async function chatHandlers(
     ...(retrieval ? { retrieval } : {}),
     emit: context.emit,
     client: async (requestId) => (await context.activeClient(requestId)).client,
+    acceptsImages: (model) => context.models.acceptsImages(model),
     defaults: async () => (await context.settings.get()).chatDefaults,
   });
   context.onClose(() => chat.close());
@@ -91,6 +93,14 @@ export async function chatHandlers(
   const readChosenFiles = context.startImportWorker
     ? readInWorker(context.startImportWorker)
     : readInProcess();
+  /** Images to a model that reads none: refused before sending, naming the model and images. */
+  const refuseImagesFor = async (models: readonly string[], files: readonly ReadAttachment[]) => {
+    if (!files.some((f) => f.kind === 'image')) return;
+    for (const model of new Set(models)) {
+      const refused = imagesRefusedFor(model, await context.models.acceptsImages(model), files);
+      if (refused !== undefined) throw new AppError('invalid_request', refused);
+    }
+  };
   const withCompare = (id: string) => {
     const compare = store.openCompare(id);
     return compare === undefined ? {} : { compare };
@@ -161,11 +171,7 @@ export async function chatHandlers(
     sendMessage: async ({ conversationId, text, attachmentIds = [], options }) => {
       const files = await drafts.prepare(attachmentIds, text);
       const model = store.get(conversationId)?.model;
-      const refused =
-        model && files.some((f) => f.kind === 'image')
-          ? imagesRefusedFor(model, await context.models.acceptsImages(model), files)
-          : undefined;
-      if (refused !== undefined) throw new AppError('invalid_request', refused);
+      await refuseImagesFor(model ? [model] : [], files);
       const sent = await chat.send(conversationId, text, options, files);
       drafts.sent(attachmentIds);
       return sent;
@@ -199,8 +205,16 @@ export async function chatHandlers(
     regenerateReply: ({ conversationId, replyId, options }) =>
       chat.regenerate(conversationId, { ...options, replyId }),
     continueReply: ({ replyId, options }) => chat.continueReply(replyId, options),
-    compareMessage: ({ conversationId, text, targets, options }) =>
-      chat.compare(conversationId, text, targets, options),
+    compareMessage: async ({ conversationId, text, targets, attachmentIds = [], options }) => {
+      const files = await drafts.prepare(attachmentIds, text);
+      await refuseImagesFor(
+        targets.map((t) => t.model),
+        files,
+      );
+      const started = await chat.compare(conversationId, text, targets, options, files);
+      drafts.sent(attachmentIds);
+      return started;
+    },
     continueWith: async ({ replyId }) => (await chat.continueWith(replyId), null),
     editMessage: ({ messageId, text, options }) => chat.edit(messageId, text, options),
     getConversationCost: async ({ id }) => {

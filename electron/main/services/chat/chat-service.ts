@@ -33,7 +33,12 @@ import {
 import type { ChatMessage } from '../../../shared/relay-requests';
 import { RelayError, REPLY_TOO_LONG, type RelayClient } from '../relay/relay-client';
 import { AppError, errorInfo } from '../app-error';
-import { messageContent, type AttachmentStore, type ReadAttachment } from './attachments';
+import {
+  messageContent,
+  type AttachmentStore,
+  type ReadAttachment,
+  type StoredAttachment,
+} from './attachments';
 import type { PreparedRetrieval, ReplyRetrieval } from '../knowledge/retrieval';
 import { DeltaCoalescer } from './delta-coalescer';
 import { DEFAULT_TITLE, type ChatStore, type NewMessage } from './store';
@@ -48,6 +53,11 @@ export interface ChatServiceOptions {
   emit: Emit;
   /** A relay client whose retry countdowns are reported with `requestId`. */
   client: (requestId: string) => Promise<RelayClient>;
+  /**
+   * Whether a model reads images (the model list, with the person's setting); false: the images
+   * of earlier messages are left out of its requests. Without it, every model is sent them.
+   */
+  acceptsImages?: (model: string) => Promise<boolean | undefined>;
   /** Temperature and max tokens for conversations that keep the defaults. */
   defaults: () => Promise<{ temperature: number; maxTokens: number | null }>;
   /** Default 250 ms: at most four writes a second while a reply streams. */
@@ -337,6 +347,7 @@ export class ChatService {
     text: string,
     targets: readonly CompareTarget[],
     options: SendOptions = {},
+    files: readonly ReadAttachment[] = [],
   ) {
     const conversation = this.#conversation(conversationId);
     this.#ensureIdle(conversationId);
@@ -345,6 +356,8 @@ export class ChatService {
     for (let i = 0; i < targets.length; i++) prepared.push(await this.#prepare());
     this.#ensureIdle(conversationId);
     const after = this.#leafToFollow(conversationId);
+    if (files.length > 0 && this.#options.attachments === undefined)
+      throw new AppError('internal', 'Files cannot be sent here.');
     const batchId = randomUUID();
     const user = this.#store.transaction(() => {
       const [sent] = this.#store.append(
@@ -352,6 +365,8 @@ export class ChatService {
         [{ role: 'user', content: text, status: 'complete' }],
         after,
       );
+      // Stored once, with the message: every reply of the compare is asked with them.
+      if (files.length > 0) this.#options.attachments!.add(sent!.id, files);
       this.#store.addChildren(
         conversationId,
         sent!.id,
@@ -521,22 +536,33 @@ export class ChatService {
     ).finally(() => this.#active.delete(replyId));
   }
 
-  /** What the reply is asked with: the system prompt, then the path up to its parent. */
-  #history(conversationId: string, reply: ChatMessageRecord): ChatMessage[] {
+  /**
+   * What the reply is asked with: the system prompt, then the path up to its parent; without
+   * images for a model known to read none, the path's images are left out (their messages' text
+   * and text files stay). The model list is only asked when the path has images.
+   */
+  async #history(
+    conversationId: string,
+    reply: ChatMessageRecord,
+    model: string,
+  ): Promise<ChatMessage[]> {
     const conversation = this.#conversation(conversationId);
     const out: ChatMessage[] = [];
     if (conversation.systemPrompt.trim() !== '')
       out.push({ role: 'system', content: conversation.systemPrompt });
     if (reply.parentId === null) return out;
     const path = this.#store.ancestors(reply.parentId);
-    const files =
+    const files: Map<string, StoredAttachment[]> =
       this.#options.attachments?.forRequest(
         path.filter((m) => m.role === 'user').map((m) => m.id),
       ) ?? new Map();
+    const hasImages = [...files.values()].some((list) => list.some((f) => f.kind === 'image'));
+    const images = !hasImages || (await this.#options.acceptsImages?.(model)) !== false;
     for (const message of path) {
       // Failed replies with no text say nothing to the model.
       if (message.role === 'assistant' && message.content === '') continue;
-      const attached = files.get(message.id) ?? [];
+      const all = files.get(message.id) ?? [];
+      const attached = images ? all : all.filter((file) => file.kind !== 'image');
       out.push({ role: message.role, content: messageContent(message.content, attached) });
     }
     return out;
@@ -573,11 +599,12 @@ export class ChatService {
       const reply = this.#message(replyId);
       const defaults = await this.#options.defaults();
       const maxTokens = conversation.maxTokens ?? defaults.maxTokens;
-      const history = this.#history(conversationId, reply);
+      const model = reply.model ?? conversation.model ?? '';
+      const history = await this.#history(conversationId, reply, model);
       if (continuing) history.push({ role: 'assistant', content: prefix });
       const result = await client.chat(
         {
-          model: reply.model ?? conversation.model ?? '',
+          model,
           messages: options.messages ? await options.messages(history) : history,
           temperature: reply.temperature ?? conversation.temperature ?? defaults.temperature,
           ...(maxTokens === null ? {} : { max_tokens: maxTokens }),

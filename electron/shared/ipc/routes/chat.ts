@@ -484,7 +484,9 @@ export const CHAT_ROUTES = {
   ),
   /**
    * One message to several models (or one model at several temperatures) at once: the replies
-   * stream side by side, each can be stopped alone, and each fails alone.
+   * stream side by side, each can be stopped alone, and each fails alone. Its files are stored
+   * once with the message and sent to every model; with images, a model that reads none refuses
+   * the whole compare before anything is sent, naming the model and the images.
    */
   compareMessage: route(
     'chat:compare',
@@ -497,6 +499,8 @@ export const CHAT_ROUTES = {
         .array(compareTargetSchema)
         .min(2, { error: 'Choose at least two models or temperatures to compare.' })
         .max(MAX_COMPARE, { error: `Compare at most ${MAX_COMPARE} at once.` }),
+      /** Attachment drafts sent with it to every model (images only to models that read them). */
+      attachmentIds: attachmentIdsSchema,
       options: sendOptionsSchema,
     }),
     z.object({ userMessageId: id, replyIds: z.array(id) }),

@@ -427,12 +427,14 @@ export async function compareModels(
   conversationId: string,
   text: string,
   targets: CompareTarget[],
+  attachmentIds: string[] = [],
 ): Promise<boolean> {
   const sent = await reportFailure(async () => {
     const { replyIds } = await requireBridge().compareMessage({
       conversationId,
       text,
       targets,
+      ...(attachmentIds.length > 0 ? { attachmentIds } : {}),
       options: { stream: true },
     });
     for (const replyId of replyIds)

@@ -9,10 +9,10 @@ import {
   watchChatEvents,
 } from './chat-actions';
 import { useChatStore } from './chat-store';
-import { CompareColumns, CompareLauncher } from './compare-view';
+import { CompareColumns } from './compare-view';
 import { ChatHeader } from './chat-header';
 import { ChatWelcome } from './chat-welcome';
-import { Composer } from './composer';
+import { ChatInput } from './composer';
 import { ConversationList } from './conversation-list';
 import { loadPrices } from './cost-store';
 import { MessageList } from './message-list';
@@ -114,8 +114,7 @@ export function ChatScreen() {
               <MessageList key={activeId} conversationId={activeId} />
             )}
             <CompareColumns />
-            <CompareLauncher conversation={conversation} />
-            <Composer conversation={conversation} />
+            <ChatInput conversation={conversation} />
           </>
         )}
       </section>

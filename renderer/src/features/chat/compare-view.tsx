@@ -9,6 +9,7 @@ import { useEffect, useState } from 'react';
 import { RelayFailure } from '../../components/relay-failure';
 import { formatCost, replyCost } from '../../lib/money';
 import { requireBridge } from '../../lib/relay-bridge';
+import { imagesWarning, type AttachmentDrafts } from './attachments';
 import { compareModels, continueWith, stopReply, type CompareTarget } from './chat-actions';
 import { useChatStore } from './chat-store';
 import { priceOf, useCostStore } from './cost-store';
@@ -117,8 +118,18 @@ export function CompareColumns() {
   );
 }
 
-/** "Compare…": the models (or temperatures) to send the next message to, and the message. */
-export function CompareLauncher({ conversation }: { conversation: ConversationSummary }) {
+/**
+ * "Compare…": the models (or temperatures) to send the next message to, and the message, with the
+ * files attached in the composer (sent to every model; images refused here, before sending, for a
+ * model that reads none).
+ */
+export function CompareLauncher({
+  conversation,
+  files,
+}: {
+  conversation: ConversationSummary;
+  files: AttachmentDrafts;
+}) {
   const [open, setOpen] = useState(false);
   const [models, setModels] = useState<string[]>([]);
   const [targets, setTargets] = useState<Array<{ model: string; temperature: string }>>([]);
@@ -167,8 +178,15 @@ export function CompareLauncher({ conversation }: { conversation: ConversationSu
     }
     if (chosen.length < 2) return setProblem('Choose at least two models or temperatures.');
     if (text.trim() === '') return setProblem('Write a message first.');
+    // Images to a model that reads none: said here, naming it; nothing is sent, nothing is lost.
+    for (const model of new Set(chosen.map((c) => c.model))) {
+      const images = await imagesWarning(model, files.files);
+      if (images !== undefined) return setProblem(images);
+    }
     setProblem(undefined);
-    if (await compareModels(conversation.id, text, chosen)) {
+    const attachmentIds = files.files.map((f) => f.id);
+    if (await compareModels(conversation.id, text, chosen, attachmentIds)) {
+      if (attachmentIds.length > 0) files.sent();
       setText('');
       setOpen(false);
     }
@@ -245,6 +263,12 @@ export function CompareLauncher({ conversation }: { conversation: ConversationSu
         value={text}
         onChange={(event) => setText(event.target.value)}
       />
+      {files.files.length > 0 && (
+        <p className="chat-compare-files">
+          With {files.files.length === 1 ? 'the file' : `${files.files.length} files`} attached
+          below: {files.files.map((f) => f.name).join(', ')}
+        </p>
+      )}
       {problem && <p className="field-error">{problem}</p>}
       <div className="chat-message-tools">
         <button type="submit" className="button button-small button-primary">

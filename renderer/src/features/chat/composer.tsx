@@ -1,7 +1,14 @@
 import { useEffect, useRef, useState, type KeyboardEvent } from 'react';
 import { Icon } from '../../components/icon';
 import { relayBridge } from '../../lib/relay-bridge';
-import { AttachmentChips, estimateTokens, imagesWarning, useAttachmentDrafts } from './attachments';
+import {
+  AttachmentChips,
+  estimateTokens,
+  imagesWarning,
+  useAttachmentDrafts,
+  type AttachmentDrafts,
+} from './attachments';
+import { CompareLauncher } from './compare-view';
 import { saveConversationSettings, sendMessage, stopStreaming } from './chat-actions';
 import { useChatStore } from './chat-store';
 import type { ConversationSummary } from './chat-types';
@@ -12,7 +19,27 @@ import { useSnippetInsert } from './snippet-insert';
  * The message box and the conversation's request settings (system prompt, sampling); the model
  * and the chat options are in the conversation's header.
  */
-export function Composer({ conversation }: { conversation: ConversationSummary }) {
+/**
+ * The message box and "Compare models…" above it: one set of attached files, sent with whichever
+ * sends the message.
+ */
+export function ChatInput({ conversation }: { conversation: ConversationSummary }) {
+  const files = useAttachmentDrafts(conversation.id);
+  return (
+    <>
+      <CompareLauncher conversation={conversation} files={files} />
+      <Composer conversation={conversation} files={files} />
+    </>
+  );
+}
+
+export function Composer({
+  conversation,
+  files,
+}: {
+  conversation: ConversationSummary;
+  files: AttachmentDrafts;
+}) {
   const streamingCount = useChatStore((s) => Object.keys(s.streaming).length);
   const [text, setText] = useState('');
   const enterSends = useChatStore((s) => s.enterSends);
@@ -41,7 +68,6 @@ export function Composer({ conversation }: { conversation: ConversationSummary }
   const input = useRef<HTMLTextAreaElement>(null);
   const focusAsked = useChatStore((s) => s.composerFocus);
   const snippets = useSnippetInsert({ text, setText, input });
-  const files = useAttachmentDrafts(conversation.id);
   const [contextTokens, setContextTokens] = useState<number | undefined>(undefined);
 
   // A suggestion chosen: it fills the message box, ready to edit or send.
