@@ -107,7 +107,7 @@ describe('model picker', () => {
     await models.setKind('demo-chat-fast', 'Automatic');
     await expect
       .poll(() => models.modelIds('Chat'))
-      .toEqual(['demo-chat', 'demo-chat-fast', 'demo-chat-mini']);
+      .toEqual(['demo-chat', 'demo-chat-fast', 'demo-chat-mini', 'demo-vision']);
     await expect(models.kindSelect('demo-chat-fast').inputValue()).resolves.toBe('auto');
   });
 
