@@ -4,11 +4,16 @@
  * kind the renderer shows a remedy for. The router passes it on as it is; any other error is a
  * fault, logged in main and never shown in detail.
  *
+ * Its words come from main's catalogue (`said('key', values)`, `services/words.ts`): the page
+ * shows them in the person's language, and `message` keeps them in English.
+ *
  * `errorInfo` is the one mapping of the app's errors (this one and `RelayError`) to the plain
  * `IpcError` that crosses to the page, in an answer, an event or a stored reply.
  */
 import type { IpcError, IpcErrorKind } from '../../shared/ipc/define';
+import type { ErrorMessageKey, MessageValues } from '../../shared/messages/keys';
 import { RelayError } from './relay/relay-error';
+import type { Said } from './words';
 
 /** A field of a form that is wrong, and why, in words for the person. */
 export interface FieldIssue {
@@ -25,26 +30,37 @@ export interface AppErrorDetails {
 
 export class AppError extends Error {
   override readonly name = 'AppError';
+  /** The message's key in main's catalogue, when it has one (older code passes English text). */
+  readonly messageId?: ErrorMessageKey;
+  readonly values?: MessageValues;
 
   constructor(
     readonly kind: IpcErrorKind,
-    message: string,
+    message: string | Said,
     readonly details: AppErrorDetails = {},
   ) {
-    super(message);
+    super(typeof message === 'string' ? message : message.english);
+    if (typeof message !== 'string') {
+      this.messageId = message.id;
+      if (message.values) this.values = message.values;
+    }
   }
 }
 
 /** The IPC form of an `AppError` or a `RelayError`; undefined for any other error (a fault). */
 export function errorInfo(error: unknown): IpcError | undefined {
   if (error instanceof RelayError) {
-    const { kind, message, status, param, code, retryAfterMs, partialText } = error;
-    return withDefined({ kind, message }, { status, param, code, retryAfterMs, partialText });
+    const { kind, message, status, param, code, retryAfterMs, partialText, messageId, values } =
+      error;
+    return withDefined(
+      { kind, message },
+      { messageId, values, status, param, code, retryAfterMs, partialText },
+    );
   }
   if (error instanceof AppError) {
     return withDefined(
       { kind: error.kind, message: error.message },
-      { param: error.details.param },
+      { messageId: error.messageId, values: error.values, param: error.details.param },
     );
   }
   return undefined;

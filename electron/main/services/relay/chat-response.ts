@@ -2,6 +2,7 @@ import { createParser, type EventSourceMessage, type ParseError } from 'eventsou
 import { MAX_REPLY_CHARS } from '../../../shared/ipc/routes/chat';
 import { errorFromPayload, readErrorPayload, type Redact } from './http-errors';
 import { RelayError } from './relay-error';
+import { said } from '../words';
 import { hostOf, type ReadResult, type ResponseReader } from './response-reader';
 
 export interface Usage {
@@ -61,13 +62,13 @@ function readCompletion(text: string, url: string, redact: Redact): ChatResult {
   } catch {
     throw new RelayError(
       'bad_response',
-      `${hostOf(url)} answered with text that is not valid JSON where a chat reply was expected.`,
+      said('relay.chat.notJson', { host: hostOf(url) }),
     );
   }
   if (body === null || typeof body !== 'object') {
     throw new RelayError(
       'bad_response',
-      `${hostOf(url)} answered with JSON that is not a chat reply.`,
+      said('relay.chat.notReply', { host: hostOf(url) }),
     );
   }
   const record = body as Record<string, unknown>;
@@ -88,7 +89,7 @@ function readCompletion(text: string, url: string, redact: Redact): ChatResult {
   ) {
     throw new RelayError(
       'bad_response',
-      `${hostOf(url)} answered with JSON that is not a chat reply (no choices[0].message).`,
+      said('relay.chat.noMessage', { host: hostOf(url) }),
     );
   }
   const content = typeof message.content === 'string' ? message.content : '';
@@ -110,7 +111,7 @@ export const REPLY_TOO_LONG = 'reply_too_long';
 function tooLong(maxChars: number, content: string): RelayError {
   return new RelayError(
     'bad_response',
-    `The reply passed ${maxChars.toLocaleString('en-US')} characters, the most the app keeps of one reply, so it was cut there and the rest was not read.`,
+    said('relay.chat.tooLong', { maxChars }),
     { code: REPLY_TOO_LONG, partialText: content },
   );
 }
@@ -138,7 +139,7 @@ export async function readChatResponse(
     body.close();
     throw new RelayError(
       'bad_response',
-      `${hostOf(url)} answered with a web page instead of a reply: check that the address is a Model Relay.`,
+      said('relay.chat.webPage', { host: hostOf(url) }),
     );
   }
 
@@ -184,7 +185,7 @@ export async function readChatResponse(
         fail(
           new RelayError(
             'bad_response',
-            `${hostOf(url)} sent a stream event that is not a JSON object.`,
+            said('relay.chat.eventNotObject', { host: hostOf(url) }),
             { partialText: content },
           ),
         );
@@ -234,7 +235,7 @@ export async function readChatResponse(
         fail(
           new RelayError(
             'bad_response',
-            `${hostOf(url)} sent a stream event larger than 16 MB; the stream was given up.`,
+            said('relay.chat.eventTooLarge', { host: hostOf(url) }),
             { partialText: content },
           ),
         );
@@ -263,7 +264,7 @@ export async function readChatResponse(
       if (first === '<') {
         throw new RelayError(
           'bad_response',
-          `${hostOf(url)} answered with a web page instead of a reply: check that the address is a Model Relay.`,
+          said('relay.chat.webPage', { host: hostOf(url) }),
         );
       }
       state.mode = 'sse';
@@ -288,7 +289,7 @@ export async function readChatResponse(
         if (jsonBytes > MAX_JSON_BYTES) {
           throw new RelayError(
             'bad_response',
-            `The reply from ${hostOf(url)} is larger than 32 MB; it was not read.`,
+            said('relay.chat.replyTooLarge', { host: hostOf(url) }),
           );
         }
       }
@@ -326,7 +327,7 @@ export async function readChatResponse(
   if (!sawChunk) {
     throw new RelayError(
       'bad_response',
-      `${hostOf(url)} ended the answer without sending any reply.`,
+      said('relay.chat.noReply', { host: hostOf(url) }),
       { partialText: content },
     );
   }
