@@ -61,6 +61,7 @@ import type { ClipboardText, QuickAskService } from './services/quick-ask/quick-
 import type { FetchLike, RelayClient } from './services/relay/relay-client';
 import type { SecretStore } from './services/secret-store';
 import { SettingsService } from './services/settings/settings';
+import { localeFor, setMainLocale } from './services/words';
 import { UpdateService, type Updater } from './services/updates/update-service';
 
 export interface AppServicesOptions {
@@ -281,6 +282,10 @@ async function openServices(options: AppServicesOptions): Promise<SessionService
   const health = new ConnectionHealthTracker(emit);
   log.setIncludePrompts((await settings.get()).includePromptsInLogs);
   settings.onChange((changed) => log.setIncludePrompts(changed.includePromptsInLogs));
+  // Main's words (menus, dialogs) follow the language setting, or the system's language.
+  const systemLocale = options.systemLocale ?? 'en';
+  setMainLocale(localeFor((await settings.get()).language, systemLocale));
+  settings.onChange((changed) => setMainLocale(localeFor(changed.language, systemLocale)));
 
   /** A client for a connection, with the person's timeouts and retry countdowns sent to the page. */
   async function clientFor(id: string, requestId: string = randomUUID()): Promise<RelayClient> {

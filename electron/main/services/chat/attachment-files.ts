@@ -9,6 +9,7 @@ import type { DesktopShell, Dialogs } from '../../app-context';
 import { AppError } from '../app-error';
 import { writeFileAtomic } from '../data-files';
 import type { AttachmentStore } from './attachments';
+import { nativeText } from '../words';
 
 function stored(store: AttachmentStore, id: string) {
   const file = store.file(id);
@@ -56,7 +57,7 @@ export async function saveAttachment(
   const file = stored(store, id);
   const extension = extname(file.name).slice(1);
   const path = await dialogs.chooseSavePath({
-    title: 'Save the file',
+    title: nativeText('dialog.saveFile'),
     defaultName: safeFileName(file.name),
     ...(extension ? { filters: [{ name: extension.toUpperCase(), extensions: [extension] }] } : {}),
   });

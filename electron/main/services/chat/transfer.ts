@@ -29,6 +29,7 @@ import { writeFileAtomic } from '../data-files';
 import type { ReadChosenFiles } from './import-reader';
 import type { ChatStore } from './store';
 import { looksLikeZip, readZip, ZipError, type ZipLimits } from './zip-reader';
+import { nativeText } from '../words';
 
 export const EXPORT_FORMAT_ID = 'relay-desktop-chat';
 export const EXPORT_VERSION = 2;
@@ -508,7 +509,7 @@ export async function exportToFile(
   });
   const file = buildExport(store, conversations, format, now);
   const path = await dialogs.chooseSavePath({
-    title: conversations.length === 1 ? 'Export the conversation' : 'Export the conversations',
+    title: nativeText('dialog.exportConversations', { count: conversations.length }),
     defaultName: file.defaultName,
     filters: [{ name: file.extension.toUpperCase(), extensions: [file.extension] }],
   });
@@ -537,8 +538,8 @@ export async function importFromFiles(
   readChosenFiles: ReadChosenFiles,
 ): Promise<{ cancelled: boolean; conversationIds: string[]; refused: Refused[] }> {
   const paths = await dialogs.chooseOpenPaths({
-    title: 'Import conversations',
-    filters: [{ name: 'Chat export (JSON, or a zip of them)', extensions: ['json', 'zip'] }],
+    title: nativeText('dialog.importConversations'),
+    filters: [{ name: nativeText('dialog.chatExportFilter'), extensions: ['json', 'zip'] }],
     multiple: true,
   });
   if (paths.length === 0) return { cancelled: true, conversationIds: [], refused: [] };

@@ -11,6 +11,7 @@ import { AppError } from '../app-error';
 import type { RelayClient } from '../relay/relay-client';
 import { galleryFault, type ImageGallery } from './gallery';
 import { generateImages, type GenerateRequest, type Generated } from './generate';
+import { nativeText } from '../words';
 
 export interface ImagesServiceOptions {
   gallery: ImageGallery;
@@ -98,9 +99,11 @@ export class ImagesService {
       const image = await this.#gallery.get(id);
       const ext = image.fileName.split('.').pop() ?? 'png';
       const path = await this.#options.dialogs.chooseSavePath({
-        title: 'Save the image as',
+        title: nativeText('dialog.saveImage'),
         defaultName: image.fileName,
-        filters: [{ name: `${ext.toUpperCase()} image`, extensions: [ext] }],
+        filters: [
+          { name: nativeText('dialog.imageFilter', { type: ext.toUpperCase() }), extensions: [ext] },
+        ],
       });
       if (path === undefined) return { saved: false };
       await this.#gallery.copyTo(id, path);
@@ -130,7 +133,7 @@ export class ImagesService {
     return this.#io(async () => {
       const current = this.#gallery.folder();
       const chosen = await this.#options.dialogs.chooseFolder?.({
-        title: 'Choose the gallery folder',
+        title: nativeText('dialog.chooseGalleryFolder'),
         defaultPath: current.path,
       });
       if (chosen === undefined) return current;

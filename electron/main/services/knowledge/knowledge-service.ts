@@ -40,6 +40,7 @@ import { RelayError, type RelayClient } from '../relay/relay-client';
 import { CHUNK_OPTIONS, chunkDocument, type ChunkOptions } from './chunking';
 import { KNOWLEDGE_DOMAIN, KNOWLEDGE_MIGRATIONS } from './migrations';
 import { PackedVectors } from './vector-search';
+import { nativeText } from '../words';
 
 export const KNOWLEDGE_BATCH_SIZE = 64;
 /** The most files one base holds; a folder with more is cut there, and the person told. */
@@ -299,7 +300,7 @@ export class KnowledgeService {
     kind: 'files' | 'folder',
   ): Promise<{ chosen: boolean; added: number }> {
     const row = this.#row(id);
-    const title = `Add to “${row.name}”`;
+    const title = nativeText('dialog.addToKnowledgeBase', { name: row.name });
     let paths: string[];
     if (kind === 'folder') {
       const folder = await this.#options.dialogs.chooseFolder?.({ title });

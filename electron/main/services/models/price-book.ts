@@ -22,6 +22,7 @@ import { AppError } from '../app-error';
 import type { Dialogs } from '../../app-context';
 import { readJsonFile, writeFileAtomic } from '../data-files';
 import { readRegularFile } from '../files/regular-file';
+import { nativeText } from '../words';
 
 export const MODEL_PRICES_FILE = 'model-prices.json';
 export const PRICE_LIST_FORMAT = 'relay-desktop-prices';
@@ -166,8 +167,8 @@ export async function importPriceFile(
   dialogs: Dialogs,
 ): Promise<{ cancelled: boolean; imported: number; prices: PriceList }> {
   const [path] = await dialogs.chooseOpenPaths({
-    title: 'Import a price list',
-    filters: [{ name: 'Price list (JSON)', extensions: ['json'] }],
+    title: nativeText('dialog.importPrices'),
+    filters: [{ name: nativeText('dialog.priceListFilter'), extensions: ['json'] }],
   });
   if (path === undefined) return { cancelled: true, imported: 0, prices: await book.get() };
   const name = basename(path);
@@ -198,7 +199,7 @@ export async function exportPriceFile(
   dialogs: Dialogs,
 ): Promise<{ saved: boolean; path?: string }> {
   const path = await dialogs.chooseSavePath({
-    title: 'Export the price list',
+    title: nativeText('dialog.exportPrices'),
     defaultName: 'model-prices.json',
     filters: [{ name: 'JSON', extensions: ['json'] }],
   });

@@ -23,6 +23,7 @@ import { writeFileAtomic } from '../data-files';
 import { migrate, type Db } from '../database';
 import { PROMPTS_DOMAIN, PROMPTS_MIGRATIONS } from './migrations';
 import { parsePromptFile, serializePrompts } from './prompt-file';
+import { nativeText } from '../words';
 
 /** The file dialogs the library's import and export ask through. */
 export interface PromptDialogs {
@@ -300,9 +301,9 @@ export class PromptsService {
   }> {
     const { json, count } = this.exportJson(options);
     const path = await this.#dialogs?.chooseSavePath({
-      title: 'Export the prompt library',
+      title: nativeText('dialog.exportPrompts'),
       defaultName: 'relay-desktop-prompts.json',
-      filters: [{ name: 'Prompt library', extensions: ['json'] }],
+      filters: [{ name: nativeText('dialog.promptLibraryFilter'), extensions: ['json'] }],
     });
     if (path === undefined) return { saved: false, count };
     await writeFileAtomic(path, json, { mode: 0o644 });
@@ -313,8 +314,8 @@ export class PromptsService {
   async importFromFile(): Promise<PromptImportResult> {
     const [path] =
       (await this.#dialogs?.chooseOpenPaths({
-        title: 'Import prompts',
-        filters: [{ name: 'Prompt library', extensions: ['json'] }],
+        title: nativeText('dialog.importPrompts'),
+        filters: [{ name: nativeText('dialog.promptLibraryFilter'), extensions: ['json'] }],
         multiple: false,
       })) ?? [];
     if (path === undefined) return { chosen: false, added: 0, duplicates: 0, refused: [] };
