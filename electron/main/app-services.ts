@@ -61,7 +61,7 @@ import type { ClipboardText, QuickAskService } from './services/quick-ask/quick-
 import type { FetchLike, RelayClient } from './services/relay/relay-client';
 import type { SecretStore } from './services/secret-store';
 import { SettingsService } from './services/settings/settings';
-import { localeFor, setMainLocale } from './services/words';
+import { localeFor, said, setMainLocale } from './services/words';
 import { UpdateService, type Updater } from './services/updates/update-service';
 
 export interface AppServicesOptions {
@@ -170,7 +170,7 @@ const NO_DIALOGS: Dialogs = {
 const NO_DESKTOP: DesktopShell = {
   showInFolder: () => undefined,
   moveToTrash: async () => {
-    throw new AppError('internal', 'Moving files to the trash is not available here.');
+    throw new AppError('internal', said('app.trashUnavailable'));
   },
 };
 
@@ -352,7 +352,7 @@ async function openServices(options: AppServicesOptions): Promise<SessionService
     async activeClient(requestId) {
       const id = await connections.activeId();
       if (id === undefined)
-        throw new AppError('not_found', 'Connect to a relay first: no connection is set up yet.');
+        throw new AppError('not_found', said('app.connectFirst'));
       return { connectionId: id, client: await clientFor(id, requestId) };
     },
     clientFor: (id, requestId) => clientFor(id, requestId),

@@ -7,6 +7,7 @@
  * stopped by the services' own close and waited for, briefly.
  */
 import { AppError } from './services/app-error';
+import { said } from './services/words';
 
 /** How long a reopen waits for calls still running after the services closed. */
 const SETTLE_MS = 10_000;
@@ -32,7 +33,7 @@ export class AppSession<S extends { close(): Promise<void> }> {
   /** The services now; throws while they are being reopened. */
   get current(): S {
     if (this.#current === undefined)
-      throw new AppError('internal', 'The app is reopening its data; try again in a moment.');
+      throw new AppError('internal', said('app.reopening'));
     return this.#current;
   }
 
@@ -40,10 +41,7 @@ export class AppSession<S extends { close(): Promise<void> }> {
   async use<T>(work: (services: S) => T | Promise<T>): Promise<T> {
     const services = this.#current ?? (await this.#ready);
     if (services === undefined)
-      throw new AppError(
-        'internal',
-        "The app's data could not be opened again after a restore. Quit and start the app again.",
-      );
+      throw new AppError('internal', said('app.notReopened'));
     const run = Promise.resolve().then(() => work(services));
     this.#running.add(run);
     void run.then(

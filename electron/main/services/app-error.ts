@@ -13,7 +13,7 @@
 import type { IpcError, IpcErrorKind } from '../../shared/ipc/define';
 import type { ErrorMessageKey, MessageValues } from '../../shared/messages/keys';
 import { RelayError } from './relay/relay-error';
-import type { Said } from './words';
+import { said, type Said } from './words';
 
 /** A field of a form that is wrong, and why, in words for the person. */
 export interface FieldIssue {
@@ -64,6 +64,41 @@ export function errorInfo(error: unknown): IpcError | undefined {
     );
   }
   return undefined;
+}
+
+/** Something refused by name (a file, an entry), with the reason in words the page formats. */
+export interface Refusal {
+  name: string;
+  /** The reason in English. */
+  reason: string;
+  messageId?: ErrorMessageKey;
+  values?: MessageValues;
+}
+
+export function refusal(name: string, reason: Said | AppError): Refusal {
+  const out: Refusal = {
+    name,
+    reason: reason instanceof AppError ? reason.message : reason.english,
+  };
+  const id = reason instanceof AppError ? reason.messageId : reason.id;
+  if (id !== undefined) out.messageId = id;
+  if (reason.values !== undefined) out.values = reason.values;
+  return out;
+}
+
+/**
+ * "Nothing was imported", after every reason: one refusal's in the page's language, several in
+ * English (they are listed one by one beside it).
+ */
+export function nothingImported(refused: readonly Omit<Refusal, 'name'>[]): Said {
+  const [only] = refused;
+  if (refused.length === 1 && only?.messageId !== undefined) {
+    return said('import.nothingImported', {
+      reasons: { id: only.messageId, english: only.reason, values: only.values ?? {} },
+    });
+  }
+  if (refused.length === 0) return said('import.nothingAtAll');
+  return said('import.nothingImported', { reasons: refused.map((r) => r.reason).join(' ') });
 }
 
 /** `base` with the fields of `extra` that are set: an absent one stays absent, not undefined. */

@@ -47,6 +47,7 @@ import {
   thumbnailOf,
   type ImageResult,
 } from './attachment-images';
+import { said } from '../words';
 
 /** The limits attachments are read under; the person sets the size cap. */
 export interface AttachmentLimits {
@@ -432,18 +433,12 @@ export class AttachmentDrafts {
   async prepare(ids: readonly string[], text: string): Promise<ReadAttachment[]> {
     if (ids.length === 0) return [];
     if (ids.length > MAX_ATTACHMENTS)
-      throw new AppError(
-        'invalid_request',
-        `Send at most ${MAX_ATTACHMENTS} files with one message.`,
-      );
+      throw new AppError('invalid_request', said('attachments.tooMany', { max: MAX_ATTACHMENTS }));
     const limits = await this.limits();
     const drafts = ids.map((id) => {
       const draft = this.#drafts.get(id);
       if (draft === undefined)
-        throw new AppError(
-          'invalid_request',
-          'A file attached is no longer ready (the app restarted since): remove it and attach it again.',
-        );
+        throw new AppError('invalid_request', said('attachments.notReady'));
       return draft;
     });
     const fromDisk = drafts.filter(
@@ -510,10 +505,7 @@ export class AttachmentDrafts {
         0,
       );
     if (tokens > limits.contextTokens)
-      throw new AppError(
-        'invalid_request',
-        `The message with its files is about ${tokens.toLocaleString('en')} tokens, more than the ${limits.contextTokens.toLocaleString('en')} the model can take: remove a file, or raise the limit in Settings.`,
-      );
+      throw new AppError('invalid_request', said('attachments.tooManyTokens', { tokens, limit: limits.contextTokens }));
     return files;
   }
 
@@ -587,9 +579,6 @@ function megabytes(bytes: number): string {
 async function readBytesOf(path: string, expected: number): Promise<Uint8Array> {
   const read = await readRegularFile(path, expected);
   if (!read.ok || read.bytes.length !== expected)
-    throw new AppError(
-      'invalid_request',
-      `${basename(path)} was not sent: it changed while it was read; attach it again.`,
-    );
+    throw new AppError('invalid_request', said('attachments.changed', { name: basename(path) }));
   return read.bytes;
 }

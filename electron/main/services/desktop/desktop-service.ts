@@ -19,6 +19,7 @@ import { AppError } from '../app-error';
 import type { LogFields } from '../log-policy';
 import { acceleratorLabel, readAccelerator } from './accelerator';
 import { readConnectLink } from './connect-link';
+import { said } from '../words';
 
 export interface DesktopIntegration {
   /**
@@ -128,7 +129,10 @@ export class DesktopService {
         if (shortcutChanged) this.#applyShortcut(before.quickAsk);
         throw new AppError(
           'invalid_request',
-          `${desktop.openAtLogin ? 'Opening at login could not be turned on' : 'Opening at login could not be turned off'}: ${errorText(error)}`,
+          said('desktop.openAtLoginFailed', {
+            on: desktop.openAtLogin ? 'on' : 'off',
+            detail: errorText(error),
+          }),
         );
       }
     }

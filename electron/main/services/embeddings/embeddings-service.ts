@@ -23,6 +23,7 @@ import { runToCsv, runToJson } from './export-run';
 import { readInputFile, type InputFile } from './input-file';
 import { EMBEDDINGS_MIGRATIONS, RunStore, type RunRow, type RunStatus } from './run-store';
 import { vectorStats } from './vector-stats';
+import { said } from '../words';
 
 export const DEFAULT_BATCH_SIZE = 64;
 
@@ -82,7 +83,7 @@ export class EmbeddingsService {
 
   #require(runId: string): RunRow {
     const run = this.#store.get(runId);
-    if (run === undefined) throw new AppError('not_found', 'This run does not exist any more.');
+    if (run === undefined) throw new AppError('not_found', said('embeddings.runGone'));
     return run;
   }
 
@@ -103,7 +104,7 @@ export class EmbeddingsService {
   /** Goes on with a run that stopped early, sending only what has no vector yet. */
   resume(runId: string): string {
     const run = this.#require(runId);
-    if (this.#running.has(runId)) throw new AppError('invalid_request', 'This run is still going.');
+    if (this.#running.has(runId)) throw new AppError('invalid_request', said('embeddings.stillRunning'));
     if (run.status === 'done') return runId;
     this.#store.setStatus(runId, 'running');
     this.#launch(runId, run.model);
@@ -259,7 +260,7 @@ export class EmbeddingsService {
   delete(runId: string): void {
     this.#running.get(runId)?.controller.abort();
     if (!this.#store.delete(runId))
-      throw new AppError('not_found', 'This run does not exist any more.');
+      throw new AppError('not_found', said('embeddings.runGone'));
   }
 
   /** Writes the export to `path`, whole or not at all (a saved file like any other program's). */

@@ -11,7 +11,7 @@ import { AppError } from '../app-error';
 import type { RelayClient } from '../relay/relay-client';
 import { galleryFault, type ImageGallery } from './gallery';
 import { generateImages, type GenerateRequest, type Generated } from './generate';
-import { nativeText } from '../words';
+import { nativeText, said } from '../words';
 
 export interface ImagesServiceOptions {
   gallery: ImageGallery;
@@ -52,7 +52,7 @@ export class ImagesService {
   generate(requestId: string, request: GenerateRequest): Promise<Generated> {
     return this.#io(async () => {
       if (this.#running.has(requestId)) {
-        throw new AppError('invalid_request', 'That generation is already running.');
+        throw new AppError('invalid_request', said('images.alreadyRunning'));
       }
       const controller = new AbortController();
       this.#running.set(requestId, controller);
@@ -114,7 +114,7 @@ export class ImagesService {
   copy(id: string): Promise<void> {
     return this.#io(async () => {
       const { copyImage } = this.#options.desktop;
-      if (!copyImage) throw new AppError('internal', 'Copying images is not available here.');
+      if (!copyImage) throw new AppError('internal', said('images.copyUnavailable'));
       await copyImage((await this.#gallery.get(id)).path);
     });
   }
@@ -123,7 +123,7 @@ export class ImagesService {
   startDrag(id: string, webContentsId: number): Promise<void> {
     return this.#io(async () => {
       const { startDrag } = this.#options.desktop;
-      if (!startDrag) throw new AppError('internal', 'Dragging images is not available here.');
+      if (!startDrag) throw new AppError('internal', said('images.dragUnavailable'));
       startDrag((await this.#gallery.get(id)).path, webContentsId);
     });
   }

@@ -22,7 +22,7 @@ import { AppError } from '../app-error';
 import type { Dialogs } from '../../app-context';
 import { readJsonFile, writeFileAtomic } from '../data-files';
 import { readRegularFile } from '../files/regular-file';
-import { nativeText } from '../words';
+import { nativeText, said } from '../words';
 
 export const MODEL_PRICES_FILE = 'model-prices.json';
 export const PRICE_LIST_FORMAT = 'relay-desktop-prices';
@@ -70,7 +70,7 @@ export function parsePriceList(
   try {
     data = JSON.parse(text);
   } catch {
-    throw new AppError('invalid_request', `${name} is not a JSON file, so no price was imported.`);
+    throw new AppError('invalid_request', said('import.prices.notJson', { name }));
   }
   const isOurs = typeof data === 'object' && data !== null && 'format' in data && 'prices' in data;
   const checked = isOurs
@@ -89,10 +89,7 @@ export function parsePriceList(
     'format' in value && value.format === PRICE_LIST_FORMAT ? value.prices : value
   ) as Record<string, ModelPrice>;
   if (Object.keys(prices).length > MAX_MODELS)
-    throw new AppError(
-      'invalid_request',
-      `${name} lists more than ${MAX_MODELS} models; no price was imported.`,
-    );
+    throw new AppError('invalid_request', said('import.prices.tooMany', { name, max: MAX_MODELS }));
   const currency =
     'format' in value && typeof value.currency === 'string' ? value.currency : undefined;
   return currency === undefined ? { prices } : { currency, prices };
@@ -188,7 +185,7 @@ export async function importPriceFile(
   try {
     text = new TextDecoder('utf-8', { fatal: true }).decode(read.bytes);
   } catch {
-    throw new AppError('invalid_request', `${name} is not UTF-8 text, so it is not a price list.`);
+    throw new AppError('invalid_request', said('import.prices.notUtf8', { name }));
   }
   return { cancelled: false, ...(await book.import(name, text)) };
 }
@@ -209,10 +206,7 @@ export async function exportPriceFile(
   } catch (error) {
     const code = (error as { code?: unknown }).code;
     if (typeof code !== 'string') throw error;
-    throw new AppError(
-      'internal',
-      `The price list could not be written to ${path} (${code}). Nothing was saved there; choose another place.`,
-    );
+    throw new AppError('internal', said('export.prices.notWritten', { path, code }));
   }
   return { saved: true, path };
 }

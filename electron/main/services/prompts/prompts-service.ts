@@ -23,7 +23,7 @@ import { writeFileAtomic } from '../data-files';
 import { migrate, type Db } from '../database';
 import { PROMPTS_DOMAIN, PROMPTS_MIGRATIONS } from './migrations';
 import { parsePromptFile, serializePrompts } from './prompt-file';
-import { nativeText } from '../words';
+import { nativeText, said } from '../words';
 
 /** The file dialogs the library's import and export ask through. */
 export interface PromptDialogs {
@@ -119,7 +119,7 @@ export function checkDraft(input: unknown): PromptDraft {
   if (result.success) {
     const draft = result.data;
     if (draft.kind === 'snippet' && draft.starters.length > 0)
-      throw new AppError('invalid_request', 'Starter messages: only an assistant has them.', {
+      throw new AppError('invalid_request', said('prompts.startersAssistantOnly'), {
         param: 'starters',
       });
     return draft;
@@ -184,7 +184,7 @@ export class PromptsService {
 
   get(id: string): Prompt {
     const row = this.#db.one<PromptRow>('SELECT * FROM prompts WHERE id = ?', [id]);
-    if (row === undefined) throw new AppError('not_found', 'That prompt no longer exists.');
+    if (row === undefined) throw new AppError('not_found', said('prompts.gone'));
     return toPrompt(row);
   }
 
@@ -326,7 +326,11 @@ export class PromptsService {
       if (info.size > MAX_PROMPT_FILE_BYTES)
         throw new AppError(
           'invalid_request',
-          `${name} is ${(info.size / 1024 / 1024).toFixed(1)} MB; a prompt library file can be at most ${MAX_PROMPT_FILE_BYTES / 1024 / 1024} MB. Nothing was imported.`,
+          said('import.prompts.tooLarge', {
+            name,
+            size: (info.size / 1024 / 1024).toFixed(1),
+            max: MAX_PROMPT_FILE_BYTES / 1024 / 1024,
+          }),
         );
       text = await readFile(path, 'utf8');
     } catch (error) {
@@ -334,7 +338,7 @@ export class PromptsService {
       const why = (error as NodeJS.ErrnoException).code ?? 'unreadable';
       throw new AppError(
         'invalid_request',
-        `${name} could not be read (${why}). Nothing was imported.`,
+        said('import.prompts.unreadable', { name, why }),
       );
     }
     return { chosen: true, ...this.importJson(text, name) };

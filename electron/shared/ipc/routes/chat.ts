@@ -575,7 +575,7 @@ export const CHAT_ROUTES = {
     z.object({
       cancelled: z.boolean(),
       conversationIds: z.array(id),
-      refused: z.array(z.object({ name: z.string(), reason: z.string() })),
+      refused: z.array(z.object({ name: z.string(), reason: z.string(), ...messageRefFields })),
     }),
   ),
 } as const satisfies Record<string, RouteSpec>;
