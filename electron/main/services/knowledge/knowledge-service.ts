@@ -40,7 +40,7 @@ import { RelayError, type RelayClient } from '../relay/relay-client';
 import { CHUNK_OPTIONS, chunkDocument, type ChunkOptions } from './chunking';
 import { KNOWLEDGE_DOMAIN, KNOWLEDGE_MIGRATIONS } from './migrations';
 import { PackedVectors } from './vector-search';
-import { nativeText } from '../words';
+import { nativeText, said } from '../words';
 
 export const KNOWLEDGE_BATCH_SIZE = 64;
 /** The most files one base holds; a folder with more is cut there, and the person told. */
@@ -106,9 +106,9 @@ interface FoundFile {
 
 function checkName(name: string): string {
   const trimmed = name.trim();
-  if (trimmed === '') throw new AppError('invalid_request', 'Give the knowledge base a name.');
+  if (trimmed === '') throw new AppError('invalid_request', said('knowledge.nameMissing'));
   if (trimmed.length > KNOWLEDGE_LIMITS.name)
-    throw new AppError('invalid_request', `Keep the name to ${KNOWLEDGE_LIMITS.name} characters.`);
+    throw new AppError('invalid_request', said('knowledge.nameTooLong', { max: KNOWLEDGE_LIMITS.name }));
   return trimmed;
 }
 
@@ -179,7 +179,7 @@ export class KnowledgeService {
   #row(id: string): BaseRow {
     const row = this.#db.one<BaseRow>('SELECT * FROM knowledge_bases WHERE id = ?', [id]);
     if (row === undefined)
-      throw new AppError('not_found', 'This knowledge base does not exist any more.');
+      throw new AppError('not_found', said('knowledge.gone'));
     return row;
   }
 
@@ -257,10 +257,10 @@ export class KnowledgeService {
     const checked = checkName(name);
     const trimmedModel = model.trim();
     if (trimmedModel === '')
-      throw new AppError('invalid_request', 'Choose the embeddings model to build it with.');
+      throw new AppError('invalid_request', said('knowledge.chooseModelToBuild'));
     const connectionId = connection ?? (await this.#options.activeConnection());
     if (connectionId === undefined)
-      throw new AppError('not_found', 'Connect to a relay first: no connection is set up yet.');
+      throw new AppError('not_found', said('app.connectFirst'));
     const id = randomUUID();
     const now = this.#now();
     this.#db.run(
@@ -383,7 +383,7 @@ export class KnowledgeService {
       path,
     ]);
     if (changes === 0)
-      throw new AppError('not_found', 'This file or folder is not in the knowledge base.');
+      throw new AppError('not_found', said('knowledge.sourceGone'));
     this.#changed(id);
     await this.index(id);
   }
@@ -672,7 +672,10 @@ export class KnowledgeService {
             else if (vector.length !== dimensions)
               throw new RelayError(
                 'bad_response',
-                `The relay sent vectors of ${vector.length} dimensions, where this knowledge base has ${dimensions}.`,
+                said('knowledge.dimensions', {
+                  got: vector.length,
+                  want: dimensions,
+                }),
               );
           }
         } catch (error) {
@@ -756,12 +759,12 @@ export class KnowledgeService {
   ): Promise<{ vector: number[]; tokens?: number }> {
     const base = this.#row(id);
     const text = question.trim();
-    if (text === '') throw new AppError('invalid_request', 'Write a question to search with.');
+    if (text === '') throw new AppError('invalid_request', said('knowledge.writeQuestion'));
     const dimensions = base.dimensions === null ? undefined : Number(base.dimensions);
     if (dimensions === undefined || this.#chunkCounts(id).embedded === 0)
       throw new AppError(
         'invalid_request',
-        `Nothing in the knowledge base “${base.name}” is embedded yet: add files and let indexing finish.`,
+        said('knowledge.nothingEmbedded', { name: base.name }),
       );
     const client = await this.#options.client(base.connection_id, requestId);
     const result = await client.embed({ model: base.model, input: [text] });
@@ -769,7 +772,7 @@ export class KnowledgeService {
     if (vector.length !== dimensions)
       throw new RelayError(
         'bad_response',
-        `The relay sent a question vector of ${vector.length} dimensions, where this knowledge base has ${dimensions}.`,
+        said('knowledge.questionDimensions', { got: vector.length, want: dimensions }),
       );
     const tokens = result.usage?.promptTokens;
     return tokens === undefined ? { vector } : { vector, tokens };
@@ -856,15 +859,15 @@ export class KnowledgeService {
       [id, fileId],
     );
     if (file === undefined)
-      throw new AppError('not_found', 'This file is not in the knowledge base any more.');
+      throw new AppError('not_found', said('knowledge.fileGone'));
     const stat = await lstat(file.path).catch(() => undefined);
     if (stat === undefined)
       throw new AppError(
         'not_found',
-        `${file.name} is no longer at ${file.path}: it may have been moved or deleted.`,
+        said('knowledge.fileMoved', { name: file.name, path: file.path }),
       );
     if (this.#options.showInFolder === undefined)
-      throw new AppError('invalid_request', 'There is no file manager to show it in here.');
+      throw new AppError('invalid_request', said('knowledge.noFileManager'));
     this.#options.showInFolder(file.path);
   }
 
@@ -905,13 +908,13 @@ export class KnowledgeService {
   async changeModel(id: string, model: string): Promise<KnowledgeBase> {
     const row = this.#row(id);
     const next = model.trim();
-    if (next === '') throw new AppError('invalid_request', 'Choose the embeddings model to use.');
+    if (next === '') throw new AppError('invalid_request', said('knowledge.chooseModel'));
     if (next === row.model)
-      throw new AppError('invalid_request', `“${row.name}” already uses ${next}.`);
+      throw new AppError('invalid_request', said('knowledge.alreadyUses', { name: row.name, model: next }));
     if (this.#running.has(id))
       throw new AppError(
         'invalid_request',
-        'Indexing is running: cancel it or let it finish before changing the model.',
+        said('knowledge.indexingRunning'),
       );
     const sample = this.#db.one<{ text: string }>(
       'SELECT text FROM knowledge_chunks WHERE kb_id = ? ORDER BY id LIMIT 1',
@@ -921,7 +924,7 @@ export class KnowledgeService {
       const client = await this.#options.client(row.connection_id, randomUUID());
       const probe = await client.embed({ model: next, input: [sample.text] });
       if ((probe.vectors[0]?.length ?? 0) === 0)
-        throw new RelayError('bad_response', `The relay sent no vector for ${next}.`);
+        throw new RelayError('bad_response', said('knowledge.noVector', { model: next }));
     }
     this.#db.transaction(() => {
       this.#db.run(
@@ -943,11 +946,11 @@ export class KnowledgeService {
   async copyWithModel(id: string, model: string): Promise<KnowledgeBase> {
     const row = this.#row(id);
     const next = model.trim();
-    if (next === '') throw new AppError('invalid_request', 'Choose the embeddings model to use.');
+    if (next === '') throw new AppError('invalid_request', said('knowledge.chooseModel'));
     if (next === row.model)
       throw new AppError(
         'invalid_request',
-        `“${row.name}” already uses ${next}: choose another model.`,
+        said('knowledge.alreadyUsesChoose', { name: row.name, model: next }),
       );
     const suffix = ` · ${next}`;
     const name = row.name.slice(0, Math.max(1, KNOWLEDGE_LIMITS.name - suffix.length)) + suffix;
