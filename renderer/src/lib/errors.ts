@@ -1,5 +1,5 @@
 import { useLingui } from '@lingui/react';
-import type { MessageValues } from '../../../electron/shared/messages/keys';
+import type { IpcError } from '../../../electron/shared/ipc/define';
 import { i18n } from '../i18n/i18n';
 
 /**
@@ -11,6 +11,9 @@ export interface FailureInfo {
   kind: string;
   message: string;
   status?: number | undefined;
+  /** Main's message key and values, kept so a view shows it in the language of the moment. */
+  messageId?: string | undefined;
+  values?: MainMessage['values'];
 }
 
 /**
@@ -21,7 +24,7 @@ export interface FailureInfo {
 export interface MainMessage {
   message: string;
   messageId?: string | undefined;
-  values?: MessageValues | Record<string, unknown> | undefined;
+  values?: IpcError['values'];
 }
 
 function plainValue(value: unknown): string | number {
@@ -69,18 +72,24 @@ export function useMainMessageText(): typeof mainMessageText {
 export function failureOf(error: unknown): FailureInfo {
   if (error !== null && typeof error === 'object') {
     const { kind, message, status, messageId, values } = error as Record<string, unknown>;
+    const said =
+      typeof message === 'string' && message !== '' && typeof messageId === 'string'
+        ? {
+            messageId,
+            ...(values !== null && typeof values === 'object'
+              ? { values: values as NonNullable<MainMessage['values']> }
+              : {}),
+          }
+        : {};
     const text =
       typeof message === 'string' && message !== ''
-        ? mainMessageText({
-            message,
-            messageId: typeof messageId === 'string' ? messageId : undefined,
-            values: values as MainMessage['values'],
-          })
+        ? mainMessageText({ message, ...said })
         : 'Something went wrong.';
     return {
       kind: typeof kind === 'string' ? kind : 'internal',
       message: text,
       ...(typeof status === 'number' ? { status } : {}),
+      ...said,
     };
   }
   return { kind: 'internal', message: String(error) };

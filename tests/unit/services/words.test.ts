@@ -25,7 +25,8 @@ const noRedaction = (text: string) => text;
 /** An error as the page receives it, formatted in `locale` as the page does. */
 function shown(error: IpcError, locale: 'en' | 'de' | 'fr'): string {
   if (error.messageId === undefined) return error.message;
-  return errorText(locale, error.messageId as Parameters<typeof errorText>[1], error.values);
+  type Args = Parameters<typeof errorText>;
+  return errorText(locale, error.messageId as Args[1], error.values as Args[2]);
 }
 
 afterEach(() => setMainLocale('en'));
