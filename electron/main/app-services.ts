@@ -351,8 +351,7 @@ async function openServices(options: AppServicesOptions): Promise<SessionService
       : readDocumentsInProcess(),
     async activeClient(requestId) {
       const id = await connections.activeId();
-      if (id === undefined)
-        throw new AppError('not_found', said('app.connectFirst'));
+      if (id === undefined) throw new AppError('not_found', said('app.connectFirst'));
       return { connectionId: id, client: await clientFor(id, requestId) };
     },
     clientFor: (id, requestId) => clientFor(id, requestId),

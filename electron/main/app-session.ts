@@ -32,16 +32,14 @@ export class AppSession<S extends { close(): Promise<void> }> {
 
   /** The services now; throws while they are being reopened. */
   get current(): S {
-    if (this.#current === undefined)
-      throw new AppError('internal', said('app.reopening'));
+    if (this.#current === undefined) throw new AppError('internal', said('app.reopening'));
     return this.#current;
   }
 
   /** Runs `work` with the services, waiting for them while they are being reopened. */
   async use<T>(work: (services: S) => T | Promise<T>): Promise<T> {
     const services = this.#current ?? (await this.#ready);
-    if (services === undefined)
-      throw new AppError('internal', said('app.notReopened'));
+    if (services === undefined) throw new AppError('internal', said('app.notReopened'));
     const run = Promise.resolve().then(() => work(services));
     this.#running.add(run);
     void run.then(

@@ -57,7 +57,10 @@ function runtime(locale: Locale): I18n {
 }
 
 /** Values with every nested message formatted first, in the same language. */
-function plainValues(locale: Locale, values: MessageValues | undefined): Record<string, PlainValue> {
+function plainValues(
+  locale: Locale,
+  values: MessageValues | undefined,
+): Record<string, PlainValue> {
   if (!values) return {};
   return Object.fromEntries(
     Object.entries(values).map(([name, value]) => [

@@ -19,8 +19,7 @@ export function appHandlers(context: AppContext): Handlers<typeof APP_ROUTES> {
       return null;
     },
     showSavedFile: ({ path }) => {
-      if (!context.savedFiles.has(path))
-        throw new AppError('not_found', said('app.notSavedHere'));
+      if (!context.savedFiles.has(path)) throw new AppError('not_found', said('app.notSavedHere'));
       context.desktop.showInFolder(path);
       return null;
     },

@@ -122,8 +122,7 @@ export async function chatHandlers(
       const conversation = found(store.get(id));
       if (afterId !== undefined) {
         const page = store.pathAfter(id, afterId, { limit: limit ?? 10_000, inclusive: false });
-        if (page === undefined)
-          throw new AppError('not_found', said('chat.messageOffPath'));
+        if (page === undefined) throw new AppError('not_found', said('chat.messageOffPath'));
         return {
           conversation,
           ...page,

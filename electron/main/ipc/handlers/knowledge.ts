@@ -41,8 +41,7 @@ export async function knowledgeHandlers(
     createKnowledgeBase: ({ name, model }) => knowledge.create(name, model),
     createDemoKnowledgeBase: async () => {
       const folder = context.knowledgeSamplesDir;
-      if (folder === undefined)
-        throw new AppError('not_found', said('knowledge.noSamples'));
+      if (folder === undefined) throw new AppError('not_found', said('knowledge.noSamples'));
       const demo = await context.connections.ensureDemo();
       context.emit('connectionsChanged', null);
       const base = await knowledge.create(DEMO_KNOWLEDGE_BASE, DEMO_EMBEDDINGS_MODEL, demo.id);

@@ -10,8 +10,7 @@ export function modelsHandlers({ models, dialogs }: AppContext): Handlers<typeof
   return {
     listModels: async (request) => {
       const listing = await models.list({ refresh: request?.refresh ?? false });
-      if (listing === undefined)
-        throw new AppError('not_found', said('app.connectFirst'));
+      if (listing === undefined) throw new AppError('not_found', said('app.connectFirst'));
       return listing;
     },
     setModelKind: async ({ modelId, kind }) => (await models.setKind(modelId, kind), null),

@@ -465,8 +465,7 @@ export class BackupsService {
   backUpNow(reason: BackupReason = 'manual'): Promise<BackupEntry> {
     return this.#exclusive(async () => {
       const config = await this.#readConfig();
-      if (!config.folder)
-        throw new AppError('invalid_request', said('backups.chooseFolder'));
+      if (!config.folder) throw new AppError('invalid_request', said('backups.chooseFolder'));
       const folder = config.folder;
       try {
         const written = await this.#write(folder, reason, config.installationId);

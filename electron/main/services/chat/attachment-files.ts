@@ -42,7 +42,10 @@ export async function openAttachment(
   await writeFile(path, file.data);
   const problem = await desktop.openPath(path);
   if (problem !== '')
-    throw new AppError('invalid_request', said('attachments.openFailed', { name: file.name, problem }));
+    throw new AppError(
+      'invalid_request',
+      said('attachments.openFailed', { name: file.name, problem }),
+    );
   return path;
 }
 

@@ -437,8 +437,7 @@ export class AttachmentDrafts {
     const limits = await this.limits();
     const drafts = ids.map((id) => {
       const draft = this.#drafts.get(id);
-      if (draft === undefined)
-        throw new AppError('invalid_request', said('attachments.notReady'));
+      if (draft === undefined) throw new AppError('invalid_request', said('attachments.notReady'));
       return draft;
     });
     const fromDisk = drafts.filter(
@@ -505,7 +504,10 @@ export class AttachmentDrafts {
         0,
       );
     if (tokens > limits.contextTokens)
-      throw new AppError('invalid_request', said('attachments.tooManyTokens', { tokens, limit: limits.contextTokens }));
+      throw new AppError(
+        'invalid_request',
+        said('attachments.tooManyTokens', { tokens, limit: limits.contextTokens }),
+      );
     return files;
   }
 

@@ -176,8 +176,7 @@ export class ChatService {
 
   #conversation(id: string) {
     const conversation = this.#store.get(id);
-    if (conversation === undefined)
-      throw new AppError('not_found', said('chat.conversationGone'));
+    if (conversation === undefined) throw new AppError('not_found', said('chat.conversationGone'));
     return conversation;
   }
 
@@ -261,8 +260,7 @@ export class ChatService {
     let target = options.replyId;
     if (target === undefined) {
       const leaf = this.#store.leafOf(conversationId);
-      if (leaf === undefined)
-        throw new AppError('invalid_request', said('chat.nothingToReplyTo'));
+      if (leaf === undefined) throw new AppError('invalid_request', said('chat.nothingToReplyTo'));
       target = leaf;
     }
     const message = this.#message(target);
@@ -281,8 +279,7 @@ export class ChatService {
     const message = this.#message(messageId);
     const conversation = this.#ready(message.conversationId);
     const parentId = message.role === 'assistant' ? message.parentId : message.id;
-    if (parentId === null)
-      throw new AppError('invalid_request', said('chat.nothingToReplyTo'));
+    if (parentId === null) throw new AppError('invalid_request', said('chat.nothingToReplyTo'));
     const temperature = options.temperature ?? (await this.#temperatureOf(conversation));
     const question =
       message.role === 'assistant' ? this.#message(parentId).content : message.content;
@@ -311,8 +308,7 @@ export class ChatService {
   /** A new version of a sent message (beside it, with a new id) and a reply to it. */
   async edit(messageId: string, text: string, options: SendOptions = {}) {
     const message = this.#message(messageId);
-    if (message.role !== 'user')
-      throw new AppError('invalid_request', said('chat.editOwnOnly'));
+    if (message.role !== 'user') throw new AppError('invalid_request', said('chat.editOwnOnly'));
     const conversation = this.#ready(message.conversationId);
     const temperature = await this.#temperatureOf(conversation);
     const retrieval = await this.#retrieve(conversation.id, text);
@@ -432,8 +428,7 @@ export class ChatService {
     this.#ensureIdle(reply.conversationId);
     if (reply.status !== 'interrupted')
       throw new AppError('invalid_request', said('chat.continueInterruptedOnly'));
-    if (reply.content === '')
-      throw new AppError('invalid_request', said('chat.continueEmpty'));
+    if (reply.content === '') throw new AppError('invalid_request', said('chat.continueEmpty'));
     if (this.#store.leafOf(reply.conversationId) !== replyId)
       throw new AppError('invalid_request', said('chat.continueLastOnly'));
     this.#ready(reply.conversationId);

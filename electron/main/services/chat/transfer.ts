@@ -502,8 +502,7 @@ export async function exportToFile(
 ): Promise<{ saved: boolean; path?: string; count: number }> {
   const conversations = ids.map((id) => {
     const conversation = store.get(id);
-    if (conversation === undefined)
-      throw new AppError('not_found', said('chat.conversationGone'));
+    if (conversation === undefined) throw new AppError('not_found', said('chat.conversationGone'));
     return conversation;
   });
   const file = buildExport(store, conversations, format, now);
@@ -540,8 +539,7 @@ export async function importFromFiles(
   });
   if (paths.length === 0) return { cancelled: true, conversationIds: [], refused: [] };
   const { conversations, refused, documents } = await readChosenFiles(paths);
-  if (documents === 0)
-    throw importError(nothingImported(refused));
+  if (documents === 0) throw importError(nothingImported(refused));
   const conversationIds = await importConversations(store, conversations);
   return { cancelled: false, conversationIds, refused };
 }

@@ -104,7 +104,8 @@ export class EmbeddingsService {
   /** Goes on with a run that stopped early, sending only what has no vector yet. */
   resume(runId: string): string {
     const run = this.#require(runId);
-    if (this.#running.has(runId)) throw new AppError('invalid_request', said('embeddings.stillRunning'));
+    if (this.#running.has(runId))
+      throw new AppError('invalid_request', said('embeddings.stillRunning'));
     if (run.status === 'done') return runId;
     this.#store.setStatus(runId, 'running');
     this.#launch(runId, run.model);
@@ -259,8 +260,7 @@ export class EmbeddingsService {
 
   delete(runId: string): void {
     this.#running.get(runId)?.controller.abort();
-    if (!this.#store.delete(runId))
-      throw new AppError('not_found', said('embeddings.runGone'));
+    if (!this.#store.delete(runId)) throw new AppError('not_found', said('embeddings.runGone'));
   }
 
   /** Writes the export to `path`, whole or not at all (a saved file like any other program's). */

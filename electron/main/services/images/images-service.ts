@@ -102,7 +102,10 @@ export class ImagesService {
         title: nativeText('dialog.saveImage'),
         defaultName: image.fileName,
         filters: [
-          { name: nativeText('dialog.imageFilter', { type: ext.toUpperCase() }), extensions: [ext] },
+          {
+            name: nativeText('dialog.imageFilter', { type: ext.toUpperCase() }),
+            extensions: [ext],
+          },
         ],
       });
       if (path === undefined) return { saved: false };

@@ -108,7 +108,10 @@ function checkName(name: string): string {
   const trimmed = name.trim();
   if (trimmed === '') throw new AppError('invalid_request', said('knowledge.nameMissing'));
   if (trimmed.length > KNOWLEDGE_LIMITS.name)
-    throw new AppError('invalid_request', said('knowledge.nameTooLong', { max: KNOWLEDGE_LIMITS.name }));
+    throw new AppError(
+      'invalid_request',
+      said('knowledge.nameTooLong', { max: KNOWLEDGE_LIMITS.name }),
+    );
   return trimmed;
 }
 
@@ -178,8 +181,7 @@ export class KnowledgeService {
 
   #row(id: string): BaseRow {
     const row = this.#db.one<BaseRow>('SELECT * FROM knowledge_bases WHERE id = ?', [id]);
-    if (row === undefined)
-      throw new AppError('not_found', said('knowledge.gone'));
+    if (row === undefined) throw new AppError('not_found', said('knowledge.gone'));
     return row;
   }
 
@@ -259,8 +261,7 @@ export class KnowledgeService {
     if (trimmedModel === '')
       throw new AppError('invalid_request', said('knowledge.chooseModelToBuild'));
     const connectionId = connection ?? (await this.#options.activeConnection());
-    if (connectionId === undefined)
-      throw new AppError('not_found', said('app.connectFirst'));
+    if (connectionId === undefined) throw new AppError('not_found', said('app.connectFirst'));
     const id = randomUUID();
     const now = this.#now();
     this.#db.run(
@@ -382,8 +383,7 @@ export class KnowledgeService {
       id,
       path,
     ]);
-    if (changes === 0)
-      throw new AppError('not_found', said('knowledge.sourceGone'));
+    if (changes === 0) throw new AppError('not_found', said('knowledge.sourceGone'));
     this.#changed(id);
     await this.index(id);
   }
@@ -762,10 +762,7 @@ export class KnowledgeService {
     if (text === '') throw new AppError('invalid_request', said('knowledge.writeQuestion'));
     const dimensions = base.dimensions === null ? undefined : Number(base.dimensions);
     if (dimensions === undefined || this.#chunkCounts(id).embedded === 0)
-      throw new AppError(
-        'invalid_request',
-        said('knowledge.nothingEmbedded', { name: base.name }),
-      );
+      throw new AppError('invalid_request', said('knowledge.nothingEmbedded', { name: base.name }));
     const client = await this.#options.client(base.connection_id, requestId);
     const result = await client.embed({ model: base.model, input: [text] });
     const vector = result.vectors[0] ?? [];
@@ -858,8 +855,7 @@ export class KnowledgeService {
       'SELECT path, name FROM knowledge_files WHERE kb_id = ? AND id = ?',
       [id, fileId],
     );
-    if (file === undefined)
-      throw new AppError('not_found', said('knowledge.fileGone'));
+    if (file === undefined) throw new AppError('not_found', said('knowledge.fileGone'));
     const stat = await lstat(file.path).catch(() => undefined);
     if (stat === undefined)
       throw new AppError(
@@ -910,12 +906,12 @@ export class KnowledgeService {
     const next = model.trim();
     if (next === '') throw new AppError('invalid_request', said('knowledge.chooseModel'));
     if (next === row.model)
-      throw new AppError('invalid_request', said('knowledge.alreadyUses', { name: row.name, model: next }));
-    if (this.#running.has(id))
       throw new AppError(
         'invalid_request',
-        said('knowledge.indexingRunning'),
+        said('knowledge.alreadyUses', { name: row.name, model: next }),
       );
+    if (this.#running.has(id))
+      throw new AppError('invalid_request', said('knowledge.indexingRunning'));
     const sample = this.#db.one<{ text: string }>(
       'SELECT text FROM knowledge_chunks WHERE kb_id = ? ORDER BY id LIMIT 1',
       [id],

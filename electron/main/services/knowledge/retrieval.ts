@@ -174,8 +174,7 @@ export class KnowledgeRetrieval implements ReplyRetrieval {
         for (const id of wanted) {
           if (known.has(id)) continue;
           const base = this.#knowledge.base(id);
-          if (base === undefined)
-            throw new AppError('not_found', said('knowledge.gone.that'));
+          if (base === undefined) throw new AppError('not_found', said('knowledge.gone.that'));
           this.#db.run(
             'INSERT INTO knowledge_links (conversation_id, kb_id, kb_name, linked_at) VALUES (?, ?, ?, ?)',
             [conversationId, id, base.name, this.#now().toISOString()],
@@ -228,11 +227,7 @@ export class KnowledgeRetrieval implements ReplyRetrieval {
     const settings = this.get(conversationId);
     if (settings.bases.length === 0) return undefined;
     const gone = settings.bases.find((b) => b.missing);
-    if (gone)
-      throw new AppError(
-        'not_found',
-        said('knowledge.linkedDeleted', { name: gone.name }),
-      );
+    if (gone) throw new AppError('not_found', said('knowledge.linkedDeleted', { name: gone.name }));
     if (question.trim() === '')
       throw new AppError('invalid_request', said('knowledge.writeQuestionToAsk'));
 
@@ -384,8 +379,7 @@ export class KnowledgeRetrieval implements ReplyRetrieval {
   /** A retrieved chunk's file, from the record kept with the reply. */
   retrievedPath(messageId: string, chunkId: string): string {
     const chunk = this.record(messageId)?.chunks.find((c) => c.chunkId === chunkId);
-    if (chunk === undefined)
-      throw new AppError('not_found', said('knowledge.sourceNotInReply'));
+    if (chunk === undefined) throw new AppError('not_found', said('knowledge.sourceNotInReply'));
     return chunk.path;
   }
 }

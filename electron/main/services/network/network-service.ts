@@ -50,7 +50,12 @@ export class NetworkService {
     try {
       await this.#stack.setProxy(config);
     } catch (error) {
-      throw new AppError('invalid_request', said('network.notApplied', { detail: error instanceof Error ? error.message : String(error) }));
+      throw new AppError(
+        'invalid_request',
+        said('network.notApplied', {
+          detail: error instanceof Error ? error.message : String(error),
+        }),
+      );
     }
     this.#applied = config;
   }
@@ -85,10 +90,13 @@ export class NetworkService {
     try {
       answer = await this.#stack.resolveProxy(asked.href);
     } catch (error) {
-      throw new AppError('invalid_request', said('network.notResolved', {
+      throw new AppError(
+        'invalid_request',
+        said('network.notResolved', {
           address: displayAddress(url),
           detail: error instanceof Error ? error.message : String(error),
-        }));
+        }),
+      );
     }
     return { url: displayAddress(url), answer, ...readResolvedProxy(answer) };
   }

@@ -336,10 +336,7 @@ export class PromptsService {
     } catch (error) {
       if (error instanceof AppError) throw error;
       const why = (error as NodeJS.ErrnoException).code ?? 'unreadable';
-      throw new AppError(
-        'invalid_request',
-        said('import.prompts.unreadable', { name, why }),
-      );
+      throw new AppError('invalid_request', said('import.prompts.unreadable', { name, why }));
     }
     return { chosen: true, ...this.importJson(text, name) };
   }

@@ -34,9 +34,13 @@ function invalid(
   scheme = '',
 ): RelayError {
   const shown = displayAddress(input);
-  return new RelayError('bad_request', said(`relay.address.${why}` as const, { address: shown, scheme }), {
-    param: 'baseUrl',
-  });
+  return new RelayError(
+    'bad_request',
+    said(`relay.address.${why}` as const, { address: shown, scheme }),
+    {
+      param: 'baseUrl',
+    },
+  );
 }
 
 /**
@@ -48,8 +52,7 @@ function invalid(
  */
 export function resolveBaseUrl(input: string): ResolvedBaseUrl {
   const trimmed = input.trim();
-  if (trimmed === '')
-    throw invalid(input, 'empty');
+  if (trimmed === '') throw invalid(input, 'empty');
   let url: URL;
   try {
     url = new URL(trimmed);

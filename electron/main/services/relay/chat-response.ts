@@ -60,16 +60,10 @@ function readCompletion(text: string, url: string, redact: Redact): ChatResult {
   try {
     body = JSON.parse(text);
   } catch {
-    throw new RelayError(
-      'bad_response',
-      said('relay.chat.notJson', { host: hostOf(url) }),
-    );
+    throw new RelayError('bad_response', said('relay.chat.notJson', { host: hostOf(url) }));
   }
   if (body === null || typeof body !== 'object') {
-    throw new RelayError(
-      'bad_response',
-      said('relay.chat.notReply', { host: hostOf(url) }),
-    );
+    throw new RelayError('bad_response', said('relay.chat.notReply', { host: hostOf(url) }));
   }
   const record = body as Record<string, unknown>;
   if (record.error !== undefined && record.error !== null) {
@@ -87,10 +81,7 @@ function readCompletion(text: string, url: string, redact: Redact): ChatResult {
     message === null ||
     typeof message !== 'object'
   ) {
-    throw new RelayError(
-      'bad_response',
-      said('relay.chat.noMessage', { host: hostOf(url) }),
-    );
+    throw new RelayError('bad_response', said('relay.chat.noMessage', { host: hostOf(url) }));
   }
   const content = typeof message.content === 'string' ? message.content : '';
   const finishReason = typeof choice.finish_reason === 'string' ? choice.finish_reason : null;
@@ -109,11 +100,10 @@ export interface ChatReadOptions {
 export const REPLY_TOO_LONG = 'reply_too_long';
 
 function tooLong(maxChars: number, content: string): RelayError {
-  return new RelayError(
-    'bad_response',
-    said('relay.chat.tooLong', { maxChars }),
-    { code: REPLY_TOO_LONG, partialText: content },
-  );
+  return new RelayError('bad_response', said('relay.chat.tooLong', { maxChars }), {
+    code: REPLY_TOO_LONG,
+    partialText: content,
+  });
 }
 
 /** The first `room` characters of `text`, without splitting a surrogate pair. */
@@ -137,10 +127,7 @@ export async function readChatResponse(
   const contentType = body.response.headers.get('content-type')?.toLowerCase() ?? '';
   if (contentType.includes('text/html')) {
     body.close();
-    throw new RelayError(
-      'bad_response',
-      said('relay.chat.webPage', { host: hostOf(url) }),
-    );
+    throw new RelayError('bad_response', said('relay.chat.webPage', { host: hostOf(url) }));
   }
 
   // Held in an object: TypeScript would otherwise narrow it at each use and miss that `take` changes it.
@@ -183,11 +170,9 @@ export async function readChatResponse(
       // An event cut off by the end of the stream is a truncation, not a malformed relay.
       if (!atEnd)
         fail(
-          new RelayError(
-            'bad_response',
-            said('relay.chat.eventNotObject', { host: hostOf(url) }),
-            { partialText: content },
-          ),
+          new RelayError('bad_response', said('relay.chat.eventNotObject', { host: hostOf(url) }), {
+            partialText: content,
+          }),
         );
       return;
     }
@@ -233,11 +218,9 @@ export async function readChatResponse(
     onError: (error: ParseError) => {
       if (error.type === 'max-buffer-size-exceeded') {
         fail(
-          new RelayError(
-            'bad_response',
-            said('relay.chat.eventTooLarge', { host: hostOf(url) }),
-            { partialText: content },
-          ),
+          new RelayError('bad_response', said('relay.chat.eventTooLarge', { host: hostOf(url) }), {
+            partialText: content,
+          }),
         );
       }
       // Unknown fields and bad `retry` values are ignored, as the EventSource standard says.
@@ -262,10 +245,7 @@ export async function readChatResponse(
         return;
       }
       if (first === '<') {
-        throw new RelayError(
-          'bad_response',
-          said('relay.chat.webPage', { host: hostOf(url) }),
-        );
+        throw new RelayError('bad_response', said('relay.chat.webPage', { host: hostOf(url) }));
       }
       state.mode = 'sse';
       text = pending;
@@ -325,11 +305,9 @@ export async function readChatResponse(
   }
   if (done || finishReason !== null) return result(content, finishReason, usage, false);
   if (!sawChunk) {
-    throw new RelayError(
-      'bad_response',
-      said('relay.chat.noReply', { host: hostOf(url) }),
-      { partialText: content },
-    );
+    throw new RelayError('bad_response', said('relay.chat.noReply', { host: hostOf(url) }), {
+      partialText: content,
+    });
   }
   return result(content, finishReason, usage, true);
 }

@@ -65,8 +65,7 @@ export function readEmbeddings(
   });
   const vectors = slots as number[][];
   const dimensions = vectors[0]?.length;
-  if (vectors.some((v) => v.length !== dimensions))
-    throw bad(said('relay.why.vectorLengths'));
+  if (vectors.some((v) => v.length !== dimensions)) throw bad(said('relay.why.vectorLengths'));
   const usage = readUsage(record.usage);
   const model =
     typeof record.model === 'string' && record.model !== '' ? record.model : requestedModel;

@@ -216,11 +216,10 @@ export function errorFromNetwork(error: unknown, url: string, partialText?: stri
   let message: Said;
   if (/redirect/i.test(error instanceof Error ? error.message : String(error))) {
     // Electron's net.fetch with `redirect: 'manual'` rejects at the redirect (relay-client.ts).
-    return new RelayError(
-      'bad_response',
-      said('relay.network.redirect', { host }),
-      { code: 'redirect_refused', partialText },
-    );
+    return new RelayError('bad_response', said('relay.network.redirect', { host }), {
+      code: 'redirect_refused',
+      partialText,
+    });
   }
   if (code === 'ENOTFOUND' || code === 'EAI_AGAIN' || code === 'ERR_NAME_NOT_RESOLVED') {
     message = said('relay.network.notFound', { host });
@@ -257,7 +256,8 @@ export function errorFromNetwork(error: unknown, url: string, partialText?: stri
   ) {
     message = said('relay.network.unreachable', { host });
   } else {
-    message = code !== undefined
+    message =
+      code !== undefined
         ? said('relay.network.unreachableCode', { host, code })
         : said('relay.network.unreachableAny', { host });
   }

@@ -79,8 +79,7 @@ export function readImageSources(body: unknown, host: string): ImageSource[] {
       const dataUrl = /^data:image\/[a-z0-9.+-]+;base64,(.*)$/is.exec(e.url);
       if (dataUrl) {
         const bytes = decodeBase64Image(dataUrl[1] as string);
-        if (bytes === undefined)
-          throw bad(said('relay.why.entryDataLink', { position }));
+        if (bytes === undefined) throw bad(said('relay.why.entryDataLink', { position }));
         return { kind: 'bytes', bytes, ...extra };
       }
       return { kind: 'url', url: e.url, ...extra };
@@ -138,29 +137,17 @@ export function checkImageUrl(link: string, relayOrigin: string): URL {
   try {
     url = new URL(link);
   } catch {
-    throw new RelayError(
-      'bad_response',
-      said('relay.image.invalidLink'),
-    );
+    throw new RelayError('bad_response', said('relay.image.invalidLink'));
   }
   if (url.username !== '' || url.password !== '') {
-    throw new RelayError(
-      'bad_response',
-      said('relay.image.credentials'),
-    );
+    throw new RelayError('bad_response', said('relay.image.credentials'));
   }
   if (url.protocol !== 'http:' && url.protocol !== 'https:') {
-    throw new RelayError(
-      'bad_response',
-      said('relay.image.scheme', { scheme: url.protocol }),
-    );
+    throw new RelayError('bad_response', said('relay.image.scheme', { scheme: url.protocol }));
   }
   if (url.origin === relayOrigin) return url;
   if (url.protocol === 'http:') {
-    throw new RelayError(
-      'bad_response',
-      said('relay.image.unencrypted', { host: url.host }),
-    );
+    throw new RelayError('bad_response', said('relay.image.unencrypted', { host: url.host }));
   }
   const hostname = url.hostname.replace(/^\[|\]$/g, '');
   if (isLocalhostName(hostname)) throw notPublic(url.host, url.host, 'loopback');

@@ -242,11 +242,9 @@ export function createRelayClient(options: RelayClientOptions): RelayClient {
         typeof options.headers === 'function' ? await options.headers() : (options.headers ?? []);
     } catch (error) {
       if (error instanceof RelayError) throw error;
-      throw new RelayError(
-        'bad_request',
-        said('relay.headersUnreadable'),
-        { code: 'headers_unreadable' },
-      );
+      throw new RelayError('bad_request', said('relay.headersUnreadable'), {
+        code: 'headers_unreadable',
+      });
     }
     for (const header of headers)
       if (header.secret && header.value !== '') usedKeys.add(header.value);
@@ -265,16 +263,10 @@ export function createRelayClient(options: RelayClientOptions): RelayClient {
       key = typeof options.apiKey === 'function' ? await options.apiKey() : options.apiKey;
     } catch (error) {
       if (error instanceof RelayError) throw error;
-      throw new RelayError(
-        'unauthorized',
-        said('relay.keyUnreadable'),
-      );
+      throw new RelayError('unauthorized', said('relay.keyUnreadable'));
     }
     if (typeof key !== 'string') {
-      throw new RelayError(
-        'unauthorized',
-        said('relay.noKey'),
-      );
+      throw new RelayError('unauthorized', said('relay.noKey'));
     }
     key = key.trim();
     if (key !== '') usedKeys.add(key);
@@ -412,25 +404,16 @@ export function createRelayClient(options: RelayClientOptions): RelayClient {
     }
     const text = new TextDecoder().decode(bytes);
     if (text.trim() === '') {
-      throw new RelayError(
-        'bad_response',
-        said('relay.emptyAnswer', { host: hostOf(url), what }),
-      );
+      throw new RelayError('bad_response', said('relay.emptyAnswer', { host: hostOf(url), what }));
     }
     if (looksLikeHtml(text)) {
-      throw new RelayError(
-        'bad_response',
-        said('relay.webPage', { host: hostOf(url) }),
-      );
+      throw new RelayError('bad_response', said('relay.webPage', { host: hostOf(url) }));
     }
     let json: unknown;
     try {
       json = JSON.parse(text);
     } catch {
-      throw new RelayError(
-        'bad_response',
-        said('relay.notJson', { host: hostOf(url), what }),
-      );
+      throw new RelayError('bad_response', said('relay.notJson', { host: hostOf(url), what }));
     }
     if (
       json !== null &&
@@ -488,10 +471,7 @@ export function createRelayClient(options: RelayClientOptions): RelayClient {
         reader.close();
       }
     }
-    throw new RelayError(
-      'bad_response',
-      said('relay.image.tooManyRedirects'),
-    );
+    throw new RelayError('bad_response', said('relay.image.tooManyRedirects'));
   }
 
   return {
@@ -504,10 +484,7 @@ export function createRelayClient(options: RelayClientOptions): RelayClient {
       const body = await readJson(reader, 'models');
       const models = readModelList(body, overrides);
       if (models === undefined) {
-        throw new RelayError(
-          'bad_response',
-          said('relay.noModelList', { host: base.hostname }),
-        );
+        throw new RelayError('bad_response', said('relay.noModelList', { host: base.hostname }));
       }
       return models;
     },

@@ -9,7 +9,14 @@
  * others go in.
  */
 import { z } from 'zod';
-import { event, messageRefFields, ipcErrorSchema, route, type EventSpec, type RouteSpec } from '../define';
+import {
+  event,
+  messageRefFields,
+  ipcErrorSchema,
+  route,
+  type EventSpec,
+  type RouteSpec,
+} from '../define';
 import { boundedText as text, idSchema as id } from '../schemas';
 
 export const KNOWLEDGE_LIMITS = {
