@@ -61,7 +61,7 @@ import type { ClipboardText, QuickAskService } from './services/quick-ask/quick-
 import type { FetchLike, RelayClient } from './services/relay/relay-client';
 import type { SecretStore } from './services/secret-store';
 import { SettingsService } from './services/settings/settings';
-import { localeFor, said, setMainLocale } from './services/words';
+import { inMainLanguage, localeFor, said, setMainLocale } from './services/words';
 import { UpdateService, type Updater } from './services/updates/update-service';
 
 export interface AppServicesOptions {
@@ -306,7 +306,8 @@ async function openServices(options: AppServicesOptions): Promise<SessionService
           attempt,
           delayMs,
           kind: error.kind,
-          message: error.message,
+          // Shown at once and not kept: in the person's language now.
+          message: inMainLanguage(error),
         });
       },
     });

@@ -112,6 +112,20 @@ export function errorText(locale: Locale, id: ErrorMessageKey, values?: MessageV
 
 let current: Locale = 'en';
 
+/**
+ * An error's words in main's language now, for what the page shows at once and does not keep (a
+ * retry countdown, a connection's last outcome): its text as it came when it has no key.
+ */
+export function inMainLanguage(error: {
+  message: string;
+  messageId?: ErrorMessageKey | undefined;
+  values?: MessageValues | undefined;
+}): string {
+  return error.messageId === undefined
+    ? error.message
+    : format(current, error.messageId, error.values);
+}
+
 /** Main's language now: the language of the menus and dialogs it shows next. */
 export function mainLocale(): Locale {
   return current;

@@ -12,6 +12,7 @@ import {
 import { errorFromHttp, errorFromNetwork } from '../../../electron/main/services/relay/http-errors';
 import {
   errorText,
+  inMainLanguage,
   localeFor,
   mainLocale,
   nativeText,
@@ -141,6 +142,14 @@ describe('main’s language', () => {
     expect(localeFor('de', 'ja')).toBe('de');
     expect(localeFor(undefined, 'fr')).toBe('fr');
     expect(localeFor('en-XA', 'fr')).toBe('en');
+  });
+
+  it('says a passing error (a retry countdown) in the language set now, the relay’s words as they came', () => {
+    const error = errorFromHttp(503, '', 'https://relay.example.com', noRedaction);
+    setMainLocale('es');
+    expect(inMainLanguage(error)).toBe('El relay no pudo responder (HTTP 503).');
+    const relays = errorFromHttp(503, '{"error":"busy"}', 'https://relay.example.com', noRedaction);
+    expect(inMainLanguage(relays)).toBe('busy');
   });
 
   it('gives the menus’ and dialogs’ words in the language set now', () => {
