@@ -33,6 +33,7 @@ import {
   extractDocument,
   type DocumentLimits,
   type DocumentPage,
+  notAdded,
   type DocumentResult,
   type DocumentText,
 } from '../documents/document-text';
@@ -47,7 +48,7 @@ import {
   thumbnailOf,
   type ImageResult,
 } from './attachment-images';
-import { said } from '../words';
+import { said, type Said } from '../words';
 
 /** The limits attachments are read under; the person sets the size cap. */
 export interface AttachmentLimits {
@@ -321,10 +322,6 @@ export function imagesRefusedFor(
   return `${model} does not accept images, so ${list} ${images.length === 1 ? 'was' : 'were'} not sent: choose a model that accepts images, remove ${images.length === 1 ? 'the image' : 'the images'}, or mark ${model} as accepting images on the Models screen.`;
 }
 
-function refusalMessage(name: string, why: string): AttachmentRefusal['message'] {
-  return `${name} was not added: ${why}.`;
-}
-
 /**
  * The drafts of the composer: files read and waiting to be sent. Kept in main's memory only (a
  * draft is the person's choice of a moment; the app's restart forgets it, as it does the typed
@@ -517,8 +514,21 @@ export class AttachmentDrafts {
   }
 }
 
-function refusalOf(refusal: { name: string; reason: string; message: string }): AttachmentRefusal {
-  return { name: refusal.name, reason: refusal.reason, message: refusal.message };
+function refusalOf(refusal: {
+  name: string;
+  reason: string;
+  message: string;
+  messageId?: string;
+  values?: AttachmentRefusal['values'];
+}): AttachmentRefusal {
+  const { name, reason, message, messageId, values } = refusal;
+  return {
+    name,
+    reason,
+    message,
+    ...(messageId ? { messageId } : {}),
+    ...(values ? { values } : {}),
+  };
 }
 
 /** A file over the person's size cap for attachments. */
@@ -526,10 +536,7 @@ function tooLarge(name: string, limits: AttachmentLimits) {
   return {
     name,
     reason: 'too_large' as const,
-    message: refusalMessage(
-      name,
-      `it is larger than the ${megabytes(limits.maxBytes)} allowed for an attachment`,
-    ),
+    ...notAdded(name, said('attachments.why.tooLarge', { size: megabyteCount(limits.maxBytes) })),
   };
 }
 
@@ -548,30 +555,31 @@ async function readImageFile(path: string, limits: AttachmentLimits): Promise<Im
   const name = basename(path);
   const read = await readRegularFile(path, limits.maxBytes);
   if (read.ok) return checkImage(name, read.bytes, limits);
-  const refused = (reason: string, why: string): ImageResult => ({
+  const refused = (reason: string, why: Said): ImageResult => ({
     ok: false,
-    refusal: { name, reason, message: refusalMessage(name, why) },
+    refusal: { name, reason, ...notAdded(name, why) },
   });
   switch (read.problem) {
     case 'not_regular':
-      return refused('not_regular', 'it is a folder, a pipe or a device, not a file');
+      return refused('not_regular', said('documents.why.notRegular'));
     case 'too_large':
       return refused(
         'too_large',
-        `it is larger than the ${megabytes(limits.maxBytes)} allowed for an attachment`,
+        said('attachments.why.tooLarge', { size: megabyteCount(limits.maxBytes) }),
       );
     case 'changed':
-      return refused('unreadable', 'it changed while it was read; add it again');
+      return refused('unreadable', said('documents.why.changed'));
     case 'missing':
-      return refused('missing', 'it is no longer there (moved or deleted since it was chosen)');
+      return refused('missing', said('documents.why.missing'));
     case 'unreadable':
-      return refused('unreadable', `it could not be read (${read.code})`);
+      return refused('unreadable', said('documents.why.unreadable', { code: read.code }));
   }
 }
 
-function megabytes(bytes: number): string {
+/** Megabytes, whole or to a tenth, for a message ("… the {size} MB allowed …"). */
+function megabyteCount(bytes: number): number {
   const mb = bytes / (1024 * 1024);
-  return `${Number.isInteger(mb) ? mb : mb.toFixed(1)} MB`;
+  return Number.isInteger(mb) ? mb : Number(mb.toFixed(1));
 }
 
 /**

@@ -94,6 +94,7 @@ export const attachmentRefusalSchema = z.object({
   name: z.string(),
   reason: z.string(),
   message: z.string(),
+  ...messageRefFields,
 });
 export type AttachmentRefusal = z.infer<typeof attachmentRefusalSchema>;
 
