@@ -79,7 +79,8 @@ export async function activateLocale(locale: AppLocale): Promise<void> {
   document.documentElement.lang = locale;
   // Main's messages (errors, refusals) on every screen, fetched after the first paint: until they
   // are in, an error shows main's English text (`lib/errors.ts`), then re-renders in `locale`.
-  ensure(locale, ['errors']).catch(() => undefined);
+  // English needs none: main sends each message's English text with its key.
+  if (locale !== 'en') ensure(locale, ['errors']).catch(() => undefined);
 }
 
 /** A message in the active language. */
