@@ -31,8 +31,8 @@ export interface AppErrorDetails {
 export class AppError extends Error {
   override readonly name = 'AppError';
   /** The message's key in main's catalogue, when it has one (older code passes English text). */
-  readonly messageId?: ErrorMessageKey;
-  readonly values?: MessageValues;
+  declare readonly messageId?: ErrorMessageKey;
+  declare readonly values?: MessageValues;
 
   constructor(
     readonly kind: IpcErrorKind,

@@ -654,11 +654,9 @@ export class ConnectionsService {
       await this.#queue;
       const now = (await this.#load()).file.connections.find((c) => c.id === id);
       if (now === undefined || originOf(now.baseUrl) !== origin) {
-        throw new RelayError(
-          'bad_request',
-          "The connection's address changed while this request was being made, so nothing was sent. Try again.",
-          { code: 'address_changed' },
-        );
+        throw new RelayError('bad_request', said('connections.addressChanged'), {
+          code: 'address_changed',
+        });
       }
       return now;
     };
@@ -720,7 +718,11 @@ export class ConnectionsService {
           split = splitHeaders(drafts, savedSecrets, why);
         } catch (error) {
           if (!(error instanceof AppError) || error.kind !== 'invalid_request') throw error;
-          throw new RelayError('bad_request', `${error.message} Nothing was sent.`, {
+          const reason: Said | string =
+            error.messageId !== undefined
+              ? { id: error.messageId, english: error.message, values: error.values ?? {} }
+              : error.message;
+          throw new RelayError('bad_request', said('relay.nothingSent', { reason }), {
             code: 'header_missing',
           });
         }
@@ -962,10 +964,7 @@ export class ConnectionsService {
   async #write(file: ConnectionsFile): Promise<void> {
     const state = await this.#load();
     if (state.readOnly) {
-      throw new AppError(
-        'internal',
-        state.problem?.message ?? 'Saved connections could not be read.',
-      );
+      throw new AppError('internal', state.problem?.message ?? said('connections.unreadable'));
     }
     try {
       await writeFileAtomic(this.#path, `${JSON.stringify(file, null, 2)}\n`);
