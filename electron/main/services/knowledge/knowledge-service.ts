@@ -29,7 +29,7 @@ import {
   type KnowledgeHit,
   type KnowledgeStatus,
 } from '../../../shared/ipc/routes/knowledge';
-import { AppError, errorInfo } from '../app-error';
+import { AppError, errorInfo, refusal, type Refusal } from '../app-error';
 import { CHARS_PER_TOKEN } from '../chat/attachments';
 import { migrate, type Db } from '../database';
 import type { DocumentResult } from '../documents/document-text';
@@ -351,27 +351,28 @@ export class KnowledgeService {
   async addDropped(
     id: string,
     paths: readonly string[],
-  ): Promise<{ added: number; refused: { name: string; reason: string }[] }> {
+  ): Promise<{ added: number; refused: Refusal[] }> {
     this.#row(id);
     const sources: { path: string; kind: 'file' | 'folder' }[] = [];
-    const refused: { name: string; reason: string }[] = [];
+    const refused: Refusal[] = [];
     for (const path of paths) {
       const name = basename(path) || path;
       if (!isAbsolute(path)) {
-        refused.push({ name, reason: `${name} is not a file on this computer.` });
+        refused.push(refusal(name, said('knowledge.notAFileHere', { name })));
         continue;
       }
       const stat = await lstat(path).catch(() => undefined);
       if (stat?.isDirectory()) sources.push({ path, kind: 'folder' });
       else if (stat?.isFile()) sources.push({ path, kind: 'file' });
       else
-        refused.push({
-          name,
-          reason:
+        refused.push(
+          refusal(
+            name,
             stat === undefined
-              ? `${name} could not be found: it may have been moved or deleted.`
-              : `${name} is neither a file nor a folder.`,
-        });
+              ? said('knowledge.notFound', { name })
+              : said('knowledge.notFileOrFolder', { name }),
+          ),
+        );
     }
     const added = sources.length > 0 ? await this.#addSources(id, sources) : 0;
     return { added, refused };
