@@ -171,7 +171,7 @@ export class EmbeddingsService {
             else if (size !== dimensions) {
               throw new RelayError(
                 'bad_response',
-                `The relay sent vectors of ${size} dimensions after earlier ones of ${dimensions}.`,
+                said('embeddings.dimensionsChanged', { got: size ?? 0, before: dimensions }),
               );
             }
           } catch (error) {

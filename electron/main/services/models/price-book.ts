@@ -173,13 +173,13 @@ export async function importPriceFile(
   if (!read.ok) {
     const why =
       read.problem === 'too_large' || read.problem === 'changed'
-        ? `it is larger than ${MAX_PRICE_LIST_BYTES / 1024 / 1024} MB`
+        ? said('import.prices.why.tooLarge', { megabytes: MAX_PRICE_LIST_BYTES / 1024 / 1024 })
         : read.problem === 'missing'
-          ? 'it is no longer there'
+          ? said('import.prices.why.missing')
           : read.problem === 'not_regular'
-            ? 'it is not a file'
-            : `it could not be read (${read.code})`;
-    throw new AppError('invalid_request', `${name} cannot be imported: ${why}.`);
+            ? said('import.prices.why.notAFile')
+            : said('import.prices.why.unreadable', { code: read.code });
+    throw new AppError('invalid_request', said('import.prices.refused', { name, why }));
   }
   let text: string;
   try {
