@@ -39,6 +39,8 @@ function devContentSecurityPolicy(): Plugin {
 
 export default defineConfig({
   main: {
+    // Main's words (`electron/shared/messages`), compiled as the page's are.
+    plugins: [compiledCatalogues()],
     build: {
       rolldownOptions: {
         input: {

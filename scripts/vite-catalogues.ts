@@ -1,9 +1,10 @@
 /**
- * Compiles the renderer's message catalogues at build time.
+ * Compiles the message catalogues at build time: the renderer's and main's.
  *
- * Each `renderer/src/i18n/messages/<locale>/<namespace>.json` holds ICU messages ("{count, plural,
- * one {# file} other {# files}}"); the page would need Lingui's ICU parser (about 19 kB) to read
- * them. This turns each file, as Vite loads it, into the same JSON with every message in Lingui's
+ * Each `renderer/src/i18n/messages/<locale>/<namespace>.json` (and main's, in
+ * `electron/shared/messages/<locale>/<namespace>.json`, which the main build and the page both
+ * load) holds ICU messages ("{count, plural, one {# file} other {# files}}"); the page would need
+ * Lingui's ICU parser (about 19 kB) to read them. This turns each file, as Vite loads it, into the same JSON with every message in Lingui's
  * compiled form, so the page ships only the small runtime. A message that does not parse fails
  * the build, naming the file and key.
  */
@@ -11,7 +12,7 @@ import { compileMessageOrThrow } from '@lingui/message-utils/compileMessage';
 import type { Plugin } from 'vite';
 
 export const CATALOGUE_FILE =
-  /[\\/]renderer[\\/]src[\\/]i18n[\\/]messages[\\/][^\\/]+[\\/][\w-]+\.json$/;
+  /[\\/](renderer[\\/]src[\\/]i18n|electron[\\/]shared)[\\/]messages[\\/][^\\/]+[\\/][\w-]+\.json$/;
 
 /** A catalogue's messages, compiled. */
 export function compileCatalogue(source: string, file: string): Record<string, unknown> {

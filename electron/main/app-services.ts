@@ -61,6 +61,7 @@ import type { ClipboardText, QuickAskService } from './services/quick-ask/quick-
 import type { FetchLike, RelayClient } from './services/relay/relay-client';
 import type { SecretStore } from './services/secret-store';
 import { SettingsService } from './services/settings/settings';
+import { inMainLanguage, localeFor, said, setMainLocale } from './services/words';
 import { UpdateService, type Updater } from './services/updates/update-service';
 
 export interface AppServicesOptions {
@@ -169,7 +170,7 @@ const NO_DIALOGS: Dialogs = {
 const NO_DESKTOP: DesktopShell = {
   showInFolder: () => undefined,
   moveToTrash: async () => {
-    throw new AppError('internal', 'Moving files to the trash is not available here.');
+    throw new AppError('internal', said('app.trashUnavailable'));
   },
 };
 
@@ -281,6 +282,10 @@ async function openServices(options: AppServicesOptions): Promise<SessionService
   const health = new ConnectionHealthTracker(emit);
   log.setIncludePrompts((await settings.get()).includePromptsInLogs);
   settings.onChange((changed) => log.setIncludePrompts(changed.includePromptsInLogs));
+  // Main's words (menus, dialogs) follow the language setting, or the system's language.
+  const systemLocale = options.systemLocale ?? 'en';
+  setMainLocale(localeFor((await settings.get()).language, systemLocale));
+  settings.onChange((changed) => setMainLocale(localeFor(changed.language, systemLocale)));
 
   /** A client for a connection, with the person's timeouts and retry countdowns sent to the page. */
   async function clientFor(id: string, requestId: string = randomUUID()): Promise<RelayClient> {
@@ -301,7 +306,8 @@ async function openServices(options: AppServicesOptions): Promise<SessionService
           attempt,
           delayMs,
           kind: error.kind,
-          message: error.message,
+          // Shown at once and not kept: in the person's language now.
+          message: inMainLanguage(error),
         });
       },
     });
@@ -346,8 +352,7 @@ async function openServices(options: AppServicesOptions): Promise<SessionService
       : readDocumentsInProcess(),
     async activeClient(requestId) {
       const id = await connections.activeId();
-      if (id === undefined)
-        throw new AppError('not_found', 'Connect to a relay first: no connection is set up yet.');
+      if (id === undefined) throw new AppError('not_found', said('app.connectFirst'));
       return { connectionId: id, client: await clientFor(id, requestId) };
     },
     clientFor: (id, requestId) => clientFor(id, requestId),

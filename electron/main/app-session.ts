@@ -7,6 +7,7 @@
  * stopped by the services' own close and waited for, briefly.
  */
 import { AppError } from './services/app-error';
+import { said } from './services/words';
 
 /** How long a reopen waits for calls still running after the services closed. */
 const SETTLE_MS = 10_000;
@@ -31,19 +32,14 @@ export class AppSession<S extends { close(): Promise<void> }> {
 
   /** The services now; throws while they are being reopened. */
   get current(): S {
-    if (this.#current === undefined)
-      throw new AppError('internal', 'The app is reopening its data; try again in a moment.');
+    if (this.#current === undefined) throw new AppError('internal', said('app.reopening'));
     return this.#current;
   }
 
   /** Runs `work` with the services, waiting for them while they are being reopened. */
   async use<T>(work: (services: S) => T | Promise<T>): Promise<T> {
     const services = this.#current ?? (await this.#ready);
-    if (services === undefined)
-      throw new AppError(
-        'internal',
-        "The app's data could not be opened again after a restore. Quit and start the app again.",
-      );
+    if (services === undefined) throw new AppError('internal', said('app.notReopened'));
     const run = Promise.resolve().then(() => work(services));
     this.#running.add(run);
     void run.then(

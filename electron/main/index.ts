@@ -23,6 +23,7 @@ import { logProcessErrors, type AppLog } from './services/log';
 import { logsFolder } from './services/log-policy';
 import { SettingsService } from './services/settings/settings';
 import { fitToDisplays, loadWindowState, saveWindowState } from './services/window-state';
+import { mainLocale, nativeText } from './services/words';
 import { appMenuTemplate } from './windows/app-menu';
 import { APP_ENTRY_URL, APP_ORIGIN, QUICK_ENTRY_PATH, QUICK_ENTRY_URL } from './windows/app-origin';
 import { createMainWindow, createQuickWindow, hardenWebContents } from './windows/main-window';
@@ -228,8 +229,15 @@ function openLink(link: string): void {
   showMainWindow();
 }
 
-/** The application menu; its commands go to the renderer, which runs them as it runs their keys. */
+/** The language the application menu was last built in. */
+let menuLocale: string | undefined;
+
+/**
+ * The application menu, in main's language now (built again when it changes); its commands go to
+ * the renderer, which runs them as it runs their keys.
+ */
 function setAppMenu(userDataDir: string, emit: Emit): void {
+  menuLocale = mainLocale();
   const template = appMenuTemplate({
     platform: process.platform,
     appName: app.name,
@@ -289,7 +297,7 @@ async function start(appLog: AppLog): Promise<void> {
       command: process.env['APPIMAGE'] ?? process.execPath,
       args: [LOGIN_START_FLAG],
       name: app.name,
-      comment: 'Start Relay Desktop in the tray',
+      comment: nativeText('autostart.comment'),
       icon: 'relay-desktop',
     }),
     loginArgs: [LOGIN_START_FLAG],
@@ -340,6 +348,8 @@ async function start(appLog: AppLog): Promise<void> {
   /** The shell (close to tray, the tray's label for quick ask) follows the services' settings. */
   async function followServices(current: AppServices, { restored = false } = {}): Promise<void> {
     const followSettings = (settings: Awaited<ReturnType<typeof current.settings.get>>) => {
+      // The services set main's language from the settings first; the menu follows it.
+      if (mainLocale() !== menuLocale) setAppMenu(userDataDir, emit);
       closeToTray = settings.desktop.closeToTray;
       quickAskKeys = settings.quickAsk.enabled
         ? acceleratorLabel(settings.quickAsk.shortcut, platform)

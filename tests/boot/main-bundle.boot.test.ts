@@ -20,7 +20,7 @@ import { existsSync } from 'node:fs';
 import { copyFile, mkdir, mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, inject, it, vi } from 'vitest';
 import { DATABASE_FILE, openDatabase } from '../../electron/main/services/database';
 import { LOG_FILE } from '../../electron/main/services/log-policy';
 import { SETTINGS_FILE } from '../../electron/main/services/settings/settings';
@@ -374,6 +374,40 @@ describe('the language at first start', () => {
       ok: true,
       value: { ok: true, value: expect.objectContaining({ language: 'system' }) },
     });
+  });
+
+  it('builds the application menu in that language, and again when Settings changes it', async () => {
+    type Item = { label?: string; role?: string; submenu?: Item[] };
+    const menu = async () => (await app.state()).applicationMenu as Item[];
+    const fileMenu = (items: Item[]) => items[0]!.submenu!.map((item) => item.label ?? '-');
+    // Linux: the menus carry their access keys; role items are labelled in the app's words too.
+    expect((await menu()).map((item) => item.label)).toEqual([
+      '&Datei',
+      '&Bearbeiten',
+      '&Ansicht',
+      '&Fenster',
+      '&Hilfe',
+    ]);
+    expect(fileMenu(await menu())).toEqual([
+      'Neuer Chat',
+      'Neuer Chat aus einem Prompt …',
+      '-',
+      'Einstellungen',
+      '-',
+      'Beenden',
+    ]);
+    const edit = (await menu())[1]!.submenu!;
+    expect(edit.find((item) => item.role === 'copy')?.label).toBe('Kopieren');
+
+    const changed = await app.invoke('settings:update', { language: 'fr' });
+    expect(changed).toMatchObject({ ok: true, value: { ok: true } });
+    await vi.waitFor(async () => expect((await menu())[0]!.label).toBe('&Fichier'));
+    expect(fileMenu(await menu())[0]).toBe('Nouvelle discussion');
+    const tray = (await app.state()).tray?.menu as Item[] | undefined;
+    if (tray) expect(tray[0]!.label).toBe('Nouvelle discussion');
+
+    await app.invoke('settings:update', { language: 'system' });
+    await vi.waitFor(async () => expect((await menu())[0]!.label).toBe('&Datei'));
   });
 });
 

@@ -751,9 +751,20 @@ describe('the list, search, export and import', () => {
     app.dialogs.openPaths.push([mixed]);
     const partly = await app.api.importConversations();
     expect(partly.conversationIds).toHaveLength(1);
+    // Each reason with its key and values, so the page shows it in the person's language.
     expect(partly.refused).toEqual([
-      { name: 'mixed.zip › notes.txt', reason: expect.stringMatching(/not a JSON chat export/) },
-      { name: 'mixed.zip › broken.json', reason: expect.stringMatching(/not a JSON file/) },
+      {
+        name: 'mixed.zip › notes.txt',
+        reason: expect.stringMatching(/not a JSON chat export/),
+        messageId: 'import.zip.notJson',
+        values: { name: 'mixed.zip › notes.txt' },
+      },
+      {
+        name: 'mixed.zip › broken.json',
+        reason: expect.stringMatching(/not a JSON file/),
+        messageId: 'import.chat.notJson',
+        values: { name: 'mixed.zip › broken.json' },
+      },
     ]);
     expect(await app.api.listConversations()).toHaveLength(before + 1);
 

@@ -413,9 +413,20 @@ describe('building and searching a knowledge base', () => {
       paths: [folder, loose, join(dir, 'gone.md'), 'relative/name.md'],
     });
     expect(result.added).toBe(2);
+    // Each by name, with the reason's key for the page's language.
     expect(result.refused).toEqual([
-      { name: 'gone.md', reason: expect.stringContaining('gone.md could not be found') },
-      { name: 'name.md', reason: 'name.md is not a file on this computer.' },
+      {
+        name: 'gone.md',
+        reason: expect.stringContaining('gone.md could not be found'),
+        messageId: 'knowledge.notFound',
+        values: { name: 'gone.md' },
+      },
+      {
+        name: 'name.md',
+        reason: 'name.md is not a file on this computer.',
+        messageId: 'knowledge.notAFileHere',
+        values: { name: 'name.md' },
+      },
     ]);
     expect(await done).toMatchObject({ status: 'ready' });
     const detail = await a.api.getKnowledgeBase({ id: base.id });

@@ -9,6 +9,7 @@ import {
   webContents,
 } from 'electron';
 import type { DesktopShell, Dialogs } from '../app-context';
+import { nativeText } from '../services/words';
 
 /** The system's file dialogs, attached to the app's window when there is one. */
 export const electronDialogs: Dialogs = {
@@ -53,7 +54,7 @@ export const electronDialogs: Dialogs = {
       title,
       message,
       detail,
-      buttons: ['Cancel', confirmLabel],
+      buttons: [nativeText('dialog.cancel'), confirmLabel],
       // Enter and Escape both cancel: going ahead takes a deliberate click.
       defaultId: 0,
       cancelId: 0,

@@ -4,11 +4,16 @@
  * kind the renderer shows a remedy for. The router passes it on as it is; any other error is a
  * fault, logged in main and never shown in detail.
  *
+ * Its words come from main's catalogue (`said('key', values)`, `services/words.ts`): the page
+ * shows them in the person's language, and `message` keeps them in English.
+ *
  * `errorInfo` is the one mapping of the app's errors (this one and `RelayError`) to the plain
  * `IpcError` that crosses to the page, in an answer, an event or a stored reply.
  */
 import type { IpcError, IpcErrorKind } from '../../shared/ipc/define';
+import type { ErrorMessageKey, MessageValues } from '../../shared/messages/keys';
 import { RelayError } from './relay/relay-error';
+import { said, type Said } from './words';
 
 /** A field of a form that is wrong, and why, in words for the person. */
 export interface FieldIssue {
@@ -25,29 +30,75 @@ export interface AppErrorDetails {
 
 export class AppError extends Error {
   override readonly name = 'AppError';
+  /** The message's key in main's catalogue, when it has one (older code passes English text). */
+  declare readonly messageId?: ErrorMessageKey;
+  declare readonly values?: MessageValues;
 
   constructor(
     readonly kind: IpcErrorKind,
-    message: string,
+    message: string | Said,
     readonly details: AppErrorDetails = {},
   ) {
-    super(message);
+    super(typeof message === 'string' ? message : message.english);
+    if (typeof message !== 'string') {
+      this.messageId = message.id;
+      if (message.values) this.values = message.values;
+    }
   }
 }
 
 /** The IPC form of an `AppError` or a `RelayError`; undefined for any other error (a fault). */
 export function errorInfo(error: unknown): IpcError | undefined {
   if (error instanceof RelayError) {
-    const { kind, message, status, param, code, retryAfterMs, partialText } = error;
-    return withDefined({ kind, message }, { status, param, code, retryAfterMs, partialText });
+    const { kind, message, status, param, code, retryAfterMs, partialText, messageId, values } =
+      error;
+    return withDefined(
+      { kind, message },
+      { messageId, values, status, param, code, retryAfterMs, partialText },
+    );
   }
   if (error instanceof AppError) {
     return withDefined(
       { kind: error.kind, message: error.message },
-      { param: error.details.param },
+      { messageId: error.messageId, values: error.values, param: error.details.param },
     );
   }
   return undefined;
+}
+
+/** Something refused by name (a file, an entry), with the reason in words the page formats. */
+export interface Refusal {
+  name: string;
+  /** The reason in English. */
+  reason: string;
+  messageId?: ErrorMessageKey;
+  values?: MessageValues;
+}
+
+export function refusal(name: string, reason: Said | AppError): Refusal {
+  const out: Refusal = {
+    name,
+    reason: reason instanceof AppError ? reason.message : reason.english,
+  };
+  const id = reason instanceof AppError ? reason.messageId : reason.id;
+  if (id !== undefined) out.messageId = id;
+  if (reason.values !== undefined) out.values = reason.values;
+  return out;
+}
+
+/**
+ * "Nothing was imported", after every reason: one refusal's in the page's language, several in
+ * English (they are listed one by one beside it).
+ */
+export function nothingImported(refused: readonly Omit<Refusal, 'name'>[]): Said {
+  const [only] = refused;
+  if (refused.length === 1 && only?.messageId !== undefined) {
+    return said('import.nothingImported', {
+      reasons: { id: only.messageId, english: only.reason, values: only.values ?? {} },
+    });
+  }
+  if (refused.length === 0) return said('import.nothingAtAll');
+  return said('import.nothingImported', { reasons: refused.map((r) => r.reason).join(' ') });
 }
 
 /** `base` with the fields of `extra` that are set: an absent one stays absent, not undefined. */

@@ -28,6 +28,7 @@ import type { ChatMessage } from '../../shared/relay-requests';
 import type { RelayClient } from './relay/relay-client';
 import type { RelayEndpoint } from './relay/base-url';
 import type { SecretStore } from './secret-store';
+import { inMainLanguage } from './words';
 
 export type { LogContent, LogFields } from './log-policy';
 
@@ -225,7 +226,11 @@ export function logRequests(client: RelayClient, log: AppLog, meta: RequestMeta)
       meta.onOutcome?.({
         ok: false,
         kind: String(failure.outcome),
-        message: error instanceof Error ? error.message : String(error),
+        // Shown as the connection's state until its next request: in the person's language.
+        message:
+          error instanceof Error
+            ? inMainLanguage(error as Parameters<typeof inMainLanguage>[0])
+            : String(error),
       });
       log[failure.outcome === 'aborted' ? 'info' : 'warn'](
         'relay.request',

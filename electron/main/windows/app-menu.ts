@@ -7,12 +7,9 @@
  * never fires twice; choosing the item asks the renderer to run the same command.
  */
 import type { MenuItemConstructorOptions } from 'electron';
-import {
-  menuAccelerator,
-  shortcutById,
-  shortcutPlatform,
-  type ShortcutCommand,
-} from '../../shared/shortcuts';
+import type { NativeMessageKey } from '../../shared/messages/keys';
+import { menuAccelerator, shortcutPlatform, type ShortcutCommand } from '../../shared/shortcuts';
+import { nativeText } from '../services/words';
 
 export interface AppMenuOptions {
   /** `process.platform`. */
@@ -27,110 +24,149 @@ export interface AppMenuOptions {
   openLogsFolder(): void;
 }
 
+/**
+ * The application menu in main's language now (`services/words.ts`); `index.ts` builds it again
+ * when the language changes.
+ */
 export function appMenuTemplate(options: AppMenuOptions): MenuItemConstructorOptions[] {
   const platform = shortcutPlatform(options.platform);
   const mac = platform === 'mac';
   const separator: MenuItemConstructorOptions = { type: 'separator' };
+  const appName = options.appName;
+
+  /**
+   * A menu's title: with its access key (`&File`, `ファイル(&F)`) on Windows and Linux, without on
+   * macOS, which has none.
+   */
+  const title = (key: NativeMessageKey) =>
+    mac
+      ? nativeText(key)
+          .replace(/\s*\(&\w\)/, '')
+          .replace(/&/g, '')
+      : nativeText(key);
 
   /** A menu item for a command of the table: its label and keys, shown but not registered. */
-  function command(id: ShortcutCommand, label?: string): MenuItemConstructorOptions {
+  function command(id: ShortcutCommand, label: NativeMessageKey): MenuItemConstructorOptions {
     const accelerator = menuAccelerator(id, platform);
     return {
       id,
-      label: label ?? shortcutById(id)?.label ?? id,
+      label: nativeText(label),
       ...(accelerator ? { accelerator, registerAccelerator: false } : {}),
       click: () => options.runCommand(id),
     };
   }
 
-  const settings = command('openSettings', mac ? 'Settings…' : 'Settings');
+  /** A standard item Electron runs itself, labelled in the app's language. */
+  const role = (
+    name: NonNullable<MenuItemConstructorOptions['role']>,
+    label: NativeMessageKey,
+  ): MenuItemConstructorOptions => ({ role: name, label: nativeText(label, { appName }) });
+
+  const settings = command('openSettings', mac ? 'menu.settings.mac' : 'menu.settings');
 
   const appMenu: MenuItemConstructorOptions = {
     label: options.appName,
     submenu: [
-      { role: 'about' },
+      role('about', 'menu.about'),
       separator,
       settings,
       separator,
-      { role: 'services' },
+      role('services', 'menu.services'),
       separator,
-      { role: 'hide' },
-      { role: 'hideOthers' },
-      { role: 'unhide' },
+      role('hide', 'menu.hide'),
+      role('hideOthers', 'menu.hideOthers'),
+      role('unhide', 'menu.unhide'),
       separator,
-      { role: 'quit' },
+      role('quit', 'menu.quit.mac'),
     ],
   };
 
   const fileMenu: MenuItemConstructorOptions = {
-    label: mac ? 'File' : '&File',
+    label: title('menu.file'),
     submenu: mac
       ? [
-          command('newChat'),
-          command('newChatFromPrompt', 'New chat from a prompt…'),
+          command('newChat', 'menu.newChat'),
+          command('newChatFromPrompt', 'menu.newChatFromPrompt'),
           separator,
-          { role: 'close' },
+          role('close', 'menu.closeWindow'),
         ]
       : [
-          command('newChat'),
-          command('newChatFromPrompt', 'New chat from a prompt…'),
+          command('newChat', 'menu.newChat'),
+          command('newChatFromPrompt', 'menu.newChatFromPrompt'),
           separator,
           settings,
           separator,
-          { role: 'quit' },
+          role('quit', platform === 'windows' ? 'menu.exit' : 'menu.quit'),
         ],
   };
 
   const editMenu: MenuItemConstructorOptions = {
-    label: mac ? 'Edit' : '&Edit',
+    label: title('menu.edit'),
     submenu: [
-      { role: 'undo' },
-      { role: 'redo' },
+      role('undo', 'menu.undo'),
+      role('redo', 'menu.redo'),
       separator,
-      { role: 'cut' },
-      { role: 'copy' },
-      { role: 'paste' },
-      ...(mac ? [{ role: 'pasteAndMatchStyle' } as const] : []),
-      { role: 'delete' },
-      { role: 'selectAll' },
+      role('cut', 'menu.cut'),
+      role('copy', 'menu.copy'),
+      role('paste', 'menu.paste'),
+      ...(mac ? [role('pasteAndMatchStyle', 'menu.pasteAndMatchStyle')] : []),
+      role('delete', 'menu.delete'),
+      role('selectAll', 'menu.selectAll'),
       separator,
-      command('searchConversations', 'Search conversations…'),
-      command('stopGenerating'),
+      command('searchConversations', 'menu.searchConversations'),
+      command('stopGenerating', 'menu.stopGenerating'),
     ],
   };
 
   const viewMenu: MenuItemConstructorOptions = {
-    label: mac ? 'View' : '&View',
+    label: title('menu.view'),
     submenu: [
-      command('showChat', 'Chat'),
-      command('showEmbeddings', 'Embeddings'),
-      command('showImages', 'Images'),
+      command('showChat', 'menu.showChat'),
+      command('showEmbeddings', 'menu.showEmbeddings'),
+      command('showImages', 'menu.showImages'),
       separator,
-      command('toggleConversations', 'Conversation list'),
+      command('toggleConversations', 'menu.toggleConversations'),
       separator,
-      { role: 'resetZoom' },
-      { role: 'zoomIn' },
-      { role: 'zoomOut' },
+      role('resetZoom', 'menu.resetZoom'),
+      role('zoomIn', 'menu.zoomIn'),
+      role('zoomOut', 'menu.zoomOut'),
       separator,
-      { role: 'togglefullscreen' },
+      role('togglefullscreen', 'menu.toggleFullScreen'),
       ...(options.isPackaged
         ? []
-        : [separator, { role: 'reload' } as const, { role: 'toggleDevTools' } as const]),
+        : [
+            separator,
+            role('reload', 'menu.reload'),
+            role('toggleDevTools', 'menu.toggleDevTools'),
+          ]),
     ],
   };
 
   const windowMenu: MenuItemConstructorOptions = {
-    label: mac ? 'Window' : '&Window',
+    label: title('menu.window'),
     role: 'windowMenu',
+    // Given in full so its items speak the app's language (Electron's own are in English).
+    submenu: mac
+      ? [
+          role('minimize', 'menu.minimize'),
+          role('zoom', 'menu.zoom'),
+          separator,
+          role('front', 'menu.front'),
+        ]
+      : [role('minimize', 'menu.minimize'), role('close', 'menu.closeWindow')],
   };
 
   const helpMenu: MenuItemConstructorOptions = {
-    label: mac ? 'Help' : '&Help',
+    label: title('menu.help'),
     role: 'help',
     submenu: [
-      command('showShortcuts'),
-      { id: 'openLogsFolder', label: 'Open logs folder', click: () => options.openLogsFolder() },
-      ...(mac ? [] : [separator, { role: 'about' } as const]),
+      command('showShortcuts', 'menu.showShortcuts'),
+      {
+        id: 'openLogsFolder',
+        label: nativeText('menu.openLogsFolder'),
+        click: () => options.openLogsFolder(),
+      },
+      ...(mac ? [] : [separator, role('about', 'menu.about')]),
     ],
   };
 

@@ -3,6 +3,7 @@
  * passes it to `Menu.buildFromTemplate`.
  */
 import type { MenuItemConstructorOptions } from 'electron';
+import { nativeText } from '../services/words';
 
 export interface TrayConnection {
   id: string;
@@ -27,16 +28,20 @@ export interface TrayMenuOptions {
 /** Menus stay short: past this many connections, the rest are in the app's Connections screen. */
 export const TRAY_CONNECTIONS = 10;
 
+/** The tray's menu in main's language now: it is built again at every change, a language's too. */
 export function trayMenuTemplate(options: TrayMenuOptions): MenuItemConstructorOptions[] {
   const active = options.connections.find((c) => c.active);
-  const label = (c: TrayConnection) => (c.isDemo ? `${c.name} (demo)` : c.name);
+  const label = (c: TrayConnection) =>
+    c.isDemo ? nativeText('tray.demoConnection', { name: c.name }) : c.name;
   const shown = options.connections.slice(0, TRAY_CONNECTIONS);
   const connection: MenuItemConstructorOptions =
     options.connections.length === 0
-      ? { id: 'connection', label: 'No connection yet', enabled: false }
+      ? { id: 'connection', label: nativeText('tray.noConnection'), enabled: false }
       : {
           id: 'connection',
-          label: active ? `Connection: ${label(active)}` : 'Connection: none in use',
+          label: active
+            ? nativeText('tray.connection', { name: label(active) })
+            : nativeText('tray.connectionNone'),
           submenu: shown.map((c) => ({
             id: `connection:${c.id}`,
             label: label(c),
@@ -46,20 +51,22 @@ export function trayMenuTemplate(options: TrayMenuOptions): MenuItemConstructorO
           })),
         };
   return [
-    { id: 'newChat', label: 'New chat', click: () => options.newChat() },
+    { id: 'newChat', label: nativeText('tray.newChat'), click: () => options.newChat() },
     {
       id: 'quickAsk',
-      label: options.quickAskKeys ? `Quick ask (${options.quickAskKeys})` : 'Quick ask',
+      label: options.quickAskKeys
+        ? nativeText('tray.quickAskKeys', { keys: options.quickAskKeys })
+        : nativeText('tray.quickAsk'),
       click: () => options.quickAsk(),
     },
     {
       id: 'toggleWindow',
-      label: options.windowVisible ? 'Hide Relay Desktop' : 'Show Relay Desktop',
+      label: options.windowVisible ? nativeText('tray.hideWindow') : nativeText('tray.showWindow'),
       click: () => options.toggleWindow(),
     },
     { type: 'separator' },
     connection,
     { type: 'separator' },
-    { id: 'quit', label: 'Quit Relay Desktop', click: () => options.quit() },
+    { id: 'quit', label: nativeText('tray.quit'), click: () => options.quit() },
   ];
 }

@@ -64,9 +64,30 @@ export const IPC_ERROR_KINDS = [
 ] as const;
 export type IpcErrorKind = (typeof IPC_ERROR_KINDS)[number];
 
+const plainValue = z.union([z.string(), z.number()]);
+
+/**
+ * A message of main's `errors` catalogue (`electron/shared/messages`) by its key, with its values
+ * (text, numbers, or another message): the page formats it in the language it shows. The English
+ * text stays in `message`, for logs and for data written before messages had keys.
+ */
+export const messageRefFields = {
+  messageId: z.string().max(200).optional(),
+  values: z
+    .record(
+      z.string(),
+      z.union([
+        plainValue,
+        z.object({ id: z.string().max(200), values: z.record(z.string(), plainValue).optional() }),
+      ]),
+    )
+    .optional(),
+};
+
 export const ipcErrorSchema = z.object({
   kind: z.enum(IPC_ERROR_KINDS),
   message: z.string(),
+  ...messageRefFields,
   status: z.number().int().optional(),
   param: z.string().optional(),
   code: z.string().optional(),

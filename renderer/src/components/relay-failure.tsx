@@ -1,5 +1,5 @@
 import { useState, type ReactNode } from 'react';
-import { failureOf, failureTitle, type FailureInfo } from '../lib/errors';
+import { failureOf, failureTitle, useMainMessageText, type FailureInfo } from '../lib/errors';
 import { BalanceNotice } from './balance-notice';
 import { KeyEntry } from './key-entry';
 import { Notice } from './notice';
@@ -34,9 +34,11 @@ export interface RelayFailureProps {
  * remedies do.
  */
 export function RelayFailure(props: RelayFailureProps) {
+  // Main's words in the language shown now (a stored failure follows a language change).
+  const message = useMainMessageText()(props.failure);
   return (
     <div className={props.className} data-kind={props.failure.kind}>
-      {failureBody(props)}
+      {failureBody({ ...props, failure: { ...props.failure, message } })}
     </div>
   );
 }

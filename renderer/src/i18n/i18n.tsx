@@ -11,6 +11,7 @@ import { setupI18n, type Messages } from '@lingui/core';
 import { Trans, useLingui } from '@lingui/react';
 import type { ReactElement } from 'react';
 import { PSEUDO_LOCALE, type AppLocale } from '../../../electron/shared/locales';
+import type errorsEn from '../../../electron/shared/messages/en/errors.json';
 import shellEn from './messages/en/shell.json';
 import type settingsEn from './messages/en/settings.json';
 
@@ -18,8 +19,11 @@ import type settingsEn from './messages/en/settings.json';
 interface Catalogues {
   shell: typeof shellEn;
   settings: typeof settingsEn;
+  /** Main's messages that reach the page (`electron/shared/messages`): see `lib/errors.ts`. */
+  errors: typeof errorsEn;
 }
 export type Namespace = keyof Catalogues;
+/** The renderer's own namespaces, in `messages/<locale>/<namespace>.json`. */
 export const NAMESPACES = ['shell', 'settings'] as const satisfies readonly Namespace[];
 
 /** A message's key: a key not in the English catalogues fails the type check. */
@@ -45,7 +49,11 @@ async function fetchCatalogue(locale: AppLocale, namespace: Namespace): Promise<
   // otherwise); every other catalogue is a chunk of its own, fetched when its language or its
   // screen is first shown.
   if (locale === 'en' && namespace === 'shell') return shellEn as unknown as Messages;
-  const chunk = (await import(`./messages/${locale}/${namespace}.json`)) as { default: Messages };
+  const chunk = (
+    namespace === 'errors'
+      ? await import(`../../../electron/shared/messages/${locale}/errors.json`)
+      : await import(`./messages/${locale}/${namespace}.json`)
+  ) as { default: Messages };
   return chunk.default;
 }
 
@@ -69,6 +77,10 @@ export async function activateLocale(locale: AppLocale): Promise<void> {
   await ensure(locale, wanted);
   if (i18n.locale !== locale) i18n.activate(locale);
   document.documentElement.lang = locale;
+  // Main's messages (errors, refusals) on every screen, fetched after the first paint: until they
+  // are in, an error shows main's English text (`lib/errors.ts`), then re-renders in `locale`.
+  // English needs none: main sends each message's English text with its key.
+  if (locale !== 'en') ensure(locale, ['errors']).catch(() => undefined);
 }
 
 /** A message in the active language. */

@@ -1,20 +1,95 @@
+import { useLingui } from '@lingui/react';
+import type { IpcError } from '../../../electron/shared/ipc/define';
+import { i18n } from '../i18n/i18n';
+
 /**
  * What the renderer knows of a failed call: the bridge rejects with the router's typed error
  * (`kind`, `message`, `status`…). Read by shape, since the renderer loads no code from main.
+ * `message` is in the page's language at the moment of the failure.
  */
 export interface FailureInfo {
   kind: string;
   message: string;
   status?: number | undefined;
+  /** Main's message key and values, kept so a view shows it in the language of the moment. */
+  messageId?: string | undefined;
+  values?: MainMessage['values'];
+}
+
+/**
+ * Main's words as they cross to the page: the message's key in main's `errors` catalogue
+ * (`electron/shared/messages`) and its values, with the English text as `message`. Errors kept
+ * by the previous release have the text only.
+ */
+export interface MainMessage {
+  message: string;
+  messageId?: string | undefined;
+  values?: IpcError['values'];
+}
+
+function plainValue(value: unknown): string | number {
+  if (typeof value === 'number' || typeof value === 'string') return value;
+  if (value !== null && typeof value === 'object') {
+    const { id, values } = value as { id?: unknown; values?: unknown };
+    if (typeof id === 'string') return formatted(id, values) ?? '';
+  }
+  return String(value);
+}
+
+/** The message `id` in the page's language, or undefined when its catalogue is not in yet. */
+function formatted(id: string, values: unknown): string | undefined {
+  if (i18n.messages[id] === undefined) return undefined;
+  const plain =
+    values !== null && typeof values === 'object'
+      ? Object.fromEntries(
+          Object.entries(values as Record<string, unknown>).map(([name, value]) => [
+            name,
+            plainValue(value),
+          ]),
+        )
+      : {};
+  return i18n._(id, plain);
+}
+
+/**
+ * Main's message in the language the page shows now: formatted from its key and values; its
+ * English text when it has no key (the relay's own words, data of the previous release) or
+ * before main's catalogue has arrived.
+ */
+export function mainMessageText(error: MainMessage): string {
+  return (error.messageId && formatted(error.messageId, error.values)) || error.message;
+}
+
+/**
+ * `mainMessageText` for a component that shows a stored error (a failed reply, a failed run): it
+ * re-renders, and the error follows, when the language changes.
+ */
+export function useMainMessageText(): typeof mainMessageText {
+  useLingui();
+  return mainMessageText;
 }
 
 export function failureOf(error: unknown): FailureInfo {
   if (error !== null && typeof error === 'object') {
-    const { kind, message, status } = error as Record<string, unknown>;
+    const { kind, message, status, messageId, values } = error as Record<string, unknown>;
+    const said =
+      typeof message === 'string' && message !== '' && typeof messageId === 'string'
+        ? {
+            messageId,
+            ...(values !== null && typeof values === 'object'
+              ? { values: values as NonNullable<MainMessage['values']> }
+              : {}),
+          }
+        : {};
+    const text =
+      typeof message === 'string' && message !== ''
+        ? mainMessageText({ message, ...said })
+        : 'Something went wrong.';
     return {
       kind: typeof kind === 'string' ? kind : 'internal',
-      message: typeof message === 'string' && message !== '' ? message : 'Something went wrong.',
+      message: text,
       ...(typeof status === 'number' ? { status } : {}),
+      ...said,
     };
   }
   return { kind: 'internal', message: String(error) };

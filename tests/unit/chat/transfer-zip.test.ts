@@ -83,7 +83,12 @@ describe('reading a file chosen for import', () => {
     const read = readImportFile('talks.zip', strToU8('this is plain text, not a zip'));
     expect(read.documents).toEqual([]);
     expect(read.refused).toEqual([
-      { name: 'talks.zip', reason: expect.stringMatching(/is not a zip file/) },
+      {
+        name: 'talks.zip',
+        reason: expect.stringMatching(/is not a zip file/),
+        messageId: 'import.zip.damaged',
+        values: { name: 'talks.zip' },
+      },
     ]);
   });
 
@@ -99,7 +104,12 @@ describe('reading a file chosen for import', () => {
     const read = readImportFile('talks.zip', zip);
     expect(titles(read)).toEqual(['Alpha']);
     expect(read.refused).toEqual([
-      { name: 'talks.zip › notes.txt', reason: expect.stringMatching(/not a JSON chat export/) },
+      {
+        name: 'talks.zip › notes.txt',
+        reason: expect.stringMatching(/not a JSON chat export/),
+        messageId: 'import.zip.notJson',
+        values: { name: 'talks.zip › notes.txt' },
+      },
     ]);
   });
 

@@ -421,7 +421,12 @@ describe('talking to the relay', () => {
     const malformed = await connections.test({ baseUrl: 'ftp://relay.example.com', apiKey: KEY });
     expect(malformed).toEqual({
       ok: false,
-      error: { kind: 'bad_request', message: expect.stringMatching(/only http and https/) },
+      error: {
+        kind: 'bad_request',
+        message: expect.stringMatching(/only http and https/),
+        messageId: 'relay.address.scheme',
+        values: { address: 'ftp://relay.example.com', scheme: 'ftp' },
+      },
     });
 
     const closed = createServer();

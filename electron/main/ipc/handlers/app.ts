@@ -2,6 +2,7 @@ import type { APP_ROUTES } from '../../../shared/ipc/routes/app';
 import type { AppContext } from '../../app-context';
 import { AppError } from '../../services/app-error';
 import type { Handlers } from '../router';
+import { said } from '../../services/words';
 
 /** The handlers of the app's own routes: its version, text to the clipboard, a saved file shown. */
 export function appHandlers(context: AppContext): Handlers<typeof APP_ROUTES> {
@@ -13,13 +14,12 @@ export function appHandlers(context: AppContext): Handlers<typeof APP_ROUTES> {
     }),
     copyText: ({ text }) => {
       const { copyText } = context.desktop;
-      if (!copyText) throw new AppError('internal', 'Copying is not available here.');
+      if (!copyText) throw new AppError('internal', said('app.copyUnavailable'));
       copyText(text);
       return null;
     },
     showSavedFile: ({ path }) => {
-      if (!context.savedFiles.has(path))
-        throw new AppError('not_found', 'Relay Desktop did not save that file in this session.');
+      if (!context.savedFiles.has(path)) throw new AppError('not_found', said('app.notSavedHere'));
       context.desktop.showInFolder(path);
       return null;
     },

@@ -16,6 +16,7 @@ import { exportToFile, importFromFiles } from '../../services/chat/transfer';
 import { conversationCost, usageReport } from '../../services/chat/usage';
 import type { Handlers } from '../router';
 import { saved } from './saved-files';
+import { said } from '../../services/words';
 
 /** What the attach dialog offers first; "All files" lets any text file with another name in. */
 const ATTACHABLE_EXTENSIONS = [
@@ -60,7 +61,7 @@ const ATTACHABLE_EXTENSIONS = [
 ];
 
 function found<T>(value: T | undefined): T {
-  if (value === undefined) throw new AppError('not_found', 'That conversation no longer exists.');
+  if (value === undefined) throw new AppError('not_found', said('chat.conversationGone'));
   return value;
 }
 
@@ -121,8 +122,7 @@ export async function chatHandlers(
       const conversation = found(store.get(id));
       if (afterId !== undefined) {
         const page = store.pathAfter(id, afterId, { limit: limit ?? 10_000, inclusive: false });
-        if (page === undefined)
-          throw new AppError('not_found', 'That message is no longer on the conversation’s path.');
+        if (page === undefined) throw new AppError('not_found', said('chat.messageOffPath'));
         return {
           conversation,
           ...page,
@@ -142,7 +142,7 @@ export async function chatHandlers(
     },
     showVersion: ({ messageId, limit }) => {
       const shown = store.showMessage(messageId);
-      if (shown === undefined) throw new AppError('not_found', 'That message no longer exists.');
+      if (shown === undefined) throw new AppError('not_found', said('chat.messageGone'));
       const { conversationId, leafId } = shown;
       const page =
         limit === undefined

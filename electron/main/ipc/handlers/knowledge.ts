@@ -4,6 +4,7 @@ import { AppError } from '../../services/app-error';
 import { KnowledgeService } from '../../services/knowledge/knowledge-service';
 import { KnowledgeRetrieval } from '../../services/knowledge/retrieval';
 import type { Handlers } from '../router';
+import { said } from '../../services/words';
 
 /** The demo knowledge base's name, and the demo relay's embeddings model it is built with. */
 export const DEMO_KNOWLEDGE_BASE = 'Demo knowledge base';
@@ -40,8 +41,7 @@ export async function knowledgeHandlers(
     createKnowledgeBase: ({ name, model }) => knowledge.create(name, model),
     createDemoKnowledgeBase: async () => {
       const folder = context.knowledgeSamplesDir;
-      if (folder === undefined)
-        throw new AppError('not_found', 'The sample documents are not part of this build.');
+      if (folder === undefined) throw new AppError('not_found', said('knowledge.noSamples'));
       const demo = await context.connections.ensureDemo();
       context.emit('connectionsChanged', null);
       const base = await knowledge.create(DEMO_KNOWLEDGE_BASE, DEMO_EMBEDDINGS_MODEL, demo.id);
@@ -72,10 +72,10 @@ export async function knowledgeHandlers(
       if (action === 'show') context.desktop.showInFolder(path);
       else {
         if (context.desktop.openPath === undefined)
-          throw new AppError('invalid_request', 'Files cannot be opened here.');
+          throw new AppError('invalid_request', said('knowledge.cannotOpen'));
         const failure = await context.desktop.openPath(path);
         if (failure !== '')
-          throw new AppError('not_found', `The file could not be opened: ${failure}`);
+          throw new AppError('not_found', said('knowledge.openFailed', { detail: failure }));
       }
       return null;
     },

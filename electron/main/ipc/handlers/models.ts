@@ -3,14 +3,14 @@ import type { AppContext } from '../../app-context';
 import { AppError } from '../../services/app-error';
 import { exportPriceFile, importPriceFile } from '../../services/models/price-book';
 import type { Handlers } from '../router';
+import { said } from '../../services/words';
 
 /** The handlers of the models routes, over the model catalog of the active connection. */
 export function modelsHandlers({ models, dialogs }: AppContext): Handlers<typeof MODELS_ROUTES> {
   return {
     listModels: async (request) => {
       const listing = await models.list({ refresh: request?.refresh ?? false });
-      if (listing === undefined)
-        throw new AppError('not_found', 'Connect to a relay first: no connection is set up yet.');
+      if (listing === undefined) throw new AppError('not_found', said('app.connectFirst'));
       return listing;
     },
     setModelKind: async ({ modelId, kind }) => (await models.setKind(modelId, kind), null),

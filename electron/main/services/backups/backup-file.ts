@@ -15,6 +15,7 @@ import Database from 'libsql';
 import { z } from 'zod';
 import { AppError } from '../app-error';
 import type { Db } from '../database';
+import { said, type Said } from '../words';
 
 /** SQLite's application id of a Relay Desktop backup: "RDBK". The live database keeps 0. */
 export const BACKUP_APPLICATION_ID = 0x5244424b;
@@ -68,7 +69,7 @@ export type BackupManifest = z.infer<typeof manifestSchema>;
  * another program's, made by a newer version, or damaged. `message` is for the person and says
  * what to do; nothing has changed when one is thrown.
  */
-export function refusal(message: string): AppError {
+export function refusal(message: string | Said): AppError {
   return new AppError('invalid_request', message);
 }
 
@@ -284,19 +285,17 @@ export async function inspectBackup(path: string, options: InspectOptions): Prom
   let size: number;
   try {
     const info = await stat(path);
-    if (!info.isFile()) throw refusal(`${name} is not a file.`);
+    if (!info.isFile()) throw refusal(said('backups.file.notAFile', { name }));
     size = info.size;
   } catch (error) {
     if (isRefusal(error)) throw error;
-    throw refusal(`${name} could not be read (${codeOf(error)}).`);
+    throw refusal(said('backups.file.unreadable', { name, code: codeOf(error) }));
   }
 
   const header = await readHeader(path);
   if (header.length < 100 || header.subarray(0, 16).toString('latin1') !== SQLITE_HEADER) {
     throw refusal(
-      size === 0
-        ? `${name} is empty: the copy was cut short. Choose another backup.`
-        : `${name} is not a Relay Desktop backup (it is not a SQLite database). Choose a file the app made, ending in .db.`,
+      size === 0 ? said('backups.file.empty', { name }) : said('backups.file.notSqlite', { name }),
     );
   }
   const pageSize = header.readUInt16BE(16) === 1 ? 65536 : header.readUInt16BE(16);
@@ -305,9 +304,7 @@ export async function inspectBackup(path: string, options: InspectOptions): Prom
     header.readUInt32BE(92) === header.readUInt32BE(24) ? header.readUInt32BE(28) : 0;
   const expectedSize = pageSize * pageCount;
   if (pageCount > 0 && size < expectedSize) {
-    throw refusal(
-      `${name} is incomplete: it holds ${size.toLocaleString('en-US')} of its ${expectedSize.toLocaleString('en-US')} bytes (the copy or the sync was cut short). Choose another backup.`,
-    );
+    throw refusal(said('backups.file.incomplete', { name, size, expected: expectedSize }));
   }
 
   let checksum: Inspection['checksum'] = 'absent';
@@ -322,9 +319,7 @@ export async function inspectBackup(path: string, options: InspectOptions): Prom
       const expected = parseChecksum(text, name);
       const actual = await sha256File(path);
       if (expected !== actual) {
-        throw refusal(
-          `${name} does not match its checksum: it was changed or damaged after it was written. Choose another backup.`,
-        );
+        throw refusal(said('backups.file.checksum', { name }));
       }
       checksum = 'matches';
     }
@@ -334,7 +329,7 @@ export async function inspectBackup(path: string, options: InspectOptions): Prom
   try {
     db = openReadOnly(path);
   } catch (error) {
-    throw refusal(`${name} could not be opened (${messageOf(error)}).`);
+    throw refusal(said('backups.file.notOpened', { name, detail: messageOf(error) }));
   }
   try {
     const q = asQueryable(db);
@@ -346,15 +341,13 @@ export async function inspectBackup(path: string, options: InspectOptions): Prom
       );
       tableNames = new Set(q.all<{ name: string }>(TABLE_LIST).map((t) => t.name));
     } catch (error) {
-      throw refusal(
-        `${name} is damaged and cannot be read (${messageOf(error)}). Choose another backup.`,
-      );
+      throw refusal(said('backups.file.damagedUnreadable', { name, detail: messageOf(error) }));
     }
     if (applicationId !== BACKUP_APPLICATION_ID || !tableNames.has(MANIFEST_TABLE)) {
       throw refusal(
         tableNames.has('schema_migrations')
-          ? `${name} is a Relay Desktop database file, not a backup: it holds no settings or connections and was not checked. Choose a backup the app made.`
-          : `${name} is a SQLite database of another program, not a Relay Desktop backup.`,
+          ? said('backups.file.databaseNotBackup', { name })
+          : said('backups.file.otherProgram', { name }),
       );
     }
 
@@ -371,7 +364,7 @@ export async function inspectBackup(path: string, options: InspectOptions): Prom
       throw newerRefusal(name, typeof madeBy === 'string' ? madeBy : undefined, options.appVersion);
     }
     const parsed = manifestSchema.safeParse(parsedJson);
-    if (!parsed.success) throw refusal(`${name} has a damaged description and cannot be restored.`);
+    if (!parsed.success) throw refusal(said('backups.file.manifestDamaged', { name }));
     const manifest = parsed.data;
 
     const newer = newerDomains({ ...manifest.schema, ...schemaOf(q) }, options.knownSchema);
@@ -381,17 +374,13 @@ export async function inspectBackup(path: string, options: InspectOptions): Prom
       .map((r) => r.integrity_check)
       .join('; ');
     if (integrity !== 'ok') {
-      throw refusal(
-        `${name} is damaged (SQLite's integrity check: ${integrity.slice(0, 300)}). Choose another backup.`,
-      );
+      throw refusal(said('backups.file.integrity', { name, detail: integrity.slice(0, 300) }));
     }
 
     const tables = countTablesOf(q);
     const wrong = differences(options.expectTables ?? manifest.tables, tables);
     if (wrong.length > 0) {
-      throw refusal(
-        `${name} does not hold the rows it was made with (${wrong.slice(0, 3).join('; ')}). Choose another backup.`,
-      );
+      throw refusal(said('backups.file.rows', { name, detail: wrong.slice(0, 3).join('; ') }));
     }
 
     const files: DataFile[] = [];
@@ -404,9 +393,7 @@ export async function inspectBackup(path: string, options: InspectOptions): Prom
     for (const entry of manifest.files) {
       const file = stored.find((s) => s.name === entry.name);
       if (!file || sha256Of(file.bytes) !== entry.sha256) {
-        throw refusal(
-          `${name} is damaged: its copy of ${entry.name} does not match what was saved.`,
-        );
+        throw refusal(said('backups.file.dataFile', { name, file: entry.name }));
       }
       files.push(file);
     }
@@ -419,8 +406,8 @@ export async function inspectBackup(path: string, options: InspectOptions): Prom
 function newerRefusal(name: string, madeBy: string | undefined, running: string): AppError {
   return refusal(
     madeBy
-      ? `${name} was made by Relay Desktop ${madeBy}, which keeps its data in a newer form than this version (${running}) can read. Install Relay Desktop ${madeBy} or later to restore it.`
-      : `${name} was made by a newer version of Relay Desktop than this one (${running}). Install the latest version to restore it.`,
+      ? said('backups.file.newerVersion', { name, madeBy, running })
+      : said('backups.file.newer', { name, running }),
   );
 }
 

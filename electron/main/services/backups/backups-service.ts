@@ -80,6 +80,7 @@ import {
   systemClock,
   type Clock,
 } from './schedule';
+import { said } from '../words';
 
 export type BackupStatus = ResponseOf<(typeof BACKUPS_ROUTES)['getBackupStatus']>;
 export type BackupEntry = ResponseOf<(typeof BACKUPS_ROUTES)['backUpNow']>;
@@ -440,7 +441,7 @@ export class BackupsService {
   /** Backs up into the folder the restored backup came from (offered when no folder is set). */
   async useRestoredFolder(): Promise<BackupStatus> {
     const from = this.#restored?.from;
-    if (from === undefined) throw new AppError('not_found', 'No backup was restored.');
+    if (from === undefined) throw new AppError('not_found', said('backups.noneRestored'));
     return this.setFolder(from);
   }
 
@@ -464,8 +465,7 @@ export class BackupsService {
   backUpNow(reason: BackupReason = 'manual'): Promise<BackupEntry> {
     return this.#exclusive(async () => {
       const config = await this.#readConfig();
-      if (!config.folder)
-        throw new AppError('invalid_request', 'Choose a folder for backups first.');
+      if (!config.folder) throw new AppError('invalid_request', said('backups.chooseFolder'));
       const folder = config.folder;
       try {
         const written = await this.#write(folder, reason, config.installationId);
@@ -765,7 +765,7 @@ export class BackupsService {
     if (picked) return picked;
     const folder = (await this.#readConfig()).folder;
     if (!folder || id.includes('/') || id.includes('\\') || !id.endsWith('.db'))
-      throw new AppError('not_found', 'That backup is not in the backup folder any more.');
+      throw new AppError('not_found', said('backups.gone'));
     return join(folder, id);
   }
 
@@ -777,7 +777,7 @@ export class BackupsService {
     try {
       bytes = (await stat(path)).size;
     } catch {
-      throw new AppError('not_found', `${basename(path)} is not there any more.`);
+      throw new AppError('not_found', said('backups.fileGone', { name: basename(path) }));
     }
     let inspection: Inspection | undefined;
     let problem: string | undefined;

@@ -9,10 +9,11 @@ import type { DesktopShell, Dialogs } from '../../app-context';
 import { AppError } from '../app-error';
 import { writeFileAtomic } from '../data-files';
 import type { AttachmentStore } from './attachments';
+import { nativeText, said } from '../words';
 
 function stored(store: AttachmentStore, id: string) {
   const file = store.file(id);
-  if (file === undefined) throw new AppError('not_found', 'That file is no longer in the app.');
+  if (file === undefined) throw new AppError('not_found', said('attachments.gone'));
   return file;
 }
 
@@ -34,7 +35,7 @@ export async function openAttachment(
 ): Promise<string> {
   const file = stored(store, id);
   if (desktop.openPath === undefined)
-    throw new AppError('invalid_request', 'Files cannot be opened here: use Save as instead.');
+    throw new AppError('invalid_request', said('attachments.cannotOpen'));
   const folder = join(base, safeFileName(id));
   await mkdir(folder, { recursive: true });
   const path = join(folder, safeFileName(file.name));
@@ -43,7 +44,7 @@ export async function openAttachment(
   if (problem !== '')
     throw new AppError(
       'invalid_request',
-      `${file.name} could not be opened (${problem}): use Save as instead.`,
+      said('attachments.openFailed', { name: file.name, problem }),
     );
   return path;
 }
@@ -56,7 +57,7 @@ export async function saveAttachment(
   const file = stored(store, id);
   const extension = extname(file.name).slice(1);
   const path = await dialogs.chooseSavePath({
-    title: 'Save the file',
+    title: nativeText('dialog.saveFile'),
     defaultName: safeFileName(file.name),
     ...(extension ? { filters: [{ name: extension.toUpperCase(), extensions: [extension] }] } : {}),
   });

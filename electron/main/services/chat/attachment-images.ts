@@ -18,6 +18,9 @@
  */
 import { extname } from 'node:path';
 import sharp, { type Metadata } from 'sharp';
+import { said, type Said } from '../words';
+import type { ErrorMessageKey } from '../../../shared/messages/keys';
+import { notAdded } from '../documents/document-text';
 
 /** The image formats attached, by extension, with the media type they are sent as. */
 export const IMAGE_TYPES: Readonly<Record<string, string>> = {
@@ -29,16 +32,16 @@ export const IMAGE_TYPES: Readonly<Record<string, string>> = {
 };
 
 /** Image formats people are likely to try, each with what to do instead. */
-const UNSUPPORTED_IMAGES: Readonly<Record<string, string>> = {
-  '.bmp': 'BMP images are not sent: save it as PNG or JPEG',
-  '.tif': 'TIFF images are not sent: save it as PNG or JPEG',
-  '.tiff': 'TIFF images are not sent: save it as PNG or JPEG',
-  '.heic': 'HEIC photos are not sent: export it as JPEG (most photo apps offer it)',
-  '.heif': 'HEIF photos are not sent: export it as JPEG (most photo apps offer it)',
-  '.avif': 'AVIF images are not sent: save it as PNG, JPEG or WebP',
-  '.ico': 'icon files are not sent: save it as PNG',
-  '.psd': 'Photoshop files are not sent: export it as PNG or JPEG',
-  '.raw': 'camera RAW files are not sent: export it as JPEG',
+const UNSUPPORTED_IMAGES: Readonly<Record<string, ErrorMessageKey>> = {
+  '.bmp': 'images.unsupported.bmp',
+  '.tif': 'images.unsupported.tiff',
+  '.tiff': 'images.unsupported.tiff',
+  '.heic': 'images.unsupported.heic',
+  '.heif': 'images.unsupported.heif',
+  '.avif': 'images.unsupported.avif',
+  '.ico': 'images.unsupported.ico',
+  '.psd': 'images.unsupported.psd',
+  '.raw': 'images.unsupported.raw',
 };
 
 /** The longest side an attached image is scaled down to, unless the person sets another. */
@@ -84,8 +87,8 @@ export function isImageName(name: string): boolean {
   return Object.hasOwn(IMAGE_TYPES, extension) || Object.hasOwn(UNSUPPORTED_IMAGES, extension);
 }
 
-function refused(name: string, reason: ImageRefusalReason, why: string): ImageResult {
-  return { ok: false, refusal: { name, reason, message: `${name} was not added: ${why}.` } };
+function refused(name: string, reason: ImageRefusalReason, why: Said): ImageResult {
+  return { ok: false, refusal: { name, reason, ...notAdded(name, why) } };
 }
 
 /**
@@ -101,12 +104,12 @@ export async function prepareImage(
 ): Promise<ImageResult> {
   const extension = extname(name).toLowerCase();
   const unsupported = UNSUPPORTED_IMAGES[extension];
-  if (unsupported !== undefined) return refused(name, 'unsupported', unsupported);
+  if (unsupported !== undefined) return refused(name, 'unsupported', said(unsupported));
   let metadata: Metadata;
   try {
     metadata = await sharp(bytes, { limitInputPixels: MAX_INPUT_PIXELS }).metadata();
   } catch {
-    return refused(name, 'damaged', 'it is not a readable image (damaged, or not an image at all)');
+    return refused(name, 'damaged', said('images.why.unreadable'));
   }
   const { format } = metadata;
   const mimeType = FORMATS[format];
@@ -114,7 +117,7 @@ export async function prepareImage(
     return refused(
       name,
       'unsupported',
-      `it is a ${format.toUpperCase()} image; only PNG, JPEG, WebP and GIF are sent`,
+      said('images.why.format', { format: format.toUpperCase() }),
     );
   try {
     const pipeline = sharp(bytes, { failOn: 'error', limitInputPixels: MAX_INPUT_PIXELS })
@@ -145,8 +148,8 @@ export async function prepareImage(
       name,
       'damaged',
       /pixel limit/i.test(detail)
-        ? `the image has more than ${MAX_INPUT_PIXELS.toLocaleString('en')} pixels`
-        : 'the image is damaged or cut short (truncated) and could not be read; save or download it again',
+        ? said('images.why.tooManyPixels', { pixels: MAX_INPUT_PIXELS })
+        : said('images.why.truncated'),
     );
   }
 }

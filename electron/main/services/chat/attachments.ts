@@ -33,6 +33,7 @@ import {
   extractDocument,
   type DocumentLimits,
   type DocumentPage,
+  notAdded,
   type DocumentResult,
   type DocumentText,
 } from '../documents/document-text';
@@ -47,6 +48,7 @@ import {
   thumbnailOf,
   type ImageResult,
 } from './attachment-images';
+import { said, type Said } from '../words';
 
 /** The limits attachments are read under; the person sets the size cap. */
 export interface AttachmentLimits {
@@ -320,10 +322,6 @@ export function imagesRefusedFor(
   return `${model} does not accept images, so ${list} ${images.length === 1 ? 'was' : 'were'} not sent: choose a model that accepts images, remove ${images.length === 1 ? 'the image' : 'the images'}, or mark ${model} as accepting images on the Models screen.`;
 }
 
-function refusalMessage(name: string, why: string): AttachmentRefusal['message'] {
-  return `${name} was not added: ${why}.`;
-}
-
 /**
  * The drafts of the composer: files read and waiting to be sent. Kept in main's memory only (a
  * draft is the person's choice of a moment; the app's restart forgets it, as it does the typed
@@ -432,18 +430,11 @@ export class AttachmentDrafts {
   async prepare(ids: readonly string[], text: string): Promise<ReadAttachment[]> {
     if (ids.length === 0) return [];
     if (ids.length > MAX_ATTACHMENTS)
-      throw new AppError(
-        'invalid_request',
-        `Send at most ${MAX_ATTACHMENTS} files with one message.`,
-      );
+      throw new AppError('invalid_request', said('attachments.tooMany', { max: MAX_ATTACHMENTS }));
     const limits = await this.limits();
     const drafts = ids.map((id) => {
       const draft = this.#drafts.get(id);
-      if (draft === undefined)
-        throw new AppError(
-          'invalid_request',
-          'A file attached is no longer ready (the app restarted since): remove it and attach it again.',
-        );
+      if (draft === undefined) throw new AppError('invalid_request', said('attachments.notReady'));
       return draft;
     });
     const fromDisk = drafts.filter(
@@ -512,7 +503,7 @@ export class AttachmentDrafts {
     if (tokens > limits.contextTokens)
       throw new AppError(
         'invalid_request',
-        `The message with its files is about ${tokens.toLocaleString('en')} tokens, more than the ${limits.contextTokens.toLocaleString('en')} the model can take: remove a file, or raise the limit in Settings.`,
+        said('attachments.tooManyTokens', { tokens, limit: limits.contextTokens }),
       );
     return files;
   }
@@ -523,8 +514,21 @@ export class AttachmentDrafts {
   }
 }
 
-function refusalOf(refusal: { name: string; reason: string; message: string }): AttachmentRefusal {
-  return { name: refusal.name, reason: refusal.reason, message: refusal.message };
+function refusalOf(refusal: {
+  name: string;
+  reason: string;
+  message: string;
+  messageId?: string;
+  values?: AttachmentRefusal['values'];
+}): AttachmentRefusal {
+  const { name, reason, message, messageId, values } = refusal;
+  return {
+    name,
+    reason,
+    message,
+    ...(messageId ? { messageId } : {}),
+    ...(values ? { values } : {}),
+  };
 }
 
 /** A file over the person's size cap for attachments. */
@@ -532,10 +536,7 @@ function tooLarge(name: string, limits: AttachmentLimits) {
   return {
     name,
     reason: 'too_large' as const,
-    message: refusalMessage(
-      name,
-      `it is larger than the ${megabytes(limits.maxBytes)} allowed for an attachment`,
-    ),
+    ...notAdded(name, said('attachments.why.tooLarge', { size: megabyteCount(limits.maxBytes) })),
   };
 }
 
@@ -554,30 +555,31 @@ async function readImageFile(path: string, limits: AttachmentLimits): Promise<Im
   const name = basename(path);
   const read = await readRegularFile(path, limits.maxBytes);
   if (read.ok) return checkImage(name, read.bytes, limits);
-  const refused = (reason: string, why: string): ImageResult => ({
+  const refused = (reason: string, why: Said): ImageResult => ({
     ok: false,
-    refusal: { name, reason, message: refusalMessage(name, why) },
+    refusal: { name, reason, ...notAdded(name, why) },
   });
   switch (read.problem) {
     case 'not_regular':
-      return refused('not_regular', 'it is a folder, a pipe or a device, not a file');
+      return refused('not_regular', said('documents.why.notRegular'));
     case 'too_large':
       return refused(
         'too_large',
-        `it is larger than the ${megabytes(limits.maxBytes)} allowed for an attachment`,
+        said('attachments.why.tooLarge', { size: megabyteCount(limits.maxBytes) }),
       );
     case 'changed':
-      return refused('unreadable', 'it changed while it was read; add it again');
+      return refused('unreadable', said('documents.why.changed'));
     case 'missing':
-      return refused('missing', 'it is no longer there (moved or deleted since it was chosen)');
+      return refused('missing', said('documents.why.missing'));
     case 'unreadable':
-      return refused('unreadable', `it could not be read (${read.code})`);
+      return refused('unreadable', said('documents.why.unreadable', { code: read.code }));
   }
 }
 
-function megabytes(bytes: number): string {
+/** Megabytes, whole or to a tenth, for a message ("… the {size} MB allowed …"). */
+function megabyteCount(bytes: number): number {
   const mb = bytes / (1024 * 1024);
-  return `${Number.isInteger(mb) ? mb : mb.toFixed(1)} MB`;
+  return Number.isInteger(mb) ? mb : Number(mb.toFixed(1));
 }
 
 /**
@@ -587,9 +589,6 @@ function megabytes(bytes: number): string {
 async function readBytesOf(path: string, expected: number): Promise<Uint8Array> {
   const read = await readRegularFile(path, expected);
   if (!read.ok || read.bytes.length !== expected)
-    throw new AppError(
-      'invalid_request',
-      `${basename(path)} was not sent: it changed while it was read; attach it again.`,
-    );
+    throw new AppError('invalid_request', said('attachments.changed', { name: basename(path) }));
   return read.bytes;
 }

@@ -42,6 +42,7 @@ import {
 import type { PreparedRetrieval, ReplyRetrieval } from '../knowledge/retrieval';
 import { DeltaCoalescer } from './delta-coalescer';
 import { DEFAULT_TITLE, type ChatStore, type NewMessage } from './store';
+import { said } from '../words';
 
 export interface ChatServiceOptions {
   store: ChatStore;
@@ -175,32 +176,28 @@ export class ChatService {
 
   #conversation(id: string) {
     const conversation = this.#store.get(id);
-    if (conversation === undefined)
-      throw new AppError('not_found', 'That conversation no longer exists.');
+    if (conversation === undefined) throw new AppError('not_found', said('chat.conversationGone'));
     return conversation;
   }
 
   #message(id: string): ChatMessageRecord {
     const message = this.#store.message(id);
     if (message === undefined || this.#store.get(message.conversationId) === undefined)
-      throw new AppError('not_found', 'That message no longer exists.');
+      throw new AppError('not_found', said('chat.messageGone'));
     return message;
   }
 
   #ensureIdle(conversationId: string): void {
     for (const reply of this.#active.values()) {
       if (reply.conversationId === conversationId)
-        throw new AppError(
-          'invalid_request',
-          'A reply is still being written in this conversation: stop it or wait for it to finish.',
-        );
+        throw new AppError('invalid_request', said('chat.replyInProgress'));
     }
   }
 
   #ready(conversationId: string) {
     const conversation = this.#conversation(conversationId);
     if (conversation.model === null)
-      throw new AppError('invalid_request', 'Choose a model for this conversation first.');
+      throw new AppError('invalid_request', said('chat.chooseModel'));
     this.#ensureIdle(conversationId);
     return conversation as typeof conversation & { model: string };
   }
@@ -211,10 +208,7 @@ export class ChatService {
     if (leaf === undefined) return null;
     const message = this.#store.message(leaf);
     if (message?.role === 'user' && this.#store.children(leaf).length > 0)
-      throw new AppError(
-        'invalid_request',
-        'Choose the reply to continue with first ("Continue with this one" under it).',
-      );
+      throw new AppError('invalid_request', said('chat.chooseReply'));
     return leaf;
   }
 
@@ -236,7 +230,7 @@ export class ChatService {
     this.#ensureIdle(conversation.id);
     const after = this.#leafToFollow(conversationId);
     if (files.length > 0 && this.#options.attachments === undefined)
-      throw new AppError('internal', 'Files cannot be sent here.');
+      throw new AppError('internal', said('chat.filesUnavailable'));
     const [user, assistant] = this.#store.transaction(() => {
       const written = this.#store.append(
         conversationId,
@@ -266,13 +260,12 @@ export class ChatService {
     let target = options.replyId;
     if (target === undefined) {
       const leaf = this.#store.leafOf(conversationId);
-      if (leaf === undefined)
-        throw new AppError('invalid_request', 'There is no message to reply to yet.');
+      if (leaf === undefined) throw new AppError('invalid_request', said('chat.nothingToReplyTo'));
       target = leaf;
     }
     const message = this.#message(target);
     if (message.conversationId !== conversationId)
-      throw new AppError('invalid_request', 'That reply is not part of this conversation.');
+      throw new AppError('invalid_request', said('chat.replyElsewhere'));
     return this.addSiblingReply(target, { stream: options.stream });
   }
 
@@ -286,8 +279,7 @@ export class ChatService {
     const message = this.#message(messageId);
     const conversation = this.#ready(message.conversationId);
     const parentId = message.role === 'assistant' ? message.parentId : message.id;
-    if (parentId === null)
-      throw new AppError('invalid_request', 'There is no message to reply to yet.');
+    if (parentId === null) throw new AppError('invalid_request', said('chat.nothingToReplyTo'));
     const temperature = options.temperature ?? (await this.#temperatureOf(conversation));
     const question =
       message.role === 'assistant' ? this.#message(parentId).content : message.content;
@@ -316,8 +308,7 @@ export class ChatService {
   /** A new version of a sent message (beside it, with a new id) and a reply to it. */
   async edit(messageId: string, text: string, options: SendOptions = {}) {
     const message = this.#message(messageId);
-    if (message.role !== 'user')
-      throw new AppError('invalid_request', 'Only your own messages can be edited.');
+    if (message.role !== 'user') throw new AppError('invalid_request', said('chat.editOwnOnly'));
     const conversation = this.#ready(message.conversationId);
     const temperature = await this.#temperatureOf(conversation);
     const retrieval = await this.#retrieve(conversation.id, text);
@@ -357,7 +348,7 @@ export class ChatService {
     this.#ensureIdle(conversationId);
     const after = this.#leafToFollow(conversationId);
     if (files.length > 0 && this.#options.attachments === undefined)
-      throw new AppError('internal', 'Files cannot be sent here.');
+      throw new AppError('internal', said('chat.filesUnavailable'));
     const batchId = randomUUID();
     const user = this.#store.transaction(() => {
       const [sent] = this.#store.append(
@@ -397,7 +388,7 @@ export class ChatService {
   async continueWith(replyId: string): Promise<void> {
     const reply = this.#message(replyId);
     if (reply.role !== 'assistant')
-      throw new AppError('invalid_request', 'Only a reply can be continued with.');
+      throw new AppError('invalid_request', said('chat.continueWithReplyOnly'));
     const waits: Promise<void>[] = [];
     for (const [id, active] of this.#active) {
       if (active.conversationId !== reply.conversationId) continue;
@@ -414,10 +405,7 @@ export class ChatService {
   fork(messageId: string) {
     const message = this.#message(messageId);
     if (message.status === 'streaming' || this.#active.has(messageId))
-      throw new AppError(
-        'invalid_request',
-        'This reply is still being written: wait for it to finish, or stop it, before branching from it.',
-      );
+      throw new AppError('invalid_request', said('chat.branchWhileWriting'));
     const forked = this.#store.fork(messageId);
     const files = this.#options.attachments;
     if (files)
@@ -436,23 +424,13 @@ export class ChatService {
   async continueReply(replyId: string, options: SendOptions = {}) {
     const reply = this.#message(replyId);
     if (reply.role !== 'assistant')
-      throw new AppError('invalid_request', 'Only a reply can be continued.');
+      throw new AppError('invalid_request', said('chat.continueReplyOnly'));
     this.#ensureIdle(reply.conversationId);
     if (reply.status !== 'interrupted')
-      throw new AppError(
-        'invalid_request',
-        'Only a reply that stopped before its end can be continued: regenerate it instead.',
-      );
-    if (reply.content === '')
-      throw new AppError(
-        'invalid_request',
-        'This reply has no text to continue from: regenerate it instead.',
-      );
+      throw new AppError('invalid_request', said('chat.continueInterruptedOnly'));
+    if (reply.content === '') throw new AppError('invalid_request', said('chat.continueEmpty'));
     if (this.#store.leafOf(reply.conversationId) !== replyId)
-      throw new AppError(
-        'invalid_request',
-        'Only the last reply of a conversation can be continued.',
-      );
+      throw new AppError('invalid_request', said('chat.continueLastOnly'));
     this.#ready(reply.conversationId);
     const client = await this.#options.client(replyId);
     this.#ensureIdle(reply.conversationId);

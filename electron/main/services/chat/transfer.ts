@@ -24,11 +24,12 @@ import {
 } from '../../../shared/ipc/routes/chat';
 import { issuePathToParam } from '../../../shared/relay-requests';
 import type { Dialogs } from '../../app-context';
-import { AppError } from '../app-error';
+import { AppError, nothingImported, refusal, type Refusal } from '../app-error';
 import { writeFileAtomic } from '../data-files';
 import type { ReadChosenFiles } from './import-reader';
 import type { ChatStore } from './store';
 import { looksLikeZip, readZip, ZipError, type ZipLimits } from './zip-reader';
+import { nativeText, said, type Said } from '../words';
 
 export const EXPORT_FORMAT_ID = 'relay-desktop-chat';
 export const EXPORT_VERSION = 2;
@@ -273,7 +274,7 @@ export function buildExport(
 }
 
 /** A file that cannot be imported, with the reason in words. */
-const importError = (reason: string) => new AppError('invalid_request', reason);
+const importError = (reason: Said) => new AppError('invalid_request', reason);
 
 /** Parses and checks one export file's text; throws an AppError naming the file and the fault. */
 export function parseExport(name: string, text: string): ChatExport {
@@ -281,24 +282,23 @@ export function parseExport(name: string, text: string): ChatExport {
   try {
     data = JSON.parse(text);
   } catch {
-    throw importError(`${name} is not a JSON file, so it cannot be imported.`);
+    throw importError(said('import.chat.notJson', { name }));
   }
   const parsed = chatExportSchema.safeParse(data);
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
-    const where = issue && issue.path.length > 0 ? ` (at ${issuePathToParam(issue.path)})` : '';
+    const detail = issue?.message ?? said('import.chat.notExport');
     throw importError(
-      `${name} cannot be imported: ${issue?.message ?? 'it is not a chat export'}${where}.`,
+      issue && issue.path.length > 0
+        ? said('import.chat.invalidAt', { name, detail, at: issuePathToParam(issue.path) })
+        : said('import.chat.invalid', { name, detail }),
     );
   }
   return parsed.data;
 }
 
 /** A file (or a zip's entry) that was not imported, and why in words. */
-export interface Refused {
-  name: string;
-  reason: string;
-}
+export type Refused = Refusal;
 
 export interface ReadImport {
   documents: { name: string; document: ChatExport }[];
@@ -308,16 +308,16 @@ export interface ReadImport {
 }
 
 function readDocument(name: string, bytes: Uint8Array): ReadImport {
-  const refused = (reason: string): ReadImport => ({
+  const refused = (reason: Said | AppError): ReadImport => ({
     documents: [],
-    refused: [{ name, reason }],
+    refused: [refusal(name, reason)],
     bytes: bytes.byteLength,
   });
   let text: string;
   try {
     text = new TextDecoder('utf-8', { fatal: true }).decode(bytes);
   } catch {
-    return refused(`${name} is not UTF-8 text, so it is not a chat export.`);
+    return refused(said('import.chat.notUtf8', { name }));
   }
   try {
     return {
@@ -326,7 +326,7 @@ function readDocument(name: string, bytes: Uint8Array): ReadImport {
       bytes: bytes.byteLength,
     };
   } catch (error) {
-    if (error instanceof AppError) return refused(error.message);
+    if (error instanceof AppError) return refused(error);
     throw error;
   }
 }
@@ -345,7 +345,7 @@ export function readImportFile(
     if (/\.zip$/i.test(name))
       return {
         documents: [],
-        refused: [{ name, reason: `${name} is not a zip file, or it is damaged.` }],
+        refused: [refusal(name, said('import.zip.damaged', { name }))],
         bytes: 0,
       };
     return readDocument(name, bytes);
@@ -356,13 +356,13 @@ export function readImportFile(
     if (entries.length === 0)
       return {
         documents: [],
-        refused: [{ name, reason: `${name} holds no chat export.` }],
+        refused: [refusal(name, said('import.zip.empty', { name }))],
         bytes: 0,
       };
     for (const entry of entries) {
       const where = `${name} › ${entry.name}`;
       if (!/\.json$/i.test(entry.name)) {
-        out.refused.push({ name: where, reason: `${where} is not a JSON chat export.` });
+        out.refused.push(refusal(where, said('import.zip.notJson', { name: where })));
         continue;
       }
       const read = entry.read();
@@ -502,13 +502,12 @@ export async function exportToFile(
 ): Promise<{ saved: boolean; path?: string; count: number }> {
   const conversations = ids.map((id) => {
     const conversation = store.get(id);
-    if (conversation === undefined)
-      throw new AppError('not_found', 'That conversation no longer exists.');
+    if (conversation === undefined) throw new AppError('not_found', said('chat.conversationGone'));
     return conversation;
   });
   const file = buildExport(store, conversations, format, now);
   const path = await dialogs.chooseSavePath({
-    title: conversations.length === 1 ? 'Export the conversation' : 'Export the conversations',
+    title: nativeText('dialog.exportConversations', { count: conversations.length }),
     defaultName: file.defaultName,
     filters: [{ name: file.extension.toUpperCase(), extensions: [file.extension] }],
   });
@@ -519,10 +518,7 @@ export async function exportToFile(
   } catch (error) {
     const code = (error as { code?: unknown }).code;
     if (typeof code !== 'string') throw error;
-    throw new AppError(
-      'internal',
-      `The export could not be written to ${path} (${code}). Nothing was saved there; choose another place.`,
-    );
+    throw new AppError('internal', said('export.notWritten', { path, code }));
   }
   return { saved: true, path, count: conversations.length };
 }
@@ -537,14 +533,13 @@ export async function importFromFiles(
   readChosenFiles: ReadChosenFiles,
 ): Promise<{ cancelled: boolean; conversationIds: string[]; refused: Refused[] }> {
   const paths = await dialogs.chooseOpenPaths({
-    title: 'Import conversations',
-    filters: [{ name: 'Chat export (JSON, or a zip of them)', extensions: ['json', 'zip'] }],
+    title: nativeText('dialog.importConversations'),
+    filters: [{ name: nativeText('dialog.chatExportFilter'), extensions: ['json', 'zip'] }],
     multiple: true,
   });
   if (paths.length === 0) return { cancelled: true, conversationIds: [], refused: [] };
   const { conversations, refused, documents } = await readChosenFiles(paths);
-  if (documents === 0)
-    throw importError(`${refused.map((r) => r.reason).join(' ')} Nothing was imported.`.trim());
+  if (documents === 0) throw importError(nothingImported(refused));
   const conversationIds = await importConversations(store, conversations);
   return { cancelled: false, conversationIds, refused };
 }

@@ -28,8 +28,10 @@ import { randomUUID } from 'node:crypto';
 import { join } from 'node:path';
 import { z } from 'zod';
 import { startDemoRelay, type DemoRelay, type DemoRelayOptions } from '../../../demo-relay/index';
+import type { ErrorMessageKey, MessageValues } from '../../../shared/messages/keys';
 import type { RelayErrorKind } from '../../../shared/relay-errors';
 import { AppError, type FieldIssue } from '../app-error';
+import { said, type Said } from '../words';
 import { readJsonFile, writeFileAtomic, type DataFileProblem } from '../data-files';
 import {
   createRelayClient,
@@ -140,7 +142,15 @@ export type ConnectionTestResult =
   | {
       ok: false;
       requestUrl?: string;
-      error: { kind: RelayErrorKind; message: string; status?: number; code?: string };
+      error: {
+        kind: RelayErrorKind;
+        message: string;
+        /** The message's key in main's catalogue and its values (the page formats it). */
+        messageId?: ErrorMessageKey;
+        values?: MessageValues | undefined;
+        status?: number;
+        code?: string;
+      };
     };
 
 export interface ConnectionsServiceOptions {
@@ -380,9 +390,9 @@ function keyInClear(baseUrl: string): boolean {
 
 /** The refusal of a key for an http address the person has not agreed to send it to. */
 function unencryptedRefused(baseUrl: string): AppError {
-  const message = `${originOf(baseUrl)} is not encrypted (http): your API key would cross the network readable by anyone on the way. Use an https address, or choose "Send my key unencrypted".`;
+  const message = said('connections.unencryptedRefused', { origin: originOf(baseUrl) });
   return new AppError('invalid_request', message, {
-    issues: [{ field: 'allowUnencrypted', message }],
+    issues: [{ field: 'allowUnencrypted', message: message.english }],
   });
 }
 
@@ -644,11 +654,9 @@ export class ConnectionsService {
       await this.#queue;
       const now = (await this.#load()).file.connections.find((c) => c.id === id);
       if (now === undefined || originOf(now.baseUrl) !== origin) {
-        throw new RelayError(
-          'bad_request',
-          "The connection's address changed while this request was being made, so nothing was sent. Try again.",
-          { code: 'address_changed' },
-        );
+        throw new RelayError('bad_request', said('connections.addressChanged'), {
+          code: 'address_changed',
+        });
       }
       return now;
     };
@@ -710,7 +718,11 @@ export class ConnectionsService {
           split = splitHeaders(drafts, savedSecrets, why);
         } catch (error) {
           if (!(error instanceof AppError) || error.kind !== 'invalid_request') throw error;
-          throw new RelayError('bad_request', `${error.message} Nothing was sent.`, {
+          const reason: Said | string =
+            error.messageId !== undefined
+              ? { id: error.messageId, english: error.message, values: error.values ?? {} }
+              : error.message;
+          throw new RelayError('bad_request', said('relay.nothingSent', { reason }), {
             code: 'header_missing',
           });
         }
@@ -747,7 +759,18 @@ export class ConnectionsService {
     } catch (error) {
       const failure = testError(error);
       if (withheldFrom !== undefined && failure.kind === 'unauthorized') {
-        failure.message = `No key was sent: the saved key belongs to ${withheldFrom}, not ${draftOrigin}. Paste the key for this address to test it. (${failure.message})`;
+        const reason: Said | string =
+          failure.messageId !== undefined
+            ? { id: failure.messageId, english: failure.message, values: failure.values ?? {} }
+            : failure.message;
+        const withheld = said('connections.keyWithheld', {
+          from: withheldFrom,
+          to: draftOrigin,
+          reason,
+        });
+        failure.message = withheld.english;
+        failure.messageId = withheld.id;
+        failure.values = withheld.values;
       }
       return { ok: false, requestUrl, error: failure };
     }
@@ -850,7 +873,7 @@ export class ConnectionsService {
           if (header.secret) header.hasValue = secrets[header.name] !== undefined;
         }
       } catch (error) {
-        summary.keyError = keyStoreMessage(error, 'read');
+        summary.keyError = keyStoreMessage(error, 'read').english;
       }
     }
     try {
@@ -861,7 +884,7 @@ export class ConnectionsService {
         if (last4 !== undefined) summary.keyLast4 = last4;
       }
     } catch (error) {
-      summary.keyError = keyStoreMessage(error, 'read');
+      summary.keyError = keyStoreMessage(error, 'read').english;
     }
     return summary;
   }
@@ -895,7 +918,7 @@ export class ConnectionsService {
       if (value === undefined) {
         throw new RelayError(
           'bad_request',
-          `The secret header ${header.name} has no value (a value is removed when the address moves to another origin): enter it in the connection. Nothing was sent.`,
+          said('connections.secretHeaderMissing', { name: header.name }),
           { code: 'header_missing' },
         );
       }
@@ -906,7 +929,7 @@ export class ConnectionsService {
   #find(file: ConnectionsFile, id: string): Connection {
     const found = file.connections.find((c) => c.id === id);
     if (!found) {
-      throw new AppError('not_found', 'That connection no longer exists; it was deleted.');
+      throw new AppError('not_found', said('connections.gone'));
     }
     return found;
   }
@@ -941,19 +964,13 @@ export class ConnectionsService {
   async #write(file: ConnectionsFile): Promise<void> {
     const state = await this.#load();
     if (state.readOnly) {
-      throw new AppError(
-        'internal',
-        state.problem?.message ?? 'Saved connections could not be read.',
-      );
+      throw new AppError('internal', state.problem?.message ?? said('connections.unreadable'));
     }
     try {
       await writeFileAtomic(this.#path, `${JSON.stringify(file, null, 2)}\n`);
     } catch (error) {
       const code = (error as NodeJS.ErrnoException).code ?? 'error';
-      throw new AppError(
-        'internal',
-        `The connections could not be saved to ${this.#path} (${code}); nothing was changed.`,
-      );
+      throw new AppError('internal', said('connections.notSaved', { path: this.#path, code }));
     }
     state.file = file;
   }
@@ -990,9 +1007,10 @@ export class ConnectionsService {
   }
 }
 
-function keyStoreMessage(error: unknown, action: 'read' | 'save' | 'remove'): string {
-  const why = error instanceof Error && error.message ? ` (${error.message})` : '';
-  return `The key could not be ${action === 'read' ? 'read from' : action === 'save' ? 'saved in' : 'removed from'} the key store${why}. Unlock your keyring and try again.`;
+function keyStoreMessage(error: unknown, action: 'read' | 'save' | 'remove'): Said {
+  return error instanceof Error && error.message
+    ? said('connections.keyStore.because', { action, detail: error.message })
+    : said('connections.keyStore', { action });
 }
 
 function testError(error: unknown): Extract<ConnectionTestResult, { ok: false }>['error'] {
@@ -1001,10 +1019,20 @@ function testError(error: unknown): Extract<ConnectionTestResult, { ok: false }>
       kind: error.kind,
       message: error.message,
     };
+    if (error.messageId !== undefined) result.messageId = error.messageId;
+    if (error.values !== undefined) result.values = error.values;
     if (error.status !== undefined) result.status = error.status;
     if (error.code !== undefined) result.code = error.code;
     return result;
   }
-  if (error instanceof AppError) return { kind: 'unauthorized', message: error.message };
-  return { kind: 'network', message: 'The test could not be run.' };
+  if (error instanceof AppError) {
+    return {
+      kind: 'unauthorized',
+      message: error.message,
+      ...(error.messageId !== undefined ? { messageId: error.messageId } : {}),
+      ...(error.values !== undefined ? { values: error.values } : {}),
+    };
+  }
+  const failed = said('connections.testNotRun');
+  return { kind: 'network', message: failed.english, messageId: failed.id };
 }

@@ -19,6 +19,7 @@ import { AppError } from '../app-error';
 import type { LogFields } from '../log-policy';
 import { acceleratorLabel, readAccelerator } from './accelerator';
 import { readConnectLink } from './connect-link';
+import { said, type Said } from '../words';
 
 export interface DesktopIntegration {
   /**
@@ -112,7 +113,7 @@ export class DesktopService {
         this.#applyShortcut(before.quickAsk);
         throw new AppError(
           'invalid_request',
-          refusedShortcut(quickAsk.shortcut, this.#options.platform),
+          refusedShortcutSaid(quickAsk.shortcut, this.#options.platform),
         );
       }
       this.#shortcut = { accelerator: quickAsk.shortcut, registered: true };
@@ -128,7 +129,10 @@ export class DesktopService {
         if (shortcutChanged) this.#applyShortcut(before.quickAsk);
         throw new AppError(
           'invalid_request',
-          `${desktop.openAtLogin ? 'Opening at login could not be turned on' : 'Opening at login could not be turned off'}: ${errorText(error)}`,
+          said('desktop.openAtLoginFailed', {
+            on: desktop.openAtLogin ? 'on' : 'off',
+            detail: errorText(error),
+          }),
         );
       }
     }
@@ -194,7 +198,11 @@ export class DesktopService {
 }
 
 function refusedShortcut(accelerator: string, platform: string): string {
-  return `The system refused ${acceleratorLabel(accelerator, platform)}: another app or the system itself already uses it. Choose another shortcut.`;
+  return refusedShortcutSaid(accelerator, platform).english;
+}
+
+function refusedShortcutSaid(accelerator: string, platform: string): Said {
+  return said('desktop.shortcutRefused', { keys: acceleratorLabel(accelerator, platform) });
 }
 
 function errorText(error: unknown): string {

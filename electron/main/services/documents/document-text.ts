@@ -14,6 +14,8 @@
 import { extname } from 'node:path';
 import { fromHtml } from 'hast-util-from-html';
 import { toText } from 'hast-util-to-text';
+import { said, type Said } from '../words';
+import type { ErrorMessageKey, MessageValues } from '../../../shared/messages/keys';
 
 /** What kind of text a document holds; decides how it is shown, split and delimited. */
 export type DocumentFormat =
@@ -54,8 +56,11 @@ export type DocumentRefusalReason =
 export interface DocumentRefusal {
   name: string;
   reason: DocumentRefusalReason;
-  /** A sentence for the person that names the file and says why. */
+  /** A sentence for the person that names the file and says why (in English). */
   message: string;
+  /** The sentence's key in main's catalogue and its values: the page shows it in its language. */
+  messageId?: ErrorMessageKey;
+  values?: MessageValues;
 }
 
 export type DocumentResult =
@@ -184,19 +189,19 @@ const CODE_NAMES: Record<string, string> = {
 };
 
 /** Formats people are likely to try, each with what to do instead. */
-const KNOWN_UNSUPPORTED: Record<string, string> = {
-  '.doc': 'old Word documents (.doc) are not read: save it as .docx or PDF',
-  '.rtf': 'RTF is not read: save it as .docx, PDF or plain text',
-  '.odt': 'OpenDocument text is not read: save it as .docx or PDF',
-  '.pages': 'Pages documents are not read: export it as PDF or .docx',
-  '.xls': 'spreadsheets are not read: save the sheet as CSV',
-  '.xlsx': 'spreadsheets are not read: save the sheet as CSV',
-  '.ods': 'spreadsheets are not read: save the sheet as CSV',
-  '.ppt': 'presentations are not read: export it as PDF',
-  '.pptx': 'presentations are not read: export it as PDF',
-  '.key': 'presentations are not read: export it as PDF',
-  '.epub': 'e-books are not read: export it as PDF or text',
-  '.zip': 'archives are not read: unpack it and add the files',
+const KNOWN_UNSUPPORTED: Record<string, ErrorMessageKey> = {
+  '.doc': 'documents.unsupported.doc',
+  '.rtf': 'documents.unsupported.rtf',
+  '.odt': 'documents.unsupported.odt',
+  '.pages': 'documents.unsupported.pages',
+  '.xls': 'documents.unsupported.spreadsheet',
+  '.xlsx': 'documents.unsupported.spreadsheet',
+  '.ods': 'documents.unsupported.spreadsheet',
+  '.ppt': 'documents.unsupported.presentation',
+  '.pptx': 'documents.unsupported.presentation',
+  '.key': 'documents.unsupported.presentation',
+  '.epub': 'documents.unsupported.epub',
+  '.zip': 'documents.unsupported.archive',
 };
 
 /** Where a file's format comes from: its extension (or its whole name), then what it holds. */
@@ -232,12 +237,21 @@ export function looksBinary(bytes: Uint8Array): boolean {
   return replaced > Math.max(4, decoded.length / 100);
 }
 
-function refusal(name: string, reason: DocumentRefusalReason, why: string): DocumentResult {
-  return { ok: false, refusal: { name, reason, message: `${name} was not added: ${why}.` } };
+function refusal(name: string, reason: DocumentRefusalReason, why: Said): DocumentResult {
+  return { ok: false, refusal: { name, reason, ...notAdded(name, why) } };
 }
 
-function megabytes(bytes: number): string {
-  return `${Math.round(bytes / (1024 * 1024))} MB`;
+/** "<name> was not added: <why>.", in English and by key, for a refused file. */
+export function notAdded(
+  name: string,
+  why: Said,
+): { message: string; messageId: ErrorMessageKey; values?: MessageValues } {
+  const sentence = said('documents.notAdded', { name, why });
+  return {
+    message: sentence.english,
+    messageId: sentence.id,
+    ...(sentence.values ? { values: sentence.values } : {}),
+  };
 }
 
 function clip(text: string, limits: DocumentLimits): string {
@@ -262,20 +276,16 @@ export async function extractDocument(
     return refusal(
       name,
       'too_large',
-      `it is larger than the ${megabytes(limits.maxBytes)} allowed`,
+      said('documents.why.tooLarge', { megabytes: Math.round(limits.maxBytes / (1024 * 1024)) }),
     );
   }
   const known = formatOf(name);
   if (known === undefined) {
     const hint = KNOWN_UNSUPPORTED[extname(name.toLowerCase())];
-    if (hint) return refusal(name, 'unsupported', hint);
+    if (hint) return refusal(name, 'unsupported', said(hint));
     // A text file with an unusual extension still goes in; anything else is refused.
     if (bytes.length === 0 || looksBinary(bytes)) {
-      return refusal(
-        name,
-        'binary',
-        'it is not a text, Markdown, code, CSV, JSON, HTML, PDF or .docx file',
-      );
+      return refusal(name, 'binary', said('documents.why.notText'));
     }
     return textDocument(name, bytes, { format: 'text', mimeType: 'text/plain' }, limits);
   }
@@ -286,11 +296,7 @@ export async function extractDocument(
       return docxDocument(name, bytes, limits);
     default:
       if (looksBinary(bytes)) {
-        return refusal(
-          name,
-          'binary',
-          `it holds binary data, not the text its name (${extname(name)}) says`,
-        );
+        return refusal(name, 'binary', said('documents.why.binary', { extension: extname(name) }));
       }
       return textDocument(name, bytes, known, limits);
   }
@@ -304,7 +310,7 @@ function textDocument(
 ): DocumentResult {
   const raw = decodeText(bytes);
   const text = known.format === 'html' ? htmlText(raw) : raw;
-  if (text.trim() === '') return refusal(name, 'no_text', 'it holds no text');
+  if (text.trim() === '') return refusal(name, 'no_text', said('documents.why.noText'));
   const document: DocumentText = {
     name,
     format: known.format,
@@ -354,20 +360,16 @@ async function pdfDocument(
   } catch (error) {
     await task.destroy();
     if (pdfErrorName(error) === 'PasswordException') {
-      return refusal(
-        name,
-        'encrypted',
-        'the PDF is protected by a password; save an unprotected copy',
-      );
+      return refusal(name, 'encrypted', said('documents.why.pdfEncrypted'));
     }
-    return refusal(name, 'damaged', 'it is not a PDF that can be read (damaged or not a PDF)');
+    return refusal(name, 'damaged', said('documents.why.pdfDamaged'));
   }
   try {
     if (pdf.numPages > limits.maxPages) {
       return refusal(
         name,
         'too_large',
-        `it has ${pdf.numPages} pages; at most ${limits.maxPages} are read`,
+        said('documents.why.tooManyPages', { pages: pdf.numPages, max: limits.maxPages }),
       );
     }
     const pages: DocumentPage[] = [];
@@ -391,11 +393,7 @@ async function pdfDocument(
       length += text.length;
     }
     if (pages.length === 0) {
-      return refusal(
-        name,
-        'no_text',
-        'the PDF has no text layer (it is scanned or made of images); run it through OCR first',
-      );
+      return refusal(name, 'no_text', said('documents.why.pdfNoText'));
     }
     return {
       ok: true,
@@ -423,17 +421,13 @@ async function docxDocument(
   try {
     ({ value } = await mammoth.extractRawText({ buffer: Buffer.from(bytes) }));
   } catch {
-    return refusal(
-      name,
-      'damaged',
-      'it is not a Word document that can be read (damaged or protected)',
-    );
+    return refusal(name, 'damaged', said('documents.why.docxDamaged'));
   }
   const text = value
     .replace(/\r\n?/g, '\n')
     .replace(/\n{3,}/g, '\n\n')
     .trim();
-  if (text === '') return refusal(name, 'no_text', 'the document holds no text');
+  if (text === '') return refusal(name, 'no_text', said('documents.why.docxNoText'));
   return {
     ok: true,
     document: {

@@ -9,9 +9,11 @@ import { readRegularFile } from '../files/regular-file';
 import {
   DOCUMENT_LIMITS,
   extractDocument,
+  notAdded,
   type DocumentLimits,
   type DocumentResult,
 } from './document-text';
+import { said, type Said } from '../words';
 
 export interface DocumentWorkerData {
   paths: string[];
@@ -40,23 +42,22 @@ export async function readDocumentFile(
   if (file.ok) return extractDocument(name, file.bytes, limits);
   const refused = (
     reason: Extract<DocumentResult, { ok: false }>['refusal']['reason'],
-    why: string,
-  ) =>
-    ({ ok: false, refusal: { name, reason, message: `${name} was not added: ${why}.` } }) as const;
+    why: Said,
+  ) => ({ ok: false, refusal: { name, reason, ...notAdded(name, why) } }) as const;
   switch (file.problem) {
     case 'not_regular':
-      return refused('not_regular', 'it is a folder, a pipe or a device, not a file');
+      return refused('not_regular', said('documents.why.notRegular'));
     case 'too_large':
       return refused(
         'too_large',
-        `it is larger than the ${Math.round(limits.maxBytes / (1024 * 1024))} MB allowed`,
+        said('documents.why.tooLarge', { megabytes: Math.round(limits.maxBytes / (1024 * 1024)) }),
       );
     case 'changed':
-      return refused('unreadable', 'it changed while it was read; add it again');
+      return refused('unreadable', said('documents.why.changed'));
     case 'missing':
-      return refused('missing', 'it is no longer there (moved or deleted since it was chosen)');
+      return refused('missing', said('documents.why.missing'));
     case 'unreadable':
-      return refused('unreadable', `it could not be read (${file.code})`);
+      return refused('unreadable', said('documents.why.unreadable', { code: file.code }));
   }
 }
 

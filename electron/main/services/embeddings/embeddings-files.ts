@@ -6,6 +6,7 @@ import { basename } from 'node:path';
 import type { Dialogs } from '../../app-context';
 import type { EmbeddingsService } from './embeddings-service';
 import type { InputFile } from './input-file';
+import { nativeText } from '../words';
 
 /** Exports a run as JSON or CSV to a file the person chooses; `rows` is 0 if they cancelled. */
 export async function exportRunToFile(
@@ -17,7 +18,7 @@ export async function exportRunToFile(
   const run = service.get(runId);
   const stamp = run.createdAt.slice(0, 19).replace(/[:T]/g, '-');
   const path = await dialogs.chooseSavePath({
-    title: `Export embeddings as ${format.toUpperCase()}`,
+    title: nativeText('dialog.exportEmbeddings', { format: format.toUpperCase() }),
     defaultName: `embeddings-${stamp}.${format}`,
     filters: [{ name: format.toUpperCase(), extensions: [format] }],
   });
@@ -31,8 +32,8 @@ export async function openInputsFile(
   dialogs: Dialogs,
 ): Promise<Omit<InputFile, 'fileName'> & { fileName?: string }> {
   const [path] = await dialogs.chooseOpenPaths({
-    title: 'Open texts to embed',
-    filters: [{ name: 'Text or CSV', extensions: ['txt', 'csv'] }],
+    title: nativeText('dialog.openTexts'),
+    filters: [{ name: nativeText('dialog.textOrCsvFilter'), extensions: ['txt', 'csv'] }],
   });
   if (path === undefined) return { inputs: [], skippedEmpty: 0 };
   const file = await service.readInputFile(path);

@@ -10,6 +10,7 @@ import {
   MAX_EMBEDDING_INPUT_CHARS,
 } from '../../../shared/ipc/routes/embeddings';
 import { AppError } from '../app-error';
+import { said, type Said } from '../words';
 
 /** Larger files are refused before they are read. */
 export const MAX_INPUT_FILE_BYTES = 8 * 1024 * 1024;
@@ -92,43 +93,51 @@ export function inputsFromText(
 export async function readInputFile(path: string): Promise<InputFile> {
   const fileName = basename(path);
   const extension = extname(path).toLowerCase();
-  const refuse = (why: string) =>
-    new AppError('invalid_request', `${fileName} cannot be used: ${why}.`);
-  if (extension !== '.txt' && extension !== '.csv')
-    throw refuse('open a .txt file (one text per line) or a .csv file');
+  const refuse = (why: Said | string) =>
+    new AppError('invalid_request', said('embeddings.input.refused', { name: fileName, why }));
+  if (extension !== '.txt' && extension !== '.csv') throw refuse(said('embeddings.input.why.type'));
   let size: number;
   try {
     size = (await stat(path)).size;
   } catch {
-    throw refuse('the file could not be found or read');
+    throw refuse(said('embeddings.input.why.notFound'));
   }
   if (size > MAX_INPUT_FILE_BYTES)
-    throw refuse(`it is ${(size / 1024 / 1024).toFixed(1)} MB, and at most 8 MB can be opened`);
+    throw refuse(
+      said('embeddings.input.why.tooLarge', { size: (size / 1024 / 1024).toFixed(1), max: 8 }),
+    );
   const bytes = await readFile(path).catch(() => {
-    throw refuse('the file could not be read');
+    throw refuse(said('embeddings.input.why.unreadable'));
   });
-  if (bytes.includes(0)) throw refuse('it is not a text file');
+  if (bytes.includes(0)) throw refuse(said('embeddings.input.why.notText'));
   let text: string;
   try {
     text = new TextDecoder('utf-8', { fatal: true, ignoreBOM: false }).decode(bytes);
   } catch {
-    throw refuse('it is not UTF-8 text');
+    throw refuse(said('embeddings.input.why.notUtf8'));
   }
   let parsed: { inputs: string[]; skippedEmpty: number };
   try {
     parsed = inputsFromText(text, extension);
   } catch (error) {
-    throw refuse(error instanceof Error ? error.message : 'it could not be read as CSV');
+    throw refuse(error instanceof Error ? error.message : said('embeddings.input.why.notCsv'));
   }
-  if (parsed.inputs.length === 0) throw refuse('it holds no text');
+  if (parsed.inputs.length === 0) throw refuse(said('embeddings.input.why.empty'));
   if (parsed.inputs.length > MAX_EMBEDDING_INPUTS)
     throw refuse(
-      `it holds ${parsed.inputs.length} texts, and one run takes at most ${MAX_EMBEDDING_INPUTS}`,
+      said('embeddings.input.why.tooMany', {
+        count: parsed.inputs.length,
+        max: MAX_EMBEDDING_INPUTS,
+      }),
     );
   const long = parsed.inputs.findIndex((input) => input.length > MAX_EMBEDDING_INPUT_CHARS);
   if (long >= 0)
     throw refuse(
-      `text ${long + 1} is ${parsed.inputs[long]?.length} characters long, and at most ${MAX_EMBEDDING_INPUT_CHARS} fit in one`,
+      said('embeddings.input.why.tooLong', {
+        position: long + 1,
+        length: parsed.inputs[long]?.length ?? 0,
+        max: MAX_EMBEDDING_INPUT_CHARS,
+      }),
     );
   return { fileName, ...parsed };
 }

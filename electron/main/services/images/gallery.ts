@@ -35,6 +35,7 @@ import {
   type ImageExtension,
   type Sidecar,
 } from './gallery-files';
+import { said } from '../words';
 
 export interface GalleryImage {
   id: string;
@@ -83,7 +84,7 @@ export interface NewImage {
  */
 export function galleryFault(error: unknown): unknown {
   return error instanceof Error && 'syscall' in error
-    ? new AppError('internal', `The gallery folder could not be used: ${error.message}`)
+    ? new AppError('internal', said('images.galleryFolderUnusable', { detail: error.message }))
     : error;
 }
 
@@ -247,7 +248,7 @@ export class ImageGallery {
   /** Makes `path` the gallery folder and shows what is in it. */
   async setFolder(path: string): Promise<{ path: string; isDefault: boolean }> {
     if (!isAbsolute(path)) {
-      throw new AppError('invalid_request', `The gallery folder must be a full path, not ${path}.`);
+      throw new AppError('invalid_request', said('images.galleryFolderNotFull', { path }));
     }
     await mkdir(path, { recursive: true });
     this.#setState('folder', path);
@@ -394,7 +395,7 @@ export class ImageGallery {
   async save(image: NewImage): Promise<GalleryImage> {
     const ext = extensionOfType(image.mimeType);
     if (ext === undefined) {
-      throw new AppError('invalid_request', `Images of type ${image.mimeType} are not saved.`);
+      throw new AppError('invalid_request', said('images.typeNotSaved', { type: image.mimeType }));
     }
     const folder = this.folder().path;
     const id = sha256Hex(image.bytes);
@@ -457,7 +458,7 @@ export class ImageGallery {
   #row(id: string): Row {
     const row = this.#db.one<Row>('SELECT * FROM images WHERE id = ?', [id]);
     if (row === undefined) {
-      throw new AppError('not_found', 'That image is no longer in the gallery.');
+      throw new AppError('not_found', said('images.gone'));
     }
     return row;
   }
@@ -479,10 +480,7 @@ export class ImageGallery {
     const path = await fileInsideFolder(this.folder().path, image.fileName);
     if (path === undefined) {
       this.#db.run('DELETE FROM images WHERE id = ?', [image.id]);
-      throw new AppError(
-        'not_found',
-        `The file ${image.fileName} is no longer in the gallery folder.`,
-      );
+      throw new AppError('not_found', said('images.fileGone', { name: image.fileName }));
     }
     return path;
   }
@@ -514,7 +512,7 @@ export class ImageGallery {
   async copyTo(id: string, destination: string): Promise<void> {
     const { path } = await this.get(id);
     if (!isAbsolute(destination)) {
-      throw new AppError('invalid_request', 'Choose a full path to save the image to.');
+      throw new AppError('invalid_request', said('images.saveNotFull'));
     }
     await writeFileAtomic(destination, await readFile(path), { mode: 0o666 });
   }

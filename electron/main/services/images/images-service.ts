@@ -11,6 +11,7 @@ import { AppError } from '../app-error';
 import type { RelayClient } from '../relay/relay-client';
 import { galleryFault, type ImageGallery } from './gallery';
 import { generateImages, type GenerateRequest, type Generated } from './generate';
+import { nativeText, said } from '../words';
 
 export interface ImagesServiceOptions {
   gallery: ImageGallery;
@@ -51,7 +52,7 @@ export class ImagesService {
   generate(requestId: string, request: GenerateRequest): Promise<Generated> {
     return this.#io(async () => {
       if (this.#running.has(requestId)) {
-        throw new AppError('invalid_request', 'That generation is already running.');
+        throw new AppError('invalid_request', said('images.alreadyRunning'));
       }
       const controller = new AbortController();
       this.#running.set(requestId, controller);
@@ -98,9 +99,14 @@ export class ImagesService {
       const image = await this.#gallery.get(id);
       const ext = image.fileName.split('.').pop() ?? 'png';
       const path = await this.#options.dialogs.chooseSavePath({
-        title: 'Save the image as',
+        title: nativeText('dialog.saveImage'),
         defaultName: image.fileName,
-        filters: [{ name: `${ext.toUpperCase()} image`, extensions: [ext] }],
+        filters: [
+          {
+            name: nativeText('dialog.imageFilter', { type: ext.toUpperCase() }),
+            extensions: [ext],
+          },
+        ],
       });
       if (path === undefined) return { saved: false };
       await this.#gallery.copyTo(id, path);
@@ -111,7 +117,7 @@ export class ImagesService {
   copy(id: string): Promise<void> {
     return this.#io(async () => {
       const { copyImage } = this.#options.desktop;
-      if (!copyImage) throw new AppError('internal', 'Copying images is not available here.');
+      if (!copyImage) throw new AppError('internal', said('images.copyUnavailable'));
       await copyImage((await this.#gallery.get(id)).path);
     });
   }
@@ -120,7 +126,7 @@ export class ImagesService {
   startDrag(id: string, webContentsId: number): Promise<void> {
     return this.#io(async () => {
       const { startDrag } = this.#options.desktop;
-      if (!startDrag) throw new AppError('internal', 'Dragging images is not available here.');
+      if (!startDrag) throw new AppError('internal', said('images.dragUnavailable'));
       startDrag((await this.#gallery.get(id)).path, webContentsId);
     });
   }
@@ -130,7 +136,7 @@ export class ImagesService {
     return this.#io(async () => {
       const current = this.#gallery.folder();
       const chosen = await this.#options.dialogs.chooseFolder?.({
-        title: 'Choose the gallery folder',
+        title: nativeText('dialog.chooseGalleryFolder'),
         defaultPath: current.path,
       });
       if (chosen === undefined) return current;

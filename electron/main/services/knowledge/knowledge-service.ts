@@ -29,7 +29,7 @@ import {
   type KnowledgeHit,
   type KnowledgeStatus,
 } from '../../../shared/ipc/routes/knowledge';
-import { AppError, errorInfo } from '../app-error';
+import { AppError, errorInfo, refusal, type Refusal } from '../app-error';
 import { CHARS_PER_TOKEN } from '../chat/attachments';
 import { migrate, type Db } from '../database';
 import type { DocumentResult } from '../documents/document-text';
@@ -40,6 +40,7 @@ import { RelayError, type RelayClient } from '../relay/relay-client';
 import { CHUNK_OPTIONS, chunkDocument, type ChunkOptions } from './chunking';
 import { KNOWLEDGE_DOMAIN, KNOWLEDGE_MIGRATIONS } from './migrations';
 import { PackedVectors } from './vector-search';
+import { nativeText, said } from '../words';
 
 export const KNOWLEDGE_BATCH_SIZE = 64;
 /** The most files one base holds; a folder with more is cut there, and the person told. */
@@ -105,9 +106,12 @@ interface FoundFile {
 
 function checkName(name: string): string {
   const trimmed = name.trim();
-  if (trimmed === '') throw new AppError('invalid_request', 'Give the knowledge base a name.');
+  if (trimmed === '') throw new AppError('invalid_request', said('knowledge.nameMissing'));
   if (trimmed.length > KNOWLEDGE_LIMITS.name)
-    throw new AppError('invalid_request', `Keep the name to ${KNOWLEDGE_LIMITS.name} characters.`);
+    throw new AppError(
+      'invalid_request',
+      said('knowledge.nameTooLong', { max: KNOWLEDGE_LIMITS.name }),
+    );
   return trimmed;
 }
 
@@ -177,8 +181,7 @@ export class KnowledgeService {
 
   #row(id: string): BaseRow {
     const row = this.#db.one<BaseRow>('SELECT * FROM knowledge_bases WHERE id = ?', [id]);
-    if (row === undefined)
-      throw new AppError('not_found', 'This knowledge base does not exist any more.');
+    if (row === undefined) throw new AppError('not_found', said('knowledge.gone'));
     return row;
   }
 
@@ -256,10 +259,9 @@ export class KnowledgeService {
     const checked = checkName(name);
     const trimmedModel = model.trim();
     if (trimmedModel === '')
-      throw new AppError('invalid_request', 'Choose the embeddings model to build it with.');
+      throw new AppError('invalid_request', said('knowledge.chooseModelToBuild'));
     const connectionId = connection ?? (await this.#options.activeConnection());
-    if (connectionId === undefined)
-      throw new AppError('not_found', 'Connect to a relay first: no connection is set up yet.');
+    if (connectionId === undefined) throw new AppError('not_found', said('app.connectFirst'));
     const id = randomUUID();
     const now = this.#now();
     this.#db.run(
@@ -299,7 +301,7 @@ export class KnowledgeService {
     kind: 'files' | 'folder',
   ): Promise<{ chosen: boolean; added: number }> {
     const row = this.#row(id);
-    const title = `Add to “${row.name}”`;
+    const title = nativeText('dialog.addToKnowledgeBase', { name: row.name });
     let paths: string[];
     if (kind === 'folder') {
       const folder = await this.#options.dialogs.chooseFolder?.({ title });
@@ -349,27 +351,28 @@ export class KnowledgeService {
   async addDropped(
     id: string,
     paths: readonly string[],
-  ): Promise<{ added: number; refused: { name: string; reason: string }[] }> {
+  ): Promise<{ added: number; refused: Refusal[] }> {
     this.#row(id);
     const sources: { path: string; kind: 'file' | 'folder' }[] = [];
-    const refused: { name: string; reason: string }[] = [];
+    const refused: Refusal[] = [];
     for (const path of paths) {
       const name = basename(path) || path;
       if (!isAbsolute(path)) {
-        refused.push({ name, reason: `${name} is not a file on this computer.` });
+        refused.push(refusal(name, said('knowledge.notAFileHere', { name })));
         continue;
       }
       const stat = await lstat(path).catch(() => undefined);
       if (stat?.isDirectory()) sources.push({ path, kind: 'folder' });
       else if (stat?.isFile()) sources.push({ path, kind: 'file' });
       else
-        refused.push({
-          name,
-          reason:
+        refused.push(
+          refusal(
+            name,
             stat === undefined
-              ? `${name} could not be found: it may have been moved or deleted.`
-              : `${name} is neither a file nor a folder.`,
-        });
+              ? said('knowledge.notFound', { name })
+              : said('knowledge.notFileOrFolder', { name }),
+          ),
+        );
     }
     const added = sources.length > 0 ? await this.#addSources(id, sources) : 0;
     return { added, refused };
@@ -381,8 +384,7 @@ export class KnowledgeService {
       id,
       path,
     ]);
-    if (changes === 0)
-      throw new AppError('not_found', 'This file or folder is not in the knowledge base.');
+    if (changes === 0) throw new AppError('not_found', said('knowledge.sourceGone'));
     this.#changed(id);
     await this.index(id);
   }
@@ -671,7 +673,10 @@ export class KnowledgeService {
             else if (vector.length !== dimensions)
               throw new RelayError(
                 'bad_response',
-                `The relay sent vectors of ${vector.length} dimensions, where this knowledge base has ${dimensions}.`,
+                said('knowledge.dimensions', {
+                  got: vector.length,
+                  want: dimensions,
+                }),
               );
           }
         } catch (error) {
@@ -755,20 +760,17 @@ export class KnowledgeService {
   ): Promise<{ vector: number[]; tokens?: number }> {
     const base = this.#row(id);
     const text = question.trim();
-    if (text === '') throw new AppError('invalid_request', 'Write a question to search with.');
+    if (text === '') throw new AppError('invalid_request', said('knowledge.writeQuestion'));
     const dimensions = base.dimensions === null ? undefined : Number(base.dimensions);
     if (dimensions === undefined || this.#chunkCounts(id).embedded === 0)
-      throw new AppError(
-        'invalid_request',
-        `Nothing in the knowledge base “${base.name}” is embedded yet: add files and let indexing finish.`,
-      );
+      throw new AppError('invalid_request', said('knowledge.nothingEmbedded', { name: base.name }));
     const client = await this.#options.client(base.connection_id, requestId);
     const result = await client.embed({ model: base.model, input: [text] });
     const vector = result.vectors[0] ?? [];
     if (vector.length !== dimensions)
       throw new RelayError(
         'bad_response',
-        `The relay sent a question vector of ${vector.length} dimensions, where this knowledge base has ${dimensions}.`,
+        said('knowledge.questionDimensions', { got: vector.length, want: dimensions }),
       );
     const tokens = result.usage?.promptTokens;
     return tokens === undefined ? { vector } : { vector, tokens };
@@ -854,16 +856,15 @@ export class KnowledgeService {
       'SELECT path, name FROM knowledge_files WHERE kb_id = ? AND id = ?',
       [id, fileId],
     );
-    if (file === undefined)
-      throw new AppError('not_found', 'This file is not in the knowledge base any more.');
+    if (file === undefined) throw new AppError('not_found', said('knowledge.fileGone'));
     const stat = await lstat(file.path).catch(() => undefined);
     if (stat === undefined)
       throw new AppError(
         'not_found',
-        `${file.name} is no longer at ${file.path}: it may have been moved or deleted.`,
+        said('knowledge.fileMoved', { name: file.name, path: file.path }),
       );
     if (this.#options.showInFolder === undefined)
-      throw new AppError('invalid_request', 'There is no file manager to show it in here.');
+      throw new AppError('invalid_request', said('knowledge.noFileManager'));
     this.#options.showInFolder(file.path);
   }
 
@@ -904,14 +905,14 @@ export class KnowledgeService {
   async changeModel(id: string, model: string): Promise<KnowledgeBase> {
     const row = this.#row(id);
     const next = model.trim();
-    if (next === '') throw new AppError('invalid_request', 'Choose the embeddings model to use.');
+    if (next === '') throw new AppError('invalid_request', said('knowledge.chooseModel'));
     if (next === row.model)
-      throw new AppError('invalid_request', `“${row.name}” already uses ${next}.`);
-    if (this.#running.has(id))
       throw new AppError(
         'invalid_request',
-        'Indexing is running: cancel it or let it finish before changing the model.',
+        said('knowledge.alreadyUses', { name: row.name, model: next }),
       );
+    if (this.#running.has(id))
+      throw new AppError('invalid_request', said('knowledge.indexingRunning'));
     const sample = this.#db.one<{ text: string }>(
       'SELECT text FROM knowledge_chunks WHERE kb_id = ? ORDER BY id LIMIT 1',
       [id],
@@ -920,7 +921,7 @@ export class KnowledgeService {
       const client = await this.#options.client(row.connection_id, randomUUID());
       const probe = await client.embed({ model: next, input: [sample.text] });
       if ((probe.vectors[0]?.length ?? 0) === 0)
-        throw new RelayError('bad_response', `The relay sent no vector for ${next}.`);
+        throw new RelayError('bad_response', said('knowledge.noVector', { model: next }));
     }
     this.#db.transaction(() => {
       this.#db.run(
@@ -942,11 +943,11 @@ export class KnowledgeService {
   async copyWithModel(id: string, model: string): Promise<KnowledgeBase> {
     const row = this.#row(id);
     const next = model.trim();
-    if (next === '') throw new AppError('invalid_request', 'Choose the embeddings model to use.');
+    if (next === '') throw new AppError('invalid_request', said('knowledge.chooseModel'));
     if (next === row.model)
       throw new AppError(
         'invalid_request',
-        `“${row.name}” already uses ${next}: choose another model.`,
+        said('knowledge.alreadyUsesChoose', { name: row.name, model: next }),
       );
     const suffix = ` · ${next}`;
     const name = row.name.slice(0, Math.max(1, KNOWLEDGE_LIMITS.name - suffix.length)) + suffix;

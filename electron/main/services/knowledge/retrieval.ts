@@ -31,6 +31,7 @@ import { estimateTokens } from '../chat/attachments';
 import { bytesToVector, vectorToBytes } from '../embeddings/run-store';
 import { RelayError } from '../relay/relay-error';
 import type { KnowledgeService } from './knowledge-service';
+import { said } from '../words';
 
 /** What the chat service asks of the retrieval step (chat-service.ts calls it from one place). */
 export interface ReplyRetrieval {
@@ -173,8 +174,7 @@ export class KnowledgeRetrieval implements ReplyRetrieval {
         for (const id of wanted) {
           if (known.has(id)) continue;
           const base = this.#knowledge.base(id);
-          if (base === undefined)
-            throw new AppError('not_found', 'That knowledge base does not exist any more.');
+          if (base === undefined) throw new AppError('not_found', said('knowledge.gone.that'));
           this.#db.run(
             'INSERT INTO knowledge_links (conversation_id, kb_id, kb_name, linked_at) VALUES (?, ?, ?, ?)',
             [conversationId, id, base.name, this.#now().toISOString()],
@@ -217,7 +217,7 @@ export class KnowledgeRetrieval implements ReplyRetrieval {
     if (pinned.length > RETRIEVAL_LIMITS.steered || excluded.length > RETRIEVAL_LIMITS.steered)
       throw new AppError(
         'invalid_request',
-        `A conversation pins or excludes at most ${RETRIEVAL_LIMITS.steered} chunks: undo some first.`,
+        said('knowledge.tooManySteered', { max: RETRIEVAL_LIMITS.steered }),
       );
     this.#saveSettings({ ...current, pinned, excluded });
     return this.get(conversationId);
@@ -227,13 +227,9 @@ export class KnowledgeRetrieval implements ReplyRetrieval {
     const settings = this.get(conversationId);
     if (settings.bases.length === 0) return undefined;
     const gone = settings.bases.find((b) => b.missing);
-    if (gone)
-      throw new AppError(
-        'not_found',
-        `The knowledge base “${gone.name}” this conversation asks with was deleted: remove it from the conversation’s knowledge bases, then send again.`,
-      );
+    if (gone) throw new AppError('not_found', said('knowledge.linkedDeleted', { name: gone.name }));
     if (question.trim() === '')
-      throw new AppError('invalid_request', 'Write a question to ask the knowledge base with.');
+      throw new AppError('invalid_request', said('knowledge.writeQuestionToAsk'));
 
     // The question embedded once per model (bases of one model share the vector).
     const vectors = new Map<string, number[]>();
@@ -253,7 +249,12 @@ export class KnowledgeRetrieval implements ReplyRetrieval {
           if (error instanceof RelayError)
             throw new RelayError(
               error.kind,
-              `The question could not be searched in the knowledge base “${base.name}”, so it was not sent: ${error.message}`,
+              said('knowledge.searchFailed', {
+                name: base.name,
+                reason: error.messageId
+                  ? { id: error.messageId, english: error.message, values: error.values ?? {} }
+                  : error.message,
+              }),
               error.details(),
             );
           throw error;
@@ -378,8 +379,7 @@ export class KnowledgeRetrieval implements ReplyRetrieval {
   /** A retrieved chunk's file, from the record kept with the reply. */
   retrievedPath(messageId: string, chunkId: string): string {
     const chunk = this.record(messageId)?.chunks.find((c) => c.chunkId === chunkId);
-    if (chunk === undefined)
-      throw new AppError('not_found', 'That source is not part of this reply’s retrieval.');
+    if (chunk === undefined) throw new AppError('not_found', said('knowledge.sourceNotInReply'));
     return chunk.path;
   }
 }

@@ -22,6 +22,7 @@ import { AppError } from '../app-error';
 import type { Dialogs } from '../../app-context';
 import { readJsonFile, writeFileAtomic } from '../data-files';
 import { readRegularFile } from '../files/regular-file';
+import { nativeText, said } from '../words';
 
 export const MODEL_PRICES_FILE = 'model-prices.json';
 export const PRICE_LIST_FORMAT = 'relay-desktop-prices';
@@ -69,7 +70,7 @@ export function parsePriceList(
   try {
     data = JSON.parse(text);
   } catch {
-    throw new AppError('invalid_request', `${name} is not a JSON file, so no price was imported.`);
+    throw new AppError('invalid_request', said('import.prices.notJson', { name }));
   }
   const isOurs = typeof data === 'object' && data !== null && 'format' in data && 'prices' in data;
   const checked = isOurs
@@ -88,10 +89,7 @@ export function parsePriceList(
     'format' in value && value.format === PRICE_LIST_FORMAT ? value.prices : value
   ) as Record<string, ModelPrice>;
   if (Object.keys(prices).length > MAX_MODELS)
-    throw new AppError(
-      'invalid_request',
-      `${name} lists more than ${MAX_MODELS} models; no price was imported.`,
-    );
+    throw new AppError('invalid_request', said('import.prices.tooMany', { name, max: MAX_MODELS }));
   const currency =
     'format' in value && typeof value.currency === 'string' ? value.currency : undefined;
   return currency === undefined ? { prices } : { currency, prices };
@@ -166,8 +164,8 @@ export async function importPriceFile(
   dialogs: Dialogs,
 ): Promise<{ cancelled: boolean; imported: number; prices: PriceList }> {
   const [path] = await dialogs.chooseOpenPaths({
-    title: 'Import a price list',
-    filters: [{ name: 'Price list (JSON)', extensions: ['json'] }],
+    title: nativeText('dialog.importPrices'),
+    filters: [{ name: nativeText('dialog.priceListFilter'), extensions: ['json'] }],
   });
   if (path === undefined) return { cancelled: true, imported: 0, prices: await book.get() };
   const name = basename(path);
@@ -175,19 +173,19 @@ export async function importPriceFile(
   if (!read.ok) {
     const why =
       read.problem === 'too_large' || read.problem === 'changed'
-        ? `it is larger than ${MAX_PRICE_LIST_BYTES / 1024 / 1024} MB`
+        ? said('import.prices.why.tooLarge', { megabytes: MAX_PRICE_LIST_BYTES / 1024 / 1024 })
         : read.problem === 'missing'
-          ? 'it is no longer there'
+          ? said('import.prices.why.missing')
           : read.problem === 'not_regular'
-            ? 'it is not a file'
-            : `it could not be read (${read.code})`;
-    throw new AppError('invalid_request', `${name} cannot be imported: ${why}.`);
+            ? said('import.prices.why.notAFile')
+            : said('import.prices.why.unreadable', { code: read.code });
+    throw new AppError('invalid_request', said('import.prices.refused', { name, why }));
   }
   let text: string;
   try {
     text = new TextDecoder('utf-8', { fatal: true }).decode(read.bytes);
   } catch {
-    throw new AppError('invalid_request', `${name} is not UTF-8 text, so it is not a price list.`);
+    throw new AppError('invalid_request', said('import.prices.notUtf8', { name }));
   }
   return { cancelled: false, ...(await book.import(name, text)) };
 }
@@ -198,7 +196,7 @@ export async function exportPriceFile(
   dialogs: Dialogs,
 ): Promise<{ saved: boolean; path?: string }> {
   const path = await dialogs.chooseSavePath({
-    title: 'Export the price list',
+    title: nativeText('dialog.exportPrices'),
     defaultName: 'model-prices.json',
     filters: [{ name: 'JSON', extensions: ['json'] }],
   });
@@ -208,10 +206,7 @@ export async function exportPriceFile(
   } catch (error) {
     const code = (error as { code?: unknown }).code;
     if (typeof code !== 'string') throw error;
-    throw new AppError(
-      'internal',
-      `The price list could not be written to ${path} (${code}). Nothing was saved there; choose another place.`,
-    );
+    throw new AppError('internal', said('export.prices.notWritten', { path, code }));
   }
   return { saved: true, path };
 }

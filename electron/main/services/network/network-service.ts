@@ -13,6 +13,7 @@ import {
   type ResolvedProxy,
   type SessionProxyConfig,
 } from './proxy';
+import { said } from '../words';
 
 export interface ProxyStack {
   /** `session.setProxy` on every session the app's requests use. */
@@ -51,7 +52,9 @@ export class NetworkService {
     } catch (error) {
       throw new AppError(
         'invalid_request',
-        `The proxy could not be applied: ${error instanceof Error ? error.message : String(error)}`,
+        said('network.notApplied', {
+          detail: error instanceof Error ? error.message : String(error),
+        }),
       );
     }
     this.#applied = config;
@@ -76,7 +79,7 @@ export class NetworkService {
     const problem = proxyTestUrlProblem(url);
     if (problem !== undefined) throw new AppError('invalid_request', problem);
     if (this.#stack === undefined) {
-      throw new AppError('invalid_request', 'Testing the proxy is not available in this build.');
+      throw new AppError('invalid_request', said('network.testUnavailable'));
     }
     // Asked without a user name, password or fragment: only where it goes matters.
     const asked = new URL(url);
@@ -89,7 +92,10 @@ export class NetworkService {
     } catch (error) {
       throw new AppError(
         'invalid_request',
-        `The proxy for ${displayAddress(url)} could not be found out: ${error instanceof Error ? error.message : String(error)}`,
+        said('network.notResolved', {
+          address: displayAddress(url),
+          detail: error instanceof Error ? error.message : String(error),
+        }),
       );
     }
     return { url: displayAddress(url), answer, ...readResolvedProxy(answer) };

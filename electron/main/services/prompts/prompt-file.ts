@@ -19,7 +19,8 @@ import {
   type Prompt,
   type PromptDraft,
 } from '../../../shared/ipc/routes/prompts';
-import { AppError } from '../app-error';
+import { AppError, refusal, type Refusal } from '../app-error';
+import { said } from '../words';
 
 export interface PromptFileEntry {
   kind: Prompt['kind'];
@@ -62,7 +63,7 @@ const envelope = z.object({
 
 export interface ParsedPromptFile {
   drafts: Array<{ entry: string; draft: PromptDraft }>;
-  refused: Array<{ entry: string; reason: string }>;
+  refused: Array<{ entry: string; reason: string } & Omit<Refusal, 'name' | 'reason'>>;
 }
 
 /** Where a zod issue points, as a field name a person knows. */
@@ -85,38 +86,37 @@ export function parsePromptFile(text: string, fileName: string): ParsedPromptFil
     json = JSON.parse(text.charCodeAt(0) === 0xfeff ? text.slice(1) : text);
   } catch (error) {
     const why = error instanceof Error ? error.message : String(error);
-    throw new AppError(
-      'invalid_request',
-      `${fileName} is not a JSON file (${why}). Nothing was imported.`,
-    );
+    throw new AppError('invalid_request', said('import.prompts.notJson', { name: fileName, why }));
   }
   const file = envelope.safeParse(json);
   if (!file.success) {
     throw new AppError(
       'invalid_request',
-      `${fileName} is not a Relay Desktop prompt library: it needs "format": "${PROMPT_FILE_FORMAT}" and a "prompts" list. Nothing was imported.`,
+      said('import.prompts.notLibrary', { name: fileName, format: PROMPT_FILE_FORMAT }),
     );
   }
   if (file.data.version > PROMPT_FILE_VERSION) {
     throw new AppError(
       'invalid_request',
-      `${fileName} was written by a newer version of Relay Desktop (library format ${file.data.version}); update the app to import it. Nothing was imported.`,
+      said('import.prompts.newer', { name: fileName, version: file.data.version }),
     );
   }
   if (file.data.prompts.length > MAX_PROMPTS_PER_FILE) {
     throw new AppError(
       'invalid_request',
-      `${fileName} holds ${file.data.prompts.length} prompts; one import takes at most ${MAX_PROMPTS_PER_FILE}. Nothing was imported.`,
+      said('import.prompts.tooMany', {
+        name: fileName,
+        count: file.data.prompts.length,
+        max: MAX_PROMPTS_PER_FILE,
+      }),
     );
   }
   const parsed: ParsedPromptFile = { drafts: [], refused: [] };
   file.data.prompts.forEach((raw, index) => {
     const entry = labelOf(raw, index);
     if (raw === null || typeof raw !== 'object' || Array.isArray(raw)) {
-      parsed.refused.push({
-        entry,
-        reason: 'it is not a prompt (an object with a name and text).',
-      });
+      const { name: _entry, ...reason } = refusal(entry, said('import.prompts.notAPrompt'));
+      parsed.refused.push({ entry, ...reason });
       return;
     }
     const result = promptDraftSchema.safeParse(raw);
@@ -126,10 +126,15 @@ export function parsePromptFile(text: string, fileName: string): ParsedPromptFil
     }
     const issue = result.error.issues[0];
     const field = issue ? fieldOf(issue.path) : '';
-    const reason =
-      issue?.code === 'unrecognized_keys'
-        ? `it has a field the library does not know: ${issue.keys.join(', ')}.`
-        : `${field ? `${field}: ` : ''}${issue?.message ?? 'it is not valid.'}`;
+    if (issue?.code === 'unrecognized_keys') {
+      const { name: _entry, ...reason } = refusal(
+        entry,
+        said('import.prompts.unknownField', { fields: issue.keys.join(', ') }),
+      );
+      parsed.refused.push({ entry, ...reason });
+      return;
+    }
+    const reason = `${field ? `${field}: ` : ''}${issue?.message ?? 'it is not valid.'}`;
     parsed.refused.push({ entry, reason });
   });
   return parsed;

@@ -23,6 +23,7 @@ import { writeFileAtomic } from '../data-files';
 import { migrate, type Db } from '../database';
 import { PROMPTS_DOMAIN, PROMPTS_MIGRATIONS } from './migrations';
 import { parsePromptFile, serializePrompts } from './prompt-file';
+import { nativeText, said } from '../words';
 
 /** The file dialogs the library's import and export ask through. */
 export interface PromptDialogs {
@@ -118,7 +119,7 @@ export function checkDraft(input: unknown): PromptDraft {
   if (result.success) {
     const draft = result.data;
     if (draft.kind === 'snippet' && draft.starters.length > 0)
-      throw new AppError('invalid_request', 'Starter messages: only an assistant has them.', {
+      throw new AppError('invalid_request', said('prompts.startersAssistantOnly'), {
         param: 'starters',
       });
     return draft;
@@ -183,7 +184,7 @@ export class PromptsService {
 
   get(id: string): Prompt {
     const row = this.#db.one<PromptRow>('SELECT * FROM prompts WHERE id = ?', [id]);
-    if (row === undefined) throw new AppError('not_found', 'That prompt no longer exists.');
+    if (row === undefined) throw new AppError('not_found', said('prompts.gone'));
     return toPrompt(row);
   }
 
@@ -300,9 +301,9 @@ export class PromptsService {
   }> {
     const { json, count } = this.exportJson(options);
     const path = await this.#dialogs?.chooseSavePath({
-      title: 'Export the prompt library',
+      title: nativeText('dialog.exportPrompts'),
       defaultName: 'relay-desktop-prompts.json',
-      filters: [{ name: 'Prompt library', extensions: ['json'] }],
+      filters: [{ name: nativeText('dialog.promptLibraryFilter'), extensions: ['json'] }],
     });
     if (path === undefined) return { saved: false, count };
     await writeFileAtomic(path, json, { mode: 0o644 });
@@ -313,8 +314,8 @@ export class PromptsService {
   async importFromFile(): Promise<PromptImportResult> {
     const [path] =
       (await this.#dialogs?.chooseOpenPaths({
-        title: 'Import prompts',
-        filters: [{ name: 'Prompt library', extensions: ['json'] }],
+        title: nativeText('dialog.importPrompts'),
+        filters: [{ name: nativeText('dialog.promptLibraryFilter'), extensions: ['json'] }],
         multiple: false,
       })) ?? [];
     if (path === undefined) return { chosen: false, added: 0, duplicates: 0, refused: [] };
@@ -325,16 +326,17 @@ export class PromptsService {
       if (info.size > MAX_PROMPT_FILE_BYTES)
         throw new AppError(
           'invalid_request',
-          `${name} is ${(info.size / 1024 / 1024).toFixed(1)} MB; a prompt library file can be at most ${MAX_PROMPT_FILE_BYTES / 1024 / 1024} MB. Nothing was imported.`,
+          said('import.prompts.tooLarge', {
+            name,
+            size: (info.size / 1024 / 1024).toFixed(1),
+            max: MAX_PROMPT_FILE_BYTES / 1024 / 1024,
+          }),
         );
       text = await readFile(path, 'utf8');
     } catch (error) {
       if (error instanceof AppError) throw error;
       const why = (error as NodeJS.ErrnoException).code ?? 'unreadable';
-      throw new AppError(
-        'invalid_request',
-        `${name} could not be read (${why}). Nothing was imported.`,
-      );
+      throw new AppError('invalid_request', said('import.prompts.unreadable', { name, why }));
     }
     return { chosen: true, ...this.importJson(text, name) };
   }

@@ -18,6 +18,7 @@ import { DeltaCoalescer } from '../chat/delta-coalescer';
 import type { ChatStore } from '../chat/store';
 import { AppError } from '../app-error';
 import { RelayError, type RelayClient } from '../relay/relay-client';
+import { said } from '../words';
 
 /** Text taken from the system as context. */
 export interface ClipboardText {
@@ -127,11 +128,11 @@ export class QuickAskService {
 
   async ask(requestId: string, prompt: string, includeContext: boolean): Promise<QuickAnswer> {
     if (this.#exchanges.has(requestId)) {
-      throw new AppError('invalid_request', 'That question has already been asked.');
+      throw new AppError('invalid_request', said('quickAsk.alreadyAsked'));
     }
     const { model, problem } = await this.#options.defaultModel();
     if (model === null) {
-      throw new AppError('not_found', problem ?? 'There is no chat model to ask.');
+      throw new AppError('not_found', problem ?? said('quickAsk.noModel'));
     }
     const client = await this.#options.client(requestId);
     const message = messageWithContext(
@@ -158,13 +159,10 @@ export class QuickAskService {
   continueInApp(requestId: string): string {
     const exchange = this.#exchanges.get(requestId);
     if (exchange === undefined) {
-      throw new AppError('not_found', 'That quick ask is no longer remembered: ask again.');
+      throw new AppError('not_found', said('quickAsk.forgotten'));
     }
     if (exchange.answer === undefined) {
-      throw new AppError(
-        'invalid_request',
-        'The reply is still being written: wait for it, or stop it, then open it in the app.',
-      );
+      throw new AppError('invalid_request', said('quickAsk.stillWriting'));
     }
     return exchange.answer.conversationId ?? this.#save(exchange);
   }

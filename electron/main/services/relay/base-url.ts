@@ -1,5 +1,6 @@
 import ipaddr from 'ipaddr.js';
 import { RelayError } from './relay-error';
+import { said } from '../words';
 
 export type RelayEndpoint = 'chat/completions' | 'embeddings' | 'models' | 'images/generations';
 
@@ -27,9 +28,19 @@ export function displayAddress(input: string): string {
   return shown.length > 200 ? `${shown.slice(0, 200)}…` : shown;
 }
 
-function invalid(input: string, why: string): RelayError {
+function invalid(
+  input: string,
+  why: 'empty' | 'notUrl' | 'scheme' | 'credentials' | 'query',
+  scheme = '',
+): RelayError {
   const shown = displayAddress(input);
-  return new RelayError('bad_request', `The address "${shown}" ${why}`, { param: 'baseUrl' });
+  return new RelayError(
+    'bad_request',
+    said(`relay.address.${why}` as const, { address: shown, scheme }),
+    {
+      param: 'baseUrl',
+    },
+  );
 }
 
 /**
@@ -41,37 +52,21 @@ function invalid(input: string, why: string): RelayError {
  */
 export function resolveBaseUrl(input: string): ResolvedBaseUrl {
   const trimmed = input.trim();
-  if (trimmed === '')
-    throw invalid(
-      input,
-      'is empty: give the address of the relay, such as https://relay.example.com',
-    );
+  if (trimmed === '') throw invalid(input, 'empty');
   let url: URL;
   try {
     url = new URL(trimmed);
   } catch {
-    throw invalid(
-      input,
-      'is not a valid web address: it should look like https://relay.example.com',
-    );
+    throw invalid(input, 'notUrl');
   }
   if (url.protocol !== 'http:' && url.protocol !== 'https:') {
-    throw invalid(
-      input,
-      `uses ${url.protocol.replace(/:$/, '')}: only http and https addresses are supported`,
-    );
+    throw invalid(input, 'scheme', url.protocol.replace(/:$/, ''));
   }
   if (url.username !== '' || url.password !== '') {
-    throw invalid(
-      input,
-      'contains a user name or password: put the API key in the key field instead',
-    );
+    throw invalid(input, 'credentials');
   }
   if (url.search !== '' || url.hash !== '') {
-    throw invalid(
-      input,
-      'contains a query (?…) or a fragment (#…): give only the host and, if any, its path',
-    );
+    throw invalid(input, 'query');
   }
   let mount = url.pathname.replace(/\/+$/, '');
   if (mount.endsWith('/v1')) mount = mount.slice(0, -'/v1'.length).replace(/\/+$/, '');

@@ -2,6 +2,7 @@ import { createParser, type EventSourceMessage, type ParseError } from 'eventsou
 import { MAX_REPLY_CHARS } from '../../../shared/ipc/routes/chat';
 import { errorFromPayload, readErrorPayload, type Redact } from './http-errors';
 import { RelayError } from './relay-error';
+import { said } from '../words';
 import { hostOf, type ReadResult, type ResponseReader } from './response-reader';
 
 export interface Usage {
@@ -59,16 +60,10 @@ function readCompletion(text: string, url: string, redact: Redact): ChatResult {
   try {
     body = JSON.parse(text);
   } catch {
-    throw new RelayError(
-      'bad_response',
-      `${hostOf(url)} answered with text that is not valid JSON where a chat reply was expected.`,
-    );
+    throw new RelayError('bad_response', said('relay.chat.notJson', { host: hostOf(url) }));
   }
   if (body === null || typeof body !== 'object') {
-    throw new RelayError(
-      'bad_response',
-      `${hostOf(url)} answered with JSON that is not a chat reply.`,
-    );
+    throw new RelayError('bad_response', said('relay.chat.notReply', { host: hostOf(url) }));
   }
   const record = body as Record<string, unknown>;
   if (record.error !== undefined && record.error !== null) {
@@ -86,10 +81,7 @@ function readCompletion(text: string, url: string, redact: Redact): ChatResult {
     message === null ||
     typeof message !== 'object'
   ) {
-    throw new RelayError(
-      'bad_response',
-      `${hostOf(url)} answered with JSON that is not a chat reply (no choices[0].message).`,
-    );
+    throw new RelayError('bad_response', said('relay.chat.noMessage', { host: hostOf(url) }));
   }
   const content = typeof message.content === 'string' ? message.content : '';
   const finishReason = typeof choice.finish_reason === 'string' ? choice.finish_reason : null;
@@ -108,11 +100,10 @@ export interface ChatReadOptions {
 export const REPLY_TOO_LONG = 'reply_too_long';
 
 function tooLong(maxChars: number, content: string): RelayError {
-  return new RelayError(
-    'bad_response',
-    `The reply passed ${maxChars.toLocaleString('en-US')} characters, the most the app keeps of one reply, so it was cut there and the rest was not read.`,
-    { code: REPLY_TOO_LONG, partialText: content },
-  );
+  return new RelayError('bad_response', said('relay.chat.tooLong', { maxChars }), {
+    code: REPLY_TOO_LONG,
+    partialText: content,
+  });
 }
 
 /** The first `room` characters of `text`, without splitting a surrogate pair. */
@@ -136,10 +127,7 @@ export async function readChatResponse(
   const contentType = body.response.headers.get('content-type')?.toLowerCase() ?? '';
   if (contentType.includes('text/html')) {
     body.close();
-    throw new RelayError(
-      'bad_response',
-      `${hostOf(url)} answered with a web page instead of a reply: check that the address is a Model Relay.`,
-    );
+    throw new RelayError('bad_response', said('relay.chat.webPage', { host: hostOf(url) }));
   }
 
   // Held in an object: TypeScript would otherwise narrow it at each use and miss that `take` changes it.
@@ -182,11 +170,9 @@ export async function readChatResponse(
       // An event cut off by the end of the stream is a truncation, not a malformed relay.
       if (!atEnd)
         fail(
-          new RelayError(
-            'bad_response',
-            `${hostOf(url)} sent a stream event that is not a JSON object.`,
-            { partialText: content },
-          ),
+          new RelayError('bad_response', said('relay.chat.eventNotObject', { host: hostOf(url) }), {
+            partialText: content,
+          }),
         );
       return;
     }
@@ -232,11 +218,9 @@ export async function readChatResponse(
     onError: (error: ParseError) => {
       if (error.type === 'max-buffer-size-exceeded') {
         fail(
-          new RelayError(
-            'bad_response',
-            `${hostOf(url)} sent a stream event larger than 16 MB; the stream was given up.`,
-            { partialText: content },
-          ),
+          new RelayError('bad_response', said('relay.chat.eventTooLarge', { host: hostOf(url) }), {
+            partialText: content,
+          }),
         );
       }
       // Unknown fields and bad `retry` values are ignored, as the EventSource standard says.
@@ -261,10 +245,7 @@ export async function readChatResponse(
         return;
       }
       if (first === '<') {
-        throw new RelayError(
-          'bad_response',
-          `${hostOf(url)} answered with a web page instead of a reply: check that the address is a Model Relay.`,
-        );
+        throw new RelayError('bad_response', said('relay.chat.webPage', { host: hostOf(url) }));
       }
       state.mode = 'sse';
       text = pending;
@@ -288,7 +269,7 @@ export async function readChatResponse(
         if (jsonBytes > MAX_JSON_BYTES) {
           throw new RelayError(
             'bad_response',
-            `The reply from ${hostOf(url)} is larger than 32 MB; it was not read.`,
+            said('relay.chat.replyTooLarge', { host: hostOf(url) }),
           );
         }
       }
@@ -324,11 +305,9 @@ export async function readChatResponse(
   }
   if (done || finishReason !== null) return result(content, finishReason, usage, false);
   if (!sawChunk) {
-    throw new RelayError(
-      'bad_response',
-      `${hostOf(url)} ended the answer without sending any reply.`,
-      { partialText: content },
-    );
+    throw new RelayError('bad_response', said('relay.chat.noReply', { host: hostOf(url) }), {
+      partialText: content,
+    });
   }
   return result(content, finishReason, usage, true);
 }

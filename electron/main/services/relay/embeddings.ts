@@ -1,5 +1,6 @@
 import { readUsage, type Usage } from './chat-response';
 import { RelayError } from './relay-error';
+import { said, type Said } from '../words';
 
 export interface EmbeddingResult {
   model: string;
@@ -40,32 +41,31 @@ export function readEmbeddings(
   inputCount: number,
   host: string,
 ): EmbeddingResult {
-  const bad = (why: string) =>
-    new RelayError('bad_response', `${host} sent embeddings that cannot be used: ${why}.`);
-  if (body === null || typeof body !== 'object') throw bad('the answer is not a JSON object');
+  const bad = (reason: Said) =>
+    new RelayError('bad_response', said('relay.embeddings.unusable', { host, reason }));
+  if (body === null || typeof body !== 'object') throw bad(said('relay.why.notJsonObject'));
   const record = body as Record<string, unknown>;
   const data = record.data;
-  if (!Array.isArray(data)) throw bad('there is no "data" list');
+  if (!Array.isArray(data)) throw bad(said('relay.why.noData'));
   if (data.length !== inputCount)
-    throw bad(`${data.length} vectors came back for ${inputCount} inputs`);
+    throw bad(said('relay.why.vectorCount', { vectors: data.length, inputs: inputCount }));
   const slots = new Array<number[] | undefined>(inputCount);
   data.forEach((entry, position) => {
     if (entry === null || typeof entry !== 'object')
-      throw bad(`entry ${position} is not an object`);
+      throw bad(said('relay.why.entryNotObject', { position }));
     const e = entry as Record<string, unknown>;
     const index = e.index === undefined ? position : e.index;
     if (typeof index !== 'number' || !Number.isInteger(index) || index < 0 || index >= inputCount) {
-      throw bad(`entry ${position} has an index out of range`);
+      throw bad(said('relay.why.entryIndex', { position }));
     }
-    if (slots[index] !== undefined) throw bad(`index ${index} appears twice`);
+    if (slots[index] !== undefined) throw bad(said('relay.why.indexTwice', { index }));
     const vector = readVector(e.embedding);
-    if (vector === undefined) throw bad(`entry ${position} holds no valid vector`);
+    if (vector === undefined) throw bad(said('relay.why.entryNoVector', { position }));
     slots[index] = vector;
   });
   const vectors = slots as number[][];
   const dimensions = vectors[0]?.length;
-  if (vectors.some((v) => v.length !== dimensions))
-    throw bad('the vectors do not all have the same length');
+  if (vectors.some((v) => v.length !== dimensions)) throw bad(said('relay.why.vectorLengths'));
   const usage = readUsage(record.usage);
   const model =
     typeof record.model === 'string' && record.model !== '' ? record.model : requestedModel;

@@ -1,4 +1,5 @@
 import type { RelayErrorKind } from '../../../shared/relay-errors';
+import { said, type Said } from '../words';
 import { RelayError } from './relay-error';
 
 /** Removes the API key, and anything shaped like one, from text that came from outside. */
@@ -69,24 +70,22 @@ export function looksLikeHtml(text: string): boolean {
   );
 }
 
-function defaultMessage(kind: RelayErrorKind, status: number, url: string): string {
+function defaultMessage(kind: RelayErrorKind, status: number, url: string): Said {
   switch (kind) {
     case 'bad_request':
-      return `The relay refused the request as invalid (HTTP ${status}).`;
+      return said('relay.http.badRequest', { status });
     case 'unauthorized':
-      return status === 403
-        ? 'The relay refused access with this API key (HTTP 403).'
-        : 'The relay did not accept the API key (HTTP 401). Check the key and enter it again.';
+      return status === 403 ? said('relay.http.forbidden') : said('relay.http.unauthorized');
     case 'insufficient_balance':
-      return "The account's balance is too low for this request. Top it up on the relay's console.";
+      return said('relay.http.insufficientBalance');
     case 'rate_limited':
-      return 'The relay is limiting how often requests can be made (HTTP 429).';
+      return said('relay.http.rateLimited');
     case 'server_error':
-      return `The relay failed to answer (HTTP ${status}).`;
+      return said('relay.http.serverError', { status });
     case 'timeout':
-      return `The relay timed out (HTTP ${status}).`;
+      return said('relay.http.timeout', { status });
     default:
-      return `Nothing usable answered at ${url} (HTTP ${status}). Is this the address of a Model Relay?`;
+      return said('relay.http.notARelay', { url, status });
   }
 }
 
@@ -122,14 +121,15 @@ export function errorFromHttp(
     }
   }
   const kind = kindForStatus(status, payload);
-  let message =
+  // The relay's own words are shown as it sent them; the app's own are in the person's language.
+  let message: string | Said =
     payload?.message !== undefined ? redact(payload.message) : defaultMessage(kind, status, url);
   if (html && kind !== 'bad_response') {
-    message = `${defaultMessage(kind, status, url)} The answer was a web page, not a relay error: a proxy or gateway may stand in between.`;
+    message = said('relay.http.webPageBehind', { reason: defaultMessage(kind, status, url) });
   } else if (html) {
-    message = `${url} answered HTTP ${status} with a web page, not a Model Relay API. Check the address.`;
+    message = said('relay.http.webPageNotRelay', { url, status });
   }
-  if (message.length > 1000) message = `${message.slice(0, 1000)}…`;
+  if (typeof message === 'string' && message.length > 1000) message = `${message.slice(0, 1000)}…`;
   return new RelayError(kind, message, {
     status,
     param: payload?.param !== undefined ? redact(payload.param) : undefined,
@@ -158,8 +158,8 @@ export function errorFromPayload(
   else if (/invalid_request/i.test(hint)) kind = 'bad_request';
   const message =
     payload?.message !== undefined
-      ? `The relay reported an error: ${redact(payload.message)}`
-      : 'The relay reported an error.';
+      ? said('relay.reported', { detail: redact(payload.message) })
+      : said('relay.reportedNothing');
   return new RelayError(kind, message, {
     code: code !== undefined ? redact(code) : undefined,
     param: payload?.param !== undefined ? redact(payload.param) : undefined,
@@ -194,15 +194,14 @@ function findCode(error: unknown, depth = 0): string | undefined {
  * browser checks them (Electron's net.fetch uses Chromium's verifier and the system's trust
  * store), so a relay with a certificate from a private CA needs that CA in the system's store.
  */
-function tlsMessage(host: string, code: string): string {
-  const failed = `The secure (TLS) connection to ${host} failed`;
+function tlsMessage(host: string, code: string): Said {
   if (/DATE_INVALID|EXPIRED|NOT_YET_VALID/i.test(code)) {
-    return `${failed}: its certificate has expired or is not valid yet (${code}). The relay's certificate must be renewed, or this computer's clock is wrong.`;
+    return said('relay.tls.expired', { host, code });
   }
   if (/COMMON_NAME_INVALID|ALTNAME/i.test(code)) {
-    return `${failed}: its certificate is for another name (${code}). Check the address.`;
+    return said('relay.tls.otherName', { host, code });
   }
-  return `${failed}: its certificate was not accepted (${code}). Relay Desktop trusts the certificates your system trusts, as your browser does: if this relay uses a certificate from a private or company CA, add that CA to the system's trust store (Keychain Access on macOS, Certificates on Windows, on Linux Chromium's NSS database ~/.pki/nssdb), then try again.`;
+  return said('relay.tls.untrusted', { host, code });
 }
 
 /** Maps a failure to connect or to read into a `network` RelayError that says which failure. */
@@ -214,19 +213,18 @@ export function errorFromNetwork(error: unknown, url: string, partialText?: stri
   } catch {
     // keep the whole url
   }
-  let message: string;
+  let message: Said;
   if (/redirect/i.test(error instanceof Error ? error.message : String(error))) {
     // Electron's net.fetch with `redirect: 'manual'` rejects at the redirect (relay-client.ts).
-    return new RelayError(
-      'bad_response',
-      `${host} answered with a redirect. Requests that carry your API key never follow a redirect, so it was not sent on; if the relay has moved, change the connection's address.`,
-      { code: 'redirect_refused', partialText },
-    );
+    return new RelayError('bad_response', said('relay.network.redirect', { host }), {
+      code: 'redirect_refused',
+      partialText,
+    });
   }
   if (code === 'ENOTFOUND' || code === 'EAI_AGAIN' || code === 'ERR_NAME_NOT_RESOLVED') {
-    message = `Could not find ${host}: the name did not resolve (DNS). Check the address and your connection.`;
+    message = said('relay.network.notFound', { host });
   } else if (code === 'ECONNREFUSED' || code === 'ERR_CONNECTION_REFUSED') {
-    message = `${host} refused the connection. Is the relay running at this address and port?`;
+    message = said('relay.network.refused', { host });
   } else if (
     code === 'ECONNRESET' ||
     code === 'UND_ERR_SOCKET' ||
@@ -234,11 +232,11 @@ export function errorFromNetwork(error: unknown, url: string, partialText?: stri
     code === 'ERR_CONNECTION_CLOSED' ||
     code === 'EPIPE'
   ) {
-    message = `The connection to ${host} was closed unexpectedly.`;
+    message = said('relay.network.closed', { host });
   } else if (code === 'BAD_PORT' || code === 'ERR_UNSAFE_PORT') {
-    message = `${host} uses a port that web clients refuse to connect to (it belongs to another protocol). Run the relay on another port.`;
+    message = said('relay.network.badPort', { host });
   } else if (code !== undefined && /PROXY|TUNNEL_CONNECTION/i.test(code)) {
-    message = `The proxy could not take the request to ${host} (${code}). Check the proxy in Settings → Network.`;
+    message = said('relay.network.proxy', { host, code });
   } else if (code !== undefined && /CERT|TLS|SSL|EPROTO|UNABLE_TO_VERIFY|SELF_SIGNED/i.test(code)) {
     message = tlsMessage(host, code);
   } else if (
@@ -246,16 +244,22 @@ export function errorFromNetwork(error: unknown, url: string, partialText?: stri
     code === 'UND_ERR_CONNECT_TIMEOUT' ||
     code === 'ERR_CONNECTION_TIMED_OUT'
   ) {
-    return new RelayError('timeout', `Connecting to ${host} timed out.`, { code, partialText });
+    return new RelayError('timeout', said('relay.network.timedOut', { host }), {
+      code,
+      partialText,
+    });
   } else if (
     code === 'ENETUNREACH' ||
     code === 'EHOSTUNREACH' ||
     code === 'ERR_INTERNET_DISCONNECTED' ||
     code === 'ERR_ADDRESS_UNREACHABLE'
   ) {
-    message = `${host} cannot be reached from this computer: check your network connection.`;
+    message = said('relay.network.unreachable', { host });
   } else {
-    message = `Could not reach ${host}${code !== undefined ? ` (${code})` : ''}.`;
+    message =
+      code !== undefined
+        ? said('relay.network.unreachableCode', { host, code })
+        : said('relay.network.unreachableAny', { host });
   }
   return new RelayError('network', message, { code, partialText });
 }

@@ -1,6 +1,7 @@
 import { isIP } from 'node:net';
 import ipaddr from 'ipaddr.js';
 import { RelayError } from './relay-error';
+import { said, type Said } from '../words';
 
 export interface GeneratedImage {
   bytes: Uint8Array;
@@ -55,14 +56,14 @@ export function decodeBase64Image(text: string): Uint8Array | undefined {
 
 /** Reads the `data` list of an images answer into sources, without fetching anything yet. */
 export function readImageSources(body: unknown, host: string): ImageSource[] {
-  const bad = (why: string) =>
-    new RelayError('bad_response', `${host} sent an images answer that cannot be used: ${why}.`);
-  if (body === null || typeof body !== 'object') throw bad('the answer is not a JSON object');
+  const bad = (reason: Said) =>
+    new RelayError('bad_response', said('relay.images.unusable', { host, reason }));
+  if (body === null || typeof body !== 'object') throw bad(said('relay.why.notJsonObject'));
   const data = (body as Record<string, unknown>).data;
-  if (!Array.isArray(data) || data.length === 0) throw bad('there is no image in its "data" list');
+  if (!Array.isArray(data) || data.length === 0) throw bad(said('relay.why.noImage'));
   return data.map((entry, position): ImageSource => {
     if (entry === null || typeof entry !== 'object')
-      throw bad(`entry ${position} is not an object`);
+      throw bad(said('relay.why.entryNotObject', { position }));
     const e = entry as Record<string, unknown>;
     const revisedPrompt =
       typeof e.revised_prompt === 'string' && e.revised_prompt !== ''
@@ -71,20 +72,19 @@ export function readImageSources(body: unknown, host: string): ImageSource[] {
     const extra = revisedPrompt === undefined ? {} : { revisedPrompt };
     if (typeof e.b64_json === 'string' && e.b64_json !== '') {
       const bytes = decodeBase64Image(e.b64_json);
-      if (bytes === undefined) throw bad(`entry ${position} is not valid base64`);
+      if (bytes === undefined) throw bad(said('relay.why.entryNotBase64', { position }));
       return { kind: 'bytes', bytes, ...extra };
     }
     if (typeof e.url === 'string' && e.url !== '') {
       const dataUrl = /^data:image\/[a-z0-9.+-]+;base64,(.*)$/is.exec(e.url);
       if (dataUrl) {
         const bytes = decodeBase64Image(dataUrl[1] as string);
-        if (bytes === undefined)
-          throw bad(`entry ${position} is a data: link that is not valid base64`);
+        if (bytes === undefined) throw bad(said('relay.why.entryDataLink', { position }));
         return { kind: 'bytes', bytes, ...extra };
       }
       return { kind: 'url', url: e.url, ...extra };
     }
-    throw bad(`entry ${position} has neither b64_json nor url`);
+    throw bad(said('relay.why.entryNoImage', { position }));
   });
 }
 
@@ -116,10 +116,11 @@ function isLocalhostName(hostname: string): boolean {
 
 /** The refusal of a link to an address that is not on the public internet. */
 export function notPublic(host: string, address: string, range: string): RelayError {
-  const where = host === address ? host : `${host}, which resolves to ${address},`;
   return new RelayError(
     'bad_response',
-    `The relay sent an image link to ${where} not a public internet address (${range}); it was not fetched.`,
+    host === address
+      ? said('relay.image.notPublic', { host, range })
+      : said('relay.image.notPublicResolved', { host, address, range }),
   );
 }
 
@@ -136,29 +137,17 @@ export function checkImageUrl(link: string, relayOrigin: string): URL {
   try {
     url = new URL(link);
   } catch {
-    throw new RelayError(
-      'bad_response',
-      'The relay sent an image link that is not a valid address.',
-    );
+    throw new RelayError('bad_response', said('relay.image.invalidLink'));
   }
   if (url.username !== '' || url.password !== '') {
-    throw new RelayError(
-      'bad_response',
-      'The relay sent an image link with credentials in it; it was not fetched.',
-    );
+    throw new RelayError('bad_response', said('relay.image.credentials'));
   }
   if (url.protocol !== 'http:' && url.protocol !== 'https:') {
-    throw new RelayError(
-      'bad_response',
-      `The relay sent an image link of a kind that is not fetched (${url.protocol}).`,
-    );
+    throw new RelayError('bad_response', said('relay.image.scheme', { scheme: url.protocol }));
   }
   if (url.origin === relayOrigin) return url;
   if (url.protocol === 'http:') {
-    throw new RelayError(
-      'bad_response',
-      `The relay sent an unencrypted (http) image link to another address (${url.host}); it was not fetched.`,
-    );
+    throw new RelayError('bad_response', said('relay.image.unencrypted', { host: url.host }));
   }
   const hostname = url.hostname.replace(/^\[|\]$/g, '');
   if (isLocalhostName(hostname)) throw notPublic(url.host, url.host, 'loopback');

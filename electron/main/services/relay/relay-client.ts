@@ -47,8 +47,9 @@ import {
 } from './images';
 import { readModelList, type ModelKind, type RelayModel } from './models';
 import type { RequestLimiter, RequestPriority } from './limiter';
+import { said } from '../words';
 import { RelayError } from './relay-error';
-import { formatSeconds, hostOf, ResponseReader } from './response-reader';
+import { hostOf, ResponseReader, seconds } from './response-reader';
 import { abortedError, backoffDelay, isRetryable, retryAfterFromHeaders, sleep } from './retry';
 
 export { RelayError, isRelayError } from './relay-error';
@@ -185,17 +186,19 @@ function isRedirect(response: Response): boolean {
 
 /** A relay that answered with a redirect: where it pointed (without any credentials or query). */
 function redirectRefused(url: string, location: string | null): RelayError {
-  let target = '';
+  let target: string | undefined;
   if (location !== null) {
     try {
-      target = ` to ${displayAddress(new URL(location, url).href)}`;
+      target = displayAddress(new URL(location, url).href);
     } catch {
-      target = '';
+      target = undefined;
     }
   }
   return new RelayError(
     'bad_response',
-    `${hostOf(url)} answered with a redirect${target}. Requests that carry your API key never follow a redirect, so it was not sent on; if the relay has moved, change the connection's address.`,
+    target === undefined
+      ? said('relay.network.redirect', { host: hostOf(url) })
+      : said('relay.network.redirectTo', { host: hostOf(url), target }),
     { code: 'redirect_refused' },
   );
 }
@@ -239,17 +242,15 @@ export function createRelayClient(options: RelayClientOptions): RelayClient {
         typeof options.headers === 'function' ? await options.headers() : (options.headers ?? []);
     } catch (error) {
       if (error instanceof RelayError) throw error;
-      throw new RelayError(
-        'bad_request',
-        "The connection's extra headers could not be read, so nothing was sent. Unlock your keyring and try again.",
-        { code: 'headers_unreadable' },
-      );
+      throw new RelayError('bad_request', said('relay.headersUnreadable'), {
+        code: 'headers_unreadable',
+      });
     }
     for (const header of headers)
       if (header.secret && header.value !== '') usedKeys.add(header.value);
     const problem = headerListProblems(headers)[0];
     if (problem !== undefined) {
-      throw new RelayError('bad_request', `${problem.message} Nothing was sent.`, {
+      throw new RelayError('bad_request', said('relay.nothingSent', { reason: problem.message }), {
         code: 'bad_header',
       });
     }
@@ -262,16 +263,10 @@ export function createRelayClient(options: RelayClientOptions): RelayClient {
       key = typeof options.apiKey === 'function' ? await options.apiKey() : options.apiKey;
     } catch (error) {
       if (error instanceof RelayError) throw error;
-      throw new RelayError(
-        'unauthorized',
-        'The API key could not be read, so nothing was sent. Enter the key again.',
-      );
+      throw new RelayError('unauthorized', said('relay.keyUnreadable'));
     }
     if (typeof key !== 'string') {
-      throw new RelayError(
-        'unauthorized',
-        'No API key is set for this relay. Enter the key to connect.',
-      );
+      throw new RelayError('unauthorized', said('relay.noKey'));
     }
     key = key.trim();
     if (key !== '') usedKeys.add(key);
@@ -314,7 +309,7 @@ export function createRelayClient(options: RelayClientOptions): RelayClient {
       if (headersTimedOut) {
         throw new RelayError(
           'timeout',
-          `${hostOf(url)} did not answer within ${formatSeconds(timeoutMs)}.`,
+          said('relay.noAnswerWithin', { host: hostOf(url), seconds: seconds(timeoutMs) }),
         );
       }
       throw errorFromNetwork(error, url);
@@ -338,10 +333,11 @@ export function createRelayClient(options: RelayClientOptions): RelayClient {
       const extra = await resolveHeaders();
       const secrets = key !== '' || extra.some((header) => header.secret);
       if (secrets && sendsKeyInClear(base) && options.allowKeyInClear !== true) {
-        const what = key !== '' ? 'the API key' : 'the secret headers';
         throw new RelayError(
           'bad_request',
-          `${base.origin} is not encrypted (http), so ${what} would cross the network readable by anyone on the way; nothing was sent. Use an https address, or choose to send the key unencrypted in the connection.`,
+          said(key !== '' ? 'relay.keyUnencrypted' : 'relay.headersUnencrypted', {
+            origin: base.origin,
+          }),
           { param: 'baseUrl', code: 'key_unencrypted' },
         );
       }
@@ -375,7 +371,7 @@ export function createRelayClient(options: RelayClientOptions): RelayClient {
 
       let text = '';
       try {
-        text = new TextDecoder().decode(await reader.readAll(MAX_ERROR_BODY_BYTES, 'error answer'));
+        text = new TextDecoder().decode(await reader.readAll(MAX_ERROR_BODY_BYTES, 'error'));
       } catch (error) {
         if (error instanceof RelayError && error.kind === 'aborted') throw error;
         // An unreadable error body still leaves the status to go by.
@@ -395,7 +391,10 @@ export function createRelayClient(options: RelayClientOptions): RelayClient {
   }
 
   /** Reads a whole JSON answer; a web page, an empty body or invalid JSON is a `bad_response`. */
-  async function readJson(reader: ResponseReader, what: string): Promise<unknown> {
+  async function readJson(
+    reader: ResponseReader,
+    what: 'models' | 'embeddings' | 'images',
+  ): Promise<unknown> {
     const url = reader.response.url || base.root;
     let bytes: Uint8Array;
     try {
@@ -405,25 +404,16 @@ export function createRelayClient(options: RelayClientOptions): RelayClient {
     }
     const text = new TextDecoder().decode(bytes);
     if (text.trim() === '') {
-      throw new RelayError(
-        'bad_response',
-        `${hostOf(url)} sent an empty answer where ${what} was expected.`,
-      );
+      throw new RelayError('bad_response', said('relay.emptyAnswer', { host: hostOf(url), what }));
     }
     if (looksLikeHtml(text)) {
-      throw new RelayError(
-        'bad_response',
-        `${hostOf(url)} answered with a web page, not a Model Relay API: check the address.`,
-      );
+      throw new RelayError('bad_response', said('relay.webPage', { host: hostOf(url) }));
     }
     let json: unknown;
     try {
       json = JSON.parse(text);
     } catch {
-      throw new RelayError(
-        'bad_response',
-        `${hostOf(url)} answered with text that is not valid JSON where ${what} was expected.`,
-      );
+      throw new RelayError('bad_response', said('relay.notJson', { host: hostOf(url), what }));
     }
     if (
       json !== null &&
@@ -460,7 +450,7 @@ export function createRelayClient(options: RelayClientOptions): RelayClient {
           response.status === 403 || response.status === 404 || response.status === 410
             ? 'bad_response'
             : 'server_error',
-          `The generated image could not be downloaded from ${url.host} (HTTP ${response.status}); such links expire, so generate it again.`,
+          said('relay.image.notDownloaded', { host: url.host, status: response.status }),
           { status: response.status },
         );
       }
@@ -469,19 +459,19 @@ export function createRelayClient(options: RelayClientOptions): RelayClient {
         reader.close();
         throw new RelayError(
           'bad_response',
-          `The generated image at ${url.host} is larger than the ${Math.round(maxImageBytes / 1048576)} MB allowed; it was not downloaded.`,
+          said('relay.image.tooLarge', {
+            host: url.host,
+            megabytes: Math.round(maxImageBytes / 1048576),
+          }),
         );
       }
       try {
-        return await reader.readAll(maxImageBytes, 'generated image');
+        return await reader.readAll(maxImageBytes, 'image');
       } finally {
         reader.close();
       }
     }
-    throw new RelayError(
-      'bad_response',
-      'The image link redirected too many times; it was not downloaded.',
-    );
+    throw new RelayError('bad_response', said('relay.image.tooManyRedirects'));
   }
 
   return {
@@ -491,13 +481,10 @@ export function createRelayClient(options: RelayClientOptions): RelayClient {
 
     async listModels({ signal, overrides, priority } = {}) {
       const reader = await open('models', undefined, 'application/json', signal, priority);
-      const body = await readJson(reader, 'a list of models');
+      const body = await readJson(reader, 'models');
       const models = readModelList(body, overrides);
       if (models === undefined) {
-        throw new RelayError(
-          'bad_response',
-          `${base.hostname} answered /v1/models without a list of models: is this a Model Relay?`,
-        );
+        throw new RelayError('bad_response', said('relay.noModelList', { host: base.hostname }));
       }
       return models;
     },
@@ -542,7 +529,7 @@ export function createRelayClient(options: RelayClientOptions): RelayClient {
     async generateImages(request, { signal, priority } = {}) {
       const valid = validate(imageRequestSchema, request);
       const reader = await open('images/generations', valid, 'application/json', signal, priority);
-      const body = await readJson(reader, 'generated images');
+      const body = await readJson(reader, 'images');
       const images: GeneratedImage[] = [];
       // One at a time, at once: relays' links can expire within the hour.
       for (const source of readImageSources(body, base.hostname)) {
@@ -551,7 +538,7 @@ export function createRelayClient(options: RelayClientOptions): RelayClient {
         if (mimeType === undefined) {
           throw new RelayError(
             'bad_response',
-            `${base.hostname} sent something that is not a PNG, JPEG, WebP or GIF image.`,
+            said('relay.image.notAnImage', { host: base.hostname }),
           );
         }
         images.push(

@@ -1,4 +1,6 @@
+import type { ErrorMessageKey, MessageValues } from '../../../shared/messages/keys';
 import type { RelayErrorKind } from '../../../shared/relay-errors';
+import type { Said } from '../words';
 
 export interface RelayErrorDetails {
   /** HTTP status, when the relay answered with one. */
@@ -11,6 +13,9 @@ export interface RelayErrorDetails {
   retryAfterMs?: number | undefined;
   /** For a stream that broke: the reply text received before it broke. */
   partialText?: string | undefined;
+  /** The message's key in main's catalogue and its values, when the words are the app's own. */
+  messageId?: ErrorMessageKey | undefined;
+  values?: MessageValues | undefined;
 }
 
 /**
@@ -27,10 +32,23 @@ export class RelayError extends Error {
   readonly code?: string;
   readonly retryAfterMs?: number;
   readonly partialText?: string;
+  readonly messageId?: ErrorMessageKey;
+  readonly values?: MessageValues;
 
-  constructor(kind: RelayErrorKind, message: string, details: RelayErrorDetails = {}) {
-    super(message);
+  /**
+   * `message` is the app's own words (`said(…)`), or text the relay sent, which is shown as it
+   * came (it has no key).
+   */
+  constructor(kind: RelayErrorKind, message: string | Said, details: RelayErrorDetails = {}) {
+    super(typeof message === 'string' ? message : message.english);
     this.kind = kind;
+    if (typeof message !== 'string') {
+      this.messageId = message.id;
+      if (message.values) this.values = message.values;
+    } else if (details.messageId !== undefined) {
+      this.messageId = details.messageId;
+      if (details.values !== undefined) this.values = details.values;
+    }
     if (details.status !== undefined) this.status = details.status;
     if (details.param !== undefined) this.param = details.param;
     if (details.code !== undefined) this.code = details.code;
@@ -44,8 +62,8 @@ export class RelayError extends Error {
   }
 
   details(): RelayErrorDetails {
-    const { status, param, code, retryAfterMs, partialText } = this;
-    return { status, param, code, retryAfterMs, partialText };
+    const { status, param, code, retryAfterMs, partialText, messageId, values } = this;
+    return { status, param, code, retryAfterMs, partialText, messageId, values };
   }
 
   toJSON(): { kind: RelayErrorKind; message: string } & RelayErrorDetails {

@@ -1,4 +1,5 @@
 import { errorFromNetwork } from './http-errors';
+import { said } from '../words';
 import { RelayError } from './relay-error';
 import { abortedError } from './retry';
 
@@ -44,7 +45,7 @@ export class ResponseReader {
   }
 
   /** The whole body, refused once it grows past `maxBytes`. */
-  async readAll(maxBytes: number, what: string): Promise<Uint8Array> {
+  async readAll(maxBytes: number, what: AnswerKind): Promise<Uint8Array> {
     const parts: Uint8Array[] = [];
     let total = 0;
     for (;;) {
@@ -61,7 +62,17 @@ export class ResponseReader {
         this.close();
         throw new RelayError(
           'bad_response',
-          `The ${what} from ${hostOf(this.url)} is larger than ${formatBytes(maxBytes)}; it was not read.`,
+          maxBytes >= 1024 * 1024
+            ? said('relay.answerTooLarge.mb', {
+                what,
+                host: hostOf(this.url),
+                size: Math.round(maxBytes / (1024 * 1024)),
+              })
+            : said('relay.answerTooLarge.kb', {
+                what,
+                host: hostOf(this.url),
+                size: Math.round(maxBytes / 1024),
+              }),
         );
       }
       parts.push(chunk);
@@ -109,7 +120,10 @@ export class ResponseReader {
     if (this.idleFired) {
       return new RelayError(
         'timeout',
-        `${hostOf(this.url)} stopped sending for ${formatSeconds(this.idleTimeoutMs)}; the answer was given up.`,
+        said('relay.stoppedSending', {
+          host: hostOf(this.url),
+          seconds: seconds(this.idleTimeoutMs),
+        }),
       );
     }
     if (error instanceof RelayError) return error;
@@ -125,13 +139,11 @@ export function hostOf(url: string): string {
   }
 }
 
-export function formatSeconds(ms: number): string {
-  const seconds = ms / 1000;
-  return `${Number.isInteger(seconds) ? seconds : seconds.toFixed(1)} second${seconds === 1 ? '' : 's'}`;
+/** A duration in seconds for a message (`{seconds, plural, …}`): whole, or to a tenth. */
+export function seconds(ms: number): number {
+  const value = ms / 1000;
+  return Number.isInteger(value) ? value : Number(value.toFixed(1));
 }
 
-function formatBytes(bytes: number): string {
-  return bytes >= 1024 * 1024
-    ? `${Math.round(bytes / (1024 * 1024))} MB`
-    : `${Math.round(bytes / 1024)} KB`;
-}
+/** What a whole answer read at once is, as main's messages name it. */
+export type AnswerKind = 'models' | 'embeddings' | 'images' | 'error' | 'image';

@@ -1,4 +1,5 @@
 import { RelayError } from './relay-error';
+import { said } from '../words';
 
 /** Statuses worth another attempt when they come before any body: rate limits and server failures. */
 const RETRYABLE_STATUSES = new Set([408, 429, 500, 502, 503, 504]);
@@ -67,5 +68,5 @@ export function sleep(ms: number, signal: AbortSignal | undefined): Promise<void
 }
 
 export function abortedError(partialText?: string): RelayError {
-  return new RelayError('aborted', 'The request was cancelled.', { partialText });
+  return new RelayError('aborted', said('relay.cancelled'), { partialText });
 }

@@ -8,15 +8,16 @@ import { PLAINTEXT_KEYS_FILE, stopKeepingKeysInFile, type SecretStore } from '..
 import type { Settings } from '../../../shared/ipc/routes/settings';
 import type { SettingsService } from './settings';
 import type { Changes } from '../changes';
+import { nativeText } from '../words';
 
 /** What the person agrees to when they choose to keep keys in a file. */
 export function keyFileQuestion(userDataDir: string): ConfirmOptions {
   const path = join(userDataDir, PLAINTEXT_KEYS_FILE);
   return {
-    title: 'Keep keys in a file',
-    message: 'Keep your API keys in a file that is not encrypted?',
-    detail: `From the next start, your API keys will be saved in ${path}. The file is readable only by your user account, but it is not encrypted: any program running as you can read it. Turning this off deletes the file at once.`,
-    confirmLabel: 'Keep keys in a file',
+    title: nativeText('dialog.keyFile.title'),
+    message: nativeText('dialog.keyFile.message'),
+    detail: nativeText('dialog.keyFile.detail', { path }),
+    confirmLabel: nativeText('dialog.keyFile.confirm'),
   };
 }
 

@@ -12,6 +12,7 @@
 import type { UpdateSettings, UpdateStatus } from '../../../shared/ipc/routes/updates';
 import { AppError } from '../app-error';
 import type { LogFields } from '../log-policy';
+import { said } from '../words';
 
 /** A release as the feed describes it. */
 export interface UpdateRelease {
@@ -260,7 +261,7 @@ export class UpdateService {
   /** "Restart to update": only once an update has been downloaded and verified. */
   install(): void {
     if (this.#status.state !== 'ready') {
-      throw new AppError('invalid_request', 'No update has been downloaded yet.');
+      throw new AppError('invalid_request', said('updates.notDownloaded'));
     }
     this.#options.log?.('updates.install', { version: this.#status.release.version });
     this.#options.updater?.quitAndInstall();

@@ -37,7 +37,7 @@
 import { z } from 'zod';
 import { RELAY_ERROR_KINDS } from '../../relay-errors';
 import { maxTokensSchema, temperatureSchema } from '../../relay-requests';
-import { event, route, type EventSpec, type RouteSpec } from '../define';
+import { event, messageRefFields, route, type EventSpec, type RouteSpec } from '../define';
 import { boundedText as text, idSchema as id } from '../schemas';
 
 export const MESSAGE_STATUSES = ['complete', 'streaming', 'interrupted', 'error'] as const;
@@ -94,6 +94,7 @@ export const attachmentRefusalSchema = z.object({
   name: z.string(),
   reason: z.string(),
   message: z.string(),
+  ...messageRefFields,
 });
 export type AttachmentRefusal = z.infer<typeof attachmentRefusalSchema>;
 
@@ -118,6 +119,7 @@ export type ChatUsage = z.infer<typeof usageSchema>;
 export const replyErrorSchema = z.object({
   kind: z.enum([...RELAY_ERROR_KINDS, 'not_found', 'internal']),
   message: z.string(),
+  ...messageRefFields,
   param: z.string().optional(),
   status: z.number().int().optional(),
   code: z.string().optional(),
@@ -574,7 +576,7 @@ export const CHAT_ROUTES = {
     z.object({
       cancelled: z.boolean(),
       conversationIds: z.array(id),
-      refused: z.array(z.object({ name: z.string(), reason: z.string() })),
+      refused: z.array(z.object({ name: z.string(), reason: z.string(), ...messageRefFields })),
     }),
   ),
 } as const satisfies Record<string, RouteSpec>;

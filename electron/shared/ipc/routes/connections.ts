@@ -3,7 +3,7 @@
  * never cross: only whether one is saved), testing an address, and the demo relay.
  */
 import { z } from 'zod';
-import { event, route, type EventSpec, type RouteSpec } from '../define';
+import { event, messageRefFields, route, type EventSpec, type RouteSpec } from '../define';
 import { boundedText as text, idSchema as id } from '../schemas';
 
 /** At most this many extra headers per connection. */
@@ -75,6 +75,7 @@ export const connectionTestResultSchema = z.object({
     .object({
       kind: z.string(),
       message: z.string(),
+      ...messageRefFields,
       status: z.number().int().optional(),
       code: z.string().optional(),
     })

@@ -9,7 +9,14 @@
  * others go in.
  */
 import { z } from 'zod';
-import { event, ipcErrorSchema, route, type EventSpec, type RouteSpec } from '../define';
+import {
+  event,
+  messageRefFields,
+  ipcErrorSchema,
+  route,
+  type EventSpec,
+  type RouteSpec,
+} from '../define';
 import { boundedText as text, idSchema as id } from '../schemas';
 
 export const KNOWLEDGE_LIMITS = {
@@ -214,7 +221,7 @@ export const KNOWLEDGE_ROUTES = {
     }),
     z.object({
       added: z.number().int(),
-      refused: z.array(z.object({ name: z.string(), reason: z.string() })),
+      refused: z.array(z.object({ name: z.string(), reason: z.string(), ...messageRefFields })),
     }),
   ),
   /** Shows a file of the base in the system's file manager. */

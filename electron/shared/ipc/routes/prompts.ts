@@ -13,7 +13,7 @@
 import { z } from 'zod';
 import { checkTemplate } from '../../prompt-template';
 import { maxTokensSchema, temperatureSchema } from '../../relay-requests';
-import { event, route, type EventSpec, type RouteSpec } from '../define';
+import { event, messageRefFields, route, type EventSpec, type RouteSpec } from '../define';
 import { boundedText as text, idSchema as id } from '../schemas';
 
 export const PROMPT_KINDS = ['assistant', 'snippet'] as const;
@@ -174,7 +174,7 @@ export const promptImportResultSchema = z.object({
   /** Already in the library (same kind, name and text): not added twice. */
   duplicates: z.number().int().nonnegative(),
   /** Entries refused, each by its name (or its place in the file) and the reason. */
-  refused: z.array(z.object({ entry: z.string(), reason: z.string() })),
+  refused: z.array(z.object({ entry: z.string(), reason: z.string(), ...messageRefFields })),
 });
 export type PromptImportResult = z.infer<typeof promptImportResultSchema>;
 

@@ -15,7 +15,7 @@ import {
   type DragEvent,
 } from 'react';
 import { Icon } from '../../components/icon';
-import { failureOf } from '../../lib/errors';
+import { failureOf, useMainMessageText } from '../../lib/errors';
 import { relayBridge, requireBridge } from '../../lib/relay-bridge';
 import { showSavedToast, showToast } from '../../lib/toasts';
 import type { AttachmentInfo, AttachmentRefusal } from './chat-types';
@@ -187,6 +187,7 @@ export function AttachmentChips({
   contextTokens: number | undefined;
   textTokens: number;
 }) {
+  const mainText = useMainMessageText();
   const { files, refused, reading } = drafts;
   if (files.length === 0 && refused.length === 0 && !reading) return null;
   const total = drafts.tokens + textTokens;
@@ -239,7 +240,7 @@ export function AttachmentChips({
         <div className="chat-attachment-refused" role="alert">
           <ul aria-label="Files not added">
             {refused.map((refusal, index) => (
-              <li key={`${refusal.name}-${index}`}>{refusal.message}</li>
+              <li key={`${refusal.name}-${index}`}>{mainText(refusal)}</li>
             ))}
           </ul>
           <button type="button" className="button button-small" onClick={drafts.dismissRefused}>

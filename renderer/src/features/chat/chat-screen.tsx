@@ -1,7 +1,7 @@
 import './chat.css';
 import { useEffect } from 'react';
 import { Notice } from '../../components/notice';
-import { failureTitle } from '../../lib/errors';
+import { failureTitle, useMainMessageText } from '../../lib/errors';
 import {
   loadConversations,
   openConversation,
@@ -25,6 +25,7 @@ export function ChatScreen() {
   const viewFailure = useChatStore((s) => s.viewFailure);
   const actionFailure = useChatStore((s) => s.actionFailure);
   const refusals = useChatStore((s) => s.importRefusals);
+  const mainText = useMainMessageText();
   const listHidden = useChatStore((s) => s.listHidden);
   const listStatus = useChatStore((s) => s.listStatus);
   // Nothing to read yet: the model and suggestions instead of a blank pane.
@@ -66,7 +67,9 @@ export function ChatScreen() {
           >
             <ul className="chat-refusals" aria-label="Files not imported">
               {refusals.map((refusal, index) => (
-                <li key={`${index}-${refusal.name}`}>{refusal.reason}</li>
+                <li key={`${index}-${refusal.name}`}>
+                  {mainText({ ...refusal, message: refusal.reason })}
+                </li>
               ))}
             </ul>
           </Notice>

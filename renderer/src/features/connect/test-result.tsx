@@ -1,9 +1,10 @@
 import { Notice } from '../../components/notice';
-import { failureTitle } from '../../lib/errors';
+import { failureTitle, useMainMessageText } from '../../lib/errors';
 import type { ConnectionTestResult } from '../../lib/relay-bridge';
 
 /** The outcome of "Test connection": what was requested and, on failure, exactly why it failed. */
 export function TestResult({ result }: { result: ConnectionTestResult }) {
+  const mainText = useMainMessageText();
   const requested = result.requestUrl && (
     <p className="request-url">
       <span className="request-url-label">Requested</span> <code>GET {result.requestUrl}</code>
@@ -28,7 +29,7 @@ export function TestResult({ result }: { result: ConnectionTestResult }) {
       title={error.status ? `${title} (HTTP ${error.status})` : title}
       className="test-result"
     >
-      <p className="failure-message">{error.message}</p>
+      <p className="failure-message">{mainText(error)}</p>
       {requested}
     </Notice>
   );

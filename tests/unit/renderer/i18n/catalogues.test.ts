@@ -1,7 +1,8 @@
 /**
- * The message catalogues: every language has exactly English's keys, each message with the same
- * placeholders, plural and select arguments and markup tags, every message is valid ICU (the
- * build compiles them), and each language has its glossary beside its messages.
+ * The message catalogues, the renderer's and main's (`electron/shared/messages`): every language
+ * has exactly English's keys, each message with the same placeholders, plural and select
+ * arguments and markup tags, every message is valid ICU (the build compiles them), and each
+ * language has its glossary beside the renderer's messages (main's words follow the same ones).
  */
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -9,11 +10,20 @@ import { compileMessageOrThrow, type CompiledMessage } from '@lingui/message-uti
 import { describe, expect, it } from 'vitest';
 import { LOCALES } from '../../../../electron/shared/locales';
 import { compileCatalogue } from '../../../../scripts/vite-catalogues';
+import { MAIN_NAMESPACES } from '../../../../electron/shared/messages/keys';
 import { NAMESPACES } from '../../../../renderer/src/i18n/i18n';
 
 const MESSAGES = join(import.meta.dirname, '../../../../renderer/src/i18n/messages');
-const read = (locale: string, namespace: string) =>
-  JSON.parse(readFileSync(join(MESSAGES, locale, `${namespace}.json`), 'utf8')) as Record<
+const MAIN_MESSAGES = join(import.meta.dirname, '../../../../electron/shared/messages');
+
+/** Each set of catalogues: its folder of `<locale>/<namespace>.json`, and its namespaces. */
+const CATALOGUE_SETS = [
+  { name: 'renderer', folder: MESSAGES, namespaces: NAMESPACES as readonly string[] },
+  { name: 'main', folder: MAIN_MESSAGES, namespaces: MAIN_NAMESPACES as readonly string[] },
+];
+
+const read = (locale: string, namespace: string, folder = MESSAGES) =>
+  JSON.parse(readFileSync(join(folder, locale, `${namespace}.json`), 'utf8')) as Record<
     string,
     string
   >;
@@ -37,32 +47,35 @@ function shape(message: string): string[] {
 }
 
 describe('the message catalogues', () => {
-  it('has a folder for every language and a file for every namespace, and nothing else', () => {
-    expect(readdirSync(MESSAGES).sort()).toEqual([...LOCALES].sort());
-    for (const locale of LOCALES) {
-      const files = readdirSync(join(MESSAGES, locale)).filter((f) => f.endsWith('.json'));
-      expect(files.sort(), locale).toEqual(NAMESPACES.map((ns) => `${ns}.json`).sort());
-    }
-  });
+  for (const { name, folder, namespaces } of CATALOGUE_SETS) {
+    it(`has a ${name} folder for every language and a file for every namespace, and nothing else`, () => {
+      const folders = readdirSync(folder, { withFileTypes: true }).filter((e) => e.isDirectory());
+      expect(folders.map((e) => e.name).sort()).toEqual([...LOCALES].sort());
+      for (const locale of LOCALES) {
+        const files = readdirSync(join(folder, locale)).filter((f) => f.endsWith('.json'));
+        expect(files.sort(), locale).toEqual(namespaces.map((ns) => `${ns}.json`).sort());
+      }
+    });
 
-  for (const namespace of NAMESPACES) {
-    const english = read('en', namespace);
-    for (const locale of LOCALES.filter((l) => l !== 'en')) {
-      it(`${locale}/${namespace} has exactly English's keys, with the same placeholders`, () => {
-        const translated = read(locale, namespace);
-        expect(Object.keys(translated).sort()).toEqual(Object.keys(english).sort());
-        for (const [key, message] of Object.entries(english)) {
-          expect(shape(translated[key]!), `${locale} ${key}`).toEqual(shape(message));
-          expect(translated[key]!.trim(), `${locale} ${key} is empty`).not.toBe('');
+    for (const namespace of namespaces) {
+      const english = read('en', namespace, folder);
+      for (const locale of LOCALES.filter((l) => l !== 'en')) {
+        it(`${name}: ${locale}/${namespace} has exactly English's keys, with the same placeholders`, () => {
+          const translated = read(locale, namespace, folder);
+          expect(Object.keys(translated).sort()).toEqual(Object.keys(english).sort());
+          for (const [key, message] of Object.entries(english)) {
+            expect(shape(translated[key]!), `${locale} ${key}`).toEqual(shape(message));
+            expect(translated[key]!.trim(), `${locale} ${key} is empty`).not.toBe('');
+          }
+        });
+      }
+      it(`every ${name} ${namespace} message of every language compiles`, () => {
+        for (const locale of LOCALES) {
+          const file = join(folder, locale, `${namespace}.json`);
+          expect(() => compileCatalogue(readFileSync(file, 'utf8'), file)).not.toThrow();
         }
       });
     }
-    it(`every ${namespace} message of every language compiles`, () => {
-      for (const locale of LOCALES) {
-        const file = join(MESSAGES, locale, `${namespace}.json`);
-        expect(() => compileCatalogue(readFileSync(file, 'utf8'), file)).not.toThrow();
-      }
-    });
   }
 
   it('names a broken message and its file when it does not compile', () => {

@@ -77,6 +77,8 @@ describe('prepareImage', () => {
         name: 'cut.png',
         reason: 'damaged',
         message: expect.stringMatching(/^cut\.png was not added: .*truncated/),
+        messageId: 'documents.notAdded',
+        values: { name: 'cut.png', why: { id: 'images.why.truncated' } },
       },
     });
   });
@@ -88,6 +90,8 @@ describe('prepareImage', () => {
       reason: 'damaged',
       message:
         'fake.png was not added: it is not a readable image (damaged, or not an image at all).',
+      messageId: 'documents.notAdded',
+      values: { name: 'fake.png', why: { id: 'images.why.unreadable' } },
     });
   });
 

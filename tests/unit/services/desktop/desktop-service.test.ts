@@ -6,7 +6,6 @@ import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { AppError } from '../../../../electron/main/services/app-error';
 import { DesktopService } from '../../../../electron/main/services/desktop/desktop-service';
 import {
   SETTINGS_FILE,
@@ -84,12 +83,15 @@ describe('a change', () => {
     const desktopService = service();
     await desktopService.start();
     desktop.taken.add('Control+Alt+T');
-    await expect(desktopService.update({ quickAsk: { shortcut: 'Ctrl+Alt+T' } })).rejects.toThrow(
-      new AppError(
-        'invalid_request',
+    await expect(
+      desktopService.update({ quickAsk: { shortcut: 'Ctrl+Alt+T' } }),
+    ).rejects.toMatchObject({
+      kind: 'invalid_request',
+      message:
         'The system refused Ctrl+Alt+T: another app or the system itself already uses it. Choose another shortcut.',
-      ),
-    );
+      messageId: 'desktop.shortcutRefused',
+      values: { keys: 'Ctrl+Alt+T' },
+    });
     // The old one registered again, and nothing saved.
     expect(desktop.calls.slice(-2)).toEqual([
       'shortcut:Control+Alt+T',

@@ -5,7 +5,6 @@
  */
 import { describe, expect, it } from 'vitest';
 import type { ProxySettings } from '../../../../electron/shared/ipc/routes/network';
-import { AppError } from '../../../../electron/main/services/app-error';
 import {
   NetworkService,
   type ProxyStack,
@@ -112,9 +111,10 @@ describe('the network service', () => {
       },
       resolveProxy: async () => 'DIRECT',
     });
-    await expect(service.apply({ mode: 'none' })).rejects.toThrow(
-      new AppError('invalid_request', 'The proxy could not be applied: Invalid proxy rules'),
-    );
+    await expect(service.apply({ mode: 'none' })).rejects.toMatchObject({
+      kind: 'invalid_request',
+      message: 'The proxy could not be applied: Invalid proxy rules',
+    });
     expect(service.applied).toBeUndefined();
   });
 

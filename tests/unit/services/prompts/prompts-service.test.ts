@@ -271,8 +271,17 @@ describe('prompt library files', () => {
           reason: 'text: The {{ at line 1, column 6 is not closed with }}.',
         },
         { entry: 'entry 3', reason: 'name: Give the prompt a name.' },
-        { entry: 'entry 4', reason: 'it is not a prompt (an object with a name and text).' },
-        { entry: '“Extra” (entry 5)', reason: 'it has a field the library does not know: evil.' },
+        {
+          entry: 'entry 4',
+          reason: 'it is not a prompt (an object with a name and text).',
+          messageId: 'import.prompts.notAPrompt',
+        },
+        {
+          entry: '“Extra” (entry 5)',
+          reason: 'it has a field the library does not know: evil.',
+          messageId: 'import.prompts.unknownField',
+          values: { fields: 'evil' },
+        },
         {
           entry: '“Snippet with starters” (entry 6)',
           reason: 'starters: only an assistant has starter messages.',
