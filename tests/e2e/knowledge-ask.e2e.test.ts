@@ -16,33 +16,43 @@ import { KnowledgePage } from './pages/knowledge-page';
 
 const suite = e2eSuite({ connectionName: 'Knowledge relay', scratch: true });
 
+/**
+ * A base built from a copy of the shipped samples in `folder`, linked to a new conversation from
+ * its header, and the ferry question asked and answered there.
+ */
+async function askedWithSamples(folder: string, dialogs: ScriptedDialogs) {
+  await cp(join(import.meta.dirname, '../../resources/knowledge-samples'), folder, {
+    recursive: true,
+  });
+  dialogs.folders.push(folder);
+  const knowledge = await suite.connected(KnowledgePage, { dialogs });
+  const page = knowledge.page;
+  await knowledge.create('Samples');
+  await page.getByRole('button', { name: 'Add folder…' }).click();
+  await expect.poll(() => knowledge.status.textContent(), { timeout: 20_000 }).toBe('Ready');
+
+  const chat = new ChatPage(page);
+  await chat.open();
+  await chat.ready();
+  await page.getByRole('button', { name: 'Knowledge bases', exact: true }).click();
+  await page
+    .getByRole('dialog', { name: 'Knowledge bases' })
+    .getByRole('checkbox', { name: /^Samples/ })
+    .check();
+  await page.keyboard.press('Escape');
+  await expect.poll(() => page.locator('.chat-knowledge-names').textContent()).toBe('Samples');
+
+  await chat.send('When does the ferry leave the pier?');
+  await expect(chat.finishedReplyStatus()).resolves.toBe('complete');
+  return { page, chat };
+}
+
 describe('asking with a knowledge base', () => {
   it('links a base, cites a source, and asks again without an excluded chunk', async () => {
-    const folder = join(suite.scratch, 'samples');
-    await cp(join(import.meta.dirname, '../../resources/knowledge-samples'), folder, {
-      recursive: true,
-    });
-    const dialogs = new ScriptedDialogs();
-    dialogs.folders.push(folder);
-    const knowledge = await suite.connected(KnowledgePage, { dialogs });
-    const page = knowledge.page;
-    await knowledge.create('Samples');
-    await page.getByRole('button', { name: 'Add folder…' }).click();
-    await expect.poll(() => knowledge.status.textContent(), { timeout: 20_000 }).toBe('Ready');
-
-    const chat = new ChatPage(page);
-    await chat.open();
-    await chat.ready();
-    await page.getByRole('button', { name: 'Knowledge bases', exact: true }).click();
-    await page
-      .getByRole('dialog', { name: 'Knowledge bases' })
-      .getByRole('checkbox', { name: /^Samples/ })
-      .check();
-    await page.keyboard.press('Escape');
-    await expect.poll(() => page.locator('.chat-knowledge-names').textContent()).toBe('Samples');
-
-    await chat.send('When does the ferry leave the pier?');
-    await expect(chat.finishedReplyStatus()).resolves.toBe('complete');
+    const { page, chat } = await askedWithSamples(
+      join(suite.scratch, 'samples'),
+      new ScriptedDialogs(),
+    );
     const reply = chat.lastReply();
     const cite = reply.getByRole('button', { name: 'Source 1', exact: true }).first();
     await cite.click();
@@ -81,27 +91,8 @@ describe('asking with a knowledge base', () => {
 
   it('keeps the citations and the X-ray of an imported reply, and says its file is not here', async () => {
     const folder = join(suite.scratch, 'samples-moved');
-    await cp(join(import.meta.dirname, '../../resources/knowledge-samples'), folder, {
-      recursive: true,
-    });
     const dialogs = new ScriptedDialogs();
-    dialogs.folders.push(folder);
-    const knowledge = await suite.connected(KnowledgePage, { dialogs });
-    const page = knowledge.page;
-    await knowledge.create('Samples');
-    await page.getByRole('button', { name: 'Add folder…' }).click();
-    await expect.poll(() => knowledge.status.textContent(), { timeout: 20_000 }).toBe('Ready');
-    const chat = new ChatPage(page);
-    await chat.open();
-    await chat.ready();
-    await page.getByRole('button', { name: 'Knowledge bases', exact: true }).click();
-    await page
-      .getByRole('dialog', { name: 'Knowledge bases' })
-      .getByRole('checkbox', { name: /^Samples/ })
-      .check();
-    await page.keyboard.press('Escape');
-    await chat.send('When does the ferry leave the pier?');
-    await expect(chat.finishedReplyStatus()).resolves.toBe('complete');
+    const { chat } = await askedWithSamples(folder, dialogs);
     const zip = join(suite.scratch, 'ferry.zip');
     dialogs.savePaths.push(zip);
     await chat.conversationAction(
