@@ -58,7 +58,11 @@ const isoDate = z.iso.datetime({ offset: true });
 const exportedAttachmentSchema = z.object({
   name: z.string().min(1).max(MAX_ATTACHMENT_NAME),
   kind: z.enum(ATTACHMENT_KINDS),
-  mimeType: z.string().min(1).max(200),
+  // It goes into the block the model is sent (`type="…"`) and an image's data: URL: a type only.
+  mimeType: z
+    .string()
+    .max(200)
+    .regex(/^[a-z0-9][a-z0-9.+-]*\/[a-z0-9][a-z0-9.+-]*$/i, { error: 'not a media type' }),
   /** Its size in bytes (checked against the bytes in the zip). */
   bytes: z.number().int().nonnegative().max(Number.MAX_SAFE_INTEGER),
   sha256: z.string().regex(/^[0-9a-f]{64}$/, { error: 'a SHA-256 is 64 lowercase hex digits' }),
