@@ -15,7 +15,7 @@
  * - Markdown names the files under the message that sent them, and the sources a reply cited
  *   under it; it carries neither bytes nor records.
  */
-import { strToU8, zipSync, type Zippable } from 'fflate';
+import { strToU8, Zip, ZipDeflate, ZipPassThrough } from 'fflate';
 import type { ConversationSummary, ChatMessageRecord } from '../../../shared/ipc/routes/chat';
 import type { Dialogs } from '../../app-context';
 import { AppError } from '../app-error';
@@ -165,17 +165,69 @@ export interface ExportFile {
 /** Images and PDFs are compressed already: stored as they are, the zip is made faster. */
 const STORED_KINDS = new Set(['image', 'pdf']);
 
+/** Bytes zipped (checksummed, and deflated where they are) before the event loop runs again. */
+const ZIP_PIECE = 256 * 1024;
+
+interface ZipEntryInput {
+  name: string;
+  /** Its bytes, read when the entry is written (undefined: left out). */
+  read: () => Uint8Array | undefined;
+  /** Deflated, or stored as they are. */
+  deflate: boolean;
+}
+
+/**
+ * A zip of the entries, made a piece at a time with the event loop free between pieces: the
+ * files sent with messages can be hundreds of megabytes, and zipping them at once held main (and
+ * every window's requests) for seconds.
+ */
+async function zipInPieces(
+  entries: readonly ZipEntryInput[],
+  pause: () => Promise<void>,
+): Promise<Uint8Array> {
+  const chunks: Uint8Array[] = [];
+  let failure: Error | null = null;
+  const zip = new Zip((error, chunk) => {
+    if (error) failure = error;
+    else chunks.push(chunk);
+  });
+  for (const entry of entries) {
+    const data = entry.read();
+    if (data === undefined) continue;
+    await pause();
+    const file = entry.deflate
+      ? new ZipDeflate(entry.name, { level: 6 })
+      : new ZipPassThrough(entry.name);
+    zip.add(file);
+    if (data.length === 0) file.push(new Uint8Array(0), true);
+    for (let at = 0; at < data.length; at += ZIP_PIECE) {
+      file.push(data.subarray(at, at + ZIP_PIECE), at + ZIP_PIECE >= data.length);
+      await pause();
+    }
+  }
+  zip.end();
+  if (failure !== null) throw failure;
+  const out = new Uint8Array(chunks.reduce((sum, c) => sum + c.length, 0));
+  let offset = 0;
+  for (const chunk of chunks) {
+    out.set(chunk, offset);
+    offset += chunk.length;
+  }
+  return out;
+}
+
 /**
  * Builds the file for one or several conversations: a lone Markdown or JSON file for one, a zip
  * with a file each for several, and a zip (with the files sent) for `zip`.
  */
-export function buildExport(
+export async function buildExport(
   store: ChatStore,
   conversations: ConversationSummary[],
   format: ExportFileFormat,
   now: Date,
   sources: ExportSources = {},
-): ExportFile {
+  pause: () => Promise<void> = () => new Promise<void>((resolve) => setImmediate(resolve)),
+): Promise<ExportFile> {
   const exported = conversations.map((c) => exportedConversation(store, c, sources));
   const extension = format === 'markdown' ? 'md' : 'json';
   const render = (c: ExportedConversation) =>
@@ -195,28 +247,40 @@ export function buildExport(
       filesLeftOut: [...new Set(leftOut)].map((key) => key.split('\u0000')[0]!),
     };
   }
-  const files: Zippable = {};
-  exported.forEach((c, index) => {
+  const entries: ZipEntryInput[] = exported.map((c, index) => {
     const number =
       exported.length === 1
         ? ''
         : `${String(index + 1).padStart(String(exported.length).length, '0')}-`;
-    files[`${number}${fileNameOf(c.title)}.${extension}`] = strToU8(render(c));
+    return {
+      name: `${number}${fileNameOf(c.title)}.${extension}`,
+      read: () => strToU8(render(c)),
+      deflate: true,
+    };
   });
-  if (format !== 'markdown')
+  if (format !== 'markdown') {
+    const packed = new Set<string>();
     for (const c of exported)
       for (const m of c.messages)
         for (const a of m.attachments ?? []) {
-          const name = filePath(a.sha256);
-          if (name in files) continue;
-          const data = sources.attachments?.content(a.sha256);
-          if (data === undefined) continue;
-          files[name] = [data, { level: STORED_KINDS.has(a.kind) ? 0 : 6 }];
+          if (packed.has(a.sha256)) continue;
+          packed.add(a.sha256);
+          entries.push({
+            name: filePath(a.sha256),
+            read: () => sources.attachments?.content(a.sha256),
+            deflate: !STORED_KINDS.has(a.kind),
+          });
         }
+  }
   const stamp = now.toISOString().slice(0, 10);
   const defaultName =
     exported.length === 1 ? `${fileNameOf(exported[0]!.title)}.zip` : `conversations-${stamp}.zip`;
-  return { defaultName, bytes: zipSync(files), extension: 'zip', filesLeftOut: [] };
+  return {
+    defaultName,
+    bytes: await zipInPieces(entries, pause),
+    extension: 'zip',
+    filesLeftOut: [],
+  };
 }
 
 /**
@@ -237,7 +301,7 @@ export async function exportToFile(
       throw new AppError('not_found', 'That conversation no longer exists.');
     return conversation;
   });
-  const file = buildExport(store, conversations, format, now, sources);
+  const file = await buildExport(store, conversations, format, now, sources);
   const path = await dialogs.chooseSavePath({
     title: conversations.length === 1 ? 'Export the conversation' : 'Export the conversations',
     defaultName: file.defaultName,
