@@ -53,6 +53,7 @@ import {
   type AppLog,
 } from './services/log';
 import { KNOWLEDGE_MIGRATIONS } from './services/knowledge/migrations';
+import type { RetrievalRecords } from './services/chat/transfer';
 import type { KnowledgeRetrieval, ReplyRetrieval } from './services/knowledge/retrieval';
 import { ModelCatalog } from './services/models/model-catalog';
 import { NetworkService, type ProxyStack } from './services/network/network-service';
@@ -381,12 +382,21 @@ async function openServices(options: AppServicesOptions): Promise<SessionService
   const retrieval: ReplyRetrieval = {
     prepare: async (conversationId, question) => knowledge?.prepare(conversationId, question),
   };
+  // Exports and imports carry the replies' retrieval records, which the knowledge tables keep.
+  const records: RetrievalRecords = {
+    read: (messageIds) => knowledge?.read(messageIds) ?? new Map(),
+    write: (messageId, conversationId, kept) => {
+      if (knowledge === undefined) throw new Error('The knowledge tables are not open yet.');
+      knowledge.write(messageId, conversationId, kept);
+    },
+    discard: (conversationIds) => knowledge?.discard(conversationIds),
+  };
   const handlers: Handlers<SessionRoutes> = {
     ...appHandlers(context),
     ...connectionsHandlers(context),
     ...modelsHandlers(context),
     ...settingsHandlers(context),
-    ...(await chatHandlers(context, retrieval)),
+    ...(await chatHandlers(context, retrieval, records)),
     ...(await embeddingsHandlers(context)),
     ...(await imagesHandlers(context, gallery)),
     ...quickAskHandlers(context, quickAsk, options.windows),

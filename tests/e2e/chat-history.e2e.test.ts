@@ -360,8 +360,9 @@ describe('chat history', () => {
       }[];
     };
     expect(json.format).toBe('relay-desktop-chat');
-    // Version 2: each message with its id and its parent's, the whole tree.
-    expect(json.version).toBe(2);
+    // Version 3: each message with its id and its parent's, the whole tree (since version 2),
+    // and what it carries besides its text (files, a retrieval).
+    expect(json.version).toBe(3);
     expect(json.conversations).toHaveLength(1);
     const [exported] = json.conversations;
     expect(exported!.title).toBe(title);

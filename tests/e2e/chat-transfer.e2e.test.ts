@@ -1,11 +1,14 @@
 /**
  * Export several conversations and import the zip: the selection mode of the conversation list
  * (keyboard operable, with its count, Select all and Esc), a zip through the save dialog, and
- * its import into a fresh app; a zip with a bad entry says what was imported and what was not.
+ * its import into a fresh app; a zip with a bad entry says what was imported and what was not;
+ * one conversation exported as a zip with the files sent in it, imported into a fresh app, where
+ * the files are on the message again and open.
  */
-import { readFile, writeFile } from 'node:fs/promises';
+import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { strFromU8, strToU8, unzipSync, zipSync } from 'fflate';
+import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';
 import type { Dialogs } from '../../electron/main/app-context';
 import { ChatStore } from '../../electron/main/services/chat/store';
@@ -176,5 +179,77 @@ describe('exporting several conversations and importing the zip', () => {
       .waitFor({ timeout: 8000 });
     await expect(refused.count()).resolves.toBe(0);
     await expect(fresh.sidebar.locator('.chat-conversation').count()).resolves.toBe(1);
+  });
+
+  it('exports a conversation with its files as a zip, imports it into a fresh app and opens a file', async () => {
+    const dir = await mkdtemp(join(suite.scratch, 'files-'));
+    const notes = join(dir, 'harbour-log.md');
+    await writeFile(notes, '# Harbour log\nThe barometer fell before the squall.\n');
+    const photo = join(dir, 'squall.png');
+    await writeFile(
+      photo,
+      await sharp({ create: { width: 64, height: 32, channels: 3, background: '#1e6edc' } })
+        .png()
+        .toBuffer(),
+    );
+    const saved: string[] = [];
+    const picks = [[notes, photo]];
+    const page = await chat({
+      dialogs: {
+        chooseOpenPaths: async () => picks.shift() ?? [],
+        chooseSavePath: savingTo(saved).chooseSavePath,
+      },
+    });
+    await page.ready();
+    await page.model.selectOption('demo-vision');
+    await page.page.getByRole('button', { name: 'Attach files' }).click();
+    const chips = page.page.getByRole('list', { name: 'Attached files' });
+    await expect.poll(() => chips.getByRole('listitem').count(), { timeout: 10_000 }).toBe(2);
+    await page.send('What does my log say?');
+    await expect(page.finishedReplyStatus()).resolves.toBe('complete');
+
+    await page.conversationAction('What does my log say?', 'Export', 'Zip, with its files (.zip)');
+    await page.notice(/^Saved the conversation to .*\.zip\.$/).waitFor({ timeout: 8000 });
+    const entries = Object.keys(unzipSync(new Uint8Array(await readFile(saved[0]!))));
+    expect(entries.filter((name) => name.startsWith('files/'))).toHaveLength(2);
+    // As JSON alone, the note names the files left out.
+    await page.conversationAction('What does my log say?', 'Export', 'JSON (.json)');
+    await page
+      .notice(
+        /^Saved the conversation to .*\.json\. A JSON file does not carry the files sent in it \(harbour-log\.md, squall\.png\): export it as a zip to keep them\.$/,
+      )
+      .waitFor({ timeout: 8000 });
+    await suite.closeApp();
+
+    const opened: string[] = [];
+    const fresh = await chat({
+      dialogs: { chooseSavePath: async () => undefined, chooseOpenPaths: async () => [saved[0]!] },
+      platform: {
+        desktop: {
+          showInFolder: () => undefined,
+          moveToTrash: () => Promise.reject(new Error('No trash here.')),
+          openPath: async (path) => (opened.push(path), ''),
+        },
+      },
+    });
+    await fresh.sidebar.getByRole('button', { name: 'Import' }).click();
+    await fresh.notice('Imported one conversation.').waitFor({ timeout: 8000 });
+    // The imported conversation opens, its files on the message that sent them.
+    const sent = fresh.page
+      .locator('article.chat-message[data-role="user"]')
+      .getByRole('list', { name: 'Files sent' });
+    await expect
+      .poll(() => sent.locator('.chat-attachment-name').allTextContents(), { timeout: 8000 })
+      .toEqual(['harbour-log.md', 'squall.png']);
+    await expect
+      .poll(() => sent.locator('img.chat-attachment-thumbnail').count(), { timeout: 8000 })
+      .toBe(1);
+    await sent.getByRole('button', { name: 'Open harbour-log.md' }).click();
+    await expect.poll(() => opened.length).toBe(1);
+    expect(opened[0]).toMatch(/harbour-log\.md$/);
+    await expect(readFile(opened[0]!, 'utf8')).resolves.toBe(
+      '# Harbour log\nThe barometer fell before the squall.\n',
+    );
+    await expect.poll(() => fresh.lastReply().textContent()).toContain('64 × 32 pixels');
   });
 });

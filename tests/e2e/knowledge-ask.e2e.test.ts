@@ -2,9 +2,11 @@
  * Asking with a knowledge base against the demo relay: a base built from the shipped samples is
  * linked to a conversation from its header; the reply cites its source as [1], which opens the
  * passage; in the X-ray, the top chunk is excluded and the question asked again, which makes a
- * second version of the reply whose X-ray shows the chunk excluded.
+ * second version of the reply whose X-ray shows the chunk excluded. Exported as a zip and imported
+ * into a fresh app, the reply keeps its citations and X-ray, and its file, not on this computer
+ * any more, is refused by name.
  */
-import { cp } from 'node:fs/promises';
+import { cp, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ScriptedDialogs } from '../fakes/chat-dialogs';
@@ -14,33 +16,43 @@ import { KnowledgePage } from './pages/knowledge-page';
 
 const suite = e2eSuite({ connectionName: 'Knowledge relay', scratch: true });
 
+/**
+ * A base built from a copy of the shipped samples in `folder`, linked to a new conversation from
+ * its header, and the ferry question asked and answered there.
+ */
+async function askedWithSamples(folder: string, dialogs: ScriptedDialogs) {
+  await cp(join(import.meta.dirname, '../../resources/knowledge-samples'), folder, {
+    recursive: true,
+  });
+  dialogs.folders.push(folder);
+  const knowledge = await suite.connected(KnowledgePage, { dialogs });
+  const page = knowledge.page;
+  await knowledge.create('Samples');
+  await page.getByRole('button', { name: 'Add folder…' }).click();
+  await expect.poll(() => knowledge.status.textContent(), { timeout: 20_000 }).toBe('Ready');
+
+  const chat = new ChatPage(page);
+  await chat.open();
+  await chat.ready();
+  await page.getByRole('button', { name: 'Knowledge bases', exact: true }).click();
+  await page
+    .getByRole('dialog', { name: 'Knowledge bases' })
+    .getByRole('checkbox', { name: /^Samples/ })
+    .check();
+  await page.keyboard.press('Escape');
+  await expect.poll(() => page.locator('.chat-knowledge-names').textContent()).toBe('Samples');
+
+  await chat.send('When does the ferry leave the pier?');
+  await expect(chat.finishedReplyStatus()).resolves.toBe('complete');
+  return { page, chat };
+}
+
 describe('asking with a knowledge base', () => {
   it('links a base, cites a source, and asks again without an excluded chunk', async () => {
-    const folder = join(suite.scratch, 'samples');
-    await cp(join(import.meta.dirname, '../../resources/knowledge-samples'), folder, {
-      recursive: true,
-    });
-    const dialogs = new ScriptedDialogs();
-    dialogs.folders.push(folder);
-    const knowledge = await suite.connected(KnowledgePage, { dialogs });
-    const page = knowledge.page;
-    await knowledge.create('Samples');
-    await page.getByRole('button', { name: 'Add folder…' }).click();
-    await expect.poll(() => knowledge.status.textContent(), { timeout: 20_000 }).toBe('Ready');
-
-    const chat = new ChatPage(page);
-    await chat.open();
-    await chat.ready();
-    await page.getByRole('button', { name: 'Knowledge bases', exact: true }).click();
-    await page
-      .getByRole('dialog', { name: 'Knowledge bases' })
-      .getByRole('checkbox', { name: /^Samples/ })
-      .check();
-    await page.keyboard.press('Escape');
-    await expect.poll(() => page.locator('.chat-knowledge-names').textContent()).toBe('Samples');
-
-    await chat.send('When does the ferry leave the pier?');
-    await expect(chat.finishedReplyStatus()).resolves.toBe('complete');
+    const { page, chat } = await askedWithSamples(
+      join(suite.scratch, 'samples'),
+      new ScriptedDialogs(),
+    );
     const reply = chat.lastReply();
     const cite = reply.getByRole('button', { name: 'Source 1', exact: true }).first();
     await cite.click();
@@ -75,5 +87,49 @@ describe('asking with a knowledge base', () => {
     await excluded.first().waitFor();
     expect(await excluded.first().locator('summary').textContent()).toBe(topFile);
     expect(await second.locator('tbody tr[data-placement="prompt"]').count()).toBeGreaterThan(0);
+  });
+
+  it('keeps the citations and the X-ray of an imported reply, and says its file is not here', async () => {
+    const folder = join(suite.scratch, 'samples-moved');
+    const dialogs = new ScriptedDialogs();
+    const { chat } = await askedWithSamples(folder, dialogs);
+    const zip = join(suite.scratch, 'ferry.zip');
+    dialogs.savePaths.push(zip);
+    await chat.conversationAction(
+      'When does the ferry leave the pier?',
+      'Export',
+      'Zip, with its files (.zip)',
+    );
+    await chat.notice(/^Saved the conversation to .*ferry\.zip\.$/).waitFor({ timeout: 8000 });
+    await suite.closeApp();
+    // The files the base was built from are not on the computer the conversation goes to.
+    await rm(folder, { recursive: true, force: true });
+
+    const importing = new ScriptedDialogs();
+    importing.openPaths.push([zip]);
+    const fresh = await suite.connected(ChatPage, { dialogs: importing, ready: false });
+    await fresh.sidebar.getByRole('button', { name: 'Import' }).click();
+    await fresh.notice('Imported one conversation.').waitFor({ timeout: 8000 });
+    const reply = fresh.lastReply();
+    await reply.getByRole('button', { name: 'Source 1', exact: true }).first().click();
+    const source = reply.getByRole('region', { name: 'Source 1' });
+    await expect.poll(() => source.locator('h3').textContent()).toContain('harbour-office.md');
+    expect(await source.locator('blockquote').textContent()).toContain(
+      'The ferry to the island leaves the pier every hour',
+    );
+    await source.getByRole('button', { name: 'Show in folder' }).click();
+    await expect
+      .poll(() => source.getByRole('alert').textContent())
+      .toMatch(
+        /^harbour-office\.md is not on this computer at .*samples-moved\/harbour-office\.md: it was moved or deleted, or this conversation was imported from another computer\. The passage itself is kept with the reply\.$/,
+      );
+
+    await source.getByRole('button', { name: 'Retrieval X-ray' }).click();
+    const xray = reply.getByRole('region', { name: 'Retrieval X-ray' });
+    await xray.locator('tbody tr').first().waitFor();
+    expect(await xray.locator('tbody tr').first().locator('td').nth(3).textContent()).toBe(
+      'In the prompt',
+    );
+    expect(await xray.locator('canvas').count()).toBeGreaterThanOrEqual(2);
   });
 });

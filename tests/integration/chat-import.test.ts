@@ -1,7 +1,8 @@
 /**
  * Importing conversations through the real router and services: only regular files are read
- * (a FIFO or a folder is refused by name, never waited on), and a large import leaves main's
- * event loop free, since the files are read and checked in a worker thread and written in slices.
+ * (a FIFO or a folder is refused by name, never waited on), a large import leaves main's
+ * event loop free, since the files are read and checked in a worker thread and written in slices,
+ * and exports written by the release before files travelled with them (format version 2) import.
  */
 import { execFileSync } from 'node:child_process';
 import { closeSync, constants, openSync } from 'node:fs';
@@ -11,6 +12,8 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { EXPORT_FORMAT_ID, EXPORT_VERSION } from '../../electron/main/services/chat/transfer';
 import { openChatApp, type ChatApp } from '../fakes/chat-app';
+
+const EXPORTS_V2 = join(import.meta.dirname, '../fixtures/chat-export-v2');
 
 let dataDir: string;
 let app: ChatApp;
@@ -126,4 +129,41 @@ describe('importing conversations', () => {
       `longest stall ${Math.round(longest)} ms of ${Math.round(took)} ms`,
     ).toBeLessThan(took / 4);
   }, 60_000);
+
+  it('imports exports written by the previous release (version 2): one JSON file, and a zip', async () => {
+    app.dialogs.openPaths.push([join(EXPORTS_V2, 'one.json'), join(EXPORTS_V2, 'several.zip')]);
+    const result = await app.api.importConversations();
+    expect(result.refused).toEqual([]);
+    expect(result.conversationIds).toHaveLength(4);
+    const list = await app.api.listConversations();
+    expect(list.map((c) => [c.title, c.pinned]).sort()).toEqual([
+      ['Ferry notes', false],
+      ['Sea birds compared', false],
+      ['Tides at the harbour', true],
+      ['Tides at the harbour', true],
+    ]);
+
+    // The edited question: two versions, the second shown, each with its reply.
+    const tides = result.conversationIds[0]!;
+    const shown = await app.api.getConversation({ id: tides });
+    expect(shown.conversation.systemPrompt).toBe('Answer like a harbour master.');
+    expect(shown.messages.map((m) => [m.role, m.content.split('\n')[0]])).toEqual([
+      ['user', 'When is low tide at the harbour?'],
+      ['assistant', '## When is low tide at the harbour'],
+    ]);
+    expect(shown.messages[0]!.branch).toMatchObject({ index: 1, count: 2 });
+
+    // The compare: one question, two replies of the same batch, the second continued with.
+    const birds = list.find((c) => c.title === 'Sea birds compared')!;
+    const compared = await app.api.getConversation({ id: birds.id });
+    expect(compared.messages.map((m) => m.model ?? null)).toEqual([null, 'demo-chat-fast']);
+    expect(compared.messages[1]!.branch).toMatchObject({ index: 1, count: 2 });
+    expect(compared.messages[1]!.batchId).toBeDefined();
+
+    // Version 2 did not carry the file sent with this question: it imports as it was written.
+    const ferry = list.find((c) => c.title === 'Ferry notes')!;
+    const notes = await app.api.getConversation({ id: ferry.id });
+    expect(notes.messages[0]!.content).toBe('What do my notes say about the ferry?');
+    expect(notes.messages[0]!.attachments).toBeUndefined();
+  });
 });

@@ -78,9 +78,13 @@ export interface OpenAppOptions {
   userDataDir?: string;
   /** The backups' clock, file system or computer name. */
   backupSeams?: AppServicesOptions['backupSeams'];
-  /** The platform pieces a spec stands in for: an updater, the desktop, the proxy stack. */
+  /**
+   * The platform pieces a spec stands in for: an updater, the desktop integration and shell
+   * (`desktop`: show in folder, open a file), the proxy stack.
+   */
   platform?: Pick<
     AppServicesOptions,
+    | 'desktop'
     | 'updater'
     | 'updatesUnsupported'
     | 'desktopIntegration'

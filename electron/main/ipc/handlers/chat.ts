@@ -11,8 +11,9 @@ import {
 import { ChatService } from '../../services/chat/chat-service';
 import { ChatStore } from '../../services/chat/store';
 import type { ReplyRetrieval } from '../../services/knowledge/retrieval';
+import { exportToFile } from '../../services/chat/export-file';
 import { readInProcess, readInWorker } from '../../services/chat/import-reader';
-import { exportToFile, importFromFiles } from '../../services/chat/transfer';
+import { importFromFiles, type RetrievalRecords } from '../../services/chat/transfer';
 import { conversationCost, usageReport } from '../../services/chat/usage';
 import type { Handlers } from '../router';
 import { saved } from './saved-files';
@@ -69,6 +70,8 @@ function found<T>(value: T | undefined): T {
 export async function chatHandlers(
   context: AppContext,
   retrieval?: ReplyRetrieval,
+  /** The replies' retrieval records, which exports and imports carry. */
+  records?: RetrievalRecords,
 ): Promise<Handlers<typeof CHAT_ROUTES>> {
   const store = await ChatStore.open(context.db);
   const attachments = new AttachmentStore(context.db);
@@ -224,9 +227,18 @@ export async function chatHandlers(
     getUsage: async ({ days }) => usageReport(store, await context.models.prices.get(), days),
     searchMessages: ({ query, limit }) => store.search(query, limit),
     exportConversations: async ({ ids, format }) =>
-      saved(context, await exportToFile(store, ids, format, context.dialogs)),
+      saved(
+        context,
+        await exportToFile(store, ids, format, context.dialogs, {
+          attachments,
+          ...(records ? { records } : {}),
+        }),
+      ),
     importConversations: async () => {
-      const imported = await importFromFiles(store, context.dialogs, readChosenFiles);
+      const imported = await importFromFiles(store, context.dialogs, readChosenFiles, {
+        attachments,
+        ...(records ? { records } : {}),
+      });
       if (!imported.cancelled) context.emit('conversationsChanged', null);
       return imported;
     },

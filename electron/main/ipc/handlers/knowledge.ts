@@ -68,7 +68,7 @@ export async function knowledgeHandlers(
     getRetrieval: ({ messageId }) => retrieval.record(messageId),
     listRetrievals: ({ conversationId }) => retrieval.replies(conversationId),
     revealRetrievedFile: async ({ messageId, chunkId, action }) => {
-      const path = retrieval.retrievedPath(messageId, chunkId);
+      const path = await retrieval.retrievedFile(messageId, chunkId);
       if (action === 'show') context.desktop.showInFolder(path);
       else {
         if (context.desktop.openPath === undefined)

@@ -295,6 +295,51 @@ export class AttachmentStore {
     return row && { name: row.name, mimeType: row.mime_type, data: new Uint8Array(row.data) };
   }
 
+  /**
+   * The files of each message that has any, in order, as an export lists them: with the SHA-256
+   * that names their bytes (`content`) and the text read from them.
+   */
+  forExport(
+    messageIds: readonly string[],
+  ): Map<
+    string,
+    Array<Omit<StoredAttachment, 'id' | 'messageId' | 'tokens' | 'data'> & { sha256: string }>
+  > {
+    const out = new Map<
+      string,
+      Array<Omit<StoredAttachment, 'id' | 'messageId' | 'tokens' | 'data'> & { sha256: string }>
+    >();
+    if (messageIds.length === 0) return out;
+    for (const row of this.db.all<AttachmentRow & { sha256: string }>(
+      `SELECT id, message_id, name, kind, mime_type, bytes, sha256, text, pages FROM chat_attachments
+        WHERE message_id IN (SELECT value FROM json_each(?)) ORDER BY message_id, position`,
+      [JSON.stringify(messageIds)],
+    )) {
+      const file = {
+        name: row.name,
+        kind: row.kind,
+        mimeType: row.mime_type,
+        bytes: row.bytes,
+        sha256: row.sha256,
+        text: row.text,
+        ...(row.pages === null ? {} : { pages: JSON.parse(row.pages) as DocumentPage[] }),
+      };
+      const list = out.get(row.message_id);
+      if (list) list.push(file);
+      else out.set(row.message_id, [file]);
+    }
+    return out;
+  }
+
+  /** The bytes stored under a SHA-256, or undefined. */
+  content(sha256: string): Uint8Array | undefined {
+    const row = this.db.one<{ data: Uint8Array }>(
+      'SELECT data FROM chat_attachment_blobs WHERE sha256 = ?',
+      [sha256],
+    );
+    return row && new Uint8Array(row.data);
+  }
+
   /** Adds each message's files (info only) to the messages that have any. */
   decorate(messages: ChatMessageRecord[]): ChatMessageRecord[] {
     const files = this.forMessages(messages.map((m) => m.id));

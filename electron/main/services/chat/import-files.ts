@@ -15,6 +15,7 @@ import {
   type ExportedConversation,
   type Refused,
 } from './transfer';
+import { MAX_IMPORTED_FILE_BYTES } from './transfer-files';
 
 export interface ImportLimits {
   /** The largest file read. */
@@ -23,12 +24,15 @@ export interface ImportLimits {
   maxTotalBytes: number;
   /** The most files one zip may hold. */
   maxZipEntries: number;
+  /** The largest file sent with a message that a zip export may carry (default 50 MB). */
+  maxAttachmentBytes?: number;
 }
 
 export const IMPORT_LIMITS: ImportLimits = {
   maxFileBytes: MAX_IMPORT_BYTES,
   maxTotalBytes: MAX_IMPORT_BYTES,
   maxZipEntries: ZIP_LIMITS.maxEntries,
+  maxAttachmentBytes: MAX_IMPORTED_FILE_BYTES,
 };
 
 export interface ImportFilesResult {
@@ -41,18 +45,21 @@ const NOT_REGULAR = (name: string) =>
   `${name} is not a regular file (a folder, a pipe or a device), so it was not read.`;
 
 /**
- * Reads every chosen file in turn and passes each conversation of every good one to `accept`;
- * returns what was refused, by name and why. A file past `maxFileBytes`, or past what is left
- * of `maxTotalBytes`, is refused before it is read.
+ * Reads every chosen file in turn and passes each conversation of every good one to `accept`,
+ * after the bytes of the files its messages carry to `acceptFile` (by SHA-256, each once per
+ * import); returns what was refused, by name and why. A file past `maxFileBytes`, or past what
+ * is left of `maxTotalBytes`, is refused before it is read.
  */
 export async function readImportFiles(
   paths: readonly string[],
   accept: (conversation: ExportedConversation) => void,
   limits: ImportLimits = IMPORT_LIMITS,
+  acceptFile: (sha256: string, bytes: Uint8Array) => void = () => undefined,
 ): Promise<ImportFilesResult> {
   const refused: Refused[] = [];
   let left = limits.maxTotalBytes;
   let documents = 0;
+  const passed = new Set<string>();
   for (const path of paths) {
     const name = basename(path);
     // Past what is left of the import, a file is refused before it is read.
@@ -61,13 +68,23 @@ export async function readImportFiles(
       refused.push({ name, reason: refusal(name, file, limits) });
       continue;
     }
-    const read = readImportFile(name, file.bytes, {
-      maxEntries: limits.maxZipEntries,
-      // What a zip unpacks to counts against the import, not its packed size.
-      maxUncompressedBytes: left,
-    });
+    const read = readImportFile(
+      name,
+      file.bytes,
+      {
+        maxEntries: limits.maxZipEntries,
+        // What a zip unpacks to counts against the import, not its packed size.
+        maxUncompressedBytes: left,
+      },
+      limits.maxAttachmentBytes ?? MAX_IMPORTED_FILE_BYTES,
+    );
     refused.push(...read.refused);
     left -= read.bytes;
+    for (const [sha256, bytes] of read.files) {
+      if (passed.has(sha256)) continue;
+      passed.add(sha256);
+      acceptFile(sha256, bytes);
+    }
     for (const { document } of read.documents) {
       documents++;
       for (const conversation of document.conversations) accept(conversation);

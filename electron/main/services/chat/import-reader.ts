@@ -16,6 +16,7 @@ export interface ImportWorkerData {
 }
 
 export type ImportWorkerMessage =
+  | { type: 'file'; sha256: string; bytes: Uint8Array }
   | { type: 'conversation'; conversation: ExportedConversation }
   | { type: 'done'; refused: Refused[]; documents: number }
   | { type: 'failed'; message: string };
@@ -25,6 +26,8 @@ export type StartImportWorker = (data: ImportWorkerData) => Worker;
 
 export interface ChosenFiles {
   conversations: ExportedConversation[];
+  /** The bytes of the files the conversations' messages carry, by SHA-256 (checked). */
+  files: Map<string, Uint8Array>;
   refused: Refused[];
   /** How many exports were read whole. */
   documents: number;
@@ -40,6 +43,7 @@ export function readInWorker(
   return (paths) =>
     new Promise((resolve, reject) => {
       const conversations: ExportedConversation[] = [];
+      const files = new Map<string, Uint8Array>();
       let settled = false;
       const settle = (outcome: () => void) => {
         if (settled) return;
@@ -50,9 +54,15 @@ export function readInWorker(
       const worker = start({ paths: [...paths], limits });
       worker.on('message', (message: ImportWorkerMessage) => {
         if (message.type === 'conversation') conversations.push(message.conversation);
+        else if (message.type === 'file') files.set(message.sha256, message.bytes);
         else if (message.type === 'done')
           settle(() =>
-            resolve({ conversations, refused: message.refused, documents: message.documents }),
+            resolve({
+              conversations,
+              files,
+              refused: message.refused,
+              documents: message.documents,
+            }),
           );
         else settle(() => reject(new Error(`Reading the files failed: ${message.message}`)));
       });
@@ -67,11 +77,13 @@ export function readInWorker(
 export function readInProcess(limits: ImportLimits = IMPORT_LIMITS): ReadChosenFiles {
   return async (paths) => {
     const conversations: ExportedConversation[] = [];
+    const files = new Map<string, Uint8Array>();
     const { refused, documents } = await readImportFiles(
       paths,
       (conversation) => conversations.push(conversation),
       limits,
+      (sha256, bytes) => files.set(sha256, bytes),
     );
-    return { conversations, refused, documents };
+    return { conversations, files, refused, documents };
   };
 }

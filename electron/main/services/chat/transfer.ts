@@ -1,16 +1,25 @@
 /**
- * Conversations to and from files: Markdown to read, JSON to keep and import, a zip for several.
+ * Conversations to and from files: Markdown to read, JSON to keep and import, a zip for several
+ * or for one with its files. The export side is `export-file.ts`; this module is what reading an
+ * import needs (it runs in the import worker, so it loads nothing heavy) and the writing of it.
  *
- * An import is checked whole before anything is written, and written in one transaction: a bad
- * file is refused with what is wrong and where, and imports nothing.
+ * An import is checked whole before anything is written, and written so that a conversation
+ * appears whole or not at all: a bad file is refused with what is wrong and where, and imports
+ * nothing; a bad file attached to a message is refused by name and the rest goes on.
  *
  * JSON keeps the whole tree (version 2: each message with its id and its parent's, and the path
- * shown); version 1 files, written before conversations were trees, import as one path. Markdown
+ * shown); version 1 files, written before conversations were trees, import as one path. Version 3
+ * adds what a message carries beside its text: the files attached to it (listed by name, kind,
+ * size, SHA-256 and the text read from them; their bytes travel in a zip as `files/<sha256>`,
+ * once each) and, on a reply asked with a knowledge base, the record of its retrieval. Markdown
  * holds the path shown, and says so when the conversation has other versions of messages.
  */
-import { zipSync, strToU8 } from 'fflate';
 import { z } from 'zod';
 import {
+  ATTACHMENT_KINDS,
+  MAX_ATTACHMENT_NAME,
+  MAX_ATTACHMENTS,
+  MAX_MESSAGE_CHARS,
   MAX_REPLY_CHARS,
   MAX_SYSTEM_PROMPT_CHARS,
   MAX_TITLE_CHARS,
@@ -19,29 +28,139 @@ import {
   replyErrorSchema,
   replyTimingSchema,
   usageSchema,
-  type ConversationSummary,
-  type ChatMessageRecord,
 } from '../../../shared/ipc/routes/chat';
+import { retrievedChunkSchema, type RetrievalRecord } from '../../../shared/ipc/routes/knowledge';
 import { issuePathToParam } from '../../../shared/relay-requests';
 import type { Dialogs } from '../../app-context';
 import { AppError, nothingImported, refusal, type Refusal } from '../app-error';
-import { writeFileAtomic } from '../data-files';
+import type { ReadAttachment } from './attachments';
 import type { ReadChosenFiles } from './import-reader';
 import type { ChatStore } from './store';
+import { takeFiles, leaveOutFiles, MAX_IMPORTED_FILE_BYTES } from './transfer-files';
 import { looksLikeZip, readZip, ZipError, type ZipLimits } from './zip-reader';
 import { nativeText, said, type Said } from '../words';
 
 export const EXPORT_FORMAT_ID = 'relay-desktop-chat';
-export const EXPORT_VERSION = 2;
+export const EXPORT_VERSION = 3;
 /** Bigger files are refused before they are read. */
 export const MAX_IMPORT_BYTES = 256 * 1024 * 1024;
 /**
- * A zip may hold as many files as an export writes (one per conversation, up to 10,000) and
- * unpack to no more than one JSON file may be.
+ * A zip may hold as many files as an export writes (one per conversation, up to 10,000, and the
+ * files attached to them) and unpack to no more than one import reads.
  */
-export const ZIP_LIMITS: ZipLimits = { maxEntries: 10_000, maxUncompressedBytes: MAX_IMPORT_BYTES };
+export const ZIP_LIMITS: ZipLimits = {
+  maxEntries: 100_000,
+  maxUncompressedBytes: MAX_IMPORT_BYTES,
+};
 
 const isoDate = z.iso.datetime({ offset: true });
+
+/** Version 3: a file attached to a message; its bytes are `files/<sha256>` in a zip export. */
+const exportedAttachmentSchema = z.object({
+  name: z.string().min(1).max(MAX_ATTACHMENT_NAME),
+  kind: z.enum(ATTACHMENT_KINDS),
+  // It goes into the block the model is sent (`type="…"`) and an image's data: URL: a type only.
+  mimeType: z
+    .string()
+    .max(200)
+    .regex(/^[a-z0-9][a-z0-9.+-]*\/[a-z0-9][a-z0-9.+-]*$/i, { error: 'not a media type' }),
+  /** Its size in bytes (checked against the bytes in the zip). */
+  bytes: z.number().int().nonnegative().max(Number.MAX_SAFE_INTEGER),
+  sha256: z.string().regex(/^[0-9a-f]{64}$/, { error: 'a SHA-256 is 64 lowercase hex digits' }),
+  /** The text read from it when it was attached: what the model is sent and search finds. */
+  text: z.string().max(MAX_IMPORTED_FILE_BYTES),
+  /** A PDF's pages with text, by their own numbers. */
+  pages: z
+    .array(z.object({ page: z.number().int().positive(), text: z.string() }))
+    .max(100_000)
+    .optional(),
+});
+export type ExportedAttachment = z.infer<typeof exportedAttachmentSchema>;
+
+const BASE64 = /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/;
+
+/**
+ * Version 3: what a reply asked with a knowledge base was asked with (the app's record of it, see
+ * `retrieval.ts`): the question, every chunk retrieved with its text, file, position, score, rank,
+ * placement and `[n]`, and the vectors of the question and the chunks for the X-ray's map, packed
+ * as little-endian float32 in base64 (exact, and about a seventh of the same numbers in JSON).
+ */
+const exportedRetrievalSchema = z
+  .object({
+    question: z.string().max(MAX_MESSAGE_CHARS),
+    createdAt: isoDate,
+    topK: z.number().int().min(1),
+    minScore: z.number().min(-1).max(1),
+    budgetTokens: z.number().int().nonnegative(),
+    promptTokens: z.number().int().nonnegative(),
+    chunks: z.array(retrievedChunkSchema).max(10_000),
+    vectors: z
+      .object({
+        dimensions: z.number().int().min(1).max(65_536),
+        float32: z.string().regex(BASE64, { error: 'float32 must be base64' }),
+      })
+      .nullable(),
+  })
+  .superRefine((record, context) => {
+    if (record.vectors === null) return;
+    const { dimensions, float32 } = record.vectors;
+    const bytes = (float32.length / 4) * 3 - (float32.match(/=*$/)?.[0].length ?? 0);
+    const expected = (record.chunks.length + 1) * dimensions * 4;
+    if (bytes !== expected)
+      context.addIssue({
+        code: 'custom',
+        message: `the vectors hold ${bytes} bytes, not the ${expected} of ${record.chunks.length + 1} vectors of ${dimensions} dimensions`,
+        path: ['vectors', 'float32'],
+      });
+  });
+export type ExportedRetrieval = z.infer<typeof exportedRetrievalSchema>;
+
+/** A reply's retrieval record as the knowledge domain keeps it: the record, and its packed vectors. */
+export interface KeptRetrieval {
+  record: Omit<RetrievalRecord, 'messageId' | 'conversationId' | 'map'>;
+  /** The question's vector, then each chunk's, as little-endian float32; null when none were kept. */
+  vectors: Uint8Array | null;
+}
+
+/**
+ * The retrieval records of replies, which the knowledge domain keeps by message id (its tables,
+ * the same database): read for an export, written for an import inside its transaction.
+ */
+export interface RetrievalRecords {
+  read(messageIds: readonly string[]): Map<string, KeptRetrieval>;
+  write(messageId: string, conversationId: string, kept: KeptRetrieval): void;
+  /** Drops the records of conversations whose import failed. */
+  discard(conversationIds: readonly string[]): void;
+}
+
+/** A kept record as an export writes it. */
+export function exportedRetrieval(kept: KeptRetrieval): ExportedRetrieval {
+  const { record, vectors } = kept;
+  const rows = record.chunks.length + 1;
+  const dimensions = vectors === null ? 0 : vectors.byteLength / 4 / rows;
+  return {
+    question: record.question,
+    createdAt: record.createdAt,
+    topK: record.topK,
+    minScore: record.minScore,
+    budgetTokens: record.budgetTokens,
+    promptTokens: record.promptTokens,
+    chunks: record.chunks,
+    vectors:
+      vectors !== null && Number.isInteger(dimensions) && dimensions > 0
+        ? { dimensions, float32: Buffer.from(vectors).toString('base64') }
+        : null,
+  };
+}
+
+/** An exported record as the knowledge domain keeps it. */
+export function keptRetrieval(exported: ExportedRetrieval): KeptRetrieval {
+  const { vectors, ...record } = exported;
+  return {
+    record,
+    vectors: vectors === null ? null : new Uint8Array(Buffer.from(vectors.float32, 'base64')),
+  };
+}
 
 const exportedMessageSchema = z.object({
   /** Version 2: the message's id in this file, and its parent's (null for a first message). */
@@ -60,6 +179,10 @@ const exportedMessageSchema = z.object({
   timing: replyTimingSchema.optional(),
   /** Replies asked together in a compare share it. */
   batchId: z.string().min(1).max(200).optional(),
+  /** Version 3: the files sent with the message, in order. */
+  attachments: z.array(exportedAttachmentSchema).max(MAX_ATTACHMENTS).optional(),
+  /** Version 3: a reply's knowledge-base retrieval. */
+  retrieval: exportedRetrievalSchema.optional(),
 });
 
 /**
@@ -126,7 +249,7 @@ export const chatExportSchema = z.object({
   format: z.literal(EXPORT_FORMAT_ID, {
     error: `it is not a Relay Desktop chat export (format must be "${EXPORT_FORMAT_ID}")`,
   }),
-  version: z.union([z.literal(1), z.literal(EXPORT_VERSION)], {
+  version: z.union([z.literal(1), z.literal(2), z.literal(EXPORT_VERSION)], {
     error: `it was written by a newer version of the app (this one reads versions 1 to ${EXPORT_VERSION})`,
   }),
   exportedAt: isoDate,
@@ -134,43 +257,6 @@ export const chatExportSchema = z.object({
 });
 export type ChatExport = z.infer<typeof chatExportSchema>;
 export type ExportedConversation = z.infer<typeof exportedConversationSchema>;
-
-function exportedMessage(
-  message: ChatMessageRecord,
-): ChatExport['conversations'][0]['messages'][0] {
-  const out: ChatExport['conversations'][0]['messages'][0] = {
-    id: message.id,
-    parentId: message.parentId,
-    role: message.role,
-    content: message.content,
-    status: message.status,
-    createdAt: message.createdAt,
-  };
-  if (message.model !== undefined) out.model = message.model;
-  if (message.usage !== undefined) out.usage = message.usage;
-  if (message.error !== undefined) out.error = message.error;
-  if (message.finishReason !== undefined) out.finishReason = message.finishReason;
-  if (message.temperature !== undefined) out.temperature = message.temperature;
-  if (message.timing !== undefined) out.timing = message.timing;
-  if (message.batchId !== undefined) out.batchId = message.batchId;
-  return out;
-}
-
-function exportedConversation(store: ChatStore, c: ConversationSummary): ExportedConversation {
-  const currentId = store.leafOf(c.id);
-  return {
-    title: c.title,
-    createdAt: c.createdAt,
-    updatedAt: c.updatedAt,
-    pinned: c.pinned,
-    model: c.model,
-    systemPrompt: c.systemPrompt,
-    temperature: c.temperature,
-    maxTokens: c.maxTokens,
-    messages: store.allMessages(c.id).map(exportedMessage),
-    ...(currentId === undefined ? {} : { currentId }),
-  };
-}
 
 /**
  * The path shown of an exported conversation: from its current message up to the first, or for
@@ -198,37 +284,6 @@ export function toJson(conversations: ExportedConversation[], now: Date): string
   return `${JSON.stringify(document, null, 2)}\n`;
 }
 
-const STATUS_NOTE: Record<string, string> = {
-  interrupted: '_(interrupted: the reply was cut short)_',
-  error: '_(failed)_',
-  streaming: '_(interrupted: the reply was cut short)_',
-  complete: '',
-};
-
-export function toMarkdown(c: ExportedConversation): string {
-  const lines = [`# ${c.title}`, ''];
-  const facts = [`Created ${c.createdAt}`];
-  if (c.model !== null) facts.push(`model ${c.model}`);
-  lines.push(`_${facts.join(' · ')}_`, '');
-  const path = shownPath(c);
-  if (path.length < c.messages.length)
-    lines.push(
-      `_This file holds the path shown in Relay Desktop: ${path.length} of the conversation's ${c.messages.length} messages. The other versions of edited or regenerated messages are in its JSON export._`,
-      '',
-    );
-  if (c.systemPrompt.trim() !== '') lines.push('## System', '', c.systemPrompt, '');
-  for (const message of path) {
-    const who =
-      message.role === 'user' ? 'You' : `Assistant${message.model ? ` (${message.model})` : ''}`;
-    lines.push(`## ${who}`, '', message.content);
-    const note = STATUS_NOTE[message.status];
-    if (note) lines.push('', note);
-    if (message.error) lines.push('', `_Error: ${message.error.message}_`);
-    lines.push('');
-  }
-  return lines.join('\n');
-}
-
 /** A file name from a title: letters, digits and dashes only, never a path. */
 export function fileNameOf(title: string): string {
   const slug = title
@@ -237,40 +292,6 @@ export function fileNameOf(title: string): string {
     .replace(/^-+|-+$/g, '')
     .slice(0, 60);
   return slug === '' ? 'conversation' : slug;
-}
-
-export interface ExportFile {
-  defaultName: string;
-  bytes: Uint8Array;
-  extension: 'md' | 'json' | 'zip';
-}
-
-/** Builds the file for one or several conversations (several: a zip with one file each). */
-export function buildExport(
-  store: ChatStore,
-  conversations: ConversationSummary[],
-  format: 'markdown' | 'json',
-  now: Date,
-): ExportFile {
-  const exported = conversations.map((c) => exportedConversation(store, c));
-  const extension = format === 'markdown' ? 'md' : 'json';
-  const render = (c: ExportedConversation) =>
-    format === 'markdown' ? toMarkdown(c) : toJson([c], now);
-  if (exported.length === 1) {
-    const only = exported[0]!;
-    return {
-      defaultName: `${fileNameOf(only.title)}.${extension}`,
-      bytes: strToU8(render(only)),
-      extension,
-    };
-  }
-  const files: Record<string, Uint8Array> = {};
-  exported.forEach((c, index) => {
-    const number = String(index + 1).padStart(String(exported.length).length, '0');
-    files[`${number}-${fileNameOf(c.title)}.${extension}`] = strToU8(render(c));
-  });
-  const stamp = now.toISOString().slice(0, 10);
-  return { defaultName: `conversations-${stamp}.zip`, bytes: zipSync(files), extension: 'zip' };
 }
 
 /** A file that cannot be imported, with the reason in words. */
@@ -303,12 +324,14 @@ export type Refused = Refusal;
 export interface ReadImport {
   documents: { name: string; document: ChatExport }[];
   refused: Refused[];
-  /** The bytes of JSON read: the file's, or what its zip entries unpacked to. */
+  /** The bytes read: the JSON file's, or what its zip entries unpacked to (files included). */
   bytes: number;
+  /** The bytes of the files its conversations' messages carry, by SHA-256 (checked). */
+  files: Map<string, Uint8Array>;
 }
 
-function readDocument(name: string, bytes: Uint8Array): ReadImport {
-  const refused = (reason: Said | AppError): ReadImport => ({
+function readDocument(name: string, bytes: Uint8Array): Omit<ReadImport, 'files'> {
+  const refused = (reason: Said | AppError): Omit<ReadImport, 'files'> => ({
     documents: [],
     refused: [refusal(name, reason)],
     bytes: bytes.byteLength,
@@ -331,15 +354,30 @@ function readDocument(name: string, bytes: Uint8Array): ReadImport {
   }
 }
 
+/** An entry name that leads out of the zip (`..`, a root, a drive) or hides a separator. */
+function unsafePath(name: string): boolean {
+  return (
+    name.startsWith('/') ||
+    name.includes('\\') ||
+    /^[A-Za-z]:/.test(name) ||
+    name.split('/').some((part) => part === '..')
+  );
+}
+
 /**
  * Reads one file chosen for import: our JSON export, or a zip of them (by its content, whatever
- * its name). Each entry of a zip stands alone: the good ones are read, the bad ones refused by
- * name. A zip that cannot be read, or is too big (a bomb), is refused whole.
+ * its name) with the files their messages carry under `files/`. Each entry of a zip stands
+ * alone: the good ones are read, the bad ones refused by name; each file a message names is
+ * checked (there, within the size a file may be, its bytes matching their SHA-256) and one that
+ * fails is refused by name and left out of its message. A lone JSON file carries no files, so
+ * those its messages name are listed as left out. A zip that cannot be read, or is too big (a
+ * bomb), is refused whole.
  */
 export function readImportFile(
   name: string,
   bytes: Uint8Array,
   limits: ZipLimits = ZIP_LIMITS,
+  maxFileBytes = MAX_IMPORTED_FILE_BYTES,
 ): ReadImport {
   if (!looksLikeZip(bytes)) {
     if (/\.zip$/i.test(name))
@@ -347,24 +385,41 @@ export function readImportFile(
         documents: [],
         refused: [refusal(name, said('import.zip.damaged', { name }))],
         bytes: 0,
+        files: new Map(),
       };
-    return readDocument(name, bytes);
+    const one = readDocument(name, bytes);
+    return {
+      ...one,
+      refused: [...one.refused, ...leaveOutFiles(name, one.documents)],
+      files: new Map(),
+    };
   }
-  const out: ReadImport = { documents: [], refused: [], bytes: 0 };
+  const out: ReadImport = { documents: [], refused: [], bytes: 0, files: new Map() };
   try {
     const entries = readZip(name, bytes, limits);
-    if (entries.length === 0)
+    const fileEntries = new Map<string, (typeof entries)[number]>();
+    const exports: typeof entries = [];
+    for (const entry of entries) {
+      const where = `${name} › ${entry.name}`;
+      if (unsafePath(entry.name))
+        out.refused.push({
+          name: where,
+          reason: `${where} has a path that leads out of the zip, so it was not read.`,
+        });
+      else if (entry.name.startsWith('files/')) fileEntries.set(entry.name, entry);
+      else if (!/\.json$/i.test(entry.name))
+        out.refused.push(refusal(where, said('import.zip.notJson', { name: where })));
+      else exports.push(entry);
+    }
+    if (exports.length === 0 && out.refused.length === 0)
       return {
         documents: [],
         refused: [refusal(name, said('import.zip.empty', { name }))],
         bytes: 0,
+        files: new Map(),
       };
-    for (const entry of entries) {
+    for (const entry of exports) {
       const where = `${name} › ${entry.name}`;
-      if (!/\.json$/i.test(entry.name)) {
-        out.refused.push(refusal(where, said('import.zip.notJson', { name: where })));
-        continue;
-      }
       const read = entry.read();
       if ('problem' in read) {
         out.refused.push({ name: where, reason: read.problem });
@@ -375,9 +430,18 @@ export function readImportFile(
       out.refused.push(...one.refused);
       out.bytes += one.bytes;
     }
+    const taken = takeFiles(name, fileEntries, out.documents, maxFileBytes);
+    out.refused.push(...taken.refused);
+    out.bytes += taken.bytes;
+    out.files = taken.files;
   } catch (error) {
     if (error instanceof ZipError)
-      return { documents: [], refused: [{ name, reason: error.message }], bytes: out.bytes };
+      return {
+        documents: [],
+        refused: [{ name, reason: error.message }],
+        bytes: out.bytes,
+        files: new Map(),
+      };
     throw error;
   }
   return out;
@@ -390,6 +454,15 @@ export interface ImportWriteOptions {
   pause?: () => Promise<void>;
 }
 
+/** Where what a message carries besides its text is written, in the transaction that writes it. */
+export interface ImportSinks {
+  /** The bytes of the files read, by SHA-256. */
+  files?: ReadonlyMap<string, Uint8Array>;
+  /** Stores files with a message (`AttachmentStore.add`). */
+  attachments?: { add(messageId: string, files: readonly ReadAttachment[]): void };
+  records?: RetrievalRecords;
+}
+
 /** Messages written per step inside a slice. */
 const MESSAGES_PER_STEP = 100;
 
@@ -398,20 +471,45 @@ function batchIdOf(conversationId: string, batchId: string): string {
   return `${conversationId}:${batchId}`.slice(0, 200);
 }
 
+/** A message's files as stored, with their bytes (the reader left out those it had none for). */
+function filesOf(
+  attachments: readonly ExportedAttachment[],
+  bytes: ReadonlyMap<string, Uint8Array>,
+): ReadAttachment[] {
+  const out: ReadAttachment[] = [];
+  for (const a of attachments) {
+    const data = bytes.get(a.sha256);
+    if (data === undefined) continue;
+    const file: ReadAttachment = {
+      name: a.name,
+      kind: a.kind,
+      mimeType: a.mimeType,
+      data,
+      text: a.text,
+    };
+    if (a.pages !== undefined) file.pages = a.pages;
+    out.push(file);
+  }
+  return out;
+}
+
 /**
  * Writes checked conversations and returns their new ids: all of them, or (if writing fails)
  * none. Writing a large import takes seconds, so it goes in slices of `sliceMs`, each its own
  * transaction, with the event loop free in between; the conversations stay hidden (as if deleted)
  * until the last slice is written, then all appear at once. If the app stops half-way, the hidden
  * ones are removed at the next start with the other deleted conversations (`ChatStore.recover`).
+ * A message's files and its retrieval record are written with it, in the same transaction.
  */
 export async function importConversations(
   store: ChatStore,
   conversations: readonly ExportedConversation[],
   options: ImportWriteOptions = {},
+  sinks: ImportSinks = {},
 ): Promise<string[]> {
   const sliceMs = options.sliceMs ?? 16;
   const pause = options.pause ?? (() => new Promise<void>((resolve) => setImmediate(resolve)));
+  const files = sinks.files ?? new Map<string, Uint8Array>();
   const ids: string[] = [];
   let next = 0;
   let written = 0;
@@ -449,7 +547,7 @@ export async function importConversations(
                 : typeof m.parentId === 'string'
                   ? (newIds.get(m.parentId) ?? null)
                   : null;
-            previous = store.insertMessage(id, parent, {
+            const messageId = store.insertMessage(id, parent, {
               role: m.role,
               content: m.content,
               // A reply that was streaming when exported will never finish now.
@@ -463,7 +561,14 @@ export async function importConversations(
               ...(m.timing === undefined ? {} : { timing: m.timing }),
               ...(m.batchId === undefined ? {} : { batchId: batchIdOf(id, m.batchId) }),
             });
-            if (m.id !== undefined) newIds.set(m.id, previous);
+            previous = messageId;
+            if (m.attachments !== undefined && sinks.attachments !== undefined) {
+              const stored = filesOf(m.attachments, files);
+              if (stored.length > 0) sinks.attachments.add(messageId, stored);
+            }
+            if (m.retrieval !== undefined && sinks.records !== undefined)
+              sinks.records.write(messageId, id, keptRetrieval(m.retrieval));
+            if (m.id !== undefined) newIds.set(m.id, messageId);
             written++;
           }
           if (written >= c.messages.length) {
@@ -484,53 +589,22 @@ export async function importConversations(
   } catch (error) {
     store.transaction(() => {
       for (const id of ids) store.db.run('DELETE FROM chat_conversations WHERE id = ?', [id]);
+      sinks.records?.discard(ids);
     });
     throw error;
   }
 }
 
 /**
- * Exports conversations to a file the person chooses: one JSON or Markdown file, or a zip of
- * them for several. The file is written whole or not at all.
- */
-export async function exportToFile(
-  store: ChatStore,
-  ids: readonly string[],
-  format: Parameters<typeof buildExport>[2],
-  dialogs: Dialogs,
-  now = new Date(),
-): Promise<{ saved: boolean; path?: string; count: number }> {
-  const conversations = ids.map((id) => {
-    const conversation = store.get(id);
-    if (conversation === undefined) throw new AppError('not_found', said('chat.conversationGone'));
-    return conversation;
-  });
-  const file = buildExport(store, conversations, format, now);
-  const path = await dialogs.chooseSavePath({
-    title: nativeText('dialog.exportConversations', { count: conversations.length }),
-    defaultName: file.defaultName,
-    filters: [{ name: file.extension.toUpperCase(), extensions: [file.extension] }],
-  });
-  if (path === undefined) return { saved: false, count: 0 };
-  try {
-    // A saved file like any other program's (0666 less the umask), written whole or not at all.
-    await writeFileAtomic(path, file.bytes, { mode: 0o666 });
-  } catch (error) {
-    const code = (error as { code?: unknown }).code;
-    if (typeof code !== 'string') throw error;
-    throw new AppError('internal', said('export.notWritten', { path, code }));
-  }
-  return { saved: true, path, count: conversations.length };
-}
-
-/**
  * Imports the exports the person chooses (JSON files, or zips of them): every readable one as
- * new conversations, and the others named with why they were refused.
+ * new conversations, with the files and retrieval records they carry, and the others named with
+ * why they were refused.
  */
 export async function importFromFiles(
   store: ChatStore,
   dialogs: Dialogs,
   readChosenFiles: ReadChosenFiles,
+  sinks: Omit<ImportSinks, 'files'> = {},
 ): Promise<{ cancelled: boolean; conversationIds: string[]; refused: Refused[] }> {
   const paths = await dialogs.chooseOpenPaths({
     title: nativeText('dialog.importConversations'),
@@ -538,8 +612,8 @@ export async function importFromFiles(
     multiple: true,
   });
   if (paths.length === 0) return { cancelled: true, conversationIds: [], refused: [] };
-  const { conversations, refused, documents } = await readChosenFiles(paths);
+  const { conversations, refused, documents, files } = await readChosenFiles(paths);
   if (documents === 0) throw importError(nothingImported(refused));
-  const conversationIds = await importConversations(store, conversations);
+  const conversationIds = await importConversations(store, conversations, {}, { ...sinks, files });
   return { cancelled: false, conversationIds, refused };
 }

@@ -20,6 +20,8 @@ export class ZipError extends Error {}
 
 export interface ZipEntry {
   name: string;
+  /** The unpacked size its headers declare (checked again as it is unpacked). */
+  size: number;
   /** The unpacked bytes, or why this entry cannot be read (the others still can). */
   read(): { bytes: Uint8Array } | { problem: string };
 }
@@ -112,6 +114,7 @@ export function readZip(zipName: string, bytes: Uint8Array, limits: ZipLimits): 
   let unpacked = 0;
   return files.map((header) => ({
     name: header.name,
+    size: header.size,
     read() {
       const where = `${zipName} › ${header.name}`;
       if (header.flags & 1) return { problem: `${where} is encrypted, so it cannot be read.` };

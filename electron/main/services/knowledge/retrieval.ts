@@ -15,6 +15,8 @@
  * sources, and the question followed by a `<knowledge-sources>` block with one
  * `[n] file · where` header and the chunk's text per source.
  */
+import { lstat } from 'node:fs/promises';
+import { basename } from 'node:path';
 import type { ChatMessage } from '../../../shared/relay-requests';
 import {
   KNOWLEDGE_LIMITS,
@@ -28,6 +30,7 @@ import {
 import { AppError } from '../app-error';
 import type { Db } from '../database';
 import { estimateTokens } from '../chat/attachments';
+import type { KeptRetrieval, RetrievalRecords } from '../chat/transfer';
 import { bytesToVector, vectorToBytes } from '../embeddings/run-store';
 import { RelayError } from '../relay/relay-error';
 import type { KnowledgeService } from './knowledge-service';
@@ -104,7 +107,7 @@ function ids(json: string): string[] {
   }
 }
 
-export class KnowledgeRetrieval implements ReplyRetrieval {
+export class KnowledgeRetrieval implements ReplyRetrieval, RetrievalRecords {
   readonly #db: Db;
   readonly #knowledge: KnowledgeService;
   readonly #now: () => Date;
@@ -376,11 +379,70 @@ export class KnowledgeRetrieval implements ReplyRetrieval {
       .map((r) => r.message_id);
   }
 
+  /** The records of those replies that have one, as kept (for an export). */
+  read(messageIds: readonly string[]): Map<string, KeptRetrieval> {
+    const out = new Map<string, KeptRetrieval>();
+    if (messageIds.length === 0) return out;
+    for (const row of this.#db.all<{
+      message_id: string;
+      record: string;
+      vectors: ArrayBuffer | Uint8Array | null;
+    }>(
+      `SELECT message_id, record, vectors FROM knowledge_retrievals
+        WHERE message_id IN (SELECT value FROM json_each(?))`,
+      [JSON.stringify(messageIds)],
+    )) {
+      const {
+        messageId: _messageId,
+        conversationId: _conversationId,
+        map: _map,
+        ...record
+      } = JSON.parse(row.record) as RetrievalRecord;
+      const vectors =
+        row.vectors === null ? null : new Uint8Array(bytesToVector(row.vectors).buffer);
+      out.set(row.message_id, { record, vectors });
+    }
+    return out;
+  }
+
+  /** Keeps an imported reply's record, as `prepare` keeps one (call inside the import's transaction). */
+  write(messageId: string, conversationId: string, kept: KeptRetrieval): void {
+    const record: RetrievalRecord = { messageId: '', conversationId, ...kept.record, map: null };
+    this.#db.run(
+      `INSERT INTO knowledge_retrievals (message_id, conversation_id, record, vectors, created_at)
+       VALUES (?, ?, ?, ?, ?)`,
+      [messageId, conversationId, JSON.stringify(record), kept.vectors, record.createdAt],
+    );
+  }
+
+  /** Drops the records of conversations whose import failed half-way. */
+  discard(conversationIds: readonly string[]): void {
+    this.#db.run(
+      'DELETE FROM knowledge_retrievals WHERE conversation_id IN (SELECT value FROM json_each(?))',
+      [JSON.stringify(conversationIds)],
+    );
+  }
+
   /** A retrieved chunk's file, from the record kept with the reply. */
   retrievedPath(messageId: string, chunkId: string): string {
     const chunk = this.record(messageId)?.chunks.find((c) => c.chunkId === chunkId);
     if (chunk === undefined) throw new AppError('not_found', said('knowledge.sourceNotInReply'));
     return chunk.path;
+  }
+
+  /**
+   * A retrieved chunk's file, when it is on this computer: a reply imported from another one (or
+   * whose file was moved since) keeps its passages, and its file is refused by name, plainly.
+   */
+  async retrievedFile(messageId: string, chunkId: string): Promise<string> {
+    const path = this.retrievedPath(messageId, chunkId);
+    const stat = await lstat(path).catch(() => undefined);
+    if (stat === undefined || !stat.isFile())
+      throw new AppError(
+        'not_found',
+        `${basename(path)} is not on this computer at ${path}: it was moved or deleted, or this conversation was imported from another computer. The passage itself is kept with the reply.`,
+      );
+    return path;
   }
 }
 

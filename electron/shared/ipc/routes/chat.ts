@@ -263,7 +263,8 @@ export const searchHitSchema = z.object({
 });
 export type SearchHit = z.infer<typeof searchHitSchema>;
 
-export const EXPORT_FORMATS = ['markdown', 'json'] as const;
+/** `zip`: the conversation's JSON with the files sent in it (several conversations: always a zip). */
+export const EXPORT_FORMATS = ['markdown', 'json', 'zip'] as const;
 
 /** Where a page of the conversation list goes on from: the last conversation of the page before. */
 export const conversationCursorSchema = z.strictObject({
@@ -555,14 +556,22 @@ export const CHAT_ROUTES = {
     }),
     z.array(searchHitSchema),
   ),
-  /** Opens a save dialog; several ids are saved as one zip. Cancelled: `saved: false`. */
+  /**
+   * Opens a save dialog; several ids are saved as one zip. Cancelled: `saved: false`. A lone JSON
+   * file names the files sent in the conversation but does not carry them: `filesLeftOut`.
+   */
   exportConversations: route(
     'chat:export',
     z.strictObject({
       ids: z.array(id).min(1, { error: 'Choose at least one conversation.' }).max(10_000),
       format: z.enum(EXPORT_FORMATS),
     }),
-    z.object({ saved: z.boolean(), path: z.string().optional(), count: z.number().int() }),
+    z.object({
+      saved: z.boolean(),
+      path: z.string().optional(),
+      count: z.number().int(),
+      filesLeftOut: z.array(z.string()).optional(),
+    }),
   ),
   /**
    * Opens a file dialog for our JSON exports or zips of them. Each file, and each entry of a zip,

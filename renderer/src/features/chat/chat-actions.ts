@@ -504,13 +504,22 @@ export async function jumpToHit(
   }
 }
 
-export async function exportConversations(ids: string[], format: 'markdown' | 'json') {
+/**
+ * Exports to a file main asks where to save: Markdown, JSON, or a zip that carries the files sent
+ * with the messages. A lone JSON file leaves those files out, and the note names them.
+ */
+export async function exportConversations(ids: string[], format: 'markdown' | 'json' | 'zip') {
   const result = await reportFailure(() => requireBridge().exportConversations({ ids, format }));
-  if (result?.saved)
-    showSavedToast(
-      `Saved ${result.count === 1 ? 'the conversation' : `${result.count} conversations`} to ${result.path ?? 'the chosen file'}.`,
-      result.path,
-    );
+  if (!result?.saved) return;
+  const left = result.filesLeftOut ?? [];
+  const leftOut =
+    left.length === 0
+      ? ''
+      : ` A JSON file does not carry the files sent in it (${left.join(', ')}): export it as a zip to keep them.`;
+  showSavedToast(
+    `Saved ${result.count === 1 ? 'the conversation' : `${result.count} conversations`} to ${result.path ?? 'the chosen file'}.${leftOut}`,
+    result.path,
+  );
 }
 
 /**

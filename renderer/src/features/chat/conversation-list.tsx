@@ -342,6 +342,10 @@ function ConversationItem({
           label: 'JSON (.json)',
           onSelect: () => void exportConversations([conversation.id], 'json'),
         },
+        {
+          label: 'Zip, with its files (.zip)',
+          onSelect: () => void exportConversations([conversation.id], 'zip'),
+        },
       ],
     },
     {
