@@ -102,6 +102,101 @@ describe('DeltaCoalescer', () => {
   });
 });
 
+describe('DeltaCoalescer paced by the page', () => {
+  const FRAME = 1000 / 60;
+  const line = (deltas: ReplyDelta[]) => deltas.map((d) => `${d.replyId}:${d.text}`).join(' ');
+
+  /** A coalescer that has sent once and been told of a frame since: the page paces it now. */
+  function paced(sent: string[]) {
+    const coalescer = new DeltaCoalescer((deltas) => sent.push(line(deltas)));
+    coalescer.push('r', 'c', 'a');
+    vi.advanceTimersByTime(17);
+    coalescer.frameShown();
+    return coalescer;
+  }
+
+  it('sends what gathered the moment the page is at its next frame, not on a timer of its own', () => {
+    vi.useFakeTimers();
+    const sent: string[] = [];
+    const coalescer = paced(sent);
+    // Quiet since the last send: the next text goes at once (leading edge).
+    coalescer.push('r', 'c', 'b');
+    expect(sent).toEqual(['r:a', 'r:b']);
+    // Then text waits for the page: far past the interval, still nothing.
+    coalescer.push('r', 'c', 'c');
+    coalescer.push('s', 'c', 'x');
+    vi.advanceTimersByTime(3 * FRAME);
+    expect(sent).toEqual(['r:a', 'r:b']);
+    // The page's frame: sent at once, in that same turn.
+    coalescer.frameShown();
+    expect(sent).toEqual(['r:a', 'r:b', 'r:c s:x']);
+  });
+
+  it('never sends faster than 60 a second, whatever the page says (a 120 Hz display)', () => {
+    vi.useFakeTimers();
+    const sent: string[] = [];
+    const coalescer = paced(sent);
+    coalescer.push('r', 'c', 'b');
+    vi.advanceTimersByTime(8);
+    coalescer.push('r', 'c', 'c');
+    coalescer.frameShown();
+    expect(sent).toEqual(['r:a', 'r:b']);
+    vi.advanceTimersByTime(9);
+    expect(sent).toEqual(['r:a', 'r:b', 'r:c']);
+  });
+
+  it('still sends to a page that stops saying (hidden, reloading), every stallMs', () => {
+    vi.useFakeTimers();
+    const sent: string[] = [];
+    const coalescer = paced(sent);
+    coalescer.push('r', 'c', 'b');
+    for (let i = 0; i < 100; i++) {
+      coalescer.push('r', 'c', '.');
+      vi.advanceTimersByTime(10);
+    }
+    // One second without a frame: the text went about four times, not sixty.
+    expect(sent.length - 2).toBeGreaterThanOrEqual(3);
+    expect(sent.length - 2).toBeLessThanOrEqual(4);
+    coalescer.flush();
+    expect(sent.join('').replace(/r:/g, '').replace(/ /g, '')).toBe(`ab${'.'.repeat(100)}`);
+  });
+
+  it('at 2,000 pieces a second and a 60 Hz page: one send per frame, each piece sent within a frame', () => {
+    vi.useFakeTimers();
+    const sends: number[] = [];
+    let received = '';
+    const coalescer = new DeltaCoalescer((deltas) => {
+      sends.push(performance.now());
+      received += deltas.map((d) => d.text).join('');
+    });
+    const pushedAt: number[] = [];
+    let nextFrame = FRAME;
+    // 2 seconds, a piece every half millisecond; the page says it is at each frame (it applied
+    // the last send), as the renderer's frame coalescer does.
+    for (let i = 0; i < 4000; i++) {
+      pushedAt.push(performance.now());
+      coalescer.push('r', 'c', `${i};`);
+      vi.advanceTimersByTime(0.5);
+      if (performance.now() >= nextFrame) {
+        nextFrame += FRAME;
+        coalescer.frameShown();
+      }
+    }
+    coalescer.flush();
+    expect(received).toBe(Array.from({ length: 4000 }, (_, i) => `${i};`).join(''));
+    expect(sends.length).toBeLessThanOrEqual(2 * 60 + 1);
+    expect(sends.length).toBeGreaterThan(2 * 55);
+    // Each piece waited for the next send at most a frame (and half a millisecond of rounding).
+    let s = 0;
+    let longest = 0;
+    for (const at of pushedAt.slice(0, -1)) {
+      while (sends[s]! < at) s++;
+      longest = Math.max(longest, sends[s]! - at);
+    }
+    expect(longest).toBeLessThanOrEqual(FRAME + 0.5);
+  });
+});
+
 describe('addUsage (a reply continued: both requests count)', () => {
   it('sums each count both requests report, keeps one reported by only one, and omits none known', () => {
     expect(
