@@ -115,6 +115,49 @@ describe('chat view', () => {
     await expect(page.lastReply().locator('.markdown[data-streaming]').count()).resolves.toBe(0);
   });
 
+  it("a long reply at 2,000 tokens a second, paced by the page's frames, is shown whole", async () => {
+    const settings = suite.relay.settings;
+    const before = { tokensPerSecond: settings.tokensPerSecond, replyTokens: settings.replyTokens };
+    Object.assign(settings, { tokensPerSecond: 2000, replyTokens: 3000 });
+    try {
+      const page = await suite.connected(ChatPage);
+      await page.send('Stream a long reply, fast');
+      await expect(page.finishedReplyStatus()).resolves.toBe('complete');
+    } finally {
+      Object.assign(settings, before);
+    }
+    const { messages } = suite.app;
+    const finished = messages.find(
+      (m) => m.direction === 'event' && m.channel === 'chat:reply-finished',
+    );
+    const content = (finished?.payload as { content?: string } | undefined)?.content ?? '';
+    // The relay's padding: numbered plain paragraphs, shown exactly as written, to the last word.
+    const prose = content.slice(content.indexOf('\n\nParagraph 1 '));
+    expect(prose.length).toBeGreaterThan(10_000);
+    const shown = (await new ChatPage(suite.app.page).replyText()).replace(/\s+/g, '');
+    expect(shown.endsWith(prose.replace(/\s+/g, ''))).toBe(true);
+
+    // The page told main of its frames, one way (nothing answered them), and main sent the
+    // deltas on them: after the first, each one follows a frame of the page's, or main's wait
+    // for a silent page (250 ms) ran out.
+    const frames = messages.filter((m) => m.channel === 'chat:frame-ready');
+    expect(frames.length).toBeGreaterThan(0);
+    expect(frames.every((m) => m.direction === 'send')).toBe(true);
+    let unpaced = 0;
+    let sinceFrame = true;
+    for (const m of messages) {
+      if (m.channel === 'chat:frame-ready') sinceFrame = true;
+      else if (m.channel === 'chat:delta') {
+        if (!sinceFrame) unpaced++;
+        sinceFrame = false;
+      }
+    }
+    const deltas = messages.filter((m) => m.channel === 'chat:delta').length;
+    expect(deltas).toBeGreaterThan(5);
+    // The stream lasts 1.5 s: a silent page would get at most 6 deltas unpaced, whatever the rest.
+    expect(unpaced).toBeLessThanOrEqual(8);
+  });
+
   it('a stopped reply ends with a Stopped line; Continue grows it from there, saved whole', async () => {
     const relay = heldChat();
     const page = await chatWith(relay);
