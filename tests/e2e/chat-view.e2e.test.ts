@@ -119,10 +119,13 @@ describe('chat view', () => {
     const settings = suite.relay.settings;
     const before = { tokensPerSecond: settings.tokensPerSecond, replyTokens: settings.replyTokens };
     Object.assign(settings, { tokensPerSecond: 2000, replyTokens: 3000 });
+    let streamedMs = 0;
     try {
       const page = await suite.connected(ChatPage);
+      const started = Date.now();
       await page.send('Stream a long reply, fast');
       await expect(page.finishedReplyStatus()).resolves.toBe('complete');
+      streamedMs = Date.now() - started;
     } finally {
       Object.assign(settings, before);
     }
@@ -154,8 +157,9 @@ describe('chat view', () => {
     }
     const deltas = messages.filter((m) => m.channel === 'chat:delta').length;
     expect(deltas).toBeGreaterThan(5);
-    // The stream lasts 1.5 s: a silent page would get at most 6 deltas unpaced, whatever the rest.
-    expect(unpaced).toBeLessThanOrEqual(8);
+    // Unpaced: the few before the page's first frame reached main, and one per 250 ms that the
+    // page (starved on a loaded machine) said nothing.
+    expect(unpaced).toBeLessThanOrEqual(4 + Math.ceil(streamedMs / 250));
   });
 
   it('a stopped reply ends with a Stopped line; Continue grows it from there, saved whole', async () => {
