@@ -6,6 +6,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import type { FetchLike } from '../../electron/main/services/relay/relay-client';
+import { startDemoRelay } from '../../electron/demo-relay/index';
 import { e2eSuite } from './harness/suite';
 import { ChatPage } from './pages/chat-page';
 import { heldChat, longReply, type HeldChat } from './pages/held-chat';
@@ -116,18 +117,24 @@ describe('chat view', () => {
   });
 
   it("a long reply at 2,000 tokens a second, paced by the page's frames, is shown whole", async () => {
-    const settings = suite.relay.settings;
-    const before = { tokensPerSecond: settings.tokensPerSecond, replyTokens: settings.replyTokens };
-    Object.assign(settings, { tokensPerSecond: 2000, replyTokens: 3000 });
+    // A relay of its own for the chat replies: 3,000 tokens at 2,000 a second (1.5 s).
+    const fast = await startDemoRelay({
+      keys: [suite.key],
+      tokensPerSecond: 2000,
+      replyTokens: 3000,
+      ratePerMinute: 1000,
+    });
+    const viaFast: FetchLike = (url, init) =>
+      fetch(url.endsWith('/v1/chat/completions') ? `${fast.url}/v1/chat/completions` : url, init);
     let streamedMs = 0;
     try {
-      const page = await suite.connected(ChatPage);
+      const page = await suite.connected(ChatPage, { fetch: viaFast });
       const started = Date.now();
       await page.send('Stream a long reply, fast');
       await expect(page.finishedReplyStatus()).resolves.toBe('complete');
       streamedMs = Date.now() - started;
     } finally {
-      Object.assign(settings, before);
+      await fast.close();
     }
     const { messages } = suite.app;
     const finished = messages.find(
