@@ -57,6 +57,9 @@ const SafeBlock = memo(function SafeBlock({
 /**
  * Complete blocks, rendered again only when the group changes (a block added to the last group,
  * or the link definitions they refer to): a frame of a streaming reply skips every full group.
+ * Each group is one element in the page too (a plain block: margins collapse across it as
+ * between blocks), so the browser lays out the reply's dozens of groups at each frame rather
+ * than its thousands of blocks: four compared replies grew each frame's layout with their length.
  */
 const BlockGroup = memo(function BlockGroup({
   blocks,
@@ -65,9 +68,13 @@ const BlockGroup = memo(function BlockGroup({
   blocks: readonly MarkdownBlock[];
   definitions: string;
 }) {
-  return blocks.map((block) => (
-    <SafeBlock key={block.key} markdown={withDefinitions(block.raw, definitions)} complete />
-  ));
+  return (
+    <div className="md-group">
+      {blocks.map((block) => (
+        <SafeBlock key={block.key} markdown={withDefinitions(block.raw, definitions)} complete />
+      ))}
+    </div>
+  );
 });
 
 /**
