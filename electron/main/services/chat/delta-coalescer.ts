@@ -16,6 +16,10 @@
  * larger deltas instead of a queue. The interval still holds as a floor (a faster display does
  * not mean more messages), and a page that stops saying so (hidden, reloading, stuck) still gets
  * the text every `stallMs`.
+ *
+ * Whatever the pace, at most `perSecond` sends a second on average (58: a page drawing 60 frames
+ * a second misses one frame in 30, spread out), so that with the few other events and answers of
+ * a stream (a reply's end, the list refreshed) the bridge stays within 60 messages a second.
  */
 export interface ReplyDelta {
   replyId: string;
@@ -28,6 +32,8 @@ export interface DeltaPacing {
   intervalMs?: number;
   /** Paced, the longest a send waits for the page's frame before it goes anyway, in ms. */
   stallMs?: number;
+  /** The most sends a second, on average (a bucket of two sends, refilled at this rate). */
+  perSecond?: number;
 }
 
 /**
@@ -35,11 +41,17 @@ export interface DeltaPacing {
  * (16.7 ms at 60 Hz), but the message saying so arrives a little early or late.
  */
 const FRAME_JITTER_MS = 1;
+/** Sends that may go back to back after a quiet spell, for `perSecond`. */
+const BURST = 2;
 
 export class DeltaCoalescer {
   readonly #pending = new Map<string, ReplyDelta>();
   readonly #intervalMs: number;
   readonly #stallMs: number;
+  /** Sends allowed now (at most BURST), refilled at `perSecond`: a token bucket. */
+  #tokens = BURST;
+  #tokensAt = Number.NEGATIVE_INFINITY;
+  readonly #perMs: number;
   #timer: ReturnType<typeof setTimeout> | undefined;
   #lastSentAt = Number.NEGATIVE_INFINITY;
   /** The page has said it is at a new frame at least once: it paces the sends from now on. */
@@ -54,6 +66,7 @@ export class DeltaCoalescer {
     const options = typeof pacing === 'number' ? { intervalMs: pacing } : pacing;
     this.#intervalMs = options.intervalMs ?? 1000 / 60;
     this.#stallMs = options.stallMs ?? 250;
+    this.#perMs = (options.perSecond ?? 58) / 1000;
   }
 
   push(replyId: string, conversationId: string, text: string): void {
@@ -91,15 +104,23 @@ export class DeltaCoalescer {
     const deltas = [...this.#pending.values()];
     this.#pending.clear();
     this.#lastSentAt = performance.now();
+    this.#tokens = this.#tokensNow(this.#lastSentAt) - 1;
+    this.#tokensAt = this.#lastSentAt;
     this.#awaitingFrame = this.#paced;
     this.send(deltas);
   }
 
   #sendWithinInterval(early = 0): void {
-    const wait = this.#lastSentAt + this.#intervalMs - performance.now();
-    if (wait <= early) this.flush();
+    const now = performance.now();
+    const forToken = (1 - this.#tokensNow(now)) / this.#perMs;
+    const wait = Math.max(this.#lastSentAt + this.#intervalMs - now - early, forToken);
+    if (wait <= 0) this.flush();
     // Timers count whole milliseconds: rounded up, a send never comes before the interval is over.
     else this.#timer = setTimeout(() => this.flush(), Math.ceil(wait));
+  }
+
+  #tokensNow(now: number): number {
+    return Math.min(BURST, this.#tokens + (now - this.#tokensAt) * this.#perMs);
   }
 
   #clearTimer(): void {

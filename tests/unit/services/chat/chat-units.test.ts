@@ -161,7 +161,7 @@ describe('DeltaCoalescer paced by the page', () => {
     expect(sent.join('').replace(/r:/g, '').replace(/ /g, '')).toBe(`ab${'.'.repeat(100)}`);
   });
 
-  it('at 2,000 pieces a second and a 60 Hz page: one send per frame, each piece sent within a frame', () => {
+  it('at 2,000 pieces a second and a 60 Hz page: a send per frame, 58 a second at most', () => {
     vi.useFakeTimers();
     const sends: number[] = [];
     let received = '';
@@ -186,14 +186,23 @@ describe('DeltaCoalescer paced by the page', () => {
     expect(received).toBe(Array.from({ length: 4000 }, (_, i) => `${i};`).join(''));
     expect(sends.length).toBeLessThanOrEqual(2 * 60 + 1);
     expect(sends.length).toBeGreaterThan(2 * 55);
-    // Each piece waited for the next send at most a frame (and half a millisecond of rounding).
+    // 58 sends a second on average (a bucket of two): a frame in 30 is skipped, leaving the
+    // bridge room for a stream's other messages under 60.
+    expect(sends.length).toBeLessThanOrEqual(2 * 58 + 2);
+    for (let i = 0; i < sends.length; i++) {
+      const inSecond = sends.filter((at) => at >= sends[i]! && at < sends[i]! + 1000).length;
+      expect(inSecond).toBeLessThanOrEqual(59);
+    }
+    // Each piece waited for the next send at most a frame, or two where a frame was skipped.
     let s = 0;
-    let longest = 0;
+    const waits: number[] = [];
     for (const at of pushedAt.slice(0, -1)) {
       while (sends[s]! < at) s++;
-      longest = Math.max(longest, sends[s]! - at);
+      waits.push(sends[s]! - at);
     }
-    expect(longest).toBeLessThanOrEqual(FRAME + 0.5);
+    expect(Math.max(...waits)).toBeLessThanOrEqual(2 * FRAME + 1);
+    const withinAFrame = waits.filter((ms) => ms <= FRAME + 0.5).length / waits.length;
+    expect(withinAFrame).toBeGreaterThan(0.95);
   });
 });
 
