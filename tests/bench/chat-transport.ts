@@ -27,8 +27,8 @@
  * Two stages pace text on purpose: the page's frame coalescer (at most one apply per animation
  * frame) and main's DeltaCoalescer, which the page paces: at the frame after each apply the page
  * sends `chat:frame-ready` one way, and main sends what gathered since at once (never sooner than
- * 1000/60 ms after its last send, so at most 60 a second). Main's wait, spread over a frame, is
- * the floor of the p95 (about 16 ms) before the bridge and rendering.
+ * 1000/60 ms after its last send, and 58 a second at most on average). Main's wait, spread over a
+ * frame, is the floor of the p95 (about 16 ms) before the bridge and rendering.
  * - page_messages_per_second: the page's one-way messages to main in the same window (they have
  *   no answer, so they add nothing to bridge_messages_per_second); both_ways adds the two.
  */
