@@ -375,8 +375,10 @@ async function start(appLog: AppLog): Promise<void> {
         .map((window) => window!.webContents.id),
     ),
     onInternalError: (channel, error) => appLog.error('ipc.internal-error', error, { channel }),
+    onRefused: (channel, error) =>
+      appLog.warn('ipc.one-way-refused', { channel, kind: error.kind, message: error.message }),
   });
-  registerIpc(router.channels, router.dispatch);
+  registerIpc(router);
   serveRenderer(rendererDir, (pathname) => started.gallery.servedFile(pathname));
   await started.desktop.start();
   await refreshTrayConnections();

@@ -3,8 +3,9 @@ import { createBridge } from '../shared/ipc/bridge';
 import { EVENTS, ROUTES } from '../shared/ipc/contract';
 
 /**
- * What the page sees as `window.relay`: one named function per route of the contract, one
- * `on…` subscriber per event, and the app's version.
+ * What the page sees as `window.relay`: one named function per route of the contract (a one-way
+ * route's sends with `ipcRenderer.send` and returns nothing), one `on…` subscriber per event, and
+ * the app's version.
  *
  * Only named values and functions cross the bridge; `ipcRenderer` itself and its event objects
  * never do (a listener gets the payload alone).
@@ -20,6 +21,7 @@ const bridge = createBridge(
       ipcRenderer.removeListener(channel, forward);
     };
   },
+  (channel, payload) => ipcRenderer.send(channel, payload),
 );
 
 /**

@@ -72,6 +72,8 @@ export interface BenchSession {
   openPage(options: {
     viewport: { width: number; height: number };
     onAnswer?: (call: RouterCall) => void;
+    /** Told of each one-way message the page sent main (no answer goes back for it). */
+    onSend?: (channel: string) => void;
     initScript?: () => void;
   }): Promise<BenchPage>;
 }
@@ -148,7 +150,7 @@ export async function withBenchSession<T>(
       router,
       origin: server.origin,
       sender: { url: `${server.origin}/`, isMainFrame: true, webContentsId: WEB_CONTENTS_ID },
-      async openPage({ viewport, onAnswer, initScript }) {
+      async openPage({ viewport, onAnswer, onSend, initScript }) {
         const context = await browser.newContext({ viewport });
         let closed = false;
         const close = async () => {
@@ -160,7 +162,10 @@ export async function withBenchSession<T>(
         };
         closing.push(close);
         const page = await context.newPage();
-        await exposeRouter(page, router.dispatch, onAnswer);
+        await exposeRouter(page, router, {
+          ...(onAnswer ? { onCall: onAnswer } : {}),
+          ...(onSend ? { onSend: (channel: string) => onSend(channel) } : {}),
+        });
         if (initScript) await page.addInitScript(initScript);
         if (options.eventStream)
           await page.addInitScript((path) => {

@@ -15,6 +15,10 @@
  *   A stream is told from the others by the temperature of its request, which names its column.
  * - long_tasks_over_50ms: renderer main-thread tasks over 50 ms of CPU time (thread time, from a
  *   Chromium trace) while the four replies stream (_wall: the page's longtask observer).
+ * - renderer_cpu_ms_per_second: the CPU time of all those tasks together, per second of
+ *   streaming: what the page's work costs, less bent by a loaded machine than wall times.
+ * - page_messages_per_second: the page's one-way messages to main (`chat:frame-ready`, which
+ *   paces main's deltas), counted apart from what main sends.
  *
  * Targets from the issue: at most 60 bridge messages a second in total, p95 at most 25 ms, no
  * long task. Each run opens a fresh page on a new conversation; medians of MEASURED_RUNS after a
@@ -33,6 +37,7 @@ import {
 import {
   analyse,
   clockOffset,
+  distribution,
   percentile,
   tappedFetch,
   type Chunk,
@@ -95,6 +100,8 @@ interface PageGlobals {
 
 interface CompareRun {
   messagesPerSecond: number;
+  pageMessagesPerSecond: number;
+  rendererCpuMsPerSecond: number;
   deltasPerSecond: number;
   streamSeconds: number;
   streams: Run[];
@@ -153,6 +160,9 @@ export const chatCompare: Benchmark = {
             viewport: { width: 1400, height: 860 },
             onAnswer: ({ channel }) => {
               sent.push({ at: now(), channel: `answer ${channel}` });
+            },
+            onSend: (channel) => {
+              sent.push({ at: now(), channel: `page ${channel}` });
             },
             initScript: () => {
               const page = globalThis as unknown as PageGlobals;
@@ -286,6 +296,8 @@ export const chatCompare: Benchmark = {
             long_tasks_over_50ms: median(runs.map((r) => r.longCpu.filter((ms) => ms > 50).length)),
             long_tasks_over_50ms_wall: median(runs.map((r) => r.longWall.length)),
             longest_task_cpu_ms: mid((r) => Math.max(0, ...r.longCpu)),
+            renderer_cpu_ms_per_second: mid((r) => r.rendererCpuMsPerSecond),
+            page_messages_per_second: mid((r) => r.pageMessagesPerSecond),
             p50_delta_to_dom_ms: mid((r) =>
               percentile(
                 all(r, (s) => s.latencies),
@@ -331,7 +343,8 @@ export const chatCompare: Benchmark = {
             `${TEMPERATURES.length} replies at once (demo-chat at temperatures ${TEMPERATURES.join(', ')}), ${REPLY_TOKENS} tokens each at ${TOKENS_PER_SECOND} tokens/s, in the compare columns;`,
             `p95 per run: ${p95s.map((v) => v.toFixed(1)).join(', ')} ms. bridge_messages_per_second counts all four streams together.`,
             'delta_to_dom: main reads a stream\u2019s SSE chunk -> the DOM commit showing its text in its column (broken down as in chat-transport).',
-            `Long tasks by CPU (trace) per run: ${runs.map((r) => r.longCpu.filter((ms) => ms > 50).length).join(', ')}; by wall (longtask observer): ${runs.map((r) => r.longWall.length).join(', ')}.`,
+            `Long tasks by CPU (trace) per run: ${runs.map((r) => r.longCpu.filter((ms) => ms > 50).length).join(', ')}; by wall (longtask observer): ${runs.map((r) => r.longWall.length).join(', ')}; longest by CPU: ${runs.map((r) => Math.max(0, ...r.longCpu).toFixed(0)).join(', ')} ms; renderer CPU per second: ${runs.map((r) => r.rendererCpuMsPerSecond.toFixed(0)).join(', ')} ms.`,
+            `delta_to_dom distribution, all runs: ${distribution(runs.flatMap((r) => all(r, (s) => s.latencies)))}.`,
             `Commits matched per run: ${runs.map((r) => r.streams.map((s) => `${s.matched}/${s.matched + s.unmatched}`).join(' ')).join('; ')}.`,
             `Relay, main and the browser share this machine: load average ${loadBefore.toFixed(1)} at start, ${loadAfter.toFixed(1)} at end, ${availableParallelism()} cores.`,
           ],
@@ -359,7 +372,8 @@ function analyseRun(
   if (first === undefined || end === undefined || ends.length !== TEMPERATURES.length)
     throw new Error(`The replies did not all stream (${ends.length} finished)`);
   const seconds = (end - first) / 1000;
-  const window = sent.filter((s) => s.at >= first && s.at <= end);
+  const inWindow = sent.filter((s) => s.at >= first && s.at <= end);
+  const window = inWindow.filter((s) => !s.channel.startsWith('page '));
   const streams = columns.map(([replyId, label]) => {
     const temperature = Number(/temperature ([\d.]+)/.exec(label!)?.[1] ?? Number.NaN);
     const own = chunks.get(temperature);
@@ -384,6 +398,8 @@ function analyseRun(
   });
   return {
     messagesPerSecond: window.length / seconds,
+    pageMessagesPerSecond: (inWindow.length - window.length) / seconds,
+    rendererCpuMsPerSecond: longCpu.reduce((sum, ms) => sum + ms, 0) / seconds,
     deltasPerSecond: deltas.length / seconds,
     streamSeconds: seconds,
     streams,

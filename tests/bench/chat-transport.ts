@@ -24,11 +24,13 @@
  * chunk), the bridge (that event's emit to its arrival in the page), and the page (arrival to the
  * commit). Each run opens a fresh page; medians of MEASURED_RUNS after a warm-up.
  *
- * Two stages pace text on purpose: main's DeltaCoalescer (at most one event per 17 ms, so at most
- * 60 a second) and the page's frame coalescer (at most one apply per animation frame). Both act
- * on the leading edge (text after a quiet period goes at once), so with main already pacing
- * events about a frame apart the page mostly applies on arrival; main's wait, spread over its
- * 17 ms, is the floor of the p95 (about 16 ms) before the bridge and rendering.
+ * Two stages pace text on purpose: the page's frame coalescer (at most one apply per animation
+ * frame) and main's DeltaCoalescer, which the page paces: at the frame after each apply the page
+ * sends `chat:frame-ready` one way, and main sends what gathered since at once (never sooner than
+ * 1000/60 ms after its last send, and 58 a second at most on average). Main's wait, spread over a
+ * frame, is the floor of the p95 (about 16 ms) before the bridge and rendering.
+ * - page_messages_per_second: the page's one-way messages to main in the same window (they have
+ *   no answer, so they add nothing to bridge_messages_per_second); both_ways adds the two.
  */
 import { availableParallelism, loadavg } from 'node:os';
 import type { Page } from 'playwright-core';
@@ -56,7 +58,10 @@ export interface Chunk {
   content: string;
 }
 
-/** What main sent the page: when, which channel, and for deltas where the reply then ended. */
+/**
+ * What main sent the page: when, which channel, and for deltas where the reply then ended; and
+ * the page's one-way messages to main (`page …`), counted apart.
+ */
 export interface Sent {
   at: number;
   channel: string;
@@ -137,6 +142,8 @@ export async function clockOffset(page: Page): Promise<{ offset: number; bound: 
 
 export interface Run {
   messagesPerSecond: number;
+  /** The page's one-way messages to main, per second, in the same window. */
+  pageMessagesPerSecond: number;
   deltasPerSecond: number;
   streamSeconds: number;
   latencies: number[];
@@ -195,6 +202,9 @@ export const chatTransport: Benchmark = {
             viewport: { width: 1180, height: 780 },
             onAnswer: ({ channel }) => {
               sent.push({ at: now(), channel: `answer ${channel}` });
+            },
+            onSend: (channel) => {
+              sent.push({ at: now(), channel: `page ${channel}` });
             },
             initScript: () => {
               const page = globalThis as unknown as PageGlobals;
@@ -276,7 +286,13 @@ export const chatTransport: Benchmark = {
           metrics: {
             bridge_messages_per_second: mid((r) => r.messagesPerSecond),
             p95_delta_to_dom_ms: round(median(p95s)),
+            page_messages_per_second: mid((r) => r.pageMessagesPerSecond),
+            bridge_messages_per_second_both_ways: mid(
+              (r) => r.messagesPerSecond + r.pageMessagesPerSecond,
+            ),
             p50_delta_to_dom_ms: mid((r) => percentile(r.latencies, 50)),
+            p75_delta_to_dom_ms: mid((r) => percentile(r.latencies, 75)),
+            p90_delta_to_dom_ms: mid((r) => percentile(r.latencies, 90)),
             p99_delta_to_dom_ms: mid((r) => percentile(r.latencies, 99)),
             chat_delta_events_per_second: mid((r) => r.deltasPerSecond),
             p95_main_wait_ms: mid((r) => percentile(r.mainWait, 95)),
@@ -301,6 +317,7 @@ export const chatTransport: Benchmark = {
             'a same-origin event stream here, IPC in the app), page_wait (arrival -> commit: frame + render).',
             `Clocks: page - main offset ${runs.map((r) => `${r.offset.offset.toFixed(2)}±${r.offset.bound.toFixed(2)}`).join(', ')} ms; page times corrected by it.`,
             `Commits matched to the raw reply: ${runs.map((r) => `${r.matched}/${r.matched + r.unmatched}`).join(', ')} (unmatched: the markdown opening).`,
+            `delta_to_dom distribution, all runs: ${distribution(runs.flatMap((r) => r.latencies))}.`,
             `Relay, main and the browser share this machine: load average ${loadBefore.toFixed(1)} at start, ${loadAfter.toFixed(1)} at end, ${availableParallelism()} cores.`,
           ],
         };
@@ -308,6 +325,23 @@ export const chatTransport: Benchmark = {
     );
   },
 };
+
+/** Shares of `values` (ms) in 5 ms bins, as "0-5: 31%, 5-10: 28%, … 30+: 1%". */
+export function distribution(values: readonly number[]): string {
+  const edges = [5, 10, 15, 20, 25, 30];
+  const counts = new Array<number>(edges.length + 1).fill(0);
+  for (const value of values) {
+    const bin = edges.findIndex((edge) => value < edge);
+    counts[bin < 0 ? edges.length : bin]!++;
+  }
+  const share = (n: number) => `${((100 * n) / Math.max(1, values.length)).toFixed(1)}%`;
+  return counts
+    .map(
+      (n, i) =>
+        `${i === edges.length ? `${edges.at(-1)}+` : `${i === 0 ? 0 : edges[i - 1]}-${edges[i]}`}: ${share(n)}`,
+    )
+    .join(', ');
+}
 
 /** Matches chunks, deltas, arrivals and commits of one run into the figures. */
 export function analyse(
@@ -322,7 +356,8 @@ export function analyse(
   const end = sent.find((s) => s.channel === 'chat:reply-finished')?.at;
   if (first === undefined || end === undefined || chunks.length === 0)
     throw new Error('The reply did not stream');
-  const window = sent.filter((s) => s.at >= first && s.at <= end);
+  const inWindow = sent.filter((s) => s.at >= first && s.at <= end);
+  const window = inWindow.filter((s) => !s.channel.startsWith('page '));
   const seconds = (end - first) / 1000;
 
   // The raw reply, whitespace dropped, and where each of its characters lies in the raw text.
@@ -381,6 +416,7 @@ export function analyse(
   }
   return {
     messagesPerSecond: window.length / seconds,
+    pageMessagesPerSecond: (inWindow.length - window.length) / seconds,
     deltasPerSecond: deltas.length / seconds,
     streamSeconds: seconds,
     latencies,

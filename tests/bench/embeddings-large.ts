@@ -299,12 +299,14 @@ export const embeddingsLarge: Benchmark = {
         const context = await browser.newContext({ viewport: { width: 1180, height: 780 } });
         const page = await context.newPage();
         target.page = page;
-        await exposeRouter(page, router.dispatch, ({ channel, askedAt }) => {
-          traffic.push({
-            at: performance.timeOrigin + performance.now(),
-            what: channel,
-            tookMs: performance.now() - askedAt,
-          });
+        await exposeRouter(page, router, {
+          onCall: ({ channel, askedAt }) => {
+            traffic.push({
+              at: performance.timeOrigin + performance.now(),
+              what: channel,
+              tookMs: performance.now() - askedAt,
+            });
+          },
         });
         await page.addInitScript({ content: bridge });
         await page.goto(server.origin);

@@ -210,7 +210,7 @@ export const galleryScale: Benchmark = {
       for (let i = 0; i < WARMUP_RUNS + MEASURED_RUNS; i++) {
         const context = await browser.newContext({ viewport: { width: 1180, height: 780 } });
         const page = await context.newPage();
-        await exposeRouter(page, router.dispatch);
+        await exposeRouter(page, router);
         await page.addInitScript({ content: bridge });
         await page.goto(server.origin);
         const run = await measure(page);

@@ -272,6 +272,11 @@ export class BootedApp {
     return this.#send<InvokeAnswer>({ command: 'invoke', channel, payload, sender });
   }
 
+  /** `ipcRenderer.send` from the page: a one-way route, with no answer; how many listened. */
+  send(channel: string, payload: unknown, sender: SenderSpec = { frame: 'main' }) {
+    return this.#send<{ listeners: number }>({ command: 'send', channel, payload, sender });
+  }
+
   navigate(url: string, window?: number) {
     return this.#send<{ prevented: boolean }>({ command: 'navigate', url, window });
   }

@@ -26,6 +26,7 @@ import { LOG_FILE } from '../../electron/main/services/log-policy';
 import { SETTINGS_FILE } from '../../electron/main/services/settings/settings';
 import { WINDOW_STATE_FILE } from '../../electron/main/services/window-state';
 import { CONTENT_SECURITY_POLICY } from '../../electron/main/windows/app-origin';
+import type { RouteSpec } from '../../electron/shared/ipc/define';
 import { EVENTS, ROUTES } from '../../electron/shared/ipc/contract';
 import { bootApp, BootedApp } from './boot-app';
 import {
@@ -219,12 +220,17 @@ describe('a start of the built app', () => {
 
   it('answers every route of the contract through ipcMain.handle, and no other channel', async () => {
     const state = await app.state();
-    const channels = Object.values(ROUTES)
+    const routes: RouteSpec[] = Object.values(ROUTES);
+    const channels = routes
+      .filter((route) => !route.oneWay)
       .map((route) => route.channel)
       .sort();
     expect(state.ipcHandlers).toEqual(channels);
-    // electron-log's own channel, opened when it loads, is closed again.
-    expect(state.ipcListeners).toEqual({});
+    // The one-way routes, each through one ipcMain.on listener; electron-log's own channel,
+    // opened when it loads, is closed again.
+    const oneWay = routes.filter((route) => route.oneWay).map((route) => route.channel);
+    expect(oneWay.length).toBeGreaterThan(0);
+    expect(state.ipcListeners).toEqual(Object.fromEntries(oneWay.map((channel) => [channel, 1])));
     const registered = app.callsTo('ipcMain.handle').map((call) => call.args[0] as string);
     expect(registered.filter((channel) => channels.includes(channel)).sort()).toEqual(channels);
   });
@@ -265,6 +271,23 @@ describe('a start of the built app', () => {
     });
     const log = await readFile(join(userData, 'logs', LOG_FILE), 'utf8');
     expect(log).toMatch(/keys\.storage.*backend[^a-z]+memory/);
+  });
+
+  it("takes a one-way message from the window's page, and drops one from another frame, in the log", async () => {
+    const logFile = join(userData, 'logs', LOG_FILE);
+    const refusals = async () =>
+      (await readFile(logFile, 'utf8'))
+        .split('\n')
+        .filter((l) => l.includes('ipc.one-way-refused'));
+    const before = (await refusals()).length;
+    expect(await app.send('chat:frame-ready', undefined)).toEqual({ listeners: 1 });
+    await app.send('chat:frame-ready', { frame: 'not a field' });
+    await app.send('chat:frame-ready', undefined, { frame: 'sub', url: 'app://relay/index.html' });
+    await app.send('chat:frame-ready', undefined, { frame: 'main', url: 'https://evil.example/' });
+    await expect.poll(async () => (await refusals()).length).toBe(before + 3);
+    const logged = (await refusals()).slice(before).join('\n');
+    expect(logged).toMatch(/invalid_request/);
+    expect(logged.match(/forbidden/g)).toHaveLength(2);
   });
 
   it("refuses a call from a frame that is not the window's own page", async () => {

@@ -6,6 +6,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import type { FetchLike } from '../../electron/main/services/relay/relay-client';
+import { startDemoRelay } from '../../electron/demo-relay/index';
 import { e2eSuite } from './harness/suite';
 import { ChatPage } from './pages/chat-page';
 import { heldChat, longReply, type HeldChat } from './pages/held-chat';
@@ -113,6 +114,59 @@ describe('chat view', () => {
       'const longest = "antidisestablishmentarianism";',
     );
     await expect(page.lastReply().locator('.markdown[data-streaming]').count()).resolves.toBe(0);
+  });
+
+  it("a long reply at 2,000 tokens a second, paced by the page's frames, is shown whole", async () => {
+    // A relay of its own for the chat replies: 3,000 tokens at 2,000 a second (1.5 s).
+    const fast = await startDemoRelay({
+      keys: [suite.key],
+      tokensPerSecond: 2000,
+      replyTokens: 3000,
+      ratePerMinute: 1000,
+    });
+    const viaFast: FetchLike = (url, init) =>
+      fetch(url.endsWith('/v1/chat/completions') ? `${fast.url}/v1/chat/completions` : url, init);
+    let streamedMs = 0;
+    try {
+      const page = await suite.connected(ChatPage, { fetch: viaFast });
+      const started = Date.now();
+      await page.send('Stream a long reply, fast');
+      await expect(page.finishedReplyStatus()).resolves.toBe('complete');
+      streamedMs = Date.now() - started;
+    } finally {
+      await fast.close();
+    }
+    const { messages } = suite.app;
+    const finished = messages.find(
+      (m) => m.direction === 'event' && m.channel === 'chat:reply-finished',
+    );
+    const content = (finished?.payload as { content?: string } | undefined)?.content ?? '';
+    // The relay's padding: numbered plain paragraphs, shown exactly as written, to the last word.
+    const prose = content.slice(content.indexOf('\n\nParagraph 1 '));
+    expect(prose.length).toBeGreaterThan(10_000);
+    const shown = (await new ChatPage(suite.app.page).replyText()).replace(/\s+/g, '');
+    expect(shown.endsWith(prose.replace(/\s+/g, ''))).toBe(true);
+
+    // The page told main of its frames, one way (nothing answered them), and main sent the
+    // deltas on them: after the first, each one follows a frame of the page's, or main's wait
+    // for a silent page (250 ms) ran out.
+    const frames = messages.filter((m) => m.channel === 'chat:frame-ready');
+    expect(frames.length).toBeGreaterThan(0);
+    expect(frames.every((m) => m.direction === 'send')).toBe(true);
+    let unpaced = 0;
+    let sinceFrame = true;
+    for (const m of messages) {
+      if (m.channel === 'chat:frame-ready') sinceFrame = true;
+      else if (m.channel === 'chat:delta') {
+        if (!sinceFrame) unpaced++;
+        sinceFrame = false;
+      }
+    }
+    const deltas = messages.filter((m) => m.channel === 'chat:delta').length;
+    expect(deltas).toBeGreaterThan(5);
+    // Unpaced: the few before the page's first frame reached main, and one per 250 ms that the
+    // page (starved on a loaded machine) said nothing.
+    expect(unpaced).toBeLessThanOrEqual(4 + Math.ceil(streamedMs / 250));
   });
 
   it('a stopped reply ends with a Stopped line; Continue grows it from there, saved whole', async () => {

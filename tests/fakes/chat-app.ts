@@ -88,6 +88,7 @@ export async function openChatApp(
       return result;
     },
     () => () => undefined,
+    (channel, payload) => void router.receive(channel, payload, sender),
   );
 
   async function until<T>(find: () => T | undefined, timeoutMs = 20_000): Promise<T> {

@@ -45,6 +45,7 @@ async function open() {
       return result;
     },
     () => () => undefined,
+    (channel, payload) => void router.receive(channel, payload, sender),
   );
 }
 

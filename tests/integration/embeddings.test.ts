@@ -58,6 +58,7 @@ async function open(fetchImpl?: FetchLike) {
       set.add(listener);
       return () => set.delete(listener);
     },
+    (channel, payload) => void router.receive(channel, payload, sender),
   );
 }
 

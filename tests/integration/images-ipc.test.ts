@@ -60,6 +60,7 @@ async function open(withDesktop = true, fetchImpl?: FetchLike) {
     EVENTS,
     (channel, payload) => router.dispatch(channel, payload, sender),
     () => () => undefined,
+    (channel, payload) => void router.receive(channel, payload, sender),
   );
   await api.createConnection({ name: 'Demo', baseUrl: relay.url, apiKey: KEY });
   return api;

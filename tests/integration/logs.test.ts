@@ -70,6 +70,7 @@ async function open() {
     EVENTS,
     (channel, payload) => router.dispatch(channel, payload, sender),
     () => () => undefined,
+    (channel, payload) => void router.receive(channel, payload, sender),
   );
 }
 

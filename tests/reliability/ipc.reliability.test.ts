@@ -15,7 +15,7 @@ import {
   type Handlers,
   type IpcSender,
 } from '../../electron/main/ipc/router';
-import { IPC_ERROR_KINDS, type IpcResult } from '../../electron/shared/ipc/define';
+import { IPC_ERROR_KINDS, type IpcError, type IpcResult } from '../../electron/shared/ipc/define';
 import { ROUTES } from '../../electron/shared/ipc/contract';
 import { MAX_REPLY_CHARS } from '../../electron/shared/ipc/routes/chat';
 import { openChatApp, type ChatApp } from '../fakes/chat-app';
@@ -161,7 +161,11 @@ it(`${PER_ROUTE} arbitrary payloads per route, oversized ones, __proto__ keys an
     isTrustedSender: trustedSender(['app://relay'], () => [1]),
     onInternalError: (channel, error) =>
       internalErrors.push(`${channel}: ${error instanceof Error ? error.message : String(error)}`),
+    onRefused: (_channel, error) => refusedOneWay.push(error),
   });
+  /** One-way routes answer nothing: a refusal is what the router reports to `onRefused`. */
+  const refusedOneWay: IpcError[] = [];
+  const oneWay = new Set(router.oneWayChannels);
   const before = { home: files(join(sandbox, 'home')), tmp: files(join(sandbox, 'tmp')) };
   const problems: string[] = [];
   let sent = 0;
@@ -187,6 +191,16 @@ it(`${PER_ROUTE} arbitrary payloads per route, oversized ones, __proto__ keys an
 
   async function send(channel: string, payload: unknown, sender = ours) {
     try {
+      if (oneWay.has(channel)) {
+        const before = refusedOneWay.length;
+        await router.receive(channel, payload, sender);
+        const result: IpcResult<unknown> =
+          refusedOneWay.length > before
+            ? { ok: false, error: refusedOneWay.at(-1)! }
+            : { ok: true, value: undefined };
+        judge(channel, payload, result);
+        return result;
+      }
       const result = await router.dispatch(channel, payload, sender);
       judge(channel, payload, result);
       return result;

@@ -1,10 +1,12 @@
 /**
  * The IPC router: sender check, then zod parse, then a thin handler.
  *
- * A plain function of `(channel, payload, sender)`: `ipcMain.handle` calls it in the app, and the
- * e2e harness calls the same function over a Playwright binding. It never throws: every outcome
- * is an `IpcResult`, so a malformed payload or a failing handler cannot crash main or leave the
- * renderer with an opaque "Error invoking remote method".
+ * Plain functions of `(channel, payload, sender)`: `dispatch` for a call (`ipcMain.handle` in the
+ * app), `receive` for a one-way route (`ipcMain.on`); the e2e harness and the benchmarks call the
+ * same functions over Playwright bindings. Neither throws: every call's outcome is an
+ * `IpcResult`, so a malformed payload or a failing handler cannot crash main or leave the
+ * renderer with an opaque "Error invoking remote method"; a one-way message that fails a check is
+ * dropped, its handler not run, and reported to `onRefused`.
  */
 import type { z } from 'zod';
 import { issuePathToParam } from '../../shared/relay-requests';
@@ -25,7 +27,9 @@ export type Handlers<Routes extends Record<string, RouteSpec>> = {
   [Name in keyof Routes]: (
     request: z.output<Routes[Name]['request']>,
     sender: IpcSender,
-  ) => Promise<z.input<Routes[Name]['response']>> | z.input<Routes[Name]['response']>;
+  ) => Routes[Name] extends { oneWay: true }
+    ? void | Promise<void>
+    : Promise<z.input<Routes[Name]['response']>> | z.input<Routes[Name]['response']>;
 };
 
 export interface RouterOptions {
@@ -33,6 +37,8 @@ export interface RouterOptions {
   isTrustedSender: (sender: IpcSender) => boolean;
   /** Where faults inside handlers are reported (never to the renderer in detail). */
   onInternalError?: (channel: string, error: unknown) => void;
+  /** Where a one-way message refused by a check is reported (there is no answer to carry it). */
+  onRefused?: (channel: string, error: IpcError) => void;
 }
 
 export type Dispatch = (
@@ -40,6 +46,24 @@ export type Dispatch = (
   payload: unknown,
   sender: IpcSender,
 ) => Promise<IpcResult<unknown>>;
+
+/** Takes a one-way message: resolves once its handler ran, or it was refused. */
+export type Receive = (channel: string, payload: unknown, sender: IpcSender) => Promise<void>;
+
+export interface Router {
+  dispatch: Dispatch;
+  receive: Receive;
+  /** The channels of the routes that answer (`ipcMain.handle`). */
+  channels: string[];
+  /** The channels of the one-way routes (`ipcMain.on`). */
+  oneWayChannels: string[];
+}
+
+type Entry = {
+  name: string;
+  spec: RouteSpec;
+  handler: (request: unknown, sender: IpcSender) => unknown;
+};
 
 function fail(error: IpcError): IpcResult<never> {
   return { ok: false, error };
@@ -49,11 +73,8 @@ export function createRouter<Routes extends Record<string, RouteSpec>>(
   routes: Routes,
   handlers: Handlers<Routes>,
   options: RouterOptions,
-): { dispatch: Dispatch; channels: string[] } {
-  const byChannel = new Map<
-    string,
-    { name: string; spec: RouteSpec; handler: (request: unknown, sender: IpcSender) => unknown }
-  >();
+): Router {
+  const byChannel = new Map<string, Entry>();
   for (const [name, spec] of Object.entries(routes)) {
     const handler = (handlers as Record<string, (request: unknown, sender: IpcSender) => unknown>)[
       name
@@ -62,13 +83,27 @@ export function createRouter<Routes extends Record<string, RouteSpec>>(
     byChannel.set(spec.channel, { name, spec, handler });
   }
 
-  const dispatch: Dispatch = async (channel, payload, sender) => {
+  /** The route and its parsed request, or why the message is refused: the same checks either way. */
+  function check(
+    channel: string,
+    payload: unknown,
+    sender: IpcSender,
+    oneWay: boolean,
+  ): { entry: Entry; request: unknown } | { error: IpcError } {
     const entry = typeof channel === 'string' ? byChannel.get(channel) : undefined;
-    if (entry === undefined) {
-      return fail({
-        kind: 'invalid_request',
-        message: `There is no route called ${String(channel).slice(0, 100)}.`,
-      });
+    if (entry === undefined || (entry.spec.oneWay === true) !== oneWay) {
+      const name = String(channel).slice(0, 100);
+      return {
+        error: {
+          kind: 'invalid_request',
+          message:
+            entry === undefined
+              ? `There is no route called ${name}.`
+              : oneWay
+                ? `${name} answers: it is called, not sent one way.`
+                : `${name} is sent one way: it has no answer to wait for.`,
+        },
+      };
     }
     let trusted = false;
     try {
@@ -77,10 +112,12 @@ export function createRouter<Routes extends Record<string, RouteSpec>>(
       trusted = false;
     }
     if (!trusted) {
-      return fail({
-        kind: 'forbidden',
-        message: `${channel} was called from a page that is not the app's window.`,
-      });
+      return {
+        error: {
+          kind: 'forbidden',
+          message: `${channel} was called from a page that is not the app's window.`,
+        },
+      };
     }
     const parsed = entry.spec.request.safeParse(payload);
     if (!parsed.success) {
@@ -95,19 +132,26 @@ export function createRouter<Routes extends Record<string, RouteSpec>>(
         message: `The request to ${channel} is not valid: ${param ? `${param}: ` : ''}${detail}`,
       };
       if (param) error.param = param;
-      return fail(error);
+      return { error };
     }
+    return { entry, request: parsed.data };
+  }
+
+  const dispatch: Dispatch = async (channel, payload, sender) => {
+    const checked = check(channel, payload, sender, false);
+    if ('error' in checked) return fail(checked.error);
+    const { entry, request } = checked;
     try {
-      const value = await entry.handler(parsed.data, sender);
-      const checked = entry.spec.response.safeParse(value);
-      if (!checked.success) {
-        options.onInternalError?.(channel, checked.error);
+      const value = await entry.handler(request, sender);
+      const answer = entry.spec.response.safeParse(value);
+      if (!answer.success) {
+        options.onInternalError?.(channel, answer.error);
         return fail({
           kind: 'internal',
           message: `The app produced an answer to ${channel} that does not fit its contract.`,
         });
       }
-      return { ok: true, value: checked.data };
+      return { ok: true, value: answer.data };
     } catch (error) {
       const known = errorInfo(error);
       if (known) return fail(known);
@@ -119,7 +163,26 @@ export function createRouter<Routes extends Record<string, RouteSpec>>(
     }
   };
 
-  return { dispatch, channels: [...byChannel.keys()] };
+  const receive: Receive = async (channel, payload, sender) => {
+    const checked = check(channel, payload, sender, true);
+    if ('error' in checked) {
+      options.onRefused?.(String(channel).slice(0, 100), checked.error);
+      return;
+    }
+    try {
+      await checked.entry.handler(checked.request, sender);
+    } catch (error) {
+      options.onInternalError?.(channel, error);
+    }
+  };
+
+  const entries = [...byChannel.values()];
+  return {
+    dispatch,
+    receive,
+    channels: entries.filter((e) => !e.spec.oneWay).map((e) => e.spec.channel),
+    oneWayChannels: entries.filter((e) => e.spec.oneWay).map((e) => e.spec.channel),
+  };
 }
 
 /**

@@ -1,17 +1,32 @@
-import { ipcMain, type BrowserWindow } from 'electron';
+import { ipcMain, type BrowserWindow, type IpcMainEvent, type IpcMainInvokeEvent } from 'electron';
 import { eventWindows, type AppWindowName } from '../ipc/event-targets';
-import type { Dispatch } from '../ipc/router';
+import type { IpcSender, Router } from '../ipc/router';
 
-/** Answers every channel of the router through `ipcMain.handle`, naming the sending frame. */
-export function registerIpc(channels: readonly string[], dispatch: Dispatch): void {
-  for (const channel of channels) {
-    ipcMain.handle(channel, (event, payload: unknown) => {
-      const frame = event.senderFrame;
-      return dispatch(channel, payload, {
-        url: frame?.url ?? '',
-        isMainFrame: frame !== null && frame === event.sender.mainFrame,
-        webContentsId: event.sender.id,
-      });
+/** The frame that sent a message, as the router checks it. */
+function senderOf(event: IpcMainEvent | IpcMainInvokeEvent): IpcSender {
+  const frame = event.senderFrame;
+  return {
+    url: frame?.url ?? '',
+    isMainFrame: frame !== null && frame === event.sender.mainFrame,
+    webContentsId: event.sender.id,
+  };
+}
+
+/**
+ * Answers every route of the router through `ipcMain.handle`, and takes its one-way routes
+ * through `ipcMain.on`, naming the sending frame to the router's checks.
+ */
+export function registerIpc(
+  router: Pick<Router, 'channels' | 'oneWayChannels' | 'dispatch' | 'receive'>,
+): void {
+  for (const channel of router.channels) {
+    ipcMain.handle(channel, (event, payload: unknown) =>
+      router.dispatch(channel, payload, senderOf(event)),
+    );
+  }
+  for (const channel of router.oneWayChannels) {
+    ipcMain.on(channel, (event, payload: unknown) => {
+      void router.receive(channel, payload, senderOf(event));
     });
   }
 }

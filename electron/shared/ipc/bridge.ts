@@ -1,9 +1,10 @@
 /**
- * Builds `window.relay` from the contract: one named function per route, one `on…` subscriber
- * per event, and nothing else.
+ * Builds `window.relay` from the contract: one named function per route (a one-way route's
+ * returns nothing), one `on…` subscriber per event, and nothing else.
  *
- * The preload passes `ipcRenderer.invoke` and a subscriber over `ipcRenderer.on`; the e2e harness
- * passes a Playwright binding's. So the page under test talks to the very router the app ships.
+ * The preload passes `ipcRenderer.invoke`, `ipcRenderer.send` and a subscriber over
+ * `ipcRenderer.on`; the e2e harness passes a Playwright binding's. So the page under test talks
+ * to the very router the app ships.
  */
 import type {
   EventSpec,
@@ -16,6 +17,8 @@ import type {
 } from './define';
 
 export type Invoke = (channel: string, payload: unknown) => Promise<unknown>;
+/** Sends a one-way route's payload; nothing comes back. */
+export type Send = (channel: string, payload: unknown) => void;
 /** Subscribes to one channel; the listener gets the payload only, never an event object. */
 export type Subscribe = (channel: string, listener: (payload: unknown) => void) => () => void;
 
@@ -47,10 +50,13 @@ export class BridgeError extends Error {
 
 type Capitalize1<S extends string> = S extends `${infer F}${infer R}` ? `${Uppercase<F>}${R}` : S;
 
+/** A route's function: a promise of its answer, or nothing for a one-way route. */
+type Outcome<R extends RouteSpec> = R extends { oneWay: true } ? void : Promise<ResponseOf<R>>;
+
 export type BridgeRoutes<Routes extends Record<string, RouteSpec>> = {
   readonly [Name in keyof Routes]: undefined extends RequestOf<Routes[Name]>
-    ? (payload?: RequestOf<Routes[Name]>) => Promise<ResponseOf<Routes[Name]>>
-    : (payload: RequestOf<Routes[Name]>) => Promise<ResponseOf<Routes[Name]>>;
+    ? (payload?: RequestOf<Routes[Name]>) => Outcome<Routes[Name]>
+    : (payload: RequestOf<Routes[Name]>) => Outcome<Routes[Name]>;
 };
 
 export type BridgeEvents<Events extends Record<string, EventSpec>> = {
@@ -75,9 +81,19 @@ function isResult(value: unknown): value is IpcResult<unknown> {
 export function createBridge<
   Routes extends Record<string, RouteSpec>,
   Events extends Record<string, EventSpec>,
->(routes: Routes, events: Events, invoke: Invoke, subscribe: Subscribe): Bridge<Routes, Events> {
+>(
+  routes: Routes,
+  events: Events,
+  invoke: Invoke,
+  subscribe: Subscribe,
+  send: Send,
+): Bridge<Routes, Events> {
   const bridge: Record<string, unknown> = {};
   for (const [name, spec] of Object.entries(routes)) {
+    if (spec.oneWay) {
+      bridge[name] = (payload?: unknown): void => send(spec.channel, payload);
+      continue;
+    }
     bridge[name] = async (payload?: unknown) => {
       const result = await invoke(spec.channel, payload);
       if (!isResult(result)) {

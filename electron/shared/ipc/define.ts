@@ -1,7 +1,7 @@
 /**
- * The building blocks of the IPC contract: a route (renderer asks, main answers) and an event
- * (main tells the renderer), each a channel name with zod schemas, and the envelope every
- * answer travels in.
+ * The building blocks of the IPC contract: a route (renderer asks, main answers), a one-way route
+ * (renderer tells main, nothing comes back) and an event (main tells the renderer), each a
+ * channel name with zod schemas, and the envelope every answer travels in.
  */
 import { z } from 'zod';
 import { RELAY_ERROR_KINDS } from '../relay-errors';
@@ -10,6 +10,8 @@ export interface RouteSpec<Req extends z.ZodType = z.ZodType, Res extends z.ZodT
   channel: string;
   request: Req;
   response: Res;
+  /** Sent one way (see `oneWay`): main answers nothing. */
+  oneWay?: true;
 }
 
 export interface EventSpec<Payload extends z.ZodType = z.ZodType> {
@@ -23,6 +25,19 @@ export function route<Req extends z.ZodType, Res extends z.ZodType>(
   response: Res,
 ): RouteSpec<Req, Res> {
   return { channel, request, response };
+}
+
+/**
+ * A one-way route: the page sends, main checks the sender and the payload exactly as for a call
+ * and runs the handler, and no answer crosses back. For a signal the page sends often (a frame
+ * shown, ~60 a second), where an answer to each would double the messages on the bridge.
+ * The preload sends it with `ipcRenderer.send`; main listens with `ipcMain.on`.
+ */
+export function oneWay<Req extends z.ZodType>(
+  channel: string,
+  request: Req,
+): RouteSpec<Req, z.ZodUndefined> & { oneWay: true } {
+  return { channel, request, response: z.undefined(), oneWay: true };
 }
 
 export function event<Payload extends z.ZodType>(

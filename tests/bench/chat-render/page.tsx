@@ -134,6 +134,17 @@ const bench = {
     }
     await nextTask();
   },
+  /**
+   * `html` without the elements that group complete blocks (the naive view has none): the same
+   * markup, block for block.
+   */
+  ungrouped(html: string): string {
+    const template = document.createElement('template');
+    template.innerHTML = html;
+    for (const group of template.content.querySelectorAll('.md-group'))
+      group.replaceWith(...group.childNodes);
+    return template.innerHTML;
+  },
   async naiveFinal() {
     remount(
       <div className="markdown">

@@ -9,7 +9,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { createAppServices } from '../../../electron/main/app-services';
-import { createRouter, trustedSender, type Dispatch } from '../../../electron/main/ipc/router';
+import { createRouter, trustedSender, type Router } from '../../../electron/main/ipc/router';
 import type { FetchLike } from '../../../electron/main/services/relay/relay-client';
 import { MemorySecretStore } from '../../../electron/main/services/secret-store';
 import { ROUTES } from '../../../electron/shared/ipc/contract';
@@ -23,18 +23,24 @@ const send = (message: ChildMessage) => {
   // After the benchmark has let go (the app quitting), nothing is listening any more.
   if (process.connected) process.send?.(message);
 };
-const queued: Array<Extract<HostMessage, { type: 'invoke' }>> = [];
-const router: { dispatch?: Dispatch } = {};
+const queued: Array<Extract<HostMessage, { type: 'invoke' | 'send' }>> = [];
+const router: Partial<Pick<Router, 'dispatch' | 'receive'>> = {};
 
 async function answer(message: Extract<HostMessage, { type: 'invoke' }>): Promise<void> {
   const result = await router.dispatch!(message.channel, message.payload, message.sender);
   send({ type: 'answer', id: message.id, result, at: performance.now() });
 }
 
+/** A call is answered; a one-way message goes to the router's `receive`, with no answer. */
+function take(message: Extract<HostMessage, { type: 'invoke' | 'send' }>): void {
+  if (message.type === 'invoke') void answer(message);
+  else void router.receive!(message.channel, message.payload, message.sender);
+}
+
 process.on('message', (raw) => {
   const message = raw as HostMessage;
-  if (message.type === 'invoke') {
-    if (router.dispatch) void answer(message);
+  if (message.type === 'invoke' || message.type === 'send') {
+    if (router.dispatch) take(message);
     else queued.push(message);
   } else if (message.type === 'memory') {
     // Two collections: the second frees what finalizers of the first let go.
@@ -93,11 +99,13 @@ const services = await createAppServices({
     ? { fetch: scriptedChat(start.chatReplies, start.tokensPerSecond ?? 4000) }
     : {}),
 });
-router.dispatch = createRouter(ROUTES, services.handlers, {
+const created = createRouter(ROUTES, services.handlers, {
   isTrustedSender: trustedSender([start.origin], () => [1]),
-}).dispatch;
+});
+router.receive = created.receive;
+router.dispatch = created.dispatch;
 send({ type: 'ready', at: performance.now() });
-for (const message of queued.splice(0)) void answer(message);
+for (const message of queued.splice(0)) take(message);
 
 process.on('disconnect', () => {
   void services.close().finally(() => process.exit(0));

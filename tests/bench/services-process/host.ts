@@ -14,7 +14,7 @@ import type { IpcSender } from '../../../electron/main/ipc/router';
 import type { IpcResult } from '../../../electron/shared/ipc/define';
 import { encodeBinary } from '../../e2e/harness/binary-transport';
 import { WEB_CONTENTS_ID } from '../../e2e/harness/expose-router';
-import { orderedDelivery } from '../../e2e/harness/ordered-router';
+import { bindingSender, orderedDelivery } from '../../e2e/harness/ordered-router';
 import type { ChildMessage, HostMessage, StartOptions } from './protocol';
 
 const ROOT = resolve(import.meta.dirname, '../../..');
@@ -63,6 +63,8 @@ export interface ServicesProcess {
     sender: IpcSender,
     onAnswer: (result: IpcResult<unknown> | undefined) => void,
   ): void;
+  /** Hands a one-way message to the process's router; nothing comes back. */
+  send(channel: string, payload: unknown, sender: IpcSender): void;
   /** Each event the services send the page. */
   onEvent(listener: (channel: string, payload: unknown) => void): void;
   /** RSS and heap after forced collections (the process runs with --expose-gc). */
@@ -115,7 +117,7 @@ export function startServicesProcess(bundle: string, options: StartOptions): Ser
       done?.(message);
     }
   });
-  function request(message: HostMessage): Promise<ChildMessage> {
+  function request(message: Exclude<HostMessage, { type: 'send' }>): Promise<ChildMessage> {
     return new Promise((resolve) => {
       waiting.set(message.id, resolve);
       child.send(message);
@@ -135,6 +137,9 @@ export function startServicesProcess(bundle: string, options: StartOptions): Ser
       const answer = await request({ type: 'invoke', id: nextId++, channel, payload, sender });
       if (answer.type !== 'answer') throw new Error(`No answer to ${channel}: the process ended`);
       return { result: answer.result, at: answer.at };
+    },
+    send(channel, payload, sender) {
+      if (child.connected) child.send({ type: 'send', channel, payload, sender });
     },
     onEvent(listener) {
       listeners.push(listener);
@@ -164,7 +169,8 @@ interface AskingPage {
 }
 
 /**
- * Wires `page` to the services process as the preload does in the app: `__relayInvoke` (the page
+ * Wires `page` to the services process as the preload does in the app: `__relaySend` (a one-way
+ * route, to the child's router with no answer), `__relayInvoke` (the page
  * bridge's transport) asks the child's router, with the sender the call came from, and the
  * child's events are delivered to the page's listeners. Call before the page is loaded.
  *
@@ -175,6 +181,9 @@ interface AskingPage {
  */
 export async function connectPage(page: Page, services: ServicesProcess): Promise<void> {
   const deliver = orderedDelivery(page);
+  await page.exposeBinding('__relaySend', (source, channel: unknown, payload: unknown) => {
+    services.send(String(channel), payload, bindingSender(source, WEB_CONTENTS_ID));
+  });
   await page.exposeBinding(
     '__relayAsk',
     (source, id: unknown, channel: unknown, payload: unknown) => {

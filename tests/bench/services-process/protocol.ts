@@ -16,6 +16,7 @@ export interface StartOptions {
 
 export type HostMessage =
   | { type: 'invoke'; id: number; channel: string; payload: unknown; sender: IpcSender }
+  | { type: 'send'; channel: string; payload: unknown; sender: IpcSender }
   | { type: 'memory'; id: number };
 
 export type ChildMessage =

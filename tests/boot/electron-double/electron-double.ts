@@ -136,6 +136,11 @@ export interface DoubleControl {
   protocolRequest(url: string): Promise<ProtocolAnswer>;
   /** `ipcRenderer.invoke(channel, payload)` from the given frame. */
   invoke(channel: string, payload: unknown, sender: SenderSpec): Promise<InvokeAnswer>;
+  /**
+   * `ipcRenderer.send(channel, payload)` from the given frame: each `ipcMain.on` listener of the
+   * channel is called, nothing is answered; how many listeners there were.
+   */
+  send(channel: string, payload: unknown, sender: SenderSpec): Promise<{ listeners: number }>;
   /** The page tries to navigate its top frame; whether the app prevented it. */
   navigate(window: number | undefined, url: string): { prevented: boolean };
   /** The page calls `window.open(url)`; what the app's handler answered. */
@@ -967,6 +972,32 @@ export function createElectronDouble(
       markReady();
     },
     protocolRequest,
+    async send(channel, payload, sender) {
+      const window = windowFor(sender.window);
+      const contents = window.contents;
+      let frame = contents.mainFrameProxy;
+      const saved = contents.url;
+      if (sender.frame === 'sub') {
+        const url = sender.url ?? contents.url;
+        frame = strict(`BrowserWindow#${window.id}.webContents.frames[0]`, { url }, journal);
+      } else if (sender.url !== undefined) {
+        contents.url = sender.url;
+      }
+      const event = strict(
+        `ipcMain event (${channel})`,
+        { type: 'frame', processId: 1, frameId: 1, sender: contents.proxy, senderFrame: frame },
+        journal,
+      );
+      const listeners = ipcMainImpl.listenerCount(channel);
+      try {
+        ipcMainImpl.emit(channel, event, payload);
+        // The listener hands the message on without waiting: let it run before the URL goes back.
+        await new Promise((resolve) => setTimeout(resolve, 0));
+      } finally {
+        contents.url = saved;
+      }
+      return { listeners };
+    },
     async invoke(channel, payload, sender) {
       const handler = ipcHandlers.get(channel);
       if (!handler) {

@@ -17,6 +17,7 @@ export type Command =
   | { command: 'ready' }
   | { command: 'request'; url: string }
   | { command: 'invoke'; channel: string; payload: unknown; sender: SenderSpec }
+  | { command: 'send'; channel: string; payload: unknown; sender: SenderSpec }
   | { command: 'navigate'; window?: number | undefined; url: string }
   | { command: 'open-window'; window?: number | undefined; url: string }
   | { command: 'permission'; window?: number | undefined; permission: string }

@@ -112,6 +112,8 @@ async function run(message: CommandMessage): Promise<unknown> {
       return control.protocolRequest(message.url);
     case 'invoke':
       return control.invoke(message.channel, message.payload, message.sender);
+    case 'send':
+      return control.send(message.channel, message.payload, message.sender);
     case 'navigate':
       return control.navigate(message.window, message.url);
     case 'open-window':

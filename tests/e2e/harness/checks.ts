@@ -54,8 +54,10 @@ export async function expectKeyNotInPage(app: AppUnderTest, key: string): Promis
 
 /** What main sent the page: every answer and every event. */
 export function mainToPage(messages: readonly BridgeMessage[]): unknown[] {
-  return messages.map((message) =>
-    message.direction === 'invoke' ? message.result : message.payload,
+  return messages.flatMap((message) =>
+    message.direction === 'send'
+      ? []
+      : [message.direction === 'invoke' ? message.result : message.payload],
   );
 }
 
@@ -67,7 +69,7 @@ export function expectKeyNeverSentToPage(messages: readonly BridgeMessage[], key
   const back = JSON.stringify(mainToPage(messages));
   for (const fragment of keyFragments(key)) expect(back).not.toContain(fragment);
   for (const message of messages) {
-    if (message.direction !== 'invoke') continue;
+    if (message.direction === 'event') continue;
     const sent = JSON.stringify(message.payload ?? null);
     if (!keyFragments(key).some((fragment) => sent.includes(fragment))) continue;
     expect(['connections:create', 'connections:update', 'connections:test']).toContain(

@@ -18,7 +18,7 @@ import {
 } from 'playwright-core';
 import { inject } from 'vitest';
 import { eventWindows } from '../../../electron/main/ipc/event-targets';
-import { createRouter, trustedSender, type Dispatch } from '../../../electron/main/ipc/router';
+import { createRouter, trustedSender } from '../../../electron/main/ipc/router';
 import type { FetchLike } from '../../../electron/main/services/relay/relay-client';
 import { ROUTES } from '../../../electron/shared/ipc/contract';
 import type { DesktopShell, Dialogs } from '../../../electron/main/app-context';
@@ -37,9 +37,13 @@ import { connectRouter } from './ordered-router';
 type Deliver = (channel: string, payload: unknown) => void;
 import { serveDirectory, type GalleryFile, type StaticServer } from './static-server';
 
-/** What crossed the bridge: a call and its answer, or an event main sent to the page. */
+/**
+ * What crossed the bridge: a call and its answer, a one-way message the page sent, or an event
+ * main sent to the page.
+ */
 export type BridgeMessage =
   | { direction: 'invoke'; channel: string; payload: unknown; result: unknown }
+  | { direction: 'send'; channel: string; payload: unknown }
   | { direction: 'event'; channel: string; payload: unknown };
 
 export interface AppUnderTest {
@@ -202,11 +206,14 @@ export async function startE2e(): Promise<E2eSession> {
     // As index.ts does once the window's router is up: the saved shortcut, tray and login item.
     await services.desktop.start();
     gallery = (pathname) => services.gallery.servedFile(pathname);
-    const { dispatch }: { dispatch: Dispatch } = createRouter(ROUTES, services.handlers, {
+    const router = createRouter(ROUTES, services.handlers, {
       isTrustedSender: trustedSender([server.origin], () =>
         target.quick ? [WEB_CONTENTS_ID, QUICK_WEB_CONTENTS_ID] : [WEB_CONTENTS_ID],
       ),
       onInternalError: (channel, error) => console.error(`e2e: ${channel} failed`, error),
+      // A one-way message main refused has no answer to fail on: it fails the spec's page check.
+      onRefused: (channel, error) =>
+        pageErrors.push(new Error(`${channel} was refused by the router: ${error.message}`)),
     });
 
     const context = await browser.newContext({
@@ -232,10 +239,13 @@ export async function startE2e(): Promise<E2eSession> {
           void global.__relayCspViolation(`${event.effectiveDirective} ${event.blockedURI}`);
         });
       });
-      const deliver = await connectRouter(window, dispatch, {
+      const deliver = await connectRouter(window, router, {
         webContentsId,
         onCall: ({ channel, payload, result }) => {
           messages.push({ direction: 'invoke', channel, payload, result });
+        },
+        onSend: (channel, payload) => {
+          messages.push({ direction: 'send', channel, payload });
         },
       });
       await window.addInitScript({ path: bridgeScript });

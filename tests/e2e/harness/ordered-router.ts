@@ -7,11 +7,12 @@
  * way main's events come (`__relayDeliver`), each in the order main produced it. IPC keeps a
  * window's answers and events in one order in the app; a binding's own return value takes another
  * way, on which an answer read while a reply streamed could overtake the event of that reply's
- * end, so that the page thought the reply still streaming. (The benchmarks' services process
+ * end, so that the page thought the reply still streaming. A one-way route goes to the router's
+ * `receive` through the `__relaySend` binding: nothing comes back. (The benchmarks' services process
  * keeps its answers and events in one order the same way: tests/bench/services-process/host.ts.)
  */
 import type { Page } from 'playwright-core';
-import type { Dispatch } from '../../../electron/main/ipc/router';
+import type { IpcSender, Router } from '../../../electron/main/ipc/router';
 import { encodeBinary } from './binary-transport';
 import type { RouterCall } from './expose-router';
 
@@ -49,26 +50,43 @@ export function orderedDelivery(
   };
 }
 
+/** The frame a binding was called from, as `ipcMain` names it to the router. */
+export function bindingSender(
+  source: { frame: { url(): string }; page: { mainFrame(): unknown } },
+  webContentsId: number,
+): IpcSender {
+  return {
+    url: source.frame.url(),
+    isMainFrame: source.frame === source.page.mainFrame(),
+    webContentsId,
+  };
+}
+
 /**
  * Connects `page` to the router (call before the page is loaded). Returns how to deliver one of
  * main's events to it, in order with the answers.
  */
 export async function connectRouter(
   page: RouterPage,
-  dispatch: Dispatch,
-  options: { webContentsId: number; onCall?: (call: RouterCall) => void },
+  router: Pick<Router, 'dispatch' | 'receive'>,
+  options: {
+    webContentsId: number;
+    onCall?: (call: RouterCall) => void;
+    onSend?: (channel: string, payload: unknown) => void;
+  },
 ): Promise<(channel: string, payload: unknown) => void> {
   const deliver = orderedDelivery(page);
+  await page.exposeBinding('__relaySend', (source, channel: unknown, payload: unknown) => {
+    options.onSend?.(String(channel), payload);
+    void router.receive(String(channel), payload, bindingSender(source, options.webContentsId));
+  });
   await page.exposeBinding(
     '__relayAsk',
     (source, id: unknown, channel: unknown, payload: unknown) => {
       const askedAt = performance.now();
-      const sender = {
-        url: source.frame.url(),
-        isMainFrame: source.frame === source.page.mainFrame(),
-        webContentsId: options.webContentsId,
-      };
-      void dispatch(String(channel), payload, sender)
+      const sender = bindingSender(source, options.webContentsId);
+      void router
+        .dispatch(String(channel), payload, sender)
         .catch((error: unknown) => ({
           ok: false as const,
           error: {

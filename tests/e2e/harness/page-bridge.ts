@@ -3,7 +3,8 @@
  *
  * Built into a classic script and run before the page's own scripts. `window.relay` comes from
  * `createBridge` with the contract, exactly as in `electron/preload/index.ts`; only the transport
- * differs: `invoke` calls the page's `__relayInvoke` (in the e2e harness a function that asks the
+ * differs: a one-way route goes to the `__relaySend` binding, which hands it to the router's
+ * `receive`; `invoke` calls the page's `__relayInvoke` (in the e2e harness a function that asks the
  * real router in the test process and gets its answer back by `page.evaluate`, the way events come,
  * see ordered-router.ts; in the benchmarks a binding), and events arrive through `__relayDeliver`,
  * which the harness calls with `page.evaluate`.
@@ -18,6 +19,7 @@ type Listener = (payload: unknown) => void;
 
 interface PageGlobals {
   __relayInvoke(channel: string, payload: unknown): Promise<unknown>;
+  __relaySend(channel: string, payload: unknown): Promise<void>;
   __relayDeliver?: (channel: string, payload: unknown) => void;
   relay?: unknown;
 }
@@ -42,6 +44,7 @@ const bridge = createBridge(
       set.delete(listener);
     };
   },
+  (channel, payload) => void page.__relaySend(channel, payload),
 );
 
 Object.defineProperty(page, '__relayDeliver', {

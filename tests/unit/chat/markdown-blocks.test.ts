@@ -1,9 +1,12 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import {
+  BLOCKS_PER_GROUP,
   createBlockSplitter,
+  groupBlocks,
   splitBlocks,
   withDefinitions,
+  type MarkdownBlock,
 } from '../../../renderer/src/features/chat/markdown/blocks';
 import { buildCorpus, toDeltas } from '../../bench/chat-render/corpus';
 
@@ -109,5 +112,52 @@ describe('markdown blocks', () => {
     expect(withDefinitions('```js\na[d]\n```', defs)).toBe('```js\na[d]\n```');
     expect(withDefinitions('    indented [d]', defs)).toBe('    indented [d]');
     expect(withDefinitions('$$\n[x]\n$$', defs)).toBe('$$\n[x]\n$$');
+  });
+});
+
+describe('complete blocks in groups', () => {
+  /** The groups after each update of a reply streamed `size` characters at a time. */
+  function groupedUpdates(text: string, size: number) {
+    const splitter = createBlockSplitter();
+    let grown = '';
+    let groups: Array<readonly MarkdownBlock[]> = [];
+    const updates: Array<{ complete: readonly MarkdownBlock[]; groups: typeof groups }> = [];
+    for (const delta of toDeltas(text, size)) {
+      grown += delta;
+      const { complete } = splitter.update(grown);
+      groups = groupBlocks(complete, groups);
+      updates.push({ complete, groups });
+    }
+    return updates;
+  }
+
+  it('holds every complete block once, in order, in groups of at most BLOCKS_PER_GROUP', () => {
+    const updates = groupedUpdates(buildCorpus(), 40);
+    for (const { complete, groups } of updates) {
+      expect(groups.flat()).toEqual(complete);
+      expect(groups.every((g) => g.length > 0 && g.length <= BLOCKS_PER_GROUP)).toBe(true);
+    }
+    expect(updates.at(-1)!.groups.length).toBeGreaterThan(2);
+  });
+
+  it('keeps each full group the same while the reply grows: an update changes only its end', () => {
+    const updates = groupedUpdates(buildCorpus(), 40);
+    for (let i = 1; i < updates.length; i++) {
+      const before = updates[i - 1]!.groups;
+      const after = updates[i]!.groups;
+      // Every group but the last one before this update is the very same array (a memoized
+      // group renders nothing again), however long the reply has grown.
+      for (let g = 0; g < before.length - 1; g++) expect(after[g]).toBe(before[g]);
+      const changed = after.filter((group, g) => group !== before[g]).length;
+      expect(changed).toBeLessThanOrEqual(2);
+    }
+  });
+
+  it('makes new groups when the text starts again (an edit), never showing old blocks', () => {
+    const splitter = createBlockSplitter();
+    const first = groupBlocks(splitter.update('One.\n\nTwo.\n\nThree.\n\n').complete);
+    const again = groupBlocks(splitter.update('Uno.\n\nDos.\n\n').complete, first);
+    expect(again[0]).not.toBe(first[0]);
+    expect(again.flat().map((b) => b.raw)).toEqual(['Uno.']);
   });
 });

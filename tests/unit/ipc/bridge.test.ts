@@ -5,7 +5,7 @@ import { createRouter, trustedSender, type Handlers } from '../../../electron/ma
 
 describe('createBridge', () => {
   it('exposes exactly one named function per route and one subscriber per event', () => {
-    const bridge = createBridge(ROUTES, EVENTS, vi.fn(), vi.fn());
+    const bridge = createBridge(ROUTES, EVENTS, vi.fn(), vi.fn(), vi.fn());
     const expected = [
       ...Object.keys(ROUTES),
       ...Object.keys(EVENTS).map((n) => `on${n[0]?.toUpperCase()}${n.slice(1)}`),
@@ -20,7 +20,7 @@ describe('createBridge', () => {
       ok: true,
       value: { version: '1.2.3', platform: 'linux', systemLocale: 'de' },
     }));
-    const bridge = createBridge(ROUTES, EVENTS, invoke, vi.fn());
+    const bridge = createBridge(ROUTES, EVENTS, invoke, vi.fn(), vi.fn());
     expect(await bridge.getAppInfo()).toEqual({
       version: '1.2.3',
       platform: 'linux',
@@ -35,12 +35,22 @@ describe('createBridge', () => {
       EVENTS,
       async () => ({ ok: false, error: { kind: 'unauthorized', message: 'bad key', status: 401 } }),
       vi.fn(),
+      vi.fn(),
     );
     const error = await bridge.listModels().catch((e: unknown) => e);
     expect(error).toBeInstanceOf(BridgeError);
     expect(error).toMatchObject({ kind: 'unauthorized', message: 'bad key', status: 401 });
-    const broken = createBridge(ROUTES, EVENTS, async () => 'garbage', vi.fn());
+    const broken = createBridge(ROUTES, EVENTS, async () => 'garbage', vi.fn(), vi.fn());
     await expect(broken.getSettings()).rejects.toMatchObject({ kind: 'internal' });
+  });
+
+  it('sends a one-way route with send, returning nothing, and never calls invoke for it', () => {
+    const invoke = vi.fn();
+    const send = vi.fn();
+    const bridge = createBridge(ROUTES, EVENTS, invoke, vi.fn(), send);
+    expect(bridge.chatFrameReady()).toBeUndefined();
+    expect(send).toHaveBeenCalledExactlyOnceWith('chat:frame-ready', undefined);
+    expect(invoke).not.toHaveBeenCalled();
   });
 
   it('hands listeners the payload only, and returns an unsubscribe', () => {
@@ -50,7 +60,7 @@ describe('createBridge', () => {
       listeners.set(channel, listener);
       return unsubscribe;
     };
-    const bridge = createBridge(ROUTES, EVENTS, vi.fn(), subscribe);
+    const bridge = createBridge(ROUTES, EVENTS, vi.fn(), subscribe, vi.fn());
     const got: unknown[] = [];
     const off = bridge.onRetryScheduled((payload) => got.push(payload));
     listeners.get('relay:retry-scheduled')?.({
@@ -86,6 +96,7 @@ describe('createBridge', () => {
       EVENTS,
       (channel, payload) => router.dispatch(channel, payload, sender),
       () => () => undefined,
+      (channel, payload) => void router.receive(channel, payload, sender),
     );
     expect(await bridge.getAppInfo()).toEqual({
       version: '0.1.0',

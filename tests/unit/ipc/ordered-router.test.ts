@@ -5,7 +5,7 @@
  * while a reply streamed could overtake the event of that reply's end.)
  */
 import { describe, expect, it } from 'vitest';
-import type { Dispatch } from '../../../electron/main/ipc/router';
+import type { Dispatch, Receive } from '../../../electron/main/ipc/router';
 import { connectRouter, type RouterPage } from '../../e2e/harness/ordered-router';
 
 type Binding = (source: unknown, ...args: unknown[]) => unknown;
@@ -29,6 +29,7 @@ function fakePage() {
 }
 
 const settle = () => new Promise((resolve) => setTimeout(resolve, 0));
+const noReceive: Receive = async () => undefined;
 
 describe('answers and events to the page', () => {
   it('go by one way, in the order main produced them: an event before the answer that followed it', async () => {
@@ -39,7 +40,11 @@ describe('answers and events to the page', () => {
       main.deliver!('chat:reply-finished', { replyId: 'r1' });
       return { ok: true, value: `answer to ${channel}` };
     };
-    main.deliver = await connectRouter(page, dispatch, { webContentsId: 1 });
+    main.deliver = await connectRouter(
+      page,
+      { dispatch, receive: noReceive },
+      { webContentsId: 1 },
+    );
     const returned = await bindings.get('__relayAsk')!(source, 7, 'chat:get', { id: 'c1' });
     await settle();
     // Nothing comes back by the binding's own way.
@@ -56,9 +61,12 @@ describe('answers and events to the page', () => {
     const calls: unknown[] = [];
     await connectRouter(
       page,
-      async (_channel, _payload, sender) => {
-        senders.push(sender);
-        return { ok: true, value: null };
+      {
+        dispatch: async (_channel, _payload, sender) => {
+          senders.push(sender);
+          return { ok: true, value: null };
+        },
+        receive: noReceive,
       },
       {
         webContentsId: 2,
@@ -77,8 +85,11 @@ describe('answers and events to the page', () => {
     const { page, bindings, evaluated, source } = fakePage();
     await connectRouter(
       page,
-      async () => {
-        throw new Error('boom');
+      {
+        dispatch: async () => {
+          throw new Error('boom');
+        },
+        receive: noReceive,
       },
       { webContentsId: 1 },
     );
@@ -87,5 +98,33 @@ describe('answers and events to the page', () => {
     expect(evaluated).toEqual([
       ['__relayAnswer', 3, { ok: false, error: { kind: 'internal', message: 'boom' } }],
     ]);
+  });
+
+  it('hands a one-way message to the router with its sender, and sends nothing back', async () => {
+    const { page, bindings, evaluated, source } = fakePage();
+    const received: unknown[] = [];
+    const sent: string[] = [];
+    await connectRouter(
+      page,
+      {
+        dispatch: async () => ({ ok: true, value: null }),
+        receive: async (channel, payload, sender) => {
+          received.push({ channel, payload, sender });
+        },
+      },
+      { webContentsId: 1, onSend: (channel) => sent.push(channel) },
+    );
+    const returned = await bindings.get('__relaySend')!(source, 'chat:frame-ready', undefined);
+    await settle();
+    expect(returned).toBeUndefined();
+    expect(received).toEqual([
+      {
+        channel: 'chat:frame-ready',
+        payload: undefined,
+        sender: { url: 'http://127.0.0.1:1/', isMainFrame: true, webContentsId: 1 },
+      },
+    ]);
+    expect(sent).toEqual(['chat:frame-ready']);
+    expect(evaluated).toEqual([]);
   });
 });

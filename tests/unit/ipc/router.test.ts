@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it, vi } from 'vitest';
 import { z } from 'zod';
-import { route } from '../../../electron/shared/ipc/define';
+import { oneWay, route } from '../../../electron/shared/ipc/define';
 import { ROUTES } from '../../../electron/shared/ipc/contract';
 import {
   createRouter,
@@ -23,21 +23,101 @@ const routes = {
     z.object({ text: z.string() }),
   ),
   fail: route('test:fail', z.undefined(), z.null()),
+  tick: oneWay('test:tick', z.strictObject({ frame: z.number().int().nonnegative() })),
+  crash: oneWay('test:crash', z.undefined()),
 };
 
-function makeRouter(handlers: Partial<Handlers<typeof routes>> = {}, onInternalError = vi.fn()) {
+function makeRouter(
+  handlers: Partial<Handlers<typeof routes>> = {},
+  onInternalError = vi.fn(),
+  onRefused = vi.fn(),
+) {
+  const ticks: number[] = [];
   const all: Handlers<typeof routes> = {
     greet: ({ name }) => ({ text: `hello ${name}` }),
     fail: () => {
       throw new Error('disk on fire at /home/person/secret');
     },
+    tick: ({ frame }) => {
+      ticks.push(frame);
+    },
+    crash: () => {
+      throw new Error('a fault in a one-way handler');
+    },
     ...handlers,
   };
   return {
-    router: createRouter(routes, all, { isTrustedSender: isTrusted, onInternalError }),
+    router: createRouter(routes, all, { isTrustedSender: isTrusted, onInternalError, onRefused }),
     onInternalError,
+    onRefused,
+    ticks,
   };
 }
+
+describe('the router, one-way routes', () => {
+  it('lists them apart from the routes that answer', () => {
+    const { router } = makeRouter();
+    expect(router.channels.sort()).toEqual(['test:fail', 'test:greet']);
+    expect(router.oneWayChannels.sort()).toEqual(['test:crash', 'test:tick']);
+  });
+
+  it('runs the handler of a valid message from our window, and answers nothing', async () => {
+    const { router, ticks, onRefused } = makeRouter();
+    await expect(router.receive('test:tick', { frame: 3 }, ours)).resolves.toBeUndefined();
+    expect(ticks).toEqual([3]);
+    expect(onRefused).not.toHaveBeenCalled();
+  });
+
+  it('drops a message from another page or frame, without running its handler', async () => {
+    const { router, ticks, onRefused } = makeRouter();
+    const others: IpcSender[] = [
+      { ...ours, url: 'https://evil.example/' },
+      { ...ours, isMainFrame: false },
+      { ...ours, webContentsId: 9 },
+    ];
+    for (const sender of others) await router.receive('test:tick', { frame: 1 }, sender);
+    expect(ticks).toEqual([]);
+    expect(onRefused).toHaveBeenCalledTimes(3);
+    expect(onRefused).toHaveBeenLastCalledWith(
+      'test:tick',
+      expect.objectContaining({ kind: 'forbidden' }),
+    );
+  });
+
+  it('drops a payload that does not fit its schema, naming the field', async () => {
+    const { router, ticks, onRefused } = makeRouter();
+    for (const payload of [{ frame: -1 }, { frame: 1, extra: true }, 'tick', undefined])
+      await router.receive('test:tick', payload, ours);
+    expect(ticks).toEqual([]);
+    expect(onRefused).toHaveBeenCalledTimes(4);
+    expect(onRefused.mock.calls[0]).toEqual([
+      'test:tick',
+      expect.objectContaining({ kind: 'invalid_request', param: 'frame' }),
+    ]);
+  });
+
+  it('keeps the two kinds apart: a one-way route is not called, a call is not sent', async () => {
+    const { router, ticks, onRefused } = makeRouter();
+    expect(await router.dispatch('test:tick', { frame: 1 }, ours)).toMatchObject({
+      ok: false,
+      error: { kind: 'invalid_request', message: expect.stringContaining('one way') },
+    });
+    expect(ticks).toEqual([]);
+    const greet = vi.fn();
+    const second = makeRouter({ greet });
+    await second.router.receive('test:greet', { name: 'Ada' }, ours);
+    await second.router.receive('test:nope', undefined, ours);
+    expect(greet).not.toHaveBeenCalled();
+    expect(second.onRefused).toHaveBeenCalledTimes(2);
+    expect(onRefused).not.toHaveBeenCalled();
+  });
+
+  it('reports a fault in a one-way handler to main, never throwing', async () => {
+    const { router, onInternalError } = makeRouter();
+    await expect(router.receive('test:crash', undefined, ours)).resolves.toBeUndefined();
+    expect(onInternalError).toHaveBeenCalledWith('test:crash', expect.any(Error));
+  });
+});
 
 describe('the router', () => {
   it('answers a valid request from our window', async () => {

@@ -79,4 +79,34 @@ describe('frame coalescer', () => {
     frames.frame();
     expect(applied).toEqual(['a', 'b']);
   });
+
+  it('tells main at the frame after each apply, and only then: it sends the next text on that', () => {
+    const frames = manualFrames();
+    const log: string[] = [];
+    const coalescer = createFrameCoalescer(
+      (batch) => log.push(`apply ${[...batch.values()].join('')}`),
+      frames.schedule,
+      () => log.push('frame'),
+    );
+    // Nothing applied yet: no frame to tell of.
+    frames.frame();
+    expect(log).toEqual([]);
+    coalescer.push('r', 'a');
+    expect(log).toEqual(['apply a']);
+    frames.frame();
+    expect(log).toEqual(['apply a', 'frame']);
+    // Text that arrives just after the frame (main answering it) is shown at once.
+    coalescer.push('r', 'b');
+    expect(log).toEqual(['apply a', 'frame', 'apply b']);
+    // Text that waited for the frame is applied there, then main is told.
+    coalescer.push('r', 'c');
+    frames.frame();
+    expect(log).toEqual(['apply a', 'frame', 'apply b', 'apply c', 'frame']);
+    frames.frame();
+    expect(log.at(-1)).toBe('frame');
+    // Quiet: no more frames are asked for, so main hears nothing until the next text.
+    frames.frame();
+    expect(frames.waiting).toBe(0);
+    expect(log.filter((l) => l === 'frame')).toHaveLength(3);
+  });
 });

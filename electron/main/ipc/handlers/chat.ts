@@ -219,6 +219,7 @@ export async function chatHandlers(
       return started;
     },
     continueWith: async ({ replyId }) => (await chat.continueWith(replyId), null),
+    chatFrameReady: () => chat.frameShown(),
     editMessage: ({ messageId, text, options }) => chat.edit(messageId, text, options),
     getConversationCost: async ({ id }) => {
       found(store.get(id));

@@ -63,7 +63,10 @@ export interface ChatServiceOptions {
   defaults: () => Promise<{ temperature: number; maxTokens: number | null }>;
   /** Default 250 ms: at most four writes a second while a reply streams. */
   persistIntervalMs?: number;
-  /** Default 17 ms: at most one delta event per frame, under 60 a second (58.8). */
+  /**
+   * Default 1000/60 ms: at most 60 delta events a second; once the page paces them
+   * (`frameShown`), one per frame it shows.
+   */
   deltaIntervalMs?: number;
   now?: () => number;
 }
@@ -170,7 +173,7 @@ export class ChatService {
     this.#now = options.now ?? (() => performance.now());
     this.#deltas = new DeltaCoalescer(
       (deltas) => options.emit('chatDelta', { deltas }),
-      options.deltaIntervalMs ?? 17,
+      options.deltaIntervalMs,
     );
   }
 
@@ -445,6 +448,11 @@ export class ChatService {
   }
 
   /** Aborts a reply's request; it ends 'interrupted' with the text received so far. */
+  /** The page is at a new frame, having shown the deltas it was sent: the next may go now. */
+  frameShown(): void {
+    this.#deltas.frameShown();
+  }
+
   stop(replyId: string): boolean {
     const reply = this.#active.get(replyId);
     if (reply === undefined) return false;

@@ -24,7 +24,11 @@
  *   the replies) until `continueWith` makes one of them the path's end.
  * - `chatDelta` carries, for every reply that grew, only the text appended since the previous
  *   event, all replies together in one event, at most one event per ~16 ms whatever the number
- *   of replies; `chatReplyFinished` carries the whole final text.
+ *   of replies; `chatReplyFinished` carries the whole final text. The page paces the deltas:
+ *   after showing one it sends `chatFrameReady` (one way) at its next animation frame, and main
+ *   sends the text gathered since then at once, so the deltas follow the page's frames instead
+ *   of a timer of main's own. A page that sends none (hidden, reloading) still gets them, a few
+ *   times a second.
  * - Search snippets are plain segments `{ text, hit }`, never HTML.
  * - Attachments: the page never reads a file from disk. It asks main to open its own file
  *   dialog (`attachFiles`), hands main the paths of files dropped on the composer (the preload's
@@ -37,7 +41,7 @@
 import { z } from 'zod';
 import { RELAY_ERROR_KINDS } from '../../relay-errors';
 import { maxTokensSchema, temperatureSchema } from '../../relay-requests';
-import { event, messageRefFields, route, type EventSpec, type RouteSpec } from '../define';
+import { event, messageRefFields, oneWay, route, type EventSpec, type RouteSpec } from '../define';
 import { boundedText as text, idSchema as id } from '../schemas';
 
 export const MESSAGE_STATUSES = ['complete', 'streaming', 'interrupted', 'error'] as const;
@@ -510,6 +514,8 @@ export const CHAT_ROUTES = {
   ),
   /** "Continue with this one": the reply becomes the path's end; the others stay as its versions. */
   continueWith: route('chat:continue-with', z.strictObject({ replyId: id }), z.null()),
+  /** The page showed the streamed text it had and is at a new frame: the next delta may come. */
+  chatFrameReady: oneWay('chat:frame-ready', z.undefined()),
   /** What the conversation's replies cost, at the prices entered on the Models screen. */
   getConversationCost: route(
     'chat:cost',

@@ -1,7 +1,9 @@
 /**
  * Gathers streamed text per reply and hands it on at most once per animation frame, so React
  * renders at most once a frame however fast deltas arrive; text arriving in a frame that has had
- * no apply yet goes at once.
+ * no apply yet goes at once. At the frame after each apply it says so (`frameShown`): main sends
+ * the next text then, so that it arrives as a frame begins and is shown at once, rather than on a
+ * timer of its own that drifts against the page's frames.
  */
 export interface FrameCoalescer {
   /** Appends `text` to reply `id`'s text: now if this frame has had no apply, else next frame. */
@@ -18,6 +20,8 @@ export function createFrameCoalescer(
   apply: (appended: ReadonlyMap<string, string>) => void,
   /** Runs a callback at the next frame (requestAnimationFrame in the page). */
   schedule: FrameScheduler,
+  /** Told at the first frame after each apply: the page is ready for more text. */
+  frameShown: () => void = () => undefined,
 ): FrameCoalescer {
   let pending = new Map<string, string[]>();
   // True from an apply until the next frame: text arriving then waits for that frame. Text
@@ -37,9 +41,11 @@ export function createFrameCoalescer(
     coolingDown = true;
     schedule(() => {
       coolingDown = false;
-      if (pending.size === 0) return;
-      flush();
-      coolDown();
+      if (pending.size > 0) {
+        flush();
+        coolDown();
+      }
+      frameShown();
     });
   }
 

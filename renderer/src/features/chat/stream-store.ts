@@ -3,6 +3,7 @@
  * frame's update touches only the reply that grew.
  */
 import { create } from 'zustand';
+import { relayBridge } from '../../lib/relay-bridge';
 import { createFrameCoalescer } from './frame-coalescer';
 
 export interface StreamState {
@@ -35,6 +36,8 @@ export const useStreamStore = create<StreamState>()((set) => ({
 const coalescer = createFrameCoalescer(
   (appended) => useStreamStore.getState().deltasApplied(appended),
   (callback) => requestAnimationFrame(() => callback()),
+  // Main sends the next deltas when the page is at its next frame (one way: no answer comes).
+  () => relayBridge()?.chatFrameReady(),
 );
 
 /** A delta from main: shown now, or at the next frame with any others if this frame had one. */

@@ -102,6 +102,110 @@ describe('DeltaCoalescer', () => {
   });
 });
 
+describe('DeltaCoalescer paced by the page', () => {
+  const FRAME = 1000 / 60;
+  const line = (deltas: ReplyDelta[]) => deltas.map((d) => `${d.replyId}:${d.text}`).join(' ');
+
+  /** A coalescer that has sent once and been told of a frame since: the page paces it now. */
+  function paced(sent: string[]) {
+    const coalescer = new DeltaCoalescer((deltas) => sent.push(line(deltas)));
+    coalescer.push('r', 'c', 'a');
+    vi.advanceTimersByTime(17);
+    coalescer.frameShown();
+    return coalescer;
+  }
+
+  it('sends what gathered the moment the page is at its next frame, not on a timer of its own', () => {
+    vi.useFakeTimers();
+    const sent: string[] = [];
+    const coalescer = paced(sent);
+    // Quiet since the last send: the next text goes at once (leading edge).
+    coalescer.push('r', 'c', 'b');
+    expect(sent).toEqual(['r:a', 'r:b']);
+    // Then text waits for the page: far past the interval, still nothing.
+    coalescer.push('r', 'c', 'c');
+    coalescer.push('s', 'c', 'x');
+    vi.advanceTimersByTime(3 * FRAME);
+    expect(sent).toEqual(['r:a', 'r:b']);
+    // The page's frame: sent at once, in that same turn.
+    coalescer.frameShown();
+    expect(sent).toEqual(['r:a', 'r:b', 'r:c s:x']);
+  });
+
+  it('never sends faster than 60 a second, whatever the page says (a 120 Hz display)', () => {
+    vi.useFakeTimers();
+    const sent: string[] = [];
+    const coalescer = paced(sent);
+    coalescer.push('r', 'c', 'b');
+    vi.advanceTimersByTime(8);
+    coalescer.push('r', 'c', 'c');
+    coalescer.frameShown();
+    expect(sent).toEqual(['r:a', 'r:b']);
+    vi.advanceTimersByTime(9);
+    expect(sent).toEqual(['r:a', 'r:b', 'r:c']);
+  });
+
+  it('still sends to a page that stops saying (hidden, reloading), every stallMs', () => {
+    vi.useFakeTimers();
+    const sent: string[] = [];
+    const coalescer = paced(sent);
+    coalescer.push('r', 'c', 'b');
+    for (let i = 0; i < 100; i++) {
+      coalescer.push('r', 'c', '.');
+      vi.advanceTimersByTime(10);
+    }
+    // One second without a frame: the text went about four times, not sixty.
+    expect(sent.length - 2).toBeGreaterThanOrEqual(3);
+    expect(sent.length - 2).toBeLessThanOrEqual(4);
+    coalescer.flush();
+    expect(sent.join('').replace(/r:/g, '').replace(/ /g, '')).toBe(`ab${'.'.repeat(100)}`);
+  });
+
+  it('at 2,000 pieces a second and a 60 Hz page: a send per frame, 58 a second at most', () => {
+    vi.useFakeTimers();
+    const sends: number[] = [];
+    let received = '';
+    const coalescer = new DeltaCoalescer((deltas) => {
+      sends.push(performance.now());
+      received += deltas.map((d) => d.text).join('');
+    });
+    const pushedAt: number[] = [];
+    let nextFrame = FRAME;
+    // 2 seconds, a piece every half millisecond; the page says it is at each frame (it applied
+    // the last send), as the renderer's frame coalescer does.
+    for (let i = 0; i < 4000; i++) {
+      pushedAt.push(performance.now());
+      coalescer.push('r', 'c', `${i};`);
+      vi.advanceTimersByTime(0.5);
+      if (performance.now() >= nextFrame) {
+        nextFrame += FRAME;
+        coalescer.frameShown();
+      }
+    }
+    coalescer.flush();
+    expect(received).toBe(Array.from({ length: 4000 }, (_, i) => `${i};`).join(''));
+    expect(sends.length).toBeLessThanOrEqual(2 * 60 + 1);
+    expect(sends.length).toBeGreaterThan(2 * 55);
+    // 58 sends a second on average (a bucket of two): a frame in 30 is skipped, leaving the
+    // bridge room for a stream's other messages under 60.
+    expect(sends.length).toBeLessThanOrEqual(2 * 58 + 2);
+    for (let i = 0; i < sends.length; i++) {
+      const inSecond = sends.filter((at) => at >= sends[i]! && at < sends[i]! + 1000).length;
+      expect(inSecond).toBeLessThanOrEqual(59);
+    }
+    // Each piece waited for the next send at most a frame, or two where a frame was skipped.
+    let s = 0;
+    const waits: number[] = [];
+    for (const at of pushedAt.slice(0, -1)) {
+      while (sends[s]! < at) s++;
+      waits.push(sends[s]! - at);
+    }
+    expect(Math.max(...waits)).toBeLessThanOrEqual(2 * FRAME + 1);
+    const withinAFrame = waits.filter((ms) => ms <= FRAME + 0.5).length / waits.length;
+    expect(withinAFrame).toBeGreaterThan(0.95);
+  });
+});
+
 describe('addUsage (a reply continued: both requests count)', () => {
   it('sums each count both requests report, keeps one reported by only one, and omits none known', () => {
     expect(

@@ -153,6 +153,38 @@ export function createBlockSplitter(): BlockSplitter {
   };
 }
 
+/**
+ * How many complete blocks render as one group. A streaming reply renders again every frame; with
+ * its complete blocks in groups that keep their identity, React skips every full group at once
+ * and walks only the last group and the tail, so a frame costs the same at block 2,000 as at
+ * block 20 (each block alone would be visited, and its memo compared, every frame).
+ */
+export const BLOCKS_PER_GROUP = 32;
+
+/**
+ * `complete` cut into groups of `BLOCKS_PER_GROUP`, each group the same array as in `previous`
+ * while it holds the same blocks (the splitter only appends blocks, and makes new ones when the
+ * text starts again), so that a memoized group renders again only when its blocks changed.
+ */
+export function groupBlocks(
+  complete: readonly MarkdownBlock[],
+  previous: ReadonlyArray<readonly MarkdownBlock[]> = [],
+): Array<readonly MarkdownBlock[]> {
+  const groups: Array<readonly MarkdownBlock[]> = [];
+  for (let start = 0; start < complete.length; start += BLOCKS_PER_GROUP) {
+    const end = Math.min(start + BLOCKS_PER_GROUP, complete.length);
+    const before = previous[groups.length];
+    // Blocks are only ever appended, or all made anew: the ends tell whether the group changed.
+    const same =
+      before !== undefined &&
+      before.length === end - start &&
+      before[0] === complete[start] &&
+      before[before.length - 1] === complete[end - 1];
+    groups.push(same ? before : complete.slice(start, end));
+  }
+  return groups;
+}
+
 function trimBlankLines(raw: string): string {
   return raw.replace(/\n+$/, '');
 }

@@ -1,5 +1,11 @@
 import { Component, memo, useMemo, useRef, type ReactNode } from 'react';
-import { createBlockSplitter, withDefinitions, type BlockSplit } from './blocks';
+import {
+  createBlockSplitter,
+  groupBlocks,
+  withDefinitions,
+  type BlockSplit,
+  type MarkdownBlock,
+} from './blocks';
 import { MarkdownBlockView } from './markdown-block';
 import { RecentCache } from './recent-cache';
 import { hideUnclosedMarkup } from './unclosed';
@@ -49,6 +55,29 @@ const SafeBlock = memo(function SafeBlock({
 });
 
 /**
+ * Complete blocks, rendered again only when the group changes (a block added to the last group,
+ * or the link definitions they refer to): a frame of a streaming reply skips every full group.
+ * Each group is one element in the page too (a plain block: margins collapse across it as
+ * between blocks), so the browser lays out the reply's dozens of groups at each frame rather
+ * than its thousands of blocks: four compared replies grew each frame's layout with their length.
+ */
+const BlockGroup = memo(function BlockGroup({
+  blocks,
+  definitions,
+}: {
+  blocks: readonly MarkdownBlock[];
+  definitions: string;
+}) {
+  return (
+    <div className="md-group">
+      {blocks.map((block) => (
+        <SafeBlock key={block.key} markdown={withDefinitions(block.raw, definitions)} complete />
+      ))}
+    </div>
+  );
+});
+
+/**
  * Finished texts already cut into blocks, by their text: a reply mounted again (scrolled back into
  * view, a version switched back to) is not lexed again. The 200 most recently used (the blocks
  * are slices of texts the page holds anyway).
@@ -64,8 +93,8 @@ export interface StreamingMarkdownProps {
 
 /**
  * Markdown that may still be arriving. Complete blocks are rendered once and kept (memoized,
- * keyed by index and hash); only the last, growing block renders again on each update, and only
- * the text from its start is lexed again. While it streams, markup that opened in the last block
+ * keyed by index and hash, in groups that a frame skips whole); only the last, growing block
+ * renders again on each update, and only the text from its start is lexed again. While it streams, markup that opened in the last block
  * and has not closed yet waits (see `hideUnclosedMarkup`), and a caret marks where the text ends.
  */
 export function StreamingMarkdown({ text, streaming }: StreamingMarkdownProps) {
@@ -78,16 +107,17 @@ export function StreamingMarkdown({ text, streaming }: StreamingMarkdownProps) {
     if (!streaming) splits.set(text, fresh);
     return fresh;
   }, [text, streaming]);
+  const grouped = useRef<Array<readonly MarkdownBlock[]>>([]);
+  const groups = useMemo(
+    () => (grouped.current = groupBlocks(split.complete, grouped.current)),
+    [split.complete],
+  );
   const tailIndex = split.complete.length;
 
   return (
     <div className="markdown" data-streaming={streaming || undefined}>
-      {split.complete.map((block) => (
-        <SafeBlock
-          key={block.key}
-          markdown={withDefinitions(block.raw, split.definitions)}
-          complete
-        />
+      {groups.map((blocks, index) => (
+        <BlockGroup key={index} blocks={blocks} definitions={split.definitions} />
       ))}
       {split.tail !== '' && (
         <SafeBlock
