@@ -280,7 +280,10 @@ async function openServices(options: AppServicesOptions): Promise<SessionService
   const settings = new SettingsService(options.userDataDir);
   const health = new ConnectionHealthTracker(emit);
   log.setIncludePrompts((await settings.get()).includePromptsInLogs);
-  settings.onChange((changed) => log.setIncludePrompts(changed.includePromptsInLogs));
+  settings.onChange((changed) => {
+    log.setIncludePrompts(changed.includePromptsInLogs);
+    emit('settingsChanged', changed);
+  });
 
   /** A client for a connection, with the person's timeouts and retry countdowns sent to the page. */
   async function clientFor(id: string, requestId: string = randomUUID()): Promise<RelayClient> {
