@@ -13,14 +13,26 @@ import type { ReactElement } from 'react';
 import { PSEUDO_LOCALE, type AppLocale } from '../../../electron/shared/locales';
 import shellEn from './messages/en/shell.json';
 import type settingsEn from './messages/en/settings.json';
+import type knowledgeEn from './messages/en/knowledge.json';
+import type promptsEn from './messages/en/prompts.json';
+import type quickAskEn from './messages/en/quick-ask.json';
 
 /** Every namespace's English messages: the source of the keys. */
 interface Catalogues {
   shell: typeof shellEn;
   settings: typeof settingsEn;
+  knowledge: typeof knowledgeEn;
+  prompts: typeof promptsEn;
+  'quick-ask': typeof quickAskEn;
 }
 export type Namespace = keyof Catalogues;
-export const NAMESPACES = ['shell', 'settings'] as const satisfies readonly Namespace[];
+export const NAMESPACES = [
+  'shell',
+  'settings',
+  'knowledge',
+  'prompts',
+  'quick-ask',
+] as const satisfies readonly Namespace[];
 
 /** A message's key: a key not in the English catalogues fails the type check. */
 export type MessageKey = { [N in Namespace]: keyof Catalogues[N] }[Namespace] & string;
