@@ -44,6 +44,8 @@ export const i18n = setupI18n({ locale: 'en', messages: { en: shellEn as unknown
 const wanted = new Set<Namespace>(['shell']);
 /** `${locale}/${namespace}` already in `i18n`. */
 const loaded = new Set<string>(['en/shell']);
+/** The language asked for last: the one shown, or the one a switch is fetching. */
+let requested: AppLocale = 'en';
 
 async function fetchCatalogue(locale: AppLocale, namespace: Namespace): Promise<Messages> {
   if (locale === PSEUDO_LOCALE) {
@@ -70,15 +72,23 @@ async function ensure(locale: AppLocale, namespaces: Iterable<Namespace>): Promi
   });
 }
 
-/** The messages of a namespace in the active language, before a screen that shows them. */
+/**
+ * The messages of a namespace in the active language, before a screen that shows them (and in
+ * the language a switch under way is fetching, so the screen does not show keys after it).
+ */
 export async function loadNamespace(namespace: Namespace): Promise<void> {
   wanted.add(namespace);
-  await ensure(i18n.locale as AppLocale, [namespace]);
+  const locales = new Set([i18n.locale as AppLocale, requested]);
+  await Promise.all([...locales].map((locale) => ensure(locale, [namespace])));
 }
 
 /** Switches every word on the page to `locale`, once its catalogues are in. */
 export async function activateLocale(locale: AppLocale): Promise<void> {
-  await ensure(locale, wanted);
+  requested = locale;
+  // Until every namespace asked for meanwhile is in too.
+  while ([...wanted].some((ns) => !loaded.has(`${locale}/${ns}`))) await ensure(locale, wanted);
+  // A later switch has the last word.
+  if (requested !== locale) return;
   if (i18n.locale !== locale) i18n.activate(locale);
   document.documentElement.lang = locale;
 }

@@ -121,7 +121,7 @@ export function PromptsScreen({ onChatStarted }: PromptsScreenProps) {
                     {[
                       prompt.variables.length > 0 &&
                         t('prompts.card.asksFor', {
-                          names: prompt.variables.map((v) => v.name).join(t('prompts.separator')),
+                          names: Object.values(variableLabels(prompt)).join(t('prompts.separator')),
                         }),
                       prompt.model && t('prompts.card.model', { model: prompt.model }),
                       prompt.tags.length > 0 && prompt.tags.map((tag) => `#${tag}`).join(' '),
