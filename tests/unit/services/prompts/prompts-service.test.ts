@@ -189,8 +189,12 @@ describe('prompt library', () => {
     prompts.delete(reviewer.id);
     expect(prompts.setHidden(reviewer.id, false).asShipped).toBe('code-reviewer');
     // Saved unchanged from the editor: still as shipped.
-    const { id, variables, builtIn, hidden, createdAt, updatedAt, asShipped, ...draft } = reviewer;
-    expect(prompts.update(id, draft).asShipped).toBe('code-reviewer');
+    const { id, kind, name, icon, description, tags, text, model, temperature, maxTokens } =
+      reviewer;
+    const draft = { kind, name, icon, description, tags, text, model, temperature, maxTokens };
+    expect(prompts.update(id, { ...draft, starters: reviewer.starters }).asShipped).toBe(
+      'code-reviewer',
+    );
     // Any change, even a starter message, makes it the person's own.
     expect(prompts.update(id, { ...draft, starters: ['Review this:'] }).asShipped).toBeNull();
     expect(shipped('Code reviewer')).toBeNull();
