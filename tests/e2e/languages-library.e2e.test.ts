@@ -59,7 +59,22 @@ describe('languages on the library, knowledge and quick ask', () => {
     const start = page.getByRole('dialog', { name: 'Chat mit Lektor beginnen' });
     await expect(start.getByLabel(/^Sprache/).inputValue()).resolves.toBe('Deutsch');
     await expect(start.locator('pre').textContent()).resolves.toMatch(/Schreibe auf Deutsch\.$/);
-    await start.getByRole('button', { name: 'Abbrechen' }).click();
+    await start.getByRole('button', { name: 'Chat beginnen' }).click();
+
+    // The chat starts with the German system prompt, and its knowledge chip speaks German.
+    const chip = page.getByRole('button', { name: 'Wissensbasen', exact: true });
+    await chip.click();
+    const panel = page.getByRole('dialog', { name: 'Wissensbasen' });
+    await panel.getByText('Fragen mit', { exact: true }).waitFor();
+    await panel.getByText(/^Noch keine Wissensbasis: /).waitFor();
+    await page.keyboard.press('Escape');
+    const created = suite.app.messages.find((m) => m.channel === 'chat:create');
+    expect(created?.payload).toMatchObject({
+      title: 'Lektor',
+      systemPrompt: expect.stringMatching(
+        /^Du bist ein sorgfältiger Lektor\..*Schreibe auf Deutsch\.$/s,
+      ),
+    });
 
     // The knowledge bases: the empty screen's words.
     await nav.getByRole('button', { name: 'Wissen', exact: true }).click();
