@@ -282,11 +282,14 @@ async function openServices(options: AppServicesOptions): Promise<SessionService
   const settings = new SettingsService(options.userDataDir);
   const health = new ConnectionHealthTracker(emit);
   log.setIncludePrompts((await settings.get()).includePromptsInLogs);
-  settings.onChange((changed) => log.setIncludePrompts(changed.includePromptsInLogs));
   // Main's words (menus, dialogs) follow the language setting, or the system's language.
   const systemLocale = options.systemLocale ?? 'en';
   setMainLocale(localeFor((await settings.get()).language, systemLocale));
-  settings.onChange((changed) => setMainLocale(localeFor(changed.language, systemLocale)));
+  settings.onChange((changed) => {
+    log.setIncludePrompts(changed.includePromptsInLogs);
+    setMainLocale(localeFor(changed.language, systemLocale));
+    emit('settingsChanged', changed);
+  });
 
   /** A client for a connection, with the person's timeouts and retry countdowns sent to the page. */
   async function clientFor(id: string, requestId: string = randomUUID()): Promise<RelayClient> {

@@ -186,6 +186,17 @@ describe('app services over the router', () => {
     });
   });
 
+  it('tells the windows each saved change of the settings, and nothing for a refused one', async () => {
+    const relayApi = await open();
+    const changes = () => events.filter((e) => e.channel === EVENTS.settingsChanged.channel);
+    const saved = await relayApi.updateSettings({ language: 'de' });
+    expect(changes().map((e) => e.payload)).toEqual([saved]);
+    await expect(
+      relayApi.updateSettings({ chatDefaults: { temperature: 3, maxTokens: null } }),
+    ).rejects.toMatchObject({ kind: 'invalid_request' });
+    expect(changes()).toHaveLength(1);
+  });
+
   it('refuses invalid settings and connections with clear messages', async () => {
     const relayApi = await open();
     await expect(

@@ -1,6 +1,7 @@
 /**
  * Which of the app's windows an event of the contract goes to: the quick ask window gets its own
- * events and the ones about connections and retries; the main window gets everything else.
+ * events and the ones about connections, retries and settings (it follows the language and the
+ * theme); the main window gets everything else.
  */
 import { EVENTS } from '../../shared/ipc/contract';
 
@@ -9,7 +10,11 @@ export type AppWindowName = 'main' | 'quick';
 /** Events for the quick ask window alone. */
 const QUICK_ONLY = new Set<string>([EVENTS.quickAskDelta.channel, EVENTS.quickAskShown.channel]);
 /** Events both windows follow. */
-const BOTH = new Set<string>([EVENTS.connectionsChanged.channel, EVENTS.retryScheduled.channel]);
+const BOTH = new Set<string>([
+  EVENTS.connectionsChanged.channel,
+  EVENTS.retryScheduled.channel,
+  EVENTS.settingsChanged.channel,
+]);
 
 export function eventWindows(channel: string): readonly AppWindowName[] {
   if (QUICK_ONLY.has(channel)) return ['quick'];

@@ -20,7 +20,7 @@ import { MODELS_ROUTES } from './routes/models';
 import { NETWORK_ROUTES } from './routes/network';
 import { PROMPTS_EVENTS, PROMPTS_ROUTES } from './routes/prompts';
 import { QUICK_ASK_EVENTS, QUICK_ASK_ROUTES } from './routes/quick-ask';
-import { SETTINGS_ROUTES } from './routes/settings';
+import { SETTINGS_EVENTS, SETTINGS_ROUTES } from './routes/settings';
 import { UPDATES_EVENTS, UPDATES_ROUTES } from './routes/updates';
 
 export const ROUTES = {
@@ -52,6 +52,7 @@ export const EVENTS = {
   ...UPDATES_EVENTS,
   ...PROMPTS_EVENTS,
   ...KNOWLEDGE_EVENTS,
+  ...SETTINGS_EVENTS,
 } as const;
 
 export type Routes = typeof ROUTES;

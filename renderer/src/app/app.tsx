@@ -120,10 +120,14 @@ const ConnectionsScreen = lazy(() =>
   })),
 );
 const PromptsScreen = lazy(() =>
-  import('../features/prompts/prompts-screen').then((m) => ({ default: m.PromptsScreen })),
+  Promise.all([import('../features/prompts/prompts-screen'), loadNamespace('prompts')]).then(
+    ([m]) => ({ default: m.PromptsScreen }),
+  ),
 );
 const KnowledgeScreen = lazy(() =>
-  import('../features/knowledge/knowledge-screen').then((m) => ({ default: m.KnowledgeScreen })),
+  Promise.all([import('../features/knowledge/knowledge-screen'), loadNamespace('knowledge')]).then(
+    ([m]) => ({ default: m.KnowledgeScreen }),
+  ),
 );
 // Shown only on the first-run screen, and after a restore: fetched when they are.
 const RestoreOffer = lazy(() =>

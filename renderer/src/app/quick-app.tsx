@@ -5,29 +5,42 @@ import '../features/chat/chat.css';
 import { QuickAskScreen } from '../features/quick-ask/quick-ask-screen';
 import { loadSettings } from '../features/settings/settings-actions';
 import { selectTheme, useSettingsStore } from '../features/settings/settings-store';
+import { useT } from '../i18n/i18n';
+import { useAppLocale } from '../i18n/locale';
 import { relayBridge } from '../lib/relay-bridge';
 
-/** The quick ask window's page: the quick ask feature, with the chat's markdown for replies. */
+/**
+ * The quick ask window's page: the quick ask feature, with the chat's markdown for replies. It
+ * follows the theme and the language chosen in the main window: read when it is shown, and
+ * followed while it is open (main sends every saved change of the settings to both windows).
+ */
 export function QuickApp() {
   const bridge = relayBridge();
   const theme = useSettingsStore(selectTheme);
+  const t = useT();
+  useAppLocale();
 
   useEffect(() => {
     document.documentElement.dataset.theme = theme;
   }, [theme]);
 
-  // The theme may have changed in the main window while this one was hidden.
   useEffect(() => {
     if (!bridge) return;
     void loadSettings();
-    return bridge.onQuickAskShown(() => void loadSettings());
+    const stops = [
+      // The settings may have changed in the main window while this one was hidden…
+      bridge.onQuickAskShown(() => void loadSettings()),
+      // …or while it is open.
+      bridge.onSettingsChanged((settings) => useSettingsStore.getState().settingsSaved(settings)),
+    ];
+    return () => stops.forEach((stop) => stop());
   }, [bridge]);
 
   if (!bridge) {
     return (
       <main className="welcome">
-        <EmptyState title="Relay Desktop is not running">
-          <p>This page is the app&apos;s quick ask window and only works inside Relay Desktop.</p>
+        <EmptyState title={t('quickAsk.notRunning.title')}>
+          <p>{t('quickAsk.notRunning.body')}</p>
         </EmptyState>
       </main>
     );

@@ -1,4 +1,5 @@
 import { useEffect, useId, useRef, useState, type FormEvent, type ReactNode } from 'react';
+import { i18n, loadNamespace, useT } from '../i18n/i18n';
 import {
   fillTemplate,
   missingValues,
@@ -11,6 +12,8 @@ export interface PromptVariablesFormProps {
   /** The prompt's text with its `{{name}}` placeholders. */
   text: string;
   variables: readonly PromptVariable[];
+  /** What each variable's field is called, by its name (the name itself when not given). */
+  labels?: Readonly<Record<string, string>>;
   submitLabel: string;
   /** More fields below the variables (the starter message of an assistant). */
   children?: ReactNode;
@@ -19,15 +22,38 @@ export interface PromptVariablesFormProps {
   onCancel(): void;
 }
 
+/** Whether the `prompts` namespace's words are in, in the language shown. */
+const promptsLoaded = () => 'prompts.variables.preview' in i18n.messages;
+
 /**
  * The small form a prompt's variables are filled in before it is used: one field a variable
  * (its default filled in, the required ones marked), a live preview of the final text, and the
  * empty required fields named on submit. Enter in a field submits, Escape cancels.
+ *
+ * Its words are the `prompts` namespace's. The Prompts screen has loaded them; elsewhere (the
+ * chat's `/` snippets) the form loads them itself and shows once they are in.
  */
-export function PromptVariablesForm({
+export function PromptVariablesForm(props: PromptVariablesFormProps) {
+  const [ready, setReady] = useState(promptsLoaded);
+  useEffect(() => {
+    if (ready) return;
+    let current = true;
+    loadNamespace('prompts').then(
+      () => current && setReady(true),
+      () => current && setReady(true),
+    );
+    return () => {
+      current = false;
+    };
+  }, [ready]);
+  return ready ? <VariablesForm {...props} /> : null;
+}
+
+function VariablesForm({
   name,
   text,
   variables,
+  labels,
   submitLabel,
   children,
   busy,
@@ -35,6 +61,7 @@ export function PromptVariablesForm({
   onCancel,
 }: PromptVariablesFormProps) {
   const id = useId();
+  const t = useT();
   const [values, setValues] = useState<Record<string, string>>(() =>
     Object.fromEntries(variables.map((v) => [v.name, v.defaultValue])),
   );
@@ -82,11 +109,14 @@ export function PromptVariablesForm({
             return (
               <div className="field" key={variable.name}>
                 <label className="field-label" htmlFor={fieldId}>
-                  {variable.name}
+                  {labels?.[variable.name] ?? variable.name}
                   {variable.required ? (
-                    <span className="prompt-variables-required"> (required)</span>
+                    <span className="prompt-variables-required">
+                      {' '}
+                      {t('prompts.variables.required')}
+                    </span>
                   ) : (
-                    <span className="muted"> (optional)</span>
+                    <span className="muted"> {t('prompts.variables.optional')}</span>
                   )}
                 </label>
                 <input
@@ -105,7 +135,9 @@ export function PromptVariablesForm({
                 />
                 {isMissing && (
                   <p className="field-error" id={`${fieldId}-error`}>
-                    Fill in {variable.name}.
+                    {t('prompts.variables.missing', {
+                      name: labels?.[variable.name] ?? variable.name,
+                    })}
                   </p>
                 )}
               </div>
@@ -116,7 +148,7 @@ export function PromptVariablesForm({
       {children}
       <div className="prompt-variables-preview">
         <p className="field-label" id={`${id}-preview`}>
-          Preview
+          {t('prompts.variables.preview')}
         </p>
         <pre className="prompt-variables-text" aria-labelledby={`${id}-preview`} tabIndex={0}>
           {preview}
@@ -124,7 +156,7 @@ export function PromptVariablesForm({
       </div>
       <div className="prompt-variables-actions">
         <button type="button" className="button" onClick={onCancel} disabled={busy}>
-          Cancel
+          {t('prompts.variables.cancel')}
         </button>
         <button type="submit" className="button button-primary" ref={submitButton} disabled={busy}>
           {submitLabel}

@@ -14,17 +14,29 @@ import { PSEUDO_LOCALE, type AppLocale } from '../../../electron/shared/locales'
 import type errorsEn from '../../../electron/shared/messages/en/errors.json';
 import shellEn from './messages/en/shell.json';
 import type settingsEn from './messages/en/settings.json';
+import type knowledgeEn from './messages/en/knowledge.json';
+import type promptsEn from './messages/en/prompts.json';
+import type quickAskEn from './messages/en/quick-ask.json';
 
 /** Every namespace's English messages: the source of the keys. */
 interface Catalogues {
   shell: typeof shellEn;
   settings: typeof settingsEn;
+  knowledge: typeof knowledgeEn;
+  prompts: typeof promptsEn;
+  'quick-ask': typeof quickAskEn;
   /** Main's messages that reach the page (`electron/shared/messages`): see `lib/errors.ts`. */
   errors: typeof errorsEn;
 }
 export type Namespace = keyof Catalogues;
 /** The renderer's own namespaces, in `messages/<locale>/<namespace>.json`. */
-export const NAMESPACES = ['shell', 'settings'] as const satisfies readonly Namespace[];
+export const NAMESPACES = [
+  'shell',
+  'settings',
+  'knowledge',
+  'prompts',
+  'quick-ask',
+] as const satisfies readonly Namespace[];
 
 /** A message's key: a key not in the English catalogues fails the type check. */
 export type MessageKey = { [N in Namespace]: keyof Catalogues[N] }[Namespace] & string;
@@ -36,6 +48,8 @@ export const i18n = setupI18n({ locale: 'en', messages: { en: shellEn as unknown
 const wanted = new Set<Namespace>(['shell']);
 /** `${locale}/${namespace}` already in `i18n`. */
 const loaded = new Set<string>(['en/shell']);
+/** The language asked for last: the one shown, or the one a switch is fetching. */
+let requested: AppLocale = 'en';
 
 async function fetchCatalogue(locale: AppLocale, namespace: Namespace): Promise<Messages> {
   if (locale === PSEUDO_LOCALE) {
@@ -66,15 +80,23 @@ async function ensure(locale: AppLocale, namespaces: Iterable<Namespace>): Promi
   });
 }
 
-/** The messages of a namespace in the active language, before a screen that shows them. */
+/**
+ * The messages of a namespace in the active language, before a screen that shows them (and in
+ * the language a switch under way is fetching, so the screen does not show keys after it).
+ */
 export async function loadNamespace(namespace: Namespace): Promise<void> {
   wanted.add(namespace);
-  await ensure(i18n.locale as AppLocale, [namespace]);
+  const locales = new Set([i18n.locale as AppLocale, requested]);
+  await Promise.all([...locales].map((locale) => ensure(locale, [namespace])));
 }
 
 /** Switches every word on the page to `locale`, once its catalogues are in. */
 export async function activateLocale(locale: AppLocale): Promise<void> {
-  await ensure(locale, wanted);
+  requested = locale;
+  // Until every namespace asked for meanwhile is in too.
+  while ([...wanted].some((ns) => !loaded.has(`${locale}/${ns}`))) await ensure(locale, wanted);
+  // A later switch has the last word.
+  if (requested !== locale) return;
   if (i18n.locale !== locale) i18n.activate(locale);
   document.documentElement.lang = locale;
   // Main's messages (errors, refusals) on every screen, fetched after the first paint: until they

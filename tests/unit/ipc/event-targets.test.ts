@@ -9,9 +9,11 @@ describe('event targets', () => {
     expect(eventWindows(EVENTS.quickAskShown.channel)).toEqual(['quick']);
   });
 
-  it('sends connection changes and retry countdowns to both windows', () => {
+  it('sends connection changes, retry countdowns and settings changes to both windows', () => {
     expect(eventWindows(EVENTS.connectionsChanged.channel)).toEqual(['main', 'quick']);
     expect(eventWindows(EVENTS.retryScheduled.channel)).toEqual(['main', 'quick']);
+    // The quick window follows the language and the theme chosen in the main one.
+    expect(eventWindows(EVENTS.settingsChanged.channel)).toEqual(['main', 'quick']);
   });
 
   it('sends every other event of the contract to the main window only', () => {
@@ -20,6 +22,7 @@ describe('event targets', () => {
       EVENTS.quickAskShown.channel,
       EVENTS.connectionsChanged.channel,
       EVENTS.retryScheduled.channel,
+      EVENTS.settingsChanged.channel,
     ]);
     for (const { channel } of Object.values(EVENTS)) {
       if (!shared.has(channel)) expect(eventWindows(channel), channel).toEqual(['main']);

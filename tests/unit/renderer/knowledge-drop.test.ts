@@ -3,9 +3,10 @@
  * path; the rest (a snippet dragged from a browser, say) and what main refuses are named in one
  * message, and nothing is added twice.
  */
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { addDropped } from '../../../renderer/src/features/knowledge/knowledge-actions';
 import { useToastStore } from '../../../renderer/src/lib/toasts';
+import { inLocale } from './i18n/compiled-catalogue';
 
 function file(name: string): File {
   return new File(['text'], name, { type: 'text/plain' });
@@ -18,6 +19,7 @@ function installBridge(addKnowledgePaths: (request: unknown) => Promise<unknown>
   });
 }
 
+beforeEach(() => inLocale('en', 'knowledge'));
 afterEach(() => {
   vi.unstubAllGlobals();
   useToastStore.setState({ toasts: [] });
@@ -47,6 +49,15 @@ describe('dropping files on a knowledge base', () => {
     expect(add).not.toHaveBeenCalled();
     expect(useToastStore.getState().toasts[0]?.text).toMatch(
       /^2 dropped items are not files on disk/,
+    );
+  });
+
+  it('says it in the language shown', async () => {
+    installBridge(vi.fn());
+    inLocale('de', 'knowledge');
+    await addDropped('kb1', [file('a.txt')]);
+    expect(useToastStore.getState().toasts[0]?.text).toMatch(
+      /^Ein abgelegtes Element ist keine Datei/,
     );
   });
 

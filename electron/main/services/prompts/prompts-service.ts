@@ -21,6 +21,7 @@ import { templateVariables } from '../../../shared/prompt-template';
 import { AppError } from '../app-error';
 import { writeFileAtomic } from '../data-files';
 import { migrate, type Db } from '../database';
+import { BUILT_IN_PROMPTS } from './builtins';
 import { PROMPTS_DOMAIN, PROMPTS_MIGRATIONS } from './migrations';
 import { parsePromptFile, serializePrompts } from './prompt-file';
 import { nativeText, said } from '../words';
@@ -87,6 +88,32 @@ function stringList(json: string): string[] {
   }
 }
 
+/** Each built-in prompt's columns as shipped, by its key. */
+const SHIPPED = new Map(
+  BUILT_IN_PROMPTS.map(({ key, ...draft }) => [
+    key,
+    JSON.stringify(draftValues(promptDraftSchema.parse(draft))),
+  ]),
+);
+
+/** The key of a built-in prompt still as shipped; null once the person changed anything. */
+function asShipped(row: PromptRow): string | null {
+  if (row.builtin === null) return null;
+  const columns = [
+    row.kind,
+    row.name,
+    row.icon,
+    row.description,
+    JSON.stringify(stringList(row.tags)),
+    row.text,
+    row.model,
+    row.temperature,
+    row.max_tokens,
+    JSON.stringify(stringList(row.starters)),
+  ];
+  return SHIPPED.get(row.builtin) === JSON.stringify(columns) ? row.builtin : null;
+}
+
 function toPrompt(row: PromptRow): Prompt {
   return {
     id: row.id,
@@ -102,6 +129,7 @@ function toPrompt(row: PromptRow): Prompt {
     starters: stringList(row.starters),
     variables: templateVariables(row.text),
     builtIn: row.builtin !== null,
+    asShipped: asShipped(row),
     hidden: row.hidden !== 0,
     createdAt: row.created_at,
     updatedAt: row.updated_at,

@@ -154,6 +154,12 @@ export const promptSchema = z.object({
   variables: z.array(promptVariableSchema),
   /** One of the app's own prompts (which can be edited or hidden, not deleted). */
   builtIn: z.boolean(),
+  /**
+   * A built-in prompt exactly as the app ships it: its key, so the page can show its name,
+   * description, text and starter messages in the person's language. Null for the person's own
+   * prompts and for a built-in one they changed (it is theirs then, and stays as they wrote it).
+   */
+  asShipped: z.string().nullable(),
   hidden: z.boolean(),
   createdAt: z.string(),
   updatedAt: z.string(),

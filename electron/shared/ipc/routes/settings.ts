@@ -6,7 +6,7 @@
 import { z } from 'zod';
 import { LANGUAGE_CHOICES } from '../../locales';
 import { maxTokensSchema, temperatureSchema } from '../../relay-requests';
-import { route, type RouteSpec } from '../define';
+import { event, route, type EventSpec, type RouteSpec } from '../define';
 import { storedDesktopSettingsSchema } from './desktop';
 import { DEFAULT_PROXY_SETTINGS, proxySettingsSchema } from './network';
 import { storedQuickAskSettingsSchema } from './quick-ask';
@@ -80,3 +80,11 @@ export const SETTINGS_ROUTES = {
   getSettings: route('settings:get', z.undefined(), settingsSchema),
   updateSettings: route('settings:update', settingsChangesSchema, settingsSchema),
 } as const satisfies Record<string, RouteSpec>;
+
+export const SETTINGS_EVENTS = {
+  /**
+   * The settings as saved, after every change (whichever route made it): the quick ask window
+   * follows the language and the theme chosen in the main window while it is open.
+   */
+  settingsChanged: event('settings:changed', settingsSchema),
+} as const satisfies Record<string, EventSpec>;

@@ -1,3 +1,4 @@
+import { t } from '../../i18n/i18n';
 import { failureOf } from '../../lib/errors';
 import { requireBridge } from '../../lib/relay-bridge';
 import { showToast } from '../../lib/toasts';
@@ -152,12 +153,7 @@ export async function addDropped(id: string, files: readonly File[]): Promise<vo
     const { refused } =
       paths.length > 0 ? await bridge.addKnowledgePaths({ id, paths }) : { refused: [] };
     const reasons = refused.map((r) => r.reason);
-    if (unnamed > 0)
-      reasons.push(
-        unnamed === 1
-          ? 'One dropped item is not a file on disk (drop files or folders from the file manager).'
-          : `${unnamed} dropped items are not files on disk (drop files or folders from the file manager).`,
-      );
+    if (unnamed > 0) reasons.push(t('knowledge.drop.notOnDisk', { count: unnamed }));
     if (reasons.length > 0) showToast(reasons.join(' '), { tone: 'error' });
   } catch (error) {
     showToast(failureOf(error).message, { tone: 'error' });

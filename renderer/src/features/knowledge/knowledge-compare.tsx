@@ -4,10 +4,11 @@
  * passages both found marked. A base has no twin yet: a copy with another model is one click.
  */
 import { useId, useState } from 'react';
+import { useT } from '../../i18n/i18n';
 import { failureOf } from '../../lib/errors';
 import { requireBridge } from '../../lib/relay-bridge';
 import type { KnowledgeBase, KnowledgeBaseDetail, KnowledgeHit } from './knowledge-store';
-import { positionText } from './knowledge-format';
+import { formatScore, positionText } from './knowledge-format';
 import { ModelSelect } from './model-select';
 
 /** The most questions compared at once (each is embedded by both models). */
@@ -45,8 +46,9 @@ async function searchColumn(id: string, question: string): Promise<Column> {
 }
 
 function HitsColumn({ column, other }: { column: Column; other: Column }) {
+  const t = useT();
   if ('failure' in column) return <p className="knowledge-error">{column.failure}</p>;
-  if (column.hits.length === 0) return <p className="muted">Nothing was found.</p>;
+  if (column.hits.length === 0) return <p className="muted">{t('knowledge.ask.nothing')}</p>;
   const shared = new Set('hits' in other ? other.hits.map(passageKey) : []);
   return (
     <ol className="knowledge-compare-hits">
@@ -54,14 +56,16 @@ function HitsColumn({ column, other }: { column: Column; other: Column }) {
         const both = shared.has(passageKey(hit));
         return (
           <li key={hit.chunkId} data-both={both || undefined}>
-            <span className="knowledge-hit-score" title="Cosine similarity">
-              {hit.score.toFixed(3)}
+            <span className="knowledge-hit-score" title={t('knowledge.score.title')}>
+              {formatScore(hit.score)}
             </span>{' '}
             <span className="knowledge-hit-file" title={hit.path}>
               {hit.fileName}
             </span>{' '}
             <span className="muted">{positionText(hit.position)}</span>
-            {both && <span className="knowledge-compare-both"> · found by both</span>}
+            {both && (
+              <span className="knowledge-compare-both"> · {t('knowledge.compare.both')}</span>
+            )}
           </li>
         );
       })}
@@ -93,6 +97,7 @@ export function CompareModels({
   const [running, setRunning] = useState<{ done: number; total: number } | undefined>();
   const [failure, setFailure] = useState<string | undefined>();
   const questions = questionsOf(text);
+  const t = useT();
 
   async function compare() {
     if (!other) return;
@@ -126,12 +131,12 @@ export function CompareModels({
   return (
     <section className="knowledge-compare" aria-labelledby={`${otherId}-title`}>
       <h2 className="knowledge-heading" id={`${otherId}-title`}>
-        Compare embeddings models
+        {t('knowledge.compare.title')}
       </h2>
       {other ? (
         <div className="field">
           <label className="field-label" htmlFor={otherId}>
-            Compare with
+            {t('knowledge.compare.with')}
           </label>
           <select
             id={otherId}
@@ -141,25 +146,22 @@ export function CompareModels({
           >
             {twins.map((b) => (
               <option key={b.id} value={b.id}>
-                {b.name} ({b.model})
+                {t('knowledge.compare.option', { name: b.name, model: b.model })}
               </option>
             ))}
           </select>
         </div>
       ) : (
         <div className="knowledge-compare-copy">
-          <p className="muted">
-            Build a copy of “{base.name}” over the same files with another model, then ask both your
-            own questions.
-          </p>
+          <p className="muted">{t('knowledge.compare.copyHint', { name: base.name })}</p>
           <label className="visually-hidden" htmlFor={copyId}>
-            Model of the copy
+            {t('knowledge.compare.copyModel')}
           </label>
           <ModelSelect
             id={copyId}
             models={otherModels}
             value={copyModel || otherModels[0] || ''}
-            empty="No other embeddings model"
+            empty={t('knowledge.model.noOther')}
             onChange={setCopyModel}
           />
           <button
@@ -168,13 +170,13 @@ export function CompareModels({
             disabled={otherModels.length === 0 || base.sources.length === 0}
             onClick={() => void copy()}
           >
-            Build a copy
+            {t('knowledge.compare.copy')}
           </button>
         </div>
       )}
       <div className="field">
         <label className="field-label" htmlFor={questionsId}>
-          Your questions, one a line (up to {MAX_COMPARED_QUESTIONS})
+          {t('knowledge.compare.questions', { max: MAX_COMPARED_QUESTIONS })}
         </label>
         <textarea
           id={questionsId}
@@ -190,11 +192,14 @@ export function CompareModels({
         disabled={!other || questions.length === 0 || running !== undefined}
         onClick={() => void compare()}
       >
-        Compare
+        {t('knowledge.compare.run')}
       </button>
       {running && (
         <p role="status">
-          Asking question {Math.min(running.done + 1, running.total)} of {running.total}…
+          {t('knowledge.compare.running', {
+            index: Math.min(running.done + 1, running.total),
+            total: running.total,
+          })}
         </p>
       )}
       {failure && (
@@ -204,14 +209,12 @@ export function CompareModels({
       )}
       {results && (
         <div className="knowledge-compare-results">
-          <p className="muted">
-            Scores of two models are not on one scale: compare which passages each puts first.
-          </p>
+          <p className="muted">{t('knowledge.compare.scales')}</p>
           {results.questions.map(({ question, columns }, index) => (
             <section
               key={index}
               className="knowledge-compare-question"
-              aria-label={`Question ${index + 1}`}
+              aria-label={t('knowledge.compare.question', { index: index + 1 })}
             >
               <h3 className="knowledge-subheading">{question}</h3>
               <div className="knowledge-compare-columns">

@@ -4,6 +4,8 @@
  */
 import { useEffect, useId, useState, type FormEvent, type KeyboardEvent } from 'react';
 import { ConfirmDialog } from '../../components/confirm-dialog';
+import { formatNumber } from '../../i18n/format';
+import { t, useT } from '../../i18n/i18n';
 import { failureOf, type FailureInfo } from '../../lib/errors';
 import { formatCost, formatTokens } from '../../lib/money';
 import {
@@ -26,6 +28,7 @@ export function BaseTitle({ base }: { base: KnowledgeBaseDetail }) {
   const [name, setName] = useState(base.name);
   const [failure, setFailure] = useState<FailureInfo | undefined>();
   const [busy, setBusy] = useState(false);
+  const t = useT();
 
   useEffect(() => {
     setEditing(false);
@@ -58,7 +61,7 @@ export function BaseTitle({ base }: { base: KnowledgeBaseDetail }) {
             setEditing(true);
           }}
         >
-          Rename
+          {t('knowledge.rename')}
         </button>
       </div>
     );
@@ -66,7 +69,7 @@ export function BaseTitle({ base }: { base: KnowledgeBaseDetail }) {
   return (
     <form className="knowledge-title-row" onSubmit={(e) => void save(e)}>
       <label className="visually-hidden" htmlFor={inputId}>
-        Name of the knowledge base
+        {t('knowledge.rename.label')}
       </label>
       <input
         id={inputId}
@@ -86,7 +89,7 @@ export function BaseTitle({ base }: { base: KnowledgeBaseDetail }) {
         }}
       />
       <button type="submit" className="button button-primary button-small" disabled={busy}>
-        Save
+        {t('knowledge.rename.save')}
       </button>
       <button
         type="button"
@@ -96,7 +99,7 @@ export function BaseTitle({ base }: { base: KnowledgeBaseDetail }) {
           setFailure(undefined);
         }}
       >
-        Cancel
+        {t('knowledge.rename.cancel')}
       </button>
       {failure && (
         <p className="knowledge-error" role="alert" id={`${inputId}-error`}>
@@ -111,13 +114,13 @@ type Estimate = Awaited<ReturnType<typeof estimateModel>>;
 
 /** "Embeds 1,204 chunks again: about 61,000 tokens, about $0.01." */
 export function estimateText(estimate: Estimate, model: string): string {
-  const chunks = `${estimate.chunks.toLocaleString()} ${estimate.chunks === 1 ? 'chunk' : 'chunks'}`;
-  const tokens = `about ${formatTokens(estimate.tokens)} tokens`;
-  const cost =
-    estimate.cost === null
-      ? `cost unknown: ${model} has no price on the Models screen`
-      : `about ${formatCost(estimate.cost.amount, estimate.cost.currency)}`;
-  return `Embeds ${chunks} again with ${model}: ${tokens}, ${cost}.`;
+  const values = { chunks: estimate.chunks, model, tokens: formatTokens(estimate.tokens) };
+  return estimate.cost === null
+    ? t('knowledge.model.estimateUnpriced', values)
+    : t('knowledge.model.estimate', {
+        ...values,
+        cost: formatCost(estimate.cost.amount, estimate.cost.currency),
+      });
 }
 
 /** Change model…: pick another embeddings model, see what it sends and costs, then confirm. */
@@ -138,6 +141,7 @@ export function ChangeModel({
   const [failure, setFailure] = useState<FailureInfo | undefined>();
   const [busy, setBusy] = useState(false);
   const chosen = model || others[0] || '';
+  const t = useT();
 
   useEffect(() => {
     if (!open || !chosen) return;
@@ -164,15 +168,15 @@ export function ChangeModel({
         type="button"
         className="button"
         disabled={disabled}
-        title={others.length === 0 ? 'The relay offers no other embeddings model' : undefined}
+        title={others.length === 0 ? t('knowledge.model.noOther.title') : undefined}
         onClick={() => setOpen(true)}
       >
-        Change model…
+        {t('knowledge.model.change')}
       </button>
       <ConfirmDialog
         open={open}
-        title={`Change the model of “${base.name}”`}
-        confirmLabel="Embed again"
+        title={t('knowledge.model.dialog', { name: base.name })}
+        confirmLabel={t('knowledge.model.confirm')}
         busy={busy || !chosen || estimate === undefined}
         onCancel={close}
         onConfirm={() => {
@@ -192,13 +196,13 @@ export function ChangeModel({
       >
         <div className="field">
           <label className="field-label" htmlFor={selectId}>
-            New embeddings model
+            {t('knowledge.model.new')}
           </label>
           <ModelSelect
             id={selectId}
             models={others}
             value={chosen}
-            empty="No other embeddings model"
+            empty={t('knowledge.model.noOther')}
             onChange={(next) => {
               setFailure(undefined);
               setModel(next);
@@ -206,12 +210,9 @@ export function ChangeModel({
           />
         </div>
         <p data-testid="knowledge-estimate" aria-live="polite">
-          {estimate ? estimateText(estimate, chosen) : chosen ? 'Counting what it sends…' : ''}
+          {estimate ? estimateText(estimate, chosen) : chosen ? t('knowledge.model.counting') : ''}
         </p>
-        <p className="muted">
-          Now: {base.model}. The files are not read again; every chunk is sent to the relay to be
-          embedded with the new model, and the vectors of {base.model} are replaced.
-        </p>
+        <p className="muted">{t('knowledge.model.explain', { model: base.model })}</p>
         {failure && (
           <p className="knowledge-error" role="alert">
             {failure.message}
@@ -233,15 +234,16 @@ export function SourcesAndFiles({
   const [removing, setRemoving] = useState<string | undefined>();
   const ready = base.fileList.filter((f) => f.status === 'ready');
   const listed = ready.slice(0, MAX_FILES_LISTED);
+  const t = useT();
   if (base.sources.length === 0) return null;
   return (
     <div className="knowledge-sources">
-      <h3 className="knowledge-subheading">Reads from</h3>
-      <ul aria-label="Files and folders it reads">
+      <h3 className="knowledge-subheading">{t('knowledge.sources.title')}</h3>
+      <ul aria-label={t('knowledge.sources.list')}>
         {base.sources.map((source) => (
           <li key={source.path} className="knowledge-source">
             <span className="knowledge-source-kind">
-              {source.kind === 'folder' ? 'Folder' : 'File'}
+              {t(source.kind === 'folder' ? 'knowledge.sources.folder' : 'knowledge.sources.file')}
             </span>
             <span className="knowledge-source-path" title={source.path}>
               {source.path}
@@ -250,48 +252,51 @@ export function SourcesAndFiles({
               type="button"
               className="button button-small"
               disabled={disabled}
-              aria-label={`Remove ${source.path}`}
+              aria-label={t('knowledge.sources.remove.label', { path: source.path })}
               onClick={() => setRemoving(source.path)}
             >
-              Remove
+              {t('knowledge.sources.remove')}
             </button>
           </li>
         ))}
       </ul>
       {ready.length > 0 && (
         <details className="knowledge-files">
-          <summary>
-            {ready.length.toLocaleString()} {ready.length === 1 ? 'file' : 'files'} in it
-          </summary>
-          <ul aria-label="Files in the knowledge base">
+          <summary>{t('knowledge.files.summary', { count: ready.length })}</summary>
+          <ul aria-label={t('knowledge.files.list')}>
             {listed.map((file) => (
               <li key={file.id} className="knowledge-file">
                 <span className="knowledge-source-path" title={file.path}>
                   {file.name}
                 </span>
                 <span className="muted">
-                  {file.embedded.toLocaleString()} of {file.chunks.toLocaleString()} chunks
+                  {t('knowledge.files.chunks', {
+                    embedded: formatNumber(file.embedded),
+                    chunks: file.chunks,
+                  })}
                 </span>
                 <button
                   type="button"
                   className="button button-small"
-                  aria-label={`Show ${file.name} in its folder`}
+                  aria-label={t('knowledge.files.reveal.label', { name: file.name })}
                   onClick={() => void revealFile(base.id, file.id)}
                 >
-                  Show in folder
+                  {t('knowledge.files.reveal')}
                 </button>
               </li>
             ))}
           </ul>
           {ready.length > listed.length && (
-            <p className="muted">and {(ready.length - listed.length).toLocaleString()} more.</p>
+            <p className="muted">
+              {t('knowledge.files.more', { count: ready.length - listed.length })}
+            </p>
           )}
         </details>
       )}
       <ConfirmDialog
         open={removing !== undefined}
-        title="Stop reading this?"
-        confirmLabel="Remove"
+        title={t('knowledge.sources.remove.title')}
+        confirmLabel={t('knowledge.sources.remove')}
         danger
         onCancel={() => setRemoving(undefined)}
         onConfirm={() => {
@@ -301,7 +306,7 @@ export function SourcesAndFiles({
         }}
       >
         <p className="knowledge-source-path">{removing}</p>
-        <p>Its chunks and vectors leave the knowledge base. The files stay on disk.</p>
+        <p>{t('knowledge.sources.remove.body')}</p>
       </ConfirmDialog>
     </div>
   );

@@ -4,6 +4,8 @@ import { EmptyState } from '../../components/empty-state';
 import { Notice } from '../../components/notice';
 import { ReadFailure } from '../../components/read-failure';
 import { Spinner } from '../../components/spinner';
+import { useT, type MessageKey } from '../../i18n/i18n';
+import { formatNumber } from '../../i18n/format';
 import { failureOf, type FailureInfo } from '../../lib/errors';
 import { useFileDrop } from '../../lib/file-drop';
 import {
@@ -21,7 +23,7 @@ import {
   watchKnowledge,
 } from './knowledge-actions';
 import { CompareModels } from './knowledge-compare';
-import { positionText } from './knowledge-format';
+import { formatScore, positionText } from './knowledge-format';
 import { BaseTitle, ChangeModel, SourcesAndFiles } from './knowledge-manage';
 import { ModelSelect } from './model-select';
 import {
@@ -32,15 +34,13 @@ import {
 } from './knowledge-store';
 import './knowledge.css';
 
-const STATUS_TEXT: Record<KnowledgeBaseDetail['status'], string> = {
-  empty: 'No files yet',
-  indexing: 'Indexing',
-  ready: 'Ready',
-  cancelled: 'Stopped',
-  failed: 'Stopped by an error',
+const STATUS_TEXT: Record<KnowledgeBaseDetail['status'], MessageKey> = {
+  empty: 'knowledge.status.empty',
+  indexing: 'knowledge.status.indexing',
+  ready: 'knowledge.status.ready',
+  cancelled: 'knowledge.status.cancelled',
+  failed: 'knowledge.status.failed',
 };
-
-const number = (n: number) => n.toLocaleString('en-US');
 
 export { positionText } from './knowledge-format';
 
@@ -52,6 +52,7 @@ function CreateForm({ models, first }: { models: string[]; first: boolean }) {
   const [failure, setFailure] = useState<FailureInfo | undefined>();
   const [busy, setBusy] = useState(false);
   const chosen = model || models[0] || '';
+  const t = useT();
 
   async function submit(event: FormEvent) {
     event.preventDefault();
@@ -70,36 +71,36 @@ function CreateForm({ models, first }: { models: string[]; first: boolean }) {
   return (
     <form className="card knowledge-create" onSubmit={(e) => void submit(e)}>
       <h2 className="knowledge-heading">
-        {first ? 'Create a knowledge base' : 'New knowledge base'}
+        {t(first ? 'knowledge.create.first' : 'knowledge.create.another')}
       </h2>
       <div className="knowledge-create-fields">
         <div className="field">
           <label className="field-label" htmlFor={nameId}>
-            Name
+            {t('knowledge.create.name')}
           </label>
           <input
             id={nameId}
             className="input"
             value={name}
             maxLength={120}
-            placeholder="Harbour documents"
+            placeholder={t('knowledge.create.name.placeholder')}
             onChange={(e) => setName(e.target.value)}
           />
         </div>
         <div className="field">
           <label className="field-label" htmlFor={modelId}>
-            Embeddings model
+            {t('knowledge.create.model')}
           </label>
           <ModelSelect
             id={modelId}
             models={models}
             value={chosen}
-            empty="No embeddings model"
+            empty={t('knowledge.model.none')}
             onChange={setModel}
           />
         </div>
         <button type="submit" className="button button-primary" disabled={busy || !chosen}>
-          Create
+          {t('knowledge.create.submit')}
         </button>
       </div>
       {failure && (
@@ -115,9 +116,14 @@ function ProgressLine({ progress }: { progress: KnowledgeProgress }) {
   const reading = progress.phase === 'reading';
   const done = reading ? progress.files.done : progress.chunks.done;
   const total = reading ? progress.files.total : progress.chunks.total;
+  const t = useT();
   const label = reading
-    ? `Reading files: ${number(done)} of ${number(total)}`
-    : `Embedding chunks: ${number(done)} of ${number(total)} · ${number(progress.tokens)} tokens`;
+    ? t('knowledge.progress.reading', { done: formatNumber(done), total: formatNumber(total) })
+    : t('knowledge.progress.embedding', {
+        done: formatNumber(done),
+        total: formatNumber(total),
+        tokens: progress.tokens,
+      });
   return (
     <div className="knowledge-progress">
       <progress max={Math.max(1, total)} value={done} aria-label={label} />
@@ -133,10 +139,11 @@ function AskBox({ base }: { base: KnowledgeBaseDetail }) {
   const searching = useKnowledgeStore((s) => s.searching);
   const failure = useKnowledgeStore((s) => s.searchFailure);
   const ready = base.embedded > 0;
+  const t = useT();
   return (
     <section className="knowledge-ask" aria-labelledby={`${questionId}-title`}>
       <h2 className="knowledge-heading" id={`${questionId}-title`}>
-        Try a question
+        {t('knowledge.ask.title')}
       </h2>
       <form
         className="knowledge-ask-form"
@@ -146,34 +153,34 @@ function AskBox({ base }: { base: KnowledgeBaseDetail }) {
         }}
       >
         <label className="visually-hidden" htmlFor={questionId}>
-          Question
+          {t('knowledge.ask.question')}
         </label>
         <input
           id={questionId}
           className="input"
           value={question}
-          placeholder={ready ? 'Ask something your files answer' : 'Add files first'}
+          placeholder={t(ready ? 'knowledge.ask.placeholder' : 'knowledge.ask.placeholderEmpty')}
           disabled={!ready}
           onChange={(e) => setQuestion(e.target.value)}
         />
         <button type="submit" className="button" disabled={!ready || searching || !question.trim()}>
-          Search
+          {t('knowledge.ask.submit')}
         </button>
       </form>
       {failure && (
-        <Notice tone="error" title="The search did not run">
+        <Notice tone="error" title={t('knowledge.ask.failed')}>
           <p className="failure-message">{failure.message}</p>
         </Notice>
       )}
-      {hits && hits.length === 0 && <p className="muted">Nothing was found.</p>}
+      {hits && hits.length === 0 && <p className="muted">{t('knowledge.ask.nothing')}</p>}
       {hits && hits.length > 0 && (
-        <ol className="knowledge-hits" aria-label="Passages found, best first">
+        <ol className="knowledge-hits" aria-label={t('knowledge.ask.hits')}>
           {hits.map((hit) => (
             <li key={hit.chunkId} className="knowledge-hit">
               <p className="knowledge-hit-meta">
                 <span className="knowledge-hit-rank">#{hit.rank}</span>
-                <span className="knowledge-hit-score" title="Cosine similarity">
-                  {hit.score.toFixed(3)}
+                <span className="knowledge-hit-score" title={t('knowledge.score.title')}>
+                  {formatScore(hit.score)}
                 </span>
                 <span className="knowledge-hit-file" title={hit.path}>
                   {hit.fileName}
@@ -205,6 +212,7 @@ function BaseDetail({
   const drop = useFileDrop((files) => void addDropped(base.id, files), !indexing);
   const refused = base.fileList.filter((f) => f.status === 'refused');
   const resumable = (base.status === 'failed' || base.status === 'cancelled') && base.chunks > 0;
+  const t = useT();
   return (
     <section
       className="knowledge-detail"
@@ -216,12 +224,16 @@ function BaseDetail({
         <div>
           <BaseTitle base={base} />
           <p className="muted">
-            {base.model} · {base.connectionName ?? 'a deleted connection'} ·{' '}
-            <span data-testid="knowledge-status">{STATUS_TEXT[base.status]}</span>
+            {base.model} · {base.connectionName ?? t('knowledge.detail.deletedConnection')} ·{' '}
+            <span data-testid="knowledge-status">{t(STATUS_TEXT[base.status])}</span>
           </p>
           <p className="muted" data-testid="knowledge-counts">
-            {number(base.files)} {base.files === 1 ? 'file' : 'files'} · {number(base.embedded)} of{' '}
-            {number(base.chunks)} chunks embedded · {number(base.tokens)} tokens
+            {t('knowledge.detail.counts', {
+              files: base.files,
+              embedded: formatNumber(base.embedded),
+              chunks: base.chunks,
+              tokens: base.tokens,
+            })}
           </p>
         </div>
         <div className="knowledge-actions">
@@ -231,7 +243,7 @@ function BaseDetail({
             disabled={indexing}
             onClick={() => void addSources(base.id, 'files')}
           >
-            Add files…
+            {t('knowledge.detail.addFiles')}
           </button>
           <button
             type="button"
@@ -239,22 +251,22 @@ function BaseDetail({
             disabled={indexing}
             onClick={() => void addSources(base.id, 'folder')}
           >
-            Add folder…
+            {t('knowledge.detail.addFolder')}
           </button>
           <ChangeModel base={base} models={models} disabled={indexing} />
           {indexing ? (
             <button type="button" className="button" onClick={() => cancelIndexing(base.id)}>
-              Cancel
+              {t('knowledge.detail.cancel')}
             </button>
           ) : (
             base.sources.length > 0 && (
               <button type="button" className="button" onClick={() => void indexBase(base.id)}>
-                {resumable ? 'Resume' : 'Check for changes'}
+                {t(resumable ? 'knowledge.detail.resume' : 'knowledge.detail.check')}
               </button>
             )
           )}
           <button type="button" className="button button-danger" onClick={() => setDeleting(true)}>
-            Delete
+            {t('knowledge.detail.delete')}
           </button>
         </div>
       </header>
@@ -263,20 +275,24 @@ function BaseDetail({
       {base.error && !indexing && (
         <Notice
           tone={base.status === 'failed' ? 'error' : 'warning'}
-          title={base.status === 'failed' ? 'Indexing stopped' : 'Indexing was stopped'}
+          title={t(
+            base.status === 'failed' ? 'knowledge.detail.failed' : 'knowledge.detail.cancelled',
+          )}
         >
           <p className="failure-message">{base.error.message}</p>
-          <p>What was embedded is kept: Resume sends only the rest.</p>
+          <p>{t('knowledge.detail.resumeHint')}</p>
         </Notice>
       )}
 
       {refused.length > 0 && (
         <div className="knowledge-refused">
-          <h3 className="knowledge-subheading">Not added ({refused.length})</h3>
-          <ul aria-label="Files not added">
+          <h3 className="knowledge-subheading">
+            {t('knowledge.refused.title', { count: refused.length })}
+          </h3>
+          <ul aria-label={t('knowledge.refused.list')}>
             {refused.map((f) => (
               <li key={f.id} title={f.path}>
-                {f.message ?? `${f.name} was not added.`}
+                {f.message ?? t('knowledge.refused.file', { name: f.name })}
               </li>
             ))}
           </ul>
@@ -291,8 +307,8 @@ function BaseDetail({
 
       <ConfirmDialog
         open={deleting}
-        title={`Delete “${base.name}”?`}
-        confirmLabel="Delete"
+        title={t('knowledge.delete.title', { name: base.name })}
+        confirmLabel={t('knowledge.detail.delete')}
         danger
         onConfirm={() => {
           setDeleting(false);
@@ -300,7 +316,7 @@ function BaseDetail({
         }}
         onCancel={() => setDeleting(false)}
       >
-        <p>Its chunks and vectors are deleted. Your files are not touched.</p>
+        <p>{t('knowledge.delete.body')}</p>
       </ConfirmDialog>
     </section>
   );
@@ -315,6 +331,7 @@ export function KnowledgeScreen() {
   const selected = useKnowledgeStore((s) => s.selected);
   const detail = useKnowledgeStore((s) => s.detail);
   const progress = useKnowledgeStore((s) => s.progress);
+  const t = useT();
 
   useEffect(() => {
     void loadKnowledge();
@@ -326,30 +343,27 @@ export function KnowledgeScreen() {
     <div className="page knowledge-page">
       <header className="page-header">
         <div>
-          <h1 className="page-title">Knowledge</h1>
-          <p className="page-lead">Search your own files by meaning.</p>
+          <h1 className="page-title">{t('knowledge.title')}</h1>
+          <p className="page-lead">{t('knowledge.lead')}</p>
         </div>
       </header>
       <Notice tone="info" className="knowledge-privacy">
-        <p>
-          Your files stay on this computer. Only their text leaves it: sent to the relay to be
-          embedded, and, when you use a knowledge base in a chat, the passages found for a question.
-        </p>
+        <p>{t('knowledge.privacy')}</p>
       </Notice>
 
-      {status === 'loading' && <Spinner label="Loading knowledge bases" />}
+      {status === 'loading' && <Spinner label={t('knowledge.loading')} />}
       {status === 'failed' && failure && (
         <ReadFailure
-          title="The knowledge bases could not be read"
+          title={t('knowledge.unreadable')}
           message={failure.message}
           onRetry={() => void loadKnowledge()}
         />
       )}
       {status === 'ready' && bases.length === 0 && (
-        <EmptyState title="No knowledge base yet">
-          <p>Create one, then add files or a folder: Markdown, text, code, HTML, PDF, Word.</p>
+        <EmptyState title={t('knowledge.empty.title')}>
+          <p>{t('knowledge.empty.body')}</p>
           <button type="button" className="button" onClick={() => void createDemoBase()}>
-            Try the demo knowledge base
+            {t('knowledge.empty.demo')}
           </button>
         </EmptyState>
       )}
@@ -358,7 +372,7 @@ export function KnowledgeScreen() {
 
       {bases.length > 0 && (
         <div className="knowledge-layout">
-          <ul className="knowledge-list" aria-label="Knowledge bases">
+          <ul className="knowledge-list" aria-label={t('knowledge.list')}>
             {bases.map((base) => (
               <li key={base.id}>
                 <button
@@ -369,7 +383,10 @@ export function KnowledgeScreen() {
                 >
                   <span className="knowledge-list-name">{base.name}</span>
                   <span className="muted">
-                    {number(base.files)} files · {STATUS_TEXT[base.status]}
+                    {t('knowledge.list.item', {
+                      files: base.files,
+                      status: t(STATUS_TEXT[base.status]),
+                    })}
                   </span>
                 </button>
               </li>
@@ -383,7 +400,7 @@ export function KnowledgeScreen() {
               {...(progress[detail.id] ? { progress: progress[detail.id] } : {})}
             />
           ) : (
-            <Spinner label="Loading" />
+            <Spinner label={t('knowledge.loadingBase')} />
           )}
         </div>
       )}

@@ -1,8 +1,26 @@
 import { useEffect, useId, useRef, type ReactNode } from 'react';
 import { Notice } from '../../components/notice';
+import { Message, useT } from '../../i18n/i18n';
 import { templateVariables } from '../../../../electron/shared/prompt-template';
 import { savePrompt } from './prompts-actions';
 import { usePromptsStore, type PromptForm } from './prompts-store';
+
+/** The fields main may name when it refuses a draft; any other refusal is said below them. */
+const FIELDS = [
+  'name',
+  'text',
+  'temperature',
+  'maxTokens',
+  'model',
+  'icon',
+  'tags',
+  'starters',
+  'description',
+] as const;
+type Field = (typeof FIELDS)[number];
+
+/** The template's syntax, shown as it is written in every language. */
+const SYNTAX = { required: '{{name}}', filled: '{{name=default}}', optional: '{{name?}}' };
 
 /** The main-side limits, mirrored so the fields stop where main would refuse. */
 const LIMITS = { name: 120, icon: 16, description: 1000, text: 100_000 } as const;
@@ -60,27 +78,17 @@ export function PromptEditor() {
   const close = usePromptsStore((s) => s.editClosed);
   const nameRef = useRef<HTMLInputElement>(null);
   const titleId = useId();
+  const t = useT();
 
   useEffect(() => {
     nameRef.current?.focus();
   }, [editing]);
 
-  const errorFor = (field: string) => (failure?.param === field ? failure.message : undefined);
+  const errors = Object.fromEntries(
+    FIELDS.map((field) => [field, failure?.param === field ? failure.message : undefined]),
+  ) as Record<Field, string | undefined>;
   const otherError =
-    failure &&
-    ![
-      'name',
-      'text',
-      'temperature',
-      'maxTokens',
-      'model',
-      'icon',
-      'tags',
-      'starters',
-      'description',
-    ].includes(failure.param ?? '')
-      ? failure.message
-      : undefined;
+    failure && !FIELDS.some((field) => field === failure.param) ? failure.message : undefined;
   const assistant = form.kind === 'assistant';
   const variables = templateVariables(form.text);
   const set = (field: keyof PromptForm) => (event: { target: { value: string } }) =>
@@ -102,13 +110,11 @@ export function PromptEditor() {
       >
         <h2 className="prompt-editor-title" id={titleId}>
           {editing === 'new'
-            ? assistant
-              ? 'New assistant'
-              : 'New snippet'
-            : `Edit “${form.name}”`}
+            ? t(assistant ? 'prompts.newAssistant' : 'prompts.newSnippet')
+            : t('prompts.editor.edit', { name: form.name })}
         </h2>
         <fieldset className="prompt-kind">
-          <legend className="field-label">Kind</legend>
+          <legend className="field-label">{t('prompts.editor.kind')}</legend>
           <label className="prompt-kind-option">
             <input
               type="radio"
@@ -116,7 +122,8 @@ export function PromptEditor() {
               checked={assistant}
               onChange={() => change({ kind: 'assistant' })}
             />{' '}
-            Assistant <span className="muted">(starts a chat with this system prompt)</span>
+            {t('prompts.editor.assistant')}{' '}
+            <span className="muted">{t('prompts.editor.assistant.hint')}</span>
           </label>
           <label className="prompt-kind-option">
             <input
@@ -125,11 +132,12 @@ export function PromptEditor() {
               checked={!assistant}
               onChange={() => change({ kind: 'snippet' })}
             />{' '}
-            Snippet <span className="muted">(inserted in the message box with /)</span>
+            {t('prompts.editor.snippet')}{' '}
+            <span className="muted">{t('prompts.editor.snippet.hint')}</span>
           </label>
         </fieldset>
         <div className="prompt-editor-row">
-          <TextField label="Name" error={errorFor('name')}>
+          <TextField label={t('prompts.editor.name')} error={errors.name}>
             {(props) => (
               <input
                 {...props}
@@ -141,7 +149,11 @@ export function PromptEditor() {
               />
             )}
           </TextField>
-          <TextField label="Icon" hint="An emoji or a letter, optional." error={errorFor('icon')}>
+          <TextField
+            label={t('prompts.editor.icon')}
+            hint={t('prompts.editor.icon.hint')}
+            error={errors.icon}
+          >
             {(props) => (
               <input
                 {...props}
@@ -154,16 +166,21 @@ export function PromptEditor() {
           </TextField>
         </div>
         <TextField
-          label={assistant ? 'System prompt' : 'Text to insert'}
+          label={t(assistant ? 'prompts.editor.systemPrompt' : 'prompts.editor.insertText')}
           hint={
             <>
-              Write <code>{'{{name}}'}</code> for a value asked for each time,{' '}
-              <code>{'{{name=default}}'}</code> to fill one in, <code>{'{{name?}}'}</code> for an
-              optional one.
-              {variables.length > 0 && ` Variables: ${variables.map((v) => v.name).join(', ')}.`}
+              <Message
+                id="prompts.editor.text.hint"
+                values={SYNTAX}
+                components={{ 0: <code />, 1: <code />, 2: <code /> }}
+              />
+              {variables.length > 0 &&
+                ` ${t('prompts.editor.variables', {
+                  names: variables.map((v) => v.name).join(t('prompts.separator')),
+                })}`}
             </>
           }
-          error={errorFor('text')}
+          error={errors.text}
         >
           {(props) => (
             <textarea
@@ -177,7 +194,11 @@ export function PromptEditor() {
           )}
         </TextField>
         <div className="prompt-editor-row">
-          <TextField label="Description" hint="Optional." error={errorFor('description')}>
+          <TextField
+            label={t('prompts.editor.description')}
+            hint={t('prompts.editor.optional')}
+            error={errors.description}
+          >
             {(props) => (
               <input
                 {...props}
@@ -188,7 +209,11 @@ export function PromptEditor() {
               />
             )}
           </TextField>
-          <TextField label="Tags" hint="Separated by commas." error={errorFor('tags')}>
+          <TextField
+            label={t('prompts.editor.tags')}
+            hint={t('prompts.editor.tags.hint')}
+            error={errors.tags}
+          >
             {(props) => (
               <input {...props} className="input" value={form.tags} onChange={set('tags')} />
             )}
@@ -197,15 +222,19 @@ export function PromptEditor() {
         {assistant && (
           <>
             <div className="prompt-editor-row prompt-editor-row-3">
-              <TextField label="Model" hint="Optional: the chat's model." error={errorFor('model')}>
+              <TextField
+                label={t('prompts.editor.model')}
+                hint={t('prompts.editor.model.hint')}
+                error={errors.model}
+              >
                 {(props) => (
                   <input {...props} className="input" value={form.model} onChange={set('model')} />
                 )}
               </TextField>
               <TextField
-                label="Temperature (0 to 2)"
-                hint="Optional."
-                error={errorFor('temperature')}
+                label={t('prompts.editor.temperature')}
+                hint={t('prompts.editor.optional')}
+                error={errors.temperature}
               >
                 {(props) => (
                   <input
@@ -217,7 +246,11 @@ export function PromptEditor() {
                   />
                 )}
               </TextField>
-              <TextField label="Max tokens" hint="Optional." error={errorFor('maxTokens')}>
+              <TextField
+                label={t('prompts.editor.maxTokens')}
+                hint={t('prompts.editor.optional')}
+                error={errors.maxTokens}
+              >
                 {(props) => (
                   <input
                     {...props}
@@ -230,9 +263,9 @@ export function PromptEditor() {
               </TextField>
             </div>
             <TextField
-              label="Starter messages"
-              hint="Optional, one a line: offered as the chat's first message."
-              error={errorFor('starters')}
+              label={t('prompts.editor.starters')}
+              hint={t('prompts.editor.starters.hint')}
+              error={errors.starters}
             >
               {(props) => (
                 <textarea
@@ -247,16 +280,16 @@ export function PromptEditor() {
           </>
         )}
         {otherError && (
-          <Notice tone="error" title="The prompt was not saved">
+          <Notice tone="error" title={t('prompts.editor.notSaved')}>
             <p className="failure-message">{otherError}</p>
           </Notice>
         )}
         <div className="prompt-editor-actions">
           <button type="button" className="button" onClick={close} disabled={saving}>
-            Cancel
+            {t('prompts.editor.cancel')}
           </button>
           <button type="submit" className="button button-primary" disabled={saving}>
-            {saving ? 'Saving…' : 'Save'}
+            {t(saving ? 'prompts.editor.saving' : 'prompts.editor.save')}
           </button>
         </div>
       </form>

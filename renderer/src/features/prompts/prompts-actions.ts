@@ -1,3 +1,5 @@
+import { t } from '../../i18n/i18n';
+import { promptMatches, shownPrompt } from '../../lib/built-in-prompts';
 import { failureOf } from '../../lib/errors';
 import { requireBridge } from '../../lib/relay-bridge';
 import { showSavedToast, showToast } from '../../lib/toasts';
@@ -12,16 +14,25 @@ import {
 
 let loadSeq = 0;
 
-/** The library as the search and "Show hidden" ask for it. */
+/**
+ * The library as the search and "Show hidden" ask for it. Main searches the person's prompts;
+ * the built-in ones still as shipped are searched as the page shows them, in its language
+ * (`visiblePrompts`), so all of them are read while a search is on.
+ */
 export async function loadPrompts(): Promise<void> {
   const { query, showHidden, status } = usePromptsStore.getState();
   const seq = ++loadSeq;
   if (status === 'idle') usePromptsStore.setState({ status: 'loading' });
   try {
-    const prompts = await requireBridge().listPrompts({
-      ...(query.trim() ? { query: query.trim() } : {}),
-      includeHidden: showHidden,
-    });
+    const bridge = requireBridge();
+    const words = query.trim();
+    const [matched, all] = await Promise.all([
+      bridge.listPrompts({ ...(words ? { query: words } : {}), includeHidden: showHidden }),
+      words ? bridge.listPrompts({ includeHidden: showHidden }) : undefined,
+    ]);
+    const prompts = all
+      ? [...matched.filter((p) => p.asShipped === null), ...all.filter((p) => p.asShipped !== null)]
+      : matched;
     if (seq === loadSeq) usePromptsStore.getState().loaded(prompts);
   } catch (error) {
     if (seq === loadSeq) usePromptsStore.getState().loadFailed(failureOf(error));
@@ -41,6 +52,22 @@ export function searchPrompts(query: string): void {
 export function showHiddenPrompts(show: boolean): void {
   usePromptsStore.getState().showHiddenChanged(show);
   void loadPrompts();
+}
+
+/**
+ * The prompts the screen lists, as shown in `locale`: the built-in ones as shipped in that
+ * language and kept only if they match `query`, all of them by name as the language sorts.
+ */
+export function visiblePrompts(
+  prompts: readonly Prompt[],
+  query: string,
+  locale: string,
+): Prompt[] {
+  const collator = new Intl.Collator(locale, { sensitivity: 'base', numeric: true });
+  return prompts
+    .map(shownPrompt)
+    .filter((p) => p.asShipped === null || promptMatches(p, query, locale))
+    .sort((a, b) => collator.compare(a.name, b.name));
 }
 
 export function formOf(prompt: Prompt): PromptForm {
@@ -76,10 +103,9 @@ function numberField(
   const number = Number(text);
   if (!Number.isFinite(number))
     return {
-      error:
-        field === 'temperature'
-          ? 'Temperature: write a number from 0 to 2, or leave it empty.'
-          : 'Max tokens: write a whole number, or leave it empty.',
+      error: t(
+        field === 'temperature' ? 'prompts.editor.badTemperature' : 'prompts.editor.badMaxTokens',
+      ),
     };
   return number;
 }
@@ -131,7 +157,7 @@ export async function savePrompt(): Promise<boolean> {
         ? await bridge.createPrompt(draft)
         : await bridge.updatePrompt({ id: store.editing, draft });
     usePromptsStore.getState().editClosed();
-    showToast(`Saved “${saved.name}”.`);
+    showToast(t('prompts.toast.saved', { name: saved.name }));
     await loadPrompts();
     return true;
   } catch (error) {
@@ -147,7 +173,9 @@ export async function savePrompt(): Promise<boolean> {
 export async function deletePrompt(prompt: Prompt): Promise<void> {
   try {
     await requireBridge().deletePrompt({ id: prompt.id });
-    showToast(prompt.builtIn ? `Hid “${prompt.name}”.` : `Deleted “${prompt.name}”.`);
+    showToast(
+      t(prompt.builtIn ? 'prompts.toast.hidden' : 'prompts.toast.deleted', { name: prompt.name }),
+    );
     await loadPrompts();
   } catch (error) {
     showToast(failureOf(error).message, { tone: 'error' });
@@ -167,10 +195,7 @@ export async function exportLibrary(includeBuiltIn: boolean): Promise<void> {
   try {
     const result = await requireBridge().exportPrompts({ includeBuiltIn });
     if (result.saved)
-      showSavedToast(
-        `Exported ${result.count} ${result.count === 1 ? 'prompt' : 'prompts'}.`,
-        result.path,
-      );
+      showSavedToast(t('prompts.toast.exported', { count: result.count }), result.path);
   } catch (error) {
     showToast(failureOf(error).message, { tone: 'error' });
   }

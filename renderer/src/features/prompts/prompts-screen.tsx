@@ -6,6 +6,8 @@ import { EmptyState } from '../../components/empty-state';
 import { Notice } from '../../components/notice';
 import { PromptVariablesForm } from '../../components/prompt-variables-form';
 import { Spinner } from '../../components/spinner';
+import { i18n, useT, type MessageKey } from '../../i18n/i18n';
+import { variableLabels } from '../../lib/built-in-prompts';
 import { failureOf } from '../../lib/errors';
 import { showToast } from '../../lib/toasts';
 import {
@@ -19,12 +21,19 @@ import {
   setPromptHidden,
   showHiddenPrompts,
   startChatFrom,
+  visiblePrompts,
   watchPrompts,
   type ImportOutcome,
 } from './prompts-actions';
 import { PromptEditor } from './prompt-editor';
 import { usePromptsStore, type Prompt } from './prompts-store';
 import './prompts.css';
+
+/** The two lists of the library: their names, and what each says when it is empty. */
+const GROUPS = {
+  assistant: { title: 'prompts.assistants', none: 'prompts.assistants.none' },
+  snippet: { title: 'prompts.snippets', none: 'prompts.snippets.none' },
+} as const satisfies Record<string, { title: MessageKey; none: MessageKey }>;
 
 export interface PromptsScreenProps {
   /** A chat was started from an assistant: open it, and send `starter` if one was chosen. */
@@ -54,14 +63,17 @@ export function PromptsScreen({ onChatStarted }: PromptsScreenProps) {
     { ok: true; result: ImportOutcome } | { ok: false; message: string } | undefined
   >();
   const [includeBuiltIn, setIncludeBuiltIn] = useState(false);
+  const t = useT();
 
   useEffect(() => {
     void loadPrompts();
     return watchPrompts();
   }, []);
 
-  const assistants = prompts.filter((p) => p.kind === 'assistant');
-  const snippets = prompts.filter((p) => p.kind === 'snippet');
+  // Built-in prompts as shipped show in the language shown (their names sort with it).
+  const shown = visiblePrompts(prompts, query, i18n.locale);
+  const assistants = shown.filter((p) => p.kind === 'assistant');
+  const snippets = shown.filter((p) => p.kind === 'snippet');
 
   async function start(prompt: Prompt, systemPrompt: string, starter: string | undefined) {
     try {
@@ -79,106 +91,112 @@ export function PromptsScreen({ onChatStarted }: PromptsScreenProps) {
     else setStarting(prompt);
   }
 
-  const list = (title: string, items: Prompt[]) => (
-    <section className="prompt-group" aria-label={title}>
-      <h2 className="prompt-group-title">
-        {title} <span className="muted">({items.length})</span>
-      </h2>
-      {items.length === 0 ? (
-        <p className="muted">
-          {query ? `None match “${query}”.` : `No ${title.toLowerCase()} yet.`}
-        </p>
-      ) : (
-        <ul className="prompt-list">
-          {items.map((prompt) => (
-            <li key={prompt.id} className="prompt-card" data-hidden={prompt.hidden || undefined}>
-              <PromptMark prompt={prompt} />
-              <div className="prompt-card-body">
-                <p className="prompt-card-name">
-                  {prompt.name}
-                  {prompt.builtIn && <Badge>Built in</Badge>}
-                  {prompt.hidden && <Badge tone="warning">Hidden</Badge>}
-                </p>
-                {prompt.description && (
-                  <p className="prompt-card-description muted">{prompt.description}</p>
-                )}
-                <p className="prompt-card-meta muted">
-                  {[
-                    prompt.variables.length > 0 &&
-                      `Asks for ${prompt.variables.map((v) => v.name).join(', ')}`,
-                    prompt.model && `Model ${prompt.model}`,
-                    prompt.tags.length > 0 && prompt.tags.map((t) => `#${t}`).join(' '),
-                  ]
-                    .filter(Boolean)
-                    .join(' · ')}
-                </p>
-              </div>
-              <div className="prompt-card-actions">
-                {prompt.kind === 'assistant' && !prompt.hidden && (
-                  <button
-                    type="button"
-                    className="button button-small button-primary"
-                    aria-label={`Start chat with ${prompt.name}`}
-                    onClick={() => askToStart(prompt)}
-                  >
-                    Start chat
-                  </button>
-                )}
-                <button
-                  type="button"
-                  className="button button-small"
-                  aria-label={`Edit ${prompt.name}`}
-                  onClick={() => editPrompt(prompt)}
-                >
-                  Edit
-                </button>
-                {prompt.hidden ? (
+  const list = (
+    { title: titleKey, none }: (typeof GROUPS)[keyof typeof GROUPS],
+    items: Prompt[],
+  ) => {
+    const title = t(titleKey);
+    return (
+      <section className="prompt-group" aria-label={title}>
+        <h2 className="prompt-group-title">
+          {title} <span className="muted">({items.length})</span>
+        </h2>
+        {items.length === 0 ? (
+          <p className="muted">{query ? t('prompts.list.noMatch', { query }) : t(none)}</p>
+        ) : (
+          <ul className="prompt-list">
+            {items.map((prompt) => (
+              <li key={prompt.id} className="prompt-card" data-hidden={prompt.hidden || undefined}>
+                <PromptMark prompt={prompt} />
+                <div className="prompt-card-body">
+                  <p className="prompt-card-name">
+                    {prompt.name}
+                    {prompt.builtIn && <Badge>{t('prompts.card.builtIn')}</Badge>}
+                    {prompt.hidden && <Badge tone="warning">{t('prompts.card.hidden')}</Badge>}
+                  </p>
+                  {prompt.description && (
+                    <p className="prompt-card-description muted">{prompt.description}</p>
+                  )}
+                  <p className="prompt-card-meta muted">
+                    {[
+                      prompt.variables.length > 0 &&
+                        t('prompts.card.asksFor', {
+                          names: Object.values(variableLabels(prompt)).join(t('prompts.separator')),
+                        }),
+                      prompt.model && t('prompts.card.model', { model: prompt.model }),
+                      prompt.tags.length > 0 && prompt.tags.map((tag) => `#${tag}`).join(' '),
+                    ]
+                      .filter(Boolean)
+                      .join(' · ')}
+                  </p>
+                </div>
+                <div className="prompt-card-actions">
+                  {prompt.kind === 'assistant' && !prompt.hidden && (
+                    <button
+                      type="button"
+                      className="button button-small button-primary"
+                      aria-label={t('prompts.card.start.label', { name: prompt.name })}
+                      onClick={() => askToStart(prompt)}
+                    >
+                      {t('prompts.card.start')}
+                    </button>
+                  )}
                   <button
                     type="button"
                     className="button button-small"
-                    aria-label={`Show ${prompt.name}`}
-                    onClick={() => void setPromptHidden(prompt, false)}
+                    aria-label={t('prompts.card.edit.label', { name: prompt.name })}
+                    onClick={() => editPrompt(prompt)}
                   >
-                    Show
+                    {t('prompts.card.edit')}
                   </button>
-                ) : (
-                  <button
-                    type="button"
-                    className="button button-small button-quiet-danger"
-                    aria-label={`${prompt.builtIn ? 'Hide' : 'Delete'} ${prompt.name}`}
-                    onClick={() => setDeleting(prompt)}
-                  >
-                    {prompt.builtIn ? 'Hide' : 'Delete'}
-                  </button>
-                )}
-              </div>
-            </li>
-          ))}
-        </ul>
-      )}
-    </section>
-  );
+                  {prompt.hidden ? (
+                    <button
+                      type="button"
+                      className="button button-small"
+                      aria-label={t('prompts.card.show.label', { name: prompt.name })}
+                      onClick={() => void setPromptHidden(prompt, false)}
+                    >
+                      {t('prompts.card.show')}
+                    </button>
+                  ) : (
+                    <button
+                      type="button"
+                      className="button button-small button-quiet-danger"
+                      aria-label={t(
+                        prompt.builtIn ? 'prompts.card.hide.label' : 'prompts.card.delete.label',
+                        { name: prompt.name },
+                      )}
+                      onClick={() => setDeleting(prompt)}
+                    >
+                      {t(prompt.builtIn ? 'prompts.card.hide' : 'prompts.card.delete')}
+                    </button>
+                  )}
+                </div>
+              </li>
+            ))}
+          </ul>
+        )}
+      </section>
+    );
+  };
 
   return (
     <div className="page prompts-page">
       <header className="page-header">
         <div>
-          <h1 className="page-title">Prompts</h1>
-          <p className="page-lead">
-            Assistants start a chat with their system prompt; snippets are inserted by typing / at
-            the start of a message.
-          </p>
+          <h1 className="page-title">{t('prompts.title')}</h1>
+          <p className="page-lead">{t('prompts.lead')}</p>
         </div>
         <div className="page-header-actions">
           <button type="button" className="button" onClick={() => newPrompt('snippet')}>
-            New snippet
+            {t('prompts.newSnippet')}
           </button>
           <button
             type="button"
             className="button button-primary"
             onClick={() => newPrompt('assistant')}
           >
-            New assistant
+            {t('prompts.newAssistant')}
           </button>
         </div>
       </header>
@@ -189,8 +207,8 @@ export function PromptsScreen({ onChatStarted }: PromptsScreenProps) {
         <input
           type="search"
           className="input prompt-search"
-          aria-label="Search prompts"
-          placeholder="Search names, descriptions, tags and text"
+          aria-label={t('prompts.search')}
+          placeholder={t('prompts.search.placeholder')}
           value={query}
           onChange={(event) => searchPrompts(event.target.value)}
         />
@@ -200,7 +218,7 @@ export function PromptsScreen({ onChatStarted }: PromptsScreenProps) {
             checked={showHidden}
             onChange={(event) => showHiddenPrompts(event.target.checked)}
           />{' '}
-          Show hidden
+          {t('prompts.showHidden')}
         </label>
         <span className="prompt-toolbar-gap" />
         <button
@@ -208,14 +226,14 @@ export function PromptsScreen({ onChatStarted }: PromptsScreenProps) {
           className="button button-small"
           onClick={() => void importLibrary().then(setImported)}
         >
-          Import…
+          {t('prompts.import')}
         </button>
         <button
           type="button"
           className="button button-small"
           onClick={() => void exportLibrary(includeBuiltIn)}
         >
-          Export…
+          {t('prompts.export')}
         </button>
         <label className="prompt-check">
           <input
@@ -223,7 +241,7 @@ export function PromptsScreen({ onChatStarted }: PromptsScreenProps) {
             checked={includeBuiltIn}
             onChange={(event) => setIncludeBuiltIn(event.target.checked)}
           />{' '}
-          Export built-in ones too
+          {t('prompts.export.builtIn')}
         </label>
       </div>
 
@@ -233,33 +251,35 @@ export function PromptsScreen({ onChatStarted }: PromptsScreenProps) {
 
       {status === 'loading' && (
         <p className="muted">
-          <Spinner label="Loading" /> Reading the library…
+          <Spinner label={t('prompts.loading.label')} /> {t('prompts.loading')}
         </p>
       )}
       {status === 'failed' && failure && (
         <ReadFailure
-          title="The prompt library could not be read"
+          title={t('prompts.unreadable')}
           message={failure.message}
           onRetry={() => void loadPrompts()}
         />
       )}
       {status === 'ready' && prompts.length === 0 && !query ? (
-        <EmptyState title="The library is empty">
-          <p>Save an assistant or a snippet to reuse it in any chat.</p>
+        <EmptyState title={t('prompts.empty.title')}>
+          <p>{t('prompts.empty.body')}</p>
         </EmptyState>
       ) : (
         status === 'ready' && (
           <>
-            {list('Assistants', assistants)}
-            {list('Snippets', snippets)}
+            {list(GROUPS.assistant, assistants)}
+            {list(GROUPS.snippet, snippets)}
           </>
         )
       )}
 
       <ConfirmDialog
         open={deleting !== undefined}
-        title={deleting?.builtIn ? `Hide “${deleting?.name}”?` : `Delete “${deleting?.name}”?`}
-        confirmLabel={deleting?.builtIn ? 'Hide' : 'Delete'}
+        title={t(deleting?.builtIn ? 'prompts.hide.title' : 'prompts.delete.title', {
+          name: deleting?.name ?? '',
+        })}
+        confirmLabel={t(deleting?.builtIn ? 'prompts.card.hide' : 'prompts.card.delete')}
         danger={!deleting?.builtIn}
         onConfirm={() => {
           const prompt = deleting;
@@ -268,11 +288,7 @@ export function PromptsScreen({ onChatStarted }: PromptsScreenProps) {
         }}
         onCancel={() => setDeleting(undefined)}
       >
-        <p>
-          {deleting?.builtIn
-            ? 'A built-in prompt is hidden, not deleted: “Show hidden” brings it back.'
-            : 'The prompt is deleted from the library. Chats started from it are kept.'}
-        </p>
+        <p>{t(deleting?.builtIn ? 'prompts.hide.body' : 'prompts.delete.body')}</p>
       </ConfirmDialog>
 
       {starting && (
@@ -293,35 +309,36 @@ function ImportOutcomeNotice({
   outcome: { ok: true; result: ImportOutcome } | { ok: false; message: string };
   onClose(): void;
 }) {
+  const t = useT();
   const close = (
     <button type="button" className="button button-small" onClick={onClose}>
-      Close
+      {t('prompts.import.close')}
     </button>
   );
   if (!outcome.ok)
     return (
-      <Notice tone="error" title="The file was not imported" actions={close}>
+      <Notice tone="error" title={t('prompts.import.failed')} actions={close}>
         <p className="failure-message">{outcome.message}</p>
       </Notice>
     );
   const { result } = outcome;
   if (!result.chosen) return null;
   const parts = [
-    `${result.added} ${result.added === 1 ? 'prompt' : 'prompts'} added`,
-    result.duplicates > 0 && `${result.duplicates} already in the library`,
-    result.refused.length > 0 && `${result.refused.length} refused`,
+    t('prompts.import.added', { count: result.added }),
+    result.duplicates > 0 && t('prompts.import.duplicates', { count: result.duplicates }),
+    result.refused.length > 0 && t('prompts.import.refused', { count: result.refused.length }),
   ].filter(Boolean);
   return (
     <Notice
       tone={result.refused.length > 0 ? 'warning' : 'success'}
-      title={`Imported: ${parts.join(', ')}`}
+      title={t('prompts.import.done', { parts: parts.join(t('prompts.separator')) })}
       actions={close}
     >
       {result.refused.length > 0 && (
         <ul className="prompt-refused">
           {result.refused.map((r, i) => (
             <li key={i}>
-              {r.entry}: {r.reason}
+              {t('prompts.import.refusedEntry', { entry: r.entry, reason: r.reason })}
             </li>
           ))}
         </ul>
@@ -344,6 +361,7 @@ function StartDialog({
   const [starter, setStarter] = useState<number>(-1);
   const [busy, setBusy] = useState(false);
   const groupId = useId();
+  const t = useT();
   useEffect(() => {
     const dialog = ref.current;
     if (dialog && !dialog.open) dialog.showModal();
@@ -353,17 +371,18 @@ function StartDialog({
     <dialog
       ref={ref}
       className="dialog prompt-start-dialog"
-      aria-label={`Start a chat with ${prompt.name}`}
+      aria-label={t('prompts.start.title', { name: prompt.name })}
       onCancel={(event) => {
         event.preventDefault();
         onCancel();
       }}
     >
       <PromptVariablesForm
-        name={`Start a chat with ${prompt.name}`}
+        name={t('prompts.start.title', { name: prompt.name })}
         text={prompt.text}
         variables={prompt.variables}
-        submitLabel="Start chat"
+        labels={variableLabels(prompt)}
+        submitLabel={t('prompts.card.start')}
         busy={busy}
         onSubmit={(filled) => {
           setBusy(true);
@@ -374,7 +393,7 @@ function StartDialog({
         {prompt.starters.length > 0 && (
           <fieldset className="prompt-starters" aria-labelledby={groupId}>
             <legend className="field-label" id={groupId}>
-              First message
+              {t('prompts.start.first')}
             </legend>
             <label className="prompt-kind-option">
               <input
@@ -383,7 +402,7 @@ function StartDialog({
                 checked={starter === -1}
                 onChange={() => setStarter(-1)}
               />{' '}
-              None: I will write it
+              {t('prompts.start.none')}
             </label>
             {prompt.starters.map((text, index) => (
               <label className="prompt-kind-option" key={index}>

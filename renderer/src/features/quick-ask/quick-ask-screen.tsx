@@ -2,6 +2,7 @@ import { useEffect, useRef, useState, type KeyboardEvent, type ReactNode } from 
 import { Badge } from '../../components/badge';
 import { Notice } from '../../components/notice';
 import { Spinner } from '../../components/spinner';
+import { useT } from '../../i18n/i18n';
 import { failureTitle } from '../../lib/errors';
 import {
   askQuestion,
@@ -34,6 +35,7 @@ export function QuickAskScreen({ renderReply }: QuickAskScreenProps) {
   const actionFailure = useQuickAskStore((s) => s.actionFailure);
   const [prompt, setPrompt] = useState('');
   const input = useRef<HTMLTextAreaElement>(null);
+  const t = useT();
 
   useEffect(() => {
     void loadQuickAsk().then(() => input.current?.focus());
@@ -72,43 +74,41 @@ export function QuickAskScreen({ renderReply }: QuickAskScreenProps) {
   }
 
   const context = info?.context;
-  const contextPlace =
-    context?.source === 'selection' ? 'the text you last selected' : 'the clipboard';
 
   return (
-    <main className="quick" aria-label="Quick ask">
+    <main className="quick" aria-label={t('quickAsk.title')}>
       <header className="quick-bar">
         <span className="app-mark app-mark-small" aria-hidden="true" />
         <p className="quick-model">
           {status === 'loading' ? (
-            <Spinner label="Loading" />
+            <Spinner label={t('quickAsk.loading')} />
           ) : model ? (
             <>
               <span className="quick-model-name">{model}</span>
               {info?.connectionName && <span className="muted"> · {info.connectionName}</span>}
-              {info?.isDemo && <Badge tone="demo">Demo</Badge>}
+              {info?.isDemo && <Badge tone="demo">{t('quickAsk.demo')}</Badge>}
             </>
           ) : (
-            <span className="muted">No chat model</span>
+            <span className="muted">{t('quickAsk.noModel')}</span>
           )}
         </p>
         <span className="quick-bar-spacer" />
-        <kbd className="quick-hint" title="Esc hides this window">
-          Esc
+        <kbd className="quick-hint" title={t('quickAsk.esc.title')}>
+          {t('quickAsk.esc')}
         </kbd>
         <button type="button" className="button button-small" onClick={() => void hideWindow()}>
-          Hide
+          {t('quickAsk.hide')}
         </button>
       </header>
 
       {status === 'failed' && (
-        <Notice tone="error" title="Quick ask could not start">
+        <Notice tone="error" title={t('quickAsk.failed')}>
           <p className="failure-message">{failure?.message}</p>
         </Notice>
       )}
       {status === 'ready' && !model && (
-        <Notice tone="warning" title="Nothing to ask yet">
-          <p>{info?.problem ?? 'There is no chat model to ask.'}</p>
+        <Notice tone="warning" title={t('quickAsk.nothing.title')}>
+          <p>{info?.problem ?? t('quickAsk.nothing.body')}</p>
         </Notice>
       )}
 
@@ -120,7 +120,7 @@ export function QuickAskScreen({ renderReply }: QuickAskScreenProps) {
         }}
       >
         <label className="visually-hidden" htmlFor="quick-prompt">
-          Your question
+          {t('quickAsk.question')}
         </label>
         <textarea
           id="quick-prompt"
@@ -128,24 +128,26 @@ export function QuickAskScreen({ renderReply }: QuickAskScreenProps) {
           className="input quick-prompt"
           rows={2}
           value={prompt}
-          placeholder={model ? `Ask ${model}…` : 'Ask…'}
+          placeholder={model ? t('quickAsk.placeholder', { model }) : t('quickAsk.placeholderNone')}
           onChange={(event) => setPrompt(event.target.value)}
           onKeyDown={onPromptKey}
           disabled={!model}
           aria-describedby="quick-keys"
         />
         <p className="field-hint" id="quick-keys">
-          Enter sends, Shift+Enter adds a line, Esc hides this window.
-          {info && !info.saveConversations && ' Not saved unless you open it in Relay Desktop.'}
+          {t('quickAsk.keys')}
+          {info && !info.saveConversations && ` ${t('quickAsk.notSaved')}`}
         </p>
       </form>
 
       {context && includeContext && (
-        <section className="quick-context" aria-label="Context from the clipboard">
+        <section className="quick-context" aria-label={t('quickAsk.context')}>
           <p className="quick-context-title">
-            Sent with your question: {contextPlace} ({context.text.length.toLocaleString()}{' '}
-            characters
-            {context.truncated ? ', cut at the limit' : ''})
+            {t('quickAsk.context.title', {
+              source: context.source === 'selection' ? 'selection' : 'clipboard',
+              cut: context.truncated ? 'yes' : 'no',
+              characters: context.text.length,
+            })}
           </p>
           <blockquote className="quick-context-text">
             {context.text.length > PREVIEW_CHARS
@@ -157,19 +159,20 @@ export function QuickAskScreen({ renderReply }: QuickAskScreenProps) {
             className="button button-small"
             onClick={() => useQuickAskStore.getState().contextDropped()}
           >
-            Don’t send it
+            {t('quickAsk.context.drop')}
           </button>
         </section>
       )}
 
       {exchange && (
-        <section className="quick-reply" aria-label="Reply" aria-busy={streaming}>
+        <section className="quick-reply" aria-label={t('quickAsk.reply')} aria-busy={streaming}>
           <p className="quick-question">{exchange.prompt}</p>
           {exchange.text !== '' ? (
             renderReply(exchange.text, streaming)
           ) : streaming ? (
             <p className="muted">
-              <Spinner label="Writing" /> {exchange.model} is writing…
+              <Spinner label={t('quickAsk.writing.label')} />{' '}
+              {t('quickAsk.writing', { model: exchange.model })}
             </p>
           ) : null}
           {exchange.error && (
@@ -178,7 +181,7 @@ export function QuickAskScreen({ renderReply }: QuickAskScreenProps) {
             </Notice>
           )}
           {exchange.status === 'interrupted' && !exchange.error && (
-            <p className="muted">Stopped. The text so far is kept.</p>
+            <p className="muted">{t('quickAsk.stopped')}</p>
           )}
         </section>
       )}
@@ -193,16 +196,16 @@ export function QuickAskScreen({ renderReply }: QuickAskScreenProps) {
         <footer className="quick-actions">
           {streaming ? (
             <button type="button" className="button" onClick={() => void stopReply()}>
-              Stop
+              {t('quickAsk.stop')}
             </button>
           ) : (
             <>
               {exchange.text !== '' && (
                 <button type="button" className="button" onClick={() => void copyReply()}>
-                  Copy reply
+                  {t('quickAsk.copy')}
                 </button>
               )}
-              {exchange.conversationId && <span className="muted">Saved as a conversation</span>}
+              {exchange.conversationId && <span className="muted">{t('quickAsk.saved')}</span>}
             </>
           )}
           <span className="quick-bar-spacer" />
@@ -212,7 +215,7 @@ export function QuickAskScreen({ renderReply }: QuickAskScreenProps) {
             disabled={streaming}
             onClick={() => void openInApp()}
           >
-            Open in Relay Desktop
+            {t('quickAsk.open')}
           </button>
         </footer>
       )}

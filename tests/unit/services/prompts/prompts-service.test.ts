@@ -177,6 +177,30 @@ describe('prompt library', () => {
     expect(edited).toMatchObject({ builtIn: true, name: 'My reviewer' });
   });
 
+  it('marks a built-in prompt as shipped until the person changes it', () => {
+    const shipped = (name: string) => prompts.list().find((p) => p.name === name)?.asShipped;
+    expect(prompts.list().map((p) => p.asShipped)).toEqual(
+      expect.arrayContaining(BUILT_IN_PROMPTS.map((b) => b.key)),
+    );
+    expect(prompts.create(snippet).asShipped).toBeNull();
+
+    const reviewer = prompts.list().find((p) => p.asShipped === 'code-reviewer')!;
+    // Hidden and shown again, it is still the app's own text.
+    prompts.delete(reviewer.id);
+    expect(prompts.setHidden(reviewer.id, false).asShipped).toBe('code-reviewer');
+    // Saved unchanged from the editor: still as shipped.
+    const { id, kind, name, icon, description, tags, text, model, temperature, maxTokens } =
+      reviewer;
+    const draft = { kind, name, icon, description, tags, text, model, temperature, maxTokens };
+    expect(prompts.update(id, { ...draft, starters: reviewer.starters }).asShipped).toBe(
+      'code-reviewer',
+    );
+    // Any change, even a starter message, makes it the person's own.
+    expect(prompts.update(id, { ...draft, starters: ['Review this:'] }).asShipped).toBeNull();
+    expect(shipped('Code reviewer')).toBeNull();
+    expect(shipped('Writing editor')).toBe('writing-editor');
+  });
+
   it('remembers the prompt a conversation came from, by its name once it is gone', () => {
     const made = prompts.create({ kind: 'assistant', name: 'Tutor', icon: '🎓', text: 'Teach.' });
     expect(prompts.conversationPrompt('c1')).toBeNull();

@@ -6,6 +6,7 @@
  * reference stays the text it was.
  */
 import { createContext, useContext, type ReactNode } from 'react';
+import { useT } from '../../../i18n/i18n';
 import { useKnowledgeChatStore } from './knowledge-chat-store';
 
 interface MdNode {
@@ -63,7 +64,11 @@ export function CitingReplyProvider({
   );
 }
 
-/** A `[n]` reference: a button opening source n below the reply, or the text it was. */
+/**
+ * A `[n]` reference: a button opening source n below the reply, or the text it was. A reply
+ * cites only once the knowledge chip has listed the replies with sources, after it loaded its
+ * words.
+ */
 export function Citation({
   source,
   children,
@@ -72,14 +77,15 @@ export function Citation({
   children: ReactNode;
 }) {
   const replyId = useContext(CitingReply);
+  const t = useT();
   const n = Number(source);
   if (replyId === undefined || !Number.isInteger(n) || n < 1) return <>{children}</>;
   return (
     <button
       type="button"
       className="chat-citation"
-      aria-label={`Source ${n}`}
-      title={`Show source ${n}`}
+      aria-label={t('knowledge.citation.label', { source: n })}
+      title={t('knowledge.citation.title', { source: n })}
       onClick={() => useKnowledgeChatStore.getState().opened({ replyId, source: n })}
     >
       {n}

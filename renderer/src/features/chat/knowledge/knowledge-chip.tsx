@@ -6,6 +6,7 @@
  */
 import { useEffect, useId, useState } from 'react';
 import { PopoverButton } from '../../../components/popover-button';
+import { loadNamespace, useT, type MessageKey } from '../../../i18n/i18n';
 import { failureOf } from '../../../lib/errors';
 import { relayBridge, requireBridge, type Answer } from '../../../lib/relay-bridge';
 import { useKnowledgeChatStore } from './knowledge-chat-store';
@@ -13,6 +14,18 @@ import './knowledge-chat.css';
 
 type ConversationKnowledge = Answer<'getConversationKnowledge'>;
 type KnowledgeBase = Answer<'listKnowledgeBases'>[number];
+
+// Loaded after the chat screen: its words (and those of the sources below a reply, which open
+// only once this has said which replies have them) come before it renders.
+await loadNamespace('knowledge');
+
+const STATUS: Record<KnowledgeBase['status'], MessageKey> = {
+  empty: 'knowledge.status.empty',
+  indexing: 'knowledge.status.indexing',
+  ready: 'knowledge.status.ready',
+  cancelled: 'knowledge.status.cancelled',
+  failed: 'knowledge.status.failed',
+};
 
 function useRetrievalReplies(conversationId: string) {
   useEffect(() => {
@@ -41,6 +54,7 @@ export default function KnowledgeChip({ conversationId }: { conversationId: stri
   const [bases, setBases] = useState<KnowledgeBase[]>();
   const [failure, setFailure] = useState<string>();
   const id = useId();
+  const t = useT();
   useRetrievalReplies(conversationId);
 
   useEffect(() => {
@@ -110,15 +124,11 @@ export default function KnowledgeChip({ conversationId }: { conversationId: stri
 
   return (
     <div className="chat-knowledge" data-active={linked.length > 0 || undefined}>
-      <PopoverButton label="Knowledge bases" icon="knowledge">
+      <PopoverButton label={t('knowledge.chip.label')} icon="knowledge">
         <fieldset className="chat-knowledge-bases">
-          <legend>Ask with</legend>
-          {bases === undefined && <p className="chat-option-hint">Loading the knowledge bases…</p>}
-          {bases?.length === 0 && (
-            <p className="chat-option-hint">
-              No knowledge base yet: build one on the Knowledge screen.
-            </p>
-          )}
+          <legend>{t('knowledge.chip.askWith')}</legend>
+          {bases === undefined && <p className="chat-option-hint">{t('knowledge.chip.loading')}</p>}
+          {bases?.length === 0 && <p className="chat-option-hint">{t('knowledge.chip.none')}</p>}
           {bases?.map((base) => (
             <label key={base.id} className="chat-knowledge-base">
               <input
@@ -128,26 +138,31 @@ export default function KnowledgeChip({ conversationId }: { conversationId: stri
               />{' '}
               {base.name}{' '}
               <span className="chat-option-hint">
-                {base.embedded} chunks{base.status === 'ready' ? '' : ` · ${base.status}`}
+                {base.status === 'ready'
+                  ? t('knowledge.chip.chunks', { count: base.embedded })
+                  : t('knowledge.chip.chunksStatus', {
+                      count: base.embedded,
+                      status: t(STATUS[base.status]),
+                    })}
               </span>
             </label>
           ))}
           {missing.map((base) => (
             <p key={base.id} className="field-error">
-              “{base.name}” was deleted.{' '}
+              {t('knowledge.chip.deleted', { name: base.name })}{' '}
               <button
                 type="button"
                 className="button button-small"
                 onClick={() => toggle(base.id, false)}
               >
-                Remove it
+                {t('knowledge.chip.removeDeleted')}
               </button>
             </p>
           ))}
         </fieldset>
         {settings && (
           <div className="chat-knowledge-settings">
-            <label htmlFor={`${id}-k`}>Chunks retrieved (top-k)</label>
+            <label htmlFor={`${id}-k`}>{t('knowledge.chip.topK')}</label>
             <input
               id={`${id}-k`}
               className="input"
@@ -157,7 +172,7 @@ export default function KnowledgeChip({ conversationId }: { conversationId: stri
               defaultValue={settings.topK}
               onChange={numberChange('topK')}
             />
-            <label htmlFor={`${id}-s`}>Score threshold</label>
+            <label htmlFor={`${id}-s`}>{t('knowledge.chip.threshold')}</label>
             <input
               id={`${id}-s`}
               className="input"
@@ -168,7 +183,7 @@ export default function KnowledgeChip({ conversationId }: { conversationId: stri
               defaultValue={settings.minScore}
               onChange={numberChange('minScore')}
             />
-            <label htmlFor={`${id}-b`}>Sources’ token budget</label>
+            <label htmlFor={`${id}-b`}>{t('knowledge.chip.budget')}</label>
             <input
               id={`${id}-b`}
               className="input"
@@ -181,10 +196,7 @@ export default function KnowledgeChip({ conversationId }: { conversationId: stri
             />
           </div>
         )}
-        <p className="chat-option-hint">
-          Your files stay on this computer: only the question and the chunks retrieved are sent to
-          the relay.
-        </p>
+        <p className="chat-option-hint">{t('knowledge.chip.privacy')}</p>
         {failure && (
           <p className="field-error" role="alert">
             {failure}
@@ -195,9 +207,9 @@ export default function KnowledgeChip({ conversationId }: { conversationId: stri
         <span
           className="chat-knowledge-names"
           data-missing={missing.length > 0 || undefined}
-          title="The knowledge bases this conversation asks with"
+          title={t('knowledge.chip.names')}
         >
-          {linked.map((b) => b.name).join(', ')}
+          {linked.map((b) => b.name).join(t('knowledge.chip.separator'))}
         </span>
       )}
     </div>

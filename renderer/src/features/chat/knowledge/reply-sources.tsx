@@ -7,6 +7,8 @@
  */
 import { useEffect, useMemo, useState } from 'react';
 import { Icon } from '../../../components/icon';
+import { formatNumber } from '../../../i18n/format';
+import { loadNamespace, t, useT, type MessageKey } from '../../../i18n/i18n';
 import { failureOf, type FailureInfo } from '../../../lib/errors';
 import { requireBridge, type Answer } from '../../../lib/relay-bridge';
 import '../../embeddings/embeddings.css';
@@ -23,25 +25,32 @@ type RetrievalRecord = NonNullable<Answer<'getRetrieval'>>;
 type RetrievedChunk = RetrievalRecord['chunks'][number];
 type ConversationKnowledge = Answer<'getConversationKnowledge'>;
 
+// Loaded the first time a reply's sources are opened: its words come before it renders.
+await loadNamespace('knowledge');
+
 /** Where a chunk sits, as a person reads it: page, lines, headings. */
 export function whereOf(position: RetrievedChunk['position']): string {
   const parts: string[] = [];
-  if (position.page !== null) parts.push(`page ${position.page}`);
+  if (position.page !== null) parts.push(t('knowledge.where.page', { page: position.page }));
   parts.push(
     position.lineStart === position.lineEnd
-      ? `line ${position.lineStart}`
-      : `lines ${position.lineStart}–${position.lineEnd}`,
+      ? t('knowledge.where.line', { line: position.lineStart })
+      : t('knowledge.where.lines', { start: position.lineStart, end: position.lineEnd }),
   );
   if (position.headings.length > 0) parts.push(position.headings.join(' › '));
   return parts.join(' · ');
 }
 
-const PLACEMENTS: Record<RetrievedChunk['placement'], string> = {
-  prompt: 'In the prompt',
-  budget: 'Cut by the token budget',
-  threshold: 'Under the threshold',
-  excluded: 'Excluded by you',
+const PLACEMENTS: Record<RetrievedChunk['placement'], MessageKey> = {
+  prompt: 'knowledge.xray.placement.prompt',
+  budget: 'knowledge.xray.placement.budget',
+  threshold: 'knowledge.xray.placement.threshold',
+  excluded: 'knowledge.xray.placement.excluded',
 };
+
+/** A cosine similarity as the scores are shown: three decimals, in the language's own form. */
+const formatScore = (value: number) =>
+  formatNumber(value, { minimumFractionDigits: 3, maximumFractionDigits: 3 });
 
 function close() {
   useKnowledgeChatStore.getState().opened(undefined);
@@ -56,6 +65,7 @@ export default function ReplySources({
 }) {
   const [record, setRecord] = useState<RetrievalRecord | null>();
   const [failure, setFailure] = useState<FailureInfo>();
+  const t = useT();
   useEffect(() => {
     let current = true;
     requireBridge()
@@ -71,20 +81,20 @@ export default function ReplySources({
 
   if (failure)
     return (
-      <section className="reply-sources" aria-label="Sources">
-        <p role="alert">The sources could not be read: {failure.message}</p>
+      <section className="reply-sources" aria-label={t('knowledge.sources.button')}>
+        <p role="alert">{t('knowledge.sources.unreadable', { message: failure.message })}</p>
         <button type="button" className="button button-small" onClick={close}>
-          Close
+          {t('knowledge.sources.close')}
         </button>
       </section>
     );
   if (record === undefined) return null;
   if (record === null)
     return (
-      <section className="reply-sources" aria-label="Sources">
-        <p>This reply was not asked with a knowledge base.</p>
+      <section className="reply-sources" aria-label={t('knowledge.sources.button')}>
+        <p>{t('knowledge.sources.noRecord')}</p>
         <button type="button" className="button button-small" onClick={close}>
-          Close
+          {t('knowledge.sources.close')}
         </button>
       </section>
     );
@@ -97,6 +107,7 @@ export default function ReplySources({
 
 function FileActions({ record, chunk }: { record: RetrievalRecord; chunk: RetrievedChunk }) {
   const [failure, setFailure] = useState<string>();
+  const t = useT();
   const reveal = (action: 'show' | 'open') =>
     requireBridge()
       .revealRetrievedFile({ messageId: record.messageId, chunkId: chunk.chunkId, action })
@@ -107,10 +118,10 @@ function FileActions({ record, chunk }: { record: RetrievalRecord; chunk: Retrie
   return (
     <>
       <button type="button" className="button button-small" onClick={() => void reveal('show')}>
-        <Icon name="folder" /> Show in folder
+        <Icon name="folder" /> {t('knowledge.files.reveal')}
       </button>
       <button type="button" className="button button-small" onClick={() => void reveal('open')}>
-        <Icon name="file" /> Open file
+        <Icon name="file" /> {t('knowledge.sources.openFile')}
       </button>
       {failure && (
         <p className="field-error" role="alert">
@@ -123,8 +134,9 @@ function FileActions({ record, chunk }: { record: RetrievalRecord; chunk: Retrie
 
 function CitedSource({ record, source }: { record: RetrievalRecord; source: number }) {
   const chunk = record.chunks.find((c) => c.source === source);
+  const t = useT();
   return (
-    <section className="reply-sources" aria-label={`Source ${source}`}>
+    <section className="reply-sources" aria-label={t('knowledge.citation.label', { source })}>
       {chunk ? (
         <>
           <h3 className="reply-sources-title">
@@ -136,11 +148,15 @@ function CitedSource({ record, source }: { record: RetrievalRecord; source: numb
           </h3>
           <blockquote className="reply-source-text">{chunk.text}</blockquote>
           <p className="reply-sources-meta">
-            From “{chunk.kbName}”, rank {chunk.rank}, score {chunk.score.toFixed(3)}
+            {t('knowledge.source.meta', {
+              name: chunk.kbName,
+              rank: chunk.rank,
+              score: formatScore(chunk.score),
+            })}
           </p>
         </>
       ) : (
-        <p>The reply cites source {source}, but it was given no source with that number.</p>
+        <p>{t('knowledge.source.missing', { source })}</p>
       )}
       <div className="chat-message-tools">
         {chunk && <FileActions record={record} chunk={chunk} />}
@@ -151,10 +167,10 @@ function CitedSource({ record, source }: { record: RetrievalRecord; source: numb
             useKnowledgeChatStore.getState().opened({ replyId: record.messageId, source: null })
           }
         >
-          Retrieval X-ray
+          {t('knowledge.xray.title')}
         </button>
         <button type="button" className="button button-small" onClick={close}>
-          Close
+          {t('knowledge.sources.close')}
         </button>
       </div>
     </section>
@@ -163,6 +179,7 @@ function CitedSource({ record, source }: { record: RetrievalRecord; source: numb
 
 /** The question (first) and the chunks on the embeddings playground's map and heatmap. */
 function RetrievalMap({ record }: { record: RetrievalRecord }) {
+  const t = useT();
   const shown = useMemo(() => {
     const map = record.map;
     if (!map || map.chunks.length === 0) return undefined;
@@ -183,16 +200,19 @@ function RetrievalMap({ record }: { record: RetrievalRecord }) {
       explained,
     };
     const items = [
-      { index: 0, text: `Question: ${record.question}` },
+      { index: 0, text: t('knowledge.xray.mapQuestion', { question: record.question }) },
       ...record.chunks.map((c, i) => ({
         index: i + 1,
-        text: `#${c.rank} ${c.fileName}: ${c.text.slice(0, 80)}`,
+        text: t('knowledge.xray.mapChunk', {
+          rank: c.rank,
+          file: c.fileName,
+          text: c.text.slice(0, 80),
+        }),
       })),
     ];
     return { analysis, run: { items } };
-  }, [record]);
-  if (!shown)
-    return <p className="reply-sources-meta">The chunks of these bases cannot share one map.</p>;
+  }, [record, t]);
+  if (!shown) return <p className="reply-sources-meta">{t('knowledge.xray.noMap')}</p>;
   return (
     <div className="reply-xray-map">
       <PcaScatter run={shown.run} analysis={shown.analysis} />
@@ -208,6 +228,7 @@ function RetrievalXray({ record }: { record: RetrievalRecord }) {
   const [minScore, setMinScore] = useState(String(record.minScore));
   const stream = useChatStore((s) => s.stream);
   const conversationId = record.conversationId;
+  const t = useT();
 
   useEffect(() => {
     let current = true;
@@ -241,11 +262,11 @@ function RetrievalXray({ record }: { record: RetrievalRecord }) {
     const k = Number(topK);
     const score = Number(minScore);
     if (!Number.isInteger(k) || k < 1 || k > 50) {
-      setFailure('Top-k is a whole number from 1 to 50.');
+      setFailure(t('knowledge.xray.badTopK'));
       return;
     }
     if (!Number.isFinite(score) || score < -1 || score > 1) {
-      setFailure('The threshold is a score from -1 to 1.');
+      setFailure(t('knowledge.xray.badThreshold'));
       return;
     }
     const saved = await run(() =>
@@ -258,23 +279,29 @@ function RetrievalXray({ record }: { record: RetrievalRecord }) {
 
   const inPrompt = record.chunks.filter((c) => c.placement === 'prompt').length;
   return (
-    <section className="reply-sources reply-xray" aria-label="Retrieval X-ray">
-      <h3 className="reply-sources-title">Retrieval X-ray</h3>
+    <section className="reply-sources reply-xray" aria-label={t('knowledge.xray.title')}>
+      <h3 className="reply-sources-title">{t('knowledge.xray.title')}</h3>
       <p className="reply-sources-meta">
-        “{record.question}”: {record.chunks.length} chunks retrieved, {inPrompt} in the prompt (
-        {record.promptTokens} of {record.budgetTokens} tokens); top-k {record.topK}, threshold{' '}
-        {record.minScore}.
+        {t('knowledge.xray.summary', {
+          question: record.question,
+          chunks: record.chunks.length,
+          inPrompt,
+          promptTokens: formatNumber(record.promptTokens),
+          budgetTokens: record.budgetTokens,
+          topK: record.topK,
+          threshold: formatNumber(record.minScore),
+        })}
       </p>
       <table className="reply-xray-table">
         <thead>
           <tr>
-            <th scope="col">Rank</th>
-            <th scope="col">Source</th>
-            <th scope="col">Score</th>
-            <th scope="col">Where it went</th>
-            <th scope="col">Chunk</th>
+            <th scope="col">{t('knowledge.xray.rank')}</th>
+            <th scope="col">{t('knowledge.xray.source')}</th>
+            <th scope="col">{t('knowledge.xray.score')}</th>
+            <th scope="col">{t('knowledge.xray.placement')}</th>
+            <th scope="col">{t('knowledge.xray.chunk')}</th>
             <th scope="col">
-              <span className="visually-hidden">Steering</span>
+              <span className="visually-hidden">{t('knowledge.xray.steering')}</span>
             </th>
           </tr>
         </thead>
@@ -286,10 +313,14 @@ function RetrievalXray({ record }: { record: RetrievalRecord }) {
               <tr key={chunk.chunkId} data-placement={chunk.placement}>
                 <td>{chunk.rank}</td>
                 <td>{chunk.source === null ? '–' : `[${chunk.source}]`}</td>
-                <td>{chunk.score.toFixed(3)}</td>
+                <td>{formatScore(chunk.score)}</td>
                 <td>
-                  {PLACEMENTS[chunk.placement]}
-                  {chunk.pinned ? ' (pinned)' : ''}
+                  {t(
+                    chunk.pinned
+                      ? 'knowledge.xray.placement.pinned'
+                      : 'knowledge.xray.placement.plain',
+                    { placement: t(PLACEMENTS[chunk.placement]) },
+                  )}
                 </td>
                 <td>
                   <details>
@@ -308,19 +339,27 @@ function RetrievalXray({ record }: { record: RetrievalRecord }) {
                     type="button"
                     className="button button-small"
                     aria-pressed={pinned}
-                    aria-label={`${pinned ? 'Unpin' : 'Pin'} chunk ${chunk.rank}`}
+                    aria-label={t(
+                      pinned ? 'knowledge.xray.unpin.label' : 'knowledge.xray.pin.label',
+                      {
+                        rank: chunk.rank,
+                      },
+                    )}
                     onClick={() => steer(chunk.chunkId, pinned ? 'unpin' : 'pin')}
                   >
-                    {pinned ? 'Unpin' : 'Pin'}
+                    {t(pinned ? 'knowledge.xray.unpin' : 'knowledge.xray.pin')}
                   </button>
                   <button
                     type="button"
                     className="button button-small"
                     aria-pressed={excluded}
-                    aria-label={`${excluded ? 'Include' : 'Exclude'} chunk ${chunk.rank}`}
+                    aria-label={t(
+                      excluded ? 'knowledge.xray.include.label' : 'knowledge.xray.exclude.label',
+                      { rank: chunk.rank },
+                    )}
                     onClick={() => steer(chunk.chunkId, excluded ? 'include' : 'exclude')}
                   >
-                    {excluded ? 'Include' : 'Exclude'}
+                    {t(excluded ? 'knowledge.xray.include' : 'knowledge.xray.exclude')}
                   </button>
                 </td>
               </tr>
@@ -337,7 +376,7 @@ function RetrievalXray({ record }: { record: RetrievalRecord }) {
         }}
       >
         <label>
-          Top-k{' '}
+          {t('knowledge.xray.topK')}{' '}
           <input
             className="input"
             type="number"
@@ -348,7 +387,7 @@ function RetrievalXray({ record }: { record: RetrievalRecord }) {
           />
         </label>
         <label>
-          Threshold{' '}
+          {t('knowledge.xray.threshold')}{' '}
           <input
             className="input"
             type="number"
@@ -360,10 +399,10 @@ function RetrievalXray({ record }: { record: RetrievalRecord }) {
           />
         </label>
         <button type="submit" className="button button-small button-primary">
-          Ask again
+          {t('knowledge.xray.askAgain')}
         </button>
         <button type="button" className="button button-small" onClick={close}>
-          Close
+          {t('knowledge.sources.close')}
         </button>
         {failure && (
           <p className="field-error" role="alert">

@@ -1,0 +1,32 @@
+/**
+ * A screen's words asked for while the page switches language: they arrive in the language the
+ * page switches to, not only in the one it is leaving.
+ */
+import { afterEach, describe, expect, it } from 'vitest';
+import { activateLocale, i18n, loadNamespace, t } from '../../../../renderer/src/i18n/i18n';
+
+// The page sets `lang` on <html> when it switches.
+(globalThis as { document?: unknown }).document = { documentElement: {} };
+
+afterEach(async () => {
+  await activateLocale('en');
+});
+
+describe('namespaces and language switches', () => {
+  it('loads a namespace asked for during a switch in the new language', async () => {
+    const switching = activateLocale('de');
+    const screen = loadNamespace('knowledge');
+    await Promise.all([switching, screen]);
+    expect(i18n.locale).toBe('de');
+    expect(t('knowledge.title')).toBe('Wissen');
+  });
+
+  it('ends in the language asked for last when two switches overlap', async () => {
+    await loadNamespace('quick-ask');
+    const first = activateLocale('fr');
+    const second = activateLocale('ja');
+    await Promise.all([first, second]);
+    expect(i18n.locale).toBe('ja');
+    expect(t('quickAsk.title')).toBe('クイック質問');
+  });
+});
