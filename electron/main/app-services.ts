@@ -375,6 +375,7 @@ async function openServices(options: AppServicesOptions): Promise<SessionService
   let knowledge: KnowledgeRetrieval | undefined;
   const retrieval: ReplyRetrieval = {
     prepare: async (conversationId, question) => knowledge?.prepare(conversationId, question),
+    recorded: (replyId) => knowledge?.recorded(replyId),
   };
   const handlers: Handlers<SessionRoutes> = {
     ...appHandlers(context),
