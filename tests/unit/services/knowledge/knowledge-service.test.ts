@@ -31,8 +31,13 @@ afterEach(async () => {
 
 type Embed = RelayClient['embed'];
 
-async function service(embed: Embed, maxBytes = DOCUMENT_LIMITS.maxBytes) {
+async function service(
+  embed: Embed,
+  maxBytes = DOCUMENT_LIMITS.maxBytes,
+  progressIntervalMs?: number,
+) {
   return KnowledgeService.open({
+    ...(progressIntervalMs === undefined ? {} : { progressIntervalMs }),
     db,
     emit: emitEvents((channel, payload) =>
       events.push({ channel, payload: payload as Record<string, unknown> }),
@@ -74,6 +79,57 @@ describe('KnowledgeService', () => {
     ]);
     expect(detail.fileList[0]?.message).toMatch(/^big\.txt was not added: it is larger than/);
     expect(ended(base.id)).toEqual({ kbId: base.id, status: 'ready' });
+  });
+
+  it('paces progress: the first of each phase at once, then at most one per interval, the last always', async () => {
+    for (let f = 0; f < 12; f++)
+      await writeFile(
+        join(dir, `note-${f}.txt`),
+        `Note ${f} about the harbour.\n\nAnd a second line.`,
+      );
+    // An interval longer than the whole run: only each phase's first and last progress go out.
+    const knowledge = await service(
+      async ({ input }) => ({ model: 'm', vectors: (input as string[]).map(vectorOf) }),
+      DOCUMENT_LIMITS.maxBytes,
+      60_000,
+    );
+    const base = await knowledge.create('Notes', 'm');
+    await knowledge.addSources(base.id, [dir], 'folder');
+    await knowledge.whenIdle(base.id);
+    const progress = events
+      .filter((e) => e.channel === 'knowledge:progress')
+      .map((e) => e.payload as { phase: string; files: object; chunks: object; tokens: number });
+    expect(progress.map((p) => p.phase)).toEqual(['reading', 'reading', 'embedding', 'embedding']);
+    const detail = await knowledge.get(base.id);
+    expect(detail).toMatchObject({ status: 'ready', chunks: 24, embedded: 24 });
+    expect(progress[0]).toMatchObject({
+      files: { done: 0, total: 12 },
+      chunks: { done: 0, total: 0 },
+    });
+    expect(progress[1]).toMatchObject({
+      files: { done: 12, total: 12 },
+      chunks: { done: 0, total: 24 },
+    });
+    expect(progress[2]).toMatchObject({ chunks: { done: 0, total: 24 } });
+    expect(progress[3]).toMatchObject({ chunks: { done: 24, total: 24 }, tokens: detail.tokens });
+
+    // One file changed: the counts go on from what is stored, its old chunk's vector kept.
+    await writeFile(
+      join(dir, 'note-3.txt'),
+      `Note 3 about the harbour.\n\nA new second line here.`,
+    );
+    events.length = 0;
+    await knowledge.index(base.id);
+    await knowledge.whenIdle(base.id);
+    const again = events
+      .filter((e) => e.channel === 'knowledge:progress')
+      .map((e) => e.payload as { phase: string; chunks: object });
+    expect(again.map((p) => [p.phase, p.chunks])).toEqual([
+      ['reading', { done: 24, total: 24 }],
+      ['reading', { done: 23, total: 24 }],
+      ['embedding', { done: 23, total: 24 }],
+      ['embedding', { done: 24, total: 24 }],
+    ]);
   });
 
   it('Cancel stops the batches still to go and keeps those embedded; Index resumes', async () => {
