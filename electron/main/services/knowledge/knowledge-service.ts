@@ -757,15 +757,7 @@ export class KnowledgeService {
         'SELECT id, vector FROM knowledge_chunks WHERE kb_id = ? AND vector IS NOT NULL ORDER BY id',
         [id],
       );
-      const ids: number[] = [];
-      const vectors: Float32Array[] = [];
-      for (const row of rows) {
-        const vector = bytesToVector(row.vector);
-        if (vector.length !== dimensions) continue;
-        ids.push(Number(row.id));
-        vectors.push(vector);
-      }
-      pack = new PackedVectors(dimensions, ids, vectors);
+      pack = PackedVectors.fromBlobs(dimensions, rows);
       this.#packs.set(id, pack);
     }
     return pack;

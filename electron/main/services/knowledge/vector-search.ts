@@ -23,22 +23,60 @@ export class PackedVectors {
   readonly #values: Float32Array;
   readonly #norms: Float32Array;
 
+  /** `vectors`: one array per row, or every row's values already packed end to end. */
   constructor(
     readonly dimensions: number,
     ids: readonly number[],
-    vectors: readonly Float32Array[],
+    vectors: readonly Float32Array[] | Float32Array,
   ) {
     this.#ids = Float64Array.from(ids);
-    this.#values = new Float32Array(ids.length * dimensions);
+    if (vectors instanceof Float32Array) {
+      if (vectors.length !== ids.length * dimensions)
+        throw new Error(`${vectors.length} values are not ${ids.length} rows of ${dimensions}.`);
+      this.#values = vectors;
+    } else {
+      this.#values = new Float32Array(ids.length * dimensions);
+      vectors.forEach((vector, row) => {
+        if (vector.length !== dimensions)
+          throw new Error(`Row ${row} has ${vector.length} values, not ${dimensions}.`);
+        this.#values.set(vector, row * dimensions);
+      });
+    }
     this.#norms = new Float32Array(ids.length);
-    vectors.forEach((vector, row) => {
-      if (vector.length !== dimensions)
-        throw new Error(`Row ${row} has ${vector.length} values, not ${dimensions}.`);
-      this.#values.set(vector, row * dimensions);
+    const values = this.#values;
+    for (let row = 0; row < ids.length; row++) {
       let sum = 0;
-      for (const v of vector) sum += v * v;
+      const end = (row + 1) * dimensions;
+      for (let i = row * dimensions; i < end; i++) sum += (values[i] as number) ** 2;
       this.#norms[row] = Math.sqrt(sum);
-    });
+    }
+  }
+
+  /**
+   * The pack straight from stored rows (float32 blobs as SQLite keeps them): each blob's bytes
+   * are copied once into the pack, with no array per row; rows of another size are left out.
+   */
+  static fromBlobs(
+    dimensions: number,
+    rows: ReadonlyArray<{ id: number | bigint; vector: ArrayBuffer | ArrayBufferView }>,
+  ): PackedVectors {
+    const rowBytes = dimensions * 4;
+    const bytes = new Uint8Array(rows.length * rowBytes);
+    const ids: number[] = [];
+    for (const { id, vector } of rows) {
+      if (vector.byteLength !== rowBytes) continue;
+      const view =
+        vector instanceof ArrayBuffer
+          ? new Uint8Array(vector)
+          : new Uint8Array(vector.buffer, vector.byteOffset, vector.byteLength);
+      bytes.set(view, ids.length * rowBytes);
+      ids.push(Number(id));
+    }
+    return new PackedVectors(
+      dimensions,
+      ids,
+      new Float32Array(bytes.buffer, 0, ids.length * dimensions),
+    );
   }
 
   get size(): number {

@@ -221,4 +221,23 @@ describe('PackedVectors', () => {
     expect(pack.top([0, 0], 1)[0]?.score).toBe(0);
     expect(() => pack.top([1, 2, 3], 1)).toThrow('The question has 3 values, not 2.');
   });
+
+  it('packs stored blobs as they come from SQLite, leaving out rows of another size', () => {
+    const blob = (...values: number[]) => Float32Array.from(values).buffer;
+    // A view at an odd offset, as another driver may hand a blob back.
+    const shifted = new Uint8Array(9);
+    shifted.set(new Uint8Array(blob(1, 1)), 1);
+    const pack = PackedVectors.fromBlobs(2, [
+      { id: 10, vector: blob(1, 0) },
+      { id: 11, vector: blob(0, 1) },
+      { id: 14, vector: blob(5, 5, 5) },
+      { id: 12n, vector: new Uint8Array(shifted.buffer, 1, 8) },
+      { id: 13, vector: blob(-1, 0) },
+    ]);
+    expect(pack.size).toBe(4);
+    const top = pack.top([2, 0], 4);
+    expect(top.map((t) => t.id)).toEqual([10, 12, 11, 13]);
+    expect(top[1]?.score).toBeCloseTo(Math.SQRT1_2, 6);
+    expect(top[3]?.score).toBeCloseTo(-1, 6);
+  });
 });
