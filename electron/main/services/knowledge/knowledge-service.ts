@@ -198,10 +198,7 @@ export class KnowledgeService {
          FROM knowledge_files WHERE kb_id = ?`,
       [row.id],
     );
-    const chunks = this.#db.one<{ chunks: number; embedded: number }>(
-      `SELECT COUNT(*) AS chunks, COUNT(vector) AS embedded FROM knowledge_chunks WHERE kb_id = ?`,
-      [row.id],
-    );
+    const chunks = this.#chunkCounts(row.id);
     const error = parseError(row.error);
     return {
       id: row.id,
@@ -214,8 +211,8 @@ export class KnowledgeService {
       ...(error ? { error } : {}),
       files: Number(counts?.files ?? 0),
       refused: Number(counts?.refused ?? 0),
-      chunks: Number(chunks?.chunks ?? 0),
-      embedded: Number(chunks?.embedded ?? 0),
+      chunks: chunks.chunks,
+      embedded: chunks.embedded,
       tokens: Number(row.tokens),
       createdAt: row.created_at,
       updatedAt: row.updated_at,
@@ -644,19 +641,25 @@ export class KnowledgeService {
     );
   }
 
+  /**
+   * A base's chunks and how many are embedded, from the index on (kb_id, vector IS NULL) alone:
+   * `COUNT(vector)` would read every row (its text and vector) from the table instead.
+   */
   #chunkCounts(id: string): { chunks: number; embedded: number } {
-    const row = this.#db.one<{ chunks: number; embedded: number }>(
-      'SELECT COUNT(*) AS chunks, COUNT(vector) AS embedded FROM knowledge_chunks WHERE kb_id = ?',
+    const row = this.#db.one<{ chunks: number; pending: number | null }>(
+      'SELECT COUNT(*) AS chunks, SUM(vector IS NULL) AS pending FROM knowledge_chunks WHERE kb_id = ?',
       [id],
     );
-    return { chunks: Number(row?.chunks ?? 0), embedded: Number(row?.embedded ?? 0) };
+    const chunks = Number(row?.chunks ?? 0);
+    return { chunks, embedded: chunks - Number(row?.pending ?? 0) };
   }
 
   async #embed(id: string, signal: AbortSignal): Promise<void> {
     const base = this.#row(id);
+    // `(vector IS NULL) = 1` is the indexed expression, so only the rows to embed are read.
     const pending = this.#db
       .all<{ id: number }>(
-        'SELECT id FROM knowledge_chunks WHERE kb_id = ? AND vector IS NULL ORDER BY file_id, ord',
+        'SELECT id FROM knowledge_chunks WHERE kb_id = ? AND (vector IS NULL) = 1 ORDER BY file_id, ord',
         [id],
       )
       .map((r) => Number(r.id));
