@@ -3,9 +3,9 @@
  * of a knowledge base of 50,000 chunks of 256 dimensions, through the knowledge service's own
  * `nearest` (the packed Float32 scan of vector-search.ts, then the k rows read from SQLite).
  *
- * The corpus: 2,000 generated files of 25 chunks each, drawn from a Zipf-like vocabulary and
- * embedded with the demo relay's embeddings model (its function, called directly: the relay's
- * HTTP round trips are not what this measures), written to a real SQLite file the way indexing
+ * The corpus (kb-corpus.ts): 2,000 generated files of 25 chunks each, drawn from a Zipf-like
+ * vocabulary and embedded with the demo relay's embeddings model (its function, called directly:
+ * the relay's HTTP round trips are not what this measures), written to a real SQLite file the way indexing
  * writes them. The questions are embedded the same way. In the same run, alternating with it,
  * the contender the issue measured: libsql's brute-force `ORDER BY vector_distance_cos` in SQL.
  * The pack is built from SQLite once after each change; that cost is reported apart
@@ -20,25 +20,17 @@ import { openDatabase } from '../../electron/main/services/database';
 import { vectorToBytes } from '../../electron/main/services/embeddings/run-store';
 import { KnowledgeService } from '../../electron/main/services/knowledge/knowledge-service';
 import type { Benchmark } from './bench';
-import { seededRandom, syntheticWord } from './seeded';
+import {
+  CHUNKS_PER_FILE,
+  corpusRandom,
+  corpusSentence as sentence,
+  FILES,
+  WORDS_PER_CHUNK,
+} from './kb-corpus';
 
-const FILES = 2_000;
-const CHUNKS_PER_FILE = 25;
-const WORDS_PER_CHUNK = 60;
-const VOCABULARY = 5_000;
 const QUESTIONS = 40;
 const RUNS = 5;
 const K = 6;
-
-const random = seededRandom;
-const wordAt = (index: number): string => syntheticWord(index, 5, 'a');
-
-function sentence(next: () => number, words: number): string {
-  const out: string[] = [];
-  // Zipf-like: small indexes far more often than large ones.
-  for (let i = 0; i < words; i++) out.push(wordAt(Math.floor(VOCABULARY ** next()) - 1));
-  return out.join(' ');
-}
 
 function percentile(values: number[], p: number): number {
   const sorted = [...values].sort((a, b) => a - b);
@@ -65,7 +57,7 @@ export const kbQuery: Benchmark = {
         dialogs: { chooseOpenPaths: async () => [] },
       });
       const base = await knowledge.create('Bench corpus', 'demo-embedding');
-      const next = random(7);
+      const next = corpusRandom(7);
       const built = performance.now();
       const now = new Date().toISOString();
       db.transaction(() => {
