@@ -231,6 +231,9 @@ export function SourcesAndFiles({
   disabled: boolean;
 }) {
   const [removing, setRemoving] = useState<string | undefined>();
+  // The rows only while the list is open: up to 500 of them would otherwise be made, unseen,
+  // each time the base is loaded again (at the end of every indexing run).
+  const [filesOpen, setFilesOpen] = useState(false);
   const ready = base.fileList.filter((f) => f.status === 'ready');
   const listed = ready.slice(0, MAX_FILES_LISTED);
   if (base.sources.length === 0) return null;
@@ -259,31 +262,36 @@ export function SourcesAndFiles({
         ))}
       </ul>
       {ready.length > 0 && (
-        <details className="knowledge-files">
+        <details
+          className="knowledge-files"
+          onToggle={(event) => setFilesOpen(event.currentTarget.open)}
+        >
           <summary>
             {ready.length.toLocaleString()} {ready.length === 1 ? 'file' : 'files'} in it
           </summary>
-          <ul aria-label="Files in the knowledge base">
-            {listed.map((file) => (
-              <li key={file.id} className="knowledge-file">
-                <span className="knowledge-source-path" title={file.path}>
-                  {file.name}
-                </span>
-                <span className="muted">
-                  {file.embedded.toLocaleString()} of {file.chunks.toLocaleString()} chunks
-                </span>
-                <button
-                  type="button"
-                  className="button button-small"
-                  aria-label={`Show ${file.name} in its folder`}
-                  onClick={() => void revealFile(base.id, file.id)}
-                >
-                  Show in folder
-                </button>
-              </li>
-            ))}
-          </ul>
-          {ready.length > listed.length && (
+          {filesOpen && (
+            <ul aria-label="Files in the knowledge base">
+              {listed.map((file) => (
+                <li key={file.id} className="knowledge-file">
+                  <span className="knowledge-source-path" title={file.path}>
+                    {file.name}
+                  </span>
+                  <span className="muted">
+                    {file.embedded.toLocaleString()} of {file.chunks.toLocaleString()} chunks
+                  </span>
+                  <button
+                    type="button"
+                    className="button button-small"
+                    aria-label={`Show ${file.name} in its folder`}
+                    onClick={() => void revealFile(base.id, file.id)}
+                  >
+                    Show in folder
+                  </button>
+                </li>
+              ))}
+            </ul>
+          )}
+          {filesOpen && ready.length > listed.length && (
             <p className="muted">and {(ready.length - listed.length).toLocaleString()} more.</p>
           )}
         </details>
