@@ -21,7 +21,7 @@
  *
  * Each run indexes a new base over the same folder (deleted after); medians of the measured
  * runs after a warm-up. KB_INDEX_RUNS and KB_INDEX_WARMUP change their numbers (default 5, 1);
- * KB_INDEX_TRACE=1 prints what ran in each long page task.
+ * KB_INDEX_TRACE=1 prints what ran in each long page task (trace events and a CPU profile).
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
@@ -35,6 +35,7 @@ import { withBenchSession, type BenchSession } from './bench-session';
 import {
   attributeLongTasks,
   mainThreadTasks,
+  profileLongTasks,
   startTrace,
   TASK_CATEGORIES,
 } from './chat-render/trace-tasks';
@@ -190,6 +191,11 @@ async function indexOnce(
       });
     });
     const cdp = await page.context().newCDPSession(page);
+    if (DIAGNOSE) {
+      await cdp.send('Profiler.enable');
+      await cdp.send('Profiler.setSamplingInterval', { interval: 200 });
+      await cdp.send('Profiler.start');
+    }
     const stopTrace = await startTrace(cdp, DIAGNOSE ? DIAGNOSTIC_CATEGORIES : TASK_CATEGORIES);
 
     const delay = monitorEventLoopDelay({ resolution: 10 });
@@ -217,8 +223,11 @@ async function indexOnce(
     });
     const trace = await stopTrace();
     const taskCpuMs = mainThreadTasks(trace).map((t) => t.cpuMs);
-    if (DIAGNOSE)
+    if (DIAGNOSE) {
+      const { profile } = await cdp.send('Profiler.stop');
       for (const line of attributeLongTasks(trace, 50, 'tdur')) console.log(`  ${line}`);
+      for (const line of profileLongTasks(trace, profile, 50, 'tdur')) console.log(`  ${line}`);
+    }
     await cdp.detach();
 
     const detail = await call<{

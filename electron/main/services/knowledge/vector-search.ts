@@ -6,11 +6,20 @@
  * notes, libsql 0.5.29) are ~6 ms per row to insert into a DiskANN index (50,000 chunks: about
  * five minutes of main's time spent only on the index, on top of embedding) against ~7.5 ms per
  * indexed query, and ~24 ms for a brute-force `vector_distance_cos` in SQL over 20,000 rows. A
- * packed scan is 50,000 × 256 multiply-adds (12.8 million) per question, a few milliseconds in
- * V8, costs nothing at insert time, and is exact (an approximate index can miss the right
- * passage, which is the complaint this feature answers). The pack is built from SQLite once
- * after each change and kept in memory (50,000 × 256 float32 is 51 MB). If the `kb-query`
- * benchmark shows the scan over budget, this is the one place an index would go.
+ * packed scan is 50,000 × 256 multiply-adds (12.8 million) per question, costs nothing at insert
+ * time, and is exact (an approximate index can miss the right passage, which is the complaint
+ * this feature answers).
+ *
+ * Our own benchmark (`npm run bench -- kb-query`, 50,000 chunks of 256 dimensions, load average
+ * about 9 on 2 cores): 25 ms p95 from the question's vector to the ranked chunks with their files
+ * (target 50), of which the scan is 24 ms; libsql's `ORDER BY vector_distance_cos` over the same
+ * rows, alternating with it, 121 ms p95, with the same best chunk for every question. The scan
+ * stays on main's thread: at that cost a worker would add a copy of the pack (or a shared
+ * buffer) and a message round trip for little; it is the next step if bases grow tenfold.
+ *
+ * The pack is built from SQLite once after each change (`fromBlobs`: each stored blob's bytes
+ * copied once, 244 ms at 50,000 rows in that run, most of it the SELECT) and kept in memory
+ * (50,000 × 256 float32 is 51 MB).
  */
 
 export interface ScoredId {
