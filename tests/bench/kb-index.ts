@@ -168,7 +168,21 @@ async function indexOnce(
     name: `Bench ${run}`,
     model: 'demo-embedding',
   });
-  const opened = await session.openPage({ viewport: { width: 1280, height: 800 } });
+  // For KB_INDEX_TRACE: the page's large answers, to place beside its long tasks.
+  const answers: Array<{ channel: string; kb: number; at: number }> = [];
+  const opened = await session.openPage({
+    viewport: { width: 1280, height: 800 },
+    ...(DIAGNOSE
+      ? {
+          onAnswer: ({ channel, result }) =>
+            answers.push({
+              channel,
+              kb: JSON.stringify(result ?? null).length / 1000,
+              at: performance.now(),
+            }),
+        }
+      : {}),
+  });
   try {
     const { page } = opened;
     const screens = page.getByRole('navigation', { name: 'Screens' });
@@ -197,6 +211,7 @@ async function indexOnce(
       await cdp.send('Profiler.start');
     }
     const stopTrace = await startTrace(cdp, DIAGNOSE ? DIAGNOSTIC_CATEGORIES : TASK_CATEGORIES);
+    const tracedAt = performance.now();
 
     const delay = monitorEventLoopDelay({ resolution: 10 });
     const ended = waitFor('knowledge:index-ended', base.id);
@@ -227,6 +242,17 @@ async function indexOnce(
       const { profile } = await cdp.send('Profiler.stop');
       for (const line of attributeLongTasks(trace, 50, 'tdur')) console.log(`  ${line}`);
       for (const line of profileLongTasks(trace, profile, 50, 'tdur')) console.log(`  ${line}`);
+      const tasks = trace.filter((e) => e.name === 'RunTask' && e.ph === 'X');
+      const first = Math.min(...tasks.map((e) => e.ts));
+      const last = Math.max(...tasks.map((e) => e.ts));
+      for (const task of tasks.filter((e) => (e.tdur ?? 0) > 50_000))
+        console.log(
+          `  long task at ${Math.round((task.ts - first) / 1000)} of ${Math.round((last - first) / 1000)} ms of trace`,
+        );
+      for (const answer of answers.filter((a) => a.kb > 20))
+        console.log(
+          `  answer ${answer.channel} ${Math.round(answer.kb)} kB at ${Math.round(answer.at - tracedAt)} ms after the trace started (indexing took ${Math.round(wallMs)} ms)`,
+        );
     }
     await cdp.detach();
 
