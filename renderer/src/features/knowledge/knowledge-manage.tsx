@@ -16,9 +16,6 @@ import {
 import type { KnowledgeBaseDetail } from './knowledge-store';
 import { ModelSelect } from './model-select';
 
-/** The most files listed at once; a bigger base says how many more it holds. */
-export const MAX_FILES_LISTED = 500;
-
 /** The base's name, with Rename turning it into a field (Enter saves, Escape cancels). */
 export function BaseTitle({ base }: { base: KnowledgeBaseDetail }) {
   const inputId = useId();
@@ -234,8 +231,8 @@ export function SourcesAndFiles({
   // The rows only while the list is open: up to 500 of them would otherwise be made, unseen,
   // each time the base is loaded again (at the end of every indexing run).
   const [filesOpen, setFilesOpen] = useState(false);
-  const ready = base.fileList.filter((f) => f.status === 'ready');
-  const listed = ready.slice(0, MAX_FILES_LISTED);
+  // Main lists the first files (the detail's `fileList`); `files` counts them all.
+  const listed = base.fileList.filter((f) => f.status === 'ready');
   if (base.sources.length === 0) return null;
   return (
     <div className="knowledge-sources">
@@ -261,13 +258,13 @@ export function SourcesAndFiles({
           </li>
         ))}
       </ul>
-      {ready.length > 0 && (
+      {base.files > 0 && (
         <details
           className="knowledge-files"
           onToggle={(event) => setFilesOpen(event.currentTarget.open)}
         >
           <summary>
-            {ready.length.toLocaleString()} {ready.length === 1 ? 'file' : 'files'} in it
+            {base.files.toLocaleString()} {base.files === 1 ? 'file' : 'files'} in it
           </summary>
           {filesOpen && (
             <ul aria-label="Files in the knowledge base">
@@ -291,8 +288,8 @@ export function SourcesAndFiles({
               ))}
             </ul>
           )}
-          {filesOpen && ready.length > listed.length && (
-            <p className="muted">and {(ready.length - listed.length).toLocaleString()} more.</p>
+          {filesOpen && base.files > listed.length && (
+            <p className="muted">and {(base.files - listed.length).toLocaleString()} more.</p>
           )}
         </details>
       )}

@@ -272,7 +272,7 @@ function BaseDetail({
 
       {refused.length > 0 && (
         <div className="knowledge-refused">
-          <h3 className="knowledge-subheading">Not added ({refused.length})</h3>
+          <h3 className="knowledge-subheading">Not added ({base.refused})</h3>
           <ul aria-label="Files not added">
             {refused.map((f) => (
               <li key={f.id} title={f.path}>

@@ -11,6 +11,7 @@ import { openDatabase, type Db } from '../../../../electron/main/services/databa
 import { DOCUMENT_LIMITS } from '../../../../electron/main/services/documents/document-text';
 import { readDocumentsInProcess } from '../../../../electron/main/services/documents/read-documents';
 import { KnowledgeService } from '../../../../electron/main/services/knowledge/knowledge-service';
+import { KNOWLEDGE_LIMITS } from '../../../../electron/shared/ipc/routes/knowledge';
 import { PackedVectors } from '../../../../electron/main/services/knowledge/vector-search';
 import type { RelayClient } from '../../../../electron/main/services/relay/relay-client';
 import { emitEvents } from '../../../../electron/shared/ipc/contract';
@@ -130,6 +131,28 @@ describe('KnowledgeService', () => {
       ['embedding', { done: 23, total: 24 }],
       ['embedding', { done: 24, total: 24 }],
     ]);
+  });
+
+  it('lists the refused files first and at most 500 files in all, counting every one', async () => {
+    await writeFile(join(dir, 'big.txt'), 'x'.repeat(5000));
+    for (let f = 0; f < 505; f++)
+      await writeFile(join(dir, `n-${String(f).padStart(3, '0')}.txt`), `Note ${f}.`);
+    const knowledge = await service(
+      async ({ input }) => ({ model: 'm', vectors: (input as string[]).map(vectorOf) }),
+      1000,
+    );
+    const base = await knowledge.create('Many', 'm');
+    await knowledge.addSources(base.id, [dir], 'folder');
+    await knowledge.whenIdle(base.id);
+    const detail = await knowledge.get(base.id);
+    expect(detail).toMatchObject({ files: 505, refused: 1, chunks: 505, embedded: 505 });
+    expect(detail.fileList).toHaveLength(KNOWLEDGE_LIMITS.filesListed);
+    expect(detail.fileList[0]).toMatchObject({ name: 'big.txt', status: 'refused' });
+    expect(detail.fileList.slice(1, 3).map((f) => [f.name, f.chunks, f.embedded])).toEqual([
+      ['n-000.txt', 1, 1],
+      ['n-001.txt', 1, 1],
+    ]);
+    expect(detail.fileList.at(-1)?.name).toBe('n-498.txt');
   });
 
   it('Cancel stops the batches still to go and keeps those embedded; Index resumes', async () => {
