@@ -10,6 +10,7 @@ import { RelayFailure } from '../../components/relay-failure';
 import { formatCost, replyCost } from '../../lib/money';
 import { requireBridge } from '../../lib/relay-bridge';
 import { imagesWarning, type AttachmentDrafts } from './attachments';
+import { SourcesButton } from './knowledge/sources-button';
 import { compareModels, continueWith, stopReply, type CompareTarget } from './chat-actions';
 import { useChatStore } from './chat-store';
 import { priceOf, useCostStore } from './cost-store';
@@ -98,6 +99,7 @@ function CompareColumn({ reply }: { reply: ChatMessage }) {
             </button>
           )
         )}
+        {!streaming && <SourcesButton replyId={reply.id} />}
         <span className="chat-usage">{figures(reply).join(' · ')}</span>
         {!streaming && <CompareCost reply={reply} />}
       </footer>
