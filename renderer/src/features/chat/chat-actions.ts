@@ -1,4 +1,5 @@
 /** What the chat screen asks of main; outcomes go to the stores as events. */
+import { t } from '../../i18n/i18n';
 import { copyText } from '../../lib/clipboard';
 import { failureOf } from '../../lib/errors';
 import { requireBridge } from '../../lib/relay-bridge';
@@ -318,9 +319,9 @@ export function editAndResend(messageId: string, text: string, stream = true): P
 export async function copyMessage(text: string): Promise<void> {
   try {
     await copyText(text);
-    showToast('Copied to the clipboard.');
+    showToast(t('chat.toast.copied'));
   } catch (error) {
-    showToast(`Not copied: ${failureOf(error).message}`, { tone: 'error' });
+    showToast(t('chat.toast.notCopied', { message: failureOf(error).message }), { tone: 'error' });
   }
 }
 
@@ -409,7 +410,7 @@ export async function branchFromHere(messageId: string): Promise<string | undefi
   return reportFailure(async () => {
     const created = await requireBridge().forkConversation({ messageId });
     chat().conversationUpdated(created);
-    showToast(`Branched into “${created.title}”.`);
+    showToast(t('chat.toast.branched', { title: created.title }));
     await openConversation(created.id);
     return created.id;
   });
@@ -508,7 +509,9 @@ export async function exportConversations(ids: string[], format: 'markdown' | 'j
   const result = await reportFailure(() => requireBridge().exportConversations({ ids, format }));
   if (result?.saved)
     showSavedToast(
-      `Saved ${result.count === 1 ? 'the conversation' : `${result.count} conversations`} to ${result.path ?? 'the chosen file'}.`,
+      result.path === undefined
+        ? t('chat.toast.exportedChosen', { count: result.count })
+        : t('chat.toast.exported', { count: result.count, path: result.path }),
       result.path,
     );
 }
@@ -525,11 +528,9 @@ export async function importConversations(): Promise<void> {
     await loadConversations();
     const count = result.conversationIds.length;
     showToast(
-      `Imported ${count === 1 ? 'one conversation' : `${count} conversations`}.${
-        result.refused.length > 0
-          ? ` ${result.refused.length === 1 ? 'One file was' : `${result.refused.length} files were`} not imported.`
-          : ''
-      }`,
+      result.refused.length > 0
+        ? `${t('chat.toast.imported', { count })} ${t('chat.toast.importRefused', { count: result.refused.length })}`
+        : t('chat.toast.imported', { count }),
     );
     const first = result.conversationIds[0];
     if (first) await openConversation(first);
@@ -543,7 +544,7 @@ export async function importConversations(): Promise<void> {
 export async function replaceKeyAndRegenerate(conversationId: string, apiKey: string) {
   const bridge = requireBridge();
   const active = (await bridge.listConnections()).find((c) => c.active);
-  if (!active) throw new Error('No connection is in use.');
+  if (!active) throw new Error(t('chat.noConnection'));
   await bridge.updateConnection({ id: active.id, changes: { apiKey } });
   await regenerateReply(conversationId);
 }
