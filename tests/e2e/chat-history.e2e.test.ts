@@ -240,7 +240,7 @@ describe('chat history', () => {
     await page.messageById(ids[199]!).waitFor({ timeout: 8000 });
     // The total counts the 100 replies of the conversation, not the 25 loaded.
     await expect(page.conversationUsage().textContent()).resolves.toBe(
-      '1000 tokens in this conversation',
+      '1,000 tokens in this conversation',
     );
 
     await page.send('A new question at the end');
