@@ -272,8 +272,10 @@ describe('chat history', () => {
     expect(shown[200]!.id).toBe(stored[203]!.id);
     await expect
       .poll(() => page.conversationUsage().textContent())
-      .toMatch(/^(\d+) tokens in this conversation$/);
-    const total = Number(/^(\d+)/.exec((await page.conversationUsage().textContent()) ?? '')![1]);
+      .toMatch(/^([\d,]+) tokens in this conversation$/);
+    const total = Number(
+      /^([\d,]+)/.exec((await page.conversationUsage().textContent()) ?? '')![1]!.replace(/,/g, ''),
+    );
     expect(total).toBe(store.get(id)!.usage.totalTokens);
     expect(total).toBeGreaterThanOrEqual(1000);
 

@@ -4,7 +4,6 @@ import { StreamingMarkdown } from '../features/chat/markdown/streaming-markdown'
 import '../features/chat/chat.css';
 import { QuickAskScreen } from '../features/quick-ask/quick-ask-screen';
 import { loadSettings } from '../features/settings/settings-actions';
-import { loadNamespace } from '../i18n/i18n';
 import { selectTheme, useSettingsStore } from '../features/settings/settings-store';
 import { relayBridge } from '../lib/relay-bridge';
 
@@ -16,9 +15,6 @@ export function QuickApp() {
   useEffect(() => {
     document.documentElement.dataset.theme = theme;
   }, [theme]);
-
-  // The chat's markdown (a code block's Copy, an image's link) speaks with the chat's words.
-  useEffect(() => void loadNamespace('chat'), []);
 
   // The theme may have changed in the main window while this one was hidden.
   useEffect(() => {
