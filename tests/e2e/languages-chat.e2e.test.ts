@@ -140,5 +140,14 @@ describe('languages on the chat screen', () => {
     ).resolves.toEqual([]);
     expect(await cutOff(page.page, '.chat-sidebar')).toEqual([]);
     expect(await cutOff(page.page, '.chat-main')).toEqual([]);
+
+    // A new, empty chat: the model that will answer and the three suggestions.
+    await page.page.locator('.chat-sidebar-actions .button-primary').click();
+    await expect.poll(() => page.page.locator('.chat-suggestion').count()).toBe(3);
+    await page.page.locator('.chat-welcome-model').waitFor();
+    await expect(
+      plainWords(page.page, ['.chat-welcome', '.chat-composer'], own, { attributes: true }),
+    ).resolves.toEqual([]);
+    expect(await cutOff(page.page, '.chat-main')).toEqual([]);
   }, 90_000);
 });
