@@ -277,7 +277,7 @@ export default defineConfig(
           // Punctuation and numbers, acronyms (HTTP, SOCKS5), and example addresses in placeholders.
           words: {
             exclude: [
-              '[\\s0-9!-/:-@[-`{-~·…→←↑↓×–—]+',
+              '[\\s0-9!-/:-@[-`{-~·…→←↑↓×–—‹›]+',
               '[A-Z0-9_-]+',
               '(https?://)?[\\w.-]*example\\.com[\\w/.-]*',
             ],

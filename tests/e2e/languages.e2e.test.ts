@@ -8,9 +8,9 @@ import type { Page } from 'playwright-core';
 import { LANGUAGE_NAMES } from '../../electron/shared/locales';
 import { e2eSuite } from './harness/suite';
 import { ConnectPage } from './pages/connect-page';
-import { plainWords } from './pages/languages';
 import { cutOff } from './pages/layout';
 import { ShellPage } from './pages/shell-page';
+import { plainWords } from './pages/untranslated';
 
 const suite = e2eSuite({ relay: false });
 

@@ -81,7 +81,10 @@ export function App() {
  * images are about two thirds of the page's script; each is loaded when first opened, and all
  * three are fetched once the first screen has painted, so switching stays instant.
  */
-const loadChat = () => import('../features/chat/chat-screen');
+const loadChat = () =>
+  Promise.all([import('../features/chat/chat-screen'), loadNamespace('chat')]).then(
+    ([screen]) => screen,
+  );
 const loadEmbeddings = () => import('../features/embeddings/embeddings-screen');
 const loadImages = () => import('../features/images/images-screen');
 const ChatScreen = lazy(() => loadChat().then((m) => ({ default: m.ChatScreen })));

@@ -95,3 +95,8 @@ export function formatDuration(ms: number): string {
     units,
   );
 }
+
+/** Names as a sentence lists them: "a, b and c", "a, b et c", "a、b和c". */
+export function formatList(items: readonly string[]): string {
+  return cached('list', {}, (l) => new Intl.ListFormat(l, { type: 'conjunction' })).format(items);
+}

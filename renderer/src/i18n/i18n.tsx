@@ -14,6 +14,7 @@ import { PSEUDO_LOCALE, type AppLocale } from '../../../electron/shared/locales'
 import type errorsEn from '../../../electron/shared/messages/en/errors.json';
 import shellEn from './messages/en/shell.json';
 import type settingsEn from './messages/en/settings.json';
+import type chatEn from './messages/en/chat.json';
 import type knowledgeEn from './messages/en/knowledge.json';
 import type promptsEn from './messages/en/prompts.json';
 import type quickAskEn from './messages/en/quick-ask.json';
@@ -22,6 +23,7 @@ import type quickAskEn from './messages/en/quick-ask.json';
 interface Catalogues {
   shell: typeof shellEn;
   settings: typeof settingsEn;
+  chat: typeof chatEn;
   knowledge: typeof knowledgeEn;
   prompts: typeof promptsEn;
   'quick-ask': typeof quickAskEn;
@@ -33,6 +35,7 @@ export type Namespace = keyof Catalogues;
 export const NAMESPACES = [
   'shell',
   'settings',
+  'chat',
   'knowledge',
   'prompts',
   'quick-ask',

@@ -1,8 +1,10 @@
 /**
  * Amounts of money as the app shows them: prices per million tokens and what replies cost. Costs
  * of single replies are often fractions of a cent, so small amounts keep two significant digits
- * (0.00012 $) instead of rounding to a misleading 0.00.
+ * (0.00012 $) instead of rounding to a misleading 0.00. Written as the app's language writes
+ * them (1.234,50 € in German), not the system's.
  */
+import { formatNumber } from '../i18n/format';
 
 /** How many decimals show `amount` with at least two significant digits (two for 1 and above). */
 export function costDecimals(amount: number): number {
@@ -12,12 +14,12 @@ export function costDecimals(amount: number): number {
 
 function format(amount: number, currency: string, decimals: number): string {
   try {
-    return new Intl.NumberFormat(undefined, {
+    return formatNumber(amount, {
       style: 'currency',
       currency,
       minimumFractionDigits: decimals,
       maximumFractionDigits: decimals,
-    }).format(amount);
+    });
   } catch {
     // A currency code Intl does not know: the number, then the code.
     return `${amount.toFixed(decimals)} ${currency}`;
@@ -40,7 +42,7 @@ export function formatPrice(perMillion: number, currency: string): string {
 
 /** A token count with the locale's grouping: 12,345. */
 export function formatTokens(tokens: number): string {
-  return new Intl.NumberFormat().format(tokens);
+  return formatNumber(tokens);
 }
 
 /** A model's price per million tokens sent (input) and written (output). */
