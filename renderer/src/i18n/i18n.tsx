@@ -13,14 +13,29 @@ import type { ReactElement } from 'react';
 import { PSEUDO_LOCALE, type AppLocale } from '../../../electron/shared/locales';
 import shellEn from './messages/en/shell.json';
 import type settingsEn from './messages/en/settings.json';
+import type connectEn from './messages/en/connect.json';
+import type modelsEn from './messages/en/models.json';
+import type usageEn from './messages/en/usage.json';
+import type backupsEn from './messages/en/backups.json';
 
 /** Every namespace's English messages: the source of the keys. */
 interface Catalogues {
   shell: typeof shellEn;
   settings: typeof settingsEn;
+  connect: typeof connectEn;
+  models: typeof modelsEn;
+  usage: typeof usageEn;
+  backups: typeof backupsEn;
 }
 export type Namespace = keyof Catalogues;
-export const NAMESPACES = ['shell', 'settings'] as const satisfies readonly Namespace[];
+export const NAMESPACES = [
+  'shell',
+  'settings',
+  'connect',
+  'models',
+  'usage',
+  'backups',
+] as const satisfies readonly Namespace[];
 
 /** A message's key: a key not in the English catalogues fails the type check. */
 export type MessageKey = { [N in Namespace]: keyof Catalogues[N] }[Namespace] & string;
