@@ -1,5 +1,7 @@
-import { describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { readPriceFields } from '../../../../renderer/src/features/models/price-fields';
+import { i18n } from '../../../../renderer/src/i18n/i18n';
+import modelsEn from '../../../../renderer/src/i18n/messages/en/models.json';
 import {
   costDecimals,
   formatCost,
@@ -8,6 +10,9 @@ import {
 } from '../../../../renderer/src/lib/money';
 
 describe('price fields', () => {
+  // The Models screen's words, as its chunk loads them.
+  beforeAll(() => i18n.load('en', modelsEn));
+
   it('reads decimal prices, with a comma or a dollar sign as people type them', () => {
     expect(readPriceFields('2.5', '10')).toEqual({
       ok: true,
