@@ -81,7 +81,10 @@ export async function loadNamespace(namespace: Namespace): Promise<void> {
 
 /** Switches every word on the page to `locale`, once its catalogues are in. */
 export async function activateLocale(locale: AppLocale): Promise<void> {
-  await ensure(locale, wanted);
+  // A screen may ask for its namespace while these are on their way (in the language shown
+  // until now): it is fetched in this one too before the switch.
+  do await ensure(locale, wanted);
+  while ([...wanted].some((ns) => !loaded.has(`${locale}/${ns}`)));
   if (i18n.locale !== locale) i18n.activate(locale);
   document.documentElement.lang = locale;
 }
