@@ -92,7 +92,13 @@ export function ModelsScreen({ connection }: { connection: ConnectionSummary }) 
         </div>
         <div className="page-header-actions">
           {updated && status === 'ready' && (
-            <span className="muted small">{t('models.updated', { time: updated })}</span>
+            <span className="muted small">
+              <Message
+                id="models.updated"
+                values={{ time: updated }}
+                components={{ 0: <time dateTime={fetchedAt} /> }}
+              />
+            </span>
           )}
           <button
             type="button"
