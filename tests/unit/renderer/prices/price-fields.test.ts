@@ -1,6 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { readPriceFields } from '../../../../renderer/src/features/models/price-fields';
 import { i18n } from '../../../../renderer/src/i18n/i18n';
+import modelsDe from '../../../../renderer/src/i18n/messages/de/models.json';
 import modelsEn from '../../../../renderer/src/i18n/messages/en/models.json';
 import {
   costDecimals,
@@ -46,6 +47,22 @@ describe('price fields', () => {
       ok: false,
       errors: { input: 'A price above 100000 per million tokens is refused.' },
     });
+  });
+
+  it('says what is wrong in the language shown', () => {
+    i18n.load('de', modelsDe);
+    i18n.activate('de');
+    try {
+      expect(readPriceFields('', 'abc')).toEqual({
+        ok: false,
+        errors: {
+          input: 'Geben Sie den Eingabepreis ein (0, wenn kostenlos).',
+          output: 'Der Ausgabepreis muss eine Zahl sein, etwa 2,50.',
+        },
+      });
+    } finally {
+      i18n.activate('en');
+    }
   });
 });
 
