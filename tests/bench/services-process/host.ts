@@ -125,6 +125,8 @@ export function startServicesProcess(bundle: string, options: StartOptions): Ser
     startedAt,
     ready,
     ask(channel, payload, sender, onAnswer) {
+      // A call the page makes once the services have stopped (a run's teardown) has no answer.
+      if (!child.connected) return onAnswer(undefined);
       const id = nextId++;
       waiting.set(id, (message) =>
         onAnswer(message.type === 'answer' ? message.result : undefined),
