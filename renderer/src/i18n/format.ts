@@ -96,7 +96,11 @@ export function formatDuration(ms: number): string {
   );
 }
 
-/** Names as a sentence lists them: "a, b and c", "a, b et c", "a、b和c". */
+/** Names listed as the language joins them: "a, b, and c", "a, b und c", "a、b和c". */
 export function formatList(items: readonly string[]): string {
-  return cached('list', {}, (l) => new Intl.ListFormat(l, { type: 'conjunction' })).format(items);
+  return cached(
+    'list',
+    {},
+    (l) => new Intl.ListFormat(l, { style: 'long', type: 'conjunction' }),
+  ).format(items);
 }

@@ -18,6 +18,10 @@ import type chatEn from './messages/en/chat.json';
 import type knowledgeEn from './messages/en/knowledge.json';
 import type promptsEn from './messages/en/prompts.json';
 import type quickAskEn from './messages/en/quick-ask.json';
+import type connectEn from './messages/en/connect.json';
+import type modelsEn from './messages/en/models.json';
+import type usageEn from './messages/en/usage.json';
+import type backupsEn from './messages/en/backups.json';
 
 /** Every namespace's English messages: the source of the keys. */
 interface Catalogues {
@@ -27,6 +31,10 @@ interface Catalogues {
   knowledge: typeof knowledgeEn;
   prompts: typeof promptsEn;
   'quick-ask': typeof quickAskEn;
+  connect: typeof connectEn;
+  models: typeof modelsEn;
+  usage: typeof usageEn;
+  backups: typeof backupsEn;
   /** Main's messages that reach the page (`electron/shared/messages`): see `lib/errors.ts`. */
   errors: typeof errorsEn;
 }
@@ -39,6 +47,10 @@ export const NAMESPACES = [
   'knowledge',
   'prompts',
   'quick-ask',
+  'connect',
+  'models',
+  'usage',
+  'backups',
 ] as const satisfies readonly Namespace[];
 
 /** A message's key: a key not in the English catalogues fails the type check. */

@@ -15,7 +15,8 @@ export interface PlainWordsOptions {
  * The text inside `selectors` with a plain letter. Names the person chose (a connection's, a
  * conversation's title) are given in `own` and removed first. Main's own messages (marked
  * `data-source="main"`: main keeps English under the pseudo-language), the languages named in
- * themselves and closed dialogs (which show nothing) are left out.
+ * themselves, dates and times (`<time>`, as Intl writes them) and closed dialogs (which show
+ * nothing) are left out.
  */
 export function plainWords(
   page: Page,
@@ -50,6 +51,8 @@ export function plainWords(
         'option[lang]',
         '[data-source="main"]',
         'dialog:not([open])',
+        // A date or time as Intl writes it.
+        'time',
         'script',
         'style',
         skip,
