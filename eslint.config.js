@@ -41,6 +41,9 @@ export const NOT_YET_TRANSLATED = JSON.parse(
  */
 const NON_TEXT_ATTRIBUTES = [
   'className',
+  // react-virtuoso's grid takes the class names of its list and its cells.
+  'listClassName',
+  'itemClassName',
   'style',
   'type',
   'key',

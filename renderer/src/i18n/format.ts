@@ -95,3 +95,8 @@ export function formatDuration(ms: number): string {
     units,
   );
 }
+
+/** "3, 5 and 7" ("3, 5 und 7", "3、5、7"): a list of items joined as the language joins them. */
+export function formatList(items: readonly string[]): string {
+  return cached('c', {}, (l) => new Intl.ListFormat(l, { type: 'conjunction' })).format(items);
+}

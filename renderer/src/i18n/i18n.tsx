@@ -13,14 +13,23 @@ import type { ReactElement } from 'react';
 import { PSEUDO_LOCALE, type AppLocale } from '../../../electron/shared/locales';
 import shellEn from './messages/en/shell.json';
 import type settingsEn from './messages/en/settings.json';
+import type embeddingsEn from './messages/en/embeddings.json';
+import type imagesEn from './messages/en/images.json';
 
 /** Every namespace's English messages: the source of the keys. */
 interface Catalogues {
   shell: typeof shellEn;
   settings: typeof settingsEn;
+  embeddings: typeof embeddingsEn;
+  images: typeof imagesEn;
 }
 export type Namespace = keyof Catalogues;
-export const NAMESPACES = ['shell', 'settings'] as const satisfies readonly Namespace[];
+export const NAMESPACES = [
+  'shell',
+  'settings',
+  'embeddings',
+  'images',
+] as const satisfies readonly Namespace[];
 
 /** A message's key: a key not in the English catalogues fails the type check. */
 export type MessageKey = { [N in Namespace]: keyof Catalogues[N] }[Namespace] & string;
