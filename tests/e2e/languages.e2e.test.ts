@@ -1,7 +1,8 @@
 /**
  * Languages: a choice in Settings changes the shell's and Settings' words at once and is kept
- * over a reload; and the pseudo-language (every letter accented, each message 40% longer) over
- * the translated screens shows no control cut off and no word that is not from the catalogues.
+ * over a reload, and the Embeddings and Images screens follow it; and the pseudo-language (every
+ * letter accented, each message 40% longer) over the translated screens shows no control cut off
+ * and no word that is not from the catalogues.
  */
 import { describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
@@ -23,7 +24,7 @@ async function connected(): Promise<Page> {
 }
 
 /** The translated parts of the shell and of Settings. */
-const TRANSLATED = [
+const SHELL_AND_SETTINGS = [
   'nav.sidebar',
   '.page-header',
   'section[aria-labelledby="appearance-title"]',
@@ -34,10 +35,11 @@ const TRANSLATED = [
 ];
 
 /**
- * Text on those parts with a plain (unaccented) letter: a word the pseudo-language did not reach.
- * Names the person chose (the connection's) and the languages named in themselves are theirs.
+ * Text on the parts of the page `selectors` find with a plain (unaccented) letter: a word the
+ * pseudo-language did not reach. What the person chose or wrote (the connection's name, texts,
+ * models' ids) and the languages named in themselves are theirs, in `own`.
  */
-function plainWords(page: Page, own: string[]): Promise<string[]> {
+function plainWords(page: Page, selectors: string[], own: string[]): Promise<string[]> {
   return page.evaluate(
     ({ selectors, own }) => {
       interface Node {
@@ -53,6 +55,7 @@ function plainWords(page: Page, own: string[]): Promise<string[]> {
         }
       ).document;
       const found: string[] = [];
+      const longestFirst = [...own].sort((a, b) => b.length - a.length);
       for (const selector of selectors) {
         const roots = Array.from(doc.querySelectorAll(selector));
         if (roots.length === 0) found.push(`${selector}: not on the page`);
@@ -63,14 +66,15 @@ function plainWords(page: Page, own: string[]): Promise<string[]> {
             if (node.parentElement?.closest('option[lang], [data-source="main"], script, style'))
               continue;
             let text = node.nodeValue ?? '';
-            for (const name of own) text = text.split(name).join('');
+            // The longest first: "demo-embedding-small" before "demo-embedding".
+            for (const name of longestFirst) text = text.split(name).join('');
             if (/[A-Za-z]/.test(text)) found.push(text.trim());
           }
         }
       }
       return found;
     },
-    { selectors: TRANSLATED, own },
+    { selectors, own },
   );
 }
 
@@ -113,10 +117,127 @@ describe('languages', () => {
     await expect(page.locator('h1.page-title').textContent()).resolves.toMatch(/^Šéţţîñĝš·+$/);
 
     const connection = (await suite.app.services.connections.list())[0]?.name ?? '';
-    await expect(plainWords(page, [connection, ...Object.values(LANGUAGE_NAMES)])).resolves.toEqual(
-      [],
-    );
+    await expect(
+      plainWords(page, SHELL_AND_SETTINGS, [connection, ...Object.values(LANGUAGE_NAMES)]),
+    ).resolves.toEqual([]);
     expect(await cutOff(page, 'nav.sidebar')).toEqual([]);
     expect(await cutOff(page, 'main.screen')).toEqual([]);
   }, 60_000);
+
+  it('changes the Embeddings and Images screens, and their texts built in actions, to German', async () => {
+    const page = await connected();
+    await suite.app.services.settings.update({ language: 'de' });
+    await page.reload();
+    const nav = page.getByRole('navigation', { name: 'Bereiche' });
+
+    await nav.getByRole('button', { name: 'Embeddings', exact: true }).click();
+    await page
+      .getByText('Texte nach ihrer Bedeutung vergleichen und die Vektoren mitnehmen.')
+      .waitFor();
+    await expect
+      .poll(() => page.getByLabel('Embedding-Modell').inputValue())
+      .toBe('demo-embedding');
+    // A check made before anything is sent, in German.
+    await page.getByLabel('Ein Text pro Zeile').fill('Katze\n\nRechnung');
+    await page.getByRole('button', { name: '3 Texte einbetten' }).click();
+    await page
+      .getByText('Zeile 2 ist leer. Entfernen Sie sie oder schreiben Sie dort einen Text.')
+      .waitFor();
+    await page.getByLabel('Ein Text pro Zeile').fill('Katze\nKätzchen\nRechnung');
+    await page.getByRole('button', { name: '3 Texte einbetten' }).click();
+    const vectors = page.getByRole('region', { name: 'Vektoren' });
+    await vectors.getByText(/^3 von 3 eingebettet mit demo-embedding, .* Dimensionen/).waitFor();
+    await page.getByRole('heading', { name: 'Kosinus-Ähnlichkeit' }).waitFor();
+    await page.getByRole('img', { name: /^Ähnlichkeit von 3 Eingaben untereinander/ }).waitFor();
+    await page
+      .getByRole('img', { name: /^3 Eingaben, platziert nach ihren ersten beiden/ })
+      .waitFor();
+    await page.getByRole('region', { name: 'Gespeicherte Durchläufe' }).waitFor();
+    await page.getByRole('button', { name: 'Vektor von Eingabe 1 kopieren' }).waitFor();
+
+    await nav.getByRole('button', { name: 'Bilder', exact: true }).click();
+    await page.getByRole('heading', { level: 1, name: 'Bilder' }).waitFor();
+    await expect
+      .poll(() => page.getByRole('combobox', { name: 'Modell' }).inputValue())
+      .toBe('demo-image');
+    await page.getByRole('textbox', { name: 'Prompt' }).fill('ein Leuchtturm');
+    await page.getByRole('combobox', { name: 'Größe' }).selectOption('256x256');
+    await page.getByRole('button', { name: 'Erzeugen', exact: true }).click();
+    await page.locator('.generation-outcome', { hasText: '1 neues Bild.' }).waitFor();
+    const gallery = page.getByRole('region', { name: 'Galerie' });
+    await expect(gallery.locator('.gallery-title').textContent()).resolves.toBe('Galerie (1)');
+    await gallery.getByRole('button', { name: 'Bild öffnen: ein Leuchtturm' }).click();
+    const lightbox = page.getByRole('dialog', { name: 'Bild' });
+    await lightbox.getByRole('button', { name: 'Prompt kopieren' }).waitFor();
+    await lightbox.locator('dt', { hasText: 'Erstellt' }).waitFor();
+  }, 90_000);
+
+  it('shows the pseudo-language on Embeddings and Images with nothing cut off or left out', async () => {
+    const page = await connected();
+    await suite.app.services.settings.update({ language: 'en-XA' });
+    await page.reload();
+    const nav = page.locator('nav.sidebar .nav-item');
+    const connection = (await suite.app.services.connections.list())[0]?.name ?? '';
+    // Intl's own words where the pseudo-language has no dates of its own ("3:05 PM").
+    const intl = ['AM', 'PM'];
+
+    // Embeddings, the fifth screen: a run, its table, its pictures, and the saved runs.
+    await nav.nth(4).click();
+    await page.locator('.embeddings-page').waitFor();
+    await expect
+      .poll(() => page.locator('.embeddings-page select').first().inputValue())
+      .toBe('demo-embedding');
+    const texts = ['cat', 'kitten', 'invoice', 'receipt'];
+    await page.locator('textarea.embeddings-lines').fill(texts.join('\n'));
+    await page.locator('.embeddings-input .button-primary').click();
+    await page.locator('canvas.heatmap-canvas[data-painted="true"]').waitFor({ timeout: 30_000 });
+    await page.locator('canvas.scatter-canvas[data-painted="true"]').waitFor({ timeout: 30_000 });
+    await page.locator('.embeddings-runs').waitFor();
+    const models = await page.locator('.embeddings-page select option').allTextContents();
+    await expect(
+      plainWords(
+        page,
+        [
+          '.embeddings-page .page-header',
+          '.embeddings-input',
+          '.embeddings-run-actions',
+          '.embeddings-results',
+          '.embeddings-picture',
+          '.embeddings-nearest',
+          '.embeddings-runs',
+        ],
+        [connection, ...models, ...texts, ...intl],
+      ),
+    ).resolves.toEqual([]);
+    expect(await cutOff(page, 'main.screen')).toEqual([]);
+
+    // Images, the sixth: the form, a Generate's outcome, the gallery and the lightbox.
+    await nav.nth(5).click();
+    await page.locator('.images-page').waitFor();
+    await expect
+      .poll(() => page.locator('.image-form select').first().inputValue())
+      .toBe('demo-image');
+    await page.locator('textarea.image-prompt').fill('a paper boat');
+    await page.locator('.image-form select').nth(1).selectOption('256x256');
+    await page.locator('.image-form .button-primary').click();
+    await page.locator('.gallery-item').first().waitFor();
+    await page.locator('.generation-outcome').waitFor();
+    const folder = (await page.locator('.gallery-folder span').first().textContent()) ?? '';
+    const imageOwn = [connection, 'demo-image', 'a paper boat', folder, ...intl];
+    await expect(
+      plainWords(
+        page,
+        ['.images-page .page-header', '.image-form', '.generation-outcome', '.gallery-header'],
+        imageOwn,
+      ),
+    ).resolves.toEqual([]);
+    expect(await cutOff(page, 'main.screen')).toEqual([]);
+
+    await page.locator('.gallery-item').first().click();
+    await page.locator('dialog.lightbox .lightbox-actions').waitFor();
+    await expect(
+      plainWords(page, ['.image-meta dt', '.lightbox-actions', '.lightbox-close'], imageOwn),
+    ).resolves.toEqual([]);
+    expect(await cutOff(page, 'dialog.lightbox')).toEqual([]);
+  }, 90_000);
 });
