@@ -153,6 +153,9 @@ describe('languages', () => {
       .getByRole('img', { name: /^3 Eingaben, platziert nach ihren ersten beiden/ })
       .waitFor();
     await page.getByRole('region', { name: 'Gespeicherte Durchläufe' }).waitFor();
+    // German's longer words leave the texts' card whole, in a wide window too.
+    await page.setViewportSize({ width: 1280, height: 800 });
+    expect(await cutOff(page, '.embeddings-input')).toEqual([]);
     await page.getByRole('button', { name: 'Vektor von Eingabe 1 kopieren' }).waitFor();
 
     await nav.getByRole('button', { name: 'Bilder', exact: true }).click();
@@ -209,7 +212,9 @@ describe('languages', () => {
         [connection, ...models, ...texts, ...intl],
       ),
     ).resolves.toEqual([]);
-    expect(await cutOff(page, 'main.screen')).toEqual([]);
+    // Nothing past the screen's edge, nor past the edge of its own card.
+    for (const column of ['main.screen', '.embeddings-input', '.embeddings-picture'])
+      expect(await cutOff(page, column), column).toEqual([]);
 
     // Images, the sixth: the form, a Generate's outcome, the gallery and the lightbox.
     await nav.nth(5).click();
