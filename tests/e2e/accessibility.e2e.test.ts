@@ -291,6 +291,22 @@ describe.each(['light', 'dark'] as const)('every screen in the %s theme', (theme
     for (const screen of ['Models', 'Embeddings', 'Images', 'Connections', 'Settings']) {
       await nav(shared.app, screen).click();
       await shared.app.page.getByRole('heading', { level: 1, name: screen }).waitFor();
+      // The pointer rests on the item just clicked: its tooltip fades in. Scanned half faded, it
+      // reads as low contrast; it is scanned once it has finished appearing.
+      const tooltip = shared.app.page.locator('.nav-entry:hover > .tooltip');
+      if ((await tooltip.count()) > 0)
+        await expect
+          .poll(() =>
+            tooltip.evaluate(
+              (element) =>
+                (
+                  globalThis as unknown as {
+                    getComputedStyle(e: unknown): { opacity: string };
+                  }
+                ).getComputedStyle(element).opacity,
+            ),
+          )
+          .toBe('1');
       const state = `${theme}, 900×650: ${screen.toLowerCase()}`;
       await expectNothingCutOff(state, ['nav.sidebar']);
       await expectAccessible(shared.app, state);
