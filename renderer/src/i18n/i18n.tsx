@@ -22,6 +22,8 @@ import type connectEn from './messages/en/connect.json';
 import type modelsEn from './messages/en/models.json';
 import type usageEn from './messages/en/usage.json';
 import type backupsEn from './messages/en/backups.json';
+import type embeddingsEn from './messages/en/embeddings.json';
+import type imagesEn from './messages/en/images.json';
 
 /** Every namespace's English messages: the source of the keys. */
 interface Catalogues {
@@ -35,6 +37,8 @@ interface Catalogues {
   models: typeof modelsEn;
   usage: typeof usageEn;
   backups: typeof backupsEn;
+  embeddings: typeof embeddingsEn;
+  images: typeof imagesEn;
   /** Main's messages that reach the page (`electron/shared/messages`): see `lib/errors.ts`. */
   errors: typeof errorsEn;
 }
@@ -51,6 +55,8 @@ export const NAMESPACES = [
   'models',
   'usage',
   'backups',
+  'embeddings',
+  'images',
 ] as const satisfies readonly Namespace[];
 
 /** A message's key: a key not in the English catalogues fails the type check. */

@@ -43,8 +43,10 @@ export function plainWords(
           };
         }
       ).document;
+      // The longest first: "demo-embedding-small" before "demo-embedding".
+      const longestFirst = [...own].sort((a, b) => b.length - a.length);
       const plain = (text: string) => {
-        for (const name of own) text = text.split(name).join('');
+        for (const name of longestFirst) text = text.split(name).join('');
         return /[A-Za-z]/.test(text);
       };
       const skipped = [
