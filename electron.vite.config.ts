@@ -92,6 +92,19 @@ export default defineConfig({
           // The quick ask window's page: same preload, CSP and markdown renderer as the chat.
           quick: resolve(root, 'renderer/quick.html'),
         },
+        output: {
+          // A language's catalogue is a chunk of its own, named by its language and namespace
+          // (`messages-de-chat-<hash>.js`), not by its file alone: six `chat.json` would all be
+          // `chat-<hash>.js` beside the chat's own code.
+          chunkFileNames: (chunk) => {
+            const catalogue = /\/messages\/([\w-]+)\/([\w-]+)\.json$/.exec(
+              chunk.facadeModuleId ?? '',
+            );
+            return catalogue
+              ? `assets/messages-${catalogue[1]}-${catalogue[2]}-[hash].js`
+              : 'assets/[name]-[hash].js';
+          },
+        },
       },
     },
   },
