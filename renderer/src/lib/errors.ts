@@ -1,6 +1,6 @@
 import { useLingui } from '@lingui/react';
 import type { IpcError } from '../../../electron/shared/ipc/define';
-import { i18n } from '../i18n/i18n';
+import { i18n, t } from '../i18n/i18n';
 
 /**
  * What the renderer knows of a failed call: the bridge rejects with the router's typed error
@@ -95,34 +95,50 @@ export function failureOf(error: unknown): FailureInfo {
   return { kind: 'internal', message: String(error) };
 }
 
-/** A heading for each kind of failure, above the precise message main gave. */
+/**
+ * What a refused request says of one field, for the form to show beside it: the schema's own
+ * words, without "The request to … is not valid: field:" before them.
+ */
+export function fieldProblemText(
+  failure: Pick<FailureInfo, 'message' | 'messageId' | 'values'>,
+): string {
+  const detail = failure.values?.['detail'];
+  if (failure.messageId === 'form.requestInvalidAt' && detail !== undefined) {
+    const text = plainValue(detail);
+    if (text !== '') return String(text);
+  }
+  return failure.message.replace(/^The request to \S+ is not valid: \S+: /, '');
+}
+
+/**
+ * A heading for each kind of failure, above the precise message main gave, in the page's language
+ * at the moment it is called (`shell` catalogue, loaded at start).
+ */
 export function failureTitle(failure: Pick<FailureInfo, 'kind' | 'status'>): string {
   switch (failure.kind) {
     case 'bad_request':
-      return failure.status === undefined
-        ? 'The address is not valid'
-        : 'The relay refused the request';
+      return failure.status === undefined ? t('failure.badAddress') : t('failure.badRequest');
     case 'unauthorized':
-      return 'The key was refused';
+      return t('failure.unauthorized');
     case 'insufficient_balance':
-      return 'The balance is used up';
+      return t('failure.insufficientBalance');
     case 'rate_limited':
-      return 'Too many requests';
+      return t('failure.rateLimited');
     case 'server_error':
-      return 'The relay had a problem';
+      return t('failure.serverError');
     case 'network':
-      return 'The relay could not be reached';
+      return t('failure.network');
     case 'timeout':
-      return 'The relay did not answer in time';
+      return t('failure.timeout');
     case 'bad_response':
-      return 'This does not look like a Model Relay';
+      return t('failure.badResponse');
     case 'aborted':
-      return 'The request was cancelled';
+      return t('failure.aborted');
     case 'invalid_request':
-      return 'Check the form';
+      return t('failure.invalidRequest');
     case 'not_found':
-      return 'Not found';
+      return t('failure.notFound');
     default:
-      return 'Something went wrong';
+      return t('failure.other');
   }
 }

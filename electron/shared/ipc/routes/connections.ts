@@ -5,6 +5,7 @@
 import { z } from 'zod';
 import { event, messageRefFields, route, type EventSpec, type RouteSpec } from '../define';
 import { boundedText as text, idSchema as id } from '../schemas';
+import { worded } from '../../messages/worded';
 
 /** At most this many extra headers per connection. */
 export const MAX_CONNECTION_HEADERS = 32;
@@ -31,7 +32,11 @@ export const connectionHeaderDraftSchema = z.strictObject({
   secret: z.boolean().optional(),
 });
 const headerDraftsSchema = z.array(connectionHeaderDraftSchema).max(MAX_CONNECTION_HEADERS, {
-  error: `At most ${MAX_CONNECTION_HEADERS} extra headers.`,
+  error: worded(
+    'form.connections.headersAtMost',
+    `At most ${MAX_CONNECTION_HEADERS} extra headers.`,
+    { max: MAX_CONNECTION_HEADERS },
+  ),
 });
 
 /** A saved connection as the renderer sees it: whether a key is saved, never the key. */
@@ -55,8 +60,12 @@ export const connectionSummarySchema = z.object({
 });
 
 export const connectionDraftSchema = z.strictObject({
-  name: text(100).trim().min(1, { error: 'Give the connection a name.' }),
-  baseUrl: text(2000).trim().min(1, { error: 'Give the address of the relay.' }),
+  name: text(100)
+    .trim()
+    .min(1, { error: worded('form.connections.name', 'Give the connection a name.') }),
+  baseUrl: text(2000)
+    .trim()
+    .min(1, { error: worded('form.connections.address', 'Give the address of the relay.') }),
   /** Typed by the person and sent once, to be saved; null removes a saved key. Never sent back. */
   apiKey: text(4096).nullable().optional(),
   /** Where the person tops up their balance; null or '' removes it. */

@@ -7,15 +7,20 @@
  */
 import { z } from 'zod';
 import { event, route, type EventSpec, type RouteSpec } from '../define';
+import { worded } from '../../messages/worded';
 
 export const UPDATE_CHANNELS = ['stable', 'beta'] as const;
 export type UpdateChannel = (typeof UPDATE_CHANNELS)[number];
 
 export const updateSettingsSchema = z.strictObject({
   /** Stable releases only, or betas too. */
-  channel: z.enum(UPDATE_CHANNELS, { error: 'Choose the stable or the beta channel.' }),
+  channel: z.enum(UPDATE_CHANNELS, {
+    error: worded('form.updates.channel', 'Choose the stable or the beta channel.'),
+  }),
   /** Check on start and every few hours; off, only "Check now" checks. */
-  autoCheck: z.boolean({ error: 'Checking by itself is on or off.' }),
+  autoCheck: z.boolean({
+    error: worded('form.updates.autoCheck', 'Checking by itself is on or off.'),
+  }),
 });
 export type UpdateSettings = z.infer<typeof updateSettingsSchema>;
 
