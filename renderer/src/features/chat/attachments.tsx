@@ -14,8 +14,9 @@ import {
   type ClipboardEvent,
   type DragEvent,
 } from 'react';
+import { imagesRefused } from '../../../../electron/shared/images-accepted';
 import { Icon } from '../../components/icon';
-import { failureOf, useMainMessageText } from '../../lib/errors';
+import { failureOf, mainMessageText, useMainMessageText } from '../../lib/errors';
 import { relayBridge, requireBridge } from '../../lib/relay-bridge';
 import { showSavedToast, showToast } from '../../lib/toasts';
 import type { AttachmentInfo, AttachmentRefusal } from './chat-types';
@@ -261,8 +262,7 @@ export async function imagesWarning(
   model: string,
   files: readonly AttachmentInfo[],
 ): Promise<string | undefined> {
-  const images = files.filter((f) => f.kind === 'image').map((f) => f.name);
-  if (images.length === 0) return undefined;
+  if (!files.some((f) => f.kind === 'image')) return undefined;
   let accepts: boolean | undefined;
   try {
     accepts = (await requireBridge().listModels()).models.find(
@@ -271,10 +271,11 @@ export async function imagesWarning(
   } catch {
     return undefined; // No list to go by: main and the relay decide.
   }
-  if (accepts !== false) return undefined;
-  const one = images.length === 1;
-  const list = one ? images[0]! : `${images.slice(0, -1).join(', ')} and ${images.at(-1)!}`;
-  return `${model} does not accept images, so ${list} ${one ? 'was' : 'were'} not sent: choose a model that accepts images, remove ${one ? 'the image' : 'the images'}, or mark ${model} as accepting images on the Models screen.`;
+  // The same check, and the same words, as main's refusal of such a message.
+  const refused = imagesRefused(model, accepts, files);
+  return refused
+    ? mainMessageText({ message: refused.english, messageId: refused.id, values: refused.values })
+    : undefined;
 }
 
 /** Thumbnails of sent images, by attachment id, kept while the page lives (they never change). */
