@@ -2,7 +2,7 @@ import { useEffect, useState } from 'react';
 import { Badge } from '../../components/badge';
 import { Notice } from '../../components/notice';
 import { Spinner } from '../../components/spinner';
-import { failureOf, type FailureInfo } from '../../lib/errors';
+import { failureOf, useMainMessageText, type FailureInfo } from '../../lib/errors';
 import {
   ago,
   countsText,
@@ -173,6 +173,7 @@ export function BackupsSection() {
 
 function StatusLine({ status }: { status: BackupStatus }) {
   const now = useNow();
+  const mainText = useMainMessageText();
   const problem = status.problem;
   const tone = status.running ? 'running' : status.tone;
   return (
@@ -194,10 +195,10 @@ function StatusLine({ status }: { status: BackupStatus }) {
       ) : null}
       {problem && status.tone === 'warning' && problem.kind !== 'never' && (
         <Notice tone="warning" title={PROBLEM_TITLES[problem.kind]}>
-          <p className="failure-message">{problem.message}</p>
+          <p className="failure-message">{mainText(problem)}</p>
         </Notice>
       )}
-      {problem && status.tone === 'off' && <p className="muted">{problem.message}</p>}
+      {problem && status.tone === 'off' && <p className="muted">{mainText(problem)}</p>}
       {status.lastVerified && status.tone !== 'off' && (
         <p className="muted backup-last">
           {status.lastVerified.name} · {size(status.lastVerified.bytes)} · verified{' '}
