@@ -94,8 +94,11 @@ export interface ConnectionSummary extends Omit<Connection, 'headers'> {
   hasKey: boolean;
   /** The key's last four characters, for keys long enough that this gives little away. */
   keyLast4?: string;
-  /** Set when the key store could not be read, so `hasKey` is unknown. */
+  /** Set when the key store could not be read, so `hasKey` is unknown (in English). */
   keyError?: string;
+  /** `keyError` by its key in main's catalogue, and its values, for the page's language. */
+  keyErrorId?: ErrorMessageKey;
+  keyErrorValues?: MessageValues;
   /** The address is plain http to a host outside this machine and the local network. */
   unencrypted: boolean;
   allowUnencrypted: boolean;
@@ -894,7 +897,7 @@ export class ConnectionsService {
           if (header.secret) header.hasValue = secrets[header.name] !== undefined;
         }
       } catch (error) {
-        summary.keyError = keyStoreMessage(error, 'read').english;
+        Object.assign(summary, keyErrorOf(keyStoreMessage(error, 'read')));
       }
     }
     try {
@@ -905,7 +908,7 @@ export class ConnectionsService {
         if (last4 !== undefined) summary.keyLast4 = last4;
       }
     } catch (error) {
-      summary.keyError = keyStoreMessage(error, 'read').english;
+      Object.assign(summary, keyErrorOf(keyStoreMessage(error, 'read')));
     }
     return summary;
   }
@@ -1026,6 +1029,17 @@ export class ConnectionsService {
       throw new AppError('internal', keyStoreMessage(error, 'remove'));
     }
   }
+}
+
+/** A summary's `keyError`, in English with its key and values. */
+function keyErrorOf(
+  sentence: Said,
+): Pick<ConnectionSummary, 'keyError' | 'keyErrorId' | 'keyErrorValues'> {
+  return {
+    keyError: sentence.english,
+    keyErrorId: sentence.id,
+    ...(sentence.values ? { keyErrorValues: sentence.values } : {}),
+  };
 }
 
 function keyStoreMessage(error: unknown, action: 'read' | 'save' | 'remove'): Said {

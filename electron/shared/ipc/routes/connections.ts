@@ -49,8 +49,11 @@ export const connectionSummarySchema = z.object({
   active: z.boolean(),
   hasKey: z.boolean(),
   keyLast4: z.string().max(4).optional(),
-  /** Set when the key store could not be read, so `hasKey` is not known. */
+  /** Set when the key store could not be read, so `hasKey` is not known (in English). */
   keyError: z.string().optional(),
+  /** `keyError` by its key in main's catalogue, and its values: shown in the person's language. */
+  keyErrorId: messageRefFields.messageId,
+  keyErrorValues: messageRefFields.values,
   /** Plain http to a host outside this machine and the local network. */
   unencrypted: z.boolean(),
   /** The person chose to send the key there anyway (confirmed in a dialog main opened). */
@@ -96,7 +99,9 @@ export const keyStorageStatusSchema = z.object({
   secure: z.boolean(),
   persistent: z.boolean(),
   backend: z.enum(['keychain', 'memory', 'file']),
+  /** In English; `messageId` and `values` give it in the person's language. */
   reason: z.string().optional(),
+  ...messageRefFields,
 });
 
 export const HEALTH_STATES = ['ok', 'warning', 'error'] as const;

@@ -1,5 +1,5 @@
 import { create } from 'zustand';
-import type { FailureInfo } from '../../lib/errors';
+import { mainMessageText, type FailureInfo } from '../../lib/errors';
 import type { LoadStatus } from '../../lib/load-state';
 import type { ConnectionHealth, ConnectionSummary, KeyStorageStatus } from '../../lib/relay-bridge';
 
@@ -75,5 +75,7 @@ export const selectHasConnections = (state: ConnectState): boolean => state.conn
 /** The key store's warning, when keys are not kept by the operating system. */
 export const selectKeyStorageWarning = (state: ConnectState): string | undefined =>
   state.keyStorage && !state.keyStorage.secure
-    ? (state.keyStorage.reason ?? 'Your key is not kept in a secure key store.')
+    ? state.keyStorage.reason !== undefined
+      ? mainMessageText({ ...state.keyStorage, message: state.keyStorage.reason })
+      : 'Your key is not kept in a secure key store.'
     : undefined;

@@ -1,10 +1,21 @@
+import { mainMessageText } from '../../lib/errors';
 import type { ConnectionSummary } from '../../lib/relay-bridge';
 
 /** "Key saved (…abcd)": what the person may know of a saved key. */
 export function keyStatusText(
-  connection: Pick<ConnectionSummary, 'hasKey' | 'keyLast4' | 'keyError'>,
+  connection: Pick<
+    ConnectionSummary,
+    'hasKey' | 'keyLast4' | 'keyError' | 'keyErrorId' | 'keyErrorValues'
+  >,
 ): string {
-  if (connection.keyError) return connection.keyError;
+  if (connection.keyError) {
+    // Main's words, in the page's language by their key.
+    return mainMessageText({
+      message: connection.keyError,
+      messageId: connection.keyErrorId,
+      values: connection.keyErrorValues,
+    });
+  }
   if (!connection.hasKey) return 'No key saved';
   return connection.keyLast4 ? `Key saved (…${connection.keyLast4})` : 'Key saved';
 }
