@@ -143,7 +143,12 @@ describe('reading a file chosen for import', () => {
     });
     expect(read.documents).toEqual([]);
     expect(read.refused).toEqual([
-      { name: 'many.zip', reason: expect.stringMatching(/holds 4 files; at most 3/) },
+      {
+        name: 'many.zip',
+        reason: expect.stringMatching(/holds 4 files; at most 3/),
+        messageId: 'zip.tooManyFiles',
+        values: { name: 'many.zip', count: 4, max: 3 },
+      },
     ]);
   });
 
@@ -157,7 +162,12 @@ describe('reading a file chosen for import', () => {
     });
     expect(read.documents).toEqual([]);
     expect(read.refused).toEqual([
-      { name: 'bomb.zip', reason: expect.stringMatching(/unpacks to more than 3\.8 MB/) },
+      {
+        name: 'bomb.zip',
+        reason: expect.stringMatching(/unpacks to more than 3\.8 MB/),
+        messageId: 'zip.tooLarge',
+        values: { name: 'bomb.zip', size: '3.8' },
+      },
     ]);
   });
 
@@ -173,6 +183,8 @@ describe('reading a file chosen for import', () => {
       {
         name: 'liar.zip',
         reason: expect.stringMatching(/liar\.zip › a\.json unpacks to more than its header says/),
+        messageId: 'zip.entry.bomb',
+        values: { name: 'liar.zip › a.json', size: expect.any(Number) },
       },
     ]);
     // Refused after a few chunks, not after inflating 20 MB.
@@ -196,7 +208,12 @@ describe('reading a file chosen for import', () => {
     const read = readImportFile('talks.zip', zip);
     expect(titles(read)).toEqual(['Alpha']);
     expect(read.refused).toEqual([
-      { name: 'talks.zip › odd.json', reason: expect.stringMatching(/compressed in a way/) },
+      {
+        name: 'talks.zip › odd.json',
+        reason: expect.stringMatching(/compressed in a way/),
+        messageId: 'zip.entry.method',
+        values: { name: 'talks.zip › odd.json', method: expect.any(Number) },
+      },
     ]);
   });
 
@@ -226,6 +243,8 @@ describe('reading a file chosen for import', () => {
       {
         name: 'talks.zip › Alpha.json',
         reason: 'talks.zip › Alpha.json is damaged: its contents do not match its checksum.',
+        messageId: 'zip.entry.checksum',
+        values: { name: 'talks.zip › Alpha.json' },
       },
     ]);
   });

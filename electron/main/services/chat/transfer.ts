@@ -367,7 +367,7 @@ export function readImportFile(
       }
       const read = entry.read();
       if ('problem' in read) {
-        out.refused.push({ name: where, reason: read.problem });
+        out.refused.push(refusal(where, read.problem));
         continue;
       }
       const one = readDocument(where, read.bytes);
@@ -377,7 +377,7 @@ export function readImportFile(
     }
   } catch (error) {
     if (error instanceof ZipError)
-      return { documents: [], refused: [{ name, reason: error.message }], bytes: out.bytes };
+      return { documents: [], refused: [refusal(name, error.said)], bytes: out.bytes };
     throw error;
   }
   return out;
