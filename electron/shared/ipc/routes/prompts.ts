@@ -219,7 +219,16 @@ export const promptImportResultSchema = z.object({
   /** Already in the library (same kind, name and text): not added twice. */
   duplicates: z.number().int().nonnegative(),
   /** Entries refused, each by its name (or its place in the file) and the reason. */
-  refused: z.array(z.object({ entry: z.string(), reason: z.string(), ...messageRefFields })),
+  refused: z.array(
+    z.object({
+      /** In English; `entryId` and `entryValues` give it in the person's language. */
+      entry: z.string(),
+      entryId: messageRefFields.messageId,
+      entryValues: messageRefFields.values,
+      reason: z.string(),
+      ...messageRefFields,
+    }),
+  ),
 });
 export type PromptImportResult = z.infer<typeof promptImportResultSchema>;
 

@@ -6,7 +6,7 @@ import { EmptyState } from '../../components/empty-state';
 import { Notice } from '../../components/notice';
 import { PromptVariablesForm } from '../../components/prompt-variables-form';
 import { Spinner } from '../../components/spinner';
-import { failureOf } from '../../lib/errors';
+import { failureOf, useMainMessageText } from '../../lib/errors';
 import { showToast } from '../../lib/toasts';
 import {
   deletePrompt,
@@ -293,6 +293,7 @@ function ImportOutcomeNotice({
   outcome: { ok: true; result: ImportOutcome } | { ok: false; message: string };
   onClose(): void;
 }) {
+  const mainText = useMainMessageText();
   const close = (
     <button type="button" className="button button-small" onClick={onClose}>
       Close
@@ -321,7 +322,8 @@ function ImportOutcomeNotice({
         <ul className="prompt-refused">
           {result.refused.map((r, i) => (
             <li key={i}>
-              {r.entry}: {r.reason}
+              {mainText({ message: r.entry, messageId: r.entryId, values: r.entryValues })}:{' '}
+              {mainText({ ...r, message: r.reason })}
             </li>
           ))}
         </ul>
