@@ -11,7 +11,7 @@ import {
   type PromptDialogs,
 } from '../../../../electron/main/services/prompts/prompts-service';
 import { errorText } from '../../../../electron/main/services/words';
-import type { ErrorMessageKey } from '../../../../electron/shared/messages/keys';
+import type { ErrorMessageKey, MessageValues } from '../../../../electron/shared/messages/keys';
 
 let db: Db;
 let dir: string;
@@ -310,10 +310,12 @@ describe('prompt library files', () => {
       ],
     });
     const [, third] = result.refused;
-    expect(errorText('de', third!.entryId!, third!.entryValues)).toBe('Eintrag 3');
-    expect(errorText('de', third!.messageId as ErrorMessageKey, third!.values)).toBe(
-      'name: Geben Sie dem Prompt einen Namen.',
-    );
+    expect(
+      errorText('de', third!.entryId as ErrorMessageKey, third!.entryValues as MessageValues),
+    ).toBe('Eintrag 3');
+    expect(
+      errorText('de', third!.messageId as ErrorMessageKey, third!.values as MessageValues),
+    ).toBe('name: Geben Sie dem Prompt einen Namen.');
     expect(prompts.list({ query: 'Good one' })).toHaveLength(1);
   });
 
