@@ -14,7 +14,7 @@ import {
 } from '../../proxy-rules';
 import { route, type RouteSpec } from '../define';
 import { boundedText as text } from '../schemas';
-import { worded } from '../../messages/worded';
+import { worded, wordedIssue } from '../../messages/worded';
 
 export const PROXY_MODES = ['system', 'none', 'manual'] as const;
 export type ProxyMode = (typeof PROXY_MODES)[number];
@@ -26,7 +26,8 @@ const manualProxySchema = z.strictObject({
   }),
   host: text(300).superRefine((host, ctx) => {
     const problem = proxyHostProblem(host);
-    if (problem !== undefined) ctx.addIssue({ code: 'custom', message: problem });
+    if (problem !== undefined)
+      ctx.addIssue(wordedIssue(problem.id, problem.english, problem.values));
   }),
   port: z
     .number({
@@ -49,7 +50,10 @@ const manualProxySchema = z.strictObject({
       rules.forEach((rule, index) => {
         const problem = bypassRuleProblem(rule);
         if (problem !== undefined)
-          ctx.addIssue({ code: 'custom', message: problem, path: [index] });
+          ctx.addIssue({
+            ...wordedIssue(problem.id, problem.english, problem.values),
+            path: [index],
+          });
       });
     }),
 });
