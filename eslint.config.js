@@ -243,9 +243,10 @@ export default defineConfig(
             noNode('The renderer'),
             {
               // The shortcut table is plain data that the renderer and the menu share; the
-              // prompt template reader and the language list are pure functions and data that
-              // main and the renderer share.
-              regex: '(^|/)electron/shared(?!/(shortcuts|prompt-template|locales)$)(/|$)',
+              // prompt template reader, the language list and the check of images for a model
+              // that reads none are pure functions and data that main and the renderer share.
+              regex:
+                '(^|/)electron/shared(?!/(shortcuts|prompt-template|locales|images-accepted)$)(/|$)',
               allowTypeImports: true,
               message: 'The renderer uses only `import type` from electron/shared.',
             },

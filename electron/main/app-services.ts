@@ -62,7 +62,7 @@ import type { ClipboardText, QuickAskService } from './services/quick-ask/quick-
 import type { FetchLike, RelayClient } from './services/relay/relay-client';
 import type { SecretStore } from './services/secret-store';
 import { SettingsService } from './services/settings/settings';
-import { inMainLanguage, localeFor, said, setMainLocale } from './services/words';
+import { inMainLanguage, localeFor, said, setMainLocale, type Said } from './services/words';
 import { UpdateService, type Updater } from './services/updates/update-service';
 
 export interface AppServicesOptions {
@@ -107,7 +107,7 @@ export interface AppServicesOptions {
   proxyStack?: ProxyStack;
   /** The app's own updater; without it the app says it does not update itself, and why. */
   updater?: Updater;
-  updatesUnsupported?: string;
+  updatesUnsupported?: Said;
   /** The quick ask shortcut, the tray and the login items; without it they are only saved. */
   desktopIntegration?: DesktopIntegration;
   /** The main and quick ask windows, for the quick window's routes. */

@@ -267,7 +267,7 @@ async function start(appLog: AppLog): Promise<void> {
   const { backend, secure, persistent, detail } = secretStore.status;
   appLog.info('keys.storage', { backend, secure, persistent, detail });
   const updates = openUpdater(appLog);
-  if ('reason' in updates) appLog.info('updates.unsupported', { reason: updates.reason });
+  if ('reason' in updates) appLog.info('updates.unsupported', { reason: updates.reason.english });
   const platform = process.platform;
   desktopShell = createDesktopShell({
     trayIconDir,

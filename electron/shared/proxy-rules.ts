@@ -5,6 +5,25 @@
  * Plain functions, so the contract's schema (`ipc/routes/network.ts`) checks a setting the same
  * way whether it arrives from the Network settings, from a file or from a test.
  */
+import type { ErrorMessageKey, PlainValue } from './messages/keys';
+
+/**
+ * A mistake in a proxy setting: its English sentence, with its key in main's `errors` catalogue
+ * and its values, so the form shows it in the person's language.
+ */
+export interface ProxyProblem {
+  id: ErrorMessageKey;
+  values?: Record<string, PlainValue>;
+  english: string;
+}
+
+function problem(
+  id: ErrorMessageKey,
+  english: string,
+  values?: Record<string, PlainValue>,
+): ProxyProblem {
+  return values ? { id, values, english } : { id, english };
+}
 
 export const PROXY_SCHEMES = ['http', 'https', 'socks5'] as const;
 export type ProxyScheme = (typeof PROXY_SCHEMES)[number];
@@ -55,27 +74,44 @@ function isHostName(text: string): boolean {
  * Why `host` cannot be a proxy's host, or undefined when it can: a host name, an IPv4 address or
  * an IPv6 address (with or without brackets). The scheme and the port have fields of their own.
  */
-export function proxyHostProblem(host: string): string | undefined {
+export function proxyHostProblem(host: string): ProxyProblem | undefined {
   const value = host.trim();
-  if (value === '') return 'Give the proxy’s host name or IP address.';
+  if (value === '')
+    return problem('proxy.host.missing', 'Give the proxy’s host name or IP address.');
   if (/^[a-z][a-z0-9+.-]*:\/\//i.test(value)) {
-    return 'Give the host only, without http:// or socks5://: choose the kind of proxy above.';
+    return problem(
+      'proxy.host.scheme',
+      'Give the host only, without http:// or socks5://: choose the kind of proxy above.',
+    );
   }
   if (/[\s/?#@]/.test(value)) {
-    return `“${value}” is not a host name: give a name such as proxy.example.com or an IP address.`;
+    return problem(
+      'proxy.host.notAName',
+      `“${value}” is not a host name: give a name such as proxy.example.com or an IP address.`,
+      { value },
+    );
   }
   const bracketed = /^\[(.*)\]$/.exec(value);
   if (bracketed) {
-    return isIpv6(bracketed[1] ?? '') ? undefined : `“${value}” is not an IPv6 address.`;
+    return isIpv6(bracketed[1] ?? '')
+      ? undefined
+      : problem('proxy.host.notIpv6', `“${value}” is not an IPv6 address.`, { value });
   }
   if (isIpv6(value)) return undefined;
-  if (/:\d*$/.test(value)) return 'Put the port in the Port field, not after the host.';
+  if (/:\d*$/.test(value))
+    return problem('proxy.host.port', 'Put the port in the Port field, not after the host.');
   if (/^[\d.]+$/.test(value)) {
-    return isIpv4(value) ? undefined : `“${value}” is not an IPv4 address.`;
+    return isIpv4(value)
+      ? undefined
+      : problem('proxy.host.notIpv4', `“${value}” is not an IPv4 address.`, { value });
   }
   return isHostName(value)
     ? undefined
-    : `“${value}” is not a host name: give a name such as proxy.example.com or an IP address.`;
+    : problem(
+        'proxy.host.notAName',
+        `“${value}” is not a host name: give a name such as proxy.example.com or an IP address.`,
+        { value },
+      );
 }
 
 /** The host as Chromium's proxy rules take it: an IPv6 address in brackets. */
@@ -100,33 +136,61 @@ function isHostPattern(text: string): boolean {
  * may use `*` or start with `.` (a whole domain), an IP address, or an address range
  * (`192.168.0.0/16`, `fd00::/8`).
  */
-export function bypassRuleProblem(rule: string): string | undefined {
+export function bypassRuleProblem(rule: string): ProxyProblem | undefined {
   const value = rule.trim();
-  if (value === '') return 'An entry of the bypass list is empty.';
-  if (value.length > 300) return 'An entry of the bypass list is longer than 300 characters.';
+  if (value === '') return problem('proxy.bypass.empty', 'An entry of the bypass list is empty.');
+  if (value.length > 300)
+    return problem(
+      'proxy.bypass.tooLong',
+      'An entry of the bypass list is longer than 300 characters.',
+      { max: 300 },
+    );
   if (value === '<local>') return undefined;
   if (value.toLowerCase() === '<-loopback>') {
-    return '<-loopback> would send this computer’s own addresses through the proxy; the app always reaches them directly (the demo relay runs there).';
+    return problem(
+      'proxy.bypass.loopback',
+      '<-loopback> would send this computer’s own addresses through the proxy; the app always reaches them directly (the demo relay runs there).',
+    );
   }
   if (/[\s,;]/.test(value))
-    return `“${value}” holds a space, comma or semicolon: one entry per line.`;
+    return problem(
+      'proxy.bypass.separator',
+      `“${value}” holds a space, comma or semicolon: one entry per line.`,
+      { value },
+    );
   const range = /^([^/]+)\/(\d{1,3})$/.exec(value);
   if (range) {
     const address = (range[1] ?? '').replace(/^\[(.*)\]$/, '$1');
     const prefix = Number(range[2]);
     if (isIpv4(address)) {
-      return prefix <= 32 ? undefined : `“${value}”: an IPv4 range ends in /0 to /32.`;
+      return prefix <= 32
+        ? undefined
+        : problem('proxy.bypass.ipv4Range', `“${value}”: an IPv4 range ends in /0 to /32.`, {
+            value,
+          });
     }
     if (isIpv6(address)) {
-      return prefix <= 128 ? undefined : `“${value}”: an IPv6 range ends in /0 to /128.`;
+      return prefix <= 128
+        ? undefined
+        : problem('proxy.bypass.ipv6Range', `“${value}”: an IPv6 range ends in /0 to /128.`, {
+            value,
+          });
     }
-    return `“${value}” is not an address range such as 192.168.0.0/16.`;
+    return problem(
+      'proxy.bypass.notRange',
+      `“${value}” is not an address range such as 192.168.0.0/16.`,
+      { value },
+    );
   }
   let rest = value;
   const scheme = /^([a-z][a-z0-9+.-]*):\/\//i.exec(rest);
   if (scheme) {
     if (!['http', 'https', 'ws', 'wss'].includes((scheme[1] ?? '').toLowerCase())) {
-      return `“${value}”: a bypass entry may name http, https, ws or wss before ://.`;
+      return problem(
+        'proxy.bypass.scheme',
+        `“${value}”: a bypass entry may name http, https, ws or wss before ://.`,
+        { value },
+      );
     }
     rest = rest.slice(scheme[0].length);
   }
@@ -135,7 +199,11 @@ export function bypassRuleProblem(rule: string): string | undefined {
     const address = end < 0 ? '' : rest.slice(1, end);
     const after = end < 0 ? '' : rest.slice(end + 1);
     if (!isIpv6(address) || !(after === '' || /^:\d{1,5}$/.test(after))) {
-      return `“${value}” is not an IPv6 address in brackets, with or without a port.`;
+      return problem(
+        'proxy.bypass.ipv6',
+        `“${value}” is not an IPv6 address in brackets, with or without a port.`,
+        { value },
+      );
     }
     return portProblem(value, after.slice(1));
   }
@@ -144,17 +212,30 @@ export function bypassRuleProblem(rule: string): string | undefined {
   if (portAt >= 0) {
     port = rest.slice(portAt + 1);
     rest = rest.slice(0, portAt);
-    if (!/^\d{1,5}$/.test(port)) return `“${value}”: what follows the last : must be a port.`;
+    if (!/^\d{1,5}$/.test(port))
+      return problem(
+        'proxy.bypass.notPort',
+        `“${value}”: what follows the last : must be a port.`,
+        {
+          value,
+        },
+      );
   }
   if (isIpv4(rest) || isHostPattern(rest))
     return port === '' ? undefined : portProblem(value, port);
-  return `“${value}” is not a host, a domain (.example.com), an address or a range.`;
+  return problem(
+    'proxy.bypass.notHost',
+    `“${value}” is not a host, a domain (.example.com), an address or a range.`,
+    { value },
+  );
 }
 
-function portProblem(rule: string, port: string): string | undefined {
+function portProblem(rule: string, port: string): ProxyProblem | undefined {
   if (port === '') return undefined;
   const number = Number(port);
   return number >= 1 && number <= 65535
     ? undefined
-    : `“${rule}”: a port is a number from 1 to 65535.`;
+    : problem('proxy.bypass.portRange', `“${rule}”: a port is a number from 1 to 65535.`, {
+        value: rule,
+      });
 }

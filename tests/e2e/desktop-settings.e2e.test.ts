@@ -6,6 +6,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { RecordingDesktop, RecordingProxyStack } from '../fakes/recording-desktop';
+import { said } from '../../electron/main/services/words';
 import { ScriptedUpdater } from '../fakes/scripted-updater';
 import type { OpenAppOptions } from './harness/harness';
 import { e2eSuite } from './harness/suite';
@@ -120,8 +121,7 @@ describe('network', () => {
     const stack = new RecordingProxyStack();
     const page = await openSettings({
       proxyStack: stack,
-      updatesUnsupported:
-        'This is a development build (npm start or npm run dev): it does not update itself.',
+      updatesUnsupported: said('updates.unsupported.development'),
     });
     // A build without an updater says why, and offers no check.
     const updates = page.getByRole('region', { name: 'Updates' });

@@ -14,10 +14,22 @@ import { vacuumInto, type CopyDatabase } from '../../electron/main/services/back
 import { nodeBackupFs, type BackupFs } from '../../electron/main/services/backups/backup-folder';
 import { KNOWN_SCHEMA } from '../../electron/main/app-services';
 import { MemorySecretStore, PLAINTEXT_KEYS_FILE } from '../../electron/main/services/secret-store';
+import { errorText } from '../../electron/main/services/words';
+import type { ErrorMessageKey, MessageValues } from '../../electron/shared/messages/keys';
 import { openChatApp, type ChatApp } from '../fakes/chat-app';
 import { FakeClock } from '../fakes/fake-clock';
 import { SPOILED_BACKUPS } from '../fakes/spoiled-backups';
 import { mountSmallTmpfs } from '../fakes/small-tmpfs';
+
+/** A status's problem as the page shows it in `locale`: by its key, else its English text. */
+function inLanguage(
+  locale: 'de' | 'ja',
+  problem: { message: string; messageId?: string | undefined; values?: unknown },
+): string {
+  return problem.messageId === undefined
+    ? problem.message
+    : errorText(locale, problem.messageId as ErrorMessageKey, problem.values as MessageValues);
+}
 
 const FIXTURE = resolve(import.meta.dirname, '../fixtures/data-0.1/user-data');
 const CANARY = 'sk-backup-canary-7f3a9c21e5d8b4';
@@ -293,6 +305,12 @@ describe('a backup that fails its check', () => {
     expect(status.tone).toBe('warning');
     expect(status.problem?.kind).toBe('failed');
     expect(status.problem?.message).toMatch(/kept aside as relay-desktop-backup-.*\.FAILED\.db/);
+    // Stored with its key, so the status reads in the language of the moment.
+    expect(status.problem).toMatchObject({
+      messageId: 'backups.failed.check',
+      values: { aside: expect.stringMatching(/\.FAILED\.db$/) },
+    });
+    expect(inLanguage('de', status.problem!)).toMatch(/hat nach dem Schreiben ihre Prüfung/);
     const listed = (await app.api.listBackups()).backups;
     expect(listed.every((b) => b.state === 'failed')).toBe(true);
     await expect(app.api.restoreBackup({ id: listed[0]?.id ?? '' })).rejects.toThrow(
@@ -411,6 +429,10 @@ describe('the schedule, on a fake clock', () => {
     expect(status.tone).toBe('warning');
     expect(status.problem).toMatchObject({ kind: 'missing' });
     expect(status.problem?.message).toMatch(/is not there: is its drive plugged in/);
+    expect(status.problem).toMatchObject({ messageId: 'backups.folder.missing' });
+    expect(inLanguage('ja', status.problem!)).toMatch(
+      /が見つかりません。ドライブは接続されていますか/,
+    );
     expect(status.lastVerified).toBeDefined();
 
     // Plugged in again: the next look backs up at once.
@@ -430,10 +452,34 @@ describe('the schedule, on a fake clock', () => {
     const status = await later.api.getBackupStatus();
     expect(status.problem).toMatchObject({ kind: 'overdue' });
     expect(status.problem?.message).toMatch(/older than two days/);
+    expect(inLanguage('de', status.problem!)).toMatch(/älter als zwei Tage/);
     // Quitting now backs up, since the last one is older than the schedule.
     await later.services.close();
     const names = (await readdir(backupDir)).filter((n) => n.endsWith('.db'));
     expect(names).toHaveLength(2);
+  });
+
+  it('keeps showing a failure stored in English only, as the previous release wrote it', async () => {
+    const app = await open();
+    await app.services.close();
+    const configPath = join(dataDir, 'backups.json');
+    const config = JSON.parse(await readFile(configPath, 'utf8')) as Record<string, unknown>;
+    const message = 'The backup could not be made: the disk said no.';
+    await writeFile(
+      configPath,
+      JSON.stringify({
+        ...config,
+        lastFailure: {
+          at: new Date(clock.now().getTime() + 1000).toISOString(),
+          kind: 'failed',
+          message,
+        },
+      }),
+    );
+    await clock.advance(2000);
+    const later = await open({ chooseFolder: false });
+    const status = await later.api.getBackupStatus();
+    expect(status.problem).toEqual({ kind: 'failed', message });
   });
 
   it('keeps every backup from today, one a day for a week and one a week for a month', async () => {

@@ -219,6 +219,12 @@ describe('attaching files', () => {
     ).rejects.toThrow(
       'demo-chat-fast does not accept images, so harbour.png was not sent: choose a model that accepts images, remove the image, or mark demo-chat-fast as accepting images on the Models screen.',
     );
+    await expect(
+      app.api.sendMessage({ conversationId: plain.id, text: 'What is this?', attachmentIds: ids }),
+    ).rejects.toMatchObject({
+      messageId: 'attachments.imagesNotAccepted',
+      values: { model: 'demo-chat-fast', count: 1, names: 'harbour.png' },
+    });
     expect((await app.api.getConversation({ id: plain.id })).messages).toEqual([]);
 
     const { id } = await app.api.createConversation({ model: 'demo-vision' });
@@ -266,6 +272,13 @@ describe('attaching files', () => {
     await expect(
       app.api.sendMessage({ conversationId: id, text: 'Read both', attachmentIds: ids }),
     ).rejects.toThrow(/gone\.txt was not sent: it is no longer there/);
+    // With its key, the reason said when the file was added, for the page's language.
+    await expect(
+      app.api.sendMessage({ conversationId: id, text: 'Read both', attachmentIds: ids }),
+    ).rejects.toMatchObject({
+      messageId: 'documents.notSent',
+      values: { name: 'gone.txt', why: { id: expect.any(String) } },
+    });
     // Nothing was written.
     expect((await app.api.getConversation({ id })).messages).toEqual([]);
     // The drafts are still there: once the file is back, the same message goes.

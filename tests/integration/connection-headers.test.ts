@@ -174,6 +174,10 @@ describe('changing extra headers', () => {
       .catch((e: unknown) => e);
     expect(again).toBeInstanceOf(AppError);
     expect((again as AppError).message).toMatch(/saved value was given for the old address/);
+    expect(again).toMatchObject({
+      messageId: 'form.headerValueMoved',
+      values: { name: 'x-portkey-api-key' },
+    });
   });
 
   it('drops the key store entry when the secret headers go, and when the connection goes', async () => {

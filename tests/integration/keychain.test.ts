@@ -152,6 +152,8 @@ describe.skipIf(process.platform !== 'linux')('without a Secret Service', () => 
       persistent: false,
       backend: 'memory',
       reason: MEMORY_REASON,
+      // The same sentence by its key, for the page's language.
+      messageId: 'keys.storage.memory',
       detail: expect.any(String),
     });
     // The round trip works within the session…

@@ -12,6 +12,7 @@ import type { z } from 'zod';
 import { issuePathToParam } from '../../shared/relay-requests';
 import type { IpcError, IpcResult, RouteSpec } from '../../shared/ipc/define';
 import { errorInfo } from '../services/app-error';
+import { issueSaid, said, type Said } from '../services/words';
 
 /** What the router knows of who is calling: the frame that sent the message. */
 export interface IpcSender {
@@ -64,6 +65,25 @@ type Entry = {
   spec: RouteSpec;
   handler: (request: unknown, sender: IpcSender) => unknown;
 };
+
+/**
+ * A payload its schema refused: "The request to … is not valid: param: detail", the detail in
+ * the schema's words (their key when they have one, so the page shows them in its language).
+ */
+function requestRefused(channel: string, param: string, issue: z.core.$ZodIssue | undefined): Said {
+  let detail: string | Said;
+  if (issue === undefined) detail = 'invalid';
+  else if (issue.code === 'unrecognized_keys') {
+    detail = said('form.unexpectedFields', {
+      fields: issue.keys.map((k) => JSON.stringify(k)).join(', '),
+    });
+  } else {
+    detail = issueSaid(issue);
+  }
+  return param
+    ? said('form.requestInvalidAt', { channel, param, detail })
+    : said('form.requestInvalid', { channel, detail });
+}
 
 function fail(error: IpcError): IpcResult<never> {
   return { ok: false, error };
@@ -123,13 +143,12 @@ export function createRouter<Routes extends Record<string, RouteSpec>>(
     if (!parsed.success) {
       const issue = parsed.error.issues[0];
       const param = issue ? issuePathToParam(issue.path) : '';
-      const detail =
-        issue?.code === 'unrecognized_keys'
-          ? `unexpected field ${issue.keys.map((k) => JSON.stringify(k)).join(', ')}`
-          : (issue?.message ?? 'invalid');
+      const said = requestRefused(channel, param, issue);
       const error: IpcError = {
         kind: 'invalid_request',
-        message: `The request to ${channel} is not valid: ${param ? `${param}: ` : ''}${detail}`,
+        message: said.english,
+        messageId: said.id,
+        ...(said.values ? { values: said.values } : {}),
       };
       if (param) error.param = param;
       return { error };

@@ -13,14 +13,15 @@ import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
 import { AsyncEntry, type EntryOptions } from '@napi-rs/keyring';
 import {
-  MEMORY_REASON,
   MemorySecretStore,
   PLAINTEXT_KEYS_FILE,
   PlaintextFileSecretStore,
   SecretStoreError,
   type KeyStorageStatus,
   type SecretStore,
+  storageReason,
 } from '../services/secret-store';
+import { said, type Said } from '../services/words';
 
 /** The keychain service name: every saved connection is one entry under it, named by its id. */
 export const KEYCHAIN_SERVICE = 'dev.relaydesktop.app';
@@ -109,7 +110,7 @@ export class KeychainSecretStore implements SecretStore {
   }
 }
 
-export type KeychainProbe = { ok: true } | { ok: false; reason: string; detail: string };
+export type KeychainProbe = { ok: true } | { ok: false; reason: Said; detail: string };
 
 /**
  * Checks that the keychain really keeps a secret: writes a random probe value, reads it back and
@@ -126,8 +127,7 @@ export async function probeKeychain(options: KeychainOptions = {}): Promise<Keyc
     if (read !== value) {
       return {
         ok: false,
-        reason:
-          'The system keyring did not give back a test value it had just saved, so your key is kept in memory until you quit.',
+        reason: said('keys.storage.mismatch'),
         detail: 'probe value mismatch',
       };
     }
@@ -139,15 +139,11 @@ export async function probeKeychain(options: KeychainOptions = {}): Promise<Keyc
 }
 
 /** Turns the keyring's failure into a sentence a person can act on. */
-function reasonFor(detail: string): string {
-  if (/prompt was dismissed|locked/i.test(detail)) {
-    return 'Your system keyring is locked and could not be unlocked, so your key is kept in memory until you quit. Unlock the keyring and restart to keep it.';
-  }
-  if (/did not answer within/i.test(detail)) {
-    return 'Your system keyring did not answer, so your key is kept in memory until you quit.';
-  }
-  if (process.platform === 'linux') return MEMORY_REASON;
-  return 'The system keychain could not be used, so your key is kept in memory until you quit.';
+function reasonFor(detail: string): Said {
+  if (/prompt was dismissed|locked/i.test(detail)) return said('keys.storage.locked');
+  if (/did not answer within/i.test(detail)) return said('keys.storage.noAnswer');
+  if (process.platform === 'linux') return said('keys.storage.memory');
+  return said('keys.storage.unusable');
 }
 
 export interface OpenSecretStoreOptions extends KeychainOptions {
@@ -179,7 +175,7 @@ export async function openSecretStore(options: OpenSecretStoreOptions): Promise<
       detail: probe.detail,
     });
   }
-  return new MemorySecretStore({ reason: probe.reason, detail: probe.detail });
+  return new MemorySecretStore({ ...storageReason(probe.reason), detail: probe.detail });
 }
 
 async function migrate(from: PlaintextFileSecretStore, to: SecretStore): Promise<void> {

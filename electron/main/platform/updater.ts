@@ -11,6 +11,7 @@ import type { AppLog } from '../services/log';
 import { adaptAutoUpdater } from '../services/updates/auto-updater';
 import { updateUnsupportedReason } from '../services/updates/support';
 import type { Updater } from '../services/updates/update-service';
+import type { Said } from '../services/words';
 
 function packageType(resources: string | undefined): string | undefined {
   if (resources === undefined) return undefined;
@@ -22,7 +23,7 @@ function packageType(resources: string | undefined): string | undefined {
 }
 
 /** The updater of this installation, or why there is none. */
-export function openUpdater(log: AppLog): { updater: Updater } | { reason: string } {
+export function openUpdater(log: AppLog): { updater: Updater } | { reason: Said } {
   // Undefined outside Electron (the boot test's Node).
   const resources = (process as { resourcesPath?: string }).resourcesPath;
   const reason = updateUnsupportedReason({

@@ -8,7 +8,9 @@
  */
 import { readFile, rm } from 'node:fs/promises';
 import { join } from 'node:path';
+import type { ErrorMessageKey, MessageValues } from '../../shared/messages/keys';
 import { writeFileAtomic } from './data-files';
+import { said, type Said } from './words';
 
 /** The file keys are kept in when the person chose that, inside the user data folder. */
 export const PLAINTEXT_KEYS_FILE = 'keys.insecure.json';
@@ -20,8 +22,11 @@ export interface KeyStorageStatus {
   /** True when a saved key is still there after the app quits. */
   persistent: boolean;
   backend: 'keychain' | 'memory' | 'file';
-  /** Why the store is not the keychain, as a sentence to show the person. */
+  /** Why the store is not the keychain, as a sentence to show the person (in English). */
   reason?: string | undefined;
+  /** `reason` by its key in main's catalogue, and its values: shown in the person's language. */
+  messageId?: ErrorMessageKey | undefined;
+  values?: MessageValues | undefined;
   /** The underlying failure, for logs and bug reports; never holds a key. */
   detail?: string | undefined;
 }
@@ -41,8 +46,20 @@ export class SecretStoreError extends Error {
   override readonly name = 'SecretStoreError';
 }
 
-export const MEMORY_REASON =
-  'No secure key store (Secret Service) was found, so your key is kept in memory until you quit.';
+/** A reason as the status carries it: English text, with its key and values. */
+export function storageReason(
+  sentence: Said,
+): Pick<KeyStorageStatus, 'reason' | 'messageId' | 'values'> {
+  return {
+    reason: sentence.english,
+    messageId: sentence.id,
+    ...(sentence.values ? { values: sentence.values } : {}),
+  };
+}
+
+const memoryReason = (): Said => said('keys.storage.memory');
+
+export const MEMORY_REASON = memoryReason().english;
 
 /**
  * Keys for this session only: the fallback when no keychain works, and the store tests use.
@@ -56,7 +73,7 @@ export class MemorySecretStore implements SecretStore {
       secure: false,
       persistent: false,
       backend: 'memory',
-      reason: MEMORY_REASON,
+      ...storageReason(memoryReason()),
       ...status,
     };
   }
@@ -110,7 +127,7 @@ export class PlaintextFileSecretStore implements SecretStore {
       secure: false,
       persistent: true,
       backend: 'file',
-      reason: `No secure key store was found. As you chose, your key is saved unencrypted in ${path}, which any program running as you can read.`,
+      ...storageReason(said('keys.storage.file', { path })),
       ...status,
     };
   }
@@ -168,8 +185,7 @@ export class PlaintextFileSecretStore implements SecretStore {
       if (this.#memory) return;
       const memory = new MemorySecretStore({
         detail: this.#status.detail,
-        reason:
-          'No secure key store was found, and keys are no longer kept in a file: they are kept in memory until you quit.',
+        ...storageReason(said('keys.storage.noLongerFile')),
       });
       const secrets = await this.#read().catch(() => ({}) as Record<string, string>);
       for (const [account, secret] of Object.entries(secrets)) await memory.set(account, secret);

@@ -22,6 +22,7 @@ import type {
   NativeMessageKey,
   PlainValue,
 } from '../../shared/messages/keys';
+import { issueWords } from '../../shared/messages/worded';
 import deErrors from '../../shared/messages/de/errors.json';
 import deNative from '../../shared/messages/de/native.json';
 import enErrors from '../../shared/messages/en/errors.json';
@@ -103,6 +104,21 @@ export function said(id: ErrorMessageKey, values?: Record<string, PlainValue | S
     ...(plain ? { values: plain } : {}),
     english: format('en', id, plain),
   };
+}
+
+/**
+ * A schema's message for an issue zod reported (`worded` in the contract): its key and values
+ * with zod's English, or that English as it is when the schema gave it no key.
+ */
+export function issueSaid(issue: {
+  code?: string;
+  message: string;
+  params?: unknown;
+}): Said | string {
+  const words = issueWords(issue);
+  return words
+    ? { id: words.id, ...(words.values ? { values: words.values } : {}), english: issue.message }
+    : issue.message;
 }
 
 /** A message of `errors` in a given language (tests, logs in the person's words). */

@@ -95,6 +95,21 @@ export function failureOf(error: unknown): FailureInfo {
   return { kind: 'internal', message: String(error) };
 }
 
+/**
+ * What a refused request says of one field, for the form to show beside it: the schema's own
+ * words, without "The request to … is not valid: field:" before them.
+ */
+export function fieldProblemText(
+  failure: Pick<FailureInfo, 'message' | 'messageId' | 'values'>,
+): string {
+  const detail = failure.values?.['detail'];
+  if (failure.messageId === 'form.requestInvalidAt' && detail !== undefined) {
+    const text = plainValue(detail);
+    if (text !== '') return String(text);
+  }
+  return failure.message.replace(/^The request to \S+ is not valid: \S+: /, '');
+}
+
 const FAILURE_TITLES = {
   bad_request: 'failure.bad_request',
   unauthorized: 'failure.unauthorized',

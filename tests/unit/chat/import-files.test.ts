@@ -75,7 +75,12 @@ describe('the size of one import', () => {
     const result = await readImportFiles([path], (c) => titles.push(c.title), limits);
     expect(titles).toEqual([]);
     expect(result.refused).toEqual([
-      { name: 'all.zip', reason: expect.stringMatching(/unpack|too (big|large)/) },
+      {
+        name: 'all.zip',
+        reason: expect.stringMatching(/unpack|too (big|large)/),
+        messageId: 'zip.tooLarge',
+        values: expect.objectContaining({ name: 'all.zip' }),
+      },
     ]);
   });
 });

@@ -144,7 +144,12 @@ describe('reading a file chosen for import', () => {
     });
     expect(read.documents).toEqual([]);
     expect(read.refused).toEqual([
-      { name: 'many.zip', reason: expect.stringMatching(/holds 4 files; at most 3/) },
+      {
+        name: 'many.zip',
+        reason: expect.stringMatching(/holds 4 files; at most 3/),
+        messageId: 'zip.tooManyFiles',
+        values: { name: 'many.zip', count: 4, max: 3 },
+      },
     ]);
   });
 
@@ -158,7 +163,12 @@ describe('reading a file chosen for import', () => {
     });
     expect(read.documents).toEqual([]);
     expect(read.refused).toEqual([
-      { name: 'bomb.zip', reason: expect.stringMatching(/unpacks to more than 3\.8 MB/) },
+      {
+        name: 'bomb.zip',
+        reason: expect.stringMatching(/unpacks to more than 3\.8 MB/),
+        messageId: 'zip.tooLarge',
+        values: { name: 'bomb.zip', size: '3.8' },
+      },
     ]);
   });
 
@@ -174,6 +184,8 @@ describe('reading a file chosen for import', () => {
       {
         name: 'liar.zip',
         reason: expect.stringMatching(/liar\.zip › a\.json unpacks to more than its header says/),
+        messageId: 'zip.entry.bomb',
+        values: { name: 'liar.zip › a.json', size: expect.any(Number) },
       },
     ]);
     // Refused after a few chunks, not after inflating 20 MB.
@@ -197,7 +209,12 @@ describe('reading a file chosen for import', () => {
     const read = readImportFile('talks.zip', zip);
     expect(titles(read)).toEqual(['Alpha']);
     expect(read.refused).toEqual([
-      { name: 'talks.zip › odd.json', reason: expect.stringMatching(/compressed in a way/) },
+      {
+        name: 'talks.zip › odd.json',
+        reason: expect.stringMatching(/compressed in a way/),
+        messageId: 'zip.entry.method',
+        values: { name: 'talks.zip › odd.json', method: expect.any(Number) },
+      },
     ]);
   });
 
@@ -227,6 +244,8 @@ describe('reading a file chosen for import', () => {
       {
         name: 'talks.zip › Alpha.json',
         reason: 'talks.zip › Alpha.json is damaged: its contents do not match its checksum.',
+        messageId: 'zip.entry.checksum',
+        values: { name: 'talks.zip › Alpha.json' },
       },
     ]);
   });

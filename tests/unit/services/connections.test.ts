@@ -16,6 +16,7 @@ import {
 } from '../../../electron/main/services/connections/connections';
 import { AppError } from '../../../electron/main/services/app-error';
 import { writeFileAtomic } from '../../../electron/main/services/data-files';
+import { errorText } from '../../../electron/main/services/words';
 import { MemorySecretStore, type SecretStore } from '../../../electron/main/services/secret-store';
 
 const KEY = 'sk-test-canary-5b7e1f0c9a3d';
@@ -211,6 +212,23 @@ describe('editing and deleting', () => {
     expect(error.kind).toBe('internal');
     expect(error.message).toMatch(/could not be removed from the key store/);
     expect(await connections.list()).toHaveLength(1);
+  });
+
+  it("says, by its key, that a connection's key could not be read", async () => {
+    const locked: SecretStore = Object.assign(new MemorySecretStore(), {
+      get: () => Promise.reject(new Error('keyring locked')),
+    });
+    const connections = service({ secrets: locked });
+    await connections.create({ name: 'A', baseUrl: relay.url });
+    const [summary] = await connections.list();
+    expect(summary?.keyError).toMatch(/could not be read/);
+    expect(summary).toMatchObject({
+      keyErrorId: 'connections.keyStore.because',
+      keyErrorValues: { action: 'read', detail: 'keyring locked' },
+    });
+    expect(errorText('de', summary!.keyErrorId!, summary!.keyErrorValues)).not.toBe(
+      summary!.keyError,
+    );
   });
 
   it('saves no connection whose key could not be stored', async () => {
@@ -642,6 +660,10 @@ describe('where keys are kept', () => {
       backend: 'memory',
       reason:
         'No secure key store (Secret Service) was found, so your key is kept in memory until you quit.',
+      messageId: 'keys.storage.memory',
     });
+    expect(errorText('fr', 'keys.storage.memory')).toBe(
+      'Aucun stockage sécurisé des clés (Secret Service) n’a été trouvé, votre clé est donc gardée en mémoire jusqu’à ce que vous quittiez l’application.',
+    );
   });
 });

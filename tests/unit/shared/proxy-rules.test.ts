@@ -3,7 +3,9 @@
  * with a sentence for each mistake a person makes when typing them.
  */
 import { describe, expect, it } from 'vitest';
+import { errorText } from '../../../electron/main/services/words';
 import { proxySettingsSchema } from '../../../electron/shared/ipc/routes/network';
+import { issueWords } from '../../../electron/shared/messages/worded';
 import {
   bypassRuleProblem,
   proxyHostForRules,
@@ -32,7 +34,7 @@ describe('a proxy host', () => {
     ['[not-v6]', /not an IPv6 address/],
     ['-bad-.example.com', /not a host name/],
   ])('refuses %j, saying why', (host, message) => {
-    expect(proxyHostProblem(host)).toMatch(message);
+    expect(proxyHostProblem(host)?.english).toMatch(message);
   });
 
   it('puts an IPv6 address in brackets for the proxy rules', () => {
@@ -74,7 +76,7 @@ describe('a bypass entry', () => {
     ['exa mple.com', /one entry per line/],
     ['bad..example.com', /not a host, a domain/],
   ])('refuses %j, saying why', (rule, message) => {
-    expect(bypassRuleProblem(rule)).toMatch(message);
+    expect(bypassRuleProblem(rule)?.english).toMatch(message);
   });
 });
 
@@ -112,5 +114,38 @@ describe('the proxy setting in the contract', () => {
   it('refuses a mode it does not know and fields a mode does not take', () => {
     expect(proxySettingsSchema.safeParse({ mode: 'pac' }).success).toBe(false);
     expect(proxySettingsSchema.safeParse({ mode: 'none', host: 'x' }).success).toBe(false);
+  });
+});
+
+describe("a proxy setting's mistakes in the person's language", () => {
+  it('carry their key and values, the English as their sentence', () => {
+    const problem = bypassRuleProblem('a.example.com, b.example.com')!;
+    expect(problem.id).toBe('proxy.bypass.separator');
+    expect(errorText('en', problem.id, problem.values)).toBe(problem.english);
+    expect(errorText('de', problem.id, problem.values)).toBe(
+      '„a.example.com, b.example.com“ enthält ein Leerzeichen, Komma oder Semikolon: ein Eintrag pro Zeile.',
+    );
+  });
+
+  it('reach the form through the schema with their key, on the line at fault', () => {
+    const parsed = proxySettingsSchema.safeParse({
+      mode: 'manual',
+      scheme: 'http',
+      host: 'http://proxy.example.com',
+      port: 8080,
+      bypass: ['ok.example.com', '192.168.0.0/40'],
+    });
+    expect(parsed.success).toBe(false);
+    const issues = parsed.error!.issues.map((issue) => ({
+      path: issue.path.join('.'),
+      words: issueWords(issue),
+    }));
+    expect(issues).toEqual([
+      { path: 'host', words: { id: 'proxy.host.scheme' } },
+      {
+        path: 'bypass.1',
+        words: { id: 'proxy.bypass.ipv4Range', values: { value: '192.168.0.0/40' } },
+      },
+    ]);
   });
 });

@@ -44,10 +44,17 @@ export function connectionsHandlers(context: AppContext): Handlers<typeof CONNEC
     startDemoRelay: async () => changed(await withActive(await connections.startDemo())),
     getConnectionHealth: () => health.list(),
     getKeyStorageStatus: () => {
-      const { secure, persistent, backend, reason } = secretStore.status;
+      const { secure, persistent, backend, reason, messageId, values } = secretStore.status;
       return reason === undefined
         ? { secure, persistent, backend }
-        : { secure, persistent, backend, reason };
+        : {
+            secure,
+            persistent,
+            backend,
+            reason,
+            ...(messageId !== undefined ? { messageId } : {}),
+            ...(values !== undefined ? { values } : {}),
+          };
     },
   };
 }

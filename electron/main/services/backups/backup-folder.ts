@@ -9,7 +9,9 @@
 import * as fs from 'node:fs/promises';
 import { constants } from 'node:fs';
 import { join } from 'node:path';
+import type { ErrorMessageKey, MessageValues } from '../../../shared/messages/keys';
 import type { AtomicWriteFs } from '../data-files';
+import { said, type Said } from '../words';
 import { CHECKSUM_SUFFIX, codeOf, type BackupReason } from './backup-file';
 
 /** The parts of the file system the service uses where a test injects a fault (a full disk). */
@@ -131,11 +133,24 @@ export async function leftoverPartials(folder: string, installation: string): Pr
 
 export type FolderProblem = {
   kind: 'missing' | 'not_writable' | 'full';
+  /** In English; `messageId` and `values` say it in the person's language. */
   message: string;
+  messageId: ErrorMessageKey;
+  values?: MessageValues;
 };
 
-function megabytes(bytes: number): string {
-  return `${Math.max(0.1, bytes / 1_000_000).toLocaleString('en-US', { maximumFractionDigits: 1 })} MB`;
+/** Megabytes to one decimal (at least 0.1), for "{size, number} MB". */
+function megabytes(bytes: number): number {
+  return Math.max(0.1, Math.round(bytes / 100_000) / 10);
+}
+
+function problem(kind: FolderProblem['kind'], sentence: Said): FolderProblem {
+  return {
+    kind,
+    message: sentence.english,
+    messageId: sentence.id,
+    ...(sentence.values ? { values: sentence.values } : {}),
+  };
 }
 
 /**
@@ -150,17 +165,11 @@ export async function checkFolder(
   try {
     const info = await fs.stat(folder);
     if (!info.isDirectory())
-      return {
-        kind: 'missing',
-        message: `The backup folder ${folder} is not a folder any more. Choose the folder again.`,
-      };
+      return problem('missing', said('backups.folder.notAFolder', { folder }));
   } catch (error) {
     const code = codeOf(error);
     if (code === 'ENOENT' || code === 'ENOTDIR')
-      return {
-        kind: 'missing',
-        message: `The backup folder ${folder} is not there: is its drive plugged in, or was the sync folder moved or removed? Plug it in, or choose another folder.`,
-      };
+      return problem('missing', said('backups.folder.missing', { folder }));
     return notWritable(folder, code);
   }
   try {
@@ -172,10 +181,14 @@ export async function checkFolder(
     const space = await io.statfs(folder);
     const free = Number(space.bavail) * Number(space.bsize);
     if (free < neededBytes)
-      return {
-        kind: 'full',
-        message: `The drive of the backup folder ${folder} is full: a backup needs about ${megabytes(neededBytes)} and ${megabytes(free)} are free. Free some space, or choose another folder.`,
-      };
+      return problem(
+        'full',
+        said('backups.folder.noRoom', {
+          folder,
+          needed: megabytes(neededBytes),
+          free: megabytes(free),
+        }),
+      );
   } catch {
     // No free-space figure here (some network drives): the write itself will tell.
   }
@@ -183,17 +196,11 @@ export async function checkFolder(
 }
 
 export function notWritable(folder: string, code: string): FolderProblem {
-  return {
-    kind: 'not_writable',
-    message: `The app cannot write to the backup folder ${folder} (${code}). Check the folder's permissions, or choose another folder.`,
-  };
+  return problem('not_writable', said('backups.folder.notWritable', { folder, code }));
 }
 
 export function fullProblem(folder: string): FolderProblem {
-  return {
-    kind: 'full',
-    message: `The backup could not be written: the drive of the backup folder ${folder} is full. Nothing was kept of it. Free some space, or choose another folder.`,
-  };
+  return problem('full', said('backups.folder.full', { folder }));
 }
 
 /** What a failed write means for the person: a full drive, a folder they cannot write to, or gone. */
@@ -210,9 +217,6 @@ export function problemOfWriteError(folder: string, error: unknown): FolderProbl
   if (['EACCES', 'EPERM', 'EROFS', 'SQLITE_READONLY', 'SQLITE_PERM'].includes(code))
     return notWritable(folder, code);
   if (code === 'ENOENT' || code === 'SQLITE_CANTOPEN')
-    return {
-      kind: 'missing',
-      message: `The backup folder ${folder} went away while the backup was written: is its drive plugged in? Nothing was kept of it.`,
-    };
+    return problem('missing', said('backups.folder.wentAway', { folder }));
   return undefined;
 }

@@ -26,7 +26,8 @@ import {
   type BackupSchedule,
 } from '../../../shared/ipc/routes/backups';
 import type { Emit } from '../../../shared/ipc/contract';
-import type { ResponseOf } from '../../../shared/ipc/define';
+import { messageRefFields, type ResponseOf } from '../../../shared/ipc/define';
+import type { MessageValues } from '../../../shared/messages/keys';
 import { AppError } from '../app-error';
 import { readJsonFile, writeFileAtomic } from '../data-files';
 import type { Db } from '../database';
@@ -80,7 +81,7 @@ import {
   systemClock,
   type Clock,
 } from './schedule';
-import { said } from '../words';
+import { said, type Said } from '../words';
 
 export type BackupStatus = ResponseOf<(typeof BACKUPS_ROUTES)['getBackupStatus']>;
 export type BackupEntry = ResponseOf<(typeof BACKUPS_ROUTES)['backUpNow']>;
@@ -104,7 +105,10 @@ const configSchema = z.object({
     .object({
       at: z.string(),
       kind: z.enum(['missing', 'not_writable', 'full', 'failed']),
+      /** In English: all a failure stored by version 0.1 has, and what it keeps showing. */
       message: z.string(),
+      /** The same in the person's language, by key (stored since main's words have keys). */
+      ...messageRefFields,
     })
     .optional(),
 });
@@ -117,10 +121,28 @@ export type BackupFailureKind = 'missing' | 'not_writable' | 'full' | 'failed';
 const failureKinds = new WeakMap<AppError, BackupFailureKind>();
 
 /** A backup or restore that could not be done: an `AppError` whose message is for the person. */
-function backupFailure(kind: BackupFailureKind, message: string): AppError {
+function backupFailure(kind: BackupFailureKind, message: string | Said): AppError {
   const error = new AppError('internal', message);
   failureKinds.set(error, kind);
   return error;
+}
+
+/** A folder's problem as a message with its key. */
+function saidOf(problem: FolderProblem): Said {
+  return {
+    id: problem.messageId,
+    ...(problem.values ? { values: problem.values } : {}),
+    english: problem.message,
+  };
+}
+
+/** A message's fields as the status carries them: English text, key, values. */
+function told(sentence: Said): { message: string; messageId: string; values?: MessageValues } {
+  return {
+    message: sentence.english,
+    messageId: sentence.id,
+    ...(sentence.values ? { values: sentence.values } : {}),
+  };
 }
 
 /** The live data a backup copies: the open database and the saved connections. */
@@ -299,7 +321,7 @@ export class BackupsService {
   /** Makes `folder` the backup folder and takes the first backup there at once. */
   async setFolder(folder: string): Promise<BackupStatus> {
     const problem = await checkFolder(folder, 0, this.#fs);
-    if (problem) throw backupFailure(problem.kind, problem.message);
+    if (problem) throw backupFailure(problem.kind, saidOf(problem));
     await this.#saveConfig(({ lastVerified: _l, lastFailure: _f, ...config }) => ({
       ...config,
       folder,
@@ -334,11 +356,7 @@ export class BackupsService {
       return {
         ...base,
         tone: 'off',
-        problem: {
-          kind: 'no_folder',
-          message:
-            'Backups are off: choose a folder for them (one your cloud drive syncs is best).',
-        },
+        problem: { kind: 'no_folder', ...told(said('backups.status.off')) },
       };
     }
     let folderProblem: FolderProblem | undefined;
@@ -370,16 +388,25 @@ export class BackupsService {
     const interval = intervalOf(config.schedule);
     const problem: BackupStatus['problem'] =
       folderProblem ??
-      (failure ? { kind: failure.kind, message: failure.message } : undefined) ??
+      (failure
+        ? {
+            kind: failure.kind,
+            message: failure.message,
+            ...(failure.messageId !== undefined ? { messageId: failure.messageId } : {}),
+            ...(failure.values !== undefined ? { values: failure.values } : {}),
+          }
+        : undefined) ??
       (isOverdue(config.schedule, lastAt, now)
         ? {
             kind: 'overdue',
-            message: `The last verified backup is older than ${interval === 3_600_000 ? 'two hours' : interval === 86_400_000 ? 'two days' : 'two weeks'}. Back up now, or check that the app can reach the folder.`,
+            ...told(
+              said('backups.status.overdue', {
+                age: interval === 3_600_000 ? 'hours' : interval === 86_400_000 ? 'days' : 'weeks',
+              }),
+            ),
           }
         : undefined) ??
-      (lastAt === undefined
-        ? { kind: 'never', message: 'No backup has been verified in this folder yet.' }
-        : undefined);
+      (lastAt === undefined ? { kind: 'never', ...told(said('backups.status.never')) } : undefined);
     return {
       ...base,
       folder: config.folder,
@@ -481,11 +508,17 @@ export class BackupsService {
         const failure =
           known && error instanceof AppError
             ? error
-            : backupFailure('failed', `The backup could not be made: ${messageOf(error)}.`);
+            : backupFailure('failed', said('backups.failed.notMade', { reason: messageOf(error) }));
         const kind = known ?? 'failed';
         await this.#saveConfig((rest) => ({
           ...rest,
-          lastFailure: { at: this.#clock.now().toISOString(), kind, message: failure.message },
+          lastFailure: {
+            at: this.#clock.now().toISOString(),
+            kind,
+            message: failure.message,
+            ...(failure.messageId !== undefined ? { messageId: failure.messageId } : {}),
+            ...(failure.values !== undefined ? { values: failure.values } : {}),
+          },
         })).catch(() => undefined);
         throw failure;
       } finally {
@@ -515,7 +548,7 @@ export class BackupsService {
     );
     const live = this.#options.live();
     const problem = await checkFolder(folder, estimateBytes(live.db), this.#fs);
-    if (problem) throw backupFailure(problem.kind, problem.message);
+    if (problem) throw backupFailure(problem.kind, saidOf(problem));
     await this.#tidy(folder, installation);
 
     const createdAt = this.#clock.now();
@@ -632,7 +665,7 @@ export class BackupsService {
     }
     return backupFailure(
       'failed',
-      `The backup made ${when(createdAt)} failed its check after it was written (${why}) It was kept aside as ${aside}. Your data was not changed; the next backup will try again.`,
+      said('backups.failed.check', { when: when(createdAt), why, aside }),
     );
   }
 
@@ -852,7 +885,7 @@ export class BackupsService {
           await this.#putInPlace(safety, back.files);
           throw backupFailure(
             'failed',
-            `The backup could not be restored (${messageOf(error)}). Your data was put back as it was.`,
+            said('backups.failed.restore', { reason: messageOf(error) }),
           );
         });
         const keyed = new Set(
@@ -902,10 +935,7 @@ export class BackupsService {
         last = error;
       }
     }
-    throw backupFailure(
-      'failed',
-      `Nothing was restored: your current data could not be backed up first (${messageOf(last)}).`,
-    );
+    throw backupFailure('failed', said('backups.failed.safety', { reason: messageOf(last) }));
   }
 }
 
@@ -913,11 +943,8 @@ function writeFailure(folder: string, error: unknown): AppError {
   if (error instanceof AppError && failureKinds.has(error)) return error;
   const problem = problemOfWriteError(folder, error);
   return problem
-    ? backupFailure(problem.kind, problem.message)
-    : backupFailure(
-        'failed',
-        `The backup could not be written (${messageOf(error)}). Nothing was kept of it.`,
-      );
+    ? backupFailure(problem.kind, saidOf(problem))
+    : backupFailure('failed', said('backups.failed.write', { reason: messageOf(error) }));
 }
 
 async function exists(path: string): Promise<boolean> {

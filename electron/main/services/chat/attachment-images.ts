@@ -19,7 +19,7 @@
 import { extname } from 'node:path';
 import sharp, { type Metadata } from 'sharp';
 import { said, type Said } from '../words';
-import type { ErrorMessageKey } from '../../../shared/messages/keys';
+import type { ErrorMessageKey, MessageValues } from '../../../shared/messages/keys';
 import { notAdded } from '../documents/document-text';
 
 /** The image formats attached, by extension, with the media type they are sent as. */
@@ -79,7 +79,16 @@ export interface PreparedImage {
 
 export type ImageResult =
   | { ok: true; image: PreparedImage }
-  | { ok: false; refusal: { name: string; reason: string; message: string } };
+  | {
+      ok: false;
+      refusal: {
+        name: string;
+        reason: string;
+        message: string;
+        messageId?: ErrorMessageKey;
+        values?: MessageValues;
+      };
+    };
 
 /** Whether a file is taken as an image (by its name): one of the four, or a known other format. */
 export function isImageName(name: string): boolean {

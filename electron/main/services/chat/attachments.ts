@@ -48,6 +48,8 @@ import {
   thumbnailOf,
   type ImageResult,
 } from './attachment-images';
+import { imagesRefused } from '../../../shared/images-accepted';
+import type { MessageValues } from '../../../shared/messages/keys';
 import { said, type Said } from '../words';
 
 /** The limits attachments are read under; the person sets the size cap. */
@@ -353,18 +355,30 @@ export class AttachmentStore {
 
 /**
  * The sentence that stops a message with images to a model that reads none (said before it is
- * sent, instead of a 400 from the relay), naming the model and each image; undefined when it may go.
+ * sent, instead of a 400 from the relay), naming the model and each image; undefined when it may
+ * go. The composer says the same, from the same check (`shared/images-accepted.ts`).
  */
 export function imagesRefusedFor(
   model: string,
   acceptsImages: boolean | undefined,
   files: readonly { name: string; kind: AttachmentKind }[],
-): string | undefined {
-  const images = files.filter((f) => f.kind === 'image').map((f) => f.name);
-  if (images.length === 0 || acceptsImages !== false) return undefined;
-  const list =
-    images.length === 1 ? images[0]! : `${images.slice(0, -1).join(', ')} and ${images.at(-1)!}`;
-  return `${model} does not accept images, so ${list} ${images.length === 1 ? 'was' : 'were'} not sent: choose a model that accepts images, remove ${images.length === 1 ? 'the image' : 'the images'}, or mark ${model} as accepting images on the Models screen.`;
+): Said | undefined {
+  return imagesRefused(model, acceptsImages, files);
+}
+
+/**
+ * A file's refusal when it was attached ("… was not added: …"), said again at the sending:
+ * "… was not sent: …", with the same reason.
+ */
+function notSent(refusal: {
+  message: string;
+  messageId?: string | undefined;
+  values?: MessageValues | undefined;
+}): Said | string {
+  const english = refusal.message.replace(' was not added: ', ' was not sent: ');
+  return refusal.messageId === 'documents.notAdded' && refusal.values !== undefined
+    ? { id: 'documents.notSent', values: refusal.values, english }
+    : english;
 }
 
 /**
@@ -487,7 +501,7 @@ export class AttachmentDrafts {
         'path' in d.source && d.info.kind !== 'image',
     );
     const reread = await this.readDocuments(fromDisk.map((d) => d.source.path));
-    const problems: string[] = [];
+    const problems: (Said | string)[] = [];
     const files: ReadAttachment[] = [];
     for (const draft of drafts) {
       if (draft.info.kind === 'image') {
@@ -497,7 +511,7 @@ export class AttachmentDrafts {
             ? await readImageFile(draft.source.path, limits)
             : await checkImage(draft.info.name, draft.source.bytes, limits);
         if (!image.ok) {
-          problems.push(image.refusal.message.replace(' was not added: ', ' was not sent: '));
+          problems.push(notSent(image.refusal));
           continue;
         }
         files.push({
@@ -514,7 +528,7 @@ export class AttachmentDrafts {
       if ('path' in draft.source) {
         result = this.#accept(reread[fromDisk.indexOf(draft as never)]!, limits);
         if (!result.ok) {
-          problems.push(result.refusal.message.replace(' was not added: ', ' was not sent: '));
+          problems.push(notSent(result.refusal));
           continue;
         }
         data = await readBytesOf(draft.source.path, result.document.bytes);
@@ -522,7 +536,7 @@ export class AttachmentDrafts {
         data = draft.source.bytes;
         result = await extractDocument(draft.info.name, data, this.#documentLimits(limits));
         if (!result.ok) {
-          problems.push(result.refusal.message.replace(' was not added: ', ' was not sent: '));
+          problems.push(notSent(result.refusal));
           continue;
         }
       }
@@ -537,7 +551,11 @@ export class AttachmentDrafts {
       if (document.pages) file.pages = document.pages;
       files.push(file);
     }
-    if (problems.length > 0) throw new AppError('invalid_request', problems.join(' '));
+    if (problems.length === 1) throw new AppError('invalid_request', problems[0]!);
+    if (problems.length > 1) {
+      const texts = problems.map((p) => (typeof p === 'string' ? p : p.english));
+      throw new AppError('invalid_request', texts.join(' '));
+    }
     const tokens =
       estimateTokens(text) +
       files.reduce(

@@ -422,7 +422,7 @@ export function readImportFile(
       const where = `${name} › ${entry.name}`;
       const read = entry.read();
       if ('problem' in read) {
-        out.refused.push({ name: where, reason: read.problem });
+        out.refused.push(refusal(where, read.problem));
         continue;
       }
       const one = readDocument(where, read.bytes);
@@ -438,7 +438,7 @@ export function readImportFile(
     if (error instanceof ZipError)
       return {
         documents: [],
-        refused: [{ name, reason: error.message }],
+        refused: [refusal(name, error.said)],
         bytes: out.bytes,
         files: new Map(),
       };

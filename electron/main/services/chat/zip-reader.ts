@@ -7,6 +7,7 @@
  * and inflates each entry in small pieces, counting as it goes.
  */
 import { Inflate } from 'fflate';
+import { said, type Said } from '../words';
 
 export interface ZipLimits {
   /** Most files (folders not counted) read from one zip. */
@@ -15,15 +16,19 @@ export interface ZipLimits {
   maxUncompressedBytes: number;
 }
 
-/** A fault of the whole zip: nothing in it is read. */
-export class ZipError extends Error {}
+/** A fault of the whole zip: nothing in it is read. Its words by key, in English as `message`. */
+export class ZipError extends Error {
+  constructor(readonly said: Said) {
+    super(said.english);
+  }
+}
 
 export interface ZipEntry {
   name: string;
   /** The unpacked size its headers declare (checked again as it is unpacked). */
   size: number;
   /** The unpacked bytes, or why this entry cannot be read (the others still can). */
-  read(): { bytes: Uint8Array } | { problem: string };
+  read(): { bytes: Uint8Array } | { problem: Said };
 }
 
 const END_OF_DIRECTORY = 0x06054b50;
@@ -41,6 +46,11 @@ export function looksLikeZip(bytes: Uint8Array): boolean {
   return signature === LOCAL_HEADER || signature === END_OF_DIRECTORY;
 }
 
+/** Megabytes to one decimal, for "{size} MB" in a message. */
+function megabytesAbout(bytes: number): string {
+  return (bytes / (1024 * 1024)).toFixed(1);
+}
+
 export function megabytes(bytes: number): string {
   return `${(bytes / (1024 * 1024)).toFixed(1)} MB`;
 }
@@ -50,7 +60,7 @@ export function megabytes(bytes: number): string {
  * directory against the limits. Throws ZipError when the zip cannot be read or is too big.
  */
 export function readZip(zipName: string, bytes: Uint8Array, limits: ZipLimits): ZipEntry[] {
-  const damaged = () => new ZipError(`${zipName} is not a zip file, or it is damaged.`);
+  const damaged = () => new ZipError(said('zip.damaged', { name: zipName }));
   const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   const u16 = (at: number) => {
     if (at + 2 > bytes.length) throw damaged();
@@ -72,7 +82,7 @@ export function readZip(zipName: string, bytes: Uint8Array, limits: ZipLimits): 
   const count = u16(end + 10);
   const directoryOffset = u32(end + 16);
   if (count === 0xffff || directoryOffset === 0xffffffff)
-    throw new ZipError(`${zipName} is a ZIP64 archive, which this app does not read.`);
+    throw new ZipError(said('zip.zip64', { name: zipName }));
 
   const headers: Array<{
     name: string;
@@ -103,12 +113,12 @@ export function readZip(zipName: string, bytes: Uint8Array, limits: ZipLimits): 
   const files = headers.filter((h) => !h.name.endsWith('/') && !h.name.startsWith('__MACOSX/'));
   if (files.length > limits.maxEntries)
     throw new ZipError(
-      `${zipName} holds ${files.length} files; at most ${limits.maxEntries} are read from one zip.`,
+      said('zip.tooManyFiles', { name: zipName, count: files.length, max: limits.maxEntries }),
     );
   const declared = files.reduce((sum, h) => sum + h.size, 0);
   if (declared > limits.maxUncompressedBytes)
     throw new ZipError(
-      `${zipName} unpacks to more than ${megabytes(limits.maxUncompressedBytes)}, more than a chat export can be.`,
+      said('zip.tooLarge', { name: zipName, size: megabytesAbout(limits.maxUncompressedBytes) }),
     );
 
   let unpacked = 0;
@@ -117,24 +127,27 @@ export function readZip(zipName: string, bytes: Uint8Array, limits: ZipLimits): 
     size: header.size,
     read() {
       const where = `${zipName} › ${header.name}`;
-      if (header.flags & 1) return { problem: `${where} is encrypted, so it cannot be read.` };
-      if (u32(header.localOffset) !== LOCAL_HEADER) return { problem: `${where} is damaged.` };
+      if (header.flags & 1) return { problem: said('zip.entry.encrypted', { name: where }) };
+      if (u32(header.localOffset) !== LOCAL_HEADER)
+        return { problem: said('zip.entry.damaged', { name: where }) };
       const start =
         header.localOffset + 30 + u16(header.localOffset + 26) + u16(header.localOffset + 28);
       const data = bytes.subarray(start, start + header.compressedSize);
-      if (start + header.compressedSize > bytes.length) return { problem: `${where} is damaged.` };
+      if (start + header.compressedSize > bytes.length)
+        return { problem: said('zip.entry.damaged', { name: where }) };
       const checked = (bytes: Uint8Array) =>
         crc32(bytes) === header.crc
           ? { bytes }
-          : { problem: `${where} is damaged: its contents do not match its checksum.` };
+          : { problem: said('zip.entry.checksum', { name: where }) };
       if (header.method === STORED) {
-        if (data.length !== header.size) return { problem: `${where} is damaged.` };
+        if (data.length !== header.size)
+          return { problem: said('zip.entry.damaged', { name: where }) };
         unpacked += data.length;
         return checked(data.slice());
       }
       if (header.method !== DEFLATED)
         return {
-          problem: `${where} is compressed in a way this app cannot read (method ${header.method}).`,
+          problem: said('zip.entry.method', { name: where, method: header.method }),
         };
       const out = inflateAtMost(data, header.size, where);
       if ('problem' in out) return out;
@@ -142,7 +155,10 @@ export function readZip(zipName: string, bytes: Uint8Array, limits: ZipLimits): 
       // Headers were checked; this holds even if several entries share their bytes.
       if (unpacked > limits.maxUncompressedBytes)
         throw new ZipError(
-          `${zipName} unpacks to more than ${megabytes(limits.maxUncompressedBytes)}, more than a chat export can be.`,
+          said('zip.tooLarge', {
+            name: zipName,
+            size: megabytesAbout(limits.maxUncompressedBytes),
+          }),
         );
       return checked(out.bytes);
     },
@@ -176,7 +192,7 @@ function inflateAtMost(
   data: Uint8Array,
   size: number,
   where: string,
-): { bytes: Uint8Array } | { problem: string } {
+): { bytes: Uint8Array } | { problem: Said } {
   const out = new Uint8Array(size);
   let filled = 0;
   const inflater = new Inflate((chunk) => {
@@ -190,12 +206,9 @@ function inflateAtMost(
       inflater.push(data.subarray(offset, offset + PIECE), offset + PIECE >= data.length);
   } catch (error) {
     if (error instanceof TooLarge)
-      throw new ZipError(
-        `${where} unpacks to more than its header says (${size} bytes): the zip is damaged or built to exhaust memory, so nothing in it was imported.`,
-      );
-    return { problem: `${where} is damaged: its compressed data cannot be read.` };
+      throw new ZipError(said('zip.entry.bomb', { name: where, size }));
+    return { problem: said('zip.entry.unreadable', { name: where }) };
   }
-  if (filled !== size)
-    return { problem: `${where} is damaged: it is shorter than its header says.` };
+  if (filled !== size) return { problem: said('zip.entry.short', { name: where }) };
   return { bytes: out };
 }

@@ -31,7 +31,7 @@ import { startDemoRelay, type DemoRelay, type DemoRelayOptions } from '../../../
 import type { ErrorMessageKey, MessageValues } from '../../../shared/messages/keys';
 import type { RelayErrorKind } from '../../../shared/relay-errors';
 import { AppError, type FieldIssue } from '../app-error';
-import { said, type Said } from '../words';
+import { issueSaid, said, type Said } from '../words';
 import { readJsonFile, writeFileAtomic, type DataFileProblem } from '../data-files';
 import {
   createRelayClient,
@@ -94,8 +94,11 @@ export interface ConnectionSummary extends Omit<Connection, 'headers'> {
   hasKey: boolean;
   /** The key's last four characters, for keys long enough that this gives little away. */
   keyLast4?: string;
-  /** Set when the key store could not be read, so `hasKey` is unknown. */
+  /** Set when the key store could not be read, so `hasKey` is unknown (in English). */
   keyError?: string;
+  /** `keyError` by its key in main's catalogue, and its values, for the page's language. */
+  keyErrorId?: ErrorMessageKey;
+  keyErrorValues?: MessageValues;
   /** The address is plain http to a host outside this machine and the local network. */
   unencrypted: boolean;
   allowUnencrypted: boolean;
@@ -336,34 +339,46 @@ type ParsedHeaders = z.infer<typeof headersSchema>;
 function splitHeaders(
   drafts: ParsedHeaders,
   saved: Readonly<Record<string, string>>,
-  why: string,
+  withheld?: 'moved' | { origin: string },
 ): { stored: StoredHeader[]; secrets: Record<string, string> } {
   const stored: StoredHeader[] = [];
   const secrets: Record<string, string> = {};
   const issues: FieldIssue[] = [];
+  const told: Said[] = [];
   drafts.forEach((draft, index) => {
     const value = draft.value === '' ? undefined : draft.value;
     if (draft.secret === true) {
       const kept = value ?? saved[draft.name];
       if (kept === undefined) {
-        issues.push({
-          field: `headers.${index}`,
-          message: `Give a value for ${draft.name}${why}.`,
-        });
+        const message =
+          withheld === undefined
+            ? said('form.headerValue', { name: draft.name })
+            : withheld === 'moved'
+              ? said('form.headerValueMoved', { name: draft.name })
+              : said('form.headerValueElsewhere', { name: draft.name, origin: withheld.origin });
+        told.push(message);
+        issues.push({ field: `headers.${index}`, message: message.english });
         return;
       }
       secrets[draft.name] = kept;
       stored.push({ name: draft.name, secret: true });
     } else {
       if (value === undefined) {
-        issues.push({ field: `headers.${index}`, message: `Give a value for ${draft.name}.` });
+        const message = said('form.headerValue', { name: draft.name });
+        told.push(message);
+        issues.push({ field: `headers.${index}`, message: message.english });
         return;
       }
       stored.push({ name: draft.name, secret: false, value });
     }
   });
   if (issues.length > 0) {
-    throw new AppError('invalid_request', issues.map((i) => i.message).join(' '), { issues });
+    const [only] = told;
+    throw new AppError(
+      'invalid_request',
+      told.length === 1 && only ? only : issues.map((i) => i.message).join(' '),
+      { issues },
+    );
   }
   return { stored, secrets };
 }
@@ -403,7 +418,14 @@ function parseInput<T>(schema: z.ZodType<T>, input: unknown): T {
     field: issue.path.map(String).join('.') || 'input',
     message: issue.code === 'unrecognized_keys' ? 'Unknown fields.' : issue.message,
   }));
-  throw new AppError('invalid_request', issues.map((i) => i.message).join(' '), { issues });
+  const [only] = parsed.error.issues;
+  const message =
+    parsed.error.issues.length === 1 && only !== undefined
+      ? only.code === 'unrecognized_keys'
+        ? said('form.unknownFields')
+        : issueSaid(only)
+      : issues.map((i) => i.message).join(' ');
+  throw new AppError('invalid_request', message, { issues });
 }
 
 /** Last four characters only for keys of 12 or more, so a short key is not half shown. */
@@ -479,7 +501,7 @@ export class ConnectionsService {
     const valid = parseInput(newConnectionSchema, input);
     const allowUnencrypted =
       valid.allowUnencrypted === true && (await this.#agreeUnencrypted(valid.baseUrl));
-    const headers = splitHeaders(valid.headers ?? [], {}, '');
+    const headers = splitHeaders(valid.headers ?? [], {});
     const hasSecretHeaders = Object.keys(headers.secrets).length > 0;
     if ((valid.apiKey || hasSecretHeaders) && keyInClear(valid.baseUrl) && !allowUnencrypted) {
       throw unencryptedRefused(valid.baseUrl);
@@ -544,7 +566,7 @@ export class ConnectionsService {
         const split = splitHeaders(
           valid.headers,
           moved ? {} : previousSecrets,
-          moved ? ': the saved value was given for the old address' : '',
+          moved ? 'moved' : undefined,
         );
         if (split.stored.length > 0) updated.headers = split.stored;
         else delete updated.headers;
@@ -711,11 +733,13 @@ export class ConnectionsService {
       const drafts = valid.headers;
       headers = async () => {
         const savedSecrets = saved ? await this.#getHeaderSecrets(saved.id) : {};
-        const why =
-          withheldFrom === undefined ? '' : `: the saved value belongs to ${withheldFrom}`;
         let split: ReturnType<typeof splitHeaders>;
         try {
-          split = splitHeaders(drafts, savedSecrets, why);
+          split = splitHeaders(
+            drafts,
+            savedSecrets,
+            withheldFrom === undefined ? undefined : { origin: withheldFrom },
+          );
         } catch (error) {
           if (!(error instanceof AppError) || error.kind !== 'invalid_request') throw error;
           const reason: Said | string =
@@ -873,7 +897,7 @@ export class ConnectionsService {
           if (header.secret) header.hasValue = secrets[header.name] !== undefined;
         }
       } catch (error) {
-        summary.keyError = keyStoreMessage(error, 'read').english;
+        Object.assign(summary, keyErrorOf(keyStoreMessage(error, 'read')));
       }
     }
     try {
@@ -884,7 +908,7 @@ export class ConnectionsService {
         if (last4 !== undefined) summary.keyLast4 = last4;
       }
     } catch (error) {
-      summary.keyError = keyStoreMessage(error, 'read').english;
+      Object.assign(summary, keyErrorOf(keyStoreMessage(error, 'read')));
     }
     return summary;
   }
@@ -1005,6 +1029,17 @@ export class ConnectionsService {
       throw new AppError('internal', keyStoreMessage(error, 'remove'));
     }
   }
+}
+
+/** A summary's `keyError`, in English with its key and values. */
+function keyErrorOf(
+  sentence: Said,
+): Pick<ConnectionSummary, 'keyError' | 'keyErrorId' | 'keyErrorValues'> {
+  return {
+    keyError: sentence.english,
+    keyErrorId: sentence.id,
+    ...(sentence.values ? { keyErrorValues: sentence.values } : {}),
+  };
 }
 
 function keyStoreMessage(error: unknown, action: 'read' | 'save' | 'remove'): Said {

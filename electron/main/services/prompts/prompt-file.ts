@@ -20,7 +20,8 @@ import {
   type PromptDraft,
 } from '../../../shared/ipc/routes/prompts';
 import { AppError, refusal, type Refusal } from '../app-error';
-import { said } from '../words';
+import type { ErrorMessageKey, MessageValues } from '../../../shared/messages/keys';
+import { issueSaid, said, type Said } from '../words';
 
 export interface PromptFileEntry {
   kind: Prompt['kind'];
@@ -61,9 +62,16 @@ const envelope = z.object({
   prompts: z.array(z.unknown()),
 });
 
+/** An entry's label ("entry 3"): in English, with its key and values for the page's language. */
+export interface EntryLabel {
+  entry: string;
+  entryId: ErrorMessageKey;
+  entryValues: MessageValues;
+}
+
 export interface ParsedPromptFile {
-  drafts: Array<{ entry: string; draft: PromptDraft }>;
-  refused: Array<{ entry: string; reason: string } & Omit<Refusal, 'name' | 'reason'>>;
+  drafts: Array<EntryLabel & { draft: PromptDraft }>;
+  refused: Array<EntryLabel & { reason: string } & Omit<Refusal, 'name' | 'reason'>>;
 }
 
 /** Where a zod issue points, as a field name a person knows. */
@@ -73,11 +81,21 @@ function fieldOf(path: readonly PropertyKey[]): string {
 }
 
 /** The name an entry is refused by: its own name when it has a usable one, else its place. */
-function labelOf(raw: unknown, index: number): string {
+function labelOf(raw: unknown, index: number): EntryLabel {
   const name = (raw as { name?: unknown } | null)?.name;
-  if (typeof name === 'string' && name.trim() !== '')
-    return `“${name.trim().slice(0, 80)}” (entry ${index + 1})`;
-  return `entry ${index + 1}`;
+  const label =
+    typeof name === 'string' && name.trim() !== ''
+      ? said('import.prompts.entryNamed', { name: name.trim().slice(0, 80), index: index + 1 })
+      : said('import.prompts.entry', { index: index + 1 });
+  return { entry: label.english, entryId: label.id, entryValues: label.values ?? {} };
+}
+
+/** Why the schema refused an entry: its words (by key when they have one), after the field. */
+function issueReason(field: string, issue: Parameters<typeof issueSaid>[0] | undefined): Said {
+  const detail = issue ? issueSaid(issue) : said('import.prompts.notValid');
+  if (!field)
+    return typeof detail === 'string' ? said('import.prompts.problem', { detail }) : detail;
+  return said('import.prompts.fieldProblem', { field, detail });
 }
 
 export function parsePromptFile(text: string, fileName: string): ParsedPromptFile {
@@ -113,15 +131,16 @@ export function parsePromptFile(text: string, fileName: string): ParsedPromptFil
   }
   const parsed: ParsedPromptFile = { drafts: [], refused: [] };
   file.data.prompts.forEach((raw, index) => {
-    const entry = labelOf(raw, index);
+    const label = labelOf(raw, index);
+    const { entry } = label;
     if (raw === null || typeof raw !== 'object' || Array.isArray(raw)) {
       const { name: _entry, ...reason } = refusal(entry, said('import.prompts.notAPrompt'));
-      parsed.refused.push({ entry, ...reason });
+      parsed.refused.push({ ...label, ...reason });
       return;
     }
     const result = promptDraftSchema.safeParse(raw);
     if (result.success) {
-      parsed.drafts.push({ entry, draft: result.data });
+      parsed.drafts.push({ ...label, draft: result.data });
       return;
     }
     const issue = result.error.issues[0];
@@ -131,11 +150,11 @@ export function parsePromptFile(text: string, fileName: string): ParsedPromptFil
         entry,
         said('import.prompts.unknownField', { fields: issue.keys.join(', ') }),
       );
-      parsed.refused.push({ entry, ...reason });
+      parsed.refused.push({ ...label, ...reason });
       return;
     }
-    const reason = `${field ? `${field}: ` : ''}${issue?.message ?? 'it is not valid.'}`;
-    parsed.refused.push({ entry, reason });
+    const { name: _entry, ...reason } = refusal(entry, issueReason(field, issue));
+    parsed.refused.push({ ...label, ...reason });
   });
   return parsed;
 }

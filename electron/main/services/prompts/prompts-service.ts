@@ -18,7 +18,7 @@ import {
   type PromptOrigin,
 } from '../../../shared/ipc/routes/prompts';
 import { templateVariables } from '../../../shared/prompt-template';
-import { AppError } from '../app-error';
+import { AppError, refusal } from '../app-error';
 import { writeFileAtomic } from '../data-files';
 import { migrate, type Db } from '../database';
 import { BUILT_IN_PROMPTS } from './builtins';
@@ -300,9 +300,13 @@ export class PromptsService {
     let duplicates = 0;
     const refused = [...parsed.refused];
     this.#db.transaction(() => {
-      for (const { entry, draft } of parsed.drafts) {
+      for (const { draft, ...label } of parsed.drafts) {
         if (draft.kind === 'snippet' && draft.starters.length > 0) {
-          refused.push({ entry, reason: 'starters: only an assistant has starter messages.' });
+          const { name: _entry, ...reason } = refusal(
+            label.entry,
+            said('import.prompts.startersAssistantOnly'),
+          );
+          refused.push({ ...label, ...reason });
           continue;
         }
         const same = this.#db.one(

@@ -12,7 +12,8 @@
 import type { UpdateSettings, UpdateStatus } from '../../../shared/ipc/routes/updates';
 import { AppError } from '../app-error';
 import type { LogFields } from '../log-policy';
-import { said } from '../words';
+import type { ErrorMessageKey, MessageValues } from '../../../shared/messages/keys';
+import { said, type Said } from '../words';
 
 /** A release as the feed describes it. */
 export interface UpdateRelease {
@@ -53,7 +54,7 @@ export interface UpdateServiceOptions {
   currentVersion: string;
   /** Absent where this build cannot update itself; `unsupportedReason` says why. */
   updater?: Updater | undefined;
-  unsupportedReason?: string;
+  unsupportedReason?: Said;
   settings: () => Promise<UpdateSettings>;
   /** Tells the page (the `updateStatus` event). */
   emit: (status: UpdateStatus) => void;
@@ -75,32 +76,22 @@ const NETWORK_CODES =
 export function describeUpdateError(error: unknown): {
   failure: Extract<UpdateStatus, { state: 'failed' }>['failure'];
   message: string;
+  messageId: ErrorMessageKey;
+  values?: MessageValues;
 } {
   const code = (error as { code?: unknown } | null)?.code;
   const text = error instanceof Error ? error.message : String(error);
   if (code === 'ERR_CHECKSUM_MISMATCH' || /checksum mismatch/i.test(text)) {
-    return {
-      failure: 'checksum',
-      message:
-        'The downloaded update did not match the checksum (SHA-512) its release gave, so it was deleted and not installed. It may have been damaged on the way or altered; the next check tries again.',
-    };
+    return { failure: 'checksum', ...toldAs('message', said('updates.failed.checksum')) };
   }
   if (
     code === 'ERR_UPDATER_INVALID_SIGNATURE' ||
     /not signed by the application owner/i.test(text)
   ) {
-    return {
-      failure: 'signature',
-      message:
-        'The downloaded update is not signed by the publisher of this version, so it was deleted and not installed.',
-    };
+    return { failure: 'signature', ...toldAs('message', said('updates.failed.signature')) };
   }
   if (NETWORK_CODES.test(text) || (typeof code === 'string' && NETWORK_CODES.test(code))) {
-    return {
-      failure: 'offline',
-      message:
-        'The update server could not be reached. Check your connection (and the proxy in Settings → Network); the app checks again later.',
-    };
+    return { failure: 'offline', ...toldAs('message', said('updates.failed.offline')) };
   }
   if (
     code === 'ERR_UPDATER_CHANNEL_FILE_NOT_FOUND' ||
@@ -110,18 +101,35 @@ export function describeUpdateError(error: unknown): {
     code === 'ERR_UPDATER_INVALID_RELEASE_FEED' ||
     /HttpError: 404/.test(text)
   ) {
-    return {
-      failure: 'feed',
-      message:
-        'The update server answered, but without a release this version can read. Try again later.',
-    };
+    return { failure: 'feed', ...toldAs('message', said('updates.failed.feed')) };
   }
-  return { failure: 'other', message: `The update failed: ${firstLine(text)}` };
+  const line = firstLine(text);
+  return {
+    failure: 'other',
+    ...toldAs(
+      'message',
+      line === ''
+        ? said('updates.failed.noReason')
+        : said('updates.failed.other', { reason: line }),
+    ),
+  };
 }
 
 function firstLine(text: string): string {
   const line = text.split('\n')[0]?.trim() ?? '';
-  return line.length > 300 ? `${line.slice(0, 300)}…` : line || 'no reason was given.';
+  return line.length > 300 ? `${line.slice(0, 300)}…` : line;
+}
+
+/** A message as a status carries it: the English text in `field`, with its key and values. */
+function toldAs<Field extends 'message' | 'reason'>(
+  field: Field,
+  sentence: Said,
+): Record<Field, string> & { messageId: ErrorMessageKey; values?: MessageValues } {
+  return {
+    [field]: sentence.english,
+    messageId: sentence.id,
+    ...(sentence.values ? { values: sentence.values } : {}),
+  } as Record<Field, string> & { messageId: ErrorMessageKey; values?: MessageValues };
 }
 
 /** Release notes as plain text: GitHub's are HTML, a multi-version list is joined. */
@@ -176,7 +184,7 @@ export class UpdateService {
       : {
           state: 'unsupported',
           currentVersion,
-          reason: options.unsupportedReason ?? 'This build does not update itself.',
+          ...toldAs('reason', options.unsupportedReason ?? said('updates.unsupported.any')),
         };
     this.#unsubscribe = options.updater?.subscribe((event) => this.#onEvent(event));
   }
@@ -319,7 +327,7 @@ export class UpdateService {
   }
 
   #fail(error: unknown): void {
-    const { failure, message } = describeUpdateError(error);
+    const { failure, message, messageId, values } = describeUpdateError(error);
     this.#options.log?.('updates.failed', { failure, detail: firstLine(String(error)) });
     const release = this.#status.state === 'downloading' ? this.#release : undefined;
     this.#set({
@@ -327,6 +335,8 @@ export class UpdateService {
       currentVersion: this.#options.currentVersion,
       failure,
       message,
+      messageId,
+      ...(values ? { values } : {}),
       ...(release ? { release: releaseOf(release) } : {}),
       at: this.#now().toISOString(),
     });

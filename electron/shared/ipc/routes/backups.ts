@@ -6,7 +6,7 @@
  * file the person picked in main's own dialog): the page never hands main a path to read.
  */
 import { z } from 'zod';
-import { event, route, type EventSpec, type RouteSpec } from '../define';
+import { event, messageRefFields, route, type EventSpec, type RouteSpec } from '../define';
 
 export const BACKUP_SCHEDULES = ['off', 'hourly', 'daily', 'weekly'] as const;
 export const backupScheduleSchema = z.enum(BACKUP_SCHEDULES);
@@ -113,7 +113,9 @@ export const backupStatusSchema = z.object({
   problem: z
     .object({
       kind: z.enum(BACKUP_PROBLEM_KINDS),
+      /** In English; with its key and values when main gave them (not for a stored 0.1 one). */
       message: z.string(),
+      ...messageRefFields,
     })
     .optional(),
   /** A restore done since the app started: what was restored, and the keys still to give. */

@@ -43,6 +43,7 @@ import { RELAY_ERROR_KINDS } from '../../relay-errors';
 import { maxTokensSchema, temperatureSchema } from '../../relay-requests';
 import { event, messageRefFields, oneWay, route, type EventSpec, type RouteSpec } from '../define';
 import { boundedText as text, idSchema as id } from '../schemas';
+import { worded } from '../../messages/worded';
 
 export const MESSAGE_STATUSES = ['complete', 'streaming', 'interrupted', 'error'] as const;
 export type MessageStatus = (typeof MESSAGE_STATUSES)[number];
@@ -109,7 +110,13 @@ const attachResultSchema = z.object({
 
 const attachmentIdsSchema = z
   .array(id)
-  .max(MAX_ATTACHMENTS, { error: `Send at most ${MAX_ATTACHMENTS} files with one message.` })
+  .max(MAX_ATTACHMENTS, {
+    error: worded(
+      'form.chat.filesPerMessage',
+      `Send at most ${MAX_ATTACHMENTS} files with one message.`,
+      { max: MAX_ATTACHMENTS },
+    ),
+  })
   .optional();
 
 export const usageSchema = z.object({
@@ -224,7 +231,9 @@ export const MAX_COMPARE = 4;
 
 /** One column of a compare: a model, and a temperature (the conversation's when absent). */
 export const compareTargetSchema = z.strictObject({
-  model: text(500).trim().min(1, { error: 'Choose a model for each column.' }),
+  model: text(500)
+    .trim()
+    .min(1, { error: worded('form.chat.columnModel', 'Choose a model for each column.') }),
   temperature: temperatureSchema.optional(),
 });
 export type CompareTarget = z.infer<typeof compareTargetSchema>;
@@ -308,7 +317,9 @@ export const CHAT_ROUTES = {
     'chat:rename',
     z.strictObject({
       id,
-      title: text(MAX_TITLE_CHARS).trim().min(1, { error: 'Give the conversation a title.' }),
+      title: text(MAX_TITLE_CHARS)
+        .trim()
+        .min(1, { error: worded('form.chat.title', 'Give the conversation a title.') }),
     }),
     conversationSummarySchema,
   ),
@@ -337,7 +348,10 @@ export const CHAT_ROUTES = {
       .refine(
         (page) => page.afterId === undefined || (page.beforeId ?? page.fromId) === undefined,
         {
-          error: 'Ask for the messages before or after one message, not both.',
+          error: worded(
+            'form.chat.beforeOrAfter',
+            'Ask for the messages before or after one message, not both.',
+          ),
         },
       ),
     z.object({
@@ -405,7 +419,7 @@ export const CHAT_ROUTES = {
     z.strictObject({
       conversationId: id,
       text: text(MAX_MESSAGE_CHARS).refine((t) => t.trim().length > 0, {
-        error: 'Write a message first.',
+        error: worded('form.chat.writeMessage', 'Write a message first.'),
       }),
       /** Attachment drafts to send with it (from `attachFiles`, `attachPaths`, `attachBytes`). */
       attachmentIds: attachmentIdsSchema,
@@ -422,7 +436,13 @@ export const CHAT_ROUTES = {
       paths: z
         .array(text(4096).min(1))
         .min(1)
-        .max(MAX_ATTACHMENTS, { error: `Attach at most ${MAX_ATTACHMENTS} files at once.` }),
+        .max(MAX_ATTACHMENTS, {
+          error: worded(
+            'form.chat.attachAtOnce',
+            `Attach at most ${MAX_ATTACHMENTS} files at once.`,
+            { max: MAX_ATTACHMENTS },
+          ),
+        }),
     }),
     attachResultSchema,
   ),
@@ -430,13 +450,21 @@ export const CHAT_ROUTES = {
   attachBytes: route(
     'chat:attach-bytes',
     z.strictObject({
-      name: text(MAX_ATTACHMENT_NAME).trim().min(1, { error: 'The pasted file has no name.' }),
+      name: text(MAX_ATTACHMENT_NAME)
+        .trim()
+        .min(1, { error: worded('form.chat.pastedNoName', 'The pasted file has no name.') }),
       base64: z
         .string()
         .max(Math.ceil(MAX_PASTED_BYTES / 3) * 4, {
-          error: `A pasted file can be at most ${MAX_PASTED_BYTES / (1024 * 1024)} MB.`,
+          error: worded(
+            'form.chat.pastedTooLarge',
+            `A pasted file can be at most ${MAX_PASTED_BYTES / (1024 * 1024)} MB.`,
+            { max: MAX_PASTED_BYTES / (1024 * 1024) },
+          ),
         })
-        .regex(/^[A-Za-z0-9+/]*={0,2}$/, { error: 'The pasted file is not base64.' }),
+        .regex(/^[A-Za-z0-9+/]*={0,2}$/, {
+          error: worded('form.chat.pastedNotBase64', 'The pasted file is not base64.'),
+        }),
     }),
     attachResultSchema,
   ),
@@ -500,12 +528,21 @@ export const CHAT_ROUTES = {
     z.strictObject({
       conversationId: id,
       text: text(MAX_MESSAGE_CHARS).refine((t) => t.trim().length > 0, {
-        error: 'Write a message first.',
+        error: worded('form.chat.writeMessage', 'Write a message first.'),
       }),
       targets: z
         .array(compareTargetSchema)
-        .min(2, { error: 'Choose at least two models or temperatures to compare.' })
-        .max(MAX_COMPARE, { error: `Compare at most ${MAX_COMPARE} at once.` }),
+        .min(2, {
+          error: worded(
+            'form.chat.compareTwo',
+            'Choose at least two models or temperatures to compare.',
+          ),
+        })
+        .max(MAX_COMPARE, {
+          error: worded('form.chat.compareAtMost', `Compare at most ${MAX_COMPARE} at once.`, {
+            max: MAX_COMPARE,
+          }),
+        }),
       /** Attachment drafts sent with it to every model (images only to models that read them). */
       attachmentIds: attachmentIdsSchema,
       options: sendOptionsSchema,
@@ -548,7 +585,7 @@ export const CHAT_ROUTES = {
     z.strictObject({
       messageId: id,
       text: text(MAX_MESSAGE_CHARS).refine((t) => t.trim().length > 0, {
-        error: 'Write a message first.',
+        error: worded('form.chat.writeMessage', 'Write a message first.'),
       }),
       options: sendOptionsSchema,
     }),
@@ -569,7 +606,10 @@ export const CHAT_ROUTES = {
   exportConversations: route(
     'chat:export',
     z.strictObject({
-      ids: z.array(id).min(1, { error: 'Choose at least one conversation.' }).max(10_000),
+      ids: z
+        .array(id)
+        .min(1, { error: worded('form.chat.oneConversation', 'Choose at least one conversation.') })
+        .max(10_000),
       format: z.enum(EXPORT_FORMATS),
     }),
     z.object({

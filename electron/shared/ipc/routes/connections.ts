@@ -5,6 +5,7 @@
 import { z } from 'zod';
 import { event, messageRefFields, route, type EventSpec, type RouteSpec } from '../define';
 import { boundedText as text, idSchema as id } from '../schemas';
+import { worded } from '../../messages/worded';
 
 /** At most this many extra headers per connection. */
 export const MAX_CONNECTION_HEADERS = 32;
@@ -31,7 +32,11 @@ export const connectionHeaderDraftSchema = z.strictObject({
   secret: z.boolean().optional(),
 });
 const headerDraftsSchema = z.array(connectionHeaderDraftSchema).max(MAX_CONNECTION_HEADERS, {
-  error: `At most ${MAX_CONNECTION_HEADERS} extra headers.`,
+  error: worded(
+    'form.connections.headersAtMost',
+    `At most ${MAX_CONNECTION_HEADERS} extra headers.`,
+    { max: MAX_CONNECTION_HEADERS },
+  ),
 });
 
 /** A saved connection as the renderer sees it: whether a key is saved, never the key. */
@@ -44,8 +49,11 @@ export const connectionSummarySchema = z.object({
   active: z.boolean(),
   hasKey: z.boolean(),
   keyLast4: z.string().max(4).optional(),
-  /** Set when the key store could not be read, so `hasKey` is not known. */
+  /** Set when the key store could not be read, so `hasKey` is not known (in English). */
   keyError: z.string().optional(),
+  /** `keyError` by its key in main's catalogue, and its values: shown in the person's language. */
+  keyErrorId: messageRefFields.messageId,
+  keyErrorValues: messageRefFields.values,
   /** Plain http to a host outside this machine and the local network. */
   unencrypted: z.boolean(),
   /** The person chose to send the key there anyway (confirmed in a dialog main opened). */
@@ -55,8 +63,12 @@ export const connectionSummarySchema = z.object({
 });
 
 export const connectionDraftSchema = z.strictObject({
-  name: text(100).trim().min(1, { error: 'Give the connection a name.' }),
-  baseUrl: text(2000).trim().min(1, { error: 'Give the address of the relay.' }),
+  name: text(100)
+    .trim()
+    .min(1, { error: worded('form.connections.name', 'Give the connection a name.') }),
+  baseUrl: text(2000)
+    .trim()
+    .min(1, { error: worded('form.connections.address', 'Give the address of the relay.') }),
   /** Typed by the person and sent once, to be saved; null removes a saved key. Never sent back. */
   apiKey: text(4096).nullable().optional(),
   /** Where the person tops up their balance; null or '' removes it. */
@@ -87,7 +99,9 @@ export const keyStorageStatusSchema = z.object({
   secure: z.boolean(),
   persistent: z.boolean(),
   backend: z.enum(['keychain', 'memory', 'file']),
+  /** In English; `messageId` and `values` give it in the person's language. */
   reason: z.string().optional(),
+  ...messageRefFields,
 });
 
 export const HEALTH_STATES = ['ok', 'warning', 'error'] as const;

@@ -9,14 +9,19 @@
 import { z } from 'zod';
 import { event, route, type EventSpec, type RouteSpec } from '../define';
 import { quickAskSettingsSchema } from './quick-ask';
+import { worded } from '../../messages/worded';
 
 export const desktopSettingsSchema = z.strictObject({
   /** An icon in the system tray (menu bar on macOS) with New chat, Quick ask, Show/Hide, Quit. */
-  showTray: z.boolean({ error: 'The tray icon is on or off.' }),
+  showTray: z.boolean({ error: worded('form.desktop.showTray', 'The tray icon is on or off.') }),
   /** Closing the window hides it; the app goes on in the tray until Quit. */
-  closeToTray: z.boolean({ error: 'Closing to the tray is on or off.' }),
+  closeToTray: z.boolean({
+    error: worded('form.desktop.closeToTray', 'Closing to the tray is on or off.'),
+  }),
   /** Start with the session (hidden in the tray when closing to the tray is on). */
-  openAtLogin: z.boolean({ error: 'Opening at login is on or off.' }),
+  openAtLogin: z.boolean({
+    error: worded('form.desktop.openAtLogin', 'Opening at login is on or off.'),
+  }),
 });
 export type DesktopSettings = z.infer<typeof desktopSettingsSchema>;
 

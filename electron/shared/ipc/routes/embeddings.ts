@@ -9,6 +9,7 @@
 import { z } from 'zod';
 import { event, ipcErrorSchema, route, type EventSpec, type RouteSpec } from '../define';
 import { boundedText as text, idSchema as id } from '../schemas';
+import { worded, wordedIssue } from '../../messages/worded';
 
 /** At most this many inputs in one run. */
 export const MAX_EMBEDDING_INPUTS = 5000;
@@ -49,17 +50,26 @@ export function emptyEntryPositions(inputs: readonly string[]): number[] {
 
 export const embeddingInputsSchema = z
   .array(text(MAX_EMBEDDING_INPUT_CHARS), { error: 'inputs must be a list of texts' })
-  .min(1, { error: 'Give at least one text to embed.' })
-  .max(MAX_EMBEDDING_INPUTS, { error: `At most ${MAX_EMBEDDING_INPUTS} texts fit in one run.` })
+  .min(1, { error: worded('form.embeddings.oneText', 'Give at least one text to embed.') })
+  .max(MAX_EMBEDDING_INPUTS, {
+    error: worded(
+      'form.embeddings.textsAtMost',
+      `At most ${MAX_EMBEDDING_INPUTS} texts fit in one run.`,
+      { max: MAX_EMBEDDING_INPUTS },
+    ),
+  })
   .superRefine((inputs, ctx) => {
     const empty = emptyEntryPositions(inputs);
     if (empty.length > 0) ctx.addIssue({ code: 'custom', message: describeEmptyEntries(empty) });
     const chars = inputs.reduce((sum, input) => sum + input.length, 0);
     if (chars > MAX_EMBEDDING_RUN_CHARS)
-      ctx.addIssue({
-        code: 'custom',
-        message: `The texts hold ${chars} characters; one run takes at most ${MAX_EMBEDDING_RUN_CHARS}.`,
-      });
+      ctx.addIssue(
+        wordedIssue(
+          'form.embeddings.charsAtMost',
+          `The texts hold ${chars} characters; one run takes at most ${MAX_EMBEDDING_RUN_CHARS}.`,
+          { chars, max: MAX_EMBEDDING_RUN_CHARS },
+        ),
+      );
   });
 
 export const EMBEDDING_RUN_STATUSES = ['running', 'done', 'cancelled', 'failed'] as const;
@@ -153,7 +163,7 @@ export const EMBEDDINGS_ROUTES = {
     z.strictObject({
       model: text(500).min(1),
       text: text(MAX_EMBEDDING_INPUT_CHARS).refine((t) => t.trim() !== '', {
-        error: 'Type a text to compare with the set.',
+        error: worded('form.embeddings.query', 'Type a text to compare with the set.'),
       }),
     }),
     z.object({ vector: z.array(z.number()), tokens: z.number().int().nonnegative().optional() }),

@@ -9,6 +9,7 @@ import { z } from 'zod';
 import { IMAGE_SIZE_PATTERN } from '../../relay-requests';
 import { event, route, type EventSpec, type RouteSpec } from '../define';
 import { boundedText as text } from '../schemas';
+import { worded } from '../../messages/worded';
 
 /** The sizes offered as presets; any other `<width>x<height>` is allowed too. */
 export const IMAGE_SIZE_PRESETS = [
@@ -67,16 +68,24 @@ export const IMAGES_ROUTES = {
     'images:generate',
     z.strictObject({
       requestId: requestIdSchema,
-      model: text(500).trim().min(1, { error: 'Choose an image model.' }),
+      model: text(500)
+        .trim()
+        .min(1, { error: worded('form.images.model', 'Choose an image model.') }),
       prompt: text(32_000).refine((p) => p.trim().length > 0, {
-        error: 'Describe the image you want.',
+        error: worded('form.images.prompt', 'Describe the image you want.'),
       }),
       size: imageSizeSchema,
       count: z
         .number()
         .int()
-        .min(1, { error: 'Ask for at least one image.' })
-        .max(MAX_IMAGE_COUNT, { error: `Ask for at most ${MAX_IMAGE_COUNT} images at once.` }),
+        .min(1, { error: worded('form.images.oneImage', 'Ask for at least one image.') })
+        .max(MAX_IMAGE_COUNT, {
+          error: worded(
+            'form.images.imagesAtMost',
+            `Ask for at most ${MAX_IMAGE_COUNT} images at once.`,
+            { max: MAX_IMAGE_COUNT },
+          ),
+        }),
     }),
     z.object({
       images: z.array(galleryImageSchema),

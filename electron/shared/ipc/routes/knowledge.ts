@@ -18,6 +18,7 @@ import {
   type RouteSpec,
 } from '../define';
 import { boundedText as text, idSchema as id } from '../schemas';
+import { worded } from '../../messages/worded';
 
 export const KNOWLEDGE_LIMITS = {
   name: 120,
@@ -223,7 +224,11 @@ export const KNOWLEDGE_ROUTES = {
         .array(text(4096).min(1))
         .min(1)
         .max(KNOWLEDGE_LIMITS.droppedPaths, {
-          error: `Drop at most ${KNOWLEDGE_LIMITS.droppedPaths} files or folders at once.`,
+          error: worded(
+            'form.knowledge.dropAtMost',
+            `Drop at most ${KNOWLEDGE_LIMITS.droppedPaths} files or folders at once.`,
+            { max: KNOWLEDGE_LIMITS.droppedPaths },
+          ),
         }),
     }),
     z.object({

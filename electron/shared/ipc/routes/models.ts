@@ -5,6 +5,7 @@
 import { z } from 'zod';
 import { route, type RouteSpec } from '../define';
 import { boundedText as text, idSchema as id } from '../schemas';
+import { worded } from '../../messages/worded';
 
 export const MODEL_KINDS = ['chat', 'embedding', 'image'] as const;
 export const modelKindSchema = z.enum(MODEL_KINDS);
@@ -30,13 +31,25 @@ export const MAX_PRICE_PER_MILLION = 100_000;
 /** What a model costs, per million tokens sent (input) and written (output). */
 export const priceSchema = z.strictObject({
   inputPerMillion: z
-    .number({ error: 'The input price must be a number.' })
-    .min(0, { error: 'A price cannot be negative.' })
-    .max(MAX_PRICE_PER_MILLION, { error: `A price above ${MAX_PRICE_PER_MILLION} is refused.` }),
+    .number({ error: worded('form.models.inputPrice', 'The input price must be a number.') })
+    .min(0, { error: worded('form.models.priceNegative', 'A price cannot be negative.') })
+    .max(MAX_PRICE_PER_MILLION, {
+      error: worded(
+        'form.models.priceAbove',
+        `A price above ${MAX_PRICE_PER_MILLION} is refused.`,
+        { max: MAX_PRICE_PER_MILLION },
+      ),
+    }),
   outputPerMillion: z
-    .number({ error: 'The output price must be a number.' })
-    .min(0, { error: 'A price cannot be negative.' })
-    .max(MAX_PRICE_PER_MILLION, { error: `A price above ${MAX_PRICE_PER_MILLION} is refused.` }),
+    .number({ error: worded('form.models.outputPrice', 'The output price must be a number.') })
+    .min(0, { error: worded('form.models.priceNegative', 'A price cannot be negative.') })
+    .max(MAX_PRICE_PER_MILLION, {
+      error: worded(
+        'form.models.priceAbove',
+        `A price above ${MAX_PRICE_PER_MILLION} is refused.`,
+        { max: MAX_PRICE_PER_MILLION },
+      ),
+    }),
 });
 export type ModelPrice = z.infer<typeof priceSchema>;
 
@@ -45,7 +58,9 @@ export const currencySchema = z
   .string()
   .trim()
   .toUpperCase()
-  .regex(/^[A-Z]{3}$/, { error: 'A currency is a three-letter code, such as USD or EUR.' });
+  .regex(/^[A-Z]{3}$/, {
+    error: worded('form.models.currency', 'A currency is a three-letter code, such as USD or EUR.'),
+  });
 
 export const priceListSchema = z.object({
   currency: z.string(),

@@ -14,31 +14,46 @@ import {
 } from '../../proxy-rules';
 import { route, type RouteSpec } from '../define';
 import { boundedText as text } from '../schemas';
+import { worded, wordedIssue } from '../../messages/worded';
 
 export const PROXY_MODES = ['system', 'none', 'manual'] as const;
 export type ProxyMode = (typeof PROXY_MODES)[number];
 
 const manualProxySchema = z.strictObject({
   mode: z.literal('manual'),
-  scheme: z.enum(PROXY_SCHEMES, { error: 'Choose HTTP, HTTPS or SOCKS5.' }),
+  scheme: z.enum(PROXY_SCHEMES, {
+    error: worded('form.network.scheme', 'Choose HTTP, HTTPS or SOCKS5.'),
+  }),
   host: text(300).superRefine((host, ctx) => {
     const problem = proxyHostProblem(host);
-    if (problem !== undefined) ctx.addIssue({ code: 'custom', message: problem });
+    if (problem !== undefined)
+      ctx.addIssue(wordedIssue(problem.id, problem.english, problem.values));
   }),
   port: z
-    .number({ error: 'Give the proxy’s port, a number from 1 to 65535.' })
-    .int({ error: 'The port is a whole number from 1 to 65535.' })
-    .min(1, { error: 'The port is a number from 1 to 65535.' })
-    .max(65535, { error: 'The port is a number from 1 to 65535.' }),
+    .number({
+      error: worded('form.network.portMissing', 'Give the proxy’s port, a number from 1 to 65535.'),
+    })
+    .int({ error: worded('form.network.portWhole', 'The port is a whole number from 1 to 65535.') })
+    .min(1, { error: worded('form.network.portRange', 'The port is a number from 1 to 65535.') })
+    .max(65535, {
+      error: worded('form.network.portRange', 'The port is a number from 1 to 65535.'),
+    }),
   /** Addresses reached without the proxy, in Chromium's bypass syntax, one rule each. */
   bypass: z
     .array(text(300))
-    .max(MAX_BYPASS_RULES, { error: `At most ${MAX_BYPASS_RULES} bypass entries.` })
+    .max(MAX_BYPASS_RULES, {
+      error: worded('form.network.bypassAtMost', `At most ${MAX_BYPASS_RULES} bypass entries.`, {
+        max: MAX_BYPASS_RULES,
+      }),
+    })
     .superRefine((rules, ctx) => {
       rules.forEach((rule, index) => {
         const problem = bypassRuleProblem(rule);
         if (problem !== undefined)
-          ctx.addIssue({ code: 'custom', message: problem, path: [index] });
+          ctx.addIssue({
+            ...wordedIssue(problem.id, problem.english, problem.values),
+            path: [index],
+          });
       });
     }),
 });
@@ -54,7 +69,12 @@ export const proxySettingsSchema = z.discriminatedUnion(
     z.strictObject({ mode: z.literal('none') }),
     manualProxySchema,
   ],
-  { error: 'Choose the system’s proxy, no proxy, or a proxy of your own.' },
+  {
+    error: worded(
+      'form.network.mode',
+      'Choose the system’s proxy, no proxy, or a proxy of your own.',
+    ),
+  },
 );
 export type ProxySettings = z.infer<typeof proxySettingsSchema>;
 
@@ -81,7 +101,11 @@ export const NETWORK_ROUTES = {
   /** Which proxy, if any, a request to `url` would go through now. */
   testProxy: route(
     'network:test-proxy',
-    z.strictObject({ url: text(2000).trim().min(1, { error: 'Give an address to test.' }) }),
+    z.strictObject({
+      url: text(2000)
+        .trim()
+        .min(1, { error: worded('form.network.testAddress', 'Give an address to test.') }),
+    }),
     proxyTestResultSchema,
   ),
 } as const satisfies Record<string, RouteSpec>;

@@ -15,6 +15,7 @@ import { checkTemplate } from '../../prompt-template';
 import { maxTokensSchema, temperatureSchema } from '../../relay-requests';
 import { event, messageRefFields, route, type EventSpec, type RouteSpec } from '../define';
 import { boundedText as text, idSchema as id } from '../schemas';
+import { worded } from '../../messages/worded';
 
 export const PROMPT_KINDS = ['assistant', 'snippet'] as const;
 export type PromptKind = (typeof PROMPT_KINDS)[number];
@@ -42,51 +43,85 @@ export const PROMPT_FILE_VERSION = 1;
 
 /** What a person writes: checked field by field with a message for each mistake. */
 export const promptDraftSchema = z.strictObject({
-  kind: z.enum(PROMPT_KINDS, { error: 'Choose whether this is an assistant or a snippet.' }),
+  kind: z.enum(PROMPT_KINDS, {
+    error: worded('form.prompts.kind', 'Choose whether this is an assistant or a snippet.'),
+  }),
   name: z
-    .string({ error: 'The name must be text.' })
+    .string({ error: worded('form.prompts.nameText', 'The name must be text.') })
     .trim()
-    .min(1, { error: 'Give the prompt a name.' })
-    .max(PROMPT_LIMITS.name, { error: `Keep the name to ${PROMPT_LIMITS.name} characters.` }),
+    .min(1, { error: worded('form.prompts.name', 'Give the prompt a name.') })
+    .max(PROMPT_LIMITS.name, {
+      error: worded(
+        'form.prompts.nameAtMost',
+        `Keep the name to ${PROMPT_LIMITS.name} characters.`,
+        { max: PROMPT_LIMITS.name },
+      ),
+    }),
   icon: z
-    .string({ error: 'The icon must be text (an emoji).' })
+    .string({ error: worded('form.prompts.iconText', 'The icon must be text (an emoji).') })
     .trim()
-    .max(PROMPT_LIMITS.icon, { error: 'The icon is one emoji or a few characters.' })
+    .max(PROMPT_LIMITS.icon, {
+      error: worded('form.prompts.iconLong', 'The icon is one emoji or a few characters.'),
+    })
     .default(''),
   description: z
-    .string({ error: 'The description must be text.' })
+    .string({ error: worded('form.prompts.descriptionText', 'The description must be text.') })
     .trim()
     .max(PROMPT_LIMITS.description, {
-      error: `Keep the description to ${PROMPT_LIMITS.description} characters.`,
+      error: worded(
+        'form.prompts.descriptionAtMost',
+        `Keep the description to ${PROMPT_LIMITS.description} characters.`,
+        { max: PROMPT_LIMITS.description },
+      ),
     })
     .default(''),
   tags: z
     .array(
       z
-        .string({ error: 'Each tag must be text.' })
+        .string({ error: worded('form.prompts.tagText', 'Each tag must be text.') })
         .trim()
-        .min(1, { error: 'A tag cannot be empty.' })
-        .max(PROMPT_LIMITS.tag, { error: `Keep each tag to ${PROMPT_LIMITS.tag} characters.` }),
-      { error: 'Tags must be a list of words.' },
+        .min(1, { error: worded('form.prompts.tagEmpty', 'A tag cannot be empty.') })
+        .max(PROMPT_LIMITS.tag, {
+          error: worded(
+            'form.prompts.tagAtMost',
+            `Keep each tag to ${PROMPT_LIMITS.tag} characters.`,
+            { max: PROMPT_LIMITS.tag },
+          ),
+        }),
+      { error: worded('form.prompts.tagsList', 'Tags must be a list of words.') },
     )
-    .max(PROMPT_LIMITS.tags, { error: `A prompt can have at most ${PROMPT_LIMITS.tags} tags.` })
+    .max(PROMPT_LIMITS.tags, {
+      error: worded(
+        'form.prompts.tagsAtMost',
+        `A prompt can have at most ${PROMPT_LIMITS.tags} tags.`,
+        { max: PROMPT_LIMITS.tags },
+      ),
+    })
     .default([])
     .transform((tags) => [...new Set(tags)]),
   text: z
-    .string({ error: 'The prompt text must be text.' })
+    .string({ error: worded('form.prompts.textText', 'The prompt text must be text.') })
     .max(PROMPT_LIMITS.text, {
-      error: `The prompt text is longer than ${PROMPT_LIMITS.text.toLocaleString('en-US')} characters.`,
+      error: worded(
+        'form.prompts.textAtMost',
+        `The prompt text is longer than ${PROMPT_LIMITS.text.toLocaleString('en-US')} characters.`,
+        { max: PROMPT_LIMITS.text },
+      ),
     })
-    .refine((t) => t.trim().length > 0, { error: 'Write the prompt text.' })
+    .refine((t) => t.trim().length > 0, {
+      error: worded('form.prompts.textEmpty', 'Write the prompt text.'),
+    })
     .superRefine((t, ctx) => {
       const checked = checkTemplate(t);
       if (!checked.ok) ctx.addIssue({ code: 'custom', message: checked.message });
     }),
   model: z
-    .string({ error: 'The model must be a model name.' })
+    .string({ error: worded('form.prompts.model', 'The model must be a model name.') })
     .trim()
-    .min(1, { error: 'The model must be a model name.' })
-    .max(PROMPT_LIMITS.model, { error: 'The model name is too long.' })
+    .min(1, { error: worded('form.prompts.model', 'The model must be a model name.') })
+    .max(PROMPT_LIMITS.model, {
+      error: worded('form.prompts.modelLong', 'The model name is too long.'),
+    })
     .nullable()
     .default(null),
   temperature: temperatureSchema.nullable().default(null),
@@ -94,16 +129,26 @@ export const promptDraftSchema = z.strictObject({
   starters: z
     .array(
       z
-        .string({ error: 'Each starter message must be text.' })
+        .string({ error: worded('form.prompts.starterText', 'Each starter message must be text.') })
         .trim()
-        .min(1, { error: 'A starter message cannot be empty.' })
+        .min(1, {
+          error: worded('form.prompts.starterEmpty', 'A starter message cannot be empty.'),
+        })
         .max(PROMPT_LIMITS.starter, {
-          error: `Keep each starter message to ${PROMPT_LIMITS.starter} characters.`,
+          error: worded(
+            'form.prompts.starterAtMost',
+            `Keep each starter message to ${PROMPT_LIMITS.starter} characters.`,
+            { max: PROMPT_LIMITS.starter },
+          ),
         }),
-      { error: 'Starter messages must be a list of texts.' },
+      { error: worded('form.prompts.startersList', 'Starter messages must be a list of texts.') },
     )
     .max(PROMPT_LIMITS.starters, {
-      error: `A prompt can have at most ${PROMPT_LIMITS.starters} starter messages.`,
+      error: worded(
+        'form.prompts.startersAtMost',
+        `A prompt can have at most ${PROMPT_LIMITS.starters} starter messages.`,
+        { max: PROMPT_LIMITS.starters },
+      ),
     })
     .default([]),
 });
@@ -180,7 +225,16 @@ export const promptImportResultSchema = z.object({
   /** Already in the library (same kind, name and text): not added twice. */
   duplicates: z.number().int().nonnegative(),
   /** Entries refused, each by its name (or its place in the file) and the reason. */
-  refused: z.array(z.object({ entry: z.string(), reason: z.string(), ...messageRefFields })),
+  refused: z.array(
+    z.object({
+      /** In English; `entryId` and `entryValues` give it in the person's language. */
+      entry: z.string(),
+      entryId: messageRefFields.messageId,
+      entryValues: messageRefFields.values,
+      reason: z.string(),
+      ...messageRefFields,
+    }),
+  ),
 });
 export type PromptImportResult = z.infer<typeof promptImportResultSchema>;
 

@@ -10,16 +10,23 @@ import { z } from 'zod';
 import { event, route, type EventSpec, type RouteSpec } from '../define';
 import { boundedText as text, idSchema as id } from '../schemas';
 import { MAX_MESSAGE_CHARS, MESSAGE_STATUSES, replyErrorSchema } from './chat';
+import { worded } from '../../messages/worded';
 
 export const quickAskSettingsSchema = z.strictObject({
   /** The global shortcut is registered; off, the tray still opens the window. */
-  enabled: z.boolean({ error: 'Quick ask is on or off.' }),
+  enabled: z.boolean({ error: worded('form.quickAsk.enabled', 'Quick ask is on or off.') }),
   /** An Electron accelerator, such as `CommandOrControl+Alt+Space`. */
-  shortcut: text(100).trim().min(1, { error: 'Press the keys for the shortcut.' }),
+  shortcut: text(100)
+    .trim()
+    .min(1, { error: worded('form.quickAsk.shortcut', 'Press the keys for the shortcut.') }),
   /** Every quick ask is kept as a conversation; off, only one opened in the app is. */
-  saveConversations: z.boolean({ error: 'Saving quick asks is on or off.' }),
+  saveConversations: z.boolean({
+    error: worded('form.quickAsk.save', 'Saving quick asks is on or off.'),
+  }),
   /** Offer the text on the clipboard (the selection, on Linux) as context when it opens. */
-  useClipboard: z.boolean({ error: 'Reading the clipboard is on or off.' }),
+  useClipboard: z.boolean({
+    error: worded('form.quickAsk.clipboard', 'Reading the clipboard is on or off.'),
+  }),
 });
 export type QuickAskSettings = z.infer<typeof quickAskSettingsSchema>;
 
@@ -75,7 +82,7 @@ export const QUICK_ASK_ROUTES = {
     z.strictObject({
       requestId: quickAskRequestIdSchema,
       prompt: text(MAX_MESSAGE_CHARS).refine((t) => t.trim().length > 0, {
-        error: 'Write a question first.',
+        error: worded('form.quickAsk.question', 'Write a question first.'),
       }),
       /** Send the clipboard text offered in `getQuickAsk` along with the question. */
       includeContext: z.boolean(),

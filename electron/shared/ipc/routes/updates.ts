@@ -6,16 +6,21 @@
  * downloads the new version and verifies it before it is offered (see the README).
  */
 import { z } from 'zod';
-import { event, route, type EventSpec, type RouteSpec } from '../define';
+import { event, messageRefFields, route, type EventSpec, type RouteSpec } from '../define';
+import { worded } from '../../messages/worded';
 
 export const UPDATE_CHANNELS = ['stable', 'beta'] as const;
 export type UpdateChannel = (typeof UPDATE_CHANNELS)[number];
 
 export const updateSettingsSchema = z.strictObject({
   /** Stable releases only, or betas too. */
-  channel: z.enum(UPDATE_CHANNELS, { error: 'Choose the stable or the beta channel.' }),
+  channel: z.enum(UPDATE_CHANNELS, {
+    error: worded('form.updates.channel', 'Choose the stable or the beta channel.'),
+  }),
   /** Check on start and every few hours; off, only "Check now" checks. */
-  autoCheck: z.boolean({ error: 'Checking by itself is on or off.' }),
+  autoCheck: z.boolean({
+    error: worded('form.updates.autoCheck', 'Checking by itself is on or off.'),
+  }),
 });
 export type UpdateSettings = z.infer<typeof updateSettingsSchema>;
 
@@ -58,7 +63,13 @@ const progressSchema = z.object({
 
 export const updateStatusSchema = z.discriminatedUnion('state', [
   /** This build does not update itself; `reason` says why and how it is updated. */
-  z.object({ state: z.literal('unsupported'), currentVersion: z.string(), reason: z.string() }),
+  z.object({
+    state: z.literal('unsupported'),
+    currentVersion: z.string(),
+    /** In English; `messageId` and `values` give it in the person's language. */
+    reason: z.string(),
+    ...messageRefFields,
+  }),
   z.object({
     state: z.literal('idle'),
     currentVersion: z.string(),
@@ -79,6 +90,7 @@ export const updateStatusSchema = z.discriminatedUnion('state', [
     currentVersion: z.string(),
     failure: z.enum(UPDATE_FAILURES),
     message: z.string(),
+    ...messageRefFields,
     /** The release a failed download was for. */
     release: releaseSchema.optional(),
     at: z.string(),

@@ -1,5 +1,6 @@
 import { formatRelativeTime } from '../../i18n/format';
 import { useT } from '../../i18n/i18n';
+import { useMainMessageText } from '../../lib/errors';
 import { useBackupsStore } from './backups-store';
 import { useNow } from './use-now';
 import './backups.css';
@@ -19,7 +20,9 @@ export function BackupStatusBadge({ onOpen }: { onOpen: () => void }) {
   const status = useBackupsStore((state) => state.status);
   const now = useNow();
   const t = useT();
+  const mainText = useMainMessageText();
   if (!status) return null;
+  const problem = status.problem ? mainText(status.problem) : undefined;
   const tone = status.running ? 'running' : status.tone;
   const text = status.running
     ? status.running.kind === 'restore'
@@ -35,7 +38,7 @@ export function BackupStatusBadge({ onOpen }: { onOpen: () => void }) {
   // The visible words first, so speech and voice control find the button by what it shows.
   const label =
     status.problem && status.tone !== 'off'
-      ? t('backup.labelProblem', { text, problem: status.problem.message })
+      ? t('backup.labelProblem', { text, problem: problem ?? '' })
       : t('backup.label', { text });
   // In the narrow icon rail only the dot shows; the words come as a tooltip, as the screens' do.
   return (
@@ -45,7 +48,7 @@ export function BackupStatusBadge({ onOpen }: { onOpen: () => void }) {
         className={`backup-badge backup-badge-${tone}`}
         onClick={onOpen}
         aria-label={label}
-        title={status.problem?.message}
+        title={problem}
       >
         <span className="backup-badge-dot" aria-hidden="true" />
         <span className="backup-badge-text">{text}</span>

@@ -4,7 +4,7 @@ import { Notice } from '../../components/notice';
 import { Spinner } from '../../components/spinner';
 import { formatNumber } from '../../i18n/format';
 import { Message, useT, type MessageKey } from '../../i18n/i18n';
-import { failureOf, type FailureInfo } from '../../lib/errors';
+import { failureOf, useMainMessageText, type FailureInfo } from '../../lib/errors';
 import {
   ago,
   countsText,
@@ -178,6 +178,7 @@ export function BackupsSection() {
 
 function StatusLine({ status }: { status: BackupStatus }) {
   const now = useNow();
+  const mainText = useMainMessageText();
   const problem = status.problem;
   const tone = status.running ? 'running' : status.tone;
   const t = useT();
@@ -201,13 +202,13 @@ function StatusLine({ status }: { status: BackupStatus }) {
       {problem && status.tone === 'warning' && problem.kind !== 'never' && (
         <Notice tone="warning" title={t(PROBLEM_TITLES[problem.kind])}>
           <p className="failure-message" data-source="main">
-            {problem.message}
+            {mainText(problem)}
           </p>
         </Notice>
       )}
       {problem && status.tone === 'off' && (
         <p className="muted" data-source="main">
-          {problem.message}
+          {mainText(problem)}
         </p>
       )}
       {status.lastVerified && status.tone !== 'off' && (

@@ -14,10 +14,11 @@ import {
   type ClipboardEvent,
   type DragEvent,
 } from 'react';
+import { imagesRefused } from '../../../../electron/shared/images-accepted';
 import { Icon } from '../../components/icon';
-import { formatFileSize, formatList, formatNumber } from '../../i18n/format';
+import { formatFileSize, formatNumber } from '../../i18n/format';
 import { t, useT } from '../../i18n/i18n';
-import { failureOf, useMainMessageText } from '../../lib/errors';
+import { failureOf, mainMessageText, useMainMessageText } from '../../lib/errors';
 import { relayBridge, requireBridge } from '../../lib/relay-bridge';
 import { showSavedToast, showToast } from '../../lib/toasts';
 import type { AttachmentInfo, AttachmentRefusal } from './chat-types';
@@ -273,8 +274,7 @@ export async function imagesWarning(
   model: string,
   files: readonly AttachmentInfo[],
 ): Promise<string | undefined> {
-  const images = files.filter((f) => f.kind === 'image').map((f) => f.name);
-  if (images.length === 0) return undefined;
+  if (!files.some((f) => f.kind === 'image')) return undefined;
   let accepts: boolean | undefined;
   try {
     accepts = (await requireBridge().listModels()).models.find(
@@ -283,12 +283,11 @@ export async function imagesWarning(
   } catch {
     return undefined; // No list to go by: main and the relay decide.
   }
-  if (accepts !== false) return undefined;
-  return t('chat.attachments.imagesRefused', {
-    count: images.length,
-    model,
-    images: formatList(images),
-  });
+  // The same check, and the same words, as main's refusal of such a message.
+  const refused = imagesRefused(model, accepts, files);
+  return refused
+    ? mainMessageText({ message: refused.english, messageId: refused.id, values: refused.values })
+    : undefined;
 }
 
 /** Thumbnails of sent images, by attachment id, kept while the page lives (they never change). */

@@ -1,5 +1,5 @@
 import { create } from 'zustand';
-import type { FailureInfo } from '../../lib/errors';
+import { mainMessageText, type FailureInfo } from '../../lib/errors';
 import type { LoadStatus } from '../../lib/load-state';
 import type { ConnectionHealth, ConnectionSummary, KeyStorageStatus } from '../../lib/relay-bridge';
 
@@ -77,4 +77,8 @@ export const selectHasConnections = (state: ConnectState): boolean => state.conn
  * when it gave none (the notice then says it in its own words).
  */
 export const selectKeyStorageWarning = (state: ConnectState): string | undefined =>
-  state.keyStorage && !state.keyStorage.secure ? (state.keyStorage.reason ?? '') : undefined;
+  state.keyStorage && !state.keyStorage.secure
+    ? state.keyStorage.reason !== undefined
+      ? mainMessageText({ ...state.keyStorage, message: state.keyStorage.reason })
+      : ''
+    : undefined;

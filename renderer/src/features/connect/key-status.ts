@@ -1,4 +1,5 @@
 import { t } from '../../i18n/i18n';
+import { mainMessageText } from '../../lib/errors';
 import type { ConnectionSummary } from '../../lib/relay-bridge';
 
 /**
@@ -6,9 +7,19 @@ import type { ConnectionSummary } from '../../lib/relay-bridge';
  * own words when the key could not be read).
  */
 export function keyStatusText(
-  connection: Pick<ConnectionSummary, 'hasKey' | 'keyLast4' | 'keyError'>,
+  connection: Pick<
+    ConnectionSummary,
+    'hasKey' | 'keyLast4' | 'keyError' | 'keyErrorId' | 'keyErrorValues'
+  >,
 ): string {
-  if (connection.keyError) return connection.keyError;
+  if (connection.keyError) {
+    // Main's words, in the page's language by their key.
+    return mainMessageText({
+      message: connection.keyError,
+      messageId: connection.keyErrorId,
+      values: connection.keyErrorValues,
+    });
+  }
   if (!connection.hasKey) return t('connect.keyStatus.none');
   return connection.keyLast4
     ? t('connect.keyStatus.savedEnding', { last4: connection.keyLast4 })

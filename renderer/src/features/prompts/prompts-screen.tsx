@@ -8,7 +8,7 @@ import { PromptVariablesForm } from '../../components/prompt-variables-form';
 import { Spinner } from '../../components/spinner';
 import { i18n, useT, type MessageKey } from '../../i18n/i18n';
 import { variableLabels } from '../../lib/built-in-prompts';
-import { failureOf } from '../../lib/errors';
+import { failureOf, useMainMessageText } from '../../lib/errors';
 import { showToast } from '../../lib/toasts';
 import {
   deletePrompt,
@@ -310,6 +310,7 @@ function ImportOutcomeNotice({
   onClose(): void;
 }) {
   const t = useT();
+  const mainText = useMainMessageText();
   const close = (
     <button type="button" className="button button-small" onClick={onClose}>
       {t('prompts.import.close')}
@@ -338,7 +339,10 @@ function ImportOutcomeNotice({
         <ul className="prompt-refused">
           {result.refused.map((r, i) => (
             <li key={i}>
-              {t('prompts.import.refusedEntry', { entry: r.entry, reason: r.reason })}
+              {t('prompts.import.refusedEntry', {
+                entry: mainText({ message: r.entry, messageId: r.entryId, values: r.entryValues }),
+                reason: mainText({ ...r, message: r.reason }),
+              })}
             </li>
           ))}
         </ul>

@@ -3,7 +3,7 @@ import { Message, t as translate, useT } from '../../i18n/i18n';
 import { Field } from '../../components/field';
 import { Notice } from '../../components/notice';
 import { Spinner } from '../../components/spinner';
-import { failureOf, type FailureInfo } from '../../lib/errors';
+import { failureOf, fieldProblemText, type FailureInfo } from '../../lib/errors';
 import type { ProxySettings, ProxyTestResult, Settings } from '../../lib/relay-bridge';
 import { saveProxy, testProxy } from './network-actions';
 
@@ -134,7 +134,7 @@ export function NetworkSection({
       const failure = failureOf(error);
       if (field) {
         setErrors({
-          [field]: failure.message.replace(/^The request to \S+ is not valid: \S+: /, ''),
+          [field]: fieldProblemText(failure),
         });
         setOutcome(undefined);
       } else {

@@ -12,7 +12,7 @@ import {
 } from '../../../../electron/shared/locales';
 import { Message, useT, type MessageKey } from '../../i18n/i18n';
 import { useSystemLocale } from '../../i18n/locale';
-import { failureOf, type FailureInfo } from '../../lib/errors';
+import { failureOf, useMainMessageText, type FailureInfo } from '../../lib/errors';
 import type { KeyStorageStatus, Settings, Theme } from '../../lib/relay-bridge';
 import { DesktopSection } from './desktop-section';
 import { NetworkSection } from './network-section';
@@ -327,6 +327,7 @@ function KeyStorageChoice({ allowed }: { allowed: boolean }) {
   // Shown at once, before main has saved it; put back if saving fails.
   const [checked, setChecked] = useState(allowed);
   const t = useT();
+  const mainText = useMainMessageText();
 
   useEffect(() => {
     loadKeyStorage().then(setStatus, (error: unknown) => setFailure(failureOf(error)));
@@ -354,7 +355,7 @@ function KeyStorageChoice({ allowed }: { allowed: boolean }) {
       <h2 className="card-title" id="key-storage-title">
         {t('keys.title')}
       </h2>
-      {status.reason && <p className="muted">{status.reason}</p>}
+      {status.reason && <p className="muted">{mainText({ ...status, message: status.reason })}</p>}
       <CheckboxField checked={checked} onChange={(next) => void toggle(next)}>
         <Message id="keys.plaintext" components={{ 0: <strong /> }} />
       </CheckboxField>

@@ -4,7 +4,7 @@ import { Notice } from '../../components/notice';
 import { Spinner } from '../../components/spinner';
 import { formatDate, formatNumber } from '../../i18n/format';
 import { useT } from '../../i18n/i18n';
-import { failureOf, type FailureInfo } from '../../lib/errors';
+import { failureOf, useMainMessageText, type FailureInfo } from '../../lib/errors';
 import type { Settings, UpdateStatus } from '../../lib/relay-bridge';
 import { checkForUpdates, configureUpdates, installUpdate, watchUpdates } from './updates-actions';
 import { useUpdatesStore } from './updates-store';
@@ -20,12 +20,13 @@ function time(iso: string): string {
 
 function StatusLine({ status }: { status: UpdateStatus }) {
   const t = useT();
+  const mainText = useMainMessageText();
   switch (status.state) {
     case 'unsupported':
-      // Main's own words (not yet in the catalogues: see docs/architecture.md, Languages).
+      // Main's own words, from its catalogue by their key (see docs/architecture.md, Languages).
       return (
         <p className="muted" data-source="main">
-          {status.reason}
+          {mainText({ ...status, message: status.reason })}
         </p>
       );
     case 'idle':
@@ -78,7 +79,7 @@ function StatusLine({ status }: { status: UpdateStatus }) {
               : t('updates.checkFailed')
           }
         >
-          <p className="failure-message">{status.message}</p>
+          <p className="failure-message">{mainText(status)}</p>
         </Notice>
       );
   }

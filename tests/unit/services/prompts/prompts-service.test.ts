@@ -10,6 +10,8 @@ import {
   PromptsService,
   type PromptDialogs,
 } from '../../../../electron/main/services/prompts/prompts-service';
+import { errorText } from '../../../../electron/main/services/words';
+import type { ErrorMessageKey, MessageValues } from '../../../../electron/shared/messages/keys';
 
 let db: Db;
 let dir: string;
@@ -292,26 +294,52 @@ describe('prompt library files', () => {
       refused: [
         {
           entry: '“Broken braces” (entry 2)',
+          entryId: 'import.prompts.entryNamed',
+          entryValues: { name: 'Broken braces', index: 2 },
           reason: 'text: The {{ at line 1, column 6 is not closed with }}.',
+          messageId: 'import.prompts.fieldProblem',
+          values: { field: 'text', detail: 'The {{ at line 1, column 6 is not closed with }}.' },
         },
-        { entry: 'entry 3', reason: 'name: Give the prompt a name.' },
+        {
+          entry: 'entry 3',
+          entryId: 'import.prompts.entry',
+          entryValues: { index: 3 },
+          reason: 'name: Give the prompt a name.',
+          // The schema's own words inside, by their key.
+          messageId: 'import.prompts.fieldProblem',
+          values: { field: 'name', detail: { id: 'form.prompts.name' } },
+        },
         {
           entry: 'entry 4',
+          entryId: 'import.prompts.entry',
+          entryValues: { index: 4 },
           reason: 'it is not a prompt (an object with a name and text).',
           messageId: 'import.prompts.notAPrompt',
         },
         {
           entry: '“Extra” (entry 5)',
+          entryId: 'import.prompts.entryNamed',
+          entryValues: { name: 'Extra', index: 5 },
           reason: 'it has a field the library does not know: evil.',
           messageId: 'import.prompts.unknownField',
           values: { fields: 'evil' },
         },
         {
           entry: '“Snippet with starters” (entry 6)',
+          entryId: 'import.prompts.entryNamed',
+          entryValues: { name: 'Snippet with starters', index: 6 },
           reason: 'starters: only an assistant has starter messages.',
+          messageId: 'import.prompts.startersAssistantOnly',
         },
       ],
     });
+    const [, third] = result.refused;
+    expect(
+      errorText('de', third!.entryId as ErrorMessageKey, third!.entryValues as MessageValues),
+    ).toBe('Eintrag 3');
+    expect(
+      errorText('de', third!.messageId as ErrorMessageKey, third!.values as MessageValues),
+    ).toBe('name: Geben Sie dem Prompt einen Namen.');
     expect(prompts.list({ query: 'Good one' })).toHaveLength(1);
   });
 

@@ -6,6 +6,7 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { UpdateSettings, UpdateStatus } from '../../../../electron/shared/ipc/routes/updates';
 import { updateUnsupportedReason } from '../../../../electron/main/services/updates/support';
+import { errorText, said } from '../../../../electron/main/services/words';
 import {
   CHECK_INTERVAL_MS,
   describeUpdateError,
@@ -102,12 +103,20 @@ describe('checking', () => {
   });
 
   it('says this build does not update itself, and why, without an updater', async () => {
-    const updates = service({ updater: undefined, unsupportedReason: 'A development build.' });
+    const updates = service({
+      updater: undefined,
+      unsupportedReason: said('updates.unsupported.platform', { platform: 'aix' }),
+    });
     expect(updates.status).toEqual({
       state: 'unsupported',
       currentVersion: '0.1.0',
-      reason: 'A development build.',
+      reason: 'Updates are not available on aix.',
+      messageId: 'updates.unsupported.platform',
+      values: { platform: 'aix' },
     });
+    expect(errorText('de', 'updates.unsupported.platform', { platform: 'aix' })).toBe(
+      'Updates sind unter aix nicht verfügbar.',
+    );
     expect(await updates.check()).toEqual(updates.status);
   });
 });
@@ -247,6 +256,6 @@ describe('which installations update themselves', () => {
     [{ packageType: 'pacman' }, /not an AppImage or a deb or rpm package/],
     [{ platform: 'win32', env: { PORTABLE_EXECUTABLE_DIR: 'C:\\x' } }, /portable version/],
   ])('not %j', (facts, reason) => {
-    expect(updateUnsupportedReason({ ...base, ...facts })).toMatch(reason);
+    expect(updateUnsupportedReason({ ...base, ...facts })?.english).toMatch(reason);
   });
 });
