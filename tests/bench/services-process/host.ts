@@ -99,13 +99,24 @@ export function startServicesProcess(bundle: string, options: StartOptions): Ser
     readyReject = reject;
   });
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  /** Set once the benchmark lets go or the process is gone: nothing more is sent. */
+  let closed = false;
+  /** Every call still waiting is told the process ended (a `ready` message stands for that). */
+  const endWaiting = () => {
+    for (const done of waiting.values()) done({ type: 'ready', at: Number.NaN });
+    waiting.clear();
+  };
   child.on('exit', (code, signal) => {
+    closed = true;
     if (optionsFile !== undefined) rmSync(optionsFile, { force: true });
     const error = new Error(`The services process ended (${signal ?? code})`);
     readyReject(error);
-    for (const reject of waiting.values()) reject({ type: 'ready', at: Number.NaN });
-    waiting.clear();
+    endWaiting();
   });
+  // A send the channel refused (closed, or EPIPE from a process that died meanwhile) is
+  // reported to its callback in `post`; this only keeps any other channel error from
+  // crashing the benchmark, as the 'exit' above settles what was waiting.
+  child.on('error', () => undefined);
   child.on('message', (raw) => {
     const message = raw as ChildMessage;
     if (message.type === 'ready') readyResolve({ at: message.at });
@@ -117,10 +128,29 @@ export function startServicesProcess(bundle: string, options: StartOptions): Ser
       done?.(message);
     }
   });
+  /**
+   * Sends `message` unless the process is gone or being stopped. A page can still be asking
+   * while the app quits, and a process killed mid-run closes the channel between two sends:
+   * such a message is dropped, and a call waiting for its answer is told the process ended,
+   * instead of the channel's error (ERR_IPC_CHANNEL_CLOSED, EPIPE) ending the benchmark.
+   */
+  function post(message: HostMessage): void {
+    const id = 'id' in message ? message.id : undefined;
+    const fail = () => {
+      if (id === undefined) return;
+      const done = waiting.get(id);
+      waiting.delete(id);
+      done?.({ type: 'ready', at: Number.NaN });
+    };
+    if (closed || !child.connected) return fail();
+    child.send(message, (error) => {
+      if (error) fail();
+    });
+  }
   function request(message: Exclude<HostMessage, { type: 'send' }>): Promise<ChildMessage> {
     return new Promise((resolve) => {
       waiting.set(message.id, resolve);
-      child.send(message);
+      post(message);
     });
   }
   return {
@@ -131,7 +161,7 @@ export function startServicesProcess(bundle: string, options: StartOptions): Ser
       waiting.set(id, (message) =>
         onAnswer(message.type === 'answer' ? message.result : undefined),
       );
-      child.send({ type: 'invoke', id, channel, payload, sender });
+      post({ type: 'invoke', id, channel, payload, sender });
     },
     async invoke(channel, payload, sender) {
       const answer = await request({ type: 'invoke', id: nextId++, channel, payload, sender });
@@ -139,7 +169,7 @@ export function startServicesProcess(bundle: string, options: StartOptions): Ser
       return { result: answer.result, at: answer.at };
     },
     send(channel, payload, sender) {
-      if (child.connected) child.send({ type: 'send', channel, payload, sender });
+      post({ type: 'send', channel, payload, sender });
     },
     onEvent(listener) {
       listeners.push(listener);
@@ -151,6 +181,9 @@ export function startServicesProcess(bundle: string, options: StartOptions): Ser
       return { rss: answer.rss, heapUsed: answer.heapUsed };
     },
     async stop() {
+      // From here on the page's calls are answered "ended" at once, none sent.
+      closed = true;
+      endWaiting();
       if (child.exitCode === null && child.signalCode === null) {
         if (child.connected) child.disconnect();
         const timer = setTimeout(() => child.kill(), 10_000);
