@@ -4,7 +4,7 @@
  * calls go to the child's router, the child's events come to the page).
  */
 import { fork, type ChildProcess } from 'node:child_process';
-import { rmSync, writeFileSync } from 'node:fs';
+import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -12,6 +12,7 @@ import type { Page } from 'playwright-core';
 import { build } from 'vite';
 import type { IpcSender } from '../../../electron/main/ipc/router';
 import type { IpcResult } from '../../../electron/shared/ipc/define';
+import { compiledCatalogues } from '../../../scripts/vite-catalogues';
 import { encodeBinary } from '../../e2e/harness/binary-transport';
 import { WEB_CONTENTS_ID } from '../../e2e/harness/expose-router';
 import { bindingSender, orderedDelivery } from '../../e2e/harness/ordered-router';
@@ -21,12 +22,23 @@ const ROOT = resolve(import.meta.dirname, '../../..');
 /** Inside the repository, so that the bundle's packages resolve from its node_modules. */
 const BUILD_DIR = join(ROOT, 'node_modules', '.cache', 'relay-bench');
 
-/** Bundles the services process into one ES module (packages stay imports); returns its path. */
+/**
+ * Bundles the services process into one ES module, as `npm run build` bundles main
+ * (`out/main/index.js`): the app's `dependencies` stay imports, loaded from node_modules at run
+ * time, while the rest (development packages such as Lingui's runtime) is bundled in, and main's
+ * catalogues are compiled. A chunk loaded with `import()` at first use is a file of its own
+ * beside it. Returns the entry's path.
+ */
 export async function bundleServicesProcess(): Promise<string> {
   await mkdir(BUILD_DIR, { recursive: true });
+  const { dependencies } = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as {
+    dependencies: Record<string, string>;
+  };
   await build({
     configFile: false,
     logLevel: 'warn',
+    plugins: [compiledCatalogues()],
+    ssr: { noExternal: true, external: Object.keys(dependencies) },
     build: {
       ssr: resolve(import.meta.dirname, 'child.ts'),
       outDir: BUILD_DIR,
