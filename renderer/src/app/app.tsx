@@ -79,7 +79,7 @@ export function App() {
 /*
  * Chat (with its markdown renderer: react-markdown, KaTeX, highlight.js's core), embeddings and
  * images are about two thirds of the page's script; each is loaded when first opened, and all
- * three are fetched once the first screen has painted, so switching stays instant.
+ * three are fetched once the first screen is usable (`preloadScreens`), so switching stays instant.
  */
 const loadChat = () => import('../features/chat/chat-screen');
 const loadEmbeddings = () => import('../features/embeddings/embeddings-screen');
@@ -141,15 +141,32 @@ const UsageScreen = lazy(() =>
   import('../features/usage/usage-screen').then((m) => ({ default: m.UsageScreen })),
 );
 
+/**
+ * How long after the shell appears the other screens are fetched. The first second is the
+ * shown screen's: its chunk, its data and the composer's focus. Fetching (and running) the other
+ * screens' scripts then made the window usable later; a screen opened before they are fetched
+ * loads on its own.
+ */
+const PRELOAD_AFTER_MS = 1500;
+
 function preloadScreens(): () => void {
+  let idle: number | undefined;
   const timer = setTimeout(() => {
-    void loadChat();
-    void loadEmbeddings();
-    void loadImages();
-    void loadSettingsScreen();
-    void loadModels();
-  }, 0);
-  return () => clearTimeout(timer);
+    idle = requestIdleCallback(
+      () => {
+        void loadChat();
+        void loadEmbeddings();
+        void loadImages();
+        void loadSettingsScreen();
+        void loadModels();
+      },
+      { timeout: 1000 },
+    );
+  }, PRELOAD_AFTER_MS);
+  return () => {
+    clearTimeout(timer);
+    if (idle !== undefined) cancelIdleCallback(idle);
+  };
 }
 
 /** The screen shown, and what the keyboard shortcuts and the menu's commands ask for. */

@@ -27,7 +27,7 @@
 import { randomUUID } from 'node:crypto';
 import { join } from 'node:path';
 import { z } from 'zod';
-import { startDemoRelay, type DemoRelay, type DemoRelayOptions } from '../../../demo-relay/index';
+import type { DemoRelay, DemoRelayOptions } from '../../../demo-relay/index';
 import type { ErrorMessageKey, MessageValues } from '../../../shared/messages/keys';
 import type { RelayErrorKind } from '../../../shared/relay-errors';
 import { AppError, type FieldIssue } from '../app-error';
@@ -416,6 +416,14 @@ interface LoadedState {
   problem?: DataFileProblem;
   /** A file that exists but could not be read is never replaced. */
   readOnly: boolean;
+}
+
+/**
+ * The embedded demo relay (its server, accounts and models), loaded the first time the person
+ * tries it rather than at every start of the app.
+ */
+async function startDemoRelay(options: DemoRelayOptions): Promise<DemoRelay> {
+  return (await import('../../../demo-relay/index')).startDemoRelay(options);
 }
 
 export class ConnectionsService {
