@@ -468,7 +468,21 @@ export class ConnectionsService {
   async list(): Promise<ConnectionSummary[]> {
     await this.#queue;
     const { file } = await this.#load();
-    return Promise.all(file.connections.map((c) => this.#summary(c)));
+    const saved = await this.#savedSecrets();
+    return Promise.all(file.connections.map((c) => this.#summary(c, saved)));
+  }
+
+  /**
+   * The secrets saved, in one look-up where the store has one (`getAll`); undefined where it
+   * has none or it fails, and each connection's are then read on their own (which says why one
+   * cannot be read).
+   */
+  async #savedSecrets(): Promise<ReadonlyMap<string, string> | undefined> {
+    try {
+      return await this.#secrets.getAll?.();
+    } catch {
+      return undefined;
+    }
   }
 
   async get(id: string): Promise<ConnectionSummary> {
@@ -861,7 +875,11 @@ export class ConnectionsService {
     await demo?.relay.close();
   }
 
-  async #summary(connection: Connection): Promise<ConnectionSummary> {
+  /** What the page is told of a connection; `saved` holds secrets already read (`getAll`). */
+  async #summary(
+    connection: Connection,
+    saved?: ReadonlyMap<string, string>,
+  ): Promise<ConnectionSummary> {
     const { headers: stored = [], ...fields } = connection;
     const summary: ConnectionSummary = {
       ...fields,
@@ -876,7 +894,7 @@ export class ConnectionsService {
     };
     if (stored.some((h) => h.secret)) {
       try {
-        const secrets = await this.#getHeaderSecrets(connection.id);
+        const secrets = await this.#getHeaderSecrets(connection.id, saved);
         for (const header of summary.headers) {
           if (header.secret) header.hasValue = secrets[header.name] !== undefined;
         }
@@ -885,7 +903,7 @@ export class ConnectionsService {
       }
     }
     try {
-      const key = await this.#secrets.get(connection.id);
+      const key = saved?.get(connection.id) ?? (await this.#secrets.get(connection.id));
       if (key !== undefined) {
         summary.hasKey = true;
         const last4 = keyLast4(key);
@@ -898,8 +916,12 @@ export class ConnectionsService {
   }
 
   /** The secret header values saved for a connection, by name (none: an empty object). */
-  async #getHeaderSecrets(id: string): Promise<Record<string, string>> {
-    const raw = await this.#getKey(headerSecretsAccount(id));
+  async #getHeaderSecrets(
+    id: string,
+    saved?: ReadonlyMap<string, string>,
+  ): Promise<Record<string, string>> {
+    const account = headerSecretsAccount(id);
+    const raw = saved?.get(account) ?? (await this.#getKey(account));
     if (raw === undefined) return {};
     try {
       const parsed = z.record(z.string(), z.string()).safeParse(JSON.parse(raw));
