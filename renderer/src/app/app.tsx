@@ -142,6 +142,17 @@ const UsageScreen = lazy(() =>
 );
 
 /**
+ * The screen the app opens on, fetched as the page starts: alongside its first calls to main,
+ * rather than once the connections have arrived and the shell asks for it.
+ */
+const FIRST_SCREEN_LOADERS: Partial<Record<ScreenId, () => Promise<unknown>>> = {
+  chat: loadChat,
+  embeddings: loadEmbeddings,
+  images: loadImages,
+  models: loadModels,
+};
+
+/**
  * How long after the shell appears the other screens are fetched. The first second is the
  * shown screen's: its chunk, its data and the composer's focus. Fetching (and running) the other
  * screens' scripts then made the window usable later; a screen opened before they are fetched
@@ -179,7 +190,11 @@ function Root() {
   const [link, setLink] = useState<ConnectLink | undefined>();
   const current = useRef(screen);
   current.current = screen;
-  useEffect(preloadScreens, []);
+  useEffect(() => {
+    // A failure here is the lazy screen's to show, when it asks for the same chunk.
+    FIRST_SCREEN_LOADERS[current.current]?.().catch(() => undefined);
+    return preloadScreens();
+  }, []);
   useEffect(() => remember(SCREEN_KEY, screen), [screen]);
 
   // Links opened before the window was up wait in main; later ones are announced.
