@@ -384,6 +384,7 @@ async function openServices(options: AppServicesOptions): Promise<SessionService
   let knowledge: KnowledgeRetrieval | undefined;
   const retrieval: ReplyRetrieval = {
     prepare: async (conversationId, question) => knowledge?.prepare(conversationId, question),
+    recorded: (replyId) => knowledge?.recorded(replyId),
   };
   // Exports and imports carry the replies' retrieval records, which the knowledge tables keep.
   const records: RetrievalRecords = {

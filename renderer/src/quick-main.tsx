@@ -23,5 +23,10 @@ function render() {
 }
 
 // The first paint is in the last language shown (the main window keeps it in the same storage),
-// with the quick ask window's words; the settings then say which language to follow.
-Promise.all([loadNamespace('quick-ask'), activateLocale(startLocale())]).then(render, render);
+// with the quick ask window's words and the chat's, which its replies' markdown speaks with (a
+// code block's Copy, an image's link); the settings then say which language to follow.
+Promise.all([
+  loadNamespace('quick-ask'),
+  loadNamespace('chat'),
+  activateLocale(startLocale()),
+]).then(render, render);

@@ -21,7 +21,11 @@ import { join } from 'node:path';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { startDemoRelay } from '../../electron/demo-relay/index';
 import type { DemoRelay, DemoRelayOptions } from '../../electron/demo-relay/options';
-import { createAppServices, type AppServices } from '../../electron/main/app-services';
+import {
+  createAppServices,
+  type AppServices,
+  type AppServicesOptions,
+} from '../../electron/main/app-services';
 import { createRouter, trustedSender, type IpcSender } from '../../electron/main/ipc/router';
 import type { FetchLike } from '../../electron/main/services/relay/relay-client';
 import { MemorySecretStore } from '../../electron/main/services/secret-store';
@@ -47,6 +51,8 @@ export interface BenchSessionOptions {
   onEmit?: (channel: string, payload: unknown) => void;
   /** Main's events go to the open page over a same-origin event stream (see above). */
   eventStream?: boolean;
+  /** Starts the document worker as the app does; without it, documents are read in process. */
+  startDocumentWorker?: AppServicesOptions['startDocumentWorker'];
 }
 
 export interface BenchPage {
@@ -111,6 +117,7 @@ export async function withBenchSession<T>(
       userDataDir: join(work, 'user'),
       secretStore: new MemorySecretStore(),
       ...(options.fetch ? { fetch: options.fetch } : {}),
+      ...(options.startDocumentWorker ? { startDocumentWorker: options.startDocumentWorker } : {}),
       emit: (channel, payload) => {
         options.onEmit?.(channel, payload);
         if (!options.eventStream || !events.open) return;

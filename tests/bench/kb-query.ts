@@ -3,9 +3,9 @@
  * of a knowledge base of 50,000 chunks of 256 dimensions, through the knowledge service's own
  * `nearest` (the packed Float32 scan of vector-search.ts, then the k rows read from SQLite).
  *
- * The corpus: 2,000 generated files of 25 chunks each, drawn from a Zipf-like vocabulary and
- * embedded with the demo relay's embeddings model (its function, called directly: the relay's
- * HTTP round trips are not what this measures), written to a real SQLite file the way indexing
+ * The corpus (kb-corpus.ts): 2,000 generated files of 25 chunks each, drawn from a Zipf-like
+ * vocabulary and embedded with the demo relay's embeddings model (its function, called directly:
+ * the relay's HTTP round trips are not what this measures), written to a real SQLite file the way indexing
  * writes them. The questions are embedded the same way. In the same run, alternating with it,
  * the contender the issue measured: libsql's brute-force `ORDER BY vector_distance_cos` in SQL.
  * The pack is built from SQLite once after each change; that cost is reported apart
@@ -19,26 +19,19 @@ import { embedText } from '../../electron/demo-relay/models/embeddings';
 import { openDatabase } from '../../electron/main/services/database';
 import { vectorToBytes } from '../../electron/main/services/embeddings/run-store';
 import { KnowledgeService } from '../../electron/main/services/knowledge/knowledge-service';
+import { PackedVectors } from '../../electron/main/services/knowledge/vector-search';
 import type { Benchmark } from './bench';
-import { seededRandom, syntheticWord } from './seeded';
+import {
+  CHUNKS_PER_FILE,
+  corpusRandom,
+  corpusSentence as sentence,
+  FILES,
+  WORDS_PER_CHUNK,
+} from './kb-corpus';
 
-const FILES = 2_000;
-const CHUNKS_PER_FILE = 25;
-const WORDS_PER_CHUNK = 60;
-const VOCABULARY = 5_000;
 const QUESTIONS = 40;
 const RUNS = 5;
 const K = 6;
-
-const random = seededRandom;
-const wordAt = (index: number): string => syntheticWord(index, 5, 'a');
-
-function sentence(next: () => number, words: number): string {
-  const out: string[] = [];
-  // Zipf-like: small indexes far more often than large ones.
-  for (let i = 0; i < words; i++) out.push(wordAt(Math.floor(VOCABULARY ** next()) - 1));
-  return out.join(' ');
-}
 
 function percentile(values: number[], p: number): number {
   const sorted = [...values].sort((a, b) => a - b);
@@ -65,7 +58,7 @@ export const kbQuery: Benchmark = {
         dialogs: { chooseOpenPaths: async () => [] },
       });
       const base = await knowledge.create('Bench corpus', 'demo-embedding');
-      const next = random(7);
+      const next = corpusRandom(7);
       const built = performance.now();
       const now = new Date().toISOString();
       db.transaction(() => {
@@ -116,18 +109,31 @@ export const kbQuery: Benchmark = {
         sqlWorks = false;
       }
 
+      // The scan alone, on a pack of the same rows: how much of a query is the scan.
+      const alone = PackedVectors.fromBlobs(
+        256,
+        db.all<{ id: number; vector: ArrayBuffer }>(
+          'SELECT id, vector FROM knowledge_chunks WHERE kb_id = ? AND vector IS NOT NULL ORDER BY id',
+          [base.id],
+        ),
+      );
       const scanP95: number[] = [];
+      const aloneP95: number[] = [];
       const sqlP95: number[] = [];
       let agree = 0;
       let compared = 0;
       // A warm-up run, then RUNS measured, the two contenders alternating per question.
       for (let run = 0; run <= RUNS; run++) {
         const scan: number[] = [];
+        const scanAlone: number[] = [];
         const inSql: number[] = [];
         for (const question of questions) {
           const a = performance.now();
           const hits = knowledge.nearest(base.id, question, K);
           scan.push(performance.now() - a);
+          const c = performance.now();
+          alone.top(question, K);
+          scanAlone.push(performance.now() - c);
           if (sqlWorks && run === 1) {
             const b = performance.now();
             const rows = sql(question);
@@ -142,11 +148,13 @@ export const kbQuery: Benchmark = {
         }
         if (run === 0) continue;
         scanP95.push(percentile(scan, 95));
+        aloneP95.push(percentile(scanAlone, 95));
         if (inSql.length > 0) sqlP95.push(percentile(inSql, 95));
       }
 
       const metrics: Record<string, number> = {
         query_p95_ms: Math.round(median(scanP95) * 100) / 100,
+        scan_only_p95_ms: Math.round(median(aloneP95) * 100) / 100,
         pack_build_ms: Math.round(packMs),
         chunks: FILES * CHUNKS_PER_FILE,
       };
@@ -162,6 +170,7 @@ export const kbQuery: Benchmark = {
         notes: [
           `${FILES} files × ${CHUNKS_PER_FILE} chunks of ${WORDS_PER_CHUNK} words, 256 dimensions (the demo relay's embeddings model), built and stored in ${Math.round(corpusMs / 1000)} s; ${QUESTIONS} questions of 8 words, top ${K}.`,
           'query_p95_ms: KnowledgeService.nearest (the packed scan, then the k rows with their file from SQLite), p95 per run, median of the runs.',
+          'scan_only_p95_ms: PackedVectors.top alone on a pack of the same rows, right after each query (the rest of query_p95_ms is reading the k rows and their files).',
           'pack_build_ms: reading every vector from SQLite into the pack, once after the chunks change (the first question after indexing pays it).',
           sqlWorks
             ? 'sql_scan_p95_ms: libsql ORDER BY vector_distance_cos over the same rows, alternating with the scan (a quarter of the questions after the first run); same_top_as_sql: share of questions whose best chunk both agree on.'

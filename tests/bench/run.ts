@@ -19,6 +19,7 @@ const BENCHMARKS: Record<string, () => Promise<Benchmark>> = {
   'cold-start': async () => (await import('./cold-start')).coldStart,
   'memory-soak': async () => (await import('./memory-soak')).memorySoak,
   'kb-query': async () => (await import('./kb-query')).kbQuery,
+  'kb-index': async () => (await import('./kb-index')).kbIndex,
 };
 
 async function main(args: string[]): Promise<number> {

@@ -298,3 +298,76 @@ describe.each(['light', 'dark'] as const)('every screen in the %s theme', (theme
     await expectKeyboardReachable(shared.app, `${theme}, 900×650: settings`);
   });
 });
+
+/**
+ * The translated screens in the pseudo-language (every letter accented, each message 40% longer):
+ * the same scan, and nothing cut off by its column, on the shell, Settings, Embeddings, Images
+ * and the shortcut sheet. Screens are reached by their place in the navigation, not their names.
+ */
+describe('the translated screens in the pseudo-language', () => {
+  const shared = suite.sharedApp(() => ({ colorScheme: 'light' }));
+  const screen = (index: number) => shared.app.page.locator('nav.sidebar .nav-item').nth(index);
+
+  async function expectWhole(state: string, columns = ['nav.sidebar', 'main.screen']) {
+    for (const column of columns)
+      expect(await cutOff(shared.app.page, column), `${state}: cut off in ${column}`).toEqual([]);
+    await expectAccessible(shared.app, state);
+  }
+
+  it('the shell and Settings', async () => {
+    const page = shared.app.page;
+    await new ConnectPage(page).connect({
+      name: 'Accessible relay',
+      baseUrl: suite.relay.url,
+      apiKey: suite.key,
+    });
+    await shared.app.services.settings.update({ language: 'en-XA' });
+    await page.reload();
+    await screen(8).click();
+    await expect(page.locator('h1.page-title').textContent()).resolves.toMatch(/^Šéţţîñĝš·+$/);
+    await page.locator('section[aria-labelledby="appearance-title"]').waitFor();
+    await expectWhole('en-XA: settings');
+  });
+
+  it('embeddings: results, heatmap and scatter', async () => {
+    const page = shared.app.page;
+    await screen(4).click();
+    await expect
+      .poll(() => page.locator('.embeddings-page select').first().inputValue())
+      .toMatch(/^demo-embedding/);
+    await page.locator('textarea.embeddings-lines').fill('cat\nkitten\ninvoice\nreceipt');
+    await page.locator('.embeddings-input .button-primary').click();
+    await page.locator('canvas.heatmap-canvas[data-painted="true"]').waitFor({ timeout: 30_000 });
+    await page.locator('canvas.scatter-canvas[data-painted="true"]').waitFor({ timeout: 30_000 });
+    await expectWhole('en-XA: embeddings with results');
+  });
+
+  it('images: a gallery, then the lightbox', async () => {
+    const page = shared.app.page;
+    await screen(5).click();
+    await expect
+      .poll(() => page.locator('.image-form select').first().inputValue())
+      .toBe('demo-image');
+    await page.locator('textarea.image-prompt').fill('a lighthouse at dusk');
+    await page.locator('.image-form select').nth(1).selectOption('256x256');
+    await page.locator('.image-form .button-primary').click();
+    await page.locator('.gallery-item').first().waitFor();
+    await page.locator('.generation-outcome').waitFor();
+    await expectWhole('en-XA: images with a gallery');
+    await page.locator('.gallery-item').first().click();
+    await page.locator('dialog.lightbox .lightbox-actions').waitFor();
+    await expectWhole('en-XA: image lightbox', ['dialog.lightbox']);
+    await page.keyboard.press('Escape');
+    await page.locator('dialog.lightbox').waitFor({ state: 'hidden' });
+  });
+
+  it('the shortcut sheet', async () => {
+    // Found by its element: its name is in the pseudo-language too.
+    const sheet = shared.app.page.locator('dialog.shortcut-sheet');
+    await shared.app.page.keyboard.press('Control+/');
+    await sheet.locator('.shortcut-groups').waitFor();
+    await expectWhole('en-XA: shortcut sheet', ['dialog.shortcut-sheet']);
+    await shared.app.page.keyboard.press('Escape');
+    await sheet.waitFor({ state: 'hidden' });
+  });
+});

@@ -112,8 +112,8 @@ describe('attaching files to a message', () => {
     await handOver(page, 'paste', 'pasted.txt', 'Pasted words about lighthouses.', 'text/plain');
     await expect.poll(() => chips.getByRole('listitem').count(), { timeout: 10_000 }).toBe(4);
     const chipTexts = await chips.getByRole('listitem').allTextContents();
-    expect(chipTexts[0]).toMatch(/^tides\.md\d+ B · ~\d+ tokens$/);
-    expect(chipTexts[1]).toMatch(/^notes\.pdf[\d.]+ KB · 3 pages · ~\d+ tokens$/);
+    expect(chipTexts[0]).toMatch(/^tides\.md\d+ byte · ~\d+ tokens$/);
+    expect(chipTexts[1]).toMatch(/^notes\.pdf[\d.]+ kB · 3 pages · ~\d+ tokens$/);
     expect(chipTexts.slice(2).map((t) => t.split(/\d/)[0])).toEqual(['dropped.csv', 'pasted.txt']);
     await expect(
       page.page
@@ -179,7 +179,7 @@ describe('attaching files to a message', () => {
       page.page.getByRole('list', { name: 'Files not added' }).textContent(),
     ).resolves.toMatch(/^broken\.png was not added: it is not a readable image/);
     await expect(chips.getByRole('listitem').textContent()).resolves.toMatch(
-      /^harbour\.png[\d.]+ KB · 640×480 px · ~800 tokens$/,
+      /^harbour\.png[\d.]+ kB · 640×480 px · ~800 tokens$/,
     );
     await expect(chips.locator('img.chat-attachment-thumbnail').count()).resolves.toBe(1);
 

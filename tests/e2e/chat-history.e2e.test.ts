@@ -240,7 +240,7 @@ describe('chat history', () => {
     await page.messageById(ids[199]!).waitFor({ timeout: 8000 });
     // The total counts the 100 replies of the conversation, not the 25 loaded.
     await expect(page.conversationUsage().textContent()).resolves.toBe(
-      '1000 tokens in this conversation',
+      '1,000 tokens in this conversation',
     );
 
     await page.send('A new question at the end');
@@ -272,8 +272,10 @@ describe('chat history', () => {
     expect(shown[200]!.id).toBe(stored[203]!.id);
     await expect
       .poll(() => page.conversationUsage().textContent())
-      .toMatch(/^(\d+) tokens in this conversation$/);
-    const total = Number(/^(\d+)/.exec((await page.conversationUsage().textContent()) ?? '')![1]);
+      .toMatch(/^([\d,]+) tokens in this conversation$/);
+    const total = Number(
+      /^([\d,]+)/.exec((await page.conversationUsage().textContent()) ?? '')![1]!.replace(/,/g, ''),
+    );
     expect(total).toBe(store.get(id)!.usage.totalTokens);
     expect(total).toBeGreaterThanOrEqual(1000);
 

@@ -2,9 +2,10 @@
  * Asking with a knowledge base against the demo relay: a base built from the shipped samples is
  * linked to a conversation from its header; the reply cites its source as [1], which opens the
  * passage; in the X-ray, the top chunk is excluded and the question asked again, which makes a
- * second version of the reply whose X-ray shows the chunk excluded. Exported as a zip and imported
- * into a fresh app, the reply keeps its citations and X-ray, and its file, not on this computer
- * any more, is refused by name.
+ * second version of the reply whose X-ray shows the chunk excluded. Comparing two models then
+ * asks both with the same sources, and each column cites them and has its own X-ray. Exported as a
+ * zip and imported into a fresh app, the reply keeps its citations and X-ray, and its file, not on
+ * this computer any more, is refused by name.
  */
 import { cp, rm } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -87,6 +88,33 @@ describe('asking with a knowledge base', () => {
     await excluded.first().waitFor();
     expect(await excluded.first().locator('summary').textContent()).toBe(topFile);
     expect(await second.locator('tbody tr[data-placement="prompt"]').count()).toBeGreaterThan(0);
+
+    await page.getByRole('button', { name: 'Compare models…' }).click();
+    const form = page.getByRole('form', { name: 'Compare models' });
+    await form.getByLabel('Model of column 1').selectOption('demo-chat-fast');
+    await form.getByLabel('Model of column 2').selectOption('demo-chat-fast');
+    await form.getByLabel('Temperature of column 2').fill('0.2');
+    await form.getByLabel('Message to compare').fill('How often are tomatoes watered?');
+    await form.getByRole('button', { name: 'Send to all' }).click();
+    const columns = page.getByRole('region', { name: 'Replies side by side' });
+    const first = columns.getByRole('article').nth(0);
+    const other = columns.getByRole('article').nth(1);
+    for (const column of [first, other])
+      await expect
+        .poll(() => column.getAttribute('data-status'), { timeout: 20_000 })
+        .toBe('complete');
+    await first.getByRole('button', { name: 'Source 1', exact: true }).first().click();
+    const cited = first.getByRole('region', { name: 'Source 1' });
+    await expect.poll(() => cited.locator('h3').textContent()).toContain('garden-club.md');
+    expect(await cited.locator('blockquote').textContent()).toContain(
+      'Tomatoes are watered at the roots',
+    );
+    await other.getByRole('button', { name: 'Sources', exact: true }).click();
+    const columnXray = other.getByRole('region', { name: 'Retrieval X-ray' });
+    await columnXray.locator('tbody tr').first().waitFor();
+    expect(await columnXray.locator('tbody tr').first().locator('summary').textContent()).toContain(
+      'garden-club.md',
+    );
   });
 
   it('keeps the citations and the X-ray of an imported reply, and says its file is not here', async () => {

@@ -11,7 +11,7 @@ import { describe, expect, it } from 'vitest';
 import { pseudoText } from '../../renderer/src/i18n/pseudo';
 import { ScriptedDialogs } from '../fakes/chat-dialogs';
 import { e2eSuite } from './harness/suite';
-import { plainWords } from './pages/languages';
+import { plainWords } from './pages/untranslated';
 import { cutOff } from './pages/layout';
 
 const CONNECTION = 'Language relay';

@@ -54,7 +54,9 @@ describe('main’s messages in the person’s language', () => {
 
     // A new failure, while German is shown, is in German from the start.
     suite.relay.setFaults({ status: 401, statusBody: 'empty' });
-    await chat.send('Und jetzt?');
+    const box = page.getByLabel('Nachricht', { exact: true });
+    await box.fill('Und jetzt?');
+    await box.press('Enter');
     await expect(chat.finishedReplyStatus()).resolves.toBe('error');
     await expect.poll(() => message.textContent()).toBe(GERMAN_401);
     suite.relay.setFaults(undefined);

@@ -449,6 +449,32 @@ describe.each(['light', 'dark'] as const)('screenshots in the %s theme', (theme)
     await shoot('embeddings-pictures');
   });
 
+  it('embeddings in German and in French, chosen in Settings', async () => {
+    // The README shows one screen in two other languages; the light theme is enough for that.
+    if (theme !== 'light') return;
+    const page = shared.app.page;
+    const screen = (index: number) => page.locator('nav.sidebar .nav-item').nth(index);
+    const language = page.locator('section[aria-labelledby="appearance-title"] select');
+    for (const [locale, title] of [
+      ['de', 'Embeddings'],
+      ['fr', 'Embeddings'],
+    ] as const) {
+      await screen(8).click();
+      await language.selectOption(locale);
+      await expect.poll(() => page.locator('html').getAttribute('lang')).toBe(locale);
+      await screen(4).click();
+      await page.getByRole('heading', { level: 1, name: title }).waitFor();
+      await page.locator('canvas.heatmap-canvas[data-painted="true"]').waitFor();
+      await page.evaluate(`document.querySelector('main.screen')?.scrollTo(0, 0)`);
+      await blur();
+      await shoot(`embeddings-${locale}`);
+    }
+    // Back to the system's language (English here) for the screens after this one.
+    await screen(8).click();
+    await language.selectOption('system');
+    await expect.poll(() => page.locator('html').getAttribute('lang')).toBe('en');
+  });
+
   it('images: a gallery of generated images', async () => {
     const images = new ImagesPage(shared.app.page);
     await images.open();

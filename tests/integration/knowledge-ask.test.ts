@@ -28,12 +28,18 @@ let dir: string;
 let app: ChatApp | undefined;
 let secrets: MemorySecretStore;
 /** The chat requests' bodies, in order. */
-const chats: Array<{ messages: Array<{ role: string; content: string }> }> = [];
+const chats: Array<{ model: string; messages: Array<{ role: string; content: string }> }> = [];
+/** The embeddings requests' inputs, in order. */
+const embeddings: string[][] = [];
 
 const recordingFetch: typeof fetch = async (input, init) => {
   const url = input instanceof Request ? input.url : String(input);
   if (url.endsWith('/chat/completions') && typeof init?.body === 'string')
     chats.push(JSON.parse(init.body) as (typeof chats)[number]);
+  if (url.endsWith('/embeddings') && typeof init?.body === 'string') {
+    const { input: inputs } = JSON.parse(init.body) as { input: string | string[] };
+    embeddings.push(Array.isArray(inputs) ? inputs : [inputs]);
+  }
   return fetch(input, init);
 };
 
@@ -46,6 +52,7 @@ afterAll(async () => {
 beforeEach(async () => {
   dir = await mkdtemp(join(tmpdir(), 'relay-knowledge-ask-'));
   chats.length = 0;
+  embeddings.length = 0;
   secrets = new MemorySecretStore();
   relay.setBalance(KEY, 100);
   relay.setFaults(undefined);
@@ -209,6 +216,130 @@ describe('asking with a knowledge base', () => {
 
     await a.api.steerRetrieval({ conversationId, chunkId: top.chunkId, action: 'include' });
     expect((await a.api.getConversationKnowledge({ conversationId })).excluded).toEqual([]);
+  });
+
+  it('compares models on one retrieval: every column is sent the same sources and keeps its record', async () => {
+    const a = await open();
+    const { conversationId } = await linked(a);
+    const question = 'When does the ferry leave the pier?';
+    const asked = embeddings.length;
+    const started = await a.api.compareMessage({
+      conversationId,
+      text: question,
+      targets: [{ model: 'demo-chat-fast' }, { model: 'demo-chat-fast', temperature: 0.2 }],
+    });
+    const ends = await Promise.all(started.replyIds.map((r) => a.finished(r)));
+    expect(ends.map((e) => e.status)).toEqual(['complete', 'complete']);
+    // The question was embedded once, for both columns.
+    expect(embeddings.slice(asked)).toEqual([[question]]);
+
+    // Both models were sent the same question with the same numbered sources.
+    const requests = chats.slice(-2);
+    expect(requests.map((r) => r.model)).toEqual(['demo-chat-fast', 'demo-chat-fast']);
+    const sent = requests.map((r) => r.messages.at(-1)!.content);
+    expect(sent[0]!.startsWith(`${question}\n\n<knowledge-sources>\n[1] harbour-office.md`)).toBe(
+      true,
+    );
+    expect(sent[1]).toBe(sent[0]);
+    for (const request of requests)
+      expect(request.messages.find((m) => m.role === 'system')?.content).toContain(
+        'cite each source you use as [n]',
+      );
+    for (const end of ends)
+      expect(end.content).toContain(
+        '“The ferry to the island leaves the pier every hour from seven in the morning.” [1]',
+      );
+
+    // Each column keeps a record (its X-ray and citations), the same retrieval for both.
+    const records = await Promise.all(
+      started.replyIds.map((messageId) => a.api.getRetrieval({ messageId })),
+    );
+    expect(records.map((r) => r?.messageId)).toEqual(started.replyIds);
+    expect(records[0]!.question).toBe(question);
+    expect(records[0]!.chunks[0]).toMatchObject({ fileName: 'harbour-office.md', source: 1 });
+    expect({ ...records[1]!, messageId: '' }).toEqual({ ...records[0]!, messageId: '' });
+    expect(await a.api.listRetrievals({ conversationId })).toEqual(
+      expect.arrayContaining(started.replyIds),
+    );
+  });
+
+  it('refuses a compare when the question cannot be searched, and writes nothing', async () => {
+    const a = await open();
+    const { conversationId } = await linked(a);
+    relay.setBalance(KEY, 0);
+    await expect(
+      a.api.compareMessage({
+        conversationId,
+        text: 'When does the ferry leave?',
+        targets: [{ model: 'demo-chat-fast' }, { model: 'demo-chat-mini' }],
+      }),
+    ).rejects.toMatchObject({
+      kind: 'insufficient_balance',
+      message: expect.stringContaining('knowledge base “Samples”, so it was not sent'),
+    });
+    expect((await a.api.getConversation({ id: conversationId })).messages).toEqual([]);
+    expect(chats).toEqual([]);
+  });
+
+  it('continues a stopped reply with the sources it was asked with, without searching again', async () => {
+    const a = await open();
+    const { base, conversationId } = await linked(a);
+    const question = 'When does the ferry leave the pier?';
+    // The whole reply to the same question, in a conversation asking with the same base.
+    const { id: other } = await a.api.createConversation({ model: 'demo-chat-fast' });
+    await a.api.setConversationKnowledge({ conversationId: other, kbIds: [base.id] });
+    const whole = await a.finished(
+      (await a.api.sendMessage({ conversationId: other, text: question })).replyId,
+    );
+    expect(whole.content).toContain('### From your sources');
+
+    relay.setFaults({ cutAfterChunks: 5, models: ['demo-chat-fast'] });
+    const sent = await a.api.sendMessage({ conversationId, text: question });
+    const stopped = await a.finished(sent.replyId);
+    relay.setFaults(undefined);
+    expect(stopped.status).toBe('interrupted');
+    expect(whole.content.startsWith(stopped.content)).toBe(true);
+    const firstAsked = chats.at(-1)!.messages;
+    const record = await a.api.getRetrieval({ messageId: sent.replyId });
+
+    // Steering meanwhile changes what a new reply would get, not what this one was asked with.
+    await a.api.steerRetrieval({
+      conversationId,
+      chunkId: record!.chunks[0]!.chunkId,
+      action: 'exclude',
+    });
+    const asked = embeddings.length;
+    await a.api.continueReply({ replyId: sent.replyId });
+    const end = await a.finished(sent.replyId, 2);
+    expect(end.status).toBe('complete');
+    expect(end.content).toBe(whole.content);
+    expect(embeddings.length).toBe(asked);
+    // The same messages as the first request, with the reply so far after them.
+    const continued = chats.at(-1)!.messages;
+    expect(continued.slice(0, -1)).toEqual(firstAsked);
+    expect(continued.at(-1)).toEqual({ role: 'assistant', content: stopped.content });
+    // The record stays the one of the reply.
+    expect(await a.api.getRetrieval({ messageId: sent.replyId })).toEqual(record);
+    expect(await a.api.listRetrievals({ conversationId })).toEqual([sent.replyId]);
+  });
+
+  it('continues a reply asked without a knowledge base without sources, even once one is linked', async () => {
+    const a = await open();
+    await a.api.createConnection({ name: 'Demo', baseUrl: relay.url, apiKey: KEY });
+    const { id: conversationId } = await a.api.createConversation({ model: 'demo-chat-fast' });
+    relay.setFaults({ cutAfterChunks: 5, models: ['demo-chat-fast'] });
+    const sent = await a.api.sendMessage({ conversationId, text: 'When does the ferry leave?' });
+    expect((await a.finished(sent.replyId)).status).toBe('interrupted');
+    relay.setFaults(undefined);
+    const { base } = await linked(a, false);
+    await a.api.setConversationKnowledge({ conversationId, kbIds: [base.id] });
+    const asked = embeddings.length;
+    await a.api.continueReply({ replyId: sent.replyId });
+    const end = await a.finished(sent.replyId, 2);
+    expect(end.status).toBe('complete');
+    expect(embeddings.length).toBe(asked);
+    expect(JSON.stringify(chats.at(-1)!.messages)).not.toContain('<knowledge-sources>');
+    expect(await a.api.getRetrieval({ messageId: sent.replyId })).toBeNull();
   });
 
   it('refuses to send when a linked base was deleted, naming it, and writes nothing', async () => {

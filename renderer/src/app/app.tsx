@@ -81,7 +81,10 @@ export function App() {
  * images are about two thirds of the page's script; each is loaded when first opened, and all
  * three are fetched once the first screen is usable (`preloadScreens`), so switching stays instant.
  */
-const loadChat = () => import('../features/chat/chat-screen');
+const loadChat = () =>
+  Promise.all([import('../features/chat/chat-screen'), loadNamespace('chat')]).then(
+    ([screen]) => screen,
+  );
 const loadEmbeddings = () => import('../features/embeddings/embeddings-screen');
 const loadImages = () => import('../features/images/images-screen');
 const ChatScreen = lazy(() => loadChat().then((m) => ({ default: m.ChatScreen })));
@@ -96,14 +99,18 @@ const loadSettingsScreen = () =>
     import('../features/settings/settings-screen'),
     import('../features/backups/backups-section'),
     loadNamespace('settings'),
+    loadNamespace('backups'),
   ]);
 // Models (the screen of a start with no screen remembered) and the first-run screen are not on
 // the path of a start that opens the chat: each is fetched when shown, Models after the first
 // paint with the others.
-const loadModels = () => import('../features/models/models-screen');
-const ModelsScreen = lazy(() => loadModels().then((m) => ({ default: m.ModelsScreen })));
+const loadModels = () =>
+  Promise.all([import('../features/models/models-screen'), loadNamespace('models')]);
+const ModelsScreen = lazy(() => loadModels().then(([m]) => ({ default: m.ModelsScreen })));
 const ConnectScreen = lazy(() =>
-  import('../features/connect/connect-screen').then((m) => ({ default: m.ConnectScreen })),
+  Promise.all([import('../features/connect/connect-screen'), loadNamespace('connect')]).then(
+    ([m]) => ({ default: m.ConnectScreen }),
+  ),
 );
 const SettingsScreen = lazy(() =>
   loadSettingsScreen().then(([{ SettingsScreen: Screen }, { BackupsSection }]) => ({
@@ -115,9 +122,9 @@ const SettingsScreen = lazy(() =>
   })),
 );
 const ConnectionsScreen = lazy(() =>
-  import('../features/connect/connections-screen').then((m) => ({
-    default: m.ConnectionsScreen,
-  })),
+  Promise.all([import('../features/connect/connections-screen'), loadNamespace('connect')]).then(
+    ([m]) => ({ default: m.ConnectionsScreen }),
+  ),
 );
 const PromptsScreen = lazy(() =>
   Promise.all([import('../features/prompts/prompts-screen'), loadNamespace('prompts')]).then(
@@ -131,14 +138,20 @@ const KnowledgeScreen = lazy(() =>
 );
 // Shown only on the first-run screen, and after a restore: fetched when they are.
 const RestoreOffer = lazy(() =>
-  import('../features/backups/restore-offer').then((m) => ({ default: m.RestoreOffer })),
+  Promise.all([import('../features/backups/restore-offer'), loadNamespace('backups')]).then(
+    ([m]) => ({ default: m.RestoreOffer }),
+  ),
 );
 const RestoredDialog = lazy(() =>
-  import('../features/backups/restored-dialog').then((m) => ({ default: m.RestoredDialog })),
+  Promise.all([import('../features/backups/restored-dialog'), loadNamespace('backups')]).then(
+    ([m]) => ({ default: m.RestoredDialog }),
+  ),
 );
 // Usage (with its chart library) is opened rarely: fetched only when it is.
 const UsageScreen = lazy(() =>
-  import('../features/usage/usage-screen').then((m) => ({ default: m.UsageScreen })),
+  Promise.all([import('../features/usage/usage-screen'), loadNamespace('usage')]).then(([m]) => ({
+    default: m.UsageScreen,
+  })),
 );
 
 /**

@@ -1,4 +1,5 @@
 import type { ReactNode } from 'react';
+import { useT } from '../i18n/i18n';
 import { Notice } from './notice';
 
 export interface BalanceNoticeProps {
@@ -17,22 +18,25 @@ export interface BalanceNoticeProps {
  * window's open handler sends to the system browser. Every feature says it the same way.
  */
 export function BalanceNotice({ message, consoleUrl, actions, children }: BalanceNoticeProps) {
+  const t = useT();
   return (
     <Notice
       tone="error"
-      title="Your balance is used up"
+      title={t('balance.usedUp')}
       actions={
         <>
           {consoleUrl && (
             <a className="button button-primary" href={consoleUrl} target="_blank" rel="noreferrer">
-              Top up in the console
+              {t('balance.topUp')}
             </a>
           )}
           {actions}
         </>
       }
     >
-      <p className="failure-message">{message}</p>
+      <p className="failure-message" data-source="main">
+        {message}
+      </p>
       {children}
     </Notice>
   );

@@ -1,4 +1,5 @@
 import { useId, useRef, useState, type FormEvent } from 'react';
+import { useT } from '../i18n/i18n';
 
 export interface KeyEntryProps {
   /** The label of the key field. */
@@ -21,6 +22,7 @@ export function KeyEntry({ label, submitLabel, onSubmit, onCancel, autoFocus }: 
   const input = useRef<HTMLInputElement>(null);
   const [busy, setBusy] = useState(false);
   const [empty, setEmpty] = useState(false);
+  const t = useT();
 
   async function submit(event: FormEvent) {
     event.preventDefault();
@@ -61,17 +63,17 @@ export function KeyEntry({ label, submitLabel, onSubmit, onCancel, autoFocus }: 
         />
         {empty && (
           <p className="field-error" id={`${id}-error`}>
-            Enter the key first.
+            {t('keyEntry.empty')}
           </p>
         )}
       </div>
       <div className="key-entry-actions">
         <button type="submit" className="button button-primary" disabled={busy}>
-          {busy ? 'Saving…' : submitLabel}
+          {busy ? t('common.saving') : submitLabel}
         </button>
         {onCancel && (
           <button type="button" className="button" onClick={onCancel} disabled={busy}>
-            Cancel
+            {t('common.cancel')}
           </button>
         )}
       </div>

@@ -1,3 +1,4 @@
+import { useT } from '../i18n/i18n';
 import { Notice } from './notice';
 
 export interface ReadFailureProps {
@@ -10,17 +11,20 @@ export interface ReadFailureProps {
 
 /** Something the screen needs could not be read: why, and "Try again". */
 export function ReadFailure({ title, message, onRetry }: ReadFailureProps) {
+  const t = useT();
   return (
     <Notice
       tone="error"
       title={title}
       actions={
         <button type="button" className="button" onClick={onRetry}>
-          Try again
+          {t('common.tryAgain')}
         </button>
       }
     >
-      <p className="failure-message">{message}</p>
+      <p className="failure-message" data-source="main">
+        {message}
+      </p>
     </Notice>
   );
 }

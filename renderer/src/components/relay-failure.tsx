@@ -1,5 +1,6 @@
 import { useState, type ReactNode } from 'react';
-import { failureOf, failureTitle, useMainMessageText, type FailureInfo } from '../lib/errors';
+import { useT } from '../i18n/i18n';
+import { failureHeading, failureOf, useMainMessageText, type FailureInfo } from '../lib/errors';
 import { BalanceNotice } from './balance-notice';
 import { KeyEntry } from './key-entry';
 import { Notice } from './notice';
@@ -34,29 +35,27 @@ export interface RelayFailureProps {
  * remedies do.
  */
 export function RelayFailure(props: RelayFailureProps) {
+  const t = useT();
   // Main's words in the language shown now (a stored failure follows a language change).
   const message = useMainMessageText()(props.failure);
   return (
     <div className={props.className} data-kind={props.failure.kind}>
-      {failureBody({ ...props, failure: { ...props.failure, message } })}
+      {failureBody({ ...props, failure: { ...props.failure, message } }, t)}
     </div>
   );
 }
 
-function failureBody({
-  failure,
-  connection,
-  retry,
-  onKey,
-  keyCardLead,
-  children,
-  balanceNote,
-}: RelayFailureProps) {
+function failureBody(
+  { failure, connection, retry, onKey, keyCardLead, children, balanceNote }: RelayFailureProps,
+  t: ReturnType<typeof useT>,
+) {
   if (failure.kind === 'unauthorized' && onKey) {
     return (
       <>
-        <Notice tone="error" title={`${connection.name} refused the key`}>
-          <p className="failure-message">{failure.message}</p>
+        <Notice tone="error" title={t('relayFailure.keyRefused', { name: connection.name })}>
+          <p className="failure-message" data-source="main">
+            {failure.message}
+          </p>
         </Notice>
         <KeyFix connection={connection} onKey={onKey} cardLead={keyCardLead} />
       </>
@@ -65,21 +64,15 @@ function failureBody({
   if (failure.kind === 'insufficient_balance') {
     return (
       <BalanceNotice message={failure.message} consoleUrl={connection.consoleUrl} actions={retry}>
-        {balanceNote ??
-          (!connection.consoleUrl && (
-            <p>Add this relay&apos;s console address to the connection to get a link to it here.</p>
-          ))}
+        {balanceNote ?? (!connection.consoleUrl && <p>{t('relayFailure.addConsole')}</p>)}
       </BalanceNotice>
     );
   }
-  const title = failureTitle(failure);
   return (
-    <Notice
-      tone="error"
-      title={failure.status ? `${title} (HTTP ${failure.status})` : title}
-      actions={retry}
-    >
-      <p className="failure-message">{failure.message}</p>
+    <Notice tone="error" title={failureHeading(failure)} actions={retry}>
+      <p className="failure-message" data-source="main">
+        {failure.message}
+      </p>
       {children}
     </Notice>
   );
@@ -96,10 +89,11 @@ function KeyFix({
   cardLead: string | undefined;
 }) {
   const [keyFailure, setKeyFailure] = useState<FailureInfo | undefined>();
+  const t = useT();
   const entry = (
     <KeyEntry
-      label={`API key for ${connection.name}`}
-      submitLabel="Save key and retry"
+      label={t('relayFailure.keyFor', { name: connection.name })}
+      submitLabel={t('relayFailure.saveAndRetry')}
       autoFocus={cardLead !== undefined}
       onSubmit={async (key) => {
         setKeyFailure(undefined);
@@ -112,8 +106,10 @@ function KeyFix({
     />
   );
   const refused = keyFailure && (
-    <Notice tone="error" title="The key was not saved">
-      <p className="failure-message">{keyFailure.message}</p>
+    <Notice tone="error" title={t('relayFailure.keyNotSaved')}>
+      <p className="failure-message" data-source="main">
+        {keyFailure.message}
+      </p>
     </Notice>
   );
   if (cardLead === undefined)
@@ -126,7 +122,7 @@ function KeyFix({
   return (
     <section className="card key-fix" aria-labelledby="key-fix-title">
       <h2 className="card-title" id="key-fix-title">
-        Enter the correct key
+        {t('relayFailure.enterCorrectKey')}
       </h2>
       <p className="card-lead">{cardLead}</p>
       {entry}

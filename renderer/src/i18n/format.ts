@@ -95,3 +95,12 @@ export function formatDuration(ms: number): string {
     units,
   );
 }
+
+/** Names listed as the language joins them: "a, b, and c", "a, b und c", "a、b和c". */
+export function formatList(items: readonly string[]): string {
+  return cached(
+    'list',
+    {},
+    (l) => new Intl.ListFormat(l, { style: 'long', type: 'conjunction' }),
+  ).format(items);
+}

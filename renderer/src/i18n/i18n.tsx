@@ -14,17 +14,31 @@ import { PSEUDO_LOCALE, type AppLocale } from '../../../electron/shared/locales'
 import type errorsEn from '../../../electron/shared/messages/en/errors.json';
 import shellEn from './messages/en/shell.json';
 import type settingsEn from './messages/en/settings.json';
+import type chatEn from './messages/en/chat.json';
 import type knowledgeEn from './messages/en/knowledge.json';
 import type promptsEn from './messages/en/prompts.json';
 import type quickAskEn from './messages/en/quick-ask.json';
+import type connectEn from './messages/en/connect.json';
+import type modelsEn from './messages/en/models.json';
+import type usageEn from './messages/en/usage.json';
+import type backupsEn from './messages/en/backups.json';
+import type embeddingsEn from './messages/en/embeddings.json';
+import type imagesEn from './messages/en/images.json';
 
 /** Every namespace's English messages: the source of the keys. */
 interface Catalogues {
   shell: typeof shellEn;
   settings: typeof settingsEn;
+  chat: typeof chatEn;
   knowledge: typeof knowledgeEn;
   prompts: typeof promptsEn;
   'quick-ask': typeof quickAskEn;
+  connect: typeof connectEn;
+  models: typeof modelsEn;
+  usage: typeof usageEn;
+  backups: typeof backupsEn;
+  embeddings: typeof embeddingsEn;
+  images: typeof imagesEn;
   /** Main's messages that reach the page (`electron/shared/messages`): see `lib/errors.ts`. */
   errors: typeof errorsEn;
 }
@@ -33,9 +47,16 @@ export type Namespace = keyof Catalogues;
 export const NAMESPACES = [
   'shell',
   'settings',
+  'chat',
   'knowledge',
   'prompts',
   'quick-ask',
+  'connect',
+  'models',
+  'usage',
+  'backups',
+  'embeddings',
+  'images',
 ] as const satisfies readonly Namespace[];
 
 /** A message's key: a key not in the English catalogues fails the type check. */

@@ -1,6 +1,6 @@
 import { useLingui } from '@lingui/react';
 import type { IpcError } from '../../../electron/shared/ipc/define';
-import { i18n } from '../i18n/i18n';
+import { i18n, t, type MessageKey } from '../i18n/i18n';
 
 /**
  * What the renderer knows of a failed call: the bridge rejects with the router's typed error
@@ -84,7 +84,7 @@ export function failureOf(error: unknown): FailureInfo {
     const text =
       typeof message === 'string' && message !== ''
         ? mainMessageText({ message, ...said })
-        : 'Something went wrong.';
+        : t('failure.noMessage');
     return {
       kind: typeof kind === 'string' ? kind : 'internal',
       message: text,
@@ -95,34 +95,35 @@ export function failureOf(error: unknown): FailureInfo {
   return { kind: 'internal', message: String(error) };
 }
 
-/** A heading for each kind of failure, above the precise message main gave. */
+const FAILURE_TITLES = {
+  bad_request: 'failure.bad_request',
+  unauthorized: 'failure.unauthorized',
+  insufficient_balance: 'failure.insufficient_balance',
+  rate_limited: 'failure.rate_limited',
+  server_error: 'failure.server_error',
+  network: 'failure.network',
+  timeout: 'failure.timeout',
+  bad_response: 'failure.bad_response',
+  aborted: 'failure.aborted',
+  invalid_request: 'failure.invalid_request',
+  not_found: 'failure.not_found',
+} as const satisfies Record<string, MessageKey>;
+
+/** A heading for each kind of failure, above the precise message main gave, in the app's language. */
 export function failureTitle(failure: Pick<FailureInfo, 'kind' | 'status'>): string {
-  switch (failure.kind) {
-    case 'bad_request':
-      return failure.status === undefined
-        ? 'The address is not valid'
-        : 'The relay refused the request';
-    case 'unauthorized':
-      return 'The key was refused';
-    case 'insufficient_balance':
-      return 'The balance is used up';
-    case 'rate_limited':
-      return 'Too many requests';
-    case 'server_error':
-      return 'The relay had a problem';
-    case 'network':
-      return 'The relay could not be reached';
-    case 'timeout':
-      return 'The relay did not answer in time';
-    case 'bad_response':
-      return 'This does not look like a Model Relay';
-    case 'aborted':
-      return 'The request was cancelled';
-    case 'invalid_request':
-      return 'Check the form';
-    case 'not_found':
-      return 'Not found';
-    default:
-      return 'Something went wrong';
-  }
+  // A bad request that never reached a relay (no HTTP status) is an address that does not parse.
+  if (failure.kind === 'bad_request' && failure.status === undefined)
+    return t('failure.badAddress');
+  const key = Object.hasOwn(FAILURE_TITLES, failure.kind)
+    ? FAILURE_TITLES[failure.kind as keyof typeof FAILURE_TITLES]
+    : 'failure.other';
+  return t(key);
+}
+
+/** The heading with the HTTP status when there was one: "The relay had a problem (HTTP 503)". */
+export function failureHeading(failure: Pick<FailureInfo, 'kind' | 'status'>): string {
+  const title = failureTitle(failure);
+  return failure.status
+    ? t('failure.withStatus', { title, status: String(failure.status) })
+    : title;
 }

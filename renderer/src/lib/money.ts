@@ -1,8 +1,10 @@
 /**
  * Amounts of money as the app shows them: prices per million tokens and what replies cost. Costs
  * of single replies are often fractions of a cent, so small amounts keep two significant digits
- * (0.00012 $) instead of rounding to a misleading 0.00.
+ * (0.00012 $) instead of rounding to a misleading 0.00. Written in the app's language.
  */
+import { formatNumber } from '../i18n/format';
+import { t } from '../i18n/i18n';
 
 /** How many decimals show `amount` with at least two significant digits (two for 1 and above). */
 export function costDecimals(amount: number): number {
@@ -12,21 +14,25 @@ export function costDecimals(amount: number): number {
 
 function format(amount: number, currency: string, decimals: number): string {
   try {
-    return new Intl.NumberFormat(undefined, {
+    return formatNumber(amount, {
       style: 'currency',
       currency,
       minimumFractionDigits: decimals,
       maximumFractionDigits: decimals,
-    }).format(amount);
+    });
   } catch {
     // A currency code Intl does not know: the number, then the code.
-    return `${amount.toFixed(decimals)} ${currency}`;
+    const number = formatNumber(amount, {
+      minimumFractionDigits: decimals,
+      maximumFractionDigits: decimals,
+    });
+    return `${number} ${currency}`;
   }
 }
 
 /** What something cost, as "$0.0042"; `null` (no price known) reads "unknown". */
 export function formatCost(amount: number | null | undefined, currency: string): string {
-  if (amount === null || amount === undefined || !Number.isFinite(amount)) return 'unknown';
+  if (amount === null || amount === undefined || !Number.isFinite(amount)) return t('cost.unknown');
   return format(amount, currency, costDecimals(amount));
 }
 
@@ -40,7 +46,7 @@ export function formatPrice(perMillion: number, currency: string): string {
 
 /** A token count with the locale's grouping: 12,345. */
 export function formatTokens(tokens: number): string {
-  return new Intl.NumberFormat().format(tokens);
+  return formatNumber(tokens);
 }
 
 /** A model's price per million tokens sent (input) and written (output). */

@@ -45,7 +45,22 @@ export async function scanPage(page: Page, include?: string): Promise<AxeViolati
           axe: { run(context: unknown, options: unknown): Promise<{ violations: Result[] }> };
         }
       ).axe;
-      const context = include ?? (globalThis as unknown as { document: unknown }).document;
+      type Animation = {
+        finished: Promise<unknown>;
+        effect: { getComputedTiming(): { endTime?: number | string } } | null;
+      };
+      const doc = (globalThis as unknown as { document: { getAnimations(): Animation[] } })
+        .document;
+      // What is on screen once it has settled: a tooltip caught halfway through its fade has the
+      // colours of neither state (its text on a half-blended background), which is no contrast a
+      // person reads. Endless animations (a spinner) are left running.
+      await Promise.all(
+        doc
+          .getAnimations()
+          .filter((a) => Number.isFinite(Number(a.effect?.getComputedTiming().endTime)))
+          .map((a) => a.finished.catch(() => undefined)),
+      );
+      const context = include ?? doc;
       const { violations } = await axe.run(context, {
         runOnly: { type: 'tag', values: tags },
         resultTypes: ['violations'],

@@ -102,7 +102,7 @@ describe('the list’s sections', () => {
   const headings = (list: ConversationSummary[]) =>
     list.map((_, index) => sectionHeading(list, index) ?? null);
 
-  it('heads the pinned rows "Pinned" and the others "Recent", only once there are pins', () => {
+  it('heads the pinned rows as pinned and the others as recent, only once there are pins', () => {
     const none = [conversation('a', day(3)), conversation('b', day(2))];
     expect(headings(none)).toEqual([null, null]);
     const some = [
@@ -111,9 +111,9 @@ describe('the list’s sections', () => {
       conversation('a', day(3)),
       conversation('b', day(2)),
     ];
-    expect(headings(some)).toEqual(['Pinned', null, 'Recent', null]);
+    expect(headings(some)).toEqual(['pinned', null, 'recent', null]);
     const all = [conversation('p1', day(1), true), conversation('p2', day(1), true)];
-    expect(headings(all)).toEqual(['Pinned', null]);
+    expect(headings(all)).toEqual(['pinned', null]);
     expect(sectionHeading(some, 9)).toBeUndefined();
   });
 
@@ -122,10 +122,10 @@ describe('the list’s sections', () => {
     // "c" pinned: it moves to the top, under "Pinned", and "Recent" heads the rest.
     list = placeConversation(list, { ...list[2]!, pinned: true });
     expect(ids(list)).toEqual(['c', 'a', 'b']);
-    expect(headings(list)).toEqual(['Pinned', 'Recent', null]);
+    expect(headings(list)).toEqual(['pinned', 'recent', null]);
     // A later page, older conversations: no heading added.
     list = appendPage(list, [conversation('d', day(2)), conversation('e', day(1))]);
-    expect(headings(list)).toEqual(['Pinned', 'Recent', null, null, null]);
+    expect(headings(list)).toEqual(['pinned', 'recent', null, null, null]);
     // Unpinned again: back among the others by its activity, and no heading at all.
     list = placeConversation(list, { ...list[0]!, pinned: false });
     expect(ids(list)).toEqual(['a', 'b', 'c', 'd', 'e']);

@@ -39,7 +39,7 @@ import {
   type ReadAttachment,
   type StoredAttachment,
 } from './attachments';
-import type { PreparedRetrieval, ReplyRetrieval } from '../knowledge/retrieval';
+import type { RecordedRetrieval, ReplyRetrieval } from '../knowledge/retrieval';
 import { DeltaCoalescer } from './delta-coalescer';
 import { DEFAULT_TITLE, type ChatStore, type NewMessage } from './store';
 import { said } from '../words';
@@ -134,7 +134,7 @@ export function addUsage(
 /** The reply's options with the retrieved sources added to what the model is asked with. */
 function withRetrieval(
   options: ReplyOptions,
-  retrieval: PreparedRetrieval | undefined,
+  retrieval: RecordedRetrieval | undefined,
 ): ReplyOptions {
   if (retrieval === undefined) return options;
   const before = options.messages;
@@ -346,6 +346,8 @@ export class ChatService {
     const conversation = this.#conversation(conversationId);
     this.#ensureIdle(conversationId);
     const temperature = await this.#temperatureOf(conversation);
+    // Retrieved once for the question: every column is asked with the same sources.
+    const retrieval = await this.#retrieve(conversationId, text);
     const prepared: Array<{ reply: string; client: RelayClient }> = [];
     for (let i = 0; i < targets.length; i++) prepared.push(await this.#prepare());
     this.#ensureIdle(conversationId);
@@ -375,12 +377,14 @@ export class ChatService {
         })),
       );
       this.#store.setLeaf(conversationId, sent!.id);
+      // Each reply keeps its own copy of the record (its X-ray and citations).
+      for (const { reply } of prepared) retrieval?.save(reply);
       return sent!;
     });
     if (conversation.messageCount === 0 && conversation.title === DEFAULT_TITLE)
       this.#store.update(conversationId, { title: titleFrom(text) });
     for (const { reply, client } of prepared)
-      this.#start(client, conversationId, reply, options, batchId);
+      this.#start(client, conversationId, reply, withRetrieval(options, retrieval), batchId);
     return { userMessageId: user.id, replyIds: prepared.map((p) => p.reply) };
   }
 
@@ -442,8 +446,17 @@ export class ChatService {
       usage: reply.usage,
       timing: reply.timing,
     };
+    // Asked again with the sources it was asked with: nothing is searched again.
+    const retrieval = this.#options.retrieval?.recorded(replyId);
     this.#store.saveReply(replyId, { content: reply.content, status: 'streaming' });
-    this.#start(client, reply.conversationId, replyId, options, undefined, continuing);
+    this.#start(
+      client,
+      reply.conversationId,
+      replyId,
+      withRetrieval(options, retrieval),
+      undefined,
+      continuing,
+    );
     return { userMessageId: reply.parentId ?? replyId, replyId };
   }
 

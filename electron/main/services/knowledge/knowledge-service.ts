@@ -20,8 +20,8 @@ import { createHash, randomUUID } from 'node:crypto';
 import { createReadStream } from 'node:fs';
 import { lstat, readdir } from 'node:fs/promises';
 import { basename, isAbsolute, join } from 'node:path';
-import type { Emit } from '../../../shared/ipc/contract';
-import type { IpcError } from '../../../shared/ipc/define';
+import type { Emit, Events } from '../../../shared/ipc/contract';
+import type { IpcError, PayloadOf } from '../../../shared/ipc/define';
 import {
   KNOWLEDGE_LIMITS,
   type KnowledgeBase,
@@ -39,10 +39,13 @@ import { MAX_CONCURRENT_REQUESTS } from '../relay/limiter';
 import { RelayError, type RelayClient } from '../relay/relay-client';
 import { CHUNK_OPTIONS, chunkDocument, type ChunkOptions } from './chunking';
 import { KNOWLEDGE_DOMAIN, KNOWLEDGE_MIGRATIONS } from './migrations';
+import { ProgressPacer } from './progress-pacer';
 import { PackedVectors } from './vector-search';
 import { nativeText, said } from '../words';
 
 export const KNOWLEDGE_BATCH_SIZE = 64;
+/** At most ten progress events a second: enough for a progress bar, and ten renders at most. */
+export const KNOWLEDGE_PROGRESS_INTERVAL_MS = 100;
 /** The most files one base holds; a folder with more is cut there, and the person told. */
 export const MAX_KNOWLEDGE_FILES = 10_000;
 
@@ -68,6 +71,8 @@ export interface KnowledgeServiceOptions {
   inputPrice?(model: string): Promise<{ perMillion: number; currency: string } | undefined>;
   batchSize?: number;
   concurrency?: number;
+  /** The least time between two progress events of one indexing phase (default 100 ms). */
+  progressIntervalMs?: number;
   chunking?: ChunkOptions;
   now?: () => Date;
 }
@@ -196,10 +201,7 @@ export class KnowledgeService {
          FROM knowledge_files WHERE kb_id = ?`,
       [row.id],
     );
-    const chunks = this.#db.one<{ chunks: number; embedded: number }>(
-      `SELECT COUNT(*) AS chunks, COUNT(vector) AS embedded FROM knowledge_chunks WHERE kb_id = ?`,
-      [row.id],
-    );
+    const chunks = this.#chunkCounts(row.id);
     const error = parseError(row.error);
     return {
       id: row.id,
@@ -212,8 +214,8 @@ export class KnowledgeService {
       ...(error ? { error } : {}),
       files: Number(counts?.files ?? 0),
       refused: Number(counts?.refused ?? 0),
-      chunks: Number(chunks?.chunks ?? 0),
-      embedded: Number(chunks?.embedded ?? 0),
+      chunks: chunks.chunks,
+      embedded: chunks.embedded,
       tokens: Number(row.tokens),
       createdAt: row.created_at,
       updatedAt: row.updated_at,
@@ -234,23 +236,33 @@ export class KnowledgeService {
       'SELECT path, kind FROM knowledge_sources WHERE kb_id = ? ORDER BY added_at, path',
       [id],
     );
-    const fileList = this.#db
-      .all<FileRow & { chunks: number; embedded: number }>(
-        `SELECT f.*, COUNT(c.id) AS chunks, COUNT(c.vector) AS embedded
-           FROM knowledge_files f LEFT JOIN knowledge_chunks c ON c.file_id = f.id
-          WHERE f.kb_id = ? GROUP BY f.id ORDER BY f.status DESC, f.path`,
-        [id],
-      )
-      .map((f) => ({
-        id: f.id,
-        path: f.path,
-        name: f.name,
-        status: f.status,
-        reason: f.reason,
-        message: f.message,
-        chunks: Number(f.chunks),
-        embedded: Number(f.embedded),
-      }));
+    // The files listed first, then the chunks of those alone: counting every file's chunks
+    // read every chunk of the base (a quarter of a second at 50,000) for rows never shown.
+    const files = this.#db.all<FileRow>(
+      'SELECT * FROM knowledge_files WHERE kb_id = ? ORDER BY status DESC, path LIMIT ?',
+      [id, KNOWLEDGE_LIMITS.filesListed],
+    );
+    const counts = new Map(
+      files.length === 0
+        ? []
+        : this.#db
+            .all<{ file_id: string; chunks: number; embedded: number }>(
+              `SELECT file_id, COUNT(*) AS chunks, COUNT(vector) AS embedded FROM knowledge_chunks
+                WHERE file_id IN (${files.map(() => '?').join(',')}) GROUP BY file_id`,
+              files.map((f) => f.id),
+            )
+            .map((c) => [c.file_id, c]),
+    );
+    const fileList = files.map((f) => ({
+      id: f.id,
+      path: f.path,
+      name: f.name,
+      status: f.status,
+      reason: f.reason,
+      message: f.message,
+      chunks: Number(counts.get(f.id)?.chunks ?? 0),
+      embedded: Number(counts.get(f.id)?.embedded ?? 0),
+    }));
     return { ...summary, sources, fileList };
   }
 
@@ -515,45 +527,64 @@ export class KnowledgeService {
       toRead.push({ ...file, hash });
     }
 
-    const progress = (filesDone: number) => {
-      const counts = this.#chunkCounts(id);
-      this.#options.emit('knowledgeProgress', {
+    // Counted once, then kept up to date file by file (a count over 50,000 rows per file read
+    // was most of main's time while reading).
+    const counts = this.#chunkCounts(id);
+    const tokens = Number(this.#row(id).tokens);
+    const pacer = this.#progressPacer();
+    const progress = (filesDone: number) =>
+      pacer.update({
         kbId: id,
         phase: 'reading',
         files: { done: filesDone, total: toRead.length },
         chunks: { done: counts.embedded, total: counts.chunks },
-        tokens: Number(this.#row(id).tokens),
+        tokens,
       });
-    };
     progress(0);
     let done = 0;
-    await this.#options.readDocuments(
-      toRead.map((f) => f.path),
-      {
-        signal,
-        onResult: (index, result) => {
-          const file = toRead[index] as (typeof toRead)[number];
-          this.#storeFile(id, file, known.get(file.path), result);
-          done++;
-          progress(done);
+    try {
+      await this.#options.readDocuments(
+        toRead.map((f) => f.path),
+        {
+          signal,
+          onResult: (index, result) => {
+            const file = toRead[index] as (typeof toRead)[number];
+            const change = this.#storeFile(id, file, known.get(file.path), result);
+            counts.chunks += change.chunks;
+            counts.embedded += change.embedded;
+            done++;
+            progress(done);
+          },
         },
-      },
-    );
+      );
+    } finally {
+      pacer.flush();
+    }
   }
 
-  /** Saves one file's reading: its chunks (keeping the vectors of unchanged text), or its refusal. */
+  /**
+   * Saves one file's reading: its chunks (keeping the vectors of unchanged text), or its refusal.
+   * Returns how many chunks, and embedded chunks, the base gained (negative: lost).
+   */
   #storeFile(
     id: string,
     file: FoundFile & { hash: string | undefined },
     previous: FileRow | undefined,
     result: DocumentResult,
-  ): void {
+  ): { chunks: number; embedded: number } {
     const fileId = previous?.id ?? randomUUID();
     const now = this.#now();
     const name = basename(file.path);
+    const change = { chunks: 0, embedded: 0 };
     this.#db.transaction(() => {
       const kept = new Map<string, Uint8Array>();
       if (previous) {
+        const before = this.#db.one<{ chunks: number; embedded: number }>(
+          'SELECT COUNT(*) AS chunks, COUNT(vector) AS embedded FROM knowledge_chunks WHERE file_id = ?',
+          [fileId],
+        );
+        change.chunks -= Number(before?.chunks ?? 0);
+        change.embedded -= Number(before?.embedded ?? 0);
         for (const c of this.#db.all<{ hash: string; vector: ArrayBuffer | Uint8Array | null }>(
           'SELECT hash, vector FROM knowledge_chunks WHERE file_id = ? AND vector IS NOT NULL',
           [fileId],
@@ -588,6 +619,8 @@ export class KnowledgeService {
       );
       if (!result.ok) return;
       const chunks = chunkDocument(result.document, this.#options.chunking ?? CHUNK_OPTIONS);
+      change.chunks += chunks.length;
+      change.embedded += chunks.filter((chunk) => kept.has(chunk.hash)).length;
       chunks.forEach((chunk, ord) => {
         this.#db.run(
           `INSERT INTO knowledge_chunks (kb_id, file_id, ord, text, hash, page, headings,
@@ -609,21 +642,36 @@ export class KnowledgeService {
       });
     });
     this.#packs.delete(id);
+    return change;
   }
 
+  /** Progress events of one phase, paced (progress-pacer.ts); flush it when the phase ends. */
+  #progressPacer(): ProgressPacer<PayloadOf<Events['knowledgeProgress']>> {
+    return new ProgressPacer(
+      (progress) => this.#options.emit('knowledgeProgress', progress),
+      this.#options.progressIntervalMs ?? KNOWLEDGE_PROGRESS_INTERVAL_MS,
+    );
+  }
+
+  /**
+   * A base's chunks and how many are embedded, from the index on (kb_id, vector IS NULL) alone:
+   * `COUNT(vector)` would read every row (its text and vector) from the table instead.
+   */
   #chunkCounts(id: string): { chunks: number; embedded: number } {
-    const row = this.#db.one<{ chunks: number; embedded: number }>(
-      'SELECT COUNT(*) AS chunks, COUNT(vector) AS embedded FROM knowledge_chunks WHERE kb_id = ?',
+    const row = this.#db.one<{ chunks: number; pending: number | null }>(
+      'SELECT COUNT(*) AS chunks, SUM(vector IS NULL) AS pending FROM knowledge_chunks WHERE kb_id = ?',
       [id],
     );
-    return { chunks: Number(row?.chunks ?? 0), embedded: Number(row?.embedded ?? 0) };
+    const chunks = Number(row?.chunks ?? 0);
+    return { chunks, embedded: chunks - Number(row?.pending ?? 0) };
   }
 
   async #embed(id: string, signal: AbortSignal): Promise<void> {
     const base = this.#row(id);
+    // `(vector IS NULL) = 1` is the indexed expression, so only the rows to embed are read.
     const pending = this.#db
       .all<{ id: number }>(
-        'SELECT id FROM knowledge_chunks WHERE kb_id = ? AND vector IS NULL ORDER BY file_id, ord',
+        'SELECT id FROM knowledge_chunks WHERE kb_id = ? AND (vector IS NULL) = 1 ORDER BY file_id, ord',
         [id],
       )
       .map((r) => Number(r.id));
@@ -631,18 +679,20 @@ export class KnowledgeService {
       `SELECT COUNT(*) AS n FROM knowledge_files WHERE kb_id = ? AND status = 'ready'`,
       [id],
     );
-    const progress = () => {
-      const counts = this.#chunkCounts(id);
-      this.#options.emit('knowledgeProgress', {
+    // Counted once, then kept up to date batch by batch, as the batches are saved.
+    const counts = this.#chunkCounts(id);
+    let tokens = Number(base.tokens);
+    const pacer = this.#progressPacer();
+    const progress = () =>
+      pacer.update({
         kbId: id,
         phase: 'embedding',
         files: { done: Number(files?.n ?? 0), total: Number(files?.n ?? 0) },
         chunks: { done: counts.embedded, total: counts.chunks },
-        tokens: Number(this.#row(id).tokens),
+        tokens,
       });
-    };
     progress();
-    if (pending.length === 0) return;
+    if (pending.length === 0) return pacer.flush();
     const client = await this.#options.client(base.connection_id, `knowledge-${id}`);
     let dimensions = base.dimensions === null ? undefined : Number(base.dimensions);
     const size = Math.max(1, this.#options.batchSize ?? KNOWLEDGE_BATCH_SIZE);
@@ -687,20 +737,23 @@ export class KnowledgeService {
           return;
         }
         // A batch that arrived is kept, even if indexing stopped meanwhile.
+        let saved = 0;
         this.#db.transaction(() => {
           rows.forEach((row, i) => {
             const vector = result.vectors[i];
             if (vector)
-              this.#db.run('UPDATE knowledge_chunks SET vector = ? WHERE id = ?', [
+              saved += this.#db.run('UPDATE knowledge_chunks SET vector = ? WHERE id = ?', [
                 vectorToBytes(vector),
                 row.id,
-              ]);
+              ]).changes;
           });
           this.#db.run(
             'UPDATE knowledge_bases SET dimensions = COALESCE(dimensions, ?), tokens = tokens + ? WHERE id = ?',
             [dimensions ?? null, result.usage?.promptTokens ?? 0, id],
           );
         });
+        counts.embedded += saved;
+        tokens += result.usage?.promptTokens ?? 0;
         this.#packs.delete(id);
         progress();
       }
@@ -710,6 +763,7 @@ export class KnowledgeService {
       await Promise.all(Array.from({ length: Math.min(workers, batches.length) }, worker));
     } finally {
       signal.removeEventListener('abort', onCancel);
+      pacer.flush();
     }
     if (failure !== undefined && !signal.aborted) throw failure;
   }
@@ -721,15 +775,7 @@ export class KnowledgeService {
         'SELECT id, vector FROM knowledge_chunks WHERE kb_id = ? AND vector IS NOT NULL ORDER BY id',
         [id],
       );
-      const ids: number[] = [];
-      const vectors: Float32Array[] = [];
-      for (const row of rows) {
-        const vector = bytesToVector(row.vector);
-        if (vector.length !== dimensions) continue;
-        ids.push(Number(row.id));
-        vectors.push(vector);
-      }
-      pack = new PackedVectors(dimensions, ids, vectors);
+      pack = PackedVectors.fromBlobs(dimensions, rows);
       this.#packs.set(id, pack);
     }
     return pack;

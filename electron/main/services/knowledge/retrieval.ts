@@ -43,12 +43,21 @@ export interface ReplyRetrieval {
    * knowledge base. Throws, before anything is written, when it cannot retrieve.
    */
   prepare(conversationId: string, question: string): Promise<PreparedRetrieval | undefined>;
+  /**
+   * What a reply was asked with, from its record, to ask with it again (a stopped reply
+   * continued): the same sources, nothing embedded or searched. Undefined for a reply asked
+   * without a knowledge base.
+   */
+  recorded(replyId: string): RecordedRetrieval | undefined;
 }
 
-export interface PreparedRetrieval {
+export interface RecordedRetrieval {
   /** The messages to send: the history with the instructions and the sources added. */
   messages(history: ChatMessage[]): ChatMessage[];
-  /** Keeps the record with the reply, by its message id. */
+}
+
+export interface PreparedRetrieval extends RecordedRetrieval {
+  /** Keeps the record with the reply, by its message id (each reply asked with it, once). */
   save(replyId: string): void;
 }
 
@@ -345,6 +354,17 @@ export class KnowledgeRetrieval implements ReplyRetrieval, RetrievalRecords {
         );
       },
     };
+  }
+
+  recorded(replyId: string): RecordedRetrieval | undefined {
+    const record = this.record(replyId);
+    if (record === null) return undefined;
+    // The sources as they were numbered in the reply's prompt, from the copies kept with it.
+    const sources = record.chunks
+      .filter((c): c is RetrievedChunk & { source: number } => c.source !== null)
+      .sort((a, b) => a.source - b.source)
+      .map((c) => sourceBlock(c.source, c));
+    return { messages: (history) => withSources(history, record.question, sources) };
   }
 
   /** What a reply was asked with, or null when it was asked without a knowledge base. */

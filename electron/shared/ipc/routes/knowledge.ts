@@ -25,6 +25,8 @@ export const KNOWLEDGE_LIMITS = {
   question: 8000,
   topK: 50,
   droppedPaths: 100,
+  /** The most files a base's detail lists (its counts count them all). */
+  filesListed: 500,
 } as const;
 
 export const KNOWLEDGE_STATUSES = ['empty', 'indexing', 'ready', 'cancelled', 'failed'] as const;
@@ -72,7 +74,12 @@ export const knowledgeSourceSchema = z.object({
 
 export const knowledgeBaseDetailSchema = knowledgeBaseSchema.extend({
   sources: z.array(knowledgeSourceSchema),
-  fileList: z.array(knowledgeFileSchema),
+  /**
+   * The files not added first, then the others by path, at most `filesListed` in all: a base of
+   * thousands of files is not sent whole each time its screen loads (`files` and `refused`
+   * count every one).
+   */
+  fileList: z.array(knowledgeFileSchema).max(KNOWLEDGE_LIMITS.filesListed),
 });
 export type KnowledgeBaseDetail = z.infer<typeof knowledgeBaseDetailSchema>;
 

@@ -2,6 +2,8 @@ import { useEffect, useState } from 'react';
 import { Badge } from '../../components/badge';
 import { Notice } from '../../components/notice';
 import { Spinner } from '../../components/spinner';
+import { formatNumber } from '../../i18n/format';
+import { Message, useT, type MessageKey } from '../../i18n/i18n';
 import { failureOf, type FailureInfo } from '../../lib/errors';
 import {
   ago,
@@ -35,22 +37,23 @@ const SCHEDULES = Object.keys(SCHEDULE_LABELS) as BackupSchedule[];
 /** Backups shown before "Show all". */
 const SHOWN = 8;
 
-const PROBLEM_TITLES: Record<NonNullable<BackupStatus['problem']>['kind'], string> = {
-  no_folder: 'Backups are off',
-  missing: 'The backup folder is missing',
-  not_writable: 'The backup folder cannot be written to',
-  full: 'The backup drive is full',
-  failed: 'The last backup failed',
-  never: 'No backup yet',
-  overdue: 'Backups are overdue',
+const PROBLEM_TITLES: Record<NonNullable<BackupStatus['problem']>['kind'], MessageKey> = {
+  no_folder: 'backups.problem.no_folder',
+  missing: 'backups.problem.missing',
+  not_writable: 'backups.problem.not_writable',
+  full: 'backups.problem.full',
+  failed: 'backups.problem.failed',
+  never: 'backups.problem.never',
+  overdue: 'backups.problem.overdue',
 };
 
 /** Settings → Backups: the folder, the schedule, the status, and the backups to restore. */
 export function BackupsSection() {
   const status = useBackupsStore((state) => state.status);
   const statusFailure = useBackupsStore((state) => state.statusFailure);
-  const [failure, setFailure] = useState<{ title: string; info: FailureInfo } | undefined>();
+  const [failure, setFailure] = useState<{ title: MessageKey; info: FailureInfo } | undefined>();
   const [restoring, setRestoring] = useState<RestoreTarget | undefined>();
+  const t = useT();
 
   // Looked at afresh each time the section opens: a folder may have gone since the last event.
   useEffect(() => {
@@ -58,7 +61,7 @@ export function BackupsSection() {
     void loadBackups();
   }, []);
 
-  async function act(title: string, work: () => Promise<unknown>) {
+  async function act(title: MessageKey, work: () => Promise<unknown>) {
     setFailure(undefined);
     try {
       await work();
@@ -67,13 +70,15 @@ export function BackupsSection() {
     }
   }
 
+  const reveal = (id: string) => void act('backups.notShown', () => revealBackup(id));
+
   async function openFile() {
     setFailure(undefined);
     try {
       const preview = await openBackupFile();
       if (preview) setRestoring({ preview });
     } catch (error) {
-      setFailure({ title: 'The file could not be opened', info: failureOf(error) });
+      setFailure({ title: 'backups.fileNotOpened', info: failureOf(error) });
     }
   }
 
@@ -84,21 +89,19 @@ export function BackupsSection() {
       id="backups"
     >
       <h2 className="card-title" id="backups-title">
-        Backups
+        {t('backups.title')}
       </h2>
-      <p className="card-lead">
-        Your conversations, embeddings runs, settings and connections, copied into a folder you
-        choose (one your cloud drive syncs is best) and checked after every copy. API keys stay in
-        your keychain and are never in a backup; images stay in their gallery folder.
-      </p>
+      <p className="card-lead">{t('backups.lead')}</p>
       {!status ? (
         statusFailure ? (
-          <Notice tone="error" title="The backup status could not be read">
-            <p className="failure-message">{statusFailure.message}</p>
+          <Notice tone="error" title={t('backups.statusUnreadable')}>
+            <p className="failure-message" data-source="main">
+              {statusFailure.message}
+            </p>
           </Notice>
         ) : (
           <p className="muted">
-            <Spinner label="Loading" /> Loading…
+            <Spinner label={t('backups.loading')} /> {t('backups.loadingText')}
           </p>
         )
       ) : (
@@ -106,40 +109,40 @@ export function BackupsSection() {
           <StatusLine status={status} />
           <div className="backup-controls">
             <div className="field backup-folder-field">
-              <span className="field-label">Folder</span>
+              <span className="field-label">{t('backups.folder')}</span>
               <div className="backup-folder">
                 <span
                   className={status.folder ? 'backup-folder-path' : 'backup-folder-path muted'}
                   title={status.folder}
                 >
-                  {status.folder ?? 'No folder chosen'}
+                  {status.folder ?? t('backups.folder.none')}
                 </span>
                 <button
                   type="button"
                   className="button"
-                  onClick={() => void act('The folder was not changed', chooseBackupFolder)}
+                  onClick={() => void act('backups.folder.notChanged', chooseBackupFolder)}
                 >
-                  {status.folder ? 'Change folder…' : 'Choose folder…'}
+                  {status.folder ? t('backups.folder.change') : t('backups.folder.choose')}
                 </button>
               </div>
             </div>
             <div className="field">
               <label className="field-label" htmlFor="backup-schedule">
-                Back up
+                {t('backups.schedule')}
               </label>
               <select
                 id="backup-schedule"
                 className="select"
                 value={status.schedule}
                 onChange={(event) =>
-                  void act('The schedule was not saved', () =>
+                  void act('backups.schedule.notSaved', () =>
                     setBackupSchedule(event.target.value as BackupSchedule),
                   )
                 }
               >
                 {SCHEDULES.map((schedule) => (
                   <option key={schedule} value={schedule}>
-                    {SCHEDULE_LABELS[schedule]}
+                    {t(SCHEDULE_LABELS[schedule])}
                   </option>
                 ))}
               </select>
@@ -148,21 +151,23 @@ export function BackupsSection() {
               type="button"
               className="button button-primary backup-now"
               disabled={!status.folder || status.running !== undefined}
-              onClick={() => void act('The backup was not made', backUpNow)}
+              onClick={() => void act('backups.notMade', backUpNow)}
             >
-              {status.running?.kind === 'backup' ? 'Backing up…' : 'Back up now'}
+              {status.running?.kind === 'backup' ? t('backups.backingUp') : t('backups.now')}
             </button>
           </div>
           {failure && (
-            <Notice tone="error" title={failure.title}>
-              <p className="failure-message">{failure.info.message}</p>
+            <Notice tone="error" title={t(failure.title)}>
+              <p className="failure-message" data-source="main">
+                {failure.info.message}
+              </p>
             </Notice>
           )}
           <BackupList
             hasFolder={status.folder !== undefined}
             onRestore={(id) => setRestoring({ id })}
             onOpenFile={() => void openFile()}
-            onReveal={(id) => void act('The backup could not be shown', () => revealBackup(id))}
+            onReveal={reveal}
           />
         </>
       )}
@@ -175,6 +180,7 @@ function StatusLine({ status }: { status: BackupStatus }) {
   const now = useNow();
   const problem = status.problem;
   const tone = status.running ? 'running' : status.tone;
+  const t = useT();
   return (
     <div className="backup-status" role="status">
       <p className={`backup-headline backup-headline-${tone}`}>
@@ -183,25 +189,34 @@ function StatusLine({ status }: { status: BackupStatus }) {
       </p>
       {status.running ? (
         <p className="muted">
-          <Spinner label="Working" /> {stageLabel(status.running)}
+          <Spinner label={t('backups.working')} /> {stageLabel(status.running)}
         </p>
       ) : status.nextDueAt && status.tone !== 'off' ? (
         <p className="muted">
           {new Date(status.nextDueAt).getTime() <= now
-            ? 'Next backup: now'
-            : `Next backup: ${dateTime(status.nextDueAt)}`}
+            ? t('backups.next.now')
+            : t('backups.next', { time: dateTime(status.nextDueAt) })}
         </p>
       ) : null}
       {problem && status.tone === 'warning' && problem.kind !== 'never' && (
-        <Notice tone="warning" title={PROBLEM_TITLES[problem.kind]}>
-          <p className="failure-message">{problem.message}</p>
+        <Notice tone="warning" title={t(PROBLEM_TITLES[problem.kind])}>
+          <p className="failure-message" data-source="main">
+            {problem.message}
+          </p>
         </Notice>
       )}
-      {problem && status.tone === 'off' && <p className="muted">{problem.message}</p>}
+      {problem && status.tone === 'off' && (
+        <p className="muted" data-source="main">
+          {problem.message}
+        </p>
+      )}
       {status.lastVerified && status.tone !== 'off' && (
         <p className="muted backup-last">
-          {status.lastVerified.name} · {size(status.lastVerified.bytes)} · verified{' '}
-          {ago(status.lastVerified.at, now)}
+          {t('backups.lastVerified', {
+            name: status.lastVerified.name,
+            size: size(status.lastVerified.bytes),
+            ago: ago(status.lastVerified.at, now),
+          })}
         </p>
       )}
     </div>
@@ -224,25 +239,28 @@ function BackupList({
   const listFailure = useBackupsStore((state) => state.listFailure);
   const [all, setAll] = useState(false);
   const shown = all ? backups : backups.slice(0, SHOWN);
+  const t = useT();
 
   return (
     <div className="backup-list-block">
       <div className="backup-list-header">
-        <h3 className="backup-list-title">Restore</h3>
+        <h3 className="backup-list-title">{t('backups.restore')}</h3>
         <button type="button" className="button button-small" onClick={onOpenFile}>
-          Restore from a file…
+          {t('backups.restoreFromFile')}
         </button>
       </div>
       {listStatus === 'failed' && (
-        <Notice tone="error" title="The backups could not be listed">
-          <p className="failure-message">{listFailure?.message}</p>
+        <Notice tone="error" title={t('backups.listFailed')}>
+          <p className="failure-message" data-source="main">
+            {listFailure?.message}
+          </p>
         </Notice>
       )}
       {hasFolder && listStatus === 'ready' && backups.length === 0 && (
-        <p className="muted">No backups in the folder yet.</p>
+        <p className="muted">{t('backups.emptyFolder')}</p>
       )}
       {shown.length > 0 && (
-        <ul className="backup-list" aria-label="Backups in the folder">
+        <ul className="backup-list" aria-label={t('backups.list')}>
           {shown.map((backup) => (
             <BackupRow
               key={backup.id}
@@ -255,7 +273,9 @@ function BackupList({
       )}
       {backups.length > SHOWN && (
         <button type="button" className="button button-small" onClick={() => setAll(!all)}>
-          {all ? 'Show fewer' : `Show all ${backups.length}`}
+          {all
+            ? t('backups.showFewer')
+            : t('backups.showAll', { count: formatNumber(backups.length) })}
         </button>
       )}
     </div>
@@ -272,28 +292,44 @@ function BackupRow({
   onReveal: () => void;
 }) {
   const when = dateTime(backup.createdAt);
+  const t = useT();
   return (
     <li className="backup-row">
       <div className="backup-row-main">
         <p className="backup-row-title">
           <span className="backup-row-date">{when}</span>
-          {backup.state === 'verified' && <Badge tone="success">Verified</Badge>}
-          {backup.state === 'unchecked' && <Badge tone="neutral">Not checked</Badge>}
-          {backup.state === 'failed' && <Badge tone="warning">Failed its check</Badge>}
-          {backup.reason === 'before-restore' && <Badge tone="accent">Before a restore</Badge>}
+          {backup.state === 'verified' && (
+            <Badge tone="success">{t('backups.state.verified')}</Badge>
+          )}
+          {backup.state === 'unchecked' && (
+            <Badge tone="neutral">{t('backups.state.unchecked')}</Badge>
+          )}
+          {backup.state === 'failed' && <Badge tone="warning">{t('backups.state.failed')}</Badge>}
+          {backup.reason === 'before-restore' && (
+            <Badge tone="accent">{t('backups.beforeRestore')}</Badge>
+          )}
           {!backup.fromThisComputer && (
-            <Badge tone="neutral">From {backup.computerName ?? 'another computer'}</Badge>
+            <Badge tone="neutral">
+              {backup.computerName
+                ? t('backups.fromComputer', { computer: backup.computerName })
+                : t('backups.fromAnotherComputer')}
+            </Badge>
           )}
         </p>
         <p className="backup-row-detail muted">
           {backup.counts ? `${countsText(backup.counts)} · ` : ''}
           {size(backup.bytes)}
-          {backup.problem ? ` · ${backup.problem}` : ''}
+          {backup.problem ? ' · ' : ''}
+          {backup.problem && <span data-source="main">{backup.problem}</span>}
         </p>
       </div>
       <div className="backup-row-actions">
         <button type="button" className="button button-small" onClick={onReveal}>
-          Show<span className="visually-hidden"> the backup of {when} in its folder</span>
+          <Message
+            id="backups.row.show"
+            values={{ when }}
+            components={{ 0: <span className="visually-hidden" /> }}
+          />
         </button>
         <button
           type="button"
@@ -301,7 +337,11 @@ function BackupRow({
           onClick={onRestore}
           disabled={backup.state === 'failed'}
         >
-          Restore<span className="visually-hidden"> the backup of {when}</span>…
+          <Message
+            id="backups.row.restore"
+            values={{ when }}
+            components={{ 0: <span className="visually-hidden" /> }}
+          />
         </button>
       </div>
     </li>

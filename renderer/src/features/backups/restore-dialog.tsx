@@ -2,6 +2,7 @@ import { useEffect, useId, useRef, useState } from 'react';
 import { Badge } from '../../components/badge';
 import { Notice } from '../../components/notice';
 import { Spinner } from '../../components/spinner';
+import { Message, useT } from '../../i18n/i18n';
 import { failureOf, type FailureInfo } from '../../lib/errors';
 import { ago, countsText, dateTime, size, stageLabel } from './backup-format';
 import { previewBackup, restoreBackup } from './backups-actions';
@@ -30,6 +31,7 @@ export function RestoreDialog({
   const [phase, setPhase] = useState<'checking' | 'ready' | 'restoring' | 'restored'>('checking');
   const running = useBackupsStore((state) => state.status?.running);
   const now = useNow();
+  const t = useT();
 
   useEffect(() => {
     const dialog = ref.current;
@@ -93,49 +95,49 @@ export function RestoreDialog({
       }}
     >
       <h2 className="dialog-title" id={titleId}>
-        Restore a backup
+        {t('backups.dialog.title')}
       </h2>
       <div className="dialog-body">
         {phase === 'checking' && (
           <p className="muted">
-            <Spinner label="Checking" /> Checking the backup (its checksum, every table and its
-            rows)…
+            <Spinner label={t('backups.dialog.checking')} /> {t('backups.dialog.checkingText')}
           </p>
         )}
         {preview && <PreviewDetails preview={preview} now={now} />}
         {preview && !preview.restorable && (
-          <Notice tone="error" title="This backup cannot be restored">
-            <p className="failure-message">{preview.problem}</p>
+          <Notice tone="error" title={t('backups.dialog.cannotRestore')}>
+            <p className="failure-message" data-source="main">
+              {preview.problem}
+            </p>
           </Notice>
         )}
         {preview?.restorable && phase === 'ready' && !failure && (
           <Notice tone="info">
-            <p>
-              Your current data is backed up first, then replaced by this backup&apos;s, all at
-              once; the app then reloads. Images are not in backups: the gallery shows the images in
-              its folder.
-            </p>
+            <p>{t('backups.dialog.whatHappens')}</p>
           </Notice>
         )}
         {phase === 'restoring' && (
           <p className="muted" role="status">
-            <Spinner label="Restoring" /> {running ? stageLabel(running) : 'Restoring…'}
+            <Spinner label={t('backups.dialog.restoring')} />{' '}
+            {running ? stageLabel(running) : t('backups.stage.restoring')}
           </p>
         )}
         {phase === 'restored' && (
           <p role="status" className="restore-done">
-            Restored. The app is reloading…
+            {t('backups.dialog.restored')}
           </p>
         )}
         {failure && (
-          <Notice tone="error" title="Nothing was restored">
-            <p className="failure-message">{failure.message}</p>
+          <Notice tone="error" title={t('backups.dialog.nothingRestored')}>
+            <p className="failure-message" data-source="main">
+              {failure.message}
+            </p>
           </Notice>
         )}
       </div>
       <div className="dialog-actions">
         <button type="button" className="button" onClick={onClose} disabled={busy}>
-          Cancel
+          {t('common.cancel')}
         </button>
         <button
           type="button"
@@ -143,7 +145,7 @@ export function RestoreDialog({
           onClick={() => void restore()}
           disabled={!preview?.restorable || busy}
         >
-          {busy ? 'Restoring…' : 'Restore this backup'}
+          {busy ? t('backups.stage.restoring') : t('backups.dialog.restoreThis')}
         </button>
       </div>
     </dialog>
@@ -152,45 +154,51 @@ export function RestoreDialog({
 
 function PreviewDetails({ preview, now }: { preview: BackupPreview; now: number }) {
   const keyed = preview.connections.filter((c) => c.hadKey);
+  const t = useT();
+  const app = preview.appVersion
+    ? t('backups.preview.app', { version: preview.appVersion })
+    : t('backups.preview.appUnknown');
+  const made = preview.computerName
+    ? t('backups.preview.onComputer', { app, computer: preview.computerName })
+    : app;
   return (
     <div className="backup-preview">
       <dl className="backup-facts">
-        <dt>Taken</dt>
+        <dt>{t('backups.preview.taken')}</dt>
         <dd>
           {dateTime(preview.createdAt)}{' '}
           <span className="muted">({ago(preview.createdAt, now)})</span>
         </dd>
-        <dt>Made by</dt>
+        <dt>{t('backups.preview.madeBy')}</dt>
         <dd>
-          Relay Desktop {preview.appVersion ?? '(unknown version)'}
-          {preview.computerName ? ` on ${preview.computerName}` : ''}
-          {preview.fromThisComputer ? ' (this computer)' : ''}
+          {preview.fromThisComputer ? t('backups.preview.thisComputer', { app: made }) : made}
         </dd>
         {preview.counts && (
           <>
-            <dt>Holds</dt>
+            <dt>{t('backups.preview.holds')}</dt>
             <dd>{countsText(preview.counts)}</dd>
           </>
         )}
-        <dt>Size</dt>
+        <dt>{t('backups.preview.size')}</dt>
         <dd>{size(preview.bytes)}</dd>
-        <dt>Check</dt>
+        <dt>{t('backups.preview.check')}</dt>
         <dd>
           {preview.state === 'failed' ? (
-            <Badge tone="warning">Failed its check</Badge>
+            <Badge tone="warning">{t('backups.state.failed')}</Badge>
           ) : preview.checksumMatches ? (
-            <Badge tone="success">Checksum matches</Badge>
+            <Badge tone="success">{t('backups.preview.checksumMatches')}</Badge>
           ) : preview.restorable ? (
-            <>
-              <Badge tone="neutral">No checksum file</Badge> its own checks passed
-            </>
+            <Message
+              id="backups.preview.noChecksum"
+              components={{ 0: <Badge tone="neutral">{null}</Badge> }}
+            />
           ) : (
-            <Badge tone="warning">Refused</Badge>
+            <Badge tone="warning">{t('backups.preview.refused')}</Badge>
           )}
         </dd>
         {preview.connections.length > 0 && (
           <>
-            <dt>Connections</dt>
+            <dt>{t('backups.preview.connections')}</dt>
             <dd>
               <ul className="backup-connections">
                 {preview.connections.map((c) => (
@@ -200,11 +208,7 @@ function PreviewDetails({ preview, now }: { preview: BackupPreview; now: number 
                 ))}
               </ul>
               {keyed.length > 0 && (
-                <p className="muted">
-                  API keys are never in a backup: if this computer&apos;s keychain does not have
-                  them, the app asks for {keyed.length === 1 ? 'the key' : 'each key'} after the
-                  restore.
-                </p>
+                <p className="muted">{t('backups.preview.keys', { count: keyed.length })}</p>
               )}
             </dd>
           </>

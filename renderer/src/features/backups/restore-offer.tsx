@@ -1,5 +1,6 @@
 import { useState } from 'react';
 import { Notice } from '../../components/notice';
+import { useT } from '../../i18n/i18n';
 import { failureOf, type FailureInfo } from '../../lib/errors';
 import { openBackupFile } from './backups-actions';
 import { RestoreDialog, type RestoreTarget } from './restore-dialog';
@@ -9,6 +10,7 @@ import './backups.css';
 export function RestoreOffer() {
   const [target, setTarget] = useState<RestoreTarget | undefined>();
   const [failure, setFailure] = useState<FailureInfo | undefined>();
+  const t = useT();
 
   async function open() {
     setFailure(undefined);
@@ -23,18 +25,17 @@ export function RestoreOffer() {
   return (
     <section className="restore-offer" aria-labelledby="restore-offer-title">
       <h2 className="restore-offer-title" id="restore-offer-title">
-        Moving from another computer?
+        {t('backups.offer.title')}
       </h2>
-      <p className="muted">
-        Restore a Relay Desktop backup: your conversations, settings and connections come back; the
-        app asks for each connection&apos;s API key, since keys are never in a backup.
-      </p>
+      <p className="muted">{t('backups.offer.body')}</p>
       <button type="button" className="button" onClick={() => void open()}>
-        Restore from a backup…
+        {t('backups.offer.action')}
       </button>
       {failure && (
-        <Notice tone="error" title="The file could not be opened">
-          <p className="failure-message">{failure.message}</p>
+        <Notice tone="error" title={t('backups.fileNotOpened')}>
+          <p className="failure-message" data-source="main">
+            {failure.message}
+          </p>
         </Notice>
       )}
       <RestoreDialog target={target} onClose={() => setTarget(undefined)} />

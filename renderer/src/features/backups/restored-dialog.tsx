@@ -1,6 +1,7 @@
 import { useEffect, useId, useRef, useState } from 'react';
 import { KeyEntry } from '../../components/key-entry';
 import { Notice } from '../../components/notice';
+import { Message, useT } from '../../i18n/i18n';
 import { failureOf, type FailureInfo } from '../../lib/errors';
 import { dateTime } from './backup-format';
 import {
@@ -29,6 +30,7 @@ export function RestoredDialog() {
   const [failure, setFailure] = useState<FailureInfo | undefined>();
   const [closing, setClosing] = useState(false);
   const open = restored !== undefined && !closing;
+  const t = useT();
 
   useEffect(() => {
     const dialog = ref.current;
@@ -67,28 +69,31 @@ export function RestoredDialog() {
       }}
     >
       <h2 className="dialog-title" id={titleId}>
-        Backup restored
+        {t('backups.restored.title')}
       </h2>
       {restored && (
         <div className="dialog-body">
           <p>
-            Your data is now as it was on {dateTime(restored.backupCreatedAt)}. The data from just
-            before the restore was kept as <strong>{fileName(restored.safetyBackup)}</strong>:
-            restore it to go back.
+            <Message
+              id="backups.restored.body"
+              values={{
+                date: dateTime(restored.backupCreatedAt),
+                file: fileName(restored.safetyBackup),
+              }}
+              components={{ 0: <strong /> }}
+            />
           </p>
           {needing.length > 0 && (
             <div className="restored-keys">
-              <p>
-                {needing.length === 1
-                  ? 'This connection needs its API key on this computer'
-                  : `These ${needing.length} connections need their API keys on this computer`}{' '}
-                (keys are never in a backup):
-              </p>
+              <p>{t('backups.restored.needKeys', { count: needing.length })}</p>
               {needing.map((connection) => (
                 <div key={connection.id} className="restored-key">
                   <KeyEntry
-                    label={`API key for ${connection.name} (${connection.baseUrl})`}
-                    submitLabel="Save key"
+                    label={t('backups.restored.keyFor', {
+                      name: connection.name,
+                      address: connection.baseUrl,
+                    })}
+                    submitLabel={t('backups.restored.saveKey')}
                     onSubmit={(key) => act(() => giveConnectionKey(connection.id, key))}
                   />
                 </div>
@@ -98,33 +103,38 @@ export function RestoredDialog() {
           {restored.backupFolder && !hasFolder && (
             <Notice
               tone="info"
-              title="Keep backing up?"
+              title={t('backups.restored.keepBackingUp')}
               actions={
                 <button
                   type="button"
                   className="button"
                   onClick={() => void act(useRestoredBackupFolder)}
                 >
-                  Back up into that folder
+                  {t('backups.restored.useFolder')}
                 </button>
               }
             >
               <p>
-                Backups are off on this computer. The restored backup came from{' '}
-                <strong>{restored.backupFolder}</strong>.
+                <Message
+                  id="backups.restored.offHere"
+                  values={{ folder: restored.backupFolder }}
+                  components={{ 0: <strong /> }}
+                />
               </p>
             </Notice>
           )}
           {failure && (
-            <Notice tone="error" title="That did not work">
-              <p className="failure-message">{failure.message}</p>
+            <Notice tone="error" title={t('backups.restored.failed')}>
+              <p className="failure-message" data-source="main">
+                {failure.message}
+              </p>
             </Notice>
           )}
         </div>
       )}
       <div className="dialog-actions">
         <button type="button" className="button button-primary" onClick={() => void done()}>
-          {needing.length > 0 ? 'Later' : 'Done'}
+          {needing.length > 0 ? t('backups.restored.later') : t('backups.restored.done')}
         </button>
       </div>
     </dialog>

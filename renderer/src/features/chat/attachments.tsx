@@ -15,21 +15,29 @@ import {
   type DragEvent,
 } from 'react';
 import { Icon } from '../../components/icon';
+import { formatFileSize, formatList, formatNumber } from '../../i18n/format';
+import { t, useT } from '../../i18n/i18n';
 import { failureOf, useMainMessageText } from '../../lib/errors';
 import { relayBridge, requireBridge } from '../../lib/relay-bridge';
 import { showSavedToast, showToast } from '../../lib/toasts';
 import type { AttachmentInfo, AttachmentRefusal } from './chat-types';
 
-/** A size as people read it: 812 B, 14 KB, 2.3 MB. */
-export function formatBytes(bytes: number): string {
-  if (bytes < 1024) return `${bytes} B`;
-  if (bytes < 1024 * 1024) return `${Math.round(bytes / 1024)} KB`;
-  const mb = bytes / (1024 * 1024);
-  return `${mb < 10 ? mb.toFixed(1) : Math.round(mb)} MB`;
-}
-
-export function formatTokens(tokens: number): string {
-  return `~${tokens.toLocaleString('en')} token${tokens === 1 ? '' : 's'}`;
+/**
+ * What a file chip says after the name: its size, pages or pixels, and its estimated tokens
+ * ("14 kB · 3 pages · ~800 tokens"), in the language of the moment.
+ */
+function fileFacts(file: AttachmentInfo, withTokens: boolean): string {
+  const facts = [formatFileSize(file.bytes)];
+  if (file.pages !== undefined) facts.push(t('chat.attachments.pages', { count: file.pages }));
+  if (withTokens && file.width !== undefined && file.height !== undefined)
+    facts.push(
+      t('chat.attachments.pixels', {
+        width: formatNumber(file.width),
+        height: formatNumber(file.height),
+      }),
+    );
+  if (withTokens) facts.push(t('chat.attachments.tokens', { count: file.tokens }));
+  return facts.join(' · ');
 }
 
 /** About four characters a token, as main estimates it. */
@@ -123,7 +131,7 @@ export function useAttachmentDrafts(conversationId: string): AttachmentDrafts {
         }
         for (const file of inMemory) {
           const result = await bridge.attachBytes({
-            name: file.name || 'pasted file',
+            name: file.name || t('chat.attachments.pastedName'),
             base64: await base64Of(file),
           });
           attached.push(...result.attached);
@@ -188,6 +196,7 @@ export function AttachmentChips({
   textTokens: number;
 }) {
   const mainText = useMainMessageText();
+  const t = useT();
   const { files, refused, reading } = drafts;
   if (files.length === 0 && refused.length === 0 && !reading) return null;
   const total = drafts.tokens + textTokens;
@@ -195,24 +204,17 @@ export function AttachmentChips({
   return (
     <div className="chat-attachments">
       {files.length > 0 && (
-        <ul className="chat-attachment-chips" aria-label="Attached files">
+        <ul className="chat-attachment-chips" aria-label={t('chat.attachments.attached')}>
           {files.map((file) => (
             <li key={file.id} className="chat-attachment-chip" data-kind={file.kind}>
               <AttachmentIcon file={file} />
               <span className="chat-attachment-name">{file.name}</span>
-              <span className="chat-attachment-meta">
-                {formatBytes(file.bytes)}
-                {file.pages !== undefined
-                  ? ` · ${file.pages} page${file.pages === 1 ? '' : 's'}`
-                  : ''}
-                {file.width !== undefined ? ` · ${file.width}×${file.height} px` : ''} ·{' '}
-                {formatTokens(file.tokens)}
-              </span>
+              <span className="chat-attachment-meta">{fileFacts(file, true)}</span>
               <button
                 type="button"
                 className="icon-button"
-                aria-label={`Remove ${file.name}`}
-                title={`Remove ${file.name}`}
+                aria-label={t('chat.attachments.remove', { name: file.name })}
+                title={t('chat.attachments.remove', { name: file.name })}
                 onClick={() => drafts.remove(file.id)}
               >
                 <Icon name="close" />
@@ -223,7 +225,7 @@ export function AttachmentChips({
       )}
       {reading && (
         <p className="chat-composer-hint" role="status">
-          Reading the files…
+          {t('chat.attachments.reading')}
         </p>
       )}
       {files.length > 0 && (
@@ -232,19 +234,29 @@ export function AttachmentChips({
           role={over ? 'alert' : undefined}
         >
           {over
-            ? `With its files this message is about ${total.toLocaleString('en')} tokens, more than the ${contextTokens.toLocaleString('en')} the model takes: remove a file, or raise the limit in Settings.`
-            : `About ${total.toLocaleString('en')} tokens with the files${contextTokens === undefined ? '' : ` (the model takes ${contextTokens.toLocaleString('en')})`}.`}
+            ? t('chat.attachments.overLimit', {
+                count: total,
+                limit: formatNumber(contextTokens),
+              })
+            : contextTokens === undefined
+              ? t('chat.attachments.total', { count: total })
+              : t('chat.attachments.totalOfLimit', {
+                  count: total,
+                  limit: formatNumber(contextTokens),
+                })}
         </p>
       )}
       {refused.length > 0 && (
         <div className="chat-attachment-refused" role="alert">
-          <ul aria-label="Files not added">
+          <ul aria-label={t('chat.attachments.refused')}>
             {refused.map((refusal, index) => (
-              <li key={`${refusal.name}-${index}`}>{mainText(refusal)}</li>
+              <li key={`${refusal.name}-${index}`} data-source="main">
+                {mainText(refusal)}
+              </li>
             ))}
           </ul>
           <button type="button" className="button button-small" onClick={drafts.dismissRefused}>
-            Dismiss
+            {t('chat.dismiss')}
           </button>
         </div>
       )}
@@ -272,9 +284,11 @@ export async function imagesWarning(
     return undefined; // No list to go by: main and the relay decide.
   }
   if (accepts !== false) return undefined;
-  const one = images.length === 1;
-  const list = one ? images[0]! : `${images.slice(0, -1).join(', ')} and ${images.at(-1)!}`;
-  return `${model} does not accept images, so ${list} ${one ? 'was' : 'were'} not sent: choose a model that accepts images, remove ${one ? 'the image' : 'the images'}, or mark ${model} as accepting images on the Models screen.`;
+  return t('chat.attachments.imagesRefused', {
+    count: images.length,
+    model,
+    images: formatList(images),
+  });
 }
 
 /** Thumbnails of sent images, by attachment id, kept while the page lives (they never change). */
@@ -316,46 +330,51 @@ async function openFile(file: AttachmentInfo) {
   try {
     await requireBridge().openAttachment({ id: file.id });
   } catch (error) {
-    showToast(`${file.name} was not opened: ${failureOf(error).message}`, { tone: 'error' });
+    showToast(
+      t('chat.attachments.notOpened', { name: file.name, message: failureOf(error).message }),
+      { tone: 'error' },
+    );
   }
 }
 
 async function saveFile(file: AttachmentInfo) {
   try {
     const result = await requireBridge().saveAttachment({ id: file.id });
-    if (result.saved && result.path) showSavedToast(`Saved ${file.name}.`, result.path);
+    if (result.saved && result.path)
+      showSavedToast(t('chat.attachments.saved', { name: file.name }), result.path);
   } catch (error) {
-    showToast(`${file.name} was not saved: ${failureOf(error).message}`, { tone: 'error' });
+    showToast(
+      t('chat.attachments.notSaved', { name: file.name, message: failureOf(error).message }),
+      { tone: 'error' },
+    );
   }
 }
 
 /** The files sent with a message, each with Open and Save as. */
 export function MessageAttachments({ files }: { files: readonly AttachmentInfo[] }) {
+  const t = useT();
   return (
-    <ul className="chat-message-attachments" aria-label="Files sent">
+    <ul className="chat-message-attachments" aria-label={t('chat.attachments.sent')}>
       {files.map((file) => (
         <li key={file.id} className="chat-attachment-chip" data-kind={file.kind}>
           <AttachmentIcon file={file} />
           <span className="chat-attachment-name">{file.name}</span>
-          <span className="chat-attachment-meta">
-            {formatBytes(file.bytes)}
-            {file.pages !== undefined ? ` · ${file.pages} page${file.pages === 1 ? '' : 's'}` : ''}
-          </span>
+          <span className="chat-attachment-meta">{fileFacts(file, false)}</span>
           <button
             type="button"
             className="button button-small"
-            aria-label={`Open ${file.name}`}
+            aria-label={t('chat.attachments.open.label', { name: file.name })}
             onClick={() => void openFile(file)}
           >
-            Open
+            {t('chat.attachments.open')}
           </button>
           <button
             type="button"
             className="button button-small"
-            aria-label={`Save ${file.name} as`}
+            aria-label={t('chat.attachments.saveAs.label', { name: file.name })}
             onClick={() => void saveFile(file)}
           >
-            Save as…
+            {t('chat.attachments.saveAs')}
           </button>
         </li>
       ))}

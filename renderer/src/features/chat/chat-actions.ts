@@ -1,4 +1,6 @@
 /** What the chat screen asks of main; outcomes go to the stores as events. */
+import { formatList } from '../../i18n/format';
+import { t } from '../../i18n/i18n';
 import { copyText } from '../../lib/clipboard';
 import { failureOf } from '../../lib/errors';
 import { requireBridge } from '../../lib/relay-bridge';
@@ -318,9 +320,9 @@ export function editAndResend(messageId: string, text: string, stream = true): P
 export async function copyMessage(text: string): Promise<void> {
   try {
     await copyText(text);
-    showToast('Copied to the clipboard.');
+    showToast(t('chat.toast.copied'));
   } catch (error) {
-    showToast(`Not copied: ${failureOf(error).message}`, { tone: 'error' });
+    showToast(t('chat.toast.notCopied', { message: failureOf(error).message }), { tone: 'error' });
   }
 }
 
@@ -409,7 +411,7 @@ export async function branchFromHere(messageId: string): Promise<string | undefi
   return reportFailure(async () => {
     const created = await requireBridge().forkConversation({ messageId });
     chat().conversationUpdated(created);
-    showToast(`Branched into “${created.title}”.`);
+    showToast(t('chat.toast.branched', { title: created.title }));
     await openConversation(created.id);
     return created.id;
   });
@@ -511,13 +513,15 @@ export async function jumpToHit(
 export async function exportConversations(ids: string[], format: 'markdown' | 'json' | 'zip') {
   const result = await reportFailure(() => requireBridge().exportConversations({ ids, format }));
   if (!result?.saved) return;
+  const saved =
+    result.path === undefined
+      ? t('chat.toast.exportedChosen', { count: result.count })
+      : t('chat.toast.exported', { count: result.count, path: result.path });
   const left = result.filesLeftOut ?? [];
-  const leftOut =
-    left.length === 0
-      ? ''
-      : ` A JSON file does not carry the files sent in it (${left.join(', ')}): export it as a zip to keep them.`;
   showSavedToast(
-    `Saved ${result.count === 1 ? 'the conversation' : `${result.count} conversations`} to ${result.path ?? 'the chosen file'}.${leftOut}`,
+    left.length === 0
+      ? saved
+      : `${saved} ${t('chat.toast.filesLeftOut', { names: formatList(left) })}`,
     result.path,
   );
 }
@@ -534,11 +538,9 @@ export async function importConversations(): Promise<void> {
     await loadConversations();
     const count = result.conversationIds.length;
     showToast(
-      `Imported ${count === 1 ? 'one conversation' : `${count} conversations`}.${
-        result.refused.length > 0
-          ? ` ${result.refused.length === 1 ? 'One file was' : `${result.refused.length} files were`} not imported.`
-          : ''
-      }`,
+      result.refused.length > 0
+        ? `${t('chat.toast.imported', { count })} ${t('chat.toast.importRefused', { count: result.refused.length })}`
+        : t('chat.toast.imported', { count }),
     );
     const first = result.conversationIds[0];
     if (first) await openConversation(first);
@@ -552,7 +554,7 @@ export async function importConversations(): Promise<void> {
 export async function replaceKeyAndRegenerate(conversationId: string, apiKey: string) {
   const bridge = requireBridge();
   const active = (await bridge.listConnections()).find((c) => c.active);
-  if (!active) throw new Error('No connection is in use.');
+  if (!active) throw new Error(t('chat.noConnection'));
   await bridge.updateConnection({ id: active.id, changes: { apiKey } });
   await regenerateReply(conversationId);
 }

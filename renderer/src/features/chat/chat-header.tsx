@@ -1,6 +1,7 @@
 import { lazy, Suspense, useEffect, useId, useState } from 'react';
 import { Icon } from '../../components/icon';
 import { PopoverButton } from '../../components/popover-button';
+import { useT } from '../../i18n/i18n';
 import { relayBridge, type RelayModel } from '../../lib/relay-bridge';
 import { saveConversationSettings } from './chat-actions';
 import { useChatStore } from './chat-store';
@@ -22,20 +23,22 @@ export function ChatHeader({
   /** The conversation is open and shown: its model and options can be changed. */
   ready: boolean;
 }) {
+  const t = useT();
   const listHidden = useChatStore((s) => s.listHidden);
+  const toggleName = t(listHidden ? 'chat.list.show' : 'chat.list.hide');
   return (
     <header className="chat-header">
       <button
         type="button"
         className="icon-button"
-        aria-label={listHidden ? 'Show the conversation list' : 'Hide the conversation list'}
-        title={`${listHidden ? 'Show' : 'Hide'} the conversation list`}
+        aria-label={toggleName}
+        title={toggleName}
         aria-expanded={!listHidden}
         onClick={() => useChatStore.getState().listToggled()}
       >
         <Icon name="sidebar" />
       </button>
-      <p className="chat-header-title">{conversation?.title ?? 'No conversation open'}</p>
+      <p className="chat-header-title">{conversation?.title ?? t('chat.header.none')}</p>
       {conversation && <PromptOrigin conversationId={conversation.id} />}
       {conversation && <ConversationCostSummary conversation={conversation} />}
       {ready && conversation && (
@@ -56,6 +59,7 @@ export function ChatHeader({
  * again when the library changes; nothing when there is none or the prompt was deleted since.
  */
 function PromptOrigin({ conversationId }: { conversationId: string }) {
+  const t = useT();
   const [origin, setOrigin] = useState<{ name: string; icon: string } | undefined>();
   const [changes, setChanges] = useState(0);
   useEffect(() => relayBridge()?.onPromptsChanged(() => setChanges((n) => n + 1)), []);
@@ -78,8 +82,8 @@ function PromptOrigin({ conversationId }: { conversationId: string }) {
   }, [conversationId, changes]);
   if (!origin) return null;
   return (
-    <p className="chat-prompt-origin" title={`Started from the prompt “${origin.name}”`}>
-      <span className="visually-hidden">From the prompt </span>
+    <p className="chat-prompt-origin" title={t('chat.promptOrigin.title', { name: origin.name })}>
+      <span className="visually-hidden">{t('chat.promptOrigin.label')} </span>
       {origin.icon && <span aria-hidden="true">{origin.icon} </span>}
       <span className="chat-prompt-origin-name">{origin.name}</span>
     </p>
@@ -91,6 +95,7 @@ function PromptOrigin({ conversationId }: { conversationId: string }) {
  * model gets the one last used for chat (or the first chat model) as soon as the list is known.
  */
 function ModelChip({ conversation }: { conversation: ConversationSummary }) {
+  const t = useT();
   const [models, setModels] = useState<RelayModel[]>([]);
 
   useEffect(() => {
@@ -115,15 +120,15 @@ function ModelChip({ conversation }: { conversation: ConversationSummary }) {
   }
 
   return (
-    <label className="chat-model-chip" title="The model this conversation asks: click to change">
+    <label className="chat-model-chip" title={t('chat.model.chipTitle')}>
       <Icon name="models" />
       <select
-        aria-label="Chat model"
+        aria-label={t('chat.model.label')}
         value={conversation.model ?? ''}
         data-unset={conversation.model ? undefined : true}
         onChange={(event) => void chooseModel(event.target.value)}
       >
-        {!conversation.model && <option value="">Choose a model</option>}
+        {!conversation.model && <option value="">{t('chat.model.choose')}</option>}
         {conversation.model && !models.some((m) => m.id === conversation.model) && (
           <option value={conversation.model}>{conversation.model}</option>
         )}
@@ -140,20 +145,21 @@ function ModelChip({ conversation }: { conversation: ConversationSummary }) {
 
 /** "Chat options": how replies arrive and what Enter does, in a small panel under an icon. */
 function ChatOptions() {
+  const t = useT();
   const stream = useChatStore((s) => s.stream);
   const enterSends = useChatStore((s) => s.enterSends);
   const settingsOpen = useChatStore((s) => s.settingsOpen);
   return (
-    <PopoverButton label="Chat options" icon="sliders">
+    <PopoverButton label={t('chat.options')} icon="sliders">
       <Option
-        label="Stream"
-        hint="Show replies as they are written."
+        label={t('chat.options.stream')}
+        hint={t('chat.options.stream.hint')}
         checked={stream}
         onChange={(on) => useChatStore.getState().streamSet(on)}
       />
       <Option
-        label="Enter sends"
-        hint={enterSends ? 'Shift+Enter starts a new line.' : 'Ctrl+Enter sends.'}
+        label={t('chat.options.enterSends')}
+        hint={t(enterSends ? 'chat.options.enterSends.on' : 'chat.options.enterSends.off')}
         checked={enterSends}
         onChange={(on) => useChatStore.getState().enterSendsSet(on)}
       />
@@ -163,7 +169,7 @@ function ChatOptions() {
         aria-expanded={settingsOpen}
         onClick={() => useChatStore.getState().settingsToggled()}
       >
-        {settingsOpen ? 'Hide system prompt and sampling' : 'System prompt and sampling…'}
+        {t(settingsOpen ? 'chat.options.sampling.hide' : 'chat.options.sampling.show')}
       </button>
     </PopoverButton>
   );

@@ -2,6 +2,7 @@ import './chat.css';
 import { useEffect } from 'react';
 import { Notice } from '../../components/notice';
 import { failureTitle, useMainMessageText } from '../../lib/errors';
+import { useT } from '../../i18n/i18n';
 import {
   loadConversations,
   openConversation,
@@ -19,6 +20,7 @@ import { MessageList } from './message-list';
 
 /** The chat screen: conversations on the left, the open one with its composer on the right. */
 export function ChatScreen() {
+  const t = useT();
   const activeId = useChatStore((s) => s.activeId);
   const conversation = useChatStore((s) => s.conversations.find((c) => c.id === s.activeId));
   const viewStatus = useChatStore((s) => s.viewStatus);
@@ -44,9 +46,9 @@ export function ChatScreen() {
 
   return (
     <div className="chat-screen" data-list-hidden={listHidden || undefined}>
-      <h1 className="visually-hidden">Chat</h1>
+      <h1 className="visually-hidden">{t('screen.chat')}</h1>
       {!listHidden && <ConversationList />}
-      <section className="chat-main" aria-label={conversation?.title ?? 'Chat'}>
+      <section className="chat-main" aria-label={conversation?.title ?? t('screen.chat')}>
         <ChatHeader
           conversation={conversation}
           ready={activeId !== undefined && viewStatus === 'ready'}
@@ -54,20 +56,20 @@ export function ChatScreen() {
         {refusals.length > 0 && (
           <Notice
             tone="warning"
-            title="Not imported"
+            title={t('chat.import.refused.title')}
             actions={
               <button
                 type="button"
                 className="button button-small"
                 onClick={() => useChatStore.getState().importRefused([])}
               >
-                Dismiss
+                {t('chat.dismiss')}
               </button>
             }
           >
-            <ul className="chat-refusals" aria-label="Files not imported">
+            <ul className="chat-refusals" aria-label={t('chat.import.refused.list')}>
               {refusals.map((refusal, index) => (
-                <li key={`${index}-${refusal.name}`}>
+                <li key={`${index}-${refusal.name}`} data-source="main">
                   {mainText({ ...refusal, message: refusal.reason })}
                 </li>
               ))}
@@ -84,29 +86,33 @@ export function ChatScreen() {
                 className="button button-small"
                 onClick={() => useChatStore.getState().actionFailed(undefined)}
               >
-                Dismiss
+                {t('chat.dismiss')}
               </button>
             }
           >
-            <p className="failure-message">{actionFailure.message}</p>
+            <p className="failure-message" data-source="main">
+              {actionFailure.message}
+            </p>
           </Notice>
         )}
         {!activeId && listStatus !== 'loading' && <ChatWelcome />}
         {activeId && viewStatus === 'failed' && (
           <Notice
             tone="error"
-            title="The conversation could not be opened"
+            title={t('chat.open.failed')}
             actions={
               <button
                 type="button"
                 className="button"
                 onClick={() => void openConversation(activeId)}
               >
-                Try again
+                {t('chat.tryAgain')}
               </button>
             }
           >
-            <p className="failure-message">{viewFailure?.message}</p>
+            <p className="failure-message" data-source="main">
+              {viewFailure?.message}
+            </p>
           </Notice>
         )}
         {activeId && viewStatus === 'ready' && conversation && (

@@ -1,26 +1,21 @@
 import { useEffect, useState } from 'react';
 import { Icon } from '../../components/icon';
 import { Spinner } from '../../components/spinner';
+import { Message, t as translate, useT, type MessageKey } from '../../i18n/i18n';
 import { failureOf, type FailureInfo } from '../../lib/errors';
 import { relayBridge } from '../../lib/relay-bridge';
 import { newConversation } from './chat-actions';
 import { useChatStore } from './chat-store';
 
-/** Three ways to start, each a short title and the message it puts in the message box. */
+/**
+ * Three ways to start, each a short title and the message it puts in the message box (in the
+ * person's language, so the model answers in it).
+ */
 export const SUGGESTIONS = [
-  {
-    title: 'Explain something',
-    prompt: 'Explain how a streamed reply travels from a model to my screen, in three short steps.',
-  },
-  {
-    title: 'Draft a message',
-    prompt: "Draft a friendly reminder to my team about tomorrow's 10:00 planning meeting.",
-  },
-  {
-    title: 'Brainstorm',
-    prompt: 'Give me five ideas for a small weekend project I could finish in two days.',
-  },
-] as const;
+  { title: 'chat.suggestion.explain', prompt: 'chat.suggestion.explain.prompt' },
+  { title: 'chat.suggestion.draft', prompt: 'chat.suggestion.draft.prompt' },
+  { title: 'chat.suggestion.brainstorm', prompt: 'chat.suggestion.brainstorm.prompt' },
+] as const satisfies readonly { title: MessageKey; prompt: MessageKey }[];
 
 type Relay =
   | { state: 'loading' }
@@ -39,6 +34,7 @@ export function ChatWelcome({
   /** The empty conversation open, with its model; none when no conversation is open. */
   conversation?: { id: string; model: string | null } | undefined;
 }) {
+  const t = useT();
   const [relay, setRelay] = useState<Relay>({ state: 'loading' });
   const [starting, setStarting] = useState(false);
   const [attempt, setAttempt] = useState(0);
@@ -54,7 +50,7 @@ export function ChatWelcome({
         const list = await bridge.listModels();
         const chat = list.models.filter((m) => m.kind === 'chat');
         if (chat.length === 0)
-          throw Object.assign(new Error('This relay offers no chat model.'), {
+          throw Object.assign(new Error(translate('chat.welcome.noChatModel')), {
             kind: 'not_found',
           });
         const model = list.lastModel.chat ?? chat[0]?.id;
@@ -100,22 +96,24 @@ export function ChatWelcome({
         <Icon name="sparkle" />
       </span>
       <h2 id="chat-welcome-title" className="chat-welcome-title">
-        {conversation ? 'Ask anything' : 'Start a conversation'}
+        {t(conversation ? 'chat.welcome.askAnything' : 'chat.welcome.start')}
       </h2>
       {relay.state === 'loading' && !conversation && (
         <p className="muted" role="status">
-          <Spinner label="Looking for chat models" /> Looking for chat models…
+          <Spinner label={t('chat.welcome.looking')} /> {t('chat.welcome.looking.text')}
         </p>
       )}
       {relay.state === 'failed' ? (
         <div className="chat-welcome-problem" role="alert">
           <p>
-            {relay.connection ? `${relay.connection}: ` : ''}
-            {relay.failure.message}
+            {relay.connection
+              ? `${t('chat.welcome.failureFrom', { connection: relay.connection })} `
+              : ''}
+            <span data-source="main">{relay.failure.message}</span>
           </p>
           <div className="chat-welcome-actions">
             <button type="button" className="button" onClick={() => setAttempt((n) => n + 1)}>
-              Try again
+              {t('chat.tryAgain')}
             </button>
             {!relay.isDemo && (
               <button
@@ -124,8 +122,8 @@ export function ChatWelcome({
                 disabled={starting}
                 onClick={() => void tryDemo()}
               >
-                {starting && <Spinner label="Starting the demo relay" />}
-                Try the demo relay
+                {starting && <Spinner label={t('chat.welcome.demoStarting')} />}
+                {t('chat.welcome.tryDemo')}
               </button>
             )}
           </div>
@@ -135,33 +133,40 @@ export function ChatWelcome({
           <>
             <p className="chat-welcome-lead">
               {model ? (
-                <>
-                  Replies come from <strong className="chat-welcome-model">{model}</strong>
-                  {relay.state === 'ready' && relay.connection ? ` on ${relay.connection}` : ''}.
-                </>
+                relay.state === 'ready' && relay.connection ? (
+                  <Message
+                    id="chat.welcome.modelOn"
+                    values={{ model, connection: relay.connection }}
+                    components={{ 0: <strong className="chat-welcome-model" /> }}
+                  />
+                ) : (
+                  <Message
+                    id="chat.welcome.model"
+                    values={{ model }}
+                    components={{ 0: <strong className="chat-welcome-model" /> }}
+                  />
+                )
               ) : (
-                'Choose a model in the header to begin.'
+                t('chat.welcome.noModel')
               )}{' '}
-              {conversation
-                ? 'Write below, or start from a suggestion.'
-                : 'Start from a suggestion, or with New chat.'}
+              {t(conversation ? 'chat.welcome.writeBelow' : 'chat.welcome.startFrom')}
             </p>
-            <ul className="chat-suggestions" aria-label="Suggestions">
+            <ul className="chat-suggestions" aria-label={t('chat.suggestions')}>
               {SUGGESTIONS.map((suggestion) => (
                 <li key={suggestion.title}>
                   <button
                     type="button"
                     className="chat-suggestion"
-                    onClick={() => void suggest(suggestion.prompt)}
+                    onClick={() => void suggest(t(suggestion.prompt))}
                   >
-                    <span className="chat-suggestion-title">{suggestion.title}</span>
-                    <span className="chat-suggestion-prompt">{suggestion.prompt}</span>
+                    <span className="chat-suggestion-title">{t(suggestion.title)}</span>
+                    <span className="chat-suggestion-prompt">{t(suggestion.prompt)}</span>
                   </button>
                 </li>
               ))}
             </ul>
             {!conversation && hasConversations && (
-              <p className="muted chat-welcome-foot">Or pick a conversation from the list.</p>
+              <p className="muted chat-welcome-foot">{t('chat.welcome.orPick')}</p>
             )}
           </>
         )

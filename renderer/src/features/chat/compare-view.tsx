@@ -7,9 +7,12 @@
  */
 import { useEffect, useState } from 'react';
 import { RelayFailure } from '../../components/relay-failure';
+import { formatList, formatNumber } from '../../i18n/format';
+import { t, useT } from '../../i18n/i18n';
 import { formatCost, replyCost } from '../../lib/money';
 import { requireBridge } from '../../lib/relay-bridge';
 import { imagesWarning, type AttachmentDrafts } from './attachments';
+import { SourcesButton } from './knowledge/sources-button';
 import { compareModels, continueWith, stopReply, type CompareTarget } from './chat-actions';
 import { useChatStore } from './chat-store';
 import { priceOf, useCostStore } from './cost-store';
@@ -24,11 +27,20 @@ function figures(reply: ChatMessage): string[] {
   const out: string[] = [];
   const first = reply.timing?.firstTokenMs;
   const duration = reply.timing?.durationMs;
-  if (first !== undefined) out.push(`first token ${(first / 1000).toFixed(2)} s`);
+  if (first !== undefined)
+    out.push(
+      t('chat.compare.firstToken', {
+        seconds: formatNumber(first / 1000, { minimumFractionDigits: 2, maximumFractionDigits: 2 }),
+      }),
+    );
   const tokens = reply.usage?.completionTokens;
   if (tokens !== undefined && first !== undefined && duration !== undefined && duration > first)
-    out.push(`${Math.round(tokens / ((duration - first) / 1000))} tokens/s`);
-  if (tokens !== undefined) out.push(`${tokens} tokens`);
+    out.push(
+      t('chat.compare.speed', {
+        rate: formatNumber(Math.round(tokens / ((duration - first) / 1000))),
+      }),
+    );
+  if (tokens !== undefined) out.push(t('chat.cost.tokens', { count: tokens }));
   return out;
 }
 
@@ -42,18 +54,25 @@ function CompareCost({ reply }: { reply: ChatMessage }) {
       className={cost === null ? 'chat-cost chat-cost-unknown' : 'chat-cost'}
       title={
         cost === null
-          ? `No price is entered for ${reply.model ?? 'this model'}: set one on the Models screen.`
-          : 'At the price entered on the Models screen'
+          ? reply.model
+            ? t('chat.compare.noPrice', { model: reply.model })
+            : t('chat.cost.noPrice')
+          : t('chat.cost.atPrice')
       }
     >
-      {cost === null ? 'cost unknown' : formatCost(cost, prices.currency)}
+      {cost === null ? t('chat.cost.unknown') : formatCost(cost, prices.currency)}
     </span>
   );
 }
 
 function CompareColumn({ reply }: { reply: ChatMessage }) {
+  const t = useT();
   const streaming = useChatStore((s) => s.streaming[reply.id] === true);
-  const label = `${reply.model ?? 'Model'}${reply.temperature === undefined ? '' : ` · temperature ${reply.temperature}`}`;
+  const model = reply.model ?? t('chat.compare.model');
+  const label =
+    reply.temperature === undefined
+      ? model
+      : t('chat.compare.withTemperature', { model, temperature: formatNumber(reply.temperature) });
   return (
     <article
       className="chat-compare-column"
@@ -63,9 +82,9 @@ function CompareColumn({ reply }: { reply: ChatMessage }) {
     >
       <header className="chat-message-head">
         <span className="chat-message-role">{label}</span>
-        {streaming && <span className="chat-badge chat-badge-live">Writing…</span>}
+        {streaming && <span className="chat-badge chat-badge-live">{t('chat.writing')}</span>}
         {!streaming && reply.status === 'interrupted' && (
-          <span className="chat-badge">Stopped</span>
+          <span className="chat-badge">{t('chat.stopped')}</span>
         )}
       </header>
       <ReplyBody replyId={reply.id} content={reply.content} />
@@ -74,7 +93,7 @@ function CompareColumn({ reply }: { reply: ChatMessage }) {
         <RelayFailure
           className="chat-reply-error"
           failure={reply.error}
-          connection={{ name: 'The relay' }}
+          connection={{ name: t('chat.relay') }}
           balanceNote={false}
         />
       )}
@@ -85,7 +104,7 @@ function CompareColumn({ reply }: { reply: ChatMessage }) {
             className="button button-small"
             onClick={() => void stopReply(reply.id)}
           >
-            Stop
+            {t('chat.stop')}
           </button>
         ) : (
           reply.content !== '' && (
@@ -94,10 +113,11 @@ function CompareColumn({ reply }: { reply: ChatMessage }) {
               className="button button-small button-primary"
               onClick={() => void continueWith(reply.id)}
             >
-              Continue with this one
+              {t('chat.compare.continueWith')}
             </button>
           )
         )}
+        {!streaming && <SourcesButton replyId={reply.id} />}
         <span className="chat-usage">{figures(reply).join(' · ')}</span>
         {!streaming && <CompareCost reply={reply} />}
       </footer>
@@ -107,10 +127,11 @@ function CompareColumn({ reply }: { reply: ChatMessage }) {
 
 /** The replies of the open compare, side by side. */
 export function CompareColumns() {
+  const t = useT();
   const compare = useChatStore((s) => s.compare);
   if (!compare) return null;
   return (
-    <section className="chat-compare" aria-label="Replies side by side">
+    <section className="chat-compare" aria-label={t('chat.compare.replies')}>
       {compare.replies.map((reply) => (
         <CompareColumn key={reply.id} reply={reply} />
       ))}
@@ -130,6 +151,7 @@ export function CompareLauncher({
   conversation: ConversationSummary;
   files: AttachmentDrafts;
 }) {
+  const t = useT();
   const [open, setOpen] = useState(false);
   const [models, setModels] = useState<string[]>([]);
   const [targets, setTargets] = useState<Array<{ model: string; temperature: string }>>([]);
@@ -151,7 +173,7 @@ export function CompareLauncher({
               : chat.slice(0, 2).map((model) => ({ model, temperature: '' })),
           );
         },
-        () => setProblem('The models could not be listed.'),
+        () => setProblem(t('chat.compare.noModels')),
       );
   }, [open]);
 
@@ -160,7 +182,7 @@ export function CompareLauncher({
     return (
       <div className="chat-compare-bar">
         <button type="button" className="button button-small" onClick={() => setOpen(true)}>
-          Compare models…
+          {t('chat.compare.open')}
         </button>
       </div>
     );
@@ -171,13 +193,13 @@ export function CompareLauncher({
       const temperature = target.temperature.trim();
       const value = Number(temperature);
       if (temperature !== '' && (!Number.isFinite(value) || value < 0 || value > 2)) {
-        setProblem(`Column ${index + 1}: a temperature is a number from 0 to 2.`);
+        setProblem(t('chat.compare.badTemperature', { column: formatNumber(index + 1) }));
         return;
       }
       chosen.push({ model: target.model, ...(temperature === '' ? {} : { temperature: value }) });
     }
-    if (chosen.length < 2) return setProblem('Choose at least two models or temperatures.');
-    if (text.trim() === '') return setProblem('Write a message first.');
+    if (chosen.length < 2) return setProblem(t('chat.compare.tooFew'));
+    if (text.trim() === '') return setProblem(t('chat.composer.empty'));
     // Images to a model that reads none: said here, naming it; nothing is sent, nothing is lost.
     for (const model of new Set(chosen.map((c) => c.model))) {
       const images = await imagesWarning(model, files.files);
@@ -195,7 +217,7 @@ export function CompareLauncher({
   return (
     <form
       className="chat-compare-form"
-      aria-label="Compare models"
+      aria-label={t('chat.compare.form')}
       onSubmit={(event) => {
         event.preventDefault();
         void submit();
@@ -206,7 +228,7 @@ export function CompareLauncher({
           <div className="chat-compare-target" key={index}>
             <select
               className="select"
-              aria-label={`Model of column ${index + 1}`}
+              aria-label={t('chat.compare.columnModel', { column: formatNumber(index + 1) })}
               value={target.model}
               onChange={(event) =>
                 setTargets(
@@ -222,8 +244,12 @@ export function CompareLauncher({
             </select>
             <input
               className="input chat-compare-temperature"
-              aria-label={`Temperature of column ${index + 1}`}
-              placeholder={`${conversation.temperature ?? 'default'}`}
+              aria-label={t('chat.compare.columnTemperature', { column: formatNumber(index + 1) })}
+              placeholder={
+                conversation.temperature === null
+                  ? t('chat.compare.defaultTemperature')
+                  : formatNumber(conversation.temperature)
+              }
               inputMode="decimal"
               value={target.temperature}
               onChange={(event) =>
@@ -238,7 +264,7 @@ export function CompareLauncher({
               <button
                 type="button"
                 className="button button-small"
-                aria-label={`Remove column ${index + 1}`}
+                aria-label={t('chat.compare.removeColumn', { column: formatNumber(index + 1) })}
                 onClick={() => setTargets(targets.filter((_, i) => i !== index))}
               >
                 ×
@@ -252,30 +278,32 @@ export function CompareLauncher({
             className="button button-small"
             onClick={() => setTargets([...targets, { model: models[0]!, temperature: '' }])}
           >
-            Add a column
+            {t('chat.compare.addColumn')}
           </button>
         )}
       </div>
       <textarea
         className="input"
-        aria-label="Message to compare"
+        aria-label={t('chat.compare.message')}
         rows={2}
         value={text}
         onChange={(event) => setText(event.target.value)}
       />
       {files.files.length > 0 && (
         <p className="chat-compare-files">
-          With {files.files.length === 1 ? 'the file' : `${files.files.length} files`} attached
-          below: {files.files.map((f) => f.name).join(', ')}
+          {t('chat.compare.files', {
+            count: files.files.length,
+            names: formatList(files.files.map((f) => f.name)),
+          })}
         </p>
       )}
       {problem && <p className="field-error">{problem}</p>}
       <div className="chat-message-tools">
         <button type="submit" className="button button-small button-primary">
-          Send to all
+          {t('chat.compare.send')}
         </button>
         <button type="button" className="button button-small" onClick={() => setOpen(false)}>
-          Cancel
+          {t('chat.cancel')}
         </button>
       </div>
     </form>

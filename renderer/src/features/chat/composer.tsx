@@ -1,5 +1,7 @@
 import { useEffect, useRef, useState, type KeyboardEvent } from 'react';
 import { Icon } from '../../components/icon';
+import { formatNumber } from '../../i18n/format';
+import { useT, type MessageKey } from '../../i18n/i18n';
 import { relayBridge } from '../../lib/relay-bridge';
 import {
   AttachmentChips,
@@ -40,6 +42,7 @@ export function Composer({
   conversation: ConversationSummary;
   files: AttachmentDrafts;
 }) {
+  const t = useT();
   const streamingCount = useChatStore((s) => Object.keys(s.streaming).length);
   const [text, setText] = useState('');
   const enterSends = useChatStore((s) => s.enterSends);
@@ -49,7 +52,7 @@ export function Composer({
   const [maxTokens, setMaxTokens] = useState(conversation.maxTokens?.toString() ?? '');
   const [systemPrompt, setSystemPrompt] = useState(conversation.systemPrompt);
   const [errors, setErrors] = useState<
-    RequestFieldErrors & { model?: string; text?: string; images?: string }
+    RequestFieldErrors & { model?: MessageKey; text?: MessageKey; images?: string }
   >({});
   const showSettings = useChatStore((s) => s.settingsOpen);
   const setShowSettings = (open: boolean) => useChatStore.getState().settingsToggled(open);
@@ -113,8 +116,8 @@ export function Composer({
     }
     const read = readRequestFields({ temperature, maxTokens });
     const problems: typeof errors = read.ok ? {} : { ...read.errors };
-    if (!conversation.model) problems.model = 'Choose a chat model first.';
-    if (text.trim() === '') problems.text = 'Write a message first.';
+    if (!conversation.model) problems.model = 'chat.composer.noModel';
+    if (text.trim() === '') problems.text = 'chat.composer.empty';
     // Images to a model that reads none: said here, and nothing is sent (text and files stay).
     const images =
       Object.keys(problems).length === 0 && conversation.model
@@ -161,25 +164,25 @@ export function Composer({
     <div className="chat-composer" data-dragging={files.dragging || undefined} {...files.dropProps}>
       {conversation.usage.totalTokens > 0 && (
         <div className="chat-composer-bar">
-          <span className="chat-usage" aria-label="Tokens in this conversation">
-            {conversation.usage.totalTokens} tokens in this conversation
+          <span className="chat-usage" aria-label={t('chat.composer.usage.label')}>
+            {t('chat.composer.usage', { count: conversation.usage.totalTokens })}
           </span>
         </div>
       )}
-      {errors.model && <p className="field-error">{errors.model}</p>}
+      {errors.model && <p className="field-error">{t(errors.model)}</p>}
       {showSettings && (
-        <div className="chat-settings" role="group" aria-label="System prompt and sampling">
+        <div className="chat-settings" role="group" aria-label={t('chat.sampling')}>
           <button
             type="button"
             className="icon-button chat-settings-close"
-            aria-label="Hide the system prompt and sampling"
-            title="Hide the system prompt and sampling"
+            aria-label={t('chat.sampling.hide')}
+            title={t('chat.sampling.hide')}
             onClick={() => setShowSettings(false)}
           >
             <Icon name="close" />
           </button>
           <label className="field">
-            <span className="field-label">System prompt</span>
+            <span className="field-label">{t('chat.sampling.systemPrompt')}</span>
             <textarea
               ref={systemPromptInput}
               className="input"
@@ -189,28 +192,30 @@ export function Composer({
             />
           </label>
           <label className="field">
-            <span className="field-label">Temperature (0 to 2)</span>
+            <span className="field-label">{t('chat.sampling.temperature')}</span>
             <input
               className="input"
               inputMode="decimal"
-              placeholder={`Default: ${defaultTemperature}`}
+              placeholder={t('chat.sampling.temperature.default', {
+                value: formatNumber(defaultTemperature),
+              })}
               value={temperature}
               aria-invalid={errors.temperature ? true : undefined}
               onChange={(e) => setTemperature(e.target.value)}
             />
-            {errors.temperature && <span className="field-error">{errors.temperature}</span>}
+            {errors.temperature && <span className="field-error">{t(errors.temperature)}</span>}
           </label>
           <label className="field">
-            <span className="field-label">Max tokens</span>
+            <span className="field-label">{t('chat.sampling.maxTokens')}</span>
             <input
               className="input"
               inputMode="numeric"
-              placeholder="No limit"
+              placeholder={t('chat.sampling.maxTokens.none')}
               value={maxTokens}
               aria-invalid={errors.maxTokens ? true : undefined}
               onChange={(e) => setMaxTokens(e.target.value)}
             />
-            {errors.maxTokens && <span className="field-error">{errors.maxTokens}</span>}
+            {errors.maxTokens && <span className="field-error">{t(errors.maxTokens)}</span>}
           </label>
         </div>
       )}
@@ -229,8 +234,8 @@ export function Composer({
         <button
           type="button"
           className="icon-button chat-attach"
-          aria-label="Attach files"
-          title="Attach files (text, code, PDF)"
+          aria-label={t('chat.composer.attach')}
+          title={t('chat.composer.attach.title')}
           disabled={files.reading}
           onClick={() => void files.pick()}
         >
@@ -240,10 +245,16 @@ export function Composer({
           ref={input}
           {...snippets.inputProps}
           className="input chat-input"
-          aria-label="Message"
-          placeholder={`Message (${
-            enterSends ? 'Enter sends, Shift+Enter breaks the line' : 'Ctrl+Enter sends'
-          }${snippets.hasSnippets ? '; type / for snippets' : ''})`}
+          aria-label={t('chat.composer.message')}
+          placeholder={t(
+            enterSends
+              ? snippets.hasSnippets
+                ? 'chat.composer.placeholder.enterSnippets'
+                : 'chat.composer.placeholder.enter'
+              : snippets.hasSnippets
+                ? 'chat.composer.placeholder.ctrlSnippets'
+                : 'chat.composer.placeholder.ctrl',
+          )}
           rows={3}
           value={text}
           aria-invalid={errors.text ? true : undefined}
@@ -253,18 +264,18 @@ export function Composer({
         />
         {streamingCount > 0 ? (
           <button type="button" className="button" onClick={stopStreaming}>
-            Stop
+            {t('chat.stop')}
           </button>
         ) : (
           <button type="button" className="button button-primary" onClick={() => void send()}>
-            Send
+            {t('chat.composer.send')}
           </button>
         )}
       </div>
-      {errors.text && <p className="field-error">{errors.text}</p>}
+      {errors.text && <p className="field-error">{t(errors.text)}</p>}
       {waitHint && (
         <p className="chat-composer-hint" role="status">
-          Wait for the reply, or press Esc to stop.
+          {t('chat.composer.wait')}
         </p>
       )}
     </div>

@@ -12,6 +12,7 @@ import { useShallow } from 'zustand/react/shallow';
 import { Icon } from '../../components/icon';
 import { Menu, MenuButton, useMenu, type MenuItem } from '../../components/menu';
 import { opensContextMenu } from '../../components/menu-keys';
+import { useT, type MessageKey } from '../../i18n/i18n';
 import {
   deleteConversation,
   exportConversations,
@@ -32,6 +33,7 @@ import { sectionHeading } from './conversation-pages';
 
 /** The sidebar of the chat screen: search, new, the conversations (pinned first, then latest). */
 export function ConversationList() {
+  const t = useT();
   const conversations = useChatStore((s) => s.conversations);
   const activeId = useChatStore((s) => s.activeId);
   const query = useChatStore((s) => s.searchQuery);
@@ -66,17 +68,17 @@ export function ConversationList() {
   }
 
   return (
-    <aside className="chat-sidebar" aria-label="Conversations" onKeyDown={onKeyDown}>
+    <aside className="chat-sidebar" aria-label={t('chat.list.label')} onKeyDown={onKeyDown}>
       <div className="chat-sidebar-actions">
         <button
           type="button"
           className="button button-primary"
           onClick={() => void newConversation()}
         >
-          New chat
+          {t('chat.list.new')}
         </button>
         <button type="button" className="button" onClick={() => void importConversations()}>
-          Import
+          {t('chat.list.import')}
         </button>
         {!selecting && conversations.length > 0 && (
           <button
@@ -85,7 +87,7 @@ export function ConversationList() {
             className="button"
             onClick={() => setSelecting(true)}
           >
-            Select
+            {t('chat.list.select')}
           </button>
         )}
       </div>
@@ -106,21 +108,21 @@ export function ConversationList() {
       <input
         className="input chat-search"
         type="search"
-        placeholder="Search messages"
-        aria-label="Search messages"
+        placeholder={t('chat.search')}
+        aria-label={t('chat.search')}
         value={query}
         onChange={(event) => void searchMessages(event.target.value)}
       />
       {deleted && (
         <div className="chat-undo" role="status">
-          <span>Deleted “{deleted.title}”.</span>
+          <span>{t('chat.list.deleted', { title: deleted.title })}</span>
           <button
             ref={undoButton}
             type="button"
             className="button button-small"
             onClick={() => void undoDelete()}
           >
-            Undo
+            {t('chat.list.undo')}
           </button>
         </div>
       )}
@@ -160,9 +162,7 @@ export function ConversationList() {
           endReached={() => void loadMoreConversations()}
           itemContent={(index, conversation) => (
             <>
-              {sectionHeading(conversations, index) && (
-                <h2 className="chat-list-heading">{sectionHeading(conversations, index)}</h2>
-              )}
+              <SectionHeading section={sectionHeading(conversations, index)} />
               <ConversationItem
                 conversation={conversation}
                 active={conversation.id === activeId}
@@ -185,25 +185,39 @@ export function ConversationList() {
  */
 const OVERSCAN = { top: 300, bottom: 300 };
 
+/** "Pinned" over the pinned conversations, "Recent" over the others once there are pins. */
+function SectionHeading({ section }: { section: 'pinned' | 'recent' | undefined }) {
+  const t = useT();
+  if (!section) return null;
+  return (
+    <h2 className="chat-list-heading">
+      {t(section === 'pinned' ? 'chat.list.pinned' : 'chat.list.recent')}
+    </h2>
+  );
+}
+
 /** The list element Virtuoso renders the rows in: a `ul`, named when `label` is given. */
-function rowList(name: string, label?: string) {
-  const List = forwardRef<HTMLUListElement, ListProps>(({ children, style, ...rest }, ref) => (
-    <ul
-      ref={ref}
-      style={style}
-      {...(rest as HTMLAttributes<HTMLUListElement>)}
-      className="chat-conversations"
-      {...(label === undefined ? {} : { 'aria-label': label })}
-    >
-      {children}
-    </ul>
-  ));
+function rowList(name: string, label?: MessageKey) {
+  const List = forwardRef<HTMLUListElement, ListProps>(({ children, style, ...rest }, ref) => {
+    const t = useT();
+    return (
+      <ul
+        ref={ref}
+        style={style}
+        {...(rest as HTMLAttributes<HTMLUListElement>)}
+        className="chat-conversations"
+        {...(label === undefined ? {} : { 'aria-label': t(label) })}
+      >
+        {children}
+      </ul>
+    );
+  });
   List.displayName = name;
   return List;
 }
 
 const ConversationRows = rowList('ConversationRows');
-const ChoiceRows = rowList('ChoiceRows', 'Choose conversations');
+const ChoiceRows = rowList('ChoiceRows', 'chat.list.choose');
 
 function Row({
   children,
@@ -233,13 +247,14 @@ function SelectionBar({
   onSelectAll: (all: boolean) => void;
   onDone: () => void;
 }) {
+  const t = useT();
   const first = useRef<HTMLButtonElement>(null);
   useEffect(() => first.current?.focus(), []);
   const all = total > 0 && chosen.length === total;
   return (
-    <div className="chat-selection" role="toolbar" aria-label="Selected conversations">
+    <div className="chat-selection" role="toolbar" aria-label={t('chat.selection')}>
       <span className="chat-selection-count" role="status">
-        {chosen.length} selected
+        {t('chat.selection.count', { count: chosen.length })}
       </span>
       <button
         ref={first}
@@ -247,7 +262,7 @@ function SelectionBar({
         className="button button-small"
         onClick={() => onSelectAll(!all)}
       >
-        {all ? 'Select none' : 'Select all'}
+        {t(all ? 'chat.selection.none' : 'chat.selection.all')}
       </button>
       <button
         type="button"
@@ -255,7 +270,7 @@ function SelectionBar({
         disabled={chosen.length === 0}
         onClick={() => void exportConversations(chosen, 'markdown')}
       >
-        Export as Markdown
+        {t('chat.selection.markdown')}
       </button>
       <button
         type="button"
@@ -263,10 +278,10 @@ function SelectionBar({
         disabled={chosen.length === 0}
         onClick={() => void exportConversations(chosen, 'json')}
       >
-        Export as JSON
+        {t('chat.selection.json')}
       </button>
       <button type="button" className="button button-small" onClick={onDone}>
-        Done
+        {t('chat.selection.done')}
       </button>
     </div>
   );
@@ -282,9 +297,11 @@ function ConversationItem({
   /** Called when it was deleted from its menu (focus then goes to Undo). */
   onDeleted: () => void;
 }) {
+  const t = useT();
   const [renaming, setRenaming] = useState(false);
   const [title, setTitle] = useState(conversation.title);
-  const [error, setError] = useState<string>();
+  // A key for the words the page writes; main's own message as it gave it.
+  const [error, setError] = useState<{ key: MessageKey } | { message: string }>();
   const menu = useMenu();
   const openButton = useRef<HTMLButtonElement>(null);
   // After a rename ends, focus goes back to the row (its button is drawn again).
@@ -304,7 +321,7 @@ function ConversationItem({
   async function rename(event: FormEvent) {
     event.preventDefault();
     if (title.trim() === '') {
-      setError('Give the conversation a title.');
+      setError({ key: 'chat.rename.empty' });
       return;
     }
     try {
@@ -312,44 +329,45 @@ function ConversationItem({
       setError(undefined);
       endRename();
     } catch (failure) {
-      setError((failure as { message?: string }).message ?? 'The title could not be saved.');
+      const message = (failure as { message?: string }).message;
+      setError(message ? { message } : { key: 'chat.rename.failed' });
     }
   }
 
   const items: MenuItem[] = [
     {
-      label: 'Rename',
+      label: t('chat.menu.rename'),
       onSelect: () => {
         setTitle(conversation.title);
         setRenaming(true);
       },
     },
     {
-      label: conversation.pinned ? 'Unpin' : 'Pin',
+      label: t(conversation.pinned ? 'chat.menu.unpin' : 'chat.menu.pin'),
       onSelect: () =>
         void pinConversation(conversation.id, !conversation.pinned).then(() =>
           focusRow(conversation.id),
         ),
     },
     {
-      label: 'Export',
+      label: t('chat.menu.export'),
       items: [
         {
-          label: 'Markdown (.md)',
+          label: t('chat.menu.export.markdown'),
           onSelect: () => void exportConversations([conversation.id], 'markdown'),
         },
         {
-          label: 'JSON (.json)',
+          label: t('chat.menu.export.json'),
           onSelect: () => void exportConversations([conversation.id], 'json'),
         },
         {
-          label: 'Zip, with its files (.zip)',
+          label: t('chat.menu.export.zip'),
           onSelect: () => void exportConversations([conversation.id], 'zip'),
         },
       ],
     },
     {
-      label: 'Delete',
+      label: t('chat.menu.delete'),
       danger: true,
       onSelect: () => {
         onDeleted();
@@ -364,7 +382,7 @@ function ConversationItem({
         <form onSubmit={(event) => void rename(event)} className="chat-rename">
           <input
             className="input"
-            aria-label="Conversation title"
+            aria-label={t('chat.rename.title')}
             value={title}
             autoFocus
             aria-invalid={error ? true : undefined}
@@ -378,9 +396,16 @@ function ConversationItem({
               }
             }}
           />
-          {error && <p className="field-error">{error}</p>}
+          {error &&
+            ('message' in error ? (
+              <p className="field-error" data-source="main">
+                {error.message}
+              </p>
+            ) : (
+              <p className="field-error">{t(error.key)}</p>
+            ))}
           <button type="submit" className="button button-small">
-            Save
+            {t('chat.rename.save')}
           </button>
         </form>
       </div>
@@ -412,7 +437,7 @@ function ConversationItem({
         onClick={() => void openConversation(conversation.id)}
       >
         {conversation.pinned && (
-          <span className="chat-pin-mark" role="img" aria-label="Pinned">
+          <span className="chat-pin-mark" role="img" aria-label={t('chat.list.pinned')}>
             <Icon name="pin" />
           </span>
         )}
@@ -422,13 +447,13 @@ function ConversationItem({
       </button>
       <MenuButton
         menu={menu}
-        label={`Actions for ${conversation.title}`}
+        label={t('chat.menu.label', { title: conversation.title })}
         className="chat-conversation-more"
       />
       {menu.open && menu.anchor && (
         <Menu
           items={items}
-          label={`Actions for ${conversation.title}`}
+          label={t('chat.menu.label', { title: conversation.title })}
           anchor={menu.anchor}
           onClose={menu.close}
         />
@@ -449,14 +474,17 @@ function focusRow(id: string) {
 }
 
 function SearchResults() {
+  const t = useT();
   const { hits, status } = useChatStore(
     useShallow((s) => ({ hits: s.searchHits, status: s.searchStatus })),
   );
-  if (status === 'loading' && hits.length === 0) return <p className="muted">Searching…</p>;
-  if (status === 'failed') return <p className="field-error">The search could not run.</p>;
-  if (status === 'ready' && hits.length === 0) return <p className="muted">No message matches.</p>;
+  if (status === 'loading' && hits.length === 0)
+    return <p className="muted">{t('chat.search.running')}</p>;
+  if (status === 'failed') return <p className="field-error">{t('chat.search.failed')}</p>;
+  if (status === 'ready' && hits.length === 0)
+    return <p className="muted">{t('chat.search.none')}</p>;
   return (
-    <ul className="chat-hits" aria-label="Search results">
+    <ul className="chat-hits" aria-label={t('chat.search.results')}>
       {hits.map((hit) => (
         <li key={hit.messageId}>
           <button

@@ -80,15 +80,16 @@ export function refreshFirstPage<T extends ConversationCursor>(
 }
 
 /**
- * The heading a row starts a section with: "Pinned" over the pinned conversations, "Recent" over
- * the others, once there are pinned ones (main's order puts them first, on every page).
+ * The section a row starts: "Pinned" over the pinned conversations, "Recent" over the others,
+ * once there are pinned ones (main's order puts them first, on every page). The list names them
+ * in the person's language.
  */
 export function sectionHeading(
   list: readonly { pinned: boolean }[],
   index: number,
-): 'Pinned' | 'Recent' | undefined {
+): 'pinned' | 'recent' | undefined {
   const row = list[index];
   if (!row) return undefined;
-  if (index === 0) return row.pinned ? 'Pinned' : undefined;
-  return !row.pinned && list[index - 1]?.pinned ? 'Recent' : undefined;
+  if (index === 0) return row.pinned ? 'pinned' : undefined;
+  return !row.pinned && list[index - 1]?.pinned ? 'recent' : undefined;
 }

@@ -1,6 +1,8 @@
 import { memo, useCallback, useEffect, useRef, useState } from 'react';
 import { Icon } from '../../components/icon';
 import { Virtuoso, type VirtuosoHandle } from 'react-virtuoso';
+import { formatNumber } from '../../i18n/format';
+import { useT } from '../../i18n/i18n';
 import {
   branchFromHere,
   continueReply,
@@ -36,6 +38,7 @@ import { ReplyCost } from './reply-cost';
  * newest one, so a switch never fetches or lays out the whole rest of the path at once.
  */
 export function MessageList({ conversationId }: { conversationId: string }) {
+  const t = useT();
   const messages = useChatStore((s) => s.messages);
   const firstItemIndex = useChatStore((s) => s.firstItemIndex);
   const focus = useChatStore((s) => s.focus);
@@ -120,6 +123,13 @@ export function MessageList({ conversationId }: { conversationId: string }) {
     return () => element.removeEventListener('scroll', onScroll);
   }, [scrollerElement]);
 
+  // Opened at a search hit: that message in the middle of the view; otherwise the newest.
+  const initialItem =
+    focusIndex >= 0
+      ? { index: focusIndex, align: 'center' as const }
+      : Math.max(0, messages.length - 1);
+  const followOutput = () => (following.current && !newer.current ? ('auto' as const) : false);
+
   return (
     <div className="chat-thread">
       <Virtuoso
@@ -137,12 +147,8 @@ export function MessageList({ conversationId }: { conversationId: string }) {
         }}
         components={LIST_PARTS}
         computeItemKey={(_, message) => message.id}
-        initialTopMostItemIndex={
-          focusIndex >= 0
-            ? { index: focusIndex, align: 'center' }
-            : Math.max(0, messages.length - 1)
-        }
-        followOutput={() => (following.current && !newer.current ? 'auto' : false)}
+        initialTopMostItemIndex={initialItem}
+        followOutput={followOutput}
         totalListHeightChanged={toBottom}
         atBottomThreshold={AT_BOTTOM_PX}
         increaseViewportBy={{ top: 400, bottom: 400 }}
@@ -163,7 +169,7 @@ export function MessageList({ conversationId }: { conversationId: string }) {
           onClick={() => (newer.current ? void showLatest() : follow())}
         >
           <Icon name="arrow-down" />
-          Jump to latest
+          {t('chat.jumpToLatest')}
         </button>
       )}
     </div>
@@ -209,22 +215,23 @@ function keepPlaceWhenPrepending(scrollerOf: () => HTMLElement | null): () => vo
 
 /** Above the first loaded message: older ones arriving, or why they could not, with Retry. */
 function OlderMessages() {
+  const t = useT();
   const status = useChatStore((s) => s.olderStatus);
   const failure = useChatStore((s) => s.olderFailure);
   if (status === 'loading')
     return (
       <p className="chat-older muted" role="status">
-        <span>Loading earlier messages…</span>
+        <span>{t('chat.older.loading')}</span>
       </p>
     );
   if (status === 'failed')
     return (
       <div className="chat-older chat-older-failed" role="alert">
         <span title={failure?.message}>
-          Earlier messages could not be loaded: {failure?.message}
+          {t('chat.older.failed')} <span data-source="main">{failure?.message}</span>
         </span>
         <button type="button" className="button button-small" onClick={() => void loadOlder()}>
-          Retry
+          {t('chat.retry')}
         </button>
       </div>
     );
@@ -233,21 +240,24 @@ function OlderMessages() {
 
 /** Below the last loaded message while the path goes on: newer ones arriving, or a Retry. */
 function NewerMessages() {
+  const t = useT();
   const hasNewer = useChatStore((s) => s.hasNewer);
   const status = useChatStore((s) => s.newerStatus);
   const failure = useChatStore((s) => s.newerFailure);
   if (hasNewer && status === 'loading')
     return (
       <p className="chat-older muted" role="status">
-        <span>Loading later messages…</span>
+        <span>{t('chat.newer.loading')}</span>
       </p>
     );
   if (hasNewer && status === 'failed')
     return (
       <div className="chat-older chat-older-failed" role="alert">
-        <span title={failure?.message}>Later messages could not be loaded: {failure?.message}</span>
+        <span title={failure?.message}>
+          {t('chat.newer.failed')} <span data-source="main">{failure?.message}</span>
+        </span>
         <button type="button" className="button button-small" onClick={() => void loadNewer()}>
-          Retry
+          {t('chat.retry')}
         </button>
       </div>
     );
@@ -298,12 +308,16 @@ const MessageRow = memo(function MessageRow({
   isLast: boolean;
   highlighted: boolean;
 }) {
+  const t = useT();
   const streaming = useChatStore((s) => s.streaming[message.id] === true);
   const [editing, setEditing] = useState(false);
   const [draft, setDraft] = useState(message.content);
   const copy = () => copyMessage(useStreamStore.getState().texts[message.id] ?? message.content);
 
-  const role = message.role === 'user' ? 'You' : (message.model ?? 'Assistant');
+  const role =
+    message.role === 'user'
+      ? t('chat.message.you')
+      : (message.model ?? t('chat.message.assistant'));
   const stopped = message.role === 'assistant' && message.status === 'interrupted' && !streaming;
   return (
     <article
@@ -312,14 +326,14 @@ const MessageRow = memo(function MessageRow({
       data-status={streaming ? 'streaming' : message.status}
       data-message-id={message.id}
       data-highlighted={highlighted || undefined}
-      aria-label={`${message.role === 'user' ? 'Your message' : 'Reply'}`}
+      aria-label={t(message.role === 'user' ? 'chat.message.yours' : 'chat.message.reply')}
     >
       <header className="chat-message-head">
         <span className="chat-message-role">{role}</span>
         {message.branch && (
           <VersionSwitcher messageId={message.id} branch={message.branch} disabled={streaming} />
         )}
-        {streaming && <span className="chat-badge chat-badge-live">Writing…</span>}
+        {streaming && <span className="chat-badge chat-badge-live">{t('chat.writing')}</span>}
       </header>
       {editing ? (
         <form
@@ -333,18 +347,18 @@ const MessageRow = memo(function MessageRow({
         >
           <textarea
             className="input chat-edit-input"
-            aria-label="Edit your message"
+            aria-label={t('chat.edit.label')}
             value={draft}
             onChange={(event) => setDraft(event.target.value)}
             rows={Math.min(12, Math.max(2, draft.split('\n').length))}
           />
-          {draft.trim() === '' && <p className="field-error">Write a message first.</p>}
+          {draft.trim() === '' && <p className="field-error">{t('chat.composer.empty')}</p>}
           <div className="chat-message-tools">
             <button type="submit" className="button button-small button-primary">
-              Save and resend
+              {t('chat.edit.save')}
             </button>
             <button type="button" className="button button-small" onClick={() => setEditing(false)}>
-              Cancel
+              {t('chat.cancel')}
             </button>
           </div>
         </form>
@@ -377,7 +391,7 @@ const MessageRow = memo(function MessageRow({
           {streaming ? null : (
             <>
               <button type="button" className="button button-small" onClick={() => void copy()}>
-                Copy
+                {t('chat.message.copy')}
               </button>
               {message.role === 'user' && (
                 <button
@@ -388,7 +402,7 @@ const MessageRow = memo(function MessageRow({
                     setEditing(true);
                   }}
                 >
-                  Edit
+                  {t('chat.message.edit')}
                 </button>
               )}
               {message.role === 'assistant' && isLastReply && !stopped && (
@@ -397,24 +411,27 @@ const MessageRow = memo(function MessageRow({
                   className="button button-small"
                   onClick={() => void regenerateReply(conversationId)}
                 >
-                  Regenerate
+                  {t('chat.regenerate')}
                 </button>
               )}
               <button
                 type="button"
                 className="button button-small"
-                title="A new conversation with a copy of everything up to this message"
+                title={t('chat.message.branch.title')}
                 onClick={() => void branchFromHere(message.id)}
               >
-                Branch from here
+                {t('chat.message.branch')}
               </button>
               {message.role === 'assistant' && <SourcesButton replyId={message.id} />}
             </>
           )}
           {message.usage?.totalTokens !== undefined && (
-            <span className="chat-usage" title="Tokens: prompt + completion">
-              {message.usage.promptTokens ?? 0} + {message.usage.completionTokens ?? 0} ={' '}
-              {message.usage.totalTokens} tokens
+            <span className="chat-usage" title={t('chat.message.usage.title')}>
+              {t('chat.message.usage', {
+                prompt: formatNumber(message.usage.promptTokens ?? 0),
+                completion: formatNumber(message.usage.completionTokens ?? 0),
+                count: message.usage.totalTokens,
+              })}
             </span>
           )}
           {message.role === 'assistant' && (
@@ -441,6 +458,7 @@ function StoppedLine({
   canRegenerate: boolean;
   conversationId: string;
 }) {
+  const t = useT();
   const stream = useChatStore((s) => s.stream);
   const again = (work: () => Promise<boolean>) => {
     // The buttons go while the reply streams again: typing goes on in the message box.
@@ -448,31 +466,31 @@ function StoppedLine({
     void work();
   };
   return (
-    <div className="chat-stopped" role="group" aria-label="Reply stopped">
+    <div className="chat-stopped" role="group" aria-label={t('chat.stopped.label')}>
       <span className="chat-stopped-label">
         <Icon name="stop" />
-        Stopped
+        {t('chat.stopped')}
       </span>
       {canContinue && (
         <button
           type="button"
           className="button button-small"
-          title="Ask the model to carry on from where this reply stopped"
+          title={t('chat.stopped.continue.title')}
           onClick={() => again(() => continueReply(reply.id, reply.content, stream))}
         >
           <Icon name="continue" />
-          Continue
+          {t('chat.stopped.continue')}
         </button>
       )}
       {canRegenerate && (
         <button
           type="button"
           className="button button-small"
-          title="Ask for a new version of this reply"
+          title={t('chat.stopped.regenerate.title')}
           onClick={() => again(() => regenerateReply(conversationId, stream))}
         >
           <Icon name="regenerate" />
-          Regenerate
+          {t('chat.regenerate')}
         </button>
       )}
     </div>

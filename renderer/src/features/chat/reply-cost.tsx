@@ -1,9 +1,9 @@
 import { useEffect } from 'react';
-import { formatCost, formatTokens, replyCost, type TokenUsage } from '../../lib/money';
+import { formatList } from '../../i18n/format';
+import { useT } from '../../i18n/i18n';
+import { formatCost, replyCost, type TokenUsage } from '../../lib/money';
 import { loadConversationCost, priceOf, useCostStore } from './cost-store';
 import type { ConversationSummary } from './chat-types';
-
-const NO_PRICE = 'No price is entered for this model: set one on the Models screen.';
 
 /**
  * What one reply cost, beside its tokens: shown once the person uses prices (entered at least
@@ -16,17 +16,18 @@ export function ReplyCost({
   model: string | undefined;
   usage: TokenUsage | undefined;
 }) {
+  const t = useT();
   const prices = useCostStore((s) => s.prices);
   if (!prices || Object.keys(prices.prices).length === 0 || usage === undefined) return null;
   const cost = replyCost(usage, priceOf(prices, model));
   if (cost === null)
     return (
-      <span className="chat-cost chat-cost-unknown" title={NO_PRICE}>
-        cost unknown
+      <span className="chat-cost chat-cost-unknown" title={t('chat.cost.noPrice')}>
+        {t('chat.cost.unknown')}
       </span>
     );
   return (
-    <span className="chat-cost" title="At the price entered on the Models screen">
+    <span className="chat-cost" title={t('chat.cost.atPrice')}>
       {formatCost(cost, prices.currency)}
     </span>
   );
@@ -34,6 +35,7 @@ export function ReplyCost({
 
 /** The conversation's tokens and cost, every branch (each reply was paid for), for its header. */
 export function ConversationCostSummary({ conversation }: { conversation: ConversationSummary }) {
+  const t = useT();
   const cost = useCostStore((s) =>
     s.cost?.conversationId === conversation.id ? s.cost.value : undefined,
   );
@@ -49,21 +51,21 @@ export function ConversationCostSummary({ conversation }: { conversation: Conver
     cost === undefined
       ? '…'
       : cost.amount === null
-        ? 'cost unknown'
+        ? t('chat.cost.unknown')
         : unpriced.length > 0
-          ? `${formatCost(cost.amount, cost.currency)} + unknown`
+          ? t('chat.cost.plusUnknown', { cost: formatCost(cost.amount, cost.currency) })
           : formatCost(cost.amount, cost.currency);
   const title =
     unpriced.length > 0
-      ? `No price entered for ${unpriced.join(', ')}: set one on the Models screen.`
-      : 'Every reply of every version, at the prices entered on the Models screen';
+      ? t('chat.cost.unpriced', { models: formatList(unpriced) })
+      : t('chat.cost.everyReply');
   return (
     <p
       className="chat-header-cost"
       title={title}
-      aria-label={`This conversation: ${formatTokens(tokens)} tokens, ${amount}`}
+      aria-label={t('chat.cost.summary', { count: tokens, amount })}
     >
-      <span>{formatTokens(tokens)} tokens</span>
+      <span>{t('chat.cost.tokens', { count: tokens })}</span>
       <span className="chat-header-cost-amount" data-known={cost?.amount != null || undefined}>
         {amount}
       </span>

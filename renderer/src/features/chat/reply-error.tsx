@@ -1,5 +1,6 @@
 import { useEffect, useState } from 'react';
 import { RelayFailure, type RelayFailureProps } from '../../components/relay-failure';
+import { Message, useT } from '../../i18n/i18n';
 import { relayBridge } from '../../lib/relay-bridge';
 import { regenerateReply, replaceKeyAndRegenerate, stopReply } from './chat-actions';
 import { useChatStore } from './chat-store';
@@ -29,6 +30,7 @@ export function ReplyErrorView({
   /** False where the reply's own actions (Continue, Regenerate) are shown instead of Retry. */
   retry?: boolean | undefined;
 }) {
+  const t = useT();
   const connection = useActiveConnection(error.kind);
   return (
     <RelayFailure
@@ -44,15 +46,18 @@ export function ReplyErrorView({
             className="button button-small"
             onClick={() => void regenerateReply(conversationId)}
           >
-            Retry
+            {t('chat.retry')}
           </button>
         )
       }
     >
       {error.kind === 'bad_request' && error.param && (
         <p>
-          The relay refused <code>{error.param}</code>: change it in this conversation&apos;s
-          settings and try again.
+          <Message
+            id="chat.error.param"
+            values={{ param: error.param }}
+            components={{ 0: <code /> }}
+          />
         </p>
       )}
     </RelayFailure>
@@ -61,9 +66,8 @@ export function ReplyErrorView({
 
 /** The active connection's name and console, looked up only for the failures that name them. */
 function useActiveConnection(kind: string): RelayFailureProps['connection'] {
-  const [connection, setConnection] = useState<RelayFailureProps['connection']>({
-    name: 'The relay',
-  });
+  const t = useT();
+  const [found, setConnection] = useState<RelayFailureProps['connection']>();
   useEffect(() => {
     if (kind !== 'insufficient_balance' && kind !== 'unauthorized') return;
     let live = true;
@@ -77,11 +81,12 @@ function useActiveConnection(kind: string): RelayFailureProps['connection'] {
       live = false;
     };
   }, [kind]);
-  return connection;
+  return found ?? { name: t('chat.relay') };
 }
 
 /** Main waits before trying again (a 429 or a busy relay): the countdown, with Cancel. */
 export function RetryCountdown({ replyId }: { replyId: string }) {
+  const t = useT();
   const retry = useChatStore((s) => s.retries[replyId]);
   const [now, setNow] = useState(() => Date.now());
   useEffect(() => {
@@ -94,10 +99,11 @@ export function RetryCountdown({ replyId }: { replyId: string }) {
   return (
     <div className="chat-retry" role="status">
       <span>
-        {retry.message} Trying again in {seconds} s (attempt {retry.attempt + 1}).
+        <span data-source="main">{retry.message}</span>{' '}
+        {t('retry.in', { seconds, attempt: retry.attempt + 1 })}
       </span>
       <button type="button" className="button button-small" onClick={() => void stopReply(replyId)}>
-        Cancel
+        {t('chat.cancel')}
       </button>
     </div>
   );

@@ -1,5 +1,6 @@
 import { useEffect, useId, useRef, useState, type KeyboardEvent, type RefObject } from 'react';
 import { PromptVariablesForm } from '../../components/prompt-variables-form';
+import { useT } from '../../i18n/i18n';
 import { failureOf } from '../../lib/errors';
 import { relayBridge, type Answer } from '../../lib/relay-bridge';
 
@@ -43,6 +44,7 @@ export function useSnippetInsert({
   setText(text: string): void;
   input: RefObject<HTMLTextAreaElement | null>;
 }) {
+  const t = useT();
   const listId = useId();
   const [snippets, setSnippets] = useState<Snippet[] | undefined>();
   const [failure, setFailure] = useState<string | undefined>();
@@ -127,10 +129,10 @@ export function useSnippetInsert({
   const element = filling ? (
     <div className="snippet-fill">
       <PromptVariablesForm
-        name={`Insert “${filling.name}”`}
+        name={t('chat.snippets.insertNamed', { name: filling.name })}
         text={filling.text}
         variables={filling.variables}
-        submitLabel="Insert"
+        submitLabel={t('chat.snippets.insert')}
         onSubmit={(filled) => place(filled)}
         onCancel={() => {
           setFilling(undefined);
@@ -141,17 +143,19 @@ export function useSnippetInsert({
   ) : open ? (
     <div className="snippet-menu">
       {failure ? (
-        <p className="field-error">The snippets could not be read: {failure}</p>
+        <p className="field-error">
+          {t('chat.snippets.unreadable')} <span data-source="main">{failure}</span>
+        </p>
       ) : snippets === undefined ? (
-        <p className="muted">Reading your snippets…</p>
+        <p className="muted">{t('chat.snippets.reading')}</p>
       ) : shown.length === 0 ? (
         <p className="muted">
           {snippets.length === 0
-            ? 'No snippets yet: save one on the Prompts screen.'
-            : `No snippet matches “${query}”. Escape closes this list.`}
+            ? t('chat.snippets.none')
+            : t('chat.snippets.noMatch', { query: query ?? '' })}
         </p>
       ) : (
-        <ul className="snippet-list" role="listbox" id={listId} aria-label="Snippets">
+        <ul className="snippet-list" role="listbox" id={listId} aria-label={t('chat.snippets')}>
           {shown.map((snippet, index) => (
             <li
               key={snippet.id}

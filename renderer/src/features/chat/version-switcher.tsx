@@ -5,6 +5,8 @@
  * version shown, so that the keys can be pressed again.
  */
 import { useEffect, useRef, type KeyboardEvent } from 'react';
+import { formatNumber } from '../../i18n/format';
+import { useT } from '../../i18n/i18n';
 import { showVersion } from './chat-actions';
 import type { ChatMessage } from './chat-types';
 
@@ -22,6 +24,7 @@ export function VersionSwitcher({
   branch: Branch;
   disabled: boolean;
 }) {
+  const t = useT();
   const previous = useRef<HTMLButtonElement>(null);
   const next = useRef<HTMLButtonElement>(null);
 
@@ -54,33 +57,33 @@ export function VersionSwitcher({
     }
   }
 
-  const label = `Version ${branch.index + 1} of ${branch.count}`;
+  const place = { index: formatNumber(branch.index + 1), count: formatNumber(branch.count) };
   return (
     <div
       className="chat-versions"
       role="group"
-      aria-label={label}
-      title={`${label} (← and → to switch)`}
+      aria-label={t('chat.versions.label', place)}
+      title={t('chat.versions.title', place)}
       onKeyDown={onKeyDown}
     >
       <button
         ref={previous}
         type="button"
         className="chat-versions-button"
-        aria-label="Previous version"
+        aria-label={t('chat.versions.previous')}
         disabled={disabled || branch.previousId === null}
         onClick={() => go('previous')}
       >
         ‹
       </button>
       <span className="chat-versions-count" aria-hidden="true">
-        {branch.index + 1} / {branch.count}
+        {t('chat.versions.count', place)}
       </span>
       <button
         ref={next}
         type="button"
         className="chat-versions-button"
-        aria-label="Next version"
+        aria-label={t('chat.versions.next')}
         disabled={disabled || branch.nextId === null}
         onClick={() => go('next')}
       >

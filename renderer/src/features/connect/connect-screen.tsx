@@ -1,10 +1,10 @@
 import type { ReactNode } from 'react';
+import { useT } from '../../i18n/i18n';
 import type { ConnectLink, ConnectionSummary } from '../../lib/relay-bridge';
 import { selectKeyBackend, useConnectStore } from './connect-store';
 import { ConnectionForm } from './connection-form';
 import { DemoOffer } from './demo-offer';
 import { KeyStorageNotice } from './key-storage-notice';
-import { KEY_PLACE } from './key-status';
 import { LinkNotice } from './link-notice';
 
 export interface ConnectScreenProps {
@@ -26,23 +26,21 @@ export function ConnectScreen({
 }: ConnectScreenProps & { children?: ReactNode }) {
   const backend = useConnectStore(selectKeyBackend);
   const prefill = link?.ok ? link.draft : undefined;
+  const t = useT();
   return (
     <main className="welcome">
       <div className="welcome-inner">
         <header className="welcome-header">
           <span className="app-mark" aria-hidden="true" />
-          <h1 className="welcome-title">Connect to a model relay</h1>
-          <p className="welcome-lead">
-            Give the address of your relay and its API key. The key is kept{' '}
-            {KEY_PLACE[backend].kept}.
-          </p>
+          <h1 className="welcome-title">{t('connect.title')}</h1>
+          <p className="welcome-lead">{t('connect.lead', { place: backend })}</p>
         </header>
         <KeyStorageNotice />
         {link && <LinkNotice link={link} onDismiss={() => onLinkDone?.()} />}
         <div className="welcome-grid">
           <section className="card" aria-labelledby="new-connection-title">
             <h2 className="card-title" id="new-connection-title">
-              Your relay
+              {t('connect.yourRelay')}
             </h2>
             <ConnectionForm
               key={prefill ? `${prefill.name}\n${prefill.baseUrl}` : 'new'}

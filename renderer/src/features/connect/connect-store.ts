@@ -72,8 +72,9 @@ export const selectKeyBackend = (state: ConnectState): KeyStorageStatus['backend
 
 export const selectHasConnections = (state: ConnectState): boolean => state.connections.length > 0;
 
-/** The key store's warning, when keys are not kept by the operating system. */
+/**
+ * The key store's warning, when keys are not kept by the operating system: main's reason, or ''
+ * when it gave none (the notice then says it in its own words).
+ */
 export const selectKeyStorageWarning = (state: ConnectState): string | undefined =>
-  state.keyStorage && !state.keyStorage.secure
-    ? (state.keyStorage.reason ?? 'Your key is not kept in a secure key store.')
-    : undefined;
+  state.keyStorage && !state.keyStorage.secure ? (state.keyStorage.reason ?? '') : undefined;

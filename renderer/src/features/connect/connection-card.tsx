@@ -2,12 +2,13 @@ import { useState } from 'react';
 import { Badge } from '../../components/badge';
 import { ConfirmDialog } from '../../components/confirm-dialog';
 import { Notice } from '../../components/notice';
+import { useT } from '../../i18n/i18n';
 import { failureOf, type FailureInfo } from '../../lib/errors';
 import type { ConnectionSummary } from '../../lib/relay-bridge';
 import { deleteConnection, selectConnection } from './connect-actions';
 import { ConnectionForm } from './connection-form';
 import { selectKeyBackend, useConnectStore } from './connect-store';
-import { KEY_PLACE, keyStatusText } from './key-status';
+import { keyStatusText } from './key-status';
 
 /** One saved connection: what it points at, its key status, and switch, edit and delete. */
 export function ConnectionCard({ connection }: { connection: ConnectionSummary }) {
@@ -17,6 +18,7 @@ export function ConnectionCard({ connection }: { connection: ConnectionSummary }
   const [busy, setBusy] = useState(false);
   const [failure, setFailure] = useState<FailureInfo | undefined>();
   const titleId = `connection-${connection.id}-title`;
+  const t = useT();
 
   async function run(action: () => Promise<void>) {
     setBusy(true);
@@ -39,11 +41,11 @@ export function ConnectionCard({ connection }: { connection: ConnectionSummary }
         <h3 className="connection-name" id={titleId}>
           {connection.name}
         </h3>
-        {connection.active && <Badge tone="accent">In use</Badge>}
-        {connection.isDemo && <Badge tone="demo">Demo</Badge>}
+        {connection.active && <Badge tone="accent">{t('connect.card.inUse')}</Badge>}
+        {connection.isDemo && <Badge tone="demo">{t('connect.card.demo')}</Badge>}
         {connection.unencrypted && (
-          <span title="Plain http outside your local network: what is sent can be read on the way.">
-            <Badge tone="warning">Unencrypted</Badge>
+          <span title={t('connect.card.unencrypted.hint')}>
+            <Badge tone="warning">{t('connect.card.unencrypted')}</Badge>
           </span>
         )}
         <span className="connection-card-spacer" />
@@ -56,26 +58,26 @@ export function ConnectionCard({ connection }: { connection: ConnectionSummary }
                 disabled={busy}
                 onClick={() => void run(() => selectConnection(connection.id))}
               >
-                Use
+                {t('connect.card.use')}
               </button>
             )}
             <button
               type="button"
               className="button button-small"
-              aria-label={`Edit ${connection.name}`}
+              aria-label={t('connect.card.editName', { name: connection.name })}
               disabled={busy}
               onClick={() => setEditing(true)}
             >
-              Edit
+              {t('connect.card.edit')}
             </button>
             <button
               type="button"
               className="button button-small button-quiet-danger"
-              aria-label={`Delete ${connection.name}`}
+              aria-label={t('connect.card.deleteName', { name: connection.name })}
               disabled={busy}
               onClick={() => setConfirming(true)}
             >
-              Delete
+              {t('connect.card.delete')}
             </button>
           </div>
         )}
@@ -90,15 +92,15 @@ export function ConnectionCard({ connection }: { connection: ConnectionSummary }
         />
       ) : (
         <dl className="connection-details">
-          <dt>Address</dt>
+          <dt>{t('connect.card.address')}</dt>
           <dd>
             <code>{connection.baseUrl}</code>
           </dd>
-          <dt>Key</dt>
+          <dt>{t('connect.card.key')}</dt>
           <dd>{keyStatusText(connection)}</dd>
           {connection.consoleUrl && (
             <>
-              <dt>Console</dt>
+              <dt>{t('connect.card.console')}</dt>
               <dd>
                 <a href={connection.consoleUrl} target="_blank" rel="noreferrer">
                   {connection.consoleUrl}
@@ -108,23 +110,25 @@ export function ConnectionCard({ connection }: { connection: ConnectionSummary }
           )}
           {connection.isDemo && (
             <>
-              <dt>Replies</dt>
-              <dd>Synthetic, from the demo relay on this computer</dd>
+              <dt>{t('connect.card.replies')}</dt>
+              <dd>{t('connect.card.replies.demo')}</dd>
             </>
           )}
         </dl>
       )}
 
       {failure && (
-        <Notice tone="error" title="That did not work">
-          <p className="failure-message">{failure.message}</p>
+        <Notice tone="error" title={t('connect.card.failed')}>
+          <p className="failure-message" data-source="main">
+            {failure.message}
+          </p>
         </Notice>
       )}
 
       <ConfirmDialog
         open={confirming}
-        title={`Delete “${connection.name}”?`}
-        confirmLabel="Delete connection"
+        title={t('connect.card.delete.title', { name: connection.name })}
+        confirmLabel={t('connect.card.delete.confirm')}
         danger
         busy={busy}
         onCancel={() => setConfirming(false)}
@@ -135,10 +139,7 @@ export function ConnectionCard({ connection }: { connection: ConnectionSummary }
           })
         }
       >
-        <p>
-          The connection is removed, and its API key is deleted {KEY_PLACE[backend].deletedFrom}.
-          You would need the key again to reconnect.
-        </p>
+        <p>{t('connect.card.delete.body', { place: backend })}</p>
       </ConfirmDialog>
     </li>
   );

@@ -2,12 +2,13 @@ import { useId, useRef, useState, type FormEvent } from 'react';
 import { Field } from '../../components/field';
 import { Notice } from '../../components/notice';
 import { Spinner } from '../../components/spinner';
+import { useT, type MessageKey } from '../../i18n/i18n';
 import { failureOf, failureTitle, type FailureInfo } from '../../lib/errors';
 import type { ConnectionSummary, ConnectionTestResult } from '../../lib/relay-bridge';
 import { createConnection, testConnection, updateConnection } from './connect-actions';
 import { selectKeyBackend, useConnectStore } from './connect-store';
 import { HeaderFields, headerDrafts, headerRowsOf, type HeaderRow } from './header-fields';
-import { KEY_PLACE, keyStatusText } from './key-status';
+import { keyStatusText } from './key-status';
 import { TestResult } from './test-result';
 
 export interface ConnectionFormProps {
@@ -21,9 +22,10 @@ export interface ConnectionFormProps {
   prefill?: { name: string; baseUrl: string; consoleUrl?: string | undefined } | undefined;
 }
 
+/** What is wrong with a field, as a message key: shown in the language of the moment. */
 interface FieldErrors {
-  name?: string;
-  baseUrl?: string;
+  name?: MessageKey;
+  baseUrl?: MessageKey;
 }
 
 /** The origin (scheme, host, port) of an address as typed, or undefined while it does not parse. */
@@ -69,12 +71,12 @@ export function ConnectionForm({
   const [busy, setBusy] = useState<'testing' | 'saving' | undefined>();
   const [testResult, setTestResult] = useState<ConnectionTestResult | undefined>();
   const [saveFailure, setSaveFailure] = useState<FailureInfo | undefined>();
+  const t = useT();
 
   function check(requireName: boolean): boolean {
     const next: FieldErrors = {};
-    if (requireName && name.trim() === '') next.name = 'Give the connection a name.';
-    if (baseUrl.trim() === '')
-      next.baseUrl = 'Give the address of the relay, such as https://relay.example.com';
+    if (requireName && name.trim() === '') next.name = 'connect.form.name.missing';
+    if (baseUrl.trim() === '') next.baseUrl = 'connect.form.baseUrl.missing';
     setErrors(next);
     return Object.keys(next).length === 0;
   }
@@ -138,20 +140,24 @@ export function ConnectionForm({
       className="connection-form"
       onSubmit={save}
       noValidate
-      aria-label={editing ? `Edit ${connection.name}` : 'New connection'}
+      aria-label={
+        editing
+          ? t('connect.card.editName', { name: connection.name })
+          : t('connect.connections.new')
+      }
     >
       <Field
-        label="Name"
+        label={t('connect.form.name')}
         name="name"
         value={name}
         onChange={(event) => setName(event.target.value)}
-        placeholder="My relay"
+        placeholder={t('connect.form.name.placeholder')}
         autoComplete="off"
         autoFocus={autoFocus}
-        error={errors.name}
+        error={errors.name && t(errors.name)}
       />
       <Field
-        label="Base address"
+        label={t('connect.form.baseUrl')}
         name="baseUrl"
         type="url"
         value={baseUrl}
@@ -159,8 +165,8 @@ export function ConnectionForm({
         placeholder="https://relay.example.com"
         autoComplete="off"
         spellCheck={false}
-        error={errors.baseUrl}
-        hint="The relay's address, with or without /v1."
+        error={errors.baseUrl && t(errors.baseUrl)}
+        hint={t('connect.form.baseUrl.hint')}
       />
       {plainHttp && (
         <label className="checkbox-field">
@@ -170,16 +176,12 @@ export function ConnectionForm({
             checked={allowUnencrypted}
             onChange={(event) => setAllowUnencrypted(event.target.checked)}
           />
-          <span>
-            Send my key unencrypted. This address uses plain http: outside this computer and your
-            local network, the key would cross the network readable by anyone on the way. You will
-            be asked to confirm.
-          </span>
+          <span>{t('connect.form.unencrypted')}</span>
         </label>
       )}
       <div className="field">
         <label className="field-label" htmlFor={`${formId}-key`}>
-          {editing ? 'Replace API key' : 'API key'}
+          {editing ? t('connect.form.key.replace') : t('connect.form.key')}
         </label>
         <input
           ref={keyInput}
@@ -189,23 +191,24 @@ export function ConnectionForm({
           name="apiKey"
           autoComplete="off"
           spellCheck={false}
-          placeholder={editing ? 'Leave empty to keep the saved key' : 'sk-…'}
+          placeholder={
+            editing ? t('connect.form.key.keepPlaceholder') : t('connect.form.key.placeholder')
+          }
           aria-describedby={`${formId}-key-hint`}
         />
         <p className="field-hint" id={`${formId}-key-hint`}>
           {editing
-            ? `${keyStatusText(connection)}. A key typed here replaces it.`
-            : `Kept ${KEY_PLACE[backend].kept}, and never shown again.`}
+            ? t('connect.form.key.replaceHint', { status: keyStatusText(connection) })
+            : t('connect.form.key.newHint', { place: backend })}
         </p>
         {keyWillGo && (
           <p className="field-hint field-warning" role="status">
-            The saved key was given for {savedOrigin}. It is never sent to another address, so
-            saving with {typedOrigin} removes it: paste the key for the new address.
+            {t('connect.form.key.willGo', { saved: savedOrigin ?? '', typed: typedOrigin ?? '' })}
           </p>
         )}
       </div>
       <Field
-        label="Console address (optional)"
+        label={t('connect.form.console')}
         name="consoleUrl"
         type="url"
         value={consoleUrl}
@@ -213,20 +216,21 @@ export function ConnectionForm({
         placeholder="https://console.relay.example.com"
         autoComplete="off"
         spellCheck={false}
-        hint="Where you manage your account and top up your balance."
+        hint={t('connect.form.console.hint')}
       />
       <HeaderFields rows={headers} onChange={setHeaders} />
       {secretHeadersWillGo && (
         <p className="field-hint field-warning" role="status">
-          Secret header values were given for {savedOrigin}, like the key: saving with {typedOrigin}{' '}
-          removes them, so type them again for the new address.
+          {t('connect.form.headers.willGo', { saved: savedOrigin ?? '', typed: typedOrigin ?? '' })}
         </p>
       )}
 
       {testResult && <TestResult result={testResult} />}
       {saveFailure && (
         <Notice tone="error" title={failureTitle(saveFailure)}>
-          <p className="failure-message">{saveFailure.message}</p>
+          <p className="failure-message" data-source="main">
+            {saveFailure.message}
+          </p>
         </Notice>
       )}
 
@@ -237,17 +241,21 @@ export function ConnectionForm({
           onClick={() => void runTest()}
           disabled={busy !== undefined}
         >
-          {busy === 'testing' ? <Spinner label="Testing" /> : null}
-          Test connection
+          {busy === 'testing' ? <Spinner label={t('connect.form.testing')} /> : null}
+          {t('connect.form.test')}
         </button>
         <span className="form-actions-spacer" />
         {onCancel && (
           <button type="button" className="button" onClick={onCancel} disabled={busy === 'saving'}>
-            Cancel
+            {t('common.cancel')}
           </button>
         )}
         <button type="submit" className="button button-primary" disabled={busy !== undefined}>
-          {busy === 'saving' ? 'Saving…' : editing ? 'Save changes' : 'Save'}
+          {busy === 'saving'
+            ? t('common.saving')
+            : editing
+              ? t('connect.form.saveChanges')
+              : t('connect.form.save')}
         </button>
       </div>
     </form>

@@ -1,5 +1,6 @@
 import { useEffect, useState } from 'react';
 import { useShallow } from 'zustand/react/shallow';
+import { useT } from '../../i18n/i18n';
 import type { ConnectLink } from '../../lib/relay-bridge';
 import { ConnectionCard } from './connection-card';
 import { ConnectionForm } from './connection-form';
@@ -21,6 +22,7 @@ export function ConnectionsScreen({ link, onLinkDone }: ConnectionsScreenProps =
   const hasDemo = connections.some((connection) => connection.isDemo);
   const [adding, setAdding] = useState(false);
   const prefill = link?.ok ? link.draft : undefined;
+  const t = useT();
 
   // A link opens the form with what it carries (a new form: the fields start from it).
   useEffect(() => {
@@ -36,14 +38,12 @@ export function ConnectionsScreen({ link, onLinkDone }: ConnectionsScreenProps =
     <div className="page">
       <header className="page-header">
         <div>
-          <h1 className="page-title">Connections</h1>
-          <p className="page-lead">
-            The relays this app talks to. The one in use serves every screen.
-          </p>
+          <h1 className="page-title">{t('connect.connections.title')}</h1>
+          <p className="page-lead">{t('connect.connections.lead')}</p>
         </div>
         {!adding && (
           <button type="button" className="button button-primary" onClick={() => setAdding(true)}>
-            Add connection
+            {t('connect.connections.add')}
           </button>
         )}
       </header>
@@ -52,7 +52,7 @@ export function ConnectionsScreen({ link, onLinkDone }: ConnectionsScreenProps =
       {adding && (
         <section className="card" aria-labelledby="add-connection-title">
           <h2 className="card-title" id="add-connection-title">
-            New connection
+            {t('connect.connections.new')}
           </h2>
           <ConnectionForm
             key={prefill ? `${prefill.name}\n${prefill.baseUrl}` : 'new'}
@@ -63,8 +63,8 @@ export function ConnectionsScreen({ link, onLinkDone }: ConnectionsScreenProps =
           />
         </section>
       )}
-      <h2 className="visually-hidden">Saved connections</h2>
-      <ul className="connection-list" aria-label="Saved connections">
+      <h2 className="visually-hidden">{t('connect.connections.saved')}</h2>
+      <ul className="connection-list" aria-label={t('connect.connections.saved')}>
         {connections.map((connection) => (
           <ConnectionCard key={connection.id} connection={connection} />
         ))}

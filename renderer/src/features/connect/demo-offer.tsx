@@ -1,6 +1,7 @@
 import { useState } from 'react';
 import { Notice } from '../../components/notice';
 import { Spinner } from '../../components/spinner';
+import { useT } from '../../i18n/i18n';
 import { failureOf, type FailureInfo } from '../../lib/errors';
 import type { ConnectionSummary } from '../../lib/relay-bridge';
 import { startDemoRelay } from './connect-actions';
@@ -9,6 +10,7 @@ import { startDemoRelay } from './connect-actions';
 export function DemoOffer({ onStarted }: { onStarted?: (connection: ConnectionSummary) => void }) {
   const [busy, setBusy] = useState(false);
   const [failure, setFailure] = useState<FailureInfo | undefined>();
+  const t = useT();
 
   async function start() {
     setBusy(true);
@@ -27,21 +29,19 @@ export function DemoOffer({ onStarted }: { onStarted?: (connection: ConnectionSu
   return (
     <section className="demo-offer" aria-labelledby="demo-offer-title">
       <h2 className="demo-offer-title" id="demo-offer-title">
-        No relay yet?
+        {t('connect.demo.title')}
       </h2>
-      <p>
-        The demo relay runs on this computer with a few demo models, so you can look around without
-        an account. Its replies are synthetic: no real model answers, and nothing leaves your
-        machine.
-      </p>
+      <p>{t('connect.demo.body')}</p>
       {failure && (
-        <Notice tone="error" title="The demo relay did not start">
-          <p className="failure-message">{failure.message}</p>
+        <Notice tone="error" title={t('connect.demo.failed')}>
+          <p className="failure-message" data-source="main">
+            {failure.message}
+          </p>
         </Notice>
       )}
       <button type="button" className="button" onClick={() => void start()} disabled={busy}>
-        {busy && <Spinner label="Starting the demo relay" />}
-        Try the demo relay
+        {busy && <Spinner label={t('connect.demo.starting')} />}
+        {t('connect.demo.try')}
       </button>
     </section>
   );

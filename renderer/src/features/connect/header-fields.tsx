@@ -1,4 +1,6 @@
 import { useId } from 'react';
+import { formatNumber } from '../../i18n/format';
+import { useT } from '../../i18n/i18n';
 import type { ConnectionHeader } from '../../lib/relay-bridge';
 
 /** One row of the extra headers editor. A saved secret's value is never shown: only that it is set. */
@@ -46,41 +48,40 @@ export interface HeaderFieldsProps {
  */
 export function HeaderFields({ rows, onChange }: HeaderFieldsProps) {
   const id = useId();
+  const t = useT();
   const update = (key: number, change: Partial<HeaderRow>) =>
     onChange(rows.map((row) => (row.key === key ? { ...row, ...change } : row)));
 
   return (
     <fieldset className="header-fields" aria-describedby={`${id}-hint`}>
-      <legend className="field-label">Extra headers (optional)</legend>
+      <legend className="field-label">{t('connect.headers.legend')}</legend>
       <p className="field-hint" id={`${id}-hint`}>
-        Sent with every request to this relay, for gateways that ask for them (HTTP-Referer and
-        X-Title, x-portkey-…, api-key, CF-Access-Client-Id). Mark a value secret to keep it in the
-        key store, like the key: it is not shown again.
+        {t('connect.headers.hint')}
       </p>
       {rows.length > 0 && (
-        <ul className="header-rows" aria-label="Extra headers">
+        <ul className="header-rows" aria-label={t('connect.headers.list')}>
           {rows.map((row, index) => (
             <li key={row.key} className="header-row">
               <input
                 className="input header-name"
-                aria-label={`Header ${index + 1} name`}
+                aria-label={t('connect.headers.name', { number: formatNumber(index + 1) })}
                 value={row.name}
-                placeholder="X-Title"
+                placeholder={t('connect.headers.name.placeholder')}
                 autoComplete="off"
                 spellCheck={false}
                 onChange={(event) => update(row.key, { name: event.target.value })}
               />
               <input
                 className="input header-value"
-                aria-label={`Header ${index + 1} value`}
+                aria-label={t('connect.headers.value', { number: formatNumber(index + 1) })}
                 type={row.secret ? 'password' : 'text'}
                 value={row.value}
                 placeholder={
                   row.saved
-                    ? 'Saved: leave empty to keep it'
+                    ? t('connect.headers.value.savedPlaceholder')
                     : row.secret
-                      ? 'Secret value'
-                      : 'Value'
+                      ? t('connect.headers.value.secretPlaceholder')
+                      : t('connect.headers.value.placeholder')
                 }
                 autoComplete="off"
                 spellCheck={false}
@@ -94,15 +95,17 @@ export function HeaderFields({ rows, onChange }: HeaderFieldsProps) {
                     update(row.key, { secret: event.target.checked, saved: false, value: '' })
                   }
                 />
-                <span>Secret</span>
+                <span>{t('connect.headers.secret')}</span>
               </label>
               <button
                 type="button"
                 className="button button-small"
-                aria-label={`Remove header ${row.name || index + 1}`}
+                aria-label={t('connect.headers.removeName', {
+                  name: row.name || formatNumber(index + 1),
+                })}
                 onClick={() => onChange(rows.filter((other) => other.key !== row.key))}
               >
-                Remove
+                {t('connect.headers.remove')}
               </button>
             </li>
           ))}
@@ -115,7 +118,7 @@ export function HeaderFields({ rows, onChange }: HeaderFieldsProps) {
           onChange([...rows, { key: nextKey++, name: '', value: '', secret: false, saved: false }])
         }
       >
-        Add header
+        {t('connect.headers.add')}
       </button>
     </fieldset>
   );

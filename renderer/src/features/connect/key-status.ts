@@ -1,19 +1,22 @@
+import { t } from '../../i18n/i18n';
 import type { ConnectionSummary } from '../../lib/relay-bridge';
 
-/** "Key saved (…abcd)": what the person may know of a saved key. */
+/**
+ * "Key saved (…abcd)": what the person may know of a saved key, in the app's language (main's
+ * own words when the key could not be read).
+ */
 export function keyStatusText(
   connection: Pick<ConnectionSummary, 'hasKey' | 'keyLast4' | 'keyError'>,
 ): string {
   if (connection.keyError) return connection.keyError;
-  if (!connection.hasKey) return 'No key saved';
-  return connection.keyLast4 ? `Key saved (…${connection.keyLast4})` : 'Key saved';
+  if (!connection.hasKey) return t('connect.keyStatus.none');
+  return connection.keyLast4
+    ? t('connect.keyStatus.savedEnding', { last4: connection.keyLast4 })
+    : t('connect.keyStatus.saved');
 }
 
+/**
+ * Where saved keys are kept. Sentences that name the place choose their words by it (an ICU
+ * `select` on `place`), since a place is not a fragment every language can slot in.
+ */
 export type KeyBackend = 'keychain' | 'memory' | 'file';
-
-/** Where saved keys are kept, as the end of a sentence: "The key is kept …". */
-export const KEY_PLACE: Record<KeyBackend, { kept: string; deletedFrom: string }> = {
-  keychain: { kept: 'in your system keychain', deletedFrom: 'from the keychain' },
-  memory: { kept: 'in memory until you quit', deletedFrom: 'from memory' },
-  file: { kept: 'in a key file on this computer', deletedFrom: 'from the key file' },
-};

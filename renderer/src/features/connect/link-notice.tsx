@@ -1,4 +1,5 @@
 import { Notice } from '../../components/notice';
+import { useT } from '../../i18n/i18n';
 import type { ConnectLink } from '../../lib/relay-bridge';
 
 /**
@@ -6,30 +7,32 @@ import type { ConnectLink } from '../../lib/relay-bridge';
  * link), or why the link could not be used.
  */
 export function LinkNotice({ link, onDismiss }: { link: ConnectLink; onDismiss(): void }) {
+  const t = useT();
   const dismiss = (
     <button type="button" className="button button-small" onClick={onDismiss}>
-      Dismiss
+      {t('connect.link.dismiss')}
     </button>
   );
   if (!link.ok) {
     return (
-      <Notice tone="error" title="This link could not be used" actions={dismiss}>
-        <p className="failure-message">{link.message}</p>
+      <Notice tone="error" title={t('connect.link.unusable')} actions={dismiss}>
+        <p className="failure-message" data-source="main">
+          {link.message}
+        </p>
       </Notice>
     );
   }
   return (
     <Notice
       tone="info"
-      title="Opened from a link"
+      title={t('connect.link.opened')}
       actions={link.notes.length > 0 ? dismiss : undefined}
     >
-      <p>
-        Check the name and the address below, paste your API key, then save. A link never carries a
-        key.
-      </p>
+      <p>{t('connect.link.check')}</p>
       {link.notes.map((note) => (
-        <p key={note}>{note}</p>
+        <p key={note} data-source="main">
+          {note}
+        </p>
       ))}
     </Notice>
   );

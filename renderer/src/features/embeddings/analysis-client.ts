@@ -1,4 +1,5 @@
 /** The page's side of the similarity worker: one worker, requests answered by id. */
+import { t } from '../../i18n/i18n';
 import type { Analysis, WorkerRequest, WorkerResponse } from './analysis-protocol';
 
 type Pending = { resolve(value: unknown): void; reject(error: Error): void };
@@ -15,11 +16,14 @@ function ensureWorker(): Worker {
     const waiting = pending.get(message.id);
     if (!waiting) return;
     pending.delete(message.id);
-    if (message.type === 'failed') waiting.reject(new Error(message.message));
+    if (message.type === 'failed')
+      waiting.reject(
+        new Error(message.code === 'no-set' ? t('embeddings.worker.noSet') : message.message),
+      );
     else waiting.resolve(message.type === 'analysed' ? message.analysis : message.ranked);
   };
-  worker.onerror = (event) => {
-    const error = new Error(event.message || 'The similarity worker stopped.');
+  worker.onerror = () => {
+    const error = new Error(t('embeddings.worker.stopped'));
     for (const waiting of pending.values()) waiting.reject(error);
     pending.clear();
     worker?.terminate();

@@ -32,4 +32,5 @@ export interface Analysis {
 export type WorkerResponse =
   | { type: 'analysed'; id: number; analysis: Analysis }
   | { type: 'ranked'; id: number; ranked: Array<[number, number]> }
-  | { type: 'failed'; id: number; message: string };
+  /** `code` names a failure the page words itself; `message` is the worker's own, for the rest. */
+  | { type: 'failed'; id: number; message: string; code?: 'no-set' };

@@ -1,4 +1,5 @@
 /** What the embeddings screen does over the bridge, and the events it listens to. */
+import { t } from '../../i18n/i18n';
 import { copyText } from '../../lib/clipboard';
 import { failureOf } from '../../lib/errors';
 import { requireBridge } from '../../lib/relay-bridge';
@@ -53,7 +54,7 @@ export async function startRun(): Promise<void> {
   const state = store.getState();
   const { inputs, error } = collectInputs(state.mode, state.linesText, state.listItems, state.file);
   if (error) return state.inputRefused(error);
-  if (!state.model) return state.inputRefused('Choose an embedding model first.');
+  if (!state.model) return state.inputRefused(t('embeddings.check.noModel'));
   state.runRequested();
   try {
     const { runId } = await requireBridge().startEmbeddingRun({ model: state.model, inputs });
@@ -161,7 +162,7 @@ export async function findNearest(query: string): Promise<void> {
   if (query.trim() === '') {
     store.getState().nearestFound(undefined, {
       kind: 'invalid_request',
-      message: 'Type a text to compare with the set.',
+      message: t('embeddings.nearest.empty'),
     });
     return;
   }
@@ -189,10 +190,10 @@ export async function exportRun(runId: string, format: 'json' | 'csv'): Promise<
       .noted(
         result.path === undefined
           ? undefined
-          : `Saved ${result.rows} ${result.rows === 1 ? 'vector' : 'vectors'} to ${result.path}`,
+          : t('embeddings.export.saved', { count: result.rows, path: result.path }),
       );
   } catch (error) {
-    store.getState().noted(`The export failed: ${failureOf(error).message}`);
+    store.getState().noted(t('embeddings.export.failed', { reason: failureOf(error).message }));
   }
 }
 
@@ -200,12 +201,12 @@ export async function copyVector(runId: string, index: number): Promise<void> {
   try {
     const page = await requireBridge().getEmbeddingVectors({ runId, offset: index, limit: 1 });
     if (page.count === 0 || page.missing.includes(index))
-      throw new Error('This input has no vector yet.');
+      throw new Error(t('embeddings.copy.none'));
     const vector = Array.from(page.values.subarray(0, page.dimensions));
     await copyText(JSON.stringify(vector));
-    store.getState().noted(`Copied the vector of input ${index + 1} (${vector.length} values).`);
+    store.getState().noted(t('embeddings.copy.done', { number: index + 1, count: vector.length }));
   } catch (error) {
-    store.getState().noted(`The vector was not copied: ${failureOf(error).message}`);
+    store.getState().noted(t('embeddings.copy.failed', { reason: failureOf(error).message }));
   }
 }
 

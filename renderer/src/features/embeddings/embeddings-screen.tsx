@@ -3,6 +3,8 @@ import { useShallow } from 'zustand/react/shallow';
 import { EmptyState } from '../../components/empty-state';
 import { Notice } from '../../components/notice';
 import { Spinner } from '../../components/spinner';
+import { formatNumber } from '../../i18n/format';
+import { useNamespace } from '../../i18n/use-namespace';
 import type { ConnectionSummary } from '../../lib/relay-bridge';
 import {
   chooseModel,
@@ -23,6 +25,7 @@ import './embeddings.css';
 
 /** The embeddings playground: texts in, vectors out, and pictures of what they say. */
 export function EmbeddingsScreen({ connection }: { connection: ConnectionSummary }) {
+  const t = useNamespace('embeddings');
   const pickerId = useId();
   const state = useEmbeddingsStore(
     useShallow((s) => ({
@@ -54,12 +57,12 @@ export function EmbeddingsScreen({ connection }: { connection: ConnectionSummary
     <div className="page embeddings-page">
       <header className="page-header">
         <div>
-          <h1 className="page-title">Embeddings</h1>
-          <p className="page-lead">Compare texts by meaning, and take the vectors away.</p>
+          <h1 className="page-title">{t('embeddings.title')}</h1>
+          <p className="page-lead">{t('embeddings.lead')}</p>
         </div>
         <div className="page-header-actions">
           <label className="field-label" htmlFor={pickerId}>
-            Embedding model
+            {t('embeddings.model')}
           </label>
           <select
             id={pickerId}
@@ -68,7 +71,7 @@ export function EmbeddingsScreen({ connection }: { connection: ConnectionSummary
             disabled={state.models.length === 0}
             onChange={(e) => chooseModel(e.target.value)}
           >
-            {state.models.length === 0 && <option value="">No embedding model</option>}
+            {state.models.length === 0 && <option value="">{t('embeddings.model.none')}</option>}
             {state.models.map((id) => (
               <option key={id} value={id}>
                 {id}
@@ -81,10 +84,10 @@ export function EmbeddingsScreen({ connection }: { connection: ConnectionSummary
       {state.modelsFailure && (
         <Notice
           tone="error"
-          title="The models could not be listed"
+          title={t('embeddings.models.failed')}
           actions={
             <button type="button" className="button" onClick={() => void loadEmbeddingModels(true)}>
-              Try again
+              {t('embeddings.tryAgain')}
             </button>
           }
         >
@@ -92,11 +95,8 @@ export function EmbeddingsScreen({ connection }: { connection: ConnectionSummary
         </Notice>
       )}
       {!state.modelsFailure && state.models.length === 0 && (
-        <Notice tone="info" title="This relay lists no embedding model">
-          <p>
-            If one of its models makes embeddings, mark it as an embedding model on the Models
-            screen.
-          </p>
+        <Notice tone="info" title={t('embeddings.models.empty.title')}>
+          <p>{t('embeddings.models.empty.body')}</p>
         </Notice>
       )}
 
@@ -104,7 +104,7 @@ export function EmbeddingsScreen({ connection }: { connection: ConnectionSummary
         <div className="embeddings-main">
           <InputPanel busy={running} />
           {state.startFailure && (
-            <Notice tone="error" title="The run did not start">
+            <Notice tone="error" title={t('embeddings.start.failed')}>
               <p className="failure-message">{state.startFailure.message}</p>
             </Notice>
           )}
@@ -120,9 +120,12 @@ export function EmbeddingsScreen({ connection }: { connection: ConnectionSummary
             <RunFailure run={run} error={run.error} consoleUrl={connection.consoleUrl} />
           )}
           {run && !running && run.status === 'cancelled' && (
-            <Notice tone="info" title="The run was cancelled">
+            <Notice tone="info" title={t('embeddings.cancelled.title')}>
               <p>
-                {run.done} of {run.total} inputs were embedded before it stopped, and were kept.
+                {t('embeddings.cancelled.body', {
+                  done: formatNumber(run.done),
+                  total: run.total,
+                })}
               </p>
             </Notice>
           )}
@@ -133,14 +136,14 @@ export function EmbeddingsScreen({ connection }: { connection: ConnectionSummary
                 className="button"
                 onClick={() => void exportRun(run.id, 'json')}
               >
-                Export JSON…
+                {t('embeddings.export.json')}
               </button>
               <button
                 type="button"
                 className="button"
                 onClick={() => void exportRun(run.id, 'csv')}
               >
-                Export CSV…
+                {t('embeddings.export.csv')}
               </button>
               <span className="muted small" role="status">
                 {state.note}
@@ -150,18 +153,18 @@ export function EmbeddingsScreen({ connection }: { connection: ConnectionSummary
           {run && <ResultsTable run={run} />}
           {run && state.analysisStatus === 'working' && (
             <p className="muted" role="status">
-              <Spinner label="Working out" /> Working out the pictures…
+              <Spinner label={t('embeddings.working.label')} /> {t('embeddings.working')}
             </p>
           )}
           {state.analysisStatus === 'failed' && (
-            <Notice tone="error" title="The pictures could not be drawn">
+            <Notice tone="error" title={t('embeddings.pictures.failed')}>
               <p className="failure-message">{state.analysisFailure}</p>
             </Notice>
           )}
           {pictured && <NearestPanel />}
           {!run && !running && (
-            <EmptyState title="No vectors yet">
-              <p>Write a few texts, one per line, and embed them to see how alike they are.</p>
+            <EmptyState title={t('embeddings.empty.title')}>
+              <p>{t('embeddings.empty.body')}</p>
             </EmptyState>
           )}
         </div>

@@ -2,6 +2,8 @@
  * What the person typed, as inputs, and why it cannot be sent yet. Empty entries are refused
  * before anything is sent, with the positions named: "Lines 3 and 7 are empty."
  */
+import { formatList, formatNumber } from '../../i18n/format';
+import { t } from '../../i18n/i18n';
 import type { InputMode, OpenedFile } from './embeddings-store';
 
 export const MAX_INPUTS = 5000;
@@ -14,12 +16,17 @@ export function linesOf(text: string): string[] {
   return lines;
 }
 
-export function describeEmpty(positions: readonly number[], noun: string): string {
+/** "Lines 3 and 7 are empty. Remove them or write a text there." (ten positions at most). */
+export function describeEmpty(positions: readonly number[], what: 'lines' | 'items'): string {
   const shown = positions.slice(0, 10);
   const more = positions.length - shown.length;
-  if (shown.length === 1 && more === 0) return `${noun} ${shown[0]} is empty.`;
-  const list = `${shown.slice(0, -1).join(', ')} and ${shown[shown.length - 1]}`;
-  return `${noun}s ${list}${more > 0 ? ` (and ${more} more)` : ''} are empty.`;
+  const joined = formatList(shown.map((position) => formatNumber(position)));
+  const list =
+    more > 0 ? t('embeddings.check.andMore', { list: joined, more: formatNumber(more) }) : joined;
+  return t(what === 'lines' ? 'embeddings.check.emptyLines' : 'embeddings.check.emptyItems', {
+    count: positions.length,
+    list,
+  });
 }
 
 export function collectInputs(
@@ -33,8 +40,7 @@ export function collectInputs(
   if (inputs.length === 0) {
     return {
       inputs,
-      error:
-        mode === 'file' ? 'Open a .txt or .csv file first.' : 'Write at least one text to embed.',
+      error: t(mode === 'file' ? 'embeddings.check.noFile' : 'embeddings.check.noText'),
     };
   }
   const empty: number[] = [];
@@ -42,16 +48,15 @@ export function collectInputs(
     if (input.trim() === '') empty.push(index + 1);
   });
   if (empty.length > 0) {
-    const what = describeEmpty(empty, mode === 'list' ? 'Item' : 'Line');
-    return {
-      inputs,
-      error: `${what} Remove ${empty.length === 1 ? 'it' : 'them'} or write a text there.`,
-    };
+    return { inputs, error: describeEmpty(empty, mode === 'list' ? 'items' : 'lines') };
   }
   if (inputs.length > MAX_INPUTS)
     return {
       inputs,
-      error: `There are ${inputs.length} texts; one run takes at most ${MAX_INPUTS}.`,
+      error: t('embeddings.check.tooMany', {
+        count: formatNumber(inputs.length),
+        max: formatNumber(MAX_INPUTS),
+      }),
     };
   return { inputs };
 }

@@ -1,17 +1,20 @@
 import { useShallow } from 'zustand/react/shallow';
 import { useId } from 'react';
+import type { MessageKey } from '../../i18n/i18n';
+import { useNamespace } from '../../i18n/use-namespace';
 import { openInputsFile, startRun } from './embeddings-actions';
 import { useEmbeddingsStore, type InputMode } from './embeddings-store';
 import { linesOf } from './input-check';
 
-const MODES: Array<{ id: InputMode; label: string }> = [
-  { id: 'lines', label: 'One per line' },
-  { id: 'list', label: 'List' },
-  { id: 'file', label: 'File' },
+const MODES: Array<{ id: InputMode; label: MessageKey }> = [
+  { id: 'lines', label: 'embeddings.input.mode.lines' },
+  { id: 'list', label: 'embeddings.input.mode.list' },
+  { id: 'file', label: 'embeddings.input.mode.file' },
 ];
 
 /** The texts to embed: typed one per line, edited as a list, or read from a file. */
 export function InputPanel({ busy }: { busy: boolean }) {
+  const t = useNamespace('embeddings');
   const id = useId();
   const { mode, linesText, listItems, file, inputError, model, starting } = useEmbeddingsStore(
     useShallow((s) => ({
@@ -36,9 +39,9 @@ export function InputPanel({ busy }: { busy: boolean }) {
   return (
     <section className="card embeddings-input" aria-labelledby={`${id}-title`}>
       <h2 className="card-title" id={`${id}-title`}>
-        Texts
+        {t('embeddings.input.title')}
       </h2>
-      <div className="segmented" role="radiogroup" aria-label="How to give the texts">
+      <div className="segmented" role="radiogroup" aria-label={t('embeddings.input.modes')}>
         {MODES.map((m) => (
           <label key={m.id} className="segmented-option">
             <input
@@ -47,7 +50,7 @@ export function InputPanel({ busy }: { busy: boolean }) {
               checked={mode === m.id}
               onChange={() => actions.modeChanged(m.id)}
             />
-            {m.label}
+            {t(m.label)}
           </label>
         ))}
       </div>
@@ -55,14 +58,14 @@ export function InputPanel({ busy }: { busy: boolean }) {
       {mode === 'lines' && (
         <div className="field">
           <label className="field-label" htmlFor={`${id}-lines`}>
-            One text per line
+            {t('embeddings.input.lines')}
           </label>
           <textarea
             id={`${id}-lines`}
             className="input embeddings-lines"
             rows={8}
             value={linesText}
-            placeholder={'cat\nkitten\ninvoice'}
+            placeholder={t('embeddings.input.lines.placeholder')}
             aria-invalid={inputError ? true : undefined}
             aria-describedby={inputError ? errorId : undefined}
             onChange={(e) => actions.linesEdited(e.target.value)}
@@ -71,12 +74,12 @@ export function InputPanel({ busy }: { busy: boolean }) {
       )}
 
       {mode === 'list' && (
-        <ol className="embeddings-list" aria-label="Texts to embed">
+        <ol className="embeddings-list" aria-label={t('embeddings.input.list')}>
           {listItems.map((item, index) => (
             <li key={index} className="embeddings-list-item">
               <input
                 className="input"
-                aria-label={`Item ${index + 1}`}
+                aria-label={t('embeddings.input.item', { number: index + 1 })}
                 value={item}
                 aria-invalid={inputError && item.trim() === '' ? true : undefined}
                 onChange={(e) =>
@@ -86,11 +89,11 @@ export function InputPanel({ busy }: { busy: boolean }) {
               <button
                 type="button"
                 className="button button-small"
-                aria-label={`Remove item ${index + 1}`}
+                aria-label={t('embeddings.input.removeItem', { number: index + 1 })}
                 disabled={listItems.length === 1}
                 onClick={() => actions.listEdited(listItems.filter((_, i) => i !== index))}
               >
-                Remove
+                {t('embeddings.input.remove')}
               </button>
             </li>
           ))}
@@ -100,7 +103,7 @@ export function InputPanel({ busy }: { busy: boolean }) {
               className="button button-small"
               onClick={() => actions.listEdited([...listItems, ''])}
             >
-              Add a text
+              {t('embeddings.input.add')}
             </button>
           </li>
         </ol>
@@ -109,13 +112,13 @@ export function InputPanel({ busy }: { busy: boolean }) {
       {mode === 'file' && (
         <div className="embeddings-file">
           <button type="button" className="button" onClick={() => void openInputsFile()}>
-            Open a .txt or .csv file…
+            {t('embeddings.input.openFile')}
           </button>
           {file && (
             <p className="muted" role="status">
-              {file.fileName}: {file.inputs.length} {file.inputs.length === 1 ? 'text' : 'texts'}
+              {t('embeddings.input.file', { fileName: file.fileName, count: file.inputs.length })}
               {file.skippedEmpty > 0 &&
-                ` (${file.skippedEmpty} blank ${file.skippedEmpty === 1 ? 'entry' : 'entries'} left out)`}
+                ` ${t('embeddings.input.file.skipped', { count: file.skippedEmpty })}`}
             </p>
           )}
         </div>
@@ -133,7 +136,7 @@ export function InputPanel({ busy }: { busy: boolean }) {
           disabled={busy || starting || !model}
           onClick={() => void startRun()}
         >
-          Embed {count > 0 ? `${count} ${count === 1 ? 'text' : 'texts'}` : ''}
+          {t('embeddings.input.embed', { count })}
         </button>
       </div>
     </section>

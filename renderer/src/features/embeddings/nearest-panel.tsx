@@ -1,10 +1,13 @@
 import { useId, useState } from 'react';
 import { Notice } from '../../components/notice';
+import { formatNumber } from '../../i18n/format';
+import { useNamespace } from '../../i18n/use-namespace';
 import { findNearest } from './embeddings-actions';
 import { useEmbeddingsStore } from './embeddings-store';
 
 /** "Nearest to…": a query text, embedded with the run's model, ranked against the set. */
 export function NearestPanel() {
+  const t = useNamespace('embeddings');
   const id = useId();
   const [query, setQuery] = useState('');
   const [busy, setBusy] = useState(false);
@@ -13,7 +16,7 @@ export function NearestPanel() {
   return (
     <section className="card embeddings-nearest" aria-labelledby={`${id}-title`}>
       <h2 className="card-title" id={`${id}-title`}>
-        Nearest to…
+        {t('embeddings.nearest.title')}
       </h2>
       <form
         className="field-row"
@@ -24,29 +27,34 @@ export function NearestPanel() {
         }}
       >
         <label className="visually-hidden" htmlFor={`${id}-query`}>
-          Text to compare with the set
+          {t('embeddings.nearest.queryLabel')}
         </label>
         <input
           id={`${id}-query`}
           className="input"
           value={query}
-          placeholder="a text to compare with the set"
+          placeholder={t('embeddings.nearest.placeholder')}
           onChange={(e) => setQuery(e.target.value)}
         />
         <button type="submit" className="button" disabled={busy}>
-          Rank
+          {t('embeddings.nearest.rank')}
         </button>
       </form>
       {failure && (
-        <Notice tone="error" title="The query could not be ranked">
+        <Notice tone="error" title={t('embeddings.nearest.failed')}>
           <p className="failure-message">{failure.message}</p>
         </Notice>
       )}
       {nearest && (
-        <ol className="nearest-list" aria-label={`Nearest to ${nearest.query}`}>
+        <ol
+          className="nearest-list"
+          aria-label={t('embeddings.nearest.list', { query: nearest.query })}
+        >
           {nearest.ranked.map((entry) => (
             <li key={entry.index}>
-              <span className="nearest-score">{entry.score.toFixed(3)}</span>
+              <span className="nearest-score">
+                {formatNumber(entry.score, { minimumFractionDigits: 3, maximumFractionDigits: 3 })}
+              </span>
               <span className="nearest-text">{entry.text}</span>
             </li>
           ))}

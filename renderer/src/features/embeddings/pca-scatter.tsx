@@ -1,4 +1,6 @@
 import { useEffect, useMemo, useRef, useState, type KeyboardEvent } from 'react';
+import { formatNumber } from '../../i18n/format';
+import { useNamespace } from '../../i18n/use-namespace';
 import { resolveColour, useThemeKey } from '../../lib/theme-colours';
 import { pointerAt, prepareCanvas } from './canvas-size';
 import type { EmbeddingRun, ShownAnalysis } from './embeddings-store';
@@ -14,6 +16,7 @@ const LABEL_ALL_UP_TO = 40;
  */
 const LABEL_HEIGHT = 16;
 const LABEL_PADDING = 4;
+const PERCENT: Intl.NumberFormatOptions = { style: 'percent', maximumFractionDigits: 0 };
 
 let measurer: CanvasRenderingContext2D | null | undefined;
 
@@ -37,6 +40,7 @@ export function PcaScatter({
   run: Pick<EmbeddingRun, 'items'>;
   analysis: ShownAnalysis;
 }) {
+  const t = useNamespace('embeddings');
   const canvas = useRef<HTMLCanvasElement>(null);
   const [hovered, setHovered] = useState<number | undefined>();
   const [focused, setFocused] = useState<number | undefined>();
@@ -162,7 +166,7 @@ export function PcaScatter({
   return (
     <section className="card embeddings-picture" aria-labelledby="scatter-title">
       <h2 className="card-title" id="scatter-title">
-        Map (PCA)
+        {t('embeddings.scatter.title')}
       </h2>
       <div className="picture-frame">
         <canvas
@@ -170,7 +174,7 @@ export function PcaScatter({
           className="picture-canvas scatter-canvas"
           tabIndex={0}
           role="img"
-          aria-label={`${n} inputs placed by their first two principal components. Use the arrow keys to go through them.`}
+          aria-label={t('embeddings.scatter.label', { count: n })}
           aria-describedby="scatter-value"
           onKeyDown={onKey}
           onBlur={() => setFocused(undefined)}
@@ -214,12 +218,17 @@ export function PcaScatter({
       </div>
       <p id="scatter-value" className="picture-readout" aria-live="polite">
         {active !== undefined
-          ? `Input ${(analysis.indexes[active] as number) + 1}: ${textOf(active)}`
+          ? t('embeddings.scatter.readout', {
+              number: (analysis.indexes[active] as number) + 1,
+              text: textOf(active),
+            })
           : ''}
       </p>
       <p className="muted small">
-        The two axes explain {Math.round(analysis.explained[0] * 100)}% and{' '}
-        {Math.round(analysis.explained[1] * 100)}% of the spread.
+        {t('embeddings.scatter.explained', {
+          first: formatNumber(analysis.explained[0], PERCENT),
+          second: formatNumber(analysis.explained[1], PERCENT),
+        })}
       </p>
     </section>
   );

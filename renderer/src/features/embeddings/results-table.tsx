@@ -1,19 +1,29 @@
 import { TableVirtuoso } from 'react-virtuoso';
+import { formatNumber } from '../../i18n/format';
+import { useNamespace } from '../../i18n/use-namespace';
 import { copyVector } from './embeddings-actions';
 import type { EmbeddingRun } from './embeddings-store';
 
+/** A vector's values are data, written as the exported JSON writes them (`0.0123`, `1.5e-5`). */
 const format = (value: number) =>
   Math.abs(value) < 1e-4 && value !== 0 ? value.toExponential(2) : value.toFixed(4);
 
+const NORM = { minimumFractionDigits: 4, maximumFractionDigits: 4 };
+
 /** Each input with its vector at a glance; only the rows in view are in the page. */
 export function ResultsTable({ run }: { run: EmbeddingRun }) {
+  const t = useNamespace('embeddings');
   return (
-    <section className="card embeddings-results" aria-label="Vectors">
-      <h2 className="card-title">Vectors</h2>
+    <section className="card embeddings-results" aria-label={t('embeddings.results.title')}>
+      <h2 className="card-title">{t('embeddings.results.title')}</h2>
       <p className="muted small">
-        {run.done} of {run.total} embedded with {run.model}
-        {run.dimensions ? `, ${run.dimensions} dimensions` : ''}
-        {run.promptTokens !== undefined ? `, ${run.promptTokens} tokens in all` : ''}.
+        {t('embeddings.results.summary', {
+          done: formatNumber(run.done),
+          total: formatNumber(run.total),
+          model: run.model,
+          dimensions: run.dimensions ? formatNumber(run.dimensions) : 'none',
+          tokens: run.promptTokens !== undefined ? formatNumber(run.promptTokens) : 'none',
+        })}
       </p>
       <TableVirtuoso
         className="embeddings-table-scroll"
@@ -21,14 +31,14 @@ export function ResultsTable({ run }: { run: EmbeddingRun }) {
         data={run.items}
         fixedHeaderContent={() => (
           <tr>
-            <th scope="col">#</th>
-            <th scope="col">Text</th>
-            <th scope="col">Dims</th>
-            <th scope="col">Norm</th>
-            <th scope="col">First values</th>
-            <th scope="col">Tokens</th>
+            <th scope="col">{t('embeddings.results.index')}</th>
+            <th scope="col">{t('embeddings.results.text')}</th>
+            <th scope="col">{t('embeddings.results.dims')}</th>
+            <th scope="col">{t('embeddings.results.norm')}</th>
+            <th scope="col">{t('embeddings.results.preview')}</th>
+            <th scope="col">{t('embeddings.results.tokens')}</th>
             <th scope="col">
-              <span className="visually-hidden">Copy</span>
+              <span className="visually-hidden">{t('embeddings.results.copyColumn')}</span>
             </th>
           </tr>
         )}
@@ -38,21 +48,23 @@ export function ResultsTable({ run }: { run: EmbeddingRun }) {
             <td className="embeddings-text" title={item.text}>
               {item.text}
             </td>
-            <td>{item.dimensions ?? '—'}</td>
-            <td>{item.norm === undefined ? '—' : item.norm.toFixed(4)}</td>
+            <td>{item.dimensions === undefined ? '—' : formatNumber(item.dimensions)}</td>
+            <td>{item.norm === undefined ? '—' : formatNumber(item.norm, NORM)}</td>
             <td className="embeddings-preview">
-              {item.preview ? `[${item.preview.map(format).join(', ')}, …]` : 'not embedded'}
+              {item.preview
+                ? `[${item.preview.map(format).join(', ')}, …]`
+                : t('embeddings.results.notEmbedded')}
             </td>
-            <td>{item.tokens ?? '—'}</td>
+            <td>{item.tokens === undefined ? '—' : formatNumber(item.tokens)}</td>
             <td>
               {item.dimensions !== undefined && (
                 <button
                   type="button"
                   className="button button-small"
-                  aria-label={`Copy the vector of input ${item.index + 1}`}
+                  aria-label={t('embeddings.results.copyLabel', { number: item.index + 1 })}
                   onClick={() => void copyVector(run.id, item.index)}
                 >
-                  Copy
+                  {t('embeddings.results.copy')}
                 </button>
               )}
             </td>

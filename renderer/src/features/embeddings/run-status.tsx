@@ -1,5 +1,7 @@
 import { RelayFailure } from '../../components/relay-failure';
 import { RetryNotice } from '../../components/retry-notice';
+import { formatNumber } from '../../i18n/format';
+import { useNamespace } from '../../i18n/use-namespace';
 import type { PendingRetry } from '../../lib/load-state';
 import { cancelRun, resumeRun } from './embeddings-actions';
 import type { EmbeddingRun, RunError } from './embeddings-store';
@@ -16,19 +18,23 @@ export function RunProgress({
   total: number;
   retry: PendingRetry | undefined;
 }) {
+  const t = useNamespace('embeddings');
   return (
-    <section className="card run-progress" aria-label="Embedding in progress">
+    <section className="card run-progress" aria-label={t('embeddings.progress.label')}>
       <div className="run-progress-row">
-        <progress max={total} value={done} aria-label="Inputs embedded" />
+        <progress max={total} value={done} aria-label={t('embeddings.progress.bar')} />
         <span role="status" aria-live="polite">
-          {done} of {total} embedded
+          {t('embeddings.progress.status', {
+            done: formatNumber(done),
+            total: formatNumber(total),
+          })}
         </span>
         <button type="button" className="button" onClick={() => void cancelRun(runId)}>
-          Cancel
+          {t('embeddings.progress.cancel')}
         </button>
       </div>
       {retry && (
-        <RetryNotice retry={retry} title="The relay asked us to wait" className="retry-notice" />
+        <RetryNotice retry={retry} title={t('embeddings.progress.wait')} className="retry-notice" />
       )}
     </section>
   );
@@ -44,27 +50,31 @@ export function RunFailure({
   error: RunError;
   consoleUrl: string | undefined;
 }) {
+  const t = useNamespace('embeddings');
   const kept =
     run.done > 0
-      ? `The ${run.done} of ${run.total} inputs embedded before it stopped were kept.`
-      : 'Nothing was embedded before it stopped.';
+      ? t('embeddings.failure.kept', {
+          done: formatNumber(run.done),
+          total: formatNumber(run.total),
+        })
+      : t('embeddings.failure.nothingKept');
   return (
     <RelayFailure
       failure={error}
-      connection={{ name: 'The relay', consoleUrl }}
+      connection={{ name: t('embeddings.failure.relay'), consoleUrl }}
       retry={
         <button
           type="button"
           className="button button-primary"
           onClick={() => void resumeRun(run.id, run.total)}
         >
-          {run.done > 0 ? 'Retry the rest' : 'Retry'}
+          {run.done > 0 ? t('embeddings.failure.retryRest') : t('embeddings.failure.retry')}
         </button>
       }
       balanceNote={
         <p>
-          The relay refused to go on until the balance is topped up. {kept}
-          {!consoleUrl && " Add the relay's console address to the connection to get a link here."}
+          {t('embeddings.failure.balance')} {kept}
+          {!consoleUrl && ` ${t('embeddings.failure.noConsole')}`}
         </p>
       }
     >

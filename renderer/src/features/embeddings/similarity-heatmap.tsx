@@ -1,4 +1,7 @@
 import { useEffect, useMemo, useRef, useState, type KeyboardEvent } from 'react';
+import { formatNumber } from '../../i18n/format';
+import type { t as translate } from '../../i18n/i18n';
+import { useNamespace } from '../../i18n/use-namespace';
 import { resolveRgb, useThemeKey } from '../../lib/theme-colours';
 import { pointerAt, prepareCanvas } from './canvas-size';
 import type { EmbeddingRun, ShownAnalysis } from './embeddings-store';
@@ -16,7 +19,10 @@ interface Cell {
   col: number;
 }
 
+const VALUE: Intl.NumberFormatOptions = { minimumFractionDigits: 3, maximumFractionDigits: 3 };
+
 function describe(
+  t: typeof translate,
   cell: Cell,
   analysis: ShownAnalysis,
   run: Pick<EmbeddingRun, 'items'>,
@@ -29,8 +35,14 @@ function describe(
   const a = run.items[analysis.indexes[i] as number]?.text ?? '';
   const b = run.items[analysis.indexes[j] as number]?.text ?? '';
   const short = (t: string) => (t.length > 40 ? `${t.slice(0, 39)}…` : t);
-  const numbers = `Inputs ${(analysis.indexes[i] as number) + 1} and ${(analysis.indexes[j] as number) + 1}`;
-  return { value, text: `${numbers}: “${short(a)}” and “${short(b)}”: ${value.toFixed(3)}` };
+  const text = t('embeddings.heatmap.pair', {
+    first: (analysis.indexes[i] as number) + 1,
+    second: (analysis.indexes[j] as number) + 1,
+    a: short(a),
+    b: short(b),
+    value: formatNumber(value, VALUE),
+  });
+  return { value, text };
 }
 
 /**
@@ -46,6 +58,7 @@ export function SimilarityHeatmap({
   run: Pick<EmbeddingRun, 'items'>;
   analysis: ShownAnalysis;
 }) {
+  const t = useNamespace('embeddings');
   const canvas = useRef<HTMLCanvasElement>(null);
   const [ordered, setOrdered] = useState(true);
   const [cell, setCell] = useState<Cell | undefined>();
@@ -99,7 +112,7 @@ export function SimilarityHeatmap({
 
   const numbers =
     n <= NUMBERED_UP_TO ? shown.map((i) => (analysis.indexes[i] as number) + 1) : undefined;
-  const info = cell ? describe(cell, analysis, run, ordered) : undefined;
+  const info = cell ? describe(t, cell, analysis, run, ordered) : undefined;
 
   const onKey = (event: KeyboardEvent<HTMLCanvasElement>) => {
     const moves: Record<string, [number, number]> = {
@@ -121,11 +134,11 @@ export function SimilarityHeatmap({
     <section className="card embeddings-picture" aria-labelledby="heatmap-title">
       <div className="picture-header">
         <h2 className="card-title" id="heatmap-title">
-          Cosine similarity
+          {t('embeddings.heatmap.title')}
         </h2>
         <label className="picture-option">
           <input type="checkbox" checked={ordered} onChange={(e) => setOrdered(e.target.checked)} />
-          Order by similarity
+          {t('embeddings.heatmap.order')}
         </label>
       </div>
       <div className="heatmap-grid">
@@ -153,7 +166,10 @@ export function SimilarityHeatmap({
             className="picture-canvas heatmap-canvas"
             tabIndex={0}
             role="img"
-            aria-label={`Similarity of ${n} inputs to each other, ${ordered ? 'ordered by similarity' : 'in input order'}. Use the arrow keys to read pairs.`}
+            aria-label={t('embeddings.heatmap.label', {
+              count: formatNumber(n),
+              ordered: ordered ? 'yes' : 'no',
+            })}
             aria-describedby="heatmap-value"
             onKeyDown={onKey}
             onMouseMove={(event) => {
@@ -178,18 +194,16 @@ export function SimilarityHeatmap({
         </div>
       </div>
       <p id="heatmap-value" className="picture-readout" aria-live="polite">
-        {info
-          ? info.text
-          : 'Point at a cell, or focus the picture and use the arrow keys, to read a pair.'}
+        {info ? info.text : t('embeddings.heatmap.hint')}
       </p>
       <p className="muted small heat-legend">
-        <span>Opposite (−1)</span>
+        <span>{t('embeddings.heatmap.opposite')}</span>
         <span className="heat-legend-scale" aria-hidden="true" />
-        <span>Alike (1)</span>
+        <span>{t('embeddings.heatmap.alike')}</span>
       </p>
       <p className="muted small">
-        {numbers ? 'Numbers are those of the vectors table. ' : ''}Unrelated pairs (0) are in the
-        middle of the scale.
+        {numbers ? `${t('embeddings.heatmap.numbered')} ` : ''}
+        {t('embeddings.heatmap.middle')}
       </p>
     </section>
   );

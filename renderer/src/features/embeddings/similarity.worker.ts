@@ -32,7 +32,10 @@ scope.onmessage = (event) => {
         [matrix.buffer, points.buffer],
       );
     } else {
-      if (!current) throw new Error('There is no set to compare with yet.');
+      if (!current) {
+        scope.postMessage({ type: 'failed', id: request.id, message: 'no set', code: 'no-set' });
+        return;
+      }
       const ranked = rankAgainst(current.unit, current.n, current.d, request.query, request.limit);
       scope.postMessage({ type: 'ranked', id: request.id, ranked });
     }

@@ -1,16 +1,18 @@
 import { memo } from 'react';
 import { VirtuosoGrid } from 'react-virtuoso';
+import { useNamespace } from '../../i18n/use-namespace';
 import { loadMoreImages, openImage, startImageDrag } from './images-actions';
 import { useImagesStore, type GalleryImage } from './images-store';
 
 /** One thumbnail: opens the lightbox, and drags the file out to other apps. */
 const Thumbnail = memo(function Thumbnail({ image }: { image: GalleryImage }) {
+  const t = useNamespace('images');
   return (
     <button
       type="button"
       className="gallery-item"
       title={image.prompt}
-      aria-label={`Open image: ${image.prompt || image.fileName}`}
+      aria-label={t('images.gallery.open', { name: image.prompt || image.fileName })}
       onClick={() => void openImage(image.id)}
       draggable
       onDragStart={(event) => {

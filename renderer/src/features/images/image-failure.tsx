@@ -1,5 +1,6 @@
 import { Notice } from '../../components/notice';
 import { RelayFailure } from '../../components/relay-failure';
+import { useNamespace } from '../../i18n/use-namespace';
 import type { FailureInfo } from '../../lib/errors';
 import { requireBridge, type ConnectionSummary } from '../../lib/relay-bridge';
 
@@ -17,10 +18,11 @@ export function ImageFailure({
   failure: FailureInfo & { param?: string };
   onRetry(): void;
 }) {
+  const t = useNamespace('images');
   if (failure.kind === 'aborted') {
     return (
-      <Notice tone="info" title="Generation cancelled">
-        <p>Images that were already made stay in the gallery.</p>
+      <Notice tone="info" title={t('images.cancelled.title')}>
+        <p>{t('images.cancelled.body')}</p>
       </Notice>
     );
   }
@@ -38,12 +40,14 @@ export function ImageFailure({
       retry={
         retryable && (
           <button type="button" className="button" onClick={onRetry}>
-            Try again
+            {t('images.tryAgain')}
           </button>
         )
       }
     >
-      {failure.param && <p className="muted">The field in question: {failure.param}</p>}
+      {failure.param && (
+        <p className="muted">{t('images.failure.param', { param: failure.param })}</p>
+      )}
     </RelayFailure>
   );
 }

@@ -1,17 +1,18 @@
 import { useId, type FormEvent } from 'react';
 import { Field } from '../../components/field';
+import { formatDuration, formatNumber } from '../../i18n/format';
+import { useNamespace } from '../../i18n/use-namespace';
 import { SIZE_PRESETS } from './image-size';
 import { cancelGeneration, generate, sizeOf } from './images-actions';
 import { useImagesStore } from './images-store';
 import type { ImageModels } from './image-models';
 
-function formatElapsed(ms: number): string {
-  const seconds = Math.floor(ms / 1000);
-  return seconds < 60 ? `${seconds} s` : `${Math.floor(seconds / 60)} min ${seconds % 60} s`;
-}
+/** Sizes in pixels are written without grouping, as the relay's own `1024x1024`. */
+const PIXELS: Intl.NumberFormatOptions = { useGrouping: false };
 
 /** The model, the prompt, the size and how many: then Generate, with progress and Cancel. */
 export function ImageForm({ models }: { models: ImageModels }) {
+  const t = useNamespace('images');
   const form = useImagesStore((s) => s.form);
   const generation = useImagesStore((s) => s.generation);
   const formChanged = useImagesStore((s) => s.formChanged);
@@ -22,17 +23,25 @@ export function ImageForm({ models }: { models: ImageModels }) {
     custom && !size.ok && (form.customWidth !== '' || form.customHeight !== '') ? size : undefined;
   const canGenerate = !generation && models.chosen !== '' && form.prompt.trim() !== '' && size.ok;
 
+  const presetName = (preset: string) => {
+    const [width = '', height = ''] = preset.split('x');
+    return t('images.form.size.preset', {
+      width: formatNumber(Number(width), PIXELS),
+      height: formatNumber(Number(height), PIXELS),
+    });
+  };
+
   function submit(event: FormEvent) {
     event.preventDefault();
     if (canGenerate) void generate(models.chosen);
   }
 
   return (
-    <form className="card image-form" onSubmit={submit} aria-label="Generate images">
+    <form className="card image-form" onSubmit={submit} aria-label={t('images.form')}>
       <div className="image-form-row">
         <div className="field">
           <label className="field-label" htmlFor={ids.model}>
-            Model
+            {t('images.form.model')}
           </label>
           <select
             id={ids.model}
@@ -43,7 +52,9 @@ export function ImageForm({ models }: { models: ImageModels }) {
           >
             {models.models.length === 0 && (
               <option value="">
-                {models.status === 'loading' ? 'Loading…' : 'No image model'}
+                {models.status === 'loading'
+                  ? t('images.form.model.loading')
+                  : t('images.form.model.none')}
               </option>
             )}
             {models.models.map((id) => (
@@ -55,7 +66,7 @@ export function ImageForm({ models }: { models: ImageModels }) {
         </div>
         <div className="field">
           <label className="field-label" htmlFor={ids.size}>
-            Size
+            {t('images.form.size')}
           </label>
           <select
             id={ids.size}
@@ -65,16 +76,16 @@ export function ImageForm({ models }: { models: ImageModels }) {
           >
             {SIZE_PRESETS.map((preset) => (
               <option key={preset} value={preset}>
-                {preset.replace('x', ' × ')}
+                {presetName(preset)}
               </option>
             ))}
-            <option value="custom">Custom…</option>
+            <option value="custom">{t('images.form.size.custom')}</option>
           </select>
         </div>
         {custom && (
           <>
             <Field
-              label="Width"
+              label={t('images.form.width')}
               inputMode="numeric"
               value={form.customWidth}
               onChange={(e) => formChanged({ customWidth: e.target.value })}
@@ -86,7 +97,7 @@ export function ImageForm({ models }: { models: ImageModels }) {
               className="size-field"
             />
             <Field
-              label="Height"
+              label={t('images.form.height')}
               inputMode="numeric"
               value={form.customHeight}
               onChange={(e) => formChanged({ customHeight: e.target.value })}
@@ -101,7 +112,7 @@ export function ImageForm({ models }: { models: ImageModels }) {
         )}
         <div className="field count-field">
           <label className="field-label" htmlFor={ids.count}>
-            How many
+            {t('images.form.count')}
           </label>
           <input
             id={ids.count}
@@ -120,14 +131,14 @@ export function ImageForm({ models }: { models: ImageModels }) {
       </div>
       <div className="field">
         <label className="field-label" htmlFor={ids.prompt}>
-          Prompt
+          {t('images.form.prompt')}
         </label>
         <textarea
           id={ids.prompt}
           className="input image-prompt"
           rows={3}
           value={form.prompt}
-          placeholder="Describe the image you want"
+          placeholder={t('images.form.prompt.placeholder')}
           onChange={(e) => formChanged({ prompt: e.target.value })}
           onKeyDown={(e) => {
             if (e.key === 'Enter' && (e.metaKey || e.ctrlKey)) submit(e);
@@ -138,16 +149,19 @@ export function ImageForm({ models }: { models: ImageModels }) {
         {generation ? (
           <>
             <p className="generation-progress" role="status">
-              Generating {Math.min(generation.done + 1, generation.total)} of {generation.total}…{' '}
-              <span className="elapsed">{formatElapsed(generation.elapsedMs)}</span>
+              {t('images.form.generating', {
+                current: formatNumber(Math.min(generation.done + 1, generation.total)),
+                total: formatNumber(generation.total),
+              })}{' '}
+              <span className="elapsed">{formatDuration(generation.elapsedMs)}</span>
             </p>
             <button type="button" className="button" onClick={() => void cancelGeneration()}>
-              Cancel
+              {t('images.form.cancel')}
             </button>
           </>
         ) : (
           <button type="submit" className="button button-primary" disabled={!canGenerate}>
-            Generate
+            {t('images.form.generate')}
           </button>
         )}
       </div>

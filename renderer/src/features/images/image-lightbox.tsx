@@ -1,6 +1,8 @@
 import { useEffect, useRef, useState } from 'react';
 import { ConfirmDialog } from '../../components/confirm-dialog';
 import { Notice } from '../../components/notice';
+import { formatDate, formatFileSize } from '../../i18n/format';
+import { useNamespace } from '../../i18n/use-namespace';
 import {
   copyImage,
   copyPrompt,
@@ -12,11 +14,7 @@ import {
 } from './images-actions';
 import { useImagesStore } from './images-store';
 
-function formatBytes(bytes: number): string {
-  if (bytes < 1024) return `${bytes} B`;
-  if (bytes < 1024 * 1024) return `${(bytes / 1024).toFixed(0)} KB`;
-  return `${(bytes / 1024 / 1024).toFixed(1)} MB`;
-}
+const MADE: Intl.DateTimeFormatOptions = { dateStyle: 'medium', timeStyle: 'short' };
 
 /** The open image, large, with what made it and what can be done with it. */
 export function ImageLightbox({
@@ -24,6 +22,8 @@ export function ImageLightbox({
 }: {
   onRunAgain(image: { prompt: string; size: string; model: string }): void;
 }) {
+  const t = useNamespace('images');
+  const notRecorded = t('images.meta.notRecorded');
   const openId = useImagesStore((s) => s.openId);
   const image = useImagesStore((s) => s.gallery.find((i) => i.id === s.openId) ?? s.detail);
   const detail = useImagesStore((s) => s.detail);
@@ -42,7 +42,7 @@ export function ImageLightbox({
     <dialog
       ref={ref}
       className="lightbox"
-      aria-label="Image"
+      aria-label={t('images.lightbox')}
       onClose={() => void openImage(undefined)}
     >
       {image && (
@@ -60,25 +60,28 @@ export function ImageLightbox({
           </div>
           <aside className="lightbox-meta">
             <dl className="image-meta">
-              <dt>Prompt</dt>
-              <dd className="image-prompt-text">{image.prompt || '(not recorded)'}</dd>
+              <dt>{t('images.meta.prompt')}</dt>
+              <dd className="image-prompt-text">{image.prompt || notRecorded}</dd>
               {image.revisedPrompt && (
                 <>
-                  <dt>Revised prompt</dt>
+                  <dt>{t('images.meta.revisedPrompt')}</dt>
                   <dd>{image.revisedPrompt}</dd>
                 </>
               )}
-              <dt>Model</dt>
-              <dd>{image.model || '(not recorded)'}</dd>
-              <dt>Size</dt>
-              <dd>{image.size || '(not recorded)'}</dd>
-              <dt>Made</dt>
+              <dt>{t('images.meta.model')}</dt>
+              <dd>{image.model || notRecorded}</dd>
+              <dt>{t('images.meta.size')}</dt>
+              <dd>{image.size || notRecorded}</dd>
+              <dt>{t('images.meta.made')}</dt>
               <dd>
-                <time dateTime={image.createdAt}>{new Date(image.createdAt).toLocaleString()}</time>
+                <time dateTime={image.createdAt}>{formatDate(image.createdAt, MADE)}</time>
               </dd>
-              <dt>File</dt>
+              <dt>{t('images.meta.file')}</dt>
               <dd className="image-file">
-                {detail?.path ?? image.fileName} · {formatBytes(image.bytes)}
+                {t('images.meta.fileLine', {
+                  path: detail?.path ?? image.fileName,
+                  size: formatFileSize(image.bytes),
+                })}
               </dd>
             </dl>
             <div className="lightbox-actions">
@@ -87,7 +90,7 @@ export function ImageLightbox({
                 className="button"
                 onClick={() => void copyPrompt(image.prompt)}
               >
-                Copy prompt
+                {t('images.lightbox.copyPrompt')}
               </button>
               <button
                 type="button"
@@ -95,23 +98,23 @@ export function ImageLightbox({
                 disabled={!image.model || !image.prompt}
                 onClick={() => onRunAgain(image)}
               >
-                Run again
+                {t('images.lightbox.runAgain')}
               </button>
               <button type="button" className="button" onClick={() => void saveImageAs(image.id)}>
-                Save as…
+                {t('images.lightbox.saveAs')}
               </button>
               <button type="button" className="button" onClick={() => void revealImage(image.id)}>
-                Show in folder
+                {t('images.lightbox.reveal')}
               </button>
               <button type="button" className="button" onClick={() => void copyImage(image.id)}>
-                Copy image
+                {t('images.lightbox.copyImage')}
               </button>
               <button
                 type="button"
                 className="button button-danger"
                 onClick={() => setConfirming(true)}
               >
-                Delete…
+                {t('images.lightbox.delete')}
               </button>
             </div>
             {note && (
@@ -124,15 +127,15 @@ export function ImageLightbox({
               className="button lightbox-close"
               onClick={() => void openImage(undefined)}
             >
-              Close
+              {t('images.lightbox.close')}
             </button>
           </aside>
         </div>
       )}
       <ConfirmDialog
         open={confirming}
-        title="Delete this image?"
-        confirmLabel="Move to trash"
+        title={t('images.delete.title')}
+        confirmLabel={t('images.delete.confirm')}
         danger
         onCancel={() => setConfirming(false)}
         onConfirm={() => {
@@ -140,7 +143,7 @@ export function ImageLightbox({
           if (image) void deleteImage(image.id);
         }}
       >
-        <p>The file and its prompt go to the trash, where you can still restore them.</p>
+        <p>{t('images.delete.body')}</p>
       </ConfirmDialog>
     </dialog>
   );

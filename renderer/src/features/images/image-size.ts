@@ -10,6 +10,9 @@ export const SIZE_PRESETS = [
   '1024x1536',
 ] as const;
 
+import { formatNumber } from '../../i18n/format';
+import { t } from '../../i18n/i18n';
+
 /** Six digits at most on each side, as main's own check allows. */
 const MAX_SIDE = 999_999;
 
@@ -18,11 +21,11 @@ export type SizeCheck =
 
 function side(value: string, name: 'width' | 'height'): number | string {
   const text = value.trim();
-  if (text === '') return `Give the ${name} in pixels.`;
-  if (!/^\d+$/.test(text)) return `The ${name} must be a whole number of pixels.`;
+  if (text === '') return t('images.size.missing', { side: name });
+  if (!/^\d+$/.test(text)) return t('images.size.notWhole', { side: name });
   const n = Number(text);
-  if (n < 1) return `The ${name} must be at least 1 pixel.`;
-  if (n > MAX_SIDE) return `The ${name} must be at most ${MAX_SIDE} pixels.`;
+  if (n < 1) return t('images.size.tooSmall', { side: name });
+  if (n > MAX_SIDE) return t('images.size.tooLarge', { side: name, max: formatNumber(MAX_SIDE) });
   return n;
 }
 

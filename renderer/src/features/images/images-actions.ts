@@ -1,4 +1,5 @@
 /** What the image studio asks of main; outcomes go to the store. */
+import { t } from '../../i18n/i18n';
 import { copyText } from '../../lib/clipboard';
 import { failureOf, type FailureInfo } from '../../lib/errors';
 import { requireBridge } from '../../lib/relay-bridge';
@@ -58,10 +59,7 @@ export async function cancelGeneration(): Promise<void> {
  * have.").
  */
 export function outcomeText({ total, identical }: { total: number; identical: number }): string {
-  const fresh = total - identical;
-  const made = fresh === 0 ? 'No new image' : `${fresh} new image${fresh === 1 ? '' : 's'}`;
-  if (identical === 0) return `${made}.`;
-  return `${made}; ${identical} ${identical === 1 ? 'was' : 'were'} identical to one you already have.`;
+  return t('images.outcome', { fresh: total - identical, identical });
 }
 
 /** Puts an image's settings back in the form and generates one more like it. */
@@ -167,14 +165,17 @@ export const revealImage = (id: string) =>
 export const saveImageAs = (id: string) =>
   act(async () => {
     const result = await requireBridge().saveImageAs({ id });
-    return result.saved ? `Saved a copy as ${result.path ?? 'the chosen file'}.` : undefined;
+    if (!result.saved) return undefined;
+    return result.path === undefined
+      ? t('images.saved.chosen')
+      : t('images.saved', { path: result.path });
   });
 
 export const copyImage = (id: string) =>
-  act(async () => (await requireBridge().copyImage({ id }), 'The image is on the clipboard.'));
+  act(async () => (await requireBridge().copyImage({ id }), t('images.copied.image')));
 
 export const copyPrompt = (prompt: string) =>
-  act(async () => (await copyText(prompt), 'The prompt is on the clipboard.'));
+  act(async () => (await copyText(prompt), t('images.copied.prompt')));
 
 export const startImageDrag = (id: string) =>
   act(async () => (await requireBridge().startImageDrag({ id }), undefined));

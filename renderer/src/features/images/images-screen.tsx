@@ -2,6 +2,9 @@ import { useEffect } from 'react';
 import { EmptyState } from '../../components/empty-state';
 import { Notice } from '../../components/notice';
 import { Spinner } from '../../components/spinner';
+import { formatNumber } from '../../i18n/format';
+import { Message } from '../../i18n/i18n';
+import { useNamespace } from '../../i18n/use-namespace';
 import { failureTitle } from '../../lib/errors';
 import type { ConnectionSummary } from '../../lib/relay-bridge';
 import { GalleryGrid } from './gallery-grid';
@@ -24,6 +27,7 @@ import './images.css';
 
 /** The image studio: generate images, each saved as a file, and the gallery of that folder. */
 export function ImagesScreen({ connection }: { connection: ConnectionSummary }) {
+  const t = useNamespace('images');
   const models = useImageModels(connection.id);
   const failure = useImagesStore((s) => s.failure);
   const retry = useImagesStore((s) => s.generation?.retry);
@@ -44,8 +48,8 @@ export function ImagesScreen({ connection }: { connection: ConnectionSummary }) 
     <div className="page images-page">
       <header className="page-header">
         <div>
-          <h1 className="page-title">Images</h1>
-          <p className="page-lead">Every image is saved as a file, with its prompt beside it.</p>
+          <h1 className="page-title">{t('images.title')}</h1>
+          <p className="page-lead">{t('images.lead')}</p>
         </div>
       </header>
       {models.status === 'failed' && models.failure && (
@@ -54,12 +58,12 @@ export function ImagesScreen({ connection }: { connection: ConnectionSummary }) 
         </Notice>
       )}
       {models.status === 'ready' && models.models.length === 0 && (
-        <Notice tone="info" title="This relay offers no image model">
-          <p>Mark a model as an image model on the Models screen to use it here.</p>
+        <Notice tone="info" title={t('images.noModel.title')}>
+          <p>{t('images.noModel.body')}</p>
         </Notice>
       )}
       <ImageForm models={models} />
-      {retry && <RetryNotice retry={retry} title="The relay asked us to wait" />}
+      {retry && <RetryNotice retry={retry} title={t('images.wait')} />}
       {failure && (
         <ImageFailure
           connection={connection}
@@ -72,10 +76,14 @@ export function ImagesScreen({ connection }: { connection: ConnectionSummary }) 
           {outcomeText(lastOutcome)}
         </p>
       )}
-      <section className="gallery" aria-label="Gallery">
+      <section className="gallery" aria-label={t('images.gallery')}>
         <header className="gallery-header">
           <h2 className="gallery-title">
-            Gallery <span className="muted">({total})</span>
+            <Message
+              id="images.gallery.title"
+              values={{ count: formatNumber(total) }}
+              components={{ 0: <span className="muted" /> }}
+            />
           </h2>
           <p className="gallery-folder muted">
             {folder && <span title={folder.path}>{folder.path}</span>}
@@ -84,31 +92,34 @@ export function ImagesScreen({ connection }: { connection: ConnectionSummary }) 
               className="button button-small"
               onClick={() => void chooseFolder()}
             >
-              Change folder…
+              {t('images.gallery.changeFolder')}
             </button>
           </p>
         </header>
         {galleryStatus === 'loading' && (
           <p className="muted">
-            <Spinner label="Loading" /> Loading the gallery…
+            <Spinner label={t('images.gallery.loadingLabel')} /> {t('images.gallery.loading')}
           </p>
         )}
         {galleryStatus === 'failed' && galleryFailure && (
-          <Notice tone="error" title="The gallery could not be read">
+          <Notice tone="error" title={t('images.gallery.failed')}>
             <p className="failure-message">{galleryFailure.message}</p>
           </Notice>
         )}
         {indexing && (
           <p className="muted gallery-indexing" role="status">
-            <Spinner label="Reading the folder" /> Reading the gallery folder
+            <Spinner label={t('images.gallery.readingLabel')} />{' '}
             {indexing.total > 0
-              ? `: ${indexing.done.toLocaleString()} of ${indexing.total.toLocaleString()} new files. The images appear as they are read.`
-              : '…'}
+              ? t('images.gallery.readingProgress', {
+                  done: formatNumber(indexing.done),
+                  total: formatNumber(indexing.total),
+                })
+              : t('images.gallery.reading')}
           </p>
         )}
         {galleryStatus === 'ready' && total === 0 && !indexing && (
-          <EmptyState title="No images yet">
-            <p>Images you generate appear here, newest first.</p>
+          <EmptyState title={t('images.gallery.empty.title')}>
+            <p>{t('images.gallery.empty.body')}</p>
           </EmptyState>
         )}
         {total > 0 && <GalleryGrid />}

@@ -47,7 +47,10 @@ export async function loadKnowledgeModels(): Promise<void> {
   }
 }
 
-/** Follows main: changes reload the list, progress and ends are kept per base. */
+/**
+ * Follows main: changes reload the list, progress and ends are kept per base. The end of
+ * indexing is always followed by a change, which reloads the list and the base once.
+ */
 export function watchKnowledge(): () => void {
   const bridge = requireBridge();
   const offs = [
@@ -55,13 +58,12 @@ export function watchKnowledge(): () => void {
     bridge.onKnowledgeProgress(({ kbId, ...progress }) =>
       store.setState((s) => ({ progress: { ...s.progress, [kbId]: progress } })),
     ),
-    bridge.onKnowledgeIndexEnded(({ kbId }) => {
+    bridge.onKnowledgeIndexEnded(({ kbId }) =>
       store.setState((s) => {
         const { [kbId]: _ended, ...progress } = s.progress;
         return { progress };
-      });
-      void loadKnowledge();
-    }),
+      }),
+    ),
   ];
   return () => offs.forEach((off) => off());
 }

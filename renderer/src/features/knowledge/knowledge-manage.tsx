@@ -18,9 +18,6 @@ import {
 import type { KnowledgeBaseDetail } from './knowledge-store';
 import { ModelSelect } from './model-select';
 
-/** The most files listed at once; a bigger base says how many more it holds. */
-export const MAX_FILES_LISTED = 500;
-
 /** The base's name, with Rename turning it into a field (Enter saves, Escape cancels). */
 export function BaseTitle({ base }: { base: KnowledgeBaseDetail }) {
   const inputId = useId();
@@ -232,8 +229,11 @@ export function SourcesAndFiles({
   disabled: boolean;
 }) {
   const [removing, setRemoving] = useState<string | undefined>();
-  const ready = base.fileList.filter((f) => f.status === 'ready');
-  const listed = ready.slice(0, MAX_FILES_LISTED);
+  // The rows only while the list is open: up to 500 of them would otherwise be made, unseen,
+  // each time the base is loaded again (at the end of every indexing run).
+  const [filesOpen, setFilesOpen] = useState(false);
+  // Main lists the first files (the detail's `fileList`); `files` counts them all.
+  const listed = base.fileList.filter((f) => f.status === 'ready');
   const t = useT();
   if (base.sources.length === 0) return null;
   return (
@@ -260,35 +260,40 @@ export function SourcesAndFiles({
           </li>
         ))}
       </ul>
-      {ready.length > 0 && (
-        <details className="knowledge-files">
-          <summary>{t('knowledge.files.summary', { count: ready.length })}</summary>
-          <ul aria-label={t('knowledge.files.list')}>
-            {listed.map((file) => (
-              <li key={file.id} className="knowledge-file">
-                <span className="knowledge-source-path" title={file.path}>
-                  {file.name}
-                </span>
-                <span className="muted">
-                  {t('knowledge.files.chunks', {
-                    embedded: formatNumber(file.embedded),
-                    chunks: file.chunks,
-                  })}
-                </span>
-                <button
-                  type="button"
-                  className="button button-small"
-                  aria-label={t('knowledge.files.reveal.label', { name: file.name })}
-                  onClick={() => void revealFile(base.id, file.id)}
-                >
-                  {t('knowledge.files.reveal')}
-                </button>
-              </li>
-            ))}
-          </ul>
-          {ready.length > listed.length && (
+      {base.files > 0 && (
+        <details
+          className="knowledge-files"
+          onToggle={(event) => setFilesOpen(event.currentTarget.open)}
+        >
+          <summary>{t('knowledge.files.summary', { count: base.files })}</summary>
+          {filesOpen && (
+            <ul aria-label={t('knowledge.files.list')}>
+              {listed.map((file) => (
+                <li key={file.id} className="knowledge-file">
+                  <span className="knowledge-source-path" title={file.path}>
+                    {file.name}
+                  </span>
+                  <span className="muted">
+                    {t('knowledge.files.chunks', {
+                      embedded: formatNumber(file.embedded),
+                      chunks: file.chunks,
+                    })}
+                  </span>
+                  <button
+                    type="button"
+                    className="button button-small"
+                    aria-label={t('knowledge.files.reveal.label', { name: file.name })}
+                    onClick={() => void revealFile(base.id, file.id)}
+                  >
+                    {t('knowledge.files.reveal')}
+                  </button>
+                </li>
+              ))}
+            </ul>
+          )}
+          {filesOpen && base.files > listed.length && (
             <p className="muted">
-              {t('knowledge.files.more', { count: ready.length - listed.length })}
+              {t('knowledge.files.more', { count: base.files - listed.length })}
             </p>
           )}
         </details>

@@ -287,7 +287,7 @@ function BaseDetail({
       {refused.length > 0 && (
         <div className="knowledge-refused">
           <h3 className="knowledge-subheading">
-            {t('knowledge.refused.title', { count: refused.length })}
+            {t('knowledge.refused.title', { count: base.refused })}
           </h3>
           <ul aria-label={t('knowledge.refused.list')}>
             {refused.map((f) => (

@@ -1,8 +1,8 @@
+import type { MessageKey } from '../../i18n/i18n';
 import type { Feature, ModelKind, RelayModel } from '../../lib/relay-bridge';
 
 export interface ModelGroup {
   kind: ModelKind;
-  title: string;
   /** The screen that uses this kind of model, for remembering the last one chosen. */
   feature: Feature;
   /** How many models of this kind the relay lists. */
@@ -11,10 +11,11 @@ export interface ModelGroup {
   models: RelayModel[];
 }
 
-export const KIND_TITLES: Record<ModelKind, string> = {
-  chat: 'Chat',
-  embedding: 'Embeddings',
-  image: 'Images',
+/** Each kind's name, as a message key. */
+export const KIND_TITLES: Record<ModelKind, MessageKey> = {
+  chat: 'models.kind.chat',
+  embedding: 'models.kind.embedding',
+  image: 'models.kind.image',
 };
 
 const GROUPS: { kind: ModelKind; feature: Feature }[] = [
@@ -38,7 +39,6 @@ export function groupModels(models: readonly RelayModel[], query: string): Model
     return {
       kind,
       feature,
-      title: KIND_TITLES[kind],
       total: ofKind.length,
       models: ofKind.filter((model) => matchesQuery(model, query)),
     };

@@ -1,12 +1,13 @@
 import { useId, useState } from 'react';
+import { useT, type MessageKey } from '../../i18n/i18n';
 import type { Feature, ModelKind, ModelPrice, RelayModel } from '../../lib/relay-bridge';
 import { KIND_TITLES } from './group-models';
 import { ModelPriceControl } from './price-editor';
 
-const SOURCE_TEXT: Record<RelayModel['kindSource'], string> = {
-  hint: 'Kind given by the relay',
-  id: 'Kind guessed from the name',
-  override: 'Kind set by you',
+const SOURCE_TEXT: Record<RelayModel['kindSource'], MessageKey> = {
+  hint: 'models.source.hint',
+  id: 'models.source.id',
+  override: 'models.source.override',
 };
 
 export interface ModelRowProps {
@@ -40,6 +41,7 @@ export function ModelRow({
   const id = useId();
   const [saving, setSaving] = useState(false);
   const value = model.kindSource === 'override' ? model.kind : 'auto';
+  const t = useT();
 
   return (
     <li className={chosen ? 'model-row model-row-chosen' : 'model-row'}>
@@ -56,7 +58,7 @@ export function ModelRow({
         <span className="model-id">{model.id}</span>
         <span className="model-meta">
           {model.ownedBy ? <span className="model-owner">{model.ownedBy}</span> : null}
-          <span className="model-source">{SOURCE_TEXT[model.kindSource]}</span>
+          <span className="model-source">{t(SOURCE_TEXT[model.kindSource])}</span>
         </span>
       </label>
       {pricing && (
@@ -69,7 +71,7 @@ export function ModelRow({
       )}
       <select
         className="select select-small"
-        aria-label={`Kind of ${model.id}`}
+        aria-label={t('models.kindOf', { model: model.id })}
         value={value}
         disabled={saving}
         onChange={(event) => {
@@ -80,10 +82,10 @@ export function ModelRow({
           );
         }}
       >
-        <option value="auto">Automatic</option>
+        <option value="auto">{t('models.kind.auto')}</option>
         {(Object.keys(KIND_TITLES) as ModelKind[]).map((kind) => (
           <option key={kind} value={kind}>
-            {KIND_TITLES[kind]}
+            {t(KIND_TITLES[kind])}
           </option>
         ))}
       </select>
@@ -93,11 +95,11 @@ export function ModelRow({
 }
 
 /** What "automatic" means for a model's image input: what the relay's list says, if anything. */
-function automaticImages(model: RelayModel): string {
+function automaticImages(model: RelayModel): MessageKey {
   if (model.imagesSource === 'hint')
-    return model.acceptsImages ? 'Images: yes (relay)' : 'Images: no (relay)';
-  if (model.imagesSource === 'override') return 'Images: as the relay says';
-  return 'Images: not said (no)';
+    return model.acceptsImages ? 'models.images.relayYes' : 'models.images.relayNo';
+  if (model.imagesSource === 'override') return 'models.images.asRelay';
+  return 'models.images.notSaid';
 }
 
 /**
@@ -113,11 +115,12 @@ function ImageInputSelect({
 }) {
   const [saving, setSaving] = useState(false);
   const value = model.imagesSource === 'override' ? (model.acceptsImages ? 'yes' : 'no') : 'auto';
+  const t = useT();
   return (
     <select
       className="select select-small"
-      aria-label={`Image input of ${model.id}`}
-      title="Whether images attached to a message are sent to this model"
+      aria-label={t('models.images.of', { model: model.id })}
+      title={t('models.images.hint')}
       value={value}
       disabled={saving}
       onChange={(event) => {
@@ -126,9 +129,9 @@ function ImageInputSelect({
         void onChange(next === 'auto' ? null : next === 'yes').finally(() => setSaving(false));
       }}
     >
-      <option value="auto">{automaticImages(model)}</option>
-      <option value="yes">Accepts images</option>
-      <option value="no">Text only</option>
+      <option value="auto">{t(automaticImages(model))}</option>
+      <option value="yes">{t('models.images.yes')}</option>
+      <option value="no">{t('models.images.no')}</option>
     </select>
   );
 }

@@ -1,4 +1,5 @@
 /** What the model picker asks of main; outcomes go to the store as events. */
+import { t } from '../../i18n/i18n';
 import { failureOf } from '../../lib/errors';
 import {
   requireBridge,
@@ -84,15 +85,10 @@ export async function savePriceCurrency(currency: string): Promise<void> {
 export async function importPriceList(): Promise<void> {
   const result = await requireBridge().importPrices();
   useModelsStore.getState().pricesLoaded(result.prices);
-  if (!result.cancelled)
-    showToast(
-      result.imported === 1
-        ? 'Imported the price of 1 model'
-        : `Imported prices of ${result.imported} models`,
-    );
+  if (!result.cancelled) showToast(t('models.prices.imported', { count: result.imported }));
 }
 
 export async function exportPriceList(): Promise<void> {
   const result = await requireBridge().exportPrices();
-  if (result.saved) showToast('Price list saved');
+  if (result.saved) showToast(t('models.prices.exported'));
 }

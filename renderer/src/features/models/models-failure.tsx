@@ -1,4 +1,5 @@
 import { RelayFailure } from '../../components/relay-failure';
+import { useT } from '../../i18n/i18n';
 import type { FailureInfo } from '../../lib/errors';
 import type { ConnectionSummary } from '../../lib/relay-bridge';
 import { loadModels, replaceKeyAndRetry } from './models-actions';
@@ -13,20 +14,21 @@ export interface ModelsFailureProps {
  * the right one; a used-up balance links to the relay's console; anything else can be retried.
  */
 export function ModelsFailure({ connection, failure }: ModelsFailureProps) {
+  const t = useT();
   return (
     <RelayFailure
       className="models-failure"
       failure={failure}
       connection={connection}
       onKey={(key) => replaceKeyAndRetry(connection.id, key)}
-      keyCardLead="It replaces the saved key, and the models load again."
+      keyCardLead={t('models.keyCardLead')}
       retry={
         <button
           type="button"
           className="button"
           onClick={() => void loadModels(connection.id, true)}
         >
-          Try again
+          {t('common.tryAgain')}
         </button>
       }
     />

@@ -5,9 +5,11 @@ import { Badge } from '../../components/badge';
 import { EmptyState } from '../../components/empty-state';
 import { Notice } from '../../components/notice';
 import { Spinner } from '../../components/spinner';
+import { formatDate, formatNumber } from '../../i18n/format';
+import { Message, useT } from '../../i18n/i18n';
 import { failureOf, type FailureInfo } from '../../lib/errors';
 import type { ConnectionSummary } from '../../lib/relay-bridge';
-import { groupModels, type ModelGroup } from './group-models';
+import { groupModels, KIND_TITLES, type ModelGroup } from './group-models';
 import { ModelRow } from './model-row';
 import {
   chooseModel,
@@ -38,7 +40,7 @@ function timeOf(iso: string | undefined): string | undefined {
   const date = new Date(iso);
   return Number.isNaN(date.getTime())
     ? undefined
-    : date.toLocaleTimeString(undefined, { hour: '2-digit', minute: '2-digit' });
+    : formatDate(date, { hour: '2-digit', minute: '2-digit' });
 }
 
 /** The model picker: the active connection's models by kind, with search, refresh and overrides. */
@@ -59,6 +61,7 @@ export function ModelsScreen({ connection }: { connection: ConnectionSummary }) 
   const groups = useMemo(() => groupModels(models, query), [models, query]);
   const current = listFor === connection.id;
   const busy = status === 'loading' || refreshing;
+  const t = useT();
 
   useEffect(() => {
     void loadModels(connection.id);
@@ -72,54 +75,62 @@ export function ModelsScreen({ connection }: { connection: ConnectionSummary }) 
     <div className="page">
       <header className="page-header">
         <div>
-          <h1 className="page-title">Models</h1>
+          <h1 className="page-title">{t('models.title')}</h1>
           <p className="page-lead">
-            From <strong>{connection.name}</strong>{' '}
-            <span className="muted">at {hostOf(connection.baseUrl)}</span>
+            <Message
+              id="models.from"
+              values={{ name: connection.name, host: hostOf(connection.baseUrl) }}
+              components={{ 0: <strong />, 1: <span className="muted" /> }}
+            />
             {connection.isDemo && (
               <>
                 {' '}
-                <Badge tone="demo">Demo</Badge>
+                <Badge tone="demo">{t('models.demo')}</Badge>
               </>
             )}
           </p>
         </div>
         <div className="page-header-actions">
-          {updated && status === 'ready' && <span className="muted small">Updated {updated}</span>}
+          {updated && status === 'ready' && (
+            <span className="muted small">
+              <Message
+                id="models.updated"
+                values={{ time: updated }}
+                components={{ 0: <time dateTime={fetchedAt} /> }}
+              />
+            </span>
+          )}
           <button
             type="button"
             className="button"
             disabled={busy}
             onClick={() => void loadModels(connection.id, true)}
           >
-            {busy && <Spinner label="Loading models" />}
-            Refresh
+            {busy && <Spinner label={t('models.loading')} />}
+            {t('models.refresh')}
           </button>
         </div>
       </header>
 
       {connection.isDemo && (
         <Notice tone="info" className="demo-notice">
-          <p>
-            This is the demo relay on your computer. Its models give synthetic replies, made up
-            locally; no real model is involved.
-          </p>
+          <p>{t('models.demoNotice')}</p>
         </Notice>
       )}
 
       {retry && busy && (
-        <RetryNotice retry={retry} title="The relay did not answer yet" className="retry-notice" />
+        <RetryNotice retry={retry} title={t('models.notAnsweredYet')} className="retry-notice" />
       )}
 
       <div className="search">
         <label className="visually-hidden" htmlFor="model-search">
-          Search models
+          {t('models.search')}
         </label>
         <input
           id="model-search"
           className="input search-input"
           type="search"
-          placeholder="Search models by name or owner"
+          placeholder={t('models.search.placeholder')}
           value={query}
           onChange={(event) => queryChanged(event.target.value)}
           disabled={!current || status !== 'ready' || models.length === 0}
@@ -132,21 +143,18 @@ export function ModelsScreen({ connection }: { connection: ConnectionSummary }) 
         <ModelsFailure connection={connection} failure={failure} />
       ) : models.length === 0 ? (
         <EmptyState
-          title="This relay lists no models"
+          title={t('models.empty.title')}
           actions={
             <button
               type="button"
               className="button"
               onClick={() => void loadModels(connection.id, true)}
             >
-              Refresh
+              {t('models.refresh')}
             </button>
           }
         >
-          <p>
-            {connection.name} answered, but its list of models is empty. If you just added models to
-            it, refresh.
-          </p>
+          <p>{t('models.empty.body', { name: connection.name })}</p>
         </EmptyState>
       ) : (
         <>
@@ -159,10 +167,11 @@ export function ModelsScreen({ connection }: { connection: ConnectionSummary }) 
 }
 
 function LoadingModels({ name }: { name: string }) {
+  const t = useT();
   return (
     <div className="models-loading" aria-busy="true">
       <p className="models-loading-text">
-        <Spinner label="Loading models" /> Asking {name} for its models…
+        <Spinner label={t('models.loading')} /> {t('models.asking', { name })}
       </p>
       <ul className="skeleton-list" aria-hidden="true">
         <li className="skeleton-row" />
@@ -187,6 +196,7 @@ function ModelGroups({
   const pricesFailure = useModelsStore((state) => state.pricesFailure);
   const [failure, setFailure] = useState<FailureInfo | undefined>();
   const matches = groups.reduce((sum, group) => sum + group.models.length, 0);
+  const t = useT();
 
   async function attempt(action: () => Promise<void>) {
     setFailure(undefined);
@@ -200,20 +210,22 @@ function ModelGroups({
   return (
     <>
       {failure && (
-        <Notice tone="error" title="That change was not saved">
-          <p className="failure-message">{failure.message}</p>
+        <Notice tone="error" title={t('models.changeNotSaved')}>
+          <p className="failure-message" data-source="main">
+            {failure.message}
+          </p>
         </Notice>
       )}
       {pricesFailure && (
         <ReadFailure
-          title="Your prices could not be read"
+          title={t('models.pricesUnreadable')}
           message={pricesFailure.message}
           onRetry={() => void loadPrices()}
         />
       )}
       {query.trim() !== '' && matches === 0 ? (
-        <EmptyState title={`No models match “${query.trim()}”`}>
-          <p>Search looks in model names and owners.</p>
+        <EmptyState title={t('models.noMatch.title', { query: query.trim() })}>
+          <p>{t('models.noMatch.body')}</p>
         </EmptyState>
       ) : (
         <div className="model-groups">
@@ -224,18 +236,25 @@ function ModelGroups({
               <section key={group.kind} className="model-group" aria-labelledby={headingId}>
                 <header className="model-group-header">
                   <h2 className="model-group-title" id={headingId}>
-                    {group.title}
+                    {t(KIND_TITLES[group.kind])}
                   </h2>
                   <span className="count">
-                    {filtered ? `${group.models.length} of ${group.total}` : group.total}
+                    {filtered
+                      ? t('models.group.count', {
+                          shown: formatNumber(group.models.length),
+                          total: formatNumber(group.total),
+                        })
+                      : formatNumber(group.total)}
                   </span>
                   <span className="model-group-hint">
                     {chosen[group.feature] ? (
-                      <>
-                        Default: <code>{chosen[group.feature]}</code>
-                      </>
+                      <Message
+                        id="models.group.default"
+                        values={{ model: chosen[group.feature] ?? '' }}
+                        components={{ 0: <code /> }}
+                      />
                     ) : group.total > 0 ? (
-                      'Pick the one to use by default'
+                      t('models.group.pick')
                     ) : null}
                   </span>
                 </header>
@@ -248,13 +267,15 @@ function ModelGroups({
                 )}
                 {group.total === 0 ? (
                   <p className="model-group-empty">
-                    This relay lists no {group.title.toLowerCase()} models.
+                    {t('models.group.none', { kind: group.kind })}
                   </p>
                 ) : group.models.length === 0 ? (
-                  <p className="model-group-empty">None match the search.</p>
+                  <p className="model-group-empty">{t('models.group.noneMatch')}</p>
                 ) : (
                   <fieldset className="model-fieldset">
-                    <legend className="visually-hidden">{`${group.title} model to use`}</legend>
+                    <legend className="visually-hidden">
+                      {t('models.group.legend', { kind: group.kind })}
+                    </legend>
                     <ul className="model-list">
                       {group.models.map((model) => (
                         <ModelRow
@@ -308,14 +329,12 @@ function PricesBar({
   onAttempt(action: () => Promise<void>): void;
 }) {
   const choices = CURRENCIES.includes(currency) ? CURRENCIES : [currency, ...CURRENCIES];
+  const t = useT();
   return (
     <div className="prices-bar">
-      <p className="prices-bar-text">
-        Prices per million tokens are yours to enter (the relay publishes none); replies are costed
-        at them in Chat and in Usage.
-      </p>
+      <p className="prices-bar-text">{t('models.prices.lead')}</p>
       <label className="prices-currency">
-        <span>Currency</span>
+        <span>{t('models.prices.currency')}</span>
         <select
           className="select select-small"
           value={currency}
@@ -333,14 +352,14 @@ function PricesBar({
         className="button button-small"
         onClick={() => onAttempt(importPriceList)}
       >
-        Import prices…
+        {t('models.prices.import')}
       </button>
       <button
         type="button"
         className="button button-small"
         onClick={() => onAttempt(exportPriceList)}
       >
-        Export prices…
+        {t('models.prices.export')}
       </button>
     </div>
   );

@@ -1,4 +1,5 @@
 import { useEffect, useId, useRef, useState, type FormEvent, type RefObject } from 'react';
+import { Message, useT } from '../../i18n/i18n';
 import { failureOf } from '../../lib/errors';
 import { formatPrice } from '../../lib/money';
 import type { ModelPrice } from '../../lib/relay-bridge';
@@ -15,6 +16,7 @@ export interface ModelPriceProps {
 export function ModelPriceControl({ modelId, price, currency, onSave }: ModelPriceProps) {
   const [editing, setEditing] = useState(false);
   const toggle = useRef<HTMLButtonElement>(null);
+  const t = useT();
   const close = () => {
     setEditing(false);
     requestAnimationFrame(() => toggle.current?.focus());
@@ -30,15 +32,21 @@ export function ModelPriceControl({ modelId, price, currency, onSave }: ModelPri
       >
         {price ? (
           <>
-            <span className="visually-hidden">Price of {modelId}: </span>
-            <span>{formatPrice(price.inputPerMillion, currency)} in</span>{' '}
-            <span>{formatPrice(price.outputPerMillion, currency)} out</span>{' '}
-            <span className="model-price-unit">per 1M tokens</span>
+            <span className="visually-hidden">{t('models.price.of', { model: modelId })} </span>
+            <span>
+              {t('models.price.in', { price: formatPrice(price.inputPerMillion, currency) })}
+            </span>{' '}
+            <span>
+              {t('models.price.out', { price: formatPrice(price.outputPerMillion, currency) })}
+            </span>{' '}
+            <span className="model-price-unit">{t('models.price.unit')}</span>
           </>
         ) : (
-          <>
-            Set price<span className="visually-hidden"> of {modelId}</span>
-          </>
+          <Message
+            id="models.price.set"
+            values={{ model: modelId }}
+            components={{ 0: <span className="visually-hidden" /> }}
+          />
         )}
       </button>
       {editing && (
@@ -69,6 +77,7 @@ function PriceForm({
   const [saving, setSaving] = useState(false);
   const inputRef = useRef<HTMLInputElement>(null);
   const outputRef = useRef<HTMLInputElement>(null);
+  const t = useT();
   useEffect(() => inputRef.current?.focus(), []);
 
   async function save(next: ModelPrice | null) {
@@ -134,10 +143,13 @@ function PriceForm({
     );
   };
 
+  const inputField = field('input', t('models.price.input'), input, setInput, inputRef);
+  const outputField = field('output', t('models.price.output'), output, setOutput, outputRef);
+
   return (
     <form
       className="price-form"
-      aria-label={`Price of ${modelId}`}
+      aria-label={t('models.price.form', { model: modelId })}
       noValidate
       onSubmit={submit}
       onKeyDown={(event) => {
@@ -147,10 +159,10 @@ function PriceForm({
         }
       }}
     >
-      {field('input', 'Input, per million tokens', input, setInput, inputRef)}
-      {field('output', 'Output, per million tokens', output, setOutput, outputRef)}
+      {inputField}
+      {outputField}
       <p className="field-hint price-unit" id={`${id}-unit`}>
-        In {currency}, per million tokens sent (input) and written (output).
+        {t('models.price.hint', { currency })}
       </p>
       {failure && (
         <p className="field-error price-failure" role="alert">
@@ -159,7 +171,7 @@ function PriceForm({
       )}
       <div className="price-actions">
         <button type="submit" className="button button-primary button-small" disabled={saving}>
-          Save price
+          {t('models.price.save')}
         </button>
         {price && (
           <button
@@ -168,11 +180,11 @@ function PriceForm({
             disabled={saving}
             onClick={() => void save(null)}
           >
-            Remove price
+            {t('models.price.remove')}
           </button>
         )}
         <button type="button" className="button button-small" onClick={onClose}>
-          Cancel
+          {t('common.cancel')}
         </button>
       </div>
     </form>

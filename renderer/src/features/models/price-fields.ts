@@ -1,7 +1,10 @@
 /**
  * Reads the two price fields of a model as the person typed them. Checked here so each field says
  * what is wrong beside it before anything is sent; main checks the same rules again on its side.
+ * What is wrong is said in the app's language at the moment the fields are read.
  */
+import { formatNumber } from '../../i18n/format';
+import { t } from '../../i18n/i18n';
 
 /** Mirrors MAX_PRICE_PER_MILLION of the contract (a type import cannot carry the value). */
 export const MAX_PRICE = 100_000;
@@ -18,14 +21,15 @@ export type PriceFieldsResult =
 /** One field: a decimal number, 0 or more, at most MAX_PRICE; a comma may stand for the point. */
 function readPrice(text: string, which: 'input' | 'output'): number | string {
   const trimmed = text.trim().replace(/^\$\s*/, '');
-  if (trimmed === '') return `Enter the ${which} price (0 if it is free).`;
+  if (trimmed === '') return t('models.price.missing', { which });
   const normalised = /^[+-]?\d*,\d+$/.test(trimmed) ? trimmed.replace(',', '.') : trimmed;
   if (!/^[+-]?(\d+\.?\d*|\.\d+)(e[+-]?\d+)?$/i.test(normalised))
-    return `The ${which} price must be a number, such as 2.50.`;
+    return t('models.price.notNumber', { which });
   const value = Number(normalised);
-  if (!Number.isFinite(value)) return `The ${which} price must be a number, such as 2.50.`;
-  if (value < 0) return 'A price cannot be negative.';
-  if (value > MAX_PRICE) return `A price above ${MAX_PRICE} per million tokens is refused.`;
+  if (!Number.isFinite(value)) return t('models.price.notNumber', { which });
+  if (value < 0) return t('models.price.negative');
+  if (value > MAX_PRICE)
+    return t('models.price.tooHigh', { max: formatNumber(MAX_PRICE, { useGrouping: false }) });
   return value;
 }
 

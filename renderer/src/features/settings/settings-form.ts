@@ -1,8 +1,11 @@
 /**
  * The settings form's text fields, read into settings with a clear message for each mistake.
  * The rules match the contract's (temperature 0 to 2, max tokens a whole number of at least 1,
- * timeouts 5 to 3600 seconds), so what passes here is not refused by main.
+ * timeouts 5 to 3600 seconds), so what passes here is not refused by main. Mistakes are said in
+ * the app's language at the moment the fields are read.
  */
+import { formatNumber } from '../../i18n/format';
+import { t, type MessageKey } from '../../i18n/i18n';
 import type { Settings } from '../../lib/relay-bridge';
 
 export interface SettingsFields {
@@ -29,12 +32,12 @@ export const ATTACHMENT_MB_RANGE = { min: 1, max: 50 } as const;
 export const CONTEXT_TOKENS_RANGE = { min: 1000, max: 10_000_000 } as const;
 export const IMAGE_SIDE_RANGE = { min: 256, max: 4096 } as const;
 
-/** A whole number in a range, or the sentence that says what it must be. */
-function readWhole(text: string, range: { min: number; max: number }, what: string) {
+/** A whole number in a range, or the sentence (`mistake`, given the range) that says what it must be. */
+function readWhole(text: string, range: { min: number; max: number }, mistake: MessageKey) {
   const value = text.trim();
   const number = Number(value);
   if (!WHOLE.test(value) || number < range.min || number > range.max)
-    return `${what} must be a whole number from ${range.min.toLocaleString('en')} to ${range.max.toLocaleString('en')}.`;
+    return t(mistake, { min: formatNumber(range.min), max: formatNumber(range.max) });
   return number;
 }
 
@@ -53,11 +56,14 @@ export function fieldsOf(settings: Settings): SettingsFields {
 
 const WHOLE = /^\d+$/;
 
-function readSeconds(text: string, what: string): number | string {
+function readSeconds(text: string, mistake: MessageKey): number | string {
   const value = text.trim();
   const seconds = Number(value);
   if (!WHOLE.test(value) || seconds < TIMEOUT_RANGE.min || seconds > TIMEOUT_RANGE.max) {
-    return `${what} must be a whole number of seconds from ${TIMEOUT_RANGE.min} to ${TIMEOUT_RANGE.max}.`;
+    return t(mistake, {
+      min: formatNumber(TIMEOUT_RANGE.min, { useGrouping: false }),
+      max: formatNumber(TIMEOUT_RANGE.max, { useGrouping: false }),
+    });
   }
   return seconds;
 }
@@ -68,9 +74,9 @@ export function readSettingsFields(fields: SettingsFields): ReadResult {
   const temperatureText = fields.temperature.trim();
   const temperature = Number(temperatureText);
   if (temperatureText === '') {
-    errors.temperature = 'Enter a temperature from 0 to 2 (1 is the usual default).';
+    errors.temperature = t('defaults.error.temperatureEmpty');
   } else if (!/^\d*\.?\d+$/.test(temperatureText) || temperature < 0 || temperature > 2) {
-    errors.temperature = 'Temperature must be a number from 0 to 2, such as 0.7.';
+    errors.temperature = t('defaults.error.temperature');
   }
 
   const maxTokensText = fields.maxTokens.trim();
@@ -78,20 +84,32 @@ export function readSettingsFields(fields: SettingsFields): ReadResult {
   if (maxTokensText !== '') {
     maxTokens = Number(maxTokensText);
     if (!WHOLE.test(maxTokensText) || maxTokens < 1 || !Number.isSafeInteger(maxTokens)) {
-      errors.maxTokens = 'Max tokens must be empty (no limit) or a whole number of at least 1.';
+      errors.maxTokens = t('defaults.error.maxTokens');
     }
   }
 
-  const requestSeconds = readSeconds(fields.requestSeconds, 'The request timeout');
+  const requestSeconds = readSeconds(fields.requestSeconds, 'defaults.error.requestSeconds');
   if (typeof requestSeconds === 'string') errors.requestSeconds = requestSeconds;
-  const idleSeconds = readSeconds(fields.idleSeconds, 'The idle timeout');
+  const idleSeconds = readSeconds(fields.idleSeconds, 'defaults.error.idleSeconds');
   if (typeof idleSeconds === 'string') errors.idleSeconds = idleSeconds;
 
-  const maxFileMb = readWhole(fields.attachmentMb, ATTACHMENT_MB_RANGE, 'The largest attachment');
+  const maxFileMb = readWhole(
+    fields.attachmentMb,
+    ATTACHMENT_MB_RANGE,
+    'defaults.error.attachmentMb',
+  );
   if (typeof maxFileMb === 'string') errors.attachmentMb = maxFileMb;
-  const contextTokens = readWhole(fields.contextTokens, CONTEXT_TOKENS_RANGE, 'The model context');
+  const contextTokens = readWhole(
+    fields.contextTokens,
+    CONTEXT_TOKENS_RANGE,
+    'defaults.error.contextTokens',
+  );
   if (typeof contextTokens === 'string') errors.contextTokens = contextTokens;
-  const imageMaxSide = readWhole(fields.imageMaxSide, IMAGE_SIDE_RANGE, 'The image size');
+  const imageMaxSide = readWhole(
+    fields.imageMaxSide,
+    IMAGE_SIDE_RANGE,
+    'defaults.error.imageMaxSide',
+  );
   if (typeof imageMaxSide === 'string') errors.imageMaxSide = imageMaxSide;
 
   if (

@@ -7,8 +7,10 @@
 import 'uplot/dist/uPlot.min.css';
 import { useEffect, useRef } from 'react';
 import uPlot from 'uplot';
+import { formatDate } from '../../i18n/format';
+import { i18n, useT } from '../../i18n/i18n';
 import { resolveColour as resolve, useThemeKey } from '../../lib/theme-colours';
-import type { ChartData, Metric } from './usage-data';
+import { OTHER, type ChartData, type Metric } from './usage-data';
 
 export interface UsageChartProps {
   data: ChartData;
@@ -19,6 +21,8 @@ export interface UsageChartProps {
   onDay(index: number | null): void;
   /** What the chart shows, read by screen readers in place of the drawing. */
   label: string;
+  /** The name of the series that holds the models not drawn apart. */
+  otherLabel: string;
   describedBy: string;
 }
 
@@ -36,8 +40,11 @@ export default function UsageChart({
   format,
   onDay,
   label,
+  otherLabel,
   describedBy,
 }: UsageChartProps) {
+  const t = useT();
+  const locale = i18n.locale;
   const host = useRef<HTMLDivElement>(null);
   const plot = useRef<uPlot | null>(null);
   const chosen = useRef<number | null>(null);
@@ -77,9 +84,7 @@ export default function UsageChart({
         {
           ...axis,
           values: (_u, splits) =>
-            splits.map((s) =>
-              new Date(s * 1000).toLocaleDateString(undefined, { month: 'short', day: 'numeric' }),
-            ),
+            splits.map((s) => formatDate(s * 1000, { month: 'short', day: 'numeric' })),
         },
         { ...axis, size: 64, values: (_u, splits) => splits.map((s) => formatRef.current(s)) },
       ],
@@ -87,9 +92,9 @@ export default function UsageChart({
         {},
         ...order.map((i) => {
           const colour =
-            i < colours.length && data.series[i]!.label !== 'Other models' ? colours[i]! : other;
+            i < colours.length && data.series[i]!.label !== OTHER ? colours[i]! : other;
           return {
-            label: data.series[i]!.label,
+            label: data.series[i]!.label === OTHER ? otherLabel : data.series[i]!.label,
             stroke: colour,
             fill: colour,
             width: 0,
@@ -118,7 +123,8 @@ export default function UsageChart({
       u.destroy();
       plot.current = null;
     };
-  }, [data, metric, themeKey]);
+    // A new language draws it again: the dates of the axis, and the series' names.
+  }, [data, metric, themeKey, otherLabel, locale]);
 
   function choose(index: number) {
     const u = plot.current;
@@ -139,8 +145,8 @@ export default function UsageChart({
       className="usage-chart"
       tabIndex={0}
       role="img"
-      aria-roledescription="bar chart"
-      aria-label={`${label} Use the left and right arrow keys to read each day.`}
+      aria-roledescription={t('usage.chart.role')}
+      aria-label={t('usage.chart.keys', { label })}
       aria-describedby={describedBy}
       onKeyDown={(event) => {
         const last = data.dates.length - 1;

@@ -4,22 +4,28 @@ import { lazy, Suspense, useCallback, useEffect, useId, useMemo, useState } from
 import { EmptyState } from '../../components/empty-state';
 import { Notice } from '../../components/notice';
 import { Spinner } from '../../components/spinner';
+import { formatDate, formatList, formatNumber } from '../../i18n/format';
+import { i18n, useT } from '../../i18n/i18n';
 import { failureOf, type FailureInfo } from '../../lib/errors';
 import { formatCost, formatTokens } from '../../lib/money';
 import { requireBridge, type UsageReport } from '../../lib/relay-bridge';
-import { chartData, hasUsage, totals, type Metric, type ModelUsage } from './usage-data';
+import { chartData, hasUsage, OTHER, totals, type Metric, type ModelUsage } from './usage-data';
 
 /** The period shown: the last 30 days, today included. */
 export const USAGE_DAYS = 30;
 
 const UsageChart = lazy(() => import('./usage-chart'));
 
-const compact = new Intl.NumberFormat(undefined, { notation: 'compact', maximumFractionDigits: 1 });
+const METRICS: readonly Metric[] = ['tokens', 'cost'];
 
+const compact = (value: number) =>
+  formatNumber(value, { notation: 'compact', maximumFractionDigits: 1 });
+
+/** A day of the report ("2026-11-25", the computer's own day) in the app's language. */
 function dayName(date: string, style: 'short' | 'long' = 'short'): string {
   const [y, m, d] = date.split('-').map(Number);
-  return new Date(y!, m! - 1, d!).toLocaleDateString(
-    undefined,
+  return formatDate(
+    new Date(y!, m! - 1, d!),
     style === 'long'
       ? { weekday: 'long', month: 'long', day: 'numeric' }
       : { month: 'short', day: 'numeric' },
@@ -36,6 +42,8 @@ export function UsageScreen({ onModels }: { onModels(): void }) {
   const [metric, setMetric] = useState<Metric>('tokens');
   const [day, setDay] = useState<number | null>(null);
   const id = useId();
+  const t = useT();
+  const locale = i18n.locale;
 
   const load = useCallback(async () => {
     setLoading(true);
@@ -54,23 +62,21 @@ export function UsageScreen({ onModels }: { onModels(): void }) {
   const sums = useMemo(() => (report ? totals(report) : undefined), [report]);
   const currency = report?.currency ?? 'USD';
   const format = useCallback(
-    (value: number) => (metric === 'tokens' ? compact.format(value) : formatCost(value, currency)),
-    [metric, currency],
+    (value: number) => (metric === 'tokens' ? compact(value) : formatCost(value, currency)),
+    // The language too: the chart's axis is written again in a new one.
+    [metric, currency, locale],
   );
 
   const header = (
     <header className="page-header">
       <div>
-        <h1 className="page-title">Usage</h1>
-        <p className="page-lead">
-          Tokens and cost of chat replies over the last {USAGE_DAYS} days, at the prices entered on
-          the Models screen. Replies of deleted conversations count too.
-        </p>
+        <h1 className="page-title">{t('usage.title')}</h1>
+        <p className="page-lead">{t('usage.lead', { days: USAGE_DAYS })}</p>
       </div>
       <div className="page-header-actions">
         <button type="button" className="button" disabled={loading} onClick={() => void load()}>
-          {loading && <Spinner label="Loading usage" />}
-          Refresh
+          {loading && <Spinner label={t('usage.loading')} />}
+          {t('usage.refresh')}
         </button>
       </div>
     </header>
@@ -81,7 +87,7 @@ export function UsageScreen({ onModels }: { onModels(): void }) {
       <div className="page">
         {header}
         <ReadFailure
-          title="Usage could not be read"
+          title={t('usage.unreadable')}
           message={failure.message}
           onRetry={() => void load()}
         />
@@ -92,7 +98,7 @@ export function UsageScreen({ onModels }: { onModels(): void }) {
       <div className="page" aria-busy="true">
         {header}
         <p className="muted">
-          <Spinner label="Loading usage" /> Adding up the replies…
+          <Spinner label={t('usage.loading')} /> {t('usage.addingUp')}
         </p>
       </div>
     );
@@ -100,62 +106,67 @@ export function UsageScreen({ onModels }: { onModels(): void }) {
     return (
       <div className="page">
         {header}
-        <EmptyState title={`No usage in the last ${USAGE_DAYS} days`}>
-          <p>
-            Each chat reply that reports its tokens is counted here, per model and per day. Send a
-            message in Chat, then come back.
-          </p>
+        <EmptyState title={t('usage.empty.title', { days: USAGE_DAYS })}>
+          <p>{t('usage.empty.body')}</p>
         </EmptyState>
       </div>
     );
 
+  const seriesName = (label: string) => (label === OTHER ? t('usage.otherModels') : label);
   const totalCost =
     sums.cost === null
-      ? 'unknown'
+      ? formatCost(null, currency)
       : sums.unpriced.length > 0
-        ? `${formatCost(sums.cost, currency)} + unknown`
+        ? t('usage.costPlusUnknown', { cost: formatCost(sums.cost, currency) })
         : formatCost(sums.cost, currency);
-  const chartLabel =
-    `${metric === 'tokens' ? 'Tokens' : 'Cost'} per day over the last ${USAGE_DAYS} days, ` +
-    `stacked by model: ${data.series.map((s) => s.label).join(', ')}. ` +
-    `In total ${formatTokens(sums.promptTokens + sums.completionTokens)} tokens, cost ${totalCost}.`;
+  const chartLabel = t('usage.chart.label', {
+    metric,
+    days: USAGE_DAYS,
+    models: formatList(data.series.map((s) => seriesName(s.label))),
+    tokens: sums.promptTokens + sums.completionTokens,
+    cost: totalCost,
+  });
   const chosenDay = day === null ? undefined : report.days[day];
 
   return (
     <div className="page usage-page">
       {header}
       {failure && (
-        <Notice tone="error" title="Usage could not be refreshed">
-          <p className="failure-message">{failure.message}</p>
+        <Notice tone="error" title={t('usage.notRefreshed')}>
+          <p className="failure-message" data-source="main">
+            {failure.message}
+          </p>
         </Notice>
       )}
       <dl className="usage-totals">
         <div>
-          <dt>Tokens</dt>
+          <dt>{t('usage.tokens')}</dt>
           <dd>{formatTokens(sums.promptTokens + sums.completionTokens)}</dd>
         </div>
         <div>
-          <dt>Cost</dt>
+          <dt>{t('usage.cost')}</dt>
           <dd data-unknown={sums.cost === null || undefined}>{totalCost}</dd>
         </div>
         <div>
-          <dt>Replies</dt>
+          <dt>{t('usage.replies')}</dt>
           <dd>{formatTokens(sums.replies)}</dd>
         </div>
       </dl>
       {sums.unpriced.length > 0 && (
         <Notice
           tone="info"
-          title="Some models have no price"
+          title={t('usage.unpriced.title')}
           actions={
             <button type="button" className="button button-small" onClick={onModels}>
-              Enter prices
+              {t('usage.unpriced.action')}
             </button>
           }
         >
           <p>
-            The cost of {sums.unpriced.join(', ')} is unknown until you enter{' '}
-            {sums.unpriced.length === 1 ? 'its price' : 'their prices'} on the Models screen.
+            {t('usage.unpriced.body', {
+              models: formatList(sums.unpriced),
+              count: sums.unpriced.length,
+            })}
           </p>
         </Notice>
       )}
@@ -163,11 +174,11 @@ export function UsageScreen({ onModels }: { onModels(): void }) {
       <section className="usage-card" aria-labelledby={`${id}-chart`}>
         <header className="usage-card-header">
           <h2 className="usage-card-title" id={`${id}-chart`}>
-            Per day
+            {t('usage.perDay')}
           </h2>
           <fieldset className="usage-metric">
-            <legend className="visually-hidden">Show</legend>
-            {(['tokens', 'cost'] as const).map((m) => (
+            <legend className="visually-hidden">{t('usage.show')}</legend>
+            {METRICS.map((m) => (
               <label key={m} className="usage-metric-option">
                 <input
                   type="radio"
@@ -175,27 +186,27 @@ export function UsageScreen({ onModels }: { onModels(): void }) {
                   checked={metric === m}
                   onChange={() => setMetric(m)}
                 />
-                {m === 'tokens' ? 'Tokens' : 'Cost'}
+                {m === 'tokens' ? t('usage.tokens') : t('usage.cost')}
               </label>
             ))}
           </fieldset>
         </header>
-        <ul className="usage-legend" aria-label="Models">
+        <ul className="usage-legend" aria-label={t('usage.legend')}>
           {data.series.map((s, index) => (
             <li key={s.label}>
               <span
                 className="usage-swatch"
-                data-series={s.label === 'Other models' ? 'other' : index + 1}
+                data-series={s.label === OTHER ? 'other' : index + 1}
                 aria-hidden="true"
               />
-              {s.label}
+              {seriesName(s.label)}
             </li>
           ))}
         </ul>
         <Suspense
           fallback={
             <div className="usage-chart usage-chart-loading">
-              <Spinner label="Loading the chart" />
+              <Spinner label={t('usage.chart.loading')} />
             </div>
           }
         >
@@ -205,24 +216,28 @@ export function UsageScreen({ onModels }: { onModels(): void }) {
             format={format}
             onDay={setDay}
             label={chartLabel}
+            otherLabel={t('usage.otherModels')}
             describedBy={`${id}-day`}
           />
         </Suspense>
         <p className="usage-day" id={`${id}-day`} aria-live="polite">
           {chosenDay ? (
             <>
-              <strong>{dayName(chosenDay.date, 'long')}:</strong>{' '}
+              <strong>{t('usage.day', { day: dayName(chosenDay.date, 'long') })}</strong>{' '}
               {chosenDay.byModel.length === 0
-                ? 'nothing used.'
+                ? t('usage.day.nothing')
                 : chosenDay.byModel
-                    .map(
-                      (u) =>
-                        `${u.model} ${formatTokens(tokensOf(u))} tokens, ${formatCost(u.cost, currency)}`,
+                    .map((u) =>
+                      t('usage.day.model', {
+                        model: u.model,
+                        tokens: tokensOf(u),
+                        cost: formatCost(u.cost, currency),
+                      }),
                     )
-                    .join('; ')}
+                    .join(t('usage.day.separator'))}
             </>
           ) : (
-            'Point at a day, or focus the chart and use the arrow keys, to read its figures.'
+            t('usage.day.hint')
           )}
         </p>
       </section>
@@ -230,24 +245,24 @@ export function UsageScreen({ onModels }: { onModels(): void }) {
       <section className="usage-card" aria-labelledby={`${id}-models`}>
         <header className="usage-card-header">
           <h2 className="usage-card-title" id={`${id}-models`}>
-            Per model
+            {t('usage.perModel')}
           </h2>
         </header>
         <div className="usage-table-wrap">
           <table className="usage-table">
             <thead>
               <tr>
-                <th scope="col">Model</th>
-                <th scope="col">Replies</th>
-                <th scope="col">Input tokens</th>
-                <th scope="col">Output tokens</th>
-                <th scope="col">Cost</th>
+                <th scope="col">{t('usage.column.model')}</th>
+                <th scope="col">{t('usage.column.replies')}</th>
+                <th scope="col">{t('usage.column.input')}</th>
+                <th scope="col">{t('usage.column.output')}</th>
+                <th scope="col">{t('usage.column.cost')}</th>
               </tr>
             </thead>
             <tbody>
               {report.byModel.map((u) => (
                 <tr key={u.model}>
-                  <th scope="row">{u.model || 'Unknown model'}</th>
+                  <th scope="row">{u.model || t('usage.unknownModel')}</th>
                   <td>{formatTokens(u.replies)}</td>
                   <td>{formatTokens(u.promptTokens)}</td>
                   <td>{formatTokens(u.completionTokens)}</td>
@@ -262,18 +277,18 @@ export function UsageScreen({ onModels }: { onModels(): void }) {
       </section>
 
       <details className="usage-card usage-details">
-        <summary className="usage-card-title">Per day and model, as a table</summary>
+        <summary className="usage-card-title">{t('usage.table')}</summary>
         <div className="usage-table-wrap">
           <table className="usage-table">
             <thead>
               <tr>
-                <th scope="col">Day</th>
+                <th scope="col">{t('usage.column.day')}</th>
                 <th scope="col" className="usage-text">
-                  Model
+                  {t('usage.column.model')}
                 </th>
-                <th scope="col">Replies</th>
-                <th scope="col">Tokens</th>
-                <th scope="col">Cost</th>
+                <th scope="col">{t('usage.column.replies')}</th>
+                <th scope="col">{t('usage.column.tokens')}</th>
+                <th scope="col">{t('usage.column.cost')}</th>
               </tr>
             </thead>
             <tbody>
@@ -284,7 +299,7 @@ export function UsageScreen({ onModels }: { onModels(): void }) {
                   d.byModel.map((u) => (
                     <tr key={`${d.date}-${u.model}`}>
                       <th scope="row">{dayName(d.date)}</th>
-                      <td className="usage-text">{u.model || 'Unknown model'}</td>
+                      <td className="usage-text">{u.model || t('usage.unknownModel')}</td>
                       <td>{formatTokens(u.replies)}</td>
                       <td>{formatTokens(tokensOf(u))}</td>
                       <td data-unknown={u.cost === null || undefined}>

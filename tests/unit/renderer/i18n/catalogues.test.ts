@@ -91,6 +91,19 @@ describe('the message catalogues', () => {
     expect(shape('is <0>not encrypted</0>')).not.toEqual(shape('ist nicht verschlüsselt'));
   });
 
+  it('gives every key to one namespace only (all of them share one catalogue at run time)', () => {
+    const owner = new Map<string, string>();
+    const twice: string[] = [];
+    for (const namespace of NAMESPACES) {
+      for (const key of Object.keys(read('en', namespace))) {
+        const first = owner.get(key);
+        if (first) twice.push(`${key} in ${first} and ${namespace}`);
+        else owner.set(key, namespace);
+      }
+    }
+    expect(twice).toEqual([]);
+  });
+
   it('keeps a glossary beside every language’s messages', () => {
     for (const locale of LOCALES) {
       expect(existsSync(join(MESSAGES, locale, 'GLOSSARY.md')), locale).toBe(true);

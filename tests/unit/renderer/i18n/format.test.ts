@@ -3,6 +3,7 @@ import { i18n } from '../../../../renderer/src/i18n/i18n';
 import {
   formatDuration,
   formatFileSize,
+  formatList,
   formatNumber,
   formatRelativeTime,
 } from '../../../../renderer/src/i18n/format';
@@ -54,5 +55,15 @@ describe('numbers, sizes, times and durations follow the language', () => {
     expect(formatDuration(3_780_000)).toBe('1 hr 3 min');
     inLocale('de');
     expect(formatDuration(125_000)).toBe('2 Min., 5 Sek.');
+  });
+
+  it('lists names as the language joins them', () => {
+    inLocale('en');
+    expect(formatList(['m1', 'm2', 'm3'])).toBe('m1, m2, and m3');
+    expect(formatList(['m1'])).toBe('m1');
+    inLocale('de');
+    expect(formatList(['m1', 'm2', 'm3'])).toBe('m1, m2 und m3');
+    inLocale('zh-CN');
+    expect(formatList(['m1', 'm2', 'm3'])).toBe('m1、m2和m3');
   });
 });

@@ -29,4 +29,21 @@ describe('namespaces and language switches', () => {
     expect(i18n.locale).toBe('ja');
     expect(t('quickAsk.title')).toBe('クイック質問');
   });
+
+  it('has the words of a screen that opened while the language was switching', async () => {
+    const switching = activateLocale('de');
+    // The first-run screen's chunk arrives meanwhile, and asks for its words in the language shown.
+    await loadNamespace('connect');
+    await switching;
+    expect(i18n.locale).toBe('de');
+    expect(t('connect.title')).toBe('Mit einem Model Relay verbinden');
+    expect(t('screen.models')).toBe('Modelle');
+  });
+
+  it('loads a screen asked for later in the language shown', async () => {
+    await activateLocale('fr');
+    await loadNamespace('models');
+    expect(t('models.title')).toBe('Modèles');
+    expect(t('connect.demo.try')).toBe('Essayer le relais de démo');
+  });
 });

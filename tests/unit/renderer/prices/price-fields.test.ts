@@ -1,5 +1,8 @@
-import { describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { readPriceFields } from '../../../../renderer/src/features/models/price-fields';
+import { i18n } from '../../../../renderer/src/i18n/i18n';
+import modelsDe from '../../../../renderer/src/i18n/messages/de/models.json';
+import modelsEn from '../../../../renderer/src/i18n/messages/en/models.json';
 import {
   costDecimals,
   formatCost,
@@ -8,6 +11,9 @@ import {
 } from '../../../../renderer/src/lib/money';
 
 describe('price fields', () => {
+  // The Models screen's words, as its chunk loads them.
+  beforeAll(() => i18n.load('en', modelsEn));
+
   it('reads decimal prices, with a comma or a dollar sign as people type them', () => {
     expect(readPriceFields('2.5', '10')).toEqual({
       ok: true,
@@ -41,6 +47,22 @@ describe('price fields', () => {
       ok: false,
       errors: { input: 'A price above 100000 per million tokens is refused.' },
     });
+  });
+
+  it('says what is wrong in the language shown', () => {
+    i18n.load('de', modelsDe);
+    i18n.activate('de');
+    try {
+      expect(readPriceFields('', 'abc')).toEqual({
+        ok: false,
+        errors: {
+          input: 'Geben Sie den Eingabepreis ein (0, wenn kostenlos).',
+          output: 'Der Ausgabepreis muss eine Zahl sein, etwa 2,50.',
+        },
+      });
+    } finally {
+      i18n.activate('en');
+    }
   });
 });
 

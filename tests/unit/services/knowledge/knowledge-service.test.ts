@@ -11,6 +11,7 @@ import { openDatabase, type Db } from '../../../../electron/main/services/databa
 import { DOCUMENT_LIMITS } from '../../../../electron/main/services/documents/document-text';
 import { readDocumentsInProcess } from '../../../../electron/main/services/documents/read-documents';
 import { KnowledgeService } from '../../../../electron/main/services/knowledge/knowledge-service';
+import { KNOWLEDGE_LIMITS } from '../../../../electron/shared/ipc/routes/knowledge';
 import { PackedVectors } from '../../../../electron/main/services/knowledge/vector-search';
 import type { RelayClient } from '../../../../electron/main/services/relay/relay-client';
 import { emitEvents } from '../../../../electron/shared/ipc/contract';
@@ -31,8 +32,13 @@ afterEach(async () => {
 
 type Embed = RelayClient['embed'];
 
-async function service(embed: Embed, maxBytes = DOCUMENT_LIMITS.maxBytes) {
+async function service(
+  embed: Embed,
+  maxBytes = DOCUMENT_LIMITS.maxBytes,
+  progressIntervalMs?: number,
+) {
   return KnowledgeService.open({
+    ...(progressIntervalMs === undefined ? {} : { progressIntervalMs }),
     db,
     emit: emitEvents((channel, payload) =>
       events.push({ channel, payload: payload as Record<string, unknown> }),
@@ -74,6 +80,79 @@ describe('KnowledgeService', () => {
     ]);
     expect(detail.fileList[0]?.message).toMatch(/^big\.txt was not added: it is larger than/);
     expect(ended(base.id)).toEqual({ kbId: base.id, status: 'ready' });
+  });
+
+  it('paces progress: the first of each phase at once, then at most one per interval, the last always', async () => {
+    for (let f = 0; f < 12; f++)
+      await writeFile(
+        join(dir, `note-${f}.txt`),
+        `Note ${f} about the harbour.\n\nAnd a second line.`,
+      );
+    // An interval longer than the whole run: only each phase's first and last progress go out.
+    const knowledge = await service(
+      async ({ input }) => ({ model: 'm', vectors: (input as string[]).map(vectorOf) }),
+      DOCUMENT_LIMITS.maxBytes,
+      60_000,
+    );
+    const base = await knowledge.create('Notes', 'm');
+    await knowledge.addSources(base.id, [dir], 'folder');
+    await knowledge.whenIdle(base.id);
+    const progress = events
+      .filter((e) => e.channel === 'knowledge:progress')
+      .map((e) => e.payload as { phase: string; files: object; chunks: object; tokens: number });
+    expect(progress.map((p) => p.phase)).toEqual(['reading', 'reading', 'embedding', 'embedding']);
+    const detail = await knowledge.get(base.id);
+    expect(detail).toMatchObject({ status: 'ready', chunks: 24, embedded: 24 });
+    expect(progress[0]).toMatchObject({
+      files: { done: 0, total: 12 },
+      chunks: { done: 0, total: 0 },
+    });
+    expect(progress[1]).toMatchObject({
+      files: { done: 12, total: 12 },
+      chunks: { done: 0, total: 24 },
+    });
+    expect(progress[2]).toMatchObject({ chunks: { done: 0, total: 24 } });
+    expect(progress[3]).toMatchObject({ chunks: { done: 24, total: 24 }, tokens: detail.tokens });
+
+    // One file changed: the counts go on from what is stored, its old chunk's vector kept.
+    await writeFile(
+      join(dir, 'note-3.txt'),
+      `Note 3 about the harbour.\n\nA new second line here.`,
+    );
+    events.length = 0;
+    await knowledge.index(base.id);
+    await knowledge.whenIdle(base.id);
+    const again = events
+      .filter((e) => e.channel === 'knowledge:progress')
+      .map((e) => e.payload as { phase: string; chunks: object });
+    expect(again.map((p) => [p.phase, p.chunks])).toEqual([
+      ['reading', { done: 24, total: 24 }],
+      ['reading', { done: 23, total: 24 }],
+      ['embedding', { done: 23, total: 24 }],
+      ['embedding', { done: 24, total: 24 }],
+    ]);
+  });
+
+  it('lists the refused files first and at most 500 files in all, counting every one', async () => {
+    await writeFile(join(dir, 'big.txt'), 'x'.repeat(5000));
+    for (let f = 0; f < 505; f++)
+      await writeFile(join(dir, `n-${String(f).padStart(3, '0')}.txt`), `Note ${f}.`);
+    const knowledge = await service(
+      async ({ input }) => ({ model: 'm', vectors: (input as string[]).map(vectorOf) }),
+      1000,
+    );
+    const base = await knowledge.create('Many', 'm');
+    await knowledge.addSources(base.id, [dir], 'folder');
+    await knowledge.whenIdle(base.id);
+    const detail = await knowledge.get(base.id);
+    expect(detail).toMatchObject({ files: 505, refused: 1, chunks: 505, embedded: 505 });
+    expect(detail.fileList).toHaveLength(KNOWLEDGE_LIMITS.filesListed);
+    expect(detail.fileList[0]).toMatchObject({ name: 'big.txt', status: 'refused' });
+    expect(detail.fileList.slice(1, 3).map((f) => [f.name, f.chunks, f.embedded])).toEqual([
+      ['n-000.txt', 1, 1],
+      ['n-001.txt', 1, 1],
+    ]);
+    expect(detail.fileList.at(-1)?.name).toBe('n-498.txt');
   });
 
   it('Cancel stops the batches still to go and keeps those embedded; Index resumes', async () => {
@@ -164,5 +243,24 @@ describe('PackedVectors', () => {
     expect(top[1]?.score).toBeCloseTo(Math.SQRT1_2, 6);
     expect(pack.top([0, 0], 1)[0]?.score).toBe(0);
     expect(() => pack.top([1, 2, 3], 1)).toThrow('The question has 3 values, not 2.');
+  });
+
+  it('packs stored blobs as they come from SQLite, leaving out rows of another size', () => {
+    const blob = (...values: number[]) => Float32Array.from(values).buffer;
+    // A view at an odd offset, as another driver may hand a blob back.
+    const shifted = new Uint8Array(9);
+    shifted.set(new Uint8Array(blob(1, 1)), 1);
+    const pack = PackedVectors.fromBlobs(2, [
+      { id: 10, vector: blob(1, 0) },
+      { id: 11, vector: blob(0, 1) },
+      { id: 14, vector: blob(5, 5, 5) },
+      { id: 12n, vector: new Uint8Array(shifted.buffer, 1, 8) },
+      { id: 13, vector: blob(-1, 0) },
+    ]);
+    expect(pack.size).toBe(4);
+    const top = pack.top([2, 0], 4);
+    expect(top.map((t) => t.id)).toEqual([10, 12, 11, 13]);
+    expect(top[1]?.score).toBeCloseTo(Math.SQRT1_2, 6);
+    expect(top[3]?.score).toBeCloseTo(-1, 6);
   });
 });

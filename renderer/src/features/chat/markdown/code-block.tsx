@@ -1,4 +1,5 @@
 import { useEffect, useState } from 'react';
+import { useT } from '../../../i18n/i18n';
 import { copyText } from '../../../lib/clipboard';
 import { highlightCode, highlightedBefore, languageName } from './highlight';
 
@@ -12,6 +13,7 @@ export interface CodeBlockProps {
 
 /** A fenced code block: its language, a copy button, and highlighting once the grammar loads. */
 export function CodeBlock({ code, language, complete }: CodeBlockProps) {
+  const t = useT();
   // Highlighted before (the row mounted again): shown at once, without a plain frame first.
   const [highlighted, setHighlighted] = useState<{ code: string; html: string } | undefined>(() => {
     const html = complete ? highlightedBefore(code, language) : undefined;
@@ -50,9 +52,15 @@ export function CodeBlock({ code, language, complete }: CodeBlockProps) {
   return (
     <div className="md-code">
       <div className="md-code-bar">
-        <span className="md-code-language">{language ?? 'text'}</span>
+        <span className="md-code-language">{language ?? t('chat.code.text')}</span>
         <button type="button" className="md-code-copy" onClick={() => void copy()}>
-          {copied === 'copied' ? 'Copied' : copied === 'failed' ? 'Not copied' : 'Copy code'}
+          {t(
+            copied === 'copied'
+              ? 'chat.code.copied'
+              : copied === 'failed'
+                ? 'chat.code.notCopied'
+                : 'chat.code.copy',
+          )}
         </button>
       </div>
       <pre>

@@ -3,6 +3,7 @@
  * window that main hands to the system browser after its own check; images are never fetched.
  */
 import type { ReactNode } from 'react';
+import { useT } from '../../../i18n/i18n';
 
 /** The address if it is an absolute http(s) URL, otherwise undefined. */
 export function webAddress(href: string | undefined): string | undefined {
@@ -27,9 +28,11 @@ export function SafeLink({ href, children }: { href?: string | undefined; childr
 
 /** An image in model output, shown as a link to it: the renderer never loads remote images. */
 export function ImageAsLink({ src, alt }: { src?: string | undefined; alt?: string | undefined }) {
+  const t = useT();
   const address = webAddress(src);
-  const label = alt?.trim() || 'image';
-  if (!address) return <span className="md-image-link">[{label}]</span>;
+  const label = alt?.trim() || t('chat.image.unnamed');
+  if (!address)
+    return <span className="md-image-link">{t('chat.image.notLinked', { label })}</span>;
   return (
     <a
       className="md-image-link"
@@ -38,7 +41,7 @@ export function ImageAsLink({ src, alt }: { src?: string | undefined; alt?: stri
       rel="noreferrer noopener"
       title={address}
     >
-      [Image: {label}]
+      {t('chat.image.link', { label })}
     </a>
   );
 }
