@@ -169,8 +169,6 @@ export function startServicesProcess(bundle: string, options: StartOptions): Ser
     startedAt,
     ready,
     ask(channel, payload, sender, onAnswer) {
-      // A page still asking after the process was stopped gets no answer.
-      if (!child.connected) return onAnswer(undefined);
       const id = nextId++;
       waiting.set(id, (message) =>
         onAnswer(message.type === 'answer' ? message.result : undefined),
