@@ -11,6 +11,7 @@ import { join, resolve } from 'node:path';
 import type { Page } from 'playwright-core';
 import { build } from 'vite';
 import type { IpcSender } from '../../../electron/main/ipc/router';
+import { MAIN_BUNDLED_DEPENDENCIES } from '../../../electron/main/build-entries';
 import type { IpcResult } from '../../../electron/shared/ipc/define';
 import { compiledCatalogues } from '../../../scripts/vite-catalogues';
 import { encodeBinary } from '../../e2e/harness/binary-transport';
@@ -25,8 +26,8 @@ const BUILD_DIR = join(ROOT, 'node_modules', '.cache', 'relay-bench');
 /**
  * Bundles the services process into one ES module, as `npm run build` bundles main
  * (`out/main/index.js`): the app's `dependencies` stay imports, loaded from node_modules at run
- * time, while the rest (development packages such as Lingui's runtime) is bundled in, and main's
- * catalogues are compiled. A chunk loaded with `import()` at first use is a file of its own
+ * time, but for those main bundles (`MAIN_BUNDLED_DEPENDENCIES`); the rest (development packages
+ * such as Lingui's runtime) is bundled in, and main's catalogues are compiled. A chunk loaded with `import()` at first use is a file of its own
  * beside it. Returns the entry's path.
  */
 export async function bundleServicesProcess(): Promise<string> {
@@ -38,7 +39,10 @@ export async function bundleServicesProcess(): Promise<string> {
     configFile: false,
     logLevel: 'warn',
     plugins: [compiledCatalogues()],
-    ssr: { noExternal: true, external: Object.keys(dependencies) },
+    ssr: {
+      noExternal: true,
+      external: Object.keys(dependencies).filter((d) => !MAIN_BUNDLED_DEPENDENCIES.includes(d)),
+    },
     build: {
       ssr: resolve(import.meta.dirname, 'child.ts'),
       outDir: BUILD_DIR,
