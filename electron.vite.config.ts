@@ -3,7 +3,11 @@ import { resolve } from 'node:path';
 import react from '@vitejs/plugin-react';
 import { defineConfig } from 'electron-vite';
 import type { Plugin } from 'vite';
-import { CHAT_IMPORT_WORKER, DOCUMENT_WORKER } from './electron/main/build-entries';
+import {
+  CHAT_IMPORT_WORKER,
+  DOCUMENT_WORKER,
+  MAIN_BUNDLED_DEPENDENCIES,
+} from './electron/main/build-entries';
 import { compiledCatalogues } from './scripts/vite-catalogues';
 
 const root = import.meta.dirname;
@@ -42,6 +46,8 @@ export default defineConfig({
     // Main's words (`electron/shared/messages`), compiled as the page's are.
     plugins: [compiledCatalogues()],
     build: {
+      // The other dependencies stay imports of node_modules (native modules among them).
+      externalizeDeps: { exclude: MAIN_BUNDLED_DEPENDENCIES },
       rolldownOptions: {
         input: {
           index: resolve(root, 'electron/main/index.ts'),

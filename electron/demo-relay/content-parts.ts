@@ -8,7 +8,6 @@
  * The demo vision model reads the images' facts with sharp (the app's own image library): size,
  * and the colours that cover most of each.
  */
-import sharp from 'sharp';
 import { invalidRequest, RelayHttpError } from './errors';
 
 export interface ContentImage {
@@ -154,6 +153,8 @@ export interface ImageFacts {
  * begin right but cannot be decoded is a 400 naming its part.
  */
 export async function imageFacts(image: ContentImage): Promise<ImageFacts> {
+  // Loaded at the first image, not when the relay (or the app holding it) starts.
+  const sharp = (await import('sharp')).default;
   try {
     const metadata = await sharp(image.bytes).metadata();
     const { data, info } = await sharp(image.bytes, { failOn: 'error' })

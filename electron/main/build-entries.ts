@@ -8,3 +8,10 @@ export const CHAT_IMPORT_WORKER = 'chat-import-worker';
 
 /** The worker thread documents are read in for their text (`services/documents/document-worker.ts`). */
 export const DOCUMENT_WORKER = 'document-worker';
+
+/**
+ * Dependencies bundled into main's build rather than imported from node_modules at run time.
+ * zod is about fifty ES modules: resolving, reading and compiling each at start cost about 60 ms
+ * of the services' 300 (CPU, `cold-start`'s services process); bundled, it is parsed with main.
+ */
+export const MAIN_BUNDLED_DEPENDENCIES = ['zod'];

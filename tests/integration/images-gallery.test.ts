@@ -476,3 +476,52 @@ describe('indexing in the background', () => {
     expect(gallery.list().total).toBe(101);
   });
 });
+
+describe('indexing put off at start (indexAfterMs)', () => {
+  /** Rows indexed so far, read from the table (a `list` would start the indexing). */
+  const rowsIn = (db: Db) => Number(db.one<{ n: number }>('SELECT COUNT(*) AS n FROM images')?.n);
+  /** A few turns of the event loop and of the thread pool, time for an indexing to begin. */
+  const settle = async () => {
+    for (let i = 0; i < 20; i++) await new Promise((resolve) => setTimeout(resolve, 5));
+  };
+
+  it('reads nothing of the folder until the gallery is asked for, then indexes it all', async () => {
+    await fillFolder(folder, 30);
+    const db = await openDatabase({ path: join(root, 'deferred.db') });
+    dbs.push(db);
+    const gallery = await ImageGallery.open({ db, defaultFolder: folder, indexAfterMs: 600_000 });
+    await settle();
+    expect(gallery.indexing()).toBeUndefined();
+    expect(rowsIn(db)).toBe(0);
+
+    // The person opens the gallery: the page learns it is being indexed, and it all comes in.
+    expect(gallery.list().indexing).toEqual({ done: 0, total: 0 });
+    await gallery.whenIndexed();
+    expect(gallery.list().total).toBe(30);
+  });
+
+  it('starts by itself once the time is up', async () => {
+    await fillFolder(folder, 10);
+    const db = await openDatabase({ path: join(root, 'timed.db') });
+    dbs.push(db);
+    await ImageGallery.open({ db, defaultFolder: folder, indexAfterMs: 20 });
+    while (rowsIn(db) < 10) await new Promise((resolve) => setTimeout(resolve, 10));
+    expect(rowsIn(db)).toBe(10);
+  });
+
+  it('is started by whenIndexed, and never once closed', async () => {
+    await fillFolder(folder, 10);
+    const db = await openDatabase({ path: join(root, 'asked.db') });
+    dbs.push(db);
+    const asked = await ImageGallery.open({ db, defaultFolder: folder, indexAfterMs: 600_000 });
+    await asked.whenIndexed();
+    expect(rowsIn(db)).toBe(10);
+
+    const other = await openDatabase({ path: join(root, 'closed-early.db') });
+    dbs.push(other);
+    const closed = await ImageGallery.open({ db: other, defaultFolder: folder, indexAfterMs: 20 });
+    await closed.close();
+    await settle();
+    expect(rowsIn(other)).toBe(0);
+  });
+});

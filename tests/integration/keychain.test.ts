@@ -86,6 +86,18 @@ describe.skipIf(skipKeychain)(
       expect(await store.delete(id)).toBe(false);
     });
 
+    it('finds every key of the service in one look-up', async () => {
+      const a = account();
+      const b = account();
+      await store.set(a, `${KEY}-a`);
+      await store.set(b, `${KEY}-b`);
+      const all = await store.getAll();
+      expect(all.get(a)).toBe(`${KEY}-a`);
+      expect(all.get(b)).toBe(`${KEY}-b`);
+      await store.delete(a);
+      expect((await store.getAll()).has(a)).toBe(false);
+    });
+
     it('keeps one entry per connection', async () => {
       const a = account();
       const b = account();

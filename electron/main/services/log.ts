@@ -148,6 +148,15 @@ export function watchSecrets(store: SecretStore, log: AppLog): SecretStore {
       await store.set(account, secret);
     },
     delete: (account) => store.delete(account),
+    ...(store.getAll
+      ? {
+          getAll: async () => {
+            const secrets = await store.getAll!();
+            for (const secret of secrets.values()) watch(secret);
+            return secrets;
+          },
+        }
+      : {}),
   };
 }
 

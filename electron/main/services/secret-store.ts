@@ -39,6 +39,12 @@ export interface SecretStore {
   set(account: string, secret: string): Promise<void>;
   /** Removes the secret; resolves false when there was none. */
   delete(account: string): Promise<boolean>;
+  /**
+   * Every secret saved, by account, in one look-up, where one `get` each would cost a round trip
+   * (the keychain): for the list of connections. Optional; an account it leaves out is read with
+   * `get` all the same, so it may find fewer than there are, never more.
+   */
+  getAll?(): Promise<Map<string, string>>;
 }
 
 /** A store that failed (locked, unreachable, unwritable file). The message never holds a key. */
@@ -88,6 +94,10 @@ export class MemorySecretStore implements SecretStore {
 
   async delete(account: string): Promise<boolean> {
     return this.#secrets.delete(account);
+  }
+
+  async getAll(): Promise<Map<string, string>> {
+    return new Map(this.#secrets);
   }
 
   /** The accounts that have a secret. */

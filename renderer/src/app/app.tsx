@@ -79,7 +79,7 @@ export function App() {
 /*
  * Chat (with its markdown renderer: react-markdown, KaTeX, highlight.js's core), embeddings and
  * images are about two thirds of the page's script; each is loaded when first opened, and all
- * three are fetched once the first screen has painted, so switching stays instant.
+ * three are fetched once the first screen is usable (`preloadScreens`), so switching stays instant.
  */
 const loadChat = () =>
   Promise.all([import('../features/chat/chat-screen'), loadNamespace('chat')]).then(
@@ -154,15 +154,43 @@ const UsageScreen = lazy(() =>
   })),
 );
 
+/**
+ * The screen the app opens on, fetched as the page starts: alongside its first calls to main,
+ * rather than once the connections have arrived and the shell asks for it.
+ */
+const FIRST_SCREEN_LOADERS: Partial<Record<ScreenId, () => Promise<unknown>>> = {
+  chat: loadChat,
+  embeddings: loadEmbeddings,
+  images: loadImages,
+  models: loadModels,
+};
+
+/**
+ * How long after the shell appears the other screens are fetched. The first second is the
+ * shown screen's: its chunk, its data and the composer's focus. Fetching (and running) the other
+ * screens' scripts then made the window usable later; a screen opened before they are fetched
+ * loads on its own.
+ */
+const PRELOAD_AFTER_MS = 1500;
+
 function preloadScreens(): () => void {
+  let idle: number | undefined;
   const timer = setTimeout(() => {
-    void loadChat();
-    void loadEmbeddings();
-    void loadImages();
-    void loadSettingsScreen();
-    void loadModels();
-  }, 0);
-  return () => clearTimeout(timer);
+    idle = requestIdleCallback(
+      () => {
+        void loadChat();
+        void loadEmbeddings();
+        void loadImages();
+        void loadSettingsScreen();
+        void loadModels();
+      },
+      { timeout: 1000 },
+    );
+  }, PRELOAD_AFTER_MS);
+  return () => {
+    clearTimeout(timer);
+    if (idle !== undefined) cancelIdleCallback(idle);
+  };
 }
 
 /** The screen shown, and what the keyboard shortcuts and the menu's commands ask for. */
@@ -175,7 +203,11 @@ function Root() {
   const [link, setLink] = useState<ConnectLink | undefined>();
   const current = useRef(screen);
   current.current = screen;
-  useEffect(preloadScreens, []);
+  useEffect(() => {
+    // A failure here is the lazy screen's to show, when it asks for the same chunk.
+    FIRST_SCREEN_LOADERS[current.current]?.().catch(() => undefined);
+    return preloadScreens();
+  }, []);
   useEffect(() => remember(SCREEN_KEY, screen), [screen]);
 
   // Links opened before the window was up wait in main; later ones are announced.

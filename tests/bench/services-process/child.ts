@@ -20,8 +20,9 @@ const start = JSON.parse(
   argument.startsWith('{') ? argument : readFileSync(argument, 'utf8'),
 ) as StartOptions;
 const send = (message: ChildMessage) => {
-  // After the benchmark has let go (the app quitting), nothing is listening any more.
-  if (process.connected) process.send?.(message);
+  // After the benchmark has let go (the app quitting), nothing is listening any more; a send
+  // already under way when it lets go fails (EPIPE) and is dropped, not thrown.
+  if (process.connected) process.send?.(message, undefined, {}, () => undefined);
 };
 const queued: Array<Extract<HostMessage, { type: 'invoke' | 'send' }>> = [];
 const router: Partial<Pick<Router, 'dispatch' | 'receive'>> = {};

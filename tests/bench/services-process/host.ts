@@ -4,14 +4,16 @@
  * calls go to the child's router, the child's events come to the page).
  */
 import { fork, type ChildProcess } from 'node:child_process';
-import { rmSync, writeFileSync } from 'node:fs';
+import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import type { Page } from 'playwright-core';
 import { build } from 'vite';
 import type { IpcSender } from '../../../electron/main/ipc/router';
+import { MAIN_BUNDLED_DEPENDENCIES } from '../../../electron/main/build-entries';
 import type { IpcResult } from '../../../electron/shared/ipc/define';
+import { compiledCatalogues } from '../../../scripts/vite-catalogues';
 import { encodeBinary } from '../../e2e/harness/binary-transport';
 import { WEB_CONTENTS_ID } from '../../e2e/harness/expose-router';
 import { bindingSender, orderedDelivery } from '../../e2e/harness/ordered-router';
@@ -21,12 +23,26 @@ const ROOT = resolve(import.meta.dirname, '../../..');
 /** Inside the repository, so that the bundle's packages resolve from its node_modules. */
 const BUILD_DIR = join(ROOT, 'node_modules', '.cache', 'relay-bench');
 
-/** Bundles the services process into one ES module (packages stay imports); returns its path. */
+/**
+ * Bundles the services process into one ES module, as `npm run build` bundles main
+ * (`out/main/index.js`): the app's `dependencies` stay imports, loaded from node_modules at run
+ * time, but for those main bundles (`MAIN_BUNDLED_DEPENDENCIES`); the rest (development packages
+ * such as Lingui's runtime) is bundled in, and main's catalogues are compiled. A chunk loaded with `import()` at first use is a file of its own
+ * beside it. Returns the entry's path.
+ */
 export async function bundleServicesProcess(): Promise<string> {
   await mkdir(BUILD_DIR, { recursive: true });
+  const { dependencies } = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as {
+    dependencies: Record<string, string>;
+  };
   await build({
     configFile: false,
     logLevel: 'warn',
+    plugins: [compiledCatalogues()],
+    ssr: {
+      noExternal: true,
+      external: Object.keys(dependencies).filter((d) => !MAIN_BUNDLED_DEPENDENCIES.includes(d)),
+    },
     build: {
       ssr: resolve(import.meta.dirname, 'child.ts'),
       outDir: BUILD_DIR,
@@ -99,13 +115,24 @@ export function startServicesProcess(bundle: string, options: StartOptions): Ser
     readyReject = reject;
   });
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  /** Set once the benchmark lets go or the process is gone: nothing more is sent. */
+  let closed = false;
+  /** Every call still waiting is told the process ended (a `ready` message stands for that). */
+  const endWaiting = () => {
+    for (const done of waiting.values()) done({ type: 'ready', at: Number.NaN });
+    waiting.clear();
+  };
   child.on('exit', (code, signal) => {
+    closed = true;
     if (optionsFile !== undefined) rmSync(optionsFile, { force: true });
     const error = new Error(`The services process ended (${signal ?? code})`);
     readyReject(error);
-    for (const reject of waiting.values()) reject({ type: 'ready', at: Number.NaN });
-    waiting.clear();
+    endWaiting();
   });
+  // A send the channel refused (closed, or EPIPE from a process that died meanwhile) is
+  // reported to its callback in `post`; this only keeps any other channel error from
+  // crashing the benchmark, as the 'exit' above settles what was waiting.
+  child.on('error', () => undefined);
   child.on('message', (raw) => {
     const message = raw as ChildMessage;
     if (message.type === 'ready') readyResolve({ at: message.at });
@@ -117,23 +144,40 @@ export function startServicesProcess(bundle: string, options: StartOptions): Ser
       done?.(message);
     }
   });
+  /**
+   * Sends `message` unless the process is gone or being stopped. A page can still be asking
+   * while the app quits, and a process killed mid-run closes the channel between two sends:
+   * such a message is dropped, and a call waiting for its answer is told the process ended,
+   * instead of the channel's error (ERR_IPC_CHANNEL_CLOSED, EPIPE) ending the benchmark.
+   */
+  function post(message: HostMessage): void {
+    const id = 'id' in message ? message.id : undefined;
+    const fail = () => {
+      if (id === undefined) return;
+      const done = waiting.get(id);
+      waiting.delete(id);
+      done?.({ type: 'ready', at: Number.NaN });
+    };
+    if (closed || !child.connected) return fail();
+    child.send(message, (error) => {
+      if (error) fail();
+    });
+  }
   function request(message: Exclude<HostMessage, { type: 'send' }>): Promise<ChildMessage> {
     return new Promise((resolve) => {
       waiting.set(message.id, resolve);
-      child.send(message);
+      post(message);
     });
   }
   return {
     startedAt,
     ready,
     ask(channel, payload, sender, onAnswer) {
-      // A page still asking after the process was stopped gets no answer.
-      if (!child.connected) return onAnswer(undefined);
       const id = nextId++;
       waiting.set(id, (message) =>
         onAnswer(message.type === 'answer' ? message.result : undefined),
       );
-      child.send({ type: 'invoke', id, channel, payload, sender });
+      post({ type: 'invoke', id, channel, payload, sender });
     },
     async invoke(channel, payload, sender) {
       const answer = await request({ type: 'invoke', id: nextId++, channel, payload, sender });
@@ -141,7 +185,7 @@ export function startServicesProcess(bundle: string, options: StartOptions): Ser
       return { result: answer.result, at: answer.at };
     },
     send(channel, payload, sender) {
-      if (child.connected) child.send({ type: 'send', channel, payload, sender });
+      post({ type: 'send', channel, payload, sender });
     },
     onEvent(listener) {
       listeners.push(listener);
@@ -153,6 +197,9 @@ export function startServicesProcess(bundle: string, options: StartOptions): Ser
       return { rss: answer.rss, heapUsed: answer.heapUsed };
     },
     async stop() {
+      // From here on the page's calls are answered "ended" at once, none sent.
+      closed = true;
+      endWaiting();
       if (child.exitCode === null && child.signalCode === null) {
         if (child.connected) child.disconnect();
         const timer = setTimeout(() => child.kill(), 10_000);

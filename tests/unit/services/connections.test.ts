@@ -99,6 +99,47 @@ describe('saving connections', () => {
     expect(await secrets.get(created.id)).toBe(KEY);
   });
 
+  it('lists many connections with one look-up of the key store where it has one', async () => {
+    const reads: string[] = [];
+    let lookups = 0;
+    const counted: SecretStore = {
+      status: secrets.status,
+      get: (account) => (reads.push(account), secrets.get(account)),
+      set: (account, value) => secrets.set(account, value),
+      delete: (account) => secrets.delete(account),
+      getAll: () => (lookups++, secrets.getAll()),
+    };
+    const connections = service({ secrets: counted });
+    const made = [];
+    for (let i = 0; i < 5; i++)
+      made.push(
+        await connections.create({ name: `Relay ${i}`, baseUrl: relay.url, apiKey: `${KEY}-${i}` }),
+      );
+    // A connection saved without a key is one the look-up does not find: read on its own.
+    const keyless = await connections.create({ name: 'No key', baseUrl: relay.url });
+    reads.length = 0;
+    const list = await connections.list();
+    expect(lookups).toBe(1);
+    expect(reads).toEqual([keyless.id]);
+    expect(list.map((c) => [c.hasKey, c.keyLast4])).toEqual([
+      ...made.map((_, i) => [true, `${KEY}-${i}`.slice(-4)]),
+      [false, undefined],
+    ]);
+  });
+
+  it('reads each key on its own when the one look-up fails', async () => {
+    const failing: SecretStore = {
+      status: secrets.status,
+      get: (account) => secrets.get(account),
+      set: (account, value) => secrets.set(account, value),
+      delete: (account) => secrets.delete(account),
+      getAll: () => Promise.reject(new Error('The search was refused')),
+    };
+    const connections = service({ secrets: failing });
+    const { id } = await connections.create({ name: 'A', baseUrl: relay.url, apiKey: KEY });
+    expect(await connections.list()).toMatchObject([{ id, hasKey: true, keyLast4: KEY.slice(-4) }]);
+  });
+
   it('never writes the key to the data folder', async () => {
     const connections = service();
     const { id } = await connections.create({ name: 'A', baseUrl: relay.url, apiKey: KEY });

@@ -6,12 +6,17 @@ import { ImagesService } from '../../services/images/images-service';
 import type { Handlers } from '../router';
 import { saved } from './saved-files';
 
+/** How long after the start the gallery folder is indexed, unless the gallery is opened first. */
+export const GALLERY_INDEX_AFTER_MS = 3_000;
+
 /** The gallery of the app: `<Pictures>/Relay Desktop` until the person chooses another folder. */
 export async function openImageGallery(context: AppContext): Promise<ImageGallery> {
   const gallery = await ImageGallery.open({
     db: context.db,
     defaultFolder: join(context.picturesDir ?? context.userDataDir, 'Relay Desktop'),
-    // The folder is indexed in the background: the page shows each step of it.
+    // The folder is indexed in the background: the page shows each step of it. Not during the
+    // app's first seconds, which are the window's start, unless the gallery is asked for.
+    indexAfterMs: GALLERY_INDEX_AFTER_MS,
     onChange: () => context.emit('galleryChanged', null),
   });
   context.onClose(() => gallery.close());

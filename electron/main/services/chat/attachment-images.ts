@@ -17,10 +17,15 @@
  * one, or one too large is refused by name with the reason, like any other attachment.
  */
 import { extname } from 'node:path';
-import sharp, { type Metadata } from 'sharp';
+import type { Metadata } from 'sharp';
 import { said, type Said } from '../words';
 import type { ErrorMessageKey, MessageValues } from '../../../shared/messages/keys';
 import { notAdded } from '../documents/document-text';
+
+/** sharp (libvips), loaded the first time an image is read rather than at the app's start. */
+async function loadSharp() {
+  return (await import('sharp')).default;
+}
 
 /** The image formats attached, by extension, with the media type they are sent as. */
 export const IMAGE_TYPES: Readonly<Record<string, string>> = {
@@ -114,6 +119,7 @@ export async function prepareImage(
   const extension = extname(name).toLowerCase();
   const unsupported = UNSUPPORTED_IMAGES[extension];
   if (unsupported !== undefined) return refused(name, 'unsupported', said(unsupported));
+  const sharp = await loadSharp();
   let metadata: Metadata;
   try {
     metadata = await sharp(bytes, { limitInputPixels: MAX_INPUT_PIXELS }).metadata();
@@ -165,6 +171,7 @@ export async function prepareImage(
 
 /** A small WebP of a stored image, as a data: URL the page can show under its strict CSP. */
 export async function thumbnailOf(data: Uint8Array): Promise<string> {
+  const sharp = await loadSharp();
   const thumbnail = await sharp(data)
     .resize({ width: THUMBNAIL_SIDE * 2, height: THUMBNAIL_SIDE * 2, fit: 'inside' })
     .webp({ quality: 70 })

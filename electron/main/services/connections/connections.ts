@@ -27,7 +27,7 @@
 import { randomUUID } from 'node:crypto';
 import { join } from 'node:path';
 import { z } from 'zod';
-import { startDemoRelay, type DemoRelay, type DemoRelayOptions } from '../../../demo-relay/index';
+import type { DemoRelay, DemoRelayOptions } from '../../../demo-relay/index';
 import type { ErrorMessageKey, MessageValues } from '../../../shared/messages/keys';
 import type { RelayErrorKind } from '../../../shared/relay-errors';
 import { AppError, type FieldIssue } from '../app-error';
@@ -440,6 +440,14 @@ interface LoadedState {
   readOnly: boolean;
 }
 
+/**
+ * The embedded demo relay (its server, accounts and models), loaded the first time the person
+ * tries it rather than at every start of the app.
+ */
+async function startDemoRelay(options: DemoRelayOptions): Promise<DemoRelay> {
+  return (await import('../../../demo-relay/index')).startDemoRelay(options);
+}
+
 export class ConnectionsService {
   readonly #path: string;
   readonly #secrets: SecretStore;
@@ -482,7 +490,21 @@ export class ConnectionsService {
   async list(): Promise<ConnectionSummary[]> {
     await this.#queue;
     const { file } = await this.#load();
-    return Promise.all(file.connections.map((c) => this.#summary(c)));
+    const saved = await this.#savedSecrets();
+    return Promise.all(file.connections.map((c) => this.#summary(c, saved)));
+  }
+
+  /**
+   * The secrets saved, in one look-up where the store has one (`getAll`); undefined where it
+   * has none or it fails, and each connection's are then read on their own (which says why one
+   * cannot be read).
+   */
+  async #savedSecrets(): Promise<ReadonlyMap<string, string> | undefined> {
+    try {
+      return await this.#secrets.getAll?.();
+    } catch {
+      return undefined;
+    }
   }
 
   async get(id: string): Promise<ConnectionSummary> {
@@ -877,7 +899,11 @@ export class ConnectionsService {
     await demo?.relay.close();
   }
 
-  async #summary(connection: Connection): Promise<ConnectionSummary> {
+  /** What the page is told of a connection; `saved` holds secrets already read (`getAll`). */
+  async #summary(
+    connection: Connection,
+    saved?: ReadonlyMap<string, string>,
+  ): Promise<ConnectionSummary> {
     const { headers: stored = [], ...fields } = connection;
     const summary: ConnectionSummary = {
       ...fields,
@@ -892,7 +918,7 @@ export class ConnectionsService {
     };
     if (stored.some((h) => h.secret)) {
       try {
-        const secrets = await this.#getHeaderSecrets(connection.id);
+        const secrets = await this.#getHeaderSecrets(connection.id, saved);
         for (const header of summary.headers) {
           if (header.secret) header.hasValue = secrets[header.name] !== undefined;
         }
@@ -901,7 +927,7 @@ export class ConnectionsService {
       }
     }
     try {
-      const key = await this.#secrets.get(connection.id);
+      const key = saved?.get(connection.id) ?? (await this.#secrets.get(connection.id));
       if (key !== undefined) {
         summary.hasKey = true;
         const last4 = keyLast4(key);
@@ -914,8 +940,12 @@ export class ConnectionsService {
   }
 
   /** The secret header values saved for a connection, by name (none: an empty object). */
-  async #getHeaderSecrets(id: string): Promise<Record<string, string>> {
-    const raw = await this.#getKey(headerSecretsAccount(id));
+  async #getHeaderSecrets(
+    id: string,
+    saved?: ReadonlyMap<string, string>,
+  ): Promise<Record<string, string>> {
+    const account = headerSecretsAccount(id);
+    const raw = saved?.get(account) ?? (await this.#getKey(account));
     if (raw === undefined) return {};
     try {
       const parsed = z.record(z.string(), z.string()).safeParse(JSON.parse(raw));

@@ -12,8 +12,6 @@
  * event loop must stay free meanwhile.
  */
 import { extname } from 'node:path';
-import { fromHtml } from 'hast-util-from-html';
-import { toText } from 'hast-util-to-text';
 import { said, type Said } from '../words';
 import type { ErrorMessageKey, MessageValues } from '../../../shared/messages/keys';
 
@@ -287,7 +285,7 @@ export async function extractDocument(
     if (bytes.length === 0 || looksBinary(bytes)) {
       return refusal(name, 'binary', said('documents.why.notText'));
     }
-    return textDocument(name, bytes, { format: 'text', mimeType: 'text/plain' }, limits);
+    return textDocument(name, bytes, { format: 'text', mimeType: 'text/plain' }, limits, undefined);
   }
   switch (known.format) {
     case 'pdf':
@@ -298,7 +296,7 @@ export async function extractDocument(
       if (looksBinary(bytes)) {
         return refusal(name, 'binary', said('documents.why.binary', { extension: extname(name) }));
       }
-      return textDocument(name, bytes, known, limits);
+      return textDocument(name, bytes, known, limits, await htmlReader(known.format));
   }
 }
 
@@ -307,9 +305,10 @@ function textDocument(
   bytes: Uint8Array,
   known: { format: DocumentFormat; mimeType: string; language?: string },
   limits: DocumentLimits,
+  htmlText: ((html: string) => string) | undefined,
 ): DocumentResult {
   const raw = decodeText(bytes);
-  const text = known.format === 'html' ? htmlText(raw) : raw;
+  const text = htmlText ? htmlText(raw) : raw;
   if (text.trim() === '') return refusal(name, 'no_text', said('documents.why.noText'));
   const document: DocumentText = {
     name,
@@ -322,12 +321,22 @@ function textDocument(
   return { ok: true, document };
 }
 
-/** The text a reader sees in an HTML page: no tags, scripts or styles; blocks on lines of their own. */
-function htmlText(html: string): string {
-  return toText(fromHtml(html), { whitespace: 'normal' })
-    .replace(/[ \t]+\n/g, '\n')
-    .replace(/\n{3,}/g, '\n\n')
-    .trim();
+/**
+ * For an HTML document, what reads the text a reader sees in it: no tags, scripts or styles;
+ * blocks on lines of their own. The HTML parser is loaded the first time one is read, not at the
+ * app's start.
+ */
+async function htmlReader(format: DocumentFormat): Promise<((html: string) => string) | undefined> {
+  if (format !== 'html') return undefined;
+  const [{ fromHtml }, { toText }] = await Promise.all([
+    import('hast-util-from-html'),
+    import('hast-util-to-text'),
+  ]);
+  return (html) =>
+    toText(fromHtml(html), { whitespace: 'normal' })
+      .replace(/[ \t]+\n/g, '\n')
+      .replace(/\n{3,}/g, '\n\n')
+      .trim();
 }
 
 /** pdf.js's exception names (its classes are not exported in a way that survives bundling). */

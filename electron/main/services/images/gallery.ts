@@ -151,6 +151,13 @@ export interface ImageGalleryOptions {
   changeIntervalMs?: number;
   /** Files hashed and indexed per batch; the event loop is free between batches. Default 64. */
   batchSize?: number;
+  /**
+   * How long after opening the indexing starts; at once by default. The app waits, so that
+   * listing a folder of thousands of images does not compete with its start (the window
+   * being drawn, the first calls answered); asking for a page of the gallery, or `whenIndexed`,
+   * starts it at once.
+   */
+  indexAfterMs?: number;
 }
 
 /** A reconcile replaced by a newer one (another folder chosen) stops where it is. */
@@ -185,6 +192,8 @@ export class ImageGallery {
   #indexing: Promise<ReconcileResult> = Promise.resolve({ added: 0, removed: 0, swept: 0 });
   #progress: IndexingProgress | undefined;
   #closed = false;
+  /** The indexing `open` put off (`indexAfterMs`), until its timer or the first need of it. */
+  #deferred: NodeJS.Timeout | undefined;
 
   private constructor(options: ImageGalleryOptions) {
     this.#db = options.db;
@@ -200,12 +209,25 @@ export class ImageGallery {
   static async open(options: ImageGalleryOptions): Promise<ImageGallery> {
     await migrate(options.db, 'images', IMAGE_MIGRATIONS);
     const gallery = new ImageGallery(options);
-    void gallery.reconcile().catch(() => undefined);
+    const after = options.indexAfterMs ?? 0;
+    if (after > 0) {
+      gallery.#deferred = setTimeout(() => gallery.#startDeferred(), after);
+      gallery.#deferred.unref();
+    } else void gallery.reconcile().catch(() => undefined);
     return gallery;
+  }
+
+  /** Starts the indexing `open` put off, if it has not started yet. */
+  #startDeferred(): void {
+    if (this.#deferred === undefined) return;
+    clearTimeout(this.#deferred);
+    this.#deferred = undefined;
+    if (!this.#closed) void this.reconcile().catch(() => undefined);
   }
 
   /** Settles when the background indexing started last has finished (or stopped). */
   async whenIndexed(): Promise<void> {
+    this.#startDeferred();
     for (;;) {
       const current = this.#indexing;
       await current.catch(() => undefined);
@@ -221,6 +243,8 @@ export class ImageGallery {
   /** Stops the background indexing (the app is closing); what was indexed stays. */
   async close(): Promise<void> {
     this.#closed = true;
+    clearTimeout(this.#deferred);
+    this.#deferred = undefined;
     this.#generation++;
     await this.whenIndexed();
   }
@@ -267,6 +291,8 @@ export class ImageGallery {
    * chosen) makes this one stop after its current batch, and it then resolves with what it did.
    */
   reconcile(): Promise<ReconcileResult> {
+    clearTimeout(this.#deferred);
+    this.#deferred = undefined;
     const generation = ++this.#generation;
     const previous = this.#indexing;
     this.#progress = { done: 0, total: 0 };
@@ -434,6 +460,8 @@ export class ImageGallery {
       after?: { createdAt: string; id: string } | undefined;
     } = {},
   ): GalleryPage {
+    // The person is looking at the gallery: what was put off at start is wanted now.
+    this.#startDeferred();
     const limit = options.limit ?? 500;
     const rows = options.after
       ? this.#db.all<Row>(
