@@ -1,13 +1,5 @@
 /** What each shortcut command does in the shell: the one place that reaches into the features. */
 import type { ShortcutCommand } from '../../../electron/shared/shortcuts';
-import {
-  loadConversations,
-  newConversation,
-  openConversation,
-  sendMessage,
-  stopStreaming,
-} from '../features/chat/chat-actions';
-import { useChatStore } from '../features/chat/chat-store';
 import type { ScreenId } from './screens';
 import { focusWhenShown, useShortcutCommands } from './shortcuts';
 
@@ -18,8 +10,21 @@ const SCREEN_OF: Partial<Record<ShortcutCommand, ScreenId>> = {
   openSettings: 'settings',
 };
 
+/**
+ * The chat's actions and store, fetched when a command first needs them: they are the chat
+ * screen's code, and the start-up script (kept under 300 kB) need not carry them for a shortcut.
+ */
+async function chat() {
+  const [actions, { useChatStore }] = await Promise.all([
+    import('../features/chat/chat-actions'),
+    import('../features/chat/chat-store'),
+  ]);
+  return { ...actions, useChatStore };
+}
+
 /** Resolves once the chat screen, just shown, has its list of conversations (or failed to). */
-function chatListSettled(): Promise<void> {
+async function chatListSettled(): Promise<void> {
+  const { useChatStore } = await chat();
   return new Promise((resolve) => {
     // A frame first: the chat screen asks for its list when it mounts.
     requestAnimationFrame(() => {
@@ -40,6 +45,7 @@ function chatListSettled(): Promise<void> {
 async function startNewChat(switching: boolean) {
   // Created before the list arrives, it would be dropped from the list that then arrives.
   if (switching) await chatListSettled();
+  const { newConversation } = await chat();
   const id = await newConversation();
   if (id) await focusWhenShown('.chat-composer textarea');
 }
@@ -47,6 +53,7 @@ async function startNewChat(switching: boolean) {
 /** Shows a conversation made elsewhere (a quick ask continued in the app) in Chat. */
 export async function openConversationInChat(id: string, switching: boolean): Promise<void> {
   if (switching) await chatListSettled();
+  const { loadConversations, openConversation } = await chat();
   await loadConversations();
   await openConversation(id);
   await focusWhenShown('.chat-composer textarea');
@@ -58,7 +65,7 @@ export async function openConversationInChat(id: string, switching: boolean): Pr
  */
 export async function openPromptChat(id: string, starter: string | undefined): Promise<void> {
   await openConversationInChat(id, true);
-  if (starter !== undefined) await sendMessage(id, starter, true);
+  if (starter !== undefined) await (await chat()).sendMessage(id, starter, true);
 }
 
 export function useAppShortcuts({
@@ -96,11 +103,11 @@ export function useAppShortcuts({
         void focusWhenShown('.chat-search');
         break;
       case 'stopGenerating':
-        stopStreaming();
+        void chat().then(({ stopStreaming }) => stopStreaming());
         break;
       case 'toggleConversations':
         onScreen('chat');
-        useChatStore.getState().listToggled();
+        void chat().then(({ useChatStore }) => useChatStore.getState().listToggled());
         break;
     }
   });
