@@ -108,7 +108,7 @@ describe('compare models', () => {
       const seen = (await page.page.evaluate('globalThis.__compareDeltas')) as boolean[][];
       // Messages carrying both columns' words, shown at once (not waiting for a frame).
       const both = seen.filter((grew) => grew.length === 2 && grew.some(Boolean));
-      expect(both.length).toBeGreaterThan(10);
+      expect(both.length).toBeGreaterThanOrEqual(5);
       // Split: one column shown now, the other a frame later (or words hidden for a moment as
       // half-written markup, which the relay's plain paragraphs seldom have).
       const split = both.filter((grew) => !grew.every(Boolean));
