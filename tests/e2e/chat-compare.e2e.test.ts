@@ -4,6 +4,8 @@
  * path, with the failed one kept as its other version.
  */
 import { describe, expect, it } from 'vitest';
+import { startDemoRelay } from '../../electron/demo-relay/index';
+import type { FetchLike } from '../../electron/main/services/relay/relay-client';
 import { e2eSuite } from './harness/suite';
 import { ChatPage } from './pages/chat-page';
 
@@ -53,5 +55,66 @@ describe('compare models', () => {
     suite.relay.setFaults(undefined);
     await page.send('And at sunset?');
     await expect(page.finishedReplyStatus()).resolves.toBe('complete');
+  });
+
+  it('shows every column a message of deltas carries at once, none a frame behind the others', async () => {
+    // A relay of its own for the replies: 3,000 tokens each at 2,000 a second.
+    const fast = await startDemoRelay({
+      keys: [suite.key],
+      tokensPerSecond: 2000,
+      replyTokens: 3000,
+      ratePerMinute: 1000,
+    });
+    const viaFast: FetchLike = (url, init) =>
+      fetch(url.endsWith('/v1/chat/completions') ? `${fast.url}/v1/chat/completions` : url, init);
+    try {
+      const page = await suite.connected(ChatPage, { fetch: viaFast });
+      await page.page.getByRole('button', { name: 'Compare models…' }).click();
+      const form = page.page.getByRole('form', { name: 'Compare models' });
+      for (const [index, temperature] of ['0.2', '1'].entries()) {
+        await form.getByLabel(`Model of column ${index + 1}`).selectOption('demo-chat');
+        await form.getByLabel(`Temperature of column ${index + 1}`).fill(temperature);
+      }
+      await form.getByLabel('Message to compare').fill('Two long replies at once');
+      // Each message of deltas as the page receives it (after the app's own listener): which of
+      // the columns it carries words for had grown once the render it caused was committed.
+      await page.page.evaluate(`(() => {
+        const seen = (globalThis.__compareDeltas = []);
+        const lengths = () => new Map(
+          Array.from(document.querySelectorAll('article.chat-compare-column'), (c) => [
+            c.getAttribute('data-message-id'),
+            c.querySelector('.markdown')?.textContent.length ?? 0,
+          ]),
+        );
+        window.relay.onChatDelta(({ deltas }) => {
+          const before = lengths();
+          const words = deltas.filter((d) => /[A-Za-z0-9]/.test(d.text)).map((d) => d.replyId);
+          // React commits a store change in a microtask queued before this one.
+          queueMicrotask(() => {
+            const after = lengths();
+            seen.push(words.map((id) => after.get(id) !== before.get(id)));
+          });
+        });
+      })()`);
+      await form.getByRole('button', { name: 'Send to all' }).click();
+      const columns = page.page.getByRole('region', { name: 'Replies side by side' });
+      const articles = columns.getByRole('article');
+      await expect.poll(() => articles.count()).toBe(2);
+      for (const column of [articles.nth(0), articles.nth(1)])
+        await expect
+          .poll(() => column.getAttribute('data-status'), { timeout: 20_000 })
+          .toBe('complete');
+
+      const seen = (await page.page.evaluate('globalThis.__compareDeltas')) as boolean[][];
+      // Messages carrying both columns' words, shown at once (not waiting for a frame).
+      const both = seen.filter((grew) => grew.length === 2 && grew.some(Boolean));
+      expect(both.length).toBeGreaterThanOrEqual(5);
+      // Split: one column shown now, the other a frame later (or words hidden for a moment as
+      // half-written markup, which the relay's plain paragraphs seldom have).
+      const split = both.filter((grew) => !grew.every(Boolean));
+      expect(split.length).toBeLessThanOrEqual(Math.floor(both.length / 10));
+    } finally {
+      await fast.close();
+    }
   });
 });

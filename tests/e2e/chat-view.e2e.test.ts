@@ -129,10 +129,45 @@ describe('chat view', () => {
     let streamedMs = 0;
     try {
       const page = await suite.connected(ChatPage, { fetch: viaFast });
+      // Whether, while the reply streamed, a full group of its blocks was left to be skipped
+      // out of view, and whether the last, filling one ever was.
+      await page.page.evaluate(`(() => {
+        const seen = (globalThis.__groupsSkippable = { full: false, filling: false });
+        new MutationObserver(() => {
+          const groups = document.querySelectorAll('.markdown[data-streaming] > .md-group');
+          groups.forEach((group, index) => {
+            if (getComputedStyle(group).contentVisibility !== 'auto') return;
+            if (index < groups.length - 1) seen.full = true;
+            else seen.filling = true;
+          });
+        }).observe(document.body, { childList: true, subtree: true });
+      })()`);
       const started = Date.now();
       await page.send('Stream a long reply, fast');
       await expect(page.finishedReplyStatus()).resolves.toBe('complete');
       streamedMs = Date.now() - started;
+      await expect(page.page.evaluate('globalThis.__groupsSkippable')).resolves.toEqual({
+        full: true,
+        filling: false,
+      });
+      // Finished, nothing is skipped, and the space between two groups is the space between two
+      // paragraphs inside one: a group's edges change nothing in the text's layout.
+      const gaps = (await page.page.evaluate(`(() => {
+        const groups = [...document.querySelectorAll('.markdown > .md-group')];
+        const skipped = groups.filter((g) => getComputedStyle(g).contentVisibility === 'auto');
+        const [first, second] = groups;
+        const last = first.lastElementChild.getBoundingClientRect();
+        const beforeLast = first.lastElementChild.previousElementSibling.getBoundingClientRect();
+        return {
+          groups: groups.length,
+          skipped: skipped.length,
+          inside: last.top - beforeLast.bottom,
+          across: second.firstElementChild.getBoundingClientRect().top - last.bottom,
+        };
+      })()`)) as { groups: number; skipped: number; inside: number; across: number };
+      expect(gaps.groups).toBeGreaterThan(1);
+      expect(gaps.skipped).toBe(0);
+      expect(Math.abs(gaps.across - gaps.inside)).toBeLessThan(0.5);
     } finally {
       await fast.close();
     }

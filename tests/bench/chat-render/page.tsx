@@ -15,7 +15,7 @@ import { StreamingMarkdown } from '../../../renderer/src/features/chat/markdown/
 import { ReplyBody } from '../../../renderer/src/features/chat/streaming-reply';
 import {
   flushStreamDeltas,
-  streamDeltaReceived,
+  streamDeltasReceived,
   useStreamStore,
 } from '../../../renderer/src/features/chat/stream-store';
 import '../../../renderer/src/features/chat/chat.css';
@@ -101,7 +101,7 @@ const bench = {
     const started = performance.now();
     for (let i = from; i < to; i++) {
       await nextTask();
-      streamDeltaReceived(REPLY, deltas[i]!);
+      streamDeltasReceived([{ replyId: REPLY, text: deltas[i]! }]);
     }
     await nextFrame();
     await nextTask();

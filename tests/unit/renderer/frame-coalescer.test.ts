@@ -47,6 +47,34 @@ describe('frame coalescer', () => {
     expect(applied.at(-1)).toBe('r:e');
   });
 
+  it('applies every reply of one message together, and a message in a busy frame at the next', () => {
+    const frames = manualFrames();
+    const applied: string[] = [];
+    const coalescer = createFrameCoalescer(
+      (batch) => applied.push([...batch].map(([id, text]) => `${id}:${text}`).join('|')),
+      frames.schedule,
+    );
+    coalescer.pushAll([
+      ['a', '1'],
+      ['b', '1'],
+      ['c', ''],
+      ['d', '1'],
+    ]);
+    expect(applied).toEqual(['a:1|b:1|d:1']);
+    coalescer.pushAll([
+      ['a', '2'],
+      ['d', '2'],
+    ]);
+    expect(applied).toHaveLength(1);
+    frames.frame();
+    expect(applied).toEqual(['a:1|b:1|d:1', 'a:2|d:2']);
+    // Nothing but empty text: nothing to apply, no frame asked for.
+    frames.frame();
+    coalescer.pushAll([['a', '']]);
+    expect(applied).toHaveLength(2);
+    expect(frames.waiting).toBe(0);
+  });
+
   it('never applies twice in one frame however fast text arrives', () => {
     const frames = manualFrames();
     let applies = 0;
@@ -108,5 +136,34 @@ describe('frame coalescer', () => {
     frames.frame();
     expect(frames.waiting).toBe(0);
     expect(log.filter((l) => l === 'frame')).toHaveLength(3);
+  });
+
+  it('tells main only once the frame after an apply is drawn, so its answer finds the page idle', () => {
+    const frames = manualFrames();
+    // Tasks queued from a frame's callback, which the page runs once that frame is drawn.
+    const drawn = manualFrames();
+    const log: string[] = [];
+    const coalescer = createFrameCoalescer(
+      (batch) => log.push(`apply ${[...batch.values()].join('')}`),
+      frames.schedule,
+      () => log.push('frame'),
+      drawn.schedule,
+    );
+    coalescer.push('r', 'a');
+    expect(log).toEqual(['apply a']);
+    frames.frame();
+    // The frame that shows it has run its callback and is still being drawn: main waits.
+    expect(log).toEqual(['apply a']);
+    drawn.frame();
+    expect(log).toEqual(['apply a', 'frame']);
+    // Main's answer, arriving after that, is applied at once.
+    coalescer.push('r', 'b');
+    expect(log).toEqual(['apply a', 'frame', 'apply b']);
+    // Text that waited for a frame is applied in its callback; main hears once it is drawn.
+    coalescer.push('r', 'c');
+    frames.frame();
+    expect(log).toEqual(['apply a', 'frame', 'apply b', 'apply c']);
+    drawn.frame();
+    expect(log.at(-1)).toBe('frame');
   });
 });

@@ -11,7 +11,7 @@ import { CONVERSATION_PAGE } from './conversation-pages';
 import {
   discardStreamDeltas,
   flushStreamDeltas,
-  streamDeltaReceived,
+  streamDeltasReceived,
   useStreamStore,
 } from './stream-store';
 
@@ -563,9 +563,7 @@ export async function replaceKeyAndRegenerate(conversationId: string, apiKey: st
 export function watchChatEvents(): () => void {
   const bridge = requireBridge();
   const off = [
-    bridge.onChatDelta(({ deltas }) => {
-      for (const { replyId, text } of deltas) streamDeltaReceived(replyId, text);
-    }),
+    bridge.onChatDelta(({ deltas }) => streamDeltasReceived(deltas)),
     bridge.onChatReplyFinished((finished) => {
       flushStreamDeltas();
       discardStreamDeltas(finished.replyId);

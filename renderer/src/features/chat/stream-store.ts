@@ -36,13 +36,20 @@ export const useStreamStore = create<StreamState>()((set) => ({
 const coalescer = createFrameCoalescer(
   (appended) => useStreamStore.getState().deltasApplied(appended),
   (callback) => requestAnimationFrame(() => callback()),
-  // Main sends the next deltas when the page is at its next frame (one way: no answer comes).
+  // Main sends the next deltas when the page has drawn its next frame (one way: no answer comes).
   () => relayBridge()?.chatFrameReady(),
+  // Queued from the frame's callback, a task runs once the frame's rendering is done.
+  (callback) => setTimeout(callback, 0),
 );
 
-/** A delta from main: shown now, or at the next frame with any others if this frame had one. */
-export function streamDeltaReceived(replyId: string, text: string): void {
-  coalescer.push(replyId, text);
+/**
+ * One message of main's deltas (every reply that grew): shown now, all together, or at the next
+ * frame with any others if this frame had an apply already.
+ */
+export function streamDeltasReceived(
+  deltas: ReadonlyArray<{ replyId: string; text: string }>,
+): void {
+  coalescer.pushAll(deltas.map(({ replyId, text }) => [replyId, text] as const));
 }
 
 /** Applies whatever is still queued, at once (the reply finished or stopped). */
