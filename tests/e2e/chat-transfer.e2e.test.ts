@@ -216,7 +216,7 @@ describe('exporting several conversations and importing the zip', () => {
     await page.conversationAction('What does my log say?', 'Export', 'JSON (.json)');
     await page
       .notice(
-        /^Saved the conversation to .*\.json\. A JSON file does not carry the files sent in it \(harbour-log\.md, squall\.png\): export it as a zip to keep them\.$/,
+        /^Saved the conversation to .*\.json\. A JSON file does not carry the files sent in it \(harbour-log\.md and squall\.png\): export it as a zip to keep them\.$/,
       )
       .waitFor({ timeout: 8000 });
     await suite.closeApp();
