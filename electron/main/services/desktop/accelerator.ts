@@ -111,8 +111,7 @@ export function readAccelerator(text: string): AcceleratorRead {
   if (key === undefined) {
     return { ok: false, problem: said('desktop.shortcut.noKey') };
   }
-  if (key === 'Escape')
-    return { ok: false, problem: said('desktop.shortcut.escape') };
+  if (key === 'Escape') return { ok: false, problem: said('desktop.shortcut.escape') };
   const strong = modifiers.some((m) => m !== 'Shift');
   if (!strong) {
     return { ok: false, problem: said('desktop.shortcut.noStrongModifier') };
