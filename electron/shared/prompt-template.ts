@@ -15,6 +15,8 @@
  * reaches a model as a half-filled prompt.
  */
 
+import type { ErrorMessageKey, MessageRef, PlainValue } from './messages/keys';
+
 export const MAX_VARIABLES = 30;
 export const MAX_VARIABLE_NAME = 40;
 export const MAX_VARIABLE_DEFAULT = 500;
@@ -26,8 +28,18 @@ export interface PromptVariable {
   required: boolean;
 }
 
-export type TemplateCheck =
-  { ok: true; variables: PromptVariable[] } | { ok: false; message: string; index: number };
+/**
+ * Why a template's braces are wrong: the English `message`, and `words`, its key in main's
+ * `errors` catalogue with its values, so the page says it in the person's language.
+ */
+interface Wrong {
+  ok: false;
+  message: string;
+  words: MessageRef;
+  index: number;
+}
+
+export type TemplateCheck = { ok: true; variables: PromptVariable[] } | Wrong;
 
 const NAME = /^[A-Za-z][A-Za-z0-9_-]*$/;
 
@@ -39,15 +51,27 @@ interface Placeholder {
   defaultValue: string | undefined;
 }
 
-type Scan =
-  { ok: true; placeholders: Placeholder[] } | { ok: false; message: string; index: number };
+type Scan = { ok: true; placeholders: Placeholder[] } | Wrong;
 
-/** `character 12, line 2` style position, 1-based, for messages a person can follow. */
-function where(text: string, index: number): string {
+/** The line and column (from 1) of `index`, for messages a person can follow. */
+function position(text: string, index: number): { line: number; column: number } {
   const before = text.slice(0, index);
-  const line = before.split('\n').length;
-  const column = index - before.lastIndexOf('\n');
+  return { line: before.split('\n').length, column: index - before.lastIndexOf('\n') };
+}
+
+/** `line 2, column 12`, as the English messages say it. */
+function where(text: string, index: number): string {
+  const { line, column } = position(text, index);
   return `line ${line}, column ${column}`;
+}
+
+function wrong(
+  index: number,
+  message: string,
+  id: ErrorMessageKey,
+  values: Record<string, PlainValue>,
+): Wrong {
+  return { ok: false, index, message, words: { id, values } };
 }
 
 function scan(text: string): Scan {
@@ -57,21 +81,23 @@ function scan(text: string): Scan {
     const open = text.indexOf('{{', at);
     const close = text.indexOf('}}', at);
     if (close !== -1 && (open === -1 || close < open)) {
-      return {
-        ok: false,
-        index: close,
-        message: `A closing }} at ${where(text, close)} has no opening {{ before it.`,
-      };
+      return wrong(
+        close,
+        `A closing }} at ${where(text, close)} has no opening {{ before it.`,
+        'form.prompts.template.unopened',
+        position(text, close),
+      );
     }
     if (open === -1) break;
     const end = text.indexOf('}}', open + 2);
     const nextOpen = text.indexOf('{{', open + 2);
     if (end === -1 || (nextOpen !== -1 && nextOpen < end)) {
-      return {
-        ok: false,
-        index: open,
-        message: `The {{ at ${where(text, open)} is not closed with }}.`,
-      };
+      return wrong(
+        open,
+        `The {{ at ${where(text, open)} is not closed with }}.`,
+        'form.prompts.template.unclosed',
+        position(text, open),
+      );
     }
     const inner = text.slice(open + 2, end);
     const eq = inner.indexOf('=');
@@ -80,25 +106,28 @@ function scan(text: string): Scan {
     const optional = head.endsWith('?');
     if (optional) head = head.slice(0, -1).trim();
     if (head.length === 0) {
-      return {
-        ok: false,
-        index: open,
-        message: `The placeholder at ${where(text, open)} has no name: write it like {{topic}}.`,
-      };
+      return wrong(
+        open,
+        `The placeholder at ${where(text, open)} has no name: write it like {{topic}}.`,
+        'form.prompts.template.noName',
+        position(text, open),
+      );
     }
     if (!NAME.test(head) || head.length > MAX_VARIABLE_NAME) {
-      return {
-        ok: false,
-        index: open,
-        message: `"${head.slice(0, 60)}" at ${where(text, open)} is not a variable name: use a letter first, then letters, digits, _ or - (at most ${MAX_VARIABLE_NAME}).`,
-      };
+      return wrong(
+        open,
+        `"${head.slice(0, 60)}" at ${where(text, open)} is not a variable name: use a letter first, then letters, digits, _ or - (at most ${MAX_VARIABLE_NAME}).`,
+        'form.prompts.template.badName',
+        { name: head.slice(0, 60), ...position(text, open), max: MAX_VARIABLE_NAME },
+      );
     }
     if (defaultValue !== undefined && defaultValue.length > MAX_VARIABLE_DEFAULT) {
-      return {
-        ok: false,
-        index: open,
-        message: `The default of {{${head}}} at ${where(text, open)} is longer than ${MAX_VARIABLE_DEFAULT} characters.`,
-      };
+      return wrong(
+        open,
+        `The default of {{${head}}} at ${where(text, open)} is longer than ${MAX_VARIABLE_DEFAULT} characters.`,
+        'form.prompts.template.defaultTooLong',
+        { name: head, ...position(text, open), max: MAX_VARIABLE_DEFAULT },
+      );
     }
     placeholders.push({ start: open, end: end + 2, name: head, optional, defaultValue });
     at = end + 2;
@@ -121,22 +150,26 @@ export function checkTemplate(text: string): TemplateCheck {
         ...(p.defaultValue !== undefined ? { defaultAt: p.start } : {}),
       });
       if (byName.size > MAX_VARIABLES) {
-        return {
-          ok: false,
-          index: p.start,
-          message: `A prompt can have at most ${MAX_VARIABLES} variables; {{${p.name}}} at ${where(text, p.start)} is one more.`,
-        };
+        return wrong(
+          p.start,
+          `A prompt can have at most ${MAX_VARIABLES} variables; {{${p.name}}} at ${where(text, p.start)} is one more.`,
+          'form.prompts.template.tooManyVariables',
+          { max: MAX_VARIABLES, name: p.name, ...position(text, p.start) },
+        );
       }
       continue;
     }
     if (p.optional) known.required = false;
     if (p.defaultValue !== undefined) {
       if (known.defaultAt !== undefined && p.defaultValue !== known.defaultValue) {
-        return {
-          ok: false,
-          index: p.start,
-          message: `{{${p.name}}} has two different defaults ("${known.defaultValue.slice(0, 40)}" and "${p.defaultValue.slice(0, 40)}"); give it one.`,
-        };
+        const first = known.defaultValue.slice(0, 40);
+        const second = p.defaultValue.slice(0, 40);
+        return wrong(
+          p.start,
+          `{{${p.name}}} has two different defaults ("${first}" and "${second}"); give it one.`,
+          'form.prompts.template.twoDefaults',
+          { name: p.name, first, second },
+        );
       }
       known.defaultValue = p.defaultValue;
       known.defaultAt = p.start;

@@ -293,7 +293,11 @@ describe('a shortcut another app holds', () => {
       expect(await call(app, 'desktop:status', undefined)).toMatchObject({
         shortcut: {
           registered: false,
-          problem: expect.stringMatching(/^The system refused Ctrl\+Alt\+Space/),
+          problem: {
+            message: expect.stringMatching(/^The system refused Ctrl\+Alt\+Space/),
+            messageId: 'desktop.shortcutRefused',
+            values: { keys: 'Ctrl+Alt+Space' },
+          },
         },
       });
       await app.clickTrayMenuItem('quickAsk');

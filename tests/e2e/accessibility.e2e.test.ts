@@ -301,11 +301,13 @@ describe.each(['light', 'dark'] as const)('every screen in the %s theme', (theme
 
 /**
  * The translated screens in the pseudo-language (every letter accented, each message 40% longer):
- * the same scan, and nothing cut off by its column, on the shell, Settings, Embeddings, Images
- * and the shortcut sheet. Screens are reached by their place in the navigation, not their names.
+ * the same scan, and nothing cut off by its column, on the shell, Settings, Chat (a reply and its
+ * versions), Prompts, Knowledge, Models, Embeddings, Images, Connections and the shortcut sheet.
+ * What the screens show is made in English first; then screens are reached by their place in the
+ * navigation, not their names.
  */
 describe('the translated screens in the pseudo-language', () => {
-  const shared = suite.sharedApp(() => ({ colorScheme: 'light' }));
+  const shared = suite.sharedApp(() => ({ colorScheme: 'light', dialogs: knowledgeFolder() }));
   const screen = (index: number) => shared.app.page.locator('nav.sidebar .nav-item').nth(index);
 
   async function expectWhole(state: string, columns = ['nav.sidebar', 'main.screen']) {
@@ -314,19 +316,88 @@ describe('the translated screens in the pseudo-language', () => {
     await expectAccessible(shared.app, state);
   }
 
-  it('the shell and Settings', async () => {
+  it('in English first: a conversation whose reply has two versions, and a knowledge base', async () => {
     const page = shared.app.page;
     await new ConnectPage(page).connect({
       name: 'Accessible relay',
       baseUrl: suite.relay.url,
       apiKey: suite.key,
     });
+    const chat = new ChatPage(page);
+    await chat.open();
+    await chat.ready();
+    await chat.send('Where do rivers begin?');
+    await expect(chat.finishedReplyStatus()).resolves.toBe('complete');
+    await chat.lastReply().getByRole('button', { name: 'Regenerate' }).click();
+    await chat.lastReply().getByRole('group', { name: 'Version 2 of 2' }).waitFor();
+    await expect(chat.finishedReplyStatus()).resolves.toBe('complete');
+    const knowledge = new KnowledgePage(page);
+    await knowledge.open();
+    await knowledge.ready();
+    await knowledge.create('Harbour');
+    await page.getByRole('button', { name: 'Add folder…' }).click();
+    await expect.poll(() => knowledge.status.textContent(), { timeout: 20_000 }).toBe('Ready');
+  }, 60_000);
+
+  it('the shell and Settings', async () => {
+    const page = shared.app.page;
     await shared.app.services.settings.update({ language: 'en-XA' });
     await page.reload();
     await screen(8).click();
-    await expect(page.locator('h1.page-title').textContent()).resolves.toMatch(/^Šéţţîñĝš·+$/);
+    // The screen shown before the reload may still be there while Settings' chunk loads.
     await page.locator('section[aria-labelledby="appearance-title"]').waitFor();
+    await expect.poll(() => page.locator('h1.page-title').textContent()).toMatch(/^Šéţţîñĝš·+$/);
     await expectWhole('en-XA: settings');
+  });
+
+  it('chat: a conversation with a reply and its version switcher', async () => {
+    const page = shared.app.page;
+    await screen(0).click();
+    await page
+      .locator('.chat-conversation-open')
+      .filter({ hasText: 'Where do rivers begin?' })
+      .click();
+    await page.locator('.chat-versions').waitFor();
+    await expect(page.locator('.chat-versions').getAttribute('aria-label')).resolves.toMatch(
+      /^Ṽéŕšîöñ/,
+    );
+    await expectWhole('en-XA: chat with a reply and its versions', [
+      'nav.sidebar',
+      '.chat-sidebar',
+      'main.screen',
+    ]);
+  });
+
+  it('prompts: the library', async () => {
+    const page = shared.app.page;
+    await screen(1).click();
+    await page.locator('li.prompt-card').first().waitFor();
+    await expectWhole('en-XA: prompts');
+  });
+
+  it('knowledge: a base, its refused files and its status', async () => {
+    const page = shared.app.page;
+    await screen(2).click();
+    const harbour = page.locator('.knowledge-list-item', { hasText: 'Harbour' });
+    await harbour.waitFor();
+    if ((await harbour.getAttribute('aria-current')) !== 'true') await harbour.click();
+    await page.locator('.knowledge-refused li').first().waitFor();
+    await expectWhole('en-XA: knowledge');
+  });
+
+  it('models', async () => {
+    const page = shared.app.page;
+    await screen(3).click();
+    await page.locator('.model-row').first().waitFor();
+    await expectWhole('en-XA: models');
+  });
+
+  it('connections', async () => {
+    const page = shared.app.page;
+    await screen(7).click();
+    await page.locator('h1.page-title').waitFor();
+    await expect(page.getByText('Accessible relay').first().isVisible()).resolves.toBe(true);
+    await expectWhole('en-XA: connections');
   });
 
   it('embeddings: results, heatmap and scatter', async () => {

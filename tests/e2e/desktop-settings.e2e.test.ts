@@ -182,6 +182,28 @@ describe('network', () => {
 });
 
 describe('quick ask and the desktop', () => {
+  it('says why the saved shortcut does not work, in the language chosen', async () => {
+    const desktop = new RecordingDesktop();
+    desktop.taken.add('CommandOrControl+Alt+Space');
+    const page = await openSettings({ desktopIntegration: desktop });
+    const quick = page.getByRole('region', { name: 'Quick ask' });
+    await quick
+      .getByRole('status')
+      .getByText('The system refused Ctrl+Alt+Space', { exact: false })
+      .waitFor();
+    await suite.app.services.settings.update({ language: 'de' });
+    await page.reload();
+    // Settings is the navigation's last screen, whatever its name.
+    await page.locator('nav.sidebar .nav-item').nth(8).click();
+    await page
+      .getByRole('status')
+      .getByText('Das System hat Ctrl+Alt+Space abgelehnt', { exact: false })
+      .waitFor();
+    await expect(
+      page.getByText('The system refused Ctrl+Alt+Space', { exact: false }).count(),
+    ).resolves.toBe(0);
+  });
+
   it('records a new shortcut, says when the system refuses one, keeps the one that works, and opens at login', async () => {
     const desktop = new RecordingDesktop();
     desktop.taken.add('Control+Alt+K');

@@ -295,6 +295,39 @@ describe('attaching files', () => {
     ).rejects.toThrow(/no longer ready/);
   });
 
+  it('names every file refused at once, each by key, for the page’s language', async () => {
+    const first = await file('first.txt', 'One.');
+    const second = await file('second.txt', 'Two.');
+    const { attached } = await app.api.attachPaths({ paths: [first, second] });
+    await unlink(first);
+    await unlink(second);
+    const { id } = await app.api.createConversation({ model: MODEL });
+    const refused = app.api.sendMessage({
+      conversationId: id,
+      text: 'Read both',
+      attachmentIds: attached.map((a) => a.id),
+    });
+    await expect(refused).rejects.toMatchObject({
+      kind: 'invalid_request',
+      message: expect.stringMatching(
+        /first\.txt was not sent: it is no longer there.* second\.txt was not sent: it is no longer there/,
+      ),
+      parts: [
+        {
+          message: expect.stringMatching(/^first\.txt was not sent/),
+          messageId: 'documents.notSent',
+          values: { name: 'first.txt', why: { id: expect.any(String) } },
+        },
+        {
+          message: expect.stringMatching(/^second\.txt was not sent/),
+          messageId: 'documents.notSent',
+          values: { name: 'second.txt', why: { id: expect.any(String) } },
+        },
+      ],
+    });
+    expect((await app.api.getConversation({ id })).messages).toEqual([]);
+  });
+
   it('refuses a message whose text and files are over the context limit', async () => {
     await app.api.updateSettings({ attachments: { maxFileMb: 20, contextTokens: 1000 } });
     const long = await file('long.txt', 'word '.repeat(2000));

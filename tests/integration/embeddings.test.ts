@@ -182,6 +182,12 @@ describe('embeddings over the router', () => {
     ).rejects.toMatchObject({
       kind: 'invalid_request',
       message: expect.stringContaining('Lines 3 and 7 are empty'),
+      values: {
+        detail: {
+          id: 'form.embeddings.emptyLines',
+          values: { count: 2, list: '3', last: 7, more: 0 },
+        },
+      },
     });
     expect(await api.listEmbeddingRuns()).toEqual([]);
   });

@@ -451,7 +451,7 @@ describe('the knowledge domain’s version 2 on earlier data', () => {
       a.services.db.all(
         "SELECT version FROM schema_migrations WHERE domain = 'knowledge' ORDER BY version",
       ),
-    ).toEqual([{ version: 1 }, { version: 2 }]);
+    ).toEqual([{ version: 1 }, { version: 2 }, { version: 3 }]);
     const [conversation] = await a.api.listConversations();
     const linkedNow = await a.api.setConversationKnowledge({
       conversationId: conversation!.id,
@@ -460,6 +460,48 @@ describe('the knowledge domain’s version 2 on earlier data', () => {
     expect(linkedNow.bases).toEqual([{ id: 'kb-old', name: 'Old notes', missing: false }]);
     expect(
       (await readdir(userData)).filter((f) => f.includes('.before-knowledge-2-')),
+    ).toHaveLength(1);
+  });
+});
+
+describe('the knowledge domain’s version 3 on earlier data', () => {
+  it('keeps the English of files refused before, as written, without a key', async () => {
+    await cp(FIXTURE, dir, { recursive: true });
+    const userData = join(dir, 'user-data');
+    // The release before: knowledge at version 2, with a file refused in English only.
+    const db = await openDatabase({ path: join(userData, 'relay-desktop.db') });
+    const oldText = 'blob.bin was not added: it holds binary data, not text.';
+    try {
+      await migrate(db, KNOWLEDGE_DOMAIN, KNOWLEDGE_MIGRATIONS.slice(0, 2));
+      db.run(
+        `INSERT INTO knowledge_bases (id, name, model, connection_id, status, created_at, updated_at)
+         VALUES ('kb-old', 'Old notes', 'demo-embedding', 'c1', 'ready', '2026-01-01', '2026-01-01')`,
+      );
+      db.run(
+        `INSERT INTO knowledge_files (id, kb_id, path, name, size, mtime_ms, status, reason,
+           message, updated_at)
+         VALUES ('f-old', 'kb-old', '/gone/blob.bin', 'blob.bin', 4, 0, 'refused', 'binary', ?,
+           '2026-01-01')`,
+        [oldText],
+      );
+    } finally {
+      db.close();
+    }
+    await mkdir(join(dir, 'Pictures'), { recursive: true });
+    const a = await open(userData);
+    expect(
+      a.services.db.all(
+        "SELECT version FROM schema_migrations WHERE domain = 'knowledge' ORDER BY version",
+      ),
+    ).toEqual([{ version: 1 }, { version: 2 }, { version: 3 }]);
+    const detail = await a.api.getKnowledgeBase({ id: 'kb-old' });
+    // The old row shows its English as written: no key is made up for it.
+    const [old] = detail.fileList;
+    expect(old).toMatchObject({ name: 'blob.bin', status: 'refused', message: oldText });
+    expect(old).not.toHaveProperty('messageId');
+    expect(old).not.toHaveProperty('values');
+    expect(
+      (await readdir(userData)).filter((f) => f.includes('.before-knowledge-3-')),
     ).toHaveLength(1);
   });
 });

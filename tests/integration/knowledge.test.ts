@@ -208,6 +208,11 @@ describe('building and searching a knowledge base', () => {
       ['scanned.pdf', 'no_text'],
     ]);
     expect(detail.fileList.find((f) => f.name === 'blob.bin')?.message).toContain('blob.bin');
+    // Kept with its key and values, so the Knowledge screen says it in the person's language.
+    expect(detail.fileList.find((f) => f.name === 'blob.bin')).toMatchObject({
+      messageId: 'documents.notAdded',
+      values: { name: 'blob.bin', why: { id: expect.stringMatching(/^documents\.why\./) } },
+    });
     expect(detail.fileList.some((f) => f.name === '.hidden.md')).toBe(false);
 
     const progress = a.events.filter((e) => e.channel === 'knowledge:progress');

@@ -33,18 +33,40 @@ export class AppError extends Error {
   /** The message's key in main's catalogue, when it has one (older code passes English text). */
   declare readonly messageId?: ErrorMessageKey;
   declare readonly values?: MessageValues;
+  /** Several messages said at once, in order (each file a sending refuses). */
+  declare readonly parts?: readonly (Said | string)[];
 
+  /** `message` may be several messages said together: `message` is then their English, joined. */
   constructor(
     readonly kind: IpcErrorKind,
-    message: string | Said,
+    message: string | Said | readonly (Said | string)[],
     readonly details: AppErrorDetails = {},
   ) {
-    super(typeof message === 'string' ? message : message.english);
-    if (typeof message !== 'string') {
+    super(
+      typeof message === 'string'
+        ? message
+        : 'english' in message
+          ? message.english
+          : message.map((part) => (typeof part === 'string' ? part : part.english)).join(' '),
+    );
+    if (typeof message === 'string') return;
+    if ('english' in message) {
       this.messageId = message.id;
       if (message.values) this.values = message.values;
+    } else {
+      this.parts = [...message];
     }
   }
+}
+
+/** A message said as part of several: its English, and its key and values when it has them. */
+function partInfo(part: Said | string): NonNullable<IpcError['parts']>[number] {
+  if (typeof part === 'string') return { message: part };
+  return {
+    message: part.english,
+    messageId: part.id,
+    ...(part.values ? { values: part.values } : {}),
+  };
 }
 
 /** The IPC form of an `AppError` or a `RelayError`; undefined for any other error (a fault). */
@@ -60,7 +82,12 @@ export function errorInfo(error: unknown): IpcError | undefined {
   if (error instanceof AppError) {
     return withDefined(
       { kind: error.kind, message: error.message },
-      { messageId: error.messageId, values: error.values, param: error.details.param },
+      {
+        messageId: error.messageId,
+        values: error.values,
+        param: error.details.param,
+        parts: error.parts?.map(partInfo),
+      },
     );
   }
   return undefined;

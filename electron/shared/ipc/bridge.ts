@@ -34,12 +34,15 @@ export class BridgeError extends Error {
   /** The message's key in main's catalogue and its values: the page formats it when it shows it. */
   readonly messageId?: string;
   readonly values?: IpcError['values'];
+  /** Several messages said at once, each with its key (`message` joins their English). */
+  readonly parts?: IpcError['parts'];
 
   constructor(error: IpcError) {
     super(error.message);
     this.kind = error.kind;
     if (error.messageId !== undefined) this.messageId = error.messageId;
     if (error.values !== undefined) this.values = error.values;
+    if (error.parts !== undefined) this.parts = error.parts;
     if (error.status !== undefined) this.status = error.status;
     if (error.param !== undefined) this.param = error.param;
     if (error.code !== undefined) this.code = error.code;

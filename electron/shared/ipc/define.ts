@@ -108,6 +108,14 @@ export const ipcErrorSchema = z.object({
   code: z.string().optional(),
   retryAfterMs: z.number().nonnegative().optional(),
   partialText: z.string().optional(),
+  /**
+   * Several messages said at once (each file a sending refuses), in order, each with its key:
+   * `message` is their English, joined; the page shows each in its language.
+   */
+  parts: z
+    .array(z.object({ message: z.string(), ...messageRefFields }))
+    .max(100)
+    .optional(),
 });
 export type IpcError = z.infer<typeof ipcErrorSchema>;
 

@@ -14,6 +14,7 @@ export interface FailureInfo {
   /** Main's message key and values, kept so a view shows it in the language of the moment. */
   messageId?: string | undefined;
   values?: MainMessage['values'];
+  parts?: MainMessage['parts'];
 }
 
 /**
@@ -25,6 +26,8 @@ export interface MainMessage {
   message: string;
   messageId?: string | undefined;
   values?: IpcError['values'];
+  /** Several messages said at once (each file a sending refuses): shown one after the other. */
+  parts?: IpcError['parts'];
 }
 
 function plainValue(value: unknown): string | number {
@@ -57,6 +60,8 @@ function formatted(id: string, values: unknown): string | undefined {
  * before main's catalogue has arrived.
  */
 export function mainMessageText(error: MainMessage): string {
+  if (error.parts !== undefined && error.parts.length > 0)
+    return error.parts.map((part) => mainMessageText(part)).join(' ');
   return (error.messageId && formatted(error.messageId, error.values)) || error.message;
 }
 
@@ -71,8 +76,8 @@ export function useMainMessageText(): typeof mainMessageText {
 
 export function failureOf(error: unknown): FailureInfo {
   if (error !== null && typeof error === 'object') {
-    const { kind, message, status, messageId, values } = error as Record<string, unknown>;
-    const said =
+    const { kind, message, status, messageId, values, parts } = error as Record<string, unknown>;
+    const keyed =
       typeof message === 'string' && message !== '' && typeof messageId === 'string'
         ? {
             messageId,
@@ -81,6 +86,10 @@ export function failureOf(error: unknown): FailureInfo {
               : {}),
           }
         : {};
+    const said =
+      typeof message === 'string' && message !== '' && Array.isArray(parts)
+        ? { ...keyed, parts: parts as NonNullable<MainMessage['parts']> }
+        : keyed;
     const text =
       typeof message === 'string' && message !== ''
         ? mainMessageText({ message, ...said })

@@ -552,10 +552,7 @@ export class AttachmentDrafts {
       files.push(file);
     }
     if (problems.length === 1) throw new AppError('invalid_request', problems[0]!);
-    if (problems.length > 1) {
-      const texts = problems.map((p) => (typeof p === 'string' ? p : p.english));
-      throw new AppError('invalid_request', texts.join(' '));
-    }
+    if (problems.length > 1) throw new AppError('invalid_request', problems);
     const tokens =
       estimateTokens(text) +
       files.reduce(

@@ -1,11 +1,14 @@
 /**
  * Global shortcuts as Electron's `globalShortcut` takes them ("accelerators", such as
- * `CommandOrControl+Alt+Space`): read with a sentence for each mistake, written in one canonical
+ * `CommandOrControl+Alt+Space`): read with a message of main's catalogue for each mistake (its key,
+ * values and English, `said`, shown in the person's language), written in one canonical
  * form, and shown the way each system shows keys (`Ctrl+Alt+Space`, `⌥⌘Space`).
  *
  * Plain functions: `globalShortcut.register` itself can only say yes or no, so everything that
  * can be said before asking it is said here.
  */
+
+import { said, type Said } from '../words';
 
 const MODIFIERS = {
   commandorcontrol: 'CommandOrControl',
@@ -60,7 +63,7 @@ const PUNCTUATION = new Set([...'`-=[]\\;\',./~!@#$%^&*()_{}|:"<>?']);
 
 export type AcceleratorRead =
   | { ok: true; accelerator: string; modifiers: Modifier[]; key: string }
-  | { ok: false; problem: string };
+  | { ok: false; problem: Said };
 
 function keyOf(part: string): string | undefined {
   const lower = part.toLowerCase();
@@ -79,44 +82,39 @@ function keyOf(part: string): string | undefined {
  */
 export function readAccelerator(text: string): AcceleratorRead {
   const value = text.trim();
-  if (value === '') return { ok: false, problem: 'Press the keys for the shortcut.' };
+  if (value === '') return { ok: false, problem: said('desktop.shortcut.empty') };
   // `+` is the separator, so the plus key itself is written `Plus`.
   const parts = value.split('+').map((part) => part.trim());
   if (parts.some((part) => part === '')) {
-    return { ok: false, problem: `“${value}” has an empty part: write the plus key as Plus.` };
+    return { ok: false, problem: said('desktop.shortcut.emptyPart', { value }) };
   }
   const modifiers: Modifier[] = [];
   let key: string | undefined;
   for (const part of parts) {
     const modifier = MODIFIERS[part.toLowerCase() as keyof typeof MODIFIERS];
     if (modifier !== undefined) {
-      if (key !== undefined) return { ok: false, problem: 'Modifiers come before the key.' };
+      if (key !== undefined) return { ok: false, problem: said('desktop.shortcut.modifiersFirst') };
       if (!modifiers.includes(modifier)) modifiers.push(modifier);
       continue;
     }
     const named = keyOf(part);
     if (named === undefined)
-      return { ok: false, problem: `“${part}” is not a key a shortcut can use.` };
+      return { ok: false, problem: said('desktop.shortcut.unknownKey', { key: part }) };
     if (key !== undefined) {
       return {
         ok: false,
-        problem: `A shortcut has one key besides its modifiers, not ${key} and ${named}.`,
+        problem: said('desktop.shortcut.twoKeys', { first: key, second: named }),
       };
     }
     key = named;
   }
   if (key === undefined) {
-    return { ok: false, problem: 'Add a key to the modifiers, such as Space or a letter.' };
+    return { ok: false, problem: said('desktop.shortcut.noKey') };
   }
-  if (key === 'Escape')
-    return { ok: false, problem: 'Escape closes the quick window: choose another key.' };
+  if (key === 'Escape') return { ok: false, problem: said('desktop.shortcut.escape') };
   const strong = modifiers.some((m) => m !== 'Shift');
   if (!strong) {
-    return {
-      ok: false,
-      problem:
-        'Use Ctrl, Alt, Command or Super in the shortcut: without one it would take a key other apps need.',
-    };
+    return { ok: false, problem: said('desktop.shortcut.noStrongModifier') };
   }
   const ordered = MODIFIER_ORDER.filter((m) => modifiers.includes(m));
   return { ok: true, accelerator: [...ordered, key].join('+'), modifiers: ordered, key };

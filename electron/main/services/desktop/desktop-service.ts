@@ -45,7 +45,7 @@ export interface DesktopServiceOptions {
 
 export class DesktopService {
   readonly #options: DesktopServiceOptions;
-  #shortcut: { accelerator: string; registered: boolean; problem?: string } | undefined;
+  #shortcut: { accelerator: string; registered: boolean; problem?: Said } | undefined;
   #tray: { shown: boolean; problem?: string } = { shown: false };
   #login: { detail?: string; problem?: string } = {};
   #link: ConnectLink | undefined;
@@ -75,7 +75,7 @@ export class DesktopService {
         accelerator: quickAsk.shortcut,
         label: acceleratorLabel(quickAsk.shortcut, this.#options.platform),
         registered: quickAsk.enabled && shortcut.registered,
-        ...(quickAsk.enabled && shortcut.problem ? { problem: shortcut.problem } : {}),
+        ...(quickAsk.enabled && shortcut.problem ? { problem: mainMessage(shortcut.problem) } : {}),
       },
       tray: {
         shown: this.#tray.shown,
@@ -182,7 +182,7 @@ export class DesktopService {
       : {
           accelerator: read.accelerator,
           registered,
-          problem: refusedShortcut(read.accelerator, this.#options.platform),
+          problem: refusedShortcutSaid(read.accelerator, this.#options.platform),
         };
   }
 
@@ -197,12 +197,17 @@ export class DesktopService {
   }
 }
 
-function refusedShortcut(accelerator: string, platform: string): string {
-  return refusedShortcutSaid(accelerator, platform).english;
-}
-
 function refusedShortcutSaid(accelerator: string, platform: string): Said {
   return said('desktop.shortcutRefused', { keys: acceleratorLabel(accelerator, platform) });
+}
+
+/** A message as the status carries it: its English text, its key and its values. */
+function mainMessage(words: Said): NonNullable<DesktopStatus['shortcut']['problem']> {
+  return {
+    message: words.english,
+    messageId: words.id,
+    ...(words.values ? { values: words.values } : {}),
+  };
 }
 
 function errorText(error: unknown): string {

@@ -21,13 +21,14 @@ import { createReadStream } from 'node:fs';
 import { lstat, readdir } from 'node:fs/promises';
 import { basename, isAbsolute, join } from 'node:path';
 import type { Emit, Events } from '../../../shared/ipc/contract';
-import type { IpcError, PayloadOf } from '../../../shared/ipc/define';
+import { messageRefFields, type IpcError, type PayloadOf } from '../../../shared/ipc/define';
 import {
   KNOWLEDGE_LIMITS,
   type KnowledgeBase,
   type KnowledgeBaseDetail,
   type KnowledgeHit,
   type KnowledgeStatus,
+  type KnowledgeFile,
 } from '../../../shared/ipc/routes/knowledge';
 import { AppError, errorInfo, refusal, type Refusal } from '../app-error';
 import { CHARS_PER_TOKEN } from '../chat/attachments';
@@ -100,6 +101,8 @@ interface FileRow {
   status: 'ready' | 'refused';
   reason: string | null;
   message: string | null;
+  message_id: string | null;
+  message_values: string | null;
 }
 
 /** A file found under the sources, as the disk has it now. */
@@ -118,6 +121,26 @@ function checkName(name: string): string {
       said('knowledge.nameTooLong', { max: KNOWLEDGE_LIMITS.name }),
     );
   return trimmed;
+}
+
+/** A refused file's key and values as stored; nothing when it has none or they do not read. */
+function storedWords(
+  row: Pick<FileRow, 'message_id' | 'message_values'>,
+): Pick<KnowledgeFile, 'messageId' | 'values'> {
+  if (row.message_id === null) return {};
+  if (row.message_values === null) return { messageId: row.message_id };
+  const values = messageRefFields.values.safeParse(parseJson(row.message_values));
+  return values.success && values.data !== undefined
+    ? { messageId: row.message_id, values: values.data }
+    : { messageId: row.message_id };
+}
+
+function parseJson(json: string): unknown {
+  try {
+    return JSON.parse(json);
+  } catch {
+    return undefined;
+  }
 }
 
 function parseError(json: string | null): IpcError | undefined {
@@ -260,6 +283,7 @@ export class KnowledgeService {
       status: f.status,
       reason: f.reason,
       message: f.message,
+      ...(f.status === 'refused' ? storedWords(f) : {}),
       chunks: Number(counts.get(f.id)?.chunks ?? 0),
       embedded: Number(counts.get(f.id)?.embedded ?? 0),
     }));
@@ -596,13 +620,20 @@ export class KnowledgeService {
       const status = result.ok ? 'ready' : 'refused';
       const reason = result.ok ? null : result.refusal.reason;
       const message = result.ok ? null : result.refusal.message;
+      const messageId = result.ok ? null : (result.refusal.messageId ?? null);
+      const messageValues =
+        result.ok || result.refusal.values === undefined
+          ? null
+          : JSON.stringify(result.refusal.values);
       this.#db.run(
         `INSERT INTO knowledge_files (id, kb_id, path, name, size, mtime_ms, content_hash, status,
-           reason, message, updated_at)
-         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+           reason, message, message_id, message_values, updated_at)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
          ON CONFLICT (id) DO UPDATE SET size = excluded.size, mtime_ms = excluded.mtime_ms,
            content_hash = excluded.content_hash, status = excluded.status,
-           reason = excluded.reason, message = excluded.message, updated_at = excluded.updated_at`,
+           reason = excluded.reason, message = excluded.message,
+           message_id = excluded.message_id, message_values = excluded.message_values,
+           updated_at = excluded.updated_at`,
         [
           fileId,
           id,
@@ -614,6 +645,8 @@ export class KnowledgeService {
           status,
           reason,
           message,
+          messageId,
+          messageValues,
           now,
         ],
       );

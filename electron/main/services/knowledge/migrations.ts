@@ -19,6 +19,11 @@
  * every chunk retrieved (a copy of its text, file and position, its score, rank and whether it
  * went into the prompt), and the question's and chunks' vectors for the map. Conversations live
  * in the chat domain; these tables refer to them by id only, so no chat table changes.
+ *
+ * Version 3, a refused file in the person's language: `knowledge_files.message_id` and
+ * `message_values`, the refusal's key in main's catalogue and its values (JSON) beside its English
+ * `message`. Files refused by an earlier version keep their English and no key: they show as
+ * written until they are read again.
  */
 import type { Migration } from '../database';
 
@@ -108,6 +113,14 @@ export const KNOWLEDGE_MIGRATIONS: readonly Migration[] = [
       db.exec(
         'CREATE INDEX knowledge_retrievals_by_conversation ON knowledge_retrievals (conversation_id)',
       );
+    },
+  },
+  {
+    version: 3,
+    name: 'a refused file’s message by key and values',
+    up(db) {
+      db.exec('ALTER TABLE knowledge_files ADD COLUMN message_id TEXT');
+      db.exec('ALTER TABLE knowledge_files ADD COLUMN message_values TEXT');
     },
   },
 ];

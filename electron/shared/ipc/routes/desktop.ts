@@ -7,7 +7,7 @@
  * the login item) and saves only what took effect, so a refusal by the system is said, not hidden.
  */
 import { z } from 'zod';
-import { event, route, type EventSpec, type RouteSpec } from '../define';
+import { event, messageRefFields, route, type EventSpec, type RouteSpec } from '../define';
 import { quickAskSettingsSchema } from './quick-ask';
 import { worded } from '../../messages/worded';
 
@@ -47,8 +47,11 @@ export const desktopStatusSchema = z.object({
     /** As this system shows it: `Ctrl+Alt+Space`, `⌥⌘Space`. */
     label: z.string(),
     registered: z.boolean(),
-    /** Why it is not registered, when quick ask is on. */
-    problem: z.string().optional(),
+    /**
+     * Why it is not registered, when quick ask is on: main's message by key and values, with its
+     * English text as `message` (the page shows it with `mainMessageText`).
+     */
+    problem: z.object({ message: z.string(), ...messageRefFields }).optional(),
   }),
   tray: z.object({ shown: z.boolean(), problem: z.string().optional() }),
   openAtLogin: z.object({

@@ -25,18 +25,27 @@ export const EMBEDDING_PREVIEW_VALUES = 8;
  */
 export const MAX_VECTOR_PAGE_VALUES = 4_194_304;
 
-/** "Line 3 and 7 are empty": the positions (from 1) of empty entries, named for the person. */
-export function describeEmptyEntries(positions: readonly number[], noun = 'Line'): string {
+/**
+ * "Lines 3 and 7 are empty": the positions (from 1) of empty entries, named for the person, as an
+ * issue with its key in main's catalogue. Ten positions at most are named, then how many more:
+ * `list` holds all but the last (digits and commas, which every language reads), `last` the last.
+ */
+export function emptyEntriesIssue(positions: readonly number[]): ReturnType<typeof wordedIssue> {
   const shown = positions.slice(0, 10);
   const more = positions.length - shown.length;
-  const list =
-    shown.length === 1
-      ? String(shown[0])
-      : `${shown.slice(0, -1).join(', ')} and ${String(shown[shown.length - 1])}`;
+  const list = shown.slice(0, -1).join(', ');
+  const last = shown[shown.length - 1] ?? 0;
   const tail = more > 0 ? ` (and ${more} more)` : '';
-  return shown.length === 1 && more === 0
-    ? `${noun} ${list} is empty.`
-    : `${noun}s ${list}${tail} are empty.`;
+  const english =
+    shown.length === 1 && more === 0
+      ? `Line ${last} is empty.`
+      : `Lines ${list === '' ? '' : `${list} and `}${last}${tail} are empty.`;
+  return wordedIssue('form.embeddings.emptyLines', english, {
+    count: positions.length,
+    list,
+    last,
+    more,
+  });
 }
 
 /** The positions (from 1) of entries that hold nothing but white space. */
@@ -60,7 +69,7 @@ export const embeddingInputsSchema = z
   })
   .superRefine((inputs, ctx) => {
     const empty = emptyEntryPositions(inputs);
-    if (empty.length > 0) ctx.addIssue({ code: 'custom', message: describeEmptyEntries(empty) });
+    if (empty.length > 0) ctx.addIssue(emptyEntriesIssue(empty));
     const chars = inputs.reduce((sum, input) => sum + input.length, 0);
     if (chars > MAX_EMBEDDING_RUN_CHARS)
       ctx.addIssue(

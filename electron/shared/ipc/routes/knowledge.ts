@@ -60,9 +60,14 @@ export const knowledgeFileSchema = z.object({
   path: z.string(),
   name: z.string(),
   status: z.enum(['ready', 'refused']),
-  /** Why it was refused (`binary`, `encrypted`, `too_large`…), and a sentence for the person. */
+  /**
+   * Why it was refused (`binary`, `encrypted`, `too_large`…), and a sentence for the person: in
+   * English as `message`, with its key and values in main's catalogue (none for a file refused
+   * by a version before keys were kept: its English shows as written).
+   */
   reason: z.string().nullable(),
   message: z.string().nullable(),
+  ...messageRefFields,
   chunks: z.number().int().nonnegative(),
   embedded: z.number().int().nonnegative(),
 });

@@ -15,7 +15,7 @@ import { checkTemplate } from '../../prompt-template';
 import { maxTokensSchema, temperatureSchema } from '../../relay-requests';
 import { event, messageRefFields, route, type EventSpec, type RouteSpec } from '../define';
 import { boundedText as text, idSchema as id } from '../schemas';
-import { worded } from '../../messages/worded';
+import { worded, wordedIssue } from '../../messages/worded';
 
 export const PROMPT_KINDS = ['assistant', 'snippet'] as const;
 export type PromptKind = (typeof PROMPT_KINDS)[number];
@@ -113,7 +113,8 @@ export const promptDraftSchema = z.strictObject({
     })
     .superRefine((t, ctx) => {
       const checked = checkTemplate(t);
-      if (!checked.ok) ctx.addIssue({ code: 'custom', message: checked.message });
+      if (!checked.ok)
+        ctx.addIssue(wordedIssue(checked.words.id, checked.message, checked.words.values));
     }),
   model: z
     .string({ error: worded('form.prompts.model', 'The model must be a model name.') })

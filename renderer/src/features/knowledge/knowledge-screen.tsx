@@ -6,7 +6,7 @@ import { ReadFailure } from '../../components/read-failure';
 import { Spinner } from '../../components/spinner';
 import { useT, type MessageKey } from '../../i18n/i18n';
 import { formatNumber } from '../../i18n/format';
-import { failureOf, type FailureInfo } from '../../lib/errors';
+import { failureOf, useMainMessageText, type FailureInfo } from '../../lib/errors';
 import { useFileDrop } from '../../lib/file-drop';
 import {
   addDropped,
@@ -213,6 +213,7 @@ function BaseDetail({
   const refused = base.fileList.filter((f) => f.status === 'refused');
   const resumable = (base.status === 'failed' || base.status === 'cancelled') && base.chunks > 0;
   const t = useT();
+  const mainText = useMainMessageText();
   return (
     <section
       className="knowledge-detail"
@@ -279,7 +280,7 @@ function BaseDetail({
             base.status === 'failed' ? 'knowledge.detail.failed' : 'knowledge.detail.cancelled',
           )}
         >
-          <p className="failure-message">{base.error.message}</p>
+          <p className="failure-message">{mainText(base.error)}</p>
           <p>{t('knowledge.detail.resumeHint')}</p>
         </Notice>
       )}
@@ -292,7 +293,9 @@ function BaseDetail({
           <ul aria-label={t('knowledge.refused.list')}>
             {refused.map((f) => (
               <li key={f.id} title={f.path}>
-                {f.message ?? t('knowledge.refused.file', { name: f.name })}
+                {f.message === null
+                  ? t('knowledge.refused.file', { name: f.name })
+                  : mainText({ ...f, message: f.message })}
               </li>
             ))}
           </ul>

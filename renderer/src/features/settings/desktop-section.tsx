@@ -3,7 +3,7 @@ import { useT } from '../../i18n/i18n';
 import { CheckboxField } from '../../components/checkbox-field';
 import { shortcutPlatform } from '../../../../electron/shared/shortcuts';
 import { Notice } from '../../components/notice';
-import { failureOf, type FailureInfo } from '../../lib/errors';
+import { failureOf, useMainMessageText, type FailureInfo } from '../../lib/errors';
 import type { DesktopChange, DesktopStatus, Settings } from '../../lib/relay-bridge';
 import { recordKeys } from './accelerator-keys';
 import { changeDesktop, loadDesktopStatus } from './desktop-actions';
@@ -27,6 +27,7 @@ export function DesktopSection({ settings }: { settings: Settings }) {
   >();
   const [busy, setBusy] = useState(false);
   const t = useT();
+  const mainText = useMainMessageText();
   const [recording, setRecording] = useState(false);
   const recorder = useRef<HTMLButtonElement>(null);
   // A choice shows at once, before main has applied it; it goes back if main refuses it.
@@ -131,7 +132,7 @@ export function DesktopSection({ settings }: { settings: Settings }) {
         )}
         {quickAsk.enabled && shortcut?.problem && (
           <Notice tone="warning" title={t('quick.shortcutBroken')}>
-            <p>{shortcut.problem}</p>
+            <p>{mainText(shortcut.problem)}</p>
           </Notice>
         )}
         {quickAsk.enabled && shortcut?.registered && (

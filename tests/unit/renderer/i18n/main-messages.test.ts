@@ -60,6 +60,32 @@ describe('main’s messages in the page', () => {
     );
   });
 
+  it('says several messages said at once each in the page’s language, in order', () => {
+    const part = (name: string) => ({
+      message: `${name} was not sent: it is no longer there (moved or deleted since it was chosen).`,
+      messageId: 'documents.notSent',
+      values: { name, why: { id: 'documents.why.missing' } },
+    });
+    const refused = {
+      kind: 'invalid_request',
+      message: `${part('a.txt').message} ${part('b.txt').message}`,
+      parts: [part('a.txt'), part('b.txt')],
+    };
+    i18n.activate('de');
+    const failure = failureOf(refused);
+    expect(failure.message).toMatch(
+      /^a\.txt wurde nicht gesendet: .+\. b\.txt wurde nicht gesendet: /,
+    );
+    // Kept with its parts, it follows a later change of language.
+    i18n.activate('en');
+    expect(mainMessageText(failure)).toBe(refused.message);
+    // A part without a key shows its text as it is.
+    i18n.activate('de');
+    expect(
+      mainMessageText({ message: 'x', parts: [{ message: 'Old words.' }, part('c.txt')] }),
+    ).toMatch(/^Old words\. c\.txt wurde nicht gesendet: /);
+  });
+
   it('gives a failed call’s message in the page’s language', () => {
     i18n.activate('de');
     expect(failureOf({ ...stored }).message).toMatch(/^Das Relay hat den API-Schlüssel/);

@@ -4,6 +4,7 @@ import {
   acceleratorLabel,
   readAccelerator,
 } from '../../../../electron/main/services/desktop/accelerator';
+import { errorText } from '../../../../electron/main/services/words';
 
 describe('a global shortcut', () => {
   it.each([
@@ -33,7 +34,19 @@ describe('a global shortcut', () => {
   ])('refuses %j, saying why', (input, message) => {
     const read = readAccelerator(input);
     expect(read.ok).toBe(false);
-    expect(read.ok ? '' : read.problem).toMatch(message);
+    expect(read.ok ? '' : read.problem.english).toMatch(message);
+  });
+
+  it('says why by key, so each language can say it', () => {
+    const read = readAccelerator('Ctrl+A+B');
+    if (read.ok) throw new Error('read');
+    expect(read.problem).toMatchObject({
+      id: 'desktop.shortcut.twoKeys',
+      values: { first: 'A', second: 'B' },
+    });
+    expect(errorText('de', read.problem.id, read.problem.values)).toBe(
+      'Ein Tastenkürzel hat neben den Sondertasten nur eine Taste, nicht A und B.',
+    );
   });
 });
 

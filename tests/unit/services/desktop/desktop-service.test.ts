@@ -61,8 +61,12 @@ describe('at start', () => {
       accelerator: 'CommandOrControl+Alt+Space',
       label: '⌥⌘Space',
       registered: false,
-      problem:
-        'The system refused ⌥⌘Space: another app or the system itself already uses it. Choose another shortcut.',
+      problem: {
+        message:
+          'The system refused ⌥⌘Space: another app or the system itself already uses it. Choose another shortcut.',
+        messageId: 'desktop.shortcutRefused',
+        values: { keys: '⌥⌘Space' },
+      },
     });
   });
 });
