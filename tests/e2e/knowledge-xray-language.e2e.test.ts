@@ -27,11 +27,7 @@ describe('the retrieval X-ray in another language', () => {
     await page.getByRole('button', { name: 'Add folder…' }).click();
     await expect.poll(() => knowledge.status.textContent(), { timeout: 20_000 }).toBe('Ready');
 
-    // German from here on, without a reload; the Embeddings screen is never opened.
     const screen = (index: number) => page.locator('nav.sidebar .nav-item').nth(index);
-    await screen(8).click();
-    await page.locator('section[aria-labelledby="appearance-title"] select').selectOption('de');
-    await expect.poll(() => page.locator('html').getAttribute('lang')).toBe('de');
     await screen(0).click();
     const chat = new ChatPage(page);
     await chat.ready();
@@ -44,9 +40,14 @@ describe('the retrieval X-ray in another language', () => {
     await chat.send('When does the ferry leave the pier?');
     await expect(chat.finishedReplyStatus()).resolves.toBe('complete');
 
+    // German from here on, without a reload; the Embeddings screen is never opened.
+    await screen(8).click();
+    await page.locator('section[aria-labelledby="appearance-title"] select').selectOption('de');
+    await expect.poll(() => page.locator('html').getAttribute('lang')).toBe('de');
+    await screen(0).click();
     const reply = chat.lastReply();
-    await reply.getByRole('button', { name: 'Sources', exact: true }).click();
-    const xray = reply.getByRole('region', { name: 'Retrieval X-ray' });
+    await reply.getByRole('button', { name: 'Quellen', exact: true }).click();
+    const xray = reply.getByRole('region', { name: 'Abruf im Detail' });
     await xray.getByRole('heading', { name: 'Kosinus-Ähnlichkeit' }).waitFor();
     await xray.getByRole('heading', { name: 'Karte (PCA)' }).waitFor();
     await xray.getByRole('img', { name: /^Ähnlichkeit von \d+ Eingaben untereinander/ }).waitFor();

@@ -298,7 +298,11 @@ describe('prompt library files', () => {
           entryValues: { name: 'Broken braces', index: 2 },
           reason: 'text: The {{ at line 1, column 6 is not closed with }}.',
           messageId: 'import.prompts.fieldProblem',
-          values: { field: 'text', detail: 'The {{ at line 1, column 6 is not closed with }}.' },
+          values: {
+            field: 'text',
+            // The template's own problem, by its key, so the page says it in its language.
+            detail: { id: 'form.prompts.template.unclosed', values: { line: 1, column: 6 } },
+          },
         },
         {
           entry: 'entry 3',
