@@ -11,6 +11,8 @@ export class RecordingDesktop implements DesktopIntegration {
   /** Accelerators another app holds: registering them fails, as `globalShortcut.register` does. */
   readonly taken = new Set<string>();
   loginFails = false;
+  /** The system's reason for refusing the tray icon, as `new Tray` throws it; none: it shows. */
+  trayFails: string | undefined;
 
   setShortcut(accelerator: string | undefined): boolean {
     this.calls.push(`shortcut:${accelerator ?? 'none'}`);
@@ -19,7 +21,7 @@ export class RecordingDesktop implements DesktopIntegration {
 
   setTray(shown: boolean): string | undefined {
     this.calls.push(`tray:${shown}`);
-    return undefined;
+    return shown ? this.trayFails : undefined;
   }
 
   async setOpenAtLogin(enabled: boolean): Promise<{ detail?: string }> {

@@ -86,7 +86,7 @@ export function createDesktopShell(options: DesktopShellOptions): DesktopShell {
       try {
         tray = new Tray(trayImage(options.trayIconDir));
       } catch (error) {
-        return `The tray icon could not be shown: ${error instanceof Error ? error.message : String(error)}`;
+        return error instanceof Error ? error.message : String(error);
       }
       tray.setToolTip(app.name);
       tray.on('click', () => options.onTrayClick());

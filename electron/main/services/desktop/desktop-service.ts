@@ -27,7 +27,7 @@ export interface DesktopIntegration {
    * none). False when the system refuses it (another app holds it, or it cannot be a global key).
    */
   setShortcut(accelerator: string | undefined): boolean;
-  /** Shows or removes the tray icon; a sentence when it cannot be shown. */
+  /** Shows or removes the tray icon; the system's reason when it cannot be shown. */
   setTray(shown: boolean): string | undefined;
   /** Adds or removes the app from the login items; resolves with where that is kept. */
   setOpenAtLogin(enabled: boolean): Promise<{ detail?: string }>;
@@ -46,8 +46,8 @@ export interface DesktopServiceOptions {
 export class DesktopService {
   readonly #options: DesktopServiceOptions;
   #shortcut: { accelerator: string; registered: boolean; problem?: Said } | undefined;
-  #tray: { shown: boolean; problem?: string } = { shown: false };
-  #login: { detail?: string; problem?: string } = {};
+  #tray: { shown: boolean; problem?: Said } = { shown: false };
+  #login: { detail?: string; problem?: Said } = {};
   #link: ConnectLink | undefined;
 
   constructor(options: DesktopServiceOptions) {
@@ -62,7 +62,9 @@ export class DesktopService {
     if (desktop.openAtLogin) {
       // Written again at each start: the program may have moved (an AppImage, an update).
       await this.#applyLogin(true).catch((error: unknown) => {
-        this.#login = { problem: errorText(error) };
+        this.#login = {
+          problem: said('desktop.openAtLoginAtStart', { detail: errorText(error) }),
+        };
       });
     }
   }
@@ -79,12 +81,12 @@ export class DesktopService {
       },
       tray: {
         shown: this.#tray.shown,
-        ...(this.#tray.problem ? { problem: this.#tray.problem } : {}),
+        ...(this.#tray.problem ? { problem: mainMessage(this.#tray.problem) } : {}),
       },
       openAtLogin: {
         enabled: desktop.openAtLogin,
         ...(this.#login.detail ? { detail: this.#login.detail } : {}),
-        ...(this.#login.problem ? { problem: this.#login.problem } : {}),
+        ...(this.#login.problem ? { problem: mainMessage(this.#login.problem) } : {}),
       },
     };
   }
@@ -187,8 +189,11 @@ export class DesktopService {
   }
 
   #applyTray(shown: boolean): void {
-    const problem = this.#options.integration?.setTray(shown);
-    this.#tray = problem === undefined ? { shown } : { shown: false, problem };
+    const refused = this.#options.integration?.setTray(shown);
+    this.#tray =
+      refused === undefined
+        ? { shown }
+        : { shown: false, problem: said('desktop.trayFailed', { detail: refused }) };
   }
 
   async #applyLogin(enabled: boolean): Promise<void> {

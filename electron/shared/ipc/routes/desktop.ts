@@ -53,12 +53,15 @@ export const desktopStatusSchema = z.object({
      */
     problem: z.object({ message: z.string(), ...messageRefFields }).optional(),
   }),
-  tray: z.object({ shown: z.boolean(), problem: z.string().optional() }),
+  tray: z.object({
+    shown: z.boolean(),
+    problem: z.object({ message: z.string(), ...messageRefFields }).optional(),
+  }),
   openAtLogin: z.object({
     enabled: z.boolean(),
     /** Where it is kept: the autostart file on Linux, the login items elsewhere. */
     detail: z.string().optional(),
-    problem: z.string().optional(),
+    problem: z.object({ message: z.string(), ...messageRefFields }).optional(),
   }),
 });
 export type DesktopStatus = z.infer<typeof desktopStatusSchema>;

@@ -169,7 +169,7 @@ export function DesktopSection({ settings }: { settings: Settings }) {
         </CheckboxField>
         {status?.tray.problem && (
           <Notice tone="warning" title={t('desktop.noTray')}>
-            <p>{status.tray.problem}</p>
+            <p>{mainText(status.tray.problem)}</p>
           </Notice>
         )}
         <CheckboxField
@@ -195,7 +195,7 @@ export function DesktopSection({ settings }: { settings: Settings }) {
         </CheckboxField>
         {status?.openAtLogin.problem && (
           <Notice tone="warning" title={t('desktop.loginProblem')}>
-            <p>{status.openAtLogin.problem}</p>
+            <p>{mainText(status.openAtLogin.problem)}</p>
           </Notice>
         )}
         {failure?.section === 'desktop' && (

@@ -69,6 +69,27 @@ describe('at start', () => {
       },
     });
   });
+  it('says, by their keys, why the tray or opening at login could not be set up at start', async () => {
+    desktop.trayFails = 'no status area';
+    desktop.loginFails = true;
+    await settings.update({ desktop: { showTray: true, closeToTray: false, openAtLogin: true } });
+    const desktopService = service();
+    await desktopService.start();
+    const status = await desktopService.status();
+    expect(status.tray).toEqual({
+      shown: false,
+      problem: {
+        message: 'The tray icon could not be shown: no status area',
+        messageId: 'desktop.trayFailed',
+        values: { detail: 'no status area' },
+      },
+    });
+    expect(status.openAtLogin.problem).toEqual({
+      message: 'Opening at login could not be set up at start: EACCES: permission denied',
+      messageId: 'desktop.openAtLoginAtStart',
+      values: { detail: 'EACCES: permission denied' },
+    });
+  });
 });
 
 describe('a change', () => {
