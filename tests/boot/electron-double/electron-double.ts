@@ -682,6 +682,30 @@ export function createElectronDouble(
     return window;
   }
 
+  /**
+   * The event a message from `sender` arrives with in main: its window's contents, the frame it
+   * came from (a subframe at its own URL, or the top frame at `sender.url` for the while), and
+   * `restore` to put the window's URL back afterwards.
+   */
+  function ipcEventFrom(name: string, sender: SenderSpec): { event: unknown; restore(): void } {
+    const window = windowFor(sender.window);
+    const contents = window.contents;
+    let frame = contents.mainFrameProxy;
+    const saved = contents.url;
+    if (sender.frame === 'sub') {
+      const url = sender.url ?? contents.url;
+      frame = strict(`BrowserWindow#${window.id}.webContents.frames[0]`, { url }, journal);
+    } else if (sender.url !== undefined) {
+      contents.url = sender.url;
+    }
+    const event = strict(
+      name,
+      { type: 'frame', processId: 1, frameId: 1, sender: contents.proxy, senderFrame: frame },
+      journal,
+    );
+    return { event, restore: () => (contents.url = saved) };
+  }
+
   // ---------------------------------------------------------------------- Menu
 
   let applicationMenu: { template: MenuItemConstructorOptions[] } | undefined;
@@ -973,28 +997,14 @@ export function createElectronDouble(
     },
     protocolRequest,
     async send(channel, payload, sender) {
-      const window = windowFor(sender.window);
-      const contents = window.contents;
-      let frame = contents.mainFrameProxy;
-      const saved = contents.url;
-      if (sender.frame === 'sub') {
-        const url = sender.url ?? contents.url;
-        frame = strict(`BrowserWindow#${window.id}.webContents.frames[0]`, { url }, journal);
-      } else if (sender.url !== undefined) {
-        contents.url = sender.url;
-      }
-      const event = strict(
-        `ipcMain event (${channel})`,
-        { type: 'frame', processId: 1, frameId: 1, sender: contents.proxy, senderFrame: frame },
-        journal,
-      );
+      const { event, restore } = ipcEventFrom(`ipcMain event (${channel})`, sender);
       const listeners = ipcMainImpl.listenerCount(channel);
       try {
         ipcMainImpl.emit(channel, event, payload);
         // The listener hands the message on without waiting: let it run before the URL goes back.
         await new Promise((resolve) => setTimeout(resolve, 0));
       } finally {
-        contents.url = saved;
+        restore();
       }
       return { listeners };
     },
@@ -1003,27 +1013,13 @@ export function createElectronDouble(
       if (!handler) {
         return { ok: false, error: `No handler registered for '${channel}'` };
       }
-      const window = windowFor(sender.window);
-      const contents = window.contents;
-      let frame = contents.mainFrameProxy;
-      const saved = contents.url;
-      if (sender.frame === 'sub') {
-        const url = sender.url ?? contents.url;
-        frame = strict(`BrowserWindow#${window.id}.webContents.frames[0]`, { url }, journal);
-      } else if (sender.url !== undefined) {
-        contents.url = sender.url;
-      }
-      const event = strict(
-        `ipcMain invoke event (${channel})`,
-        { type: 'frame', processId: 1, frameId: 1, sender: contents.proxy, senderFrame: frame },
-        journal,
-      );
+      const { event, restore } = ipcEventFrom(`ipcMain invoke event (${channel})`, sender);
       try {
         return { ok: true, value: await handler(event, payload) };
       } catch (error) {
         return { ok: false, error: `Error invoking remote method '${channel}': ${String(error)}` };
       } finally {
-        contents.url = saved;
+        restore();
       }
     },
     navigate(id, url) {

@@ -28,28 +28,28 @@ export const FEATURES = ['chat', 'embeddings', 'images'] as const;
 /** The highest price per million tokens taken: far above any model's, low enough to catch typos. */
 export const MAX_PRICE_PER_MILLION = 100_000;
 
+/** A price per million tokens: a number, at least 0, at most `MAX_PRICE_PER_MILLION`. */
+function pricePerMillion(notNumber: string) {
+  return z
+    .number({ error: notNumber })
+    .min(0, { error: worded('form.models.priceNegative', 'A price cannot be negative.') })
+    .max(MAX_PRICE_PER_MILLION, {
+      error: worded(
+        'form.models.priceAbove',
+        `A price above ${MAX_PRICE_PER_MILLION} is refused.`,
+        { max: MAX_PRICE_PER_MILLION },
+      ),
+    });
+}
+
 /** What a model costs, per million tokens sent (input) and written (output). */
 export const priceSchema = z.strictObject({
-  inputPerMillion: z
-    .number({ error: worded('form.models.inputPrice', 'The input price must be a number.') })
-    .min(0, { error: worded('form.models.priceNegative', 'A price cannot be negative.') })
-    .max(MAX_PRICE_PER_MILLION, {
-      error: worded(
-        'form.models.priceAbove',
-        `A price above ${MAX_PRICE_PER_MILLION} is refused.`,
-        { max: MAX_PRICE_PER_MILLION },
-      ),
-    }),
-  outputPerMillion: z
-    .number({ error: worded('form.models.outputPrice', 'The output price must be a number.') })
-    .min(0, { error: worded('form.models.priceNegative', 'A price cannot be negative.') })
-    .max(MAX_PRICE_PER_MILLION, {
-      error: worded(
-        'form.models.priceAbove',
-        `A price above ${MAX_PRICE_PER_MILLION} is refused.`,
-        { max: MAX_PRICE_PER_MILLION },
-      ),
-    }),
+  inputPerMillion: pricePerMillion(
+    worded('form.models.inputPrice', 'The input price must be a number.'),
+  ),
+  outputPerMillion: pricePerMillion(
+    worded('form.models.outputPrice', 'The output price must be a number.'),
+  ),
 });
 export type ModelPrice = z.infer<typeof priceSchema>;
 
