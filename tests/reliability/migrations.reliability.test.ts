@@ -222,6 +222,9 @@ beforeAll(async () => {
       size: '256x256',
       count: 2,
     });
+    // The gallery indexes its folder in the background, a while after opening: a person's data
+    // folder holds that index, so the template does too.
+    await app.services.gallery.whenIndexed();
   } finally {
     await app.services.close();
   }
