@@ -43,5 +43,8 @@ describe('stream store', () => {
     });
     expect(applies).toBe(2);
     stop();
+    // The frame's callback queued a task that tells main the frame is drawn: let it run while
+    // the page's stand-ins are still here.
+    await new Promise((resolve) => setTimeout(resolve, 0));
   });
 });
