@@ -96,6 +96,14 @@ async function runNaive(bench: BenchPage, deltas: number): Promise<number> {
 }
 
 /** The DOM without the whitespace text react-markdown puts between blocks of one document. */
+/** Where two renders first differ, with some text either side, for whoever reads a mismatch. */
+function firstDifference(label: string, a: string, b: string): string {
+  let i = 0;
+  while (i < a.length && i < b.length && a[i] === b[i]) i++;
+  const around = (s: string) => JSON.stringify(s.slice(Math.max(0, i - 80), i + 80));
+  return `${label}: first differs at ${i} of ${a.length} / ${b.length}: ${around(a)} vs ${around(b)}`;
+}
+
 function withoutBlockWhitespace(html: string): string {
   return html.replace(/>\n+</g, '><');
 }
@@ -121,6 +129,7 @@ async function run(): Promise<BenchResult> {
     let finalEqual = 1;
     let naiveEqual = 1;
     let oneShot = '';
+    const mismatches: string[] = [];
 
     for (let i = 0; i < WARMUP_RUNS + MEASURED_RUNS; i++) {
       const warmUp = i < WARMUP_RUNS;
@@ -145,9 +154,23 @@ async function run(): Promise<BenchResult> {
           (html) => (globalThis as unknown as BenchWindow).__bench.ungrouped(html),
           oneShot,
         );
-        if (withoutBlockWhitespace(naiveHtml) !== withoutBlockWhitespace(ungrouped)) naiveEqual = 0;
+        const naiveBare = withoutBlockWhitespace(naiveHtml);
+        const groupsBare = withoutBlockWhitespace(ungrouped);
+        if (naiveBare !== groupsBare) {
+          naiveEqual = 0;
+          mismatches.push(firstDifference('naive vs one-shot', naiveBare, groupsBare));
+        }
       }
-      if (!real.matches || real.html !== oneShot) finalEqual = 0;
+      if (!real.matches || real.html !== oneShot) {
+        if (finalEqual === 1) {
+          mismatches.push(
+            real.matches
+              ? firstDifference('streamed vs one-shot', real.html, oneShot)
+              : 'streamed: the text the view was given is not the corpus',
+          );
+        }
+        finalEqual = 0;
+      }
       if (warmUp) continue;
       realMs.push(real.totalMs);
       naiveMs.push(naive);
@@ -191,6 +214,7 @@ async function run(): Promise<BenchResult> {
         `other processes ran (load average ${loadBefore.toFixed(1)} at start, ${loadavg()[0]!.toFixed(1)} at end, ${availableParallelism()} cores).`,
         'final_dom_equal: streamed DOM identical to the same view rendered once from the whole text;',
         'final_dom_equal_naive: the naive whole-message render, whitespace between blocks aside.',
+        ...mismatches,
         `took ${((performance.now() - started) / 1000).toFixed(0)} s`,
       ],
     };

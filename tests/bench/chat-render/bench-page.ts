@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import react from '@vitejs/plugin-react';
 import { chromium, type Browser, type CDPSession, type Page } from 'playwright-core';
 import { build } from 'vite';
+import { compiledCatalogues } from '../../../scripts/vite-catalogues';
 import { CHROMIUM_ARGS, CHROMIUM_PATH } from '../../e2e/harness/browser';
 import { serveDirectory, type StaticServer } from '../../e2e/harness/static-server';
 
@@ -30,7 +31,8 @@ export async function openBenchPage(root: string): Promise<BenchPage> {
       configFile: false,
       root,
       logLevel: 'warn',
-      plugins: [react()],
+      // The app's catalogues, compiled as the app's build compiles them.
+      plugins: [react(), compiledCatalogues()],
       build: {
         outDir,
         emptyOutDir: true,

@@ -3,6 +3,7 @@
  * store and its per-frame coalescing) or the naive one (the whole message through react-markdown
  * on every delta), and exposes `window.__bench` for the benchmark to drive.
  */
+import { I18nProvider } from '@lingui/react';
 import { useState } from 'react';
 import { flushSync } from 'react-dom';
 import { createRoot, type Root } from 'react-dom/client';
@@ -19,6 +20,7 @@ import {
   useStreamStore,
 } from '../../../renderer/src/features/chat/stream-store';
 import '../../../renderer/src/features/chat/chat.css';
+import { i18n, loadNamespace } from '../../../renderer/src/i18n/i18n';
 import { buildCorpus, toDeltas } from './corpus';
 
 const REPLY = 'bench-reply';
@@ -35,11 +37,16 @@ new PerformanceObserver((list) => {
   }
 }).observe({ type: 'longtask', buffered: false });
 
+/** As in the app: the reply's words (a code block's Copy) come from the chat catalogue. */
+function inApp(node: React.ReactNode) {
+  return <I18nProvider i18n={i18n}>{node}</I18nProvider>;
+}
+
 function remount(node: React.ReactNode) {
   root?.unmount();
   container.replaceChildren();
   root = createRoot(container);
-  flushSync(() => root!.render(node));
+  flushSync(() => root!.render(inApp(node)));
 }
 
 /** Resolves on the next task, so that each delta arrives as a task of its own, as over IPC. */
@@ -85,7 +92,7 @@ const bench = {
     deltas = toDeltas(corpus, 3);
     // KaTeX is a chunk of its own, fetched when a first formula is seen; both contenders are
     // measured with it there, as in a session that has shown a formula before.
-    await loadKatex();
+    await Promise.all([loadKatex(), loadNamespace('chat')]);
     return { characters: corpus.length, deltas: deltas.length };
   },
   mountReal() {
@@ -113,7 +120,7 @@ const bench = {
     const text = useStreamStore.getState().texts[REPLY] ?? '';
     useStreamStore.getState().streamEnded(REPLY);
     // The stored reply replaces the stream: the view is the same component, now not streaming.
-    flushSync(() => root!.render(<ReplyBody replyId={REPLY} content={text} />));
+    flushSync(() => root!.render(inApp(<ReplyBody replyId={REPLY} content={text} />)));
     await settled();
     return { html: container.innerHTML, matches: text === corpus };
   },
