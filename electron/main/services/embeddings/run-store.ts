@@ -192,22 +192,26 @@ export class RunStore {
     promptTokens: number | undefined,
   ): number {
     return this.db.transaction(() => {
+      // Only inputs still without a vector are set and counted: the run's count grows by what
+      // this batch added, instead of counting the run's rows again at every batch (which made a
+      // run of n inputs cost n²/64 row reads).
+      let added = 0;
       indexes.forEach((index, position) => {
         const vector = vectors[position] as readonly number[];
         const tokens = indexes.length === 1 && promptTokens !== undefined ? promptTokens : null;
-        this.db.run(
-          'UPDATE embedding_items SET vector = ?, tokens = ? WHERE run_id = ? AND idx = ?',
+        added += this.db.run(
+          'UPDATE embedding_items SET vector = ?, tokens = ? WHERE run_id = ? AND idx = ? AND vector IS NULL',
           [vectorToBytes(vector), tokens, id, index],
-        );
+        ).changes;
       });
       const dimensions = vectors[0]?.length ?? null;
       this.db.run(
         `UPDATE embedding_runs SET
-          done = (SELECT count(*) FROM embedding_items WHERE run_id = ? AND vector IS NOT NULL),
+          done = done + ?,
           dimensions = coalesce(dimensions, ?),
           prompt_tokens = CASE WHEN ? IS NULL THEN prompt_tokens ELSE coalesce(prompt_tokens, 0) + ? END
          WHERE id = ?`,
-        [id, dimensions, promptTokens ?? null, promptTokens ?? null, id],
+        [added, dimensions, promptTokens ?? null, promptTokens ?? null, id],
       );
       return this.get(id)?.done ?? 0;
     });
