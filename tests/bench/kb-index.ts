@@ -23,7 +23,6 @@
  * runs after a warm-up. KB_INDEX_RUNS and KB_INDEX_WARMUP change their numbers (default 5, 1);
  * KB_INDEX_TRACE=1 prints what ran in each long page task (trace events and a CPU profile).
  */
-import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -31,6 +30,7 @@ import { monitorEventLoopDelay, performance } from 'node:perf_hooks';
 import { Worker } from 'node:worker_threads';
 import { build } from 'vite';
 import { median, round, type Benchmark, type BenchResult } from './bench';
+import { startRelayProcess, type RelayProcess } from './relay-process';
 import { withBenchSession, type BenchSession } from './bench-session';
 import {
   attributeLongTasks,
@@ -75,56 +75,6 @@ async function buildDocumentWorker(): Promise<string> {
   return join(outDir, 'document-worker.js');
 }
 
-/** The demo relay in a process of its own, so its CPU time is not main's. */
-async function startRelayProcess(): Promise<{
-  url: string;
-  cpuMs(): Promise<number>;
-  close(): Promise<void>;
-}> {
-  const child: ChildProcess = spawn(
-    process.execPath,
-    [
-      '--import',
-      'tsx',
-      join(ROOT, 'electron/demo-relay/cli.ts'),
-      '--port',
-      '0',
-      '--key',
-      KEY,
-      '--rate',
-      '1000000',
-      '--balance',
-      '100000000',
-      '--quiet',
-    ],
-    { cwd: ROOT, stdio: ['ignore', 'pipe', 'inherit'] },
-  );
-  const url = await new Promise<string>((resolve, reject) => {
-    let out = '';
-    child.once('exit', (code) => reject(new Error(`The demo relay exited (${code}): ${out}`)));
-    child.stdout!.on('data', (data: Buffer) => {
-      out += data.toString();
-      const found = /listening on (\S+)/.exec(out);
-      if (found) resolve(found[1]!);
-    });
-  });
-  return {
-    url,
-    // utime + stime, in clock ticks of 10 ms (Linux).
-    async cpuMs() {
-      const stat = await readFile(`/proc/${child.pid}/stat`, 'utf8');
-      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-      return (Number(fields[11]) + Number(fields[12])) * 10;
-    },
-    async close() {
-      if (child.exitCode !== null) return;
-      const exited = new Promise((resolve) => child.once('exit', resolve));
-      child.kill('SIGINT');
-      await exited;
-    },
-  };
-}
-
 /** The few browser globals the page-side code uses (the bench compiles without the DOM library). */
 interface PageGlobals {
   PerformanceObserver: new (
@@ -158,7 +108,7 @@ async function call<T>(session: BenchSession, channel: string, payload: unknown)
 
 async function indexOnce(
   session: BenchSession,
-  relay: Awaited<ReturnType<typeof startRelayProcess>>,
+  relay: RelayProcess,
   folder: string,
   run: number,
   waitFor: Waiter,
@@ -312,7 +262,7 @@ export const kbIndex: Benchmark = {
     for (let f = 0; f < FILES; f++)
       await writeFile(join(folder, `doc-${f}.md`), corpusMarkdown(f, next));
     const documentWorker = await buildDocumentWorker();
-    const relay = await startRelayProcess();
+    const relay = await startRelayProcess({ key: KEY });
     const waiting = new Map<string, () => void>();
     const progress = { count: 0 };
     const waitFor: Waiter = (channel, kbId) =>
