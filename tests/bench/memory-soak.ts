@@ -14,8 +14,11 @@
  * - main_rss_growth_10_to_40: the services process's resident memory, same checkpoints (after
  *   two `gc()` calls in it).
  * - dom_nodes_max: the most DOM nodes the page held at any checkpoint (CDP Memory.getDOMCounters).
+ *
+ * MEMORY_SOAK_SNAPSHOTS=<folder> also writes the page's heap snapshot at each checkpoint there
+ * (`renderer-<reply>.heapsnapshot`, for Chromium's Memory panel: compare two to see what grew).
  */
-import { mkdir, mkdtemp, rm } from 'node:fs/promises';
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chromium, type CDPSession, type Page } from 'playwright-core';
@@ -87,6 +90,19 @@ interface Checkpoint {
   listeners: number;
   mainRss: number;
   mainHeap: number;
+}
+
+/** The page's heap snapshot, written to `file` (CDP HeapProfiler, in chunks). */
+async function writeHeapSnapshot(cdp: CDPSession, file: string): Promise<void> {
+  const chunks: string[] = [];
+  const collect = ({ chunk }: { chunk: string }) => chunks.push(chunk);
+  cdp.on('HeapProfiler.addHeapSnapshotChunk', collect);
+  try {
+    await cdp.send('HeapProfiler.takeHeapSnapshot', { reportProgress: false });
+  } finally {
+    cdp.off('HeapProfiler.addHeapSnapshotChunk', collect);
+  }
+  await writeFile(file, chunks.join(''));
 }
 
 async function rendererMemory(
@@ -335,6 +351,11 @@ export const memorySoak: Benchmark = {
             }
             if (CHECKPOINTS.includes(n)) {
               const renderer = await rendererMemory(cdp);
+              const snapshots = process.env.MEMORY_SOAK_SNAPSHOTS;
+              if (snapshots) {
+                await mkdir(snapshots, { recursive: true });
+                await writeHeapSnapshot(cdp, join(snapshots, `renderer-${n}.heapsnapshot`));
+              }
               const main = await services.memory();
               checkpoints.push({
                 reply: n,
