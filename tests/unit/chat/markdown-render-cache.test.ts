@@ -9,6 +9,7 @@ import { RecentCache } from '../../../renderer/src/features/chat/markdown/recent
 import {
   forgetRenderedBlocks,
   MAX_RENDERED_BLOCKS,
+  MAX_RENDERED_CHARACTERS,
   renderedBlock,
 } from '../../../renderer/src/features/chat/markdown/rendered-blocks';
 
@@ -34,6 +35,26 @@ describe('RecentCache', () => {
     expect(cache.get('a')).toBe(1);
     expect(cache.get('c')).toBe(3);
     expect(cache.size).toBe(2);
+  });
+
+  it('bounded by weight too: the least recently used go until the rest weigh no more than the bound', () => {
+    const cache = new RecentCache<string, string>(100, { maxWeight: 10, weigh: (v) => v.length });
+    cache.set('a', 'aaaa');
+    cache.set('b', 'bbbb');
+    expect(cache.get('a')).toBe('aaaa');
+    cache.set('c', 'cccc');
+    // 12 > 10: `b`, the least recently used, went.
+    expect(cache.get('b')).toBeUndefined();
+    expect(cache.weight).toBe(8);
+    // Setting a key again counts its new weight only.
+    cache.set('a', 'aa');
+    expect(cache.weight).toBe(6);
+    // A value heavier than the whole bound is not kept, and pushes nothing out.
+    cache.set('huge', 'x'.repeat(11));
+    expect(cache.get('huge')).toBeUndefined();
+    expect([cache.get('a'), cache.get('c'), cache.weight]).toEqual(['aa', 'cccc', 6]);
+    cache.clear();
+    expect([cache.size, cache.weight]).toEqual([0, 0]);
   });
 });
 
@@ -65,5 +86,18 @@ describe('rendered markdown blocks', () => {
     renderedBlock(`block ${MAX_RENDERED_BLOCKS}`, true, 0, parse);
     expect(parsed).toHaveLength(MAX_RENDERED_BLOCKS + 2);
     expect(parsed.at(-1)).toBe('block 0');
+  });
+
+  it('remembers long blocks up to a bound in characters: a few long replies do not fill the memory', () => {
+    forgetRenderedBlocks();
+    const { parsed, parse } = counting();
+    const long = (i: number) => `${i} `.padEnd(MAX_RENDERED_CHARACTERS / 4, 'x');
+    for (let i = 0; i < 5; i++) renderedBlock(long(i), true, 0, parse);
+    // Four fit; the fifth pushed the first out.
+    renderedBlock(long(1), true, 0, parse);
+    renderedBlock(long(4), true, 0, parse);
+    expect(parsed).toHaveLength(5);
+    renderedBlock(long(0), true, 0, parse);
+    expect(parsed).toHaveLength(6);
   });
 });

@@ -1,34 +1,77 @@
 /**
- * A map that keeps only its `limit` most recently used entries (a Map keeps insertion order, so
- * its first key is the least recently used). For the markdown caches: what a message row renders
- * is remembered by its text, so that a row mounted again (scrolled back into view, a version
- * switched back to) does not parse and highlight the same text again.
+ * A map that keeps only its most recently used entries: at most `limit` of them and, when given a
+ * weight, at most `maxWeight` of it in all (a count alone does not bound memory when one entry can
+ * be a hundred times another). A Map keeps insertion order, so its first key is the least recently
+ * used. For the markdown caches: what a message row renders is remembered by its text, so that a
+ * row mounted again (scrolled back into view, a version switched back to) does not parse and
+ * highlight the same text again.
+ *
+ * Written here rather than taken from lru-cache (whose `max` and `maxSize` do this) because that
+ * adds 19 kB to the chat chunk for the few lines below.
  */
-export class RecentCache<K, V> {
-  readonly #entries = new Map<K, V>();
+export interface Weight<K, V> {
+  maxWeight: number;
+  /** An entry's weight (at least 1 is counted). */
+  weigh(value: V, key: K): number;
+}
 
-  constructor(readonly limit: number) {}
+export class RecentCache<K, V> {
+  readonly #entries = new Map<K, { value: V; weight: number }>();
+  readonly #weight: Weight<K, V> | undefined;
+  #total = 0;
+
+  constructor(
+    readonly limit: number,
+    weight?: Weight<K, V>,
+  ) {
+    this.#weight = weight;
+  }
 
   get size(): number {
     return this.#entries.size;
   }
 
+  /** The weight of every entry kept (0 without a weight). */
+  get weight(): number {
+    return this.#total;
+  }
+
+  has(key: K): boolean {
+    return this.#entries.has(key);
+  }
+
   /** The value, made the most recently used. */
   get(key: K): V | undefined {
-    if (!this.#entries.has(key)) return undefined;
-    const value = this.#entries.get(key)!;
+    const entry = this.#entries.get(key);
+    if (!entry) return undefined;
     this.#entries.delete(key);
-    this.#entries.set(key, value);
-    return value;
+    this.#entries.set(key, entry);
+    return entry.value;
   }
 
   set(key: K, value: V): void {
-    this.#entries.delete(key);
-    this.#entries.set(key, value);
-    if (this.#entries.size > this.limit) this.#entries.delete(this.#entries.keys().next().value!);
+    this.#remove(key);
+    const weight = this.#weight ? Math.max(1, this.#weight.weigh(value, key)) : 0;
+    // A value heavier than the whole bound is not kept (it would push out everything else).
+    if (this.#weight && weight > this.#weight.maxWeight) return;
+    this.#entries.set(key, { value, weight });
+    this.#total += weight;
+    const maxWeight = this.#weight?.maxWeight ?? Infinity;
+    for (const oldest of this.#entries.keys()) {
+      if (this.#entries.size <= this.limit && this.#total <= maxWeight) break;
+      this.#remove(oldest);
+    }
   }
 
   clear(): void {
     this.#entries.clear();
+    this.#total = 0;
+  }
+
+  #remove(key: K): void {
+    const entry = this.#entries.get(key);
+    if (!entry) return;
+    this.#entries.delete(key);
+    this.#total -= entry.weight;
   }
 }

@@ -22,6 +22,7 @@
 import type { Element, ElementContent, Root, RootContent } from 'hast';
 import type { Options } from 'rehype-katex';
 import type RehypeKatex from 'rehype-katex';
+import { RecentCache } from './recent-cache';
 
 type RehypeKatexPlugin = typeof RehypeKatex;
 /** The file rehype-katex reports on (react-markdown's). */
@@ -84,55 +85,16 @@ function nodeCount(nodes: readonly ElementContent[]): number {
   return count;
 }
 
-/**
- * A least-recently-used map bounded by the total weight of its values. Written here rather than
- * taken from lru-cache (whose `maxSize` does this) because that adds 19 kB to the chat chunk for
- * the dozen lines below; a Map keeps insertion order, so its first key is the least recently used.
- */
-class WeighedCache {
-  readonly #entries = new Map<string, { value: ElementContent[]; weight: number }>();
-  #weight = 0;
-
-  constructor(private readonly maxWeight: number) {}
-
-  get weight(): number {
-    return this.#weight;
-  }
-
-  has(key: string): boolean {
-    return this.#entries.has(key);
-  }
-
-  /** The value, made the most recently used. */
-  get(key: string): ElementContent[] | undefined {
-    const entry = this.#entries.get(key);
-    if (!entry) return undefined;
-    this.#entries.delete(key);
-    this.#entries.set(key, entry);
-    return entry.value;
-  }
-
-  set(key: string, value: ElementContent[]): void {
-    const weight = Math.max(1, nodeCount(value));
-    const old = this.#entries.get(key);
-    if (old) {
-      this.#weight -= old.weight;
-      this.#entries.delete(key);
-    }
-    // A value heavier than the whole bound is not kept (it would push out everything else).
-    if (weight > this.maxWeight) return;
-    this.#entries.set(key, { value, weight });
-    this.#weight += weight;
-    for (const [oldest, entry] of this.#entries) {
-      if (this.#weight <= this.maxWeight) break;
-      this.#entries.delete(oldest);
-      this.#weight -= entry.weight;
-    }
-  }
+/** Rendered formulas by their key, bounded by their nodes (`MAX_CACHED_MATH_NODES`). */
+function mathCacheOf(): RecentCache<string, ElementContent[]> {
+  return new RecentCache<string, ElementContent[]>(Infinity, {
+    maxWeight: MAX_CACHED_MATH_NODES,
+    weigh: nodeCount,
+  });
 }
 
 /** Rendered formulas, one bound for all: keyed by the options object's number and the formula. */
-let mathCache = new WeighedCache(MAX_CACHED_MATH_NODES);
+let mathCache = mathCacheOf();
 let optionsIds = new WeakMap<object, number>();
 let nextOptionsId = 0;
 /** Formulas KaTeX reported errors on: rendered at once each time, never deferred. */
@@ -147,7 +109,7 @@ function noteFailed(key: string): void {
 
 /** Forgets every remembered formula (for benchmarks that must start cold each run). */
 export function forgetRenderedMath(): void {
-  mathCache = new WeighedCache(MAX_CACHED_MATH_NODES);
+  mathCache = mathCacheOf();
   optionsIds = new WeakMap();
   failed = new Set();
   pending.clear();
@@ -156,7 +118,9 @@ export function forgetRenderedMath(): void {
 }
 
 /** The formulas rendered with these options: a view of the one cache. */
-function cacheFor(options: object): Pick<WeighedCache, 'get' | 'has' | 'set'> {
+function cacheFor(
+  options: object,
+): Pick<RecentCache<string, ElementContent[]>, 'get' | 'has' | 'set'> {
   const prefix = () => {
     let id = optionsIds.get(options);
     if (id === undefined) {

@@ -8,12 +8,17 @@ import type { ReactElement } from 'react';
 import { RecentCache } from './recent-cache';
 
 /**
- * Bounded by count: the 600 most recently used blocks (a few hundred replies' worth, some
- * megabytes at most); a block past that is parsed again when it shows.
+ * Bounded by count and by size: the 600 most recently used blocks, holding at most 150,000
+ * characters of markdown in all (about seven long replies, some 60 screens of text). Their
+ * elements weigh about 11 bytes of heap per character, so the cache stays under some 1.7 MB
+ * (memory-soak's heap snapshots). A block past that is parsed again when it shows. A bound by
+ * count alone let the cache grow with the length of its blocks.
  */
 export const MAX_RENDERED_BLOCKS = 600;
+export const MAX_RENDERED_CHARACTERS = 150_000;
 const rendered = new RecentCache<string, { math: number; element: ReactElement }>(
   MAX_RENDERED_BLOCKS,
+  { maxWeight: MAX_RENDERED_CHARACTERS, weigh: (_, markdown) => markdown.length },
 );
 
 /**

@@ -79,11 +79,17 @@ const BlockGroup = memo(function BlockGroup({
 
 /**
  * Finished texts already cut into blocks, by their text: a reply mounted again (scrolled back into
- * view, a version switched back to) is not lexed again. The 200 most recently used (the blocks
- * are slices of texts the page holds anyway).
+ * view, a version switched back to) is not lexed again. The 200 most recently used, of at most
+ * 300,000 characters in all (a split costs about a byte of heap per character of its text: the
+ * blocks are slices of texts the page holds anyway, with their keys), so that long replies do
+ * not grow it past some 300 kB.
  */
 export const MAX_SPLIT_TEXTS = 200;
-const splits = new RecentCache<string, BlockSplit>(MAX_SPLIT_TEXTS);
+export const MAX_SPLIT_CHARACTERS = 300_000;
+const splits = new RecentCache<string, BlockSplit>(MAX_SPLIT_TEXTS, {
+  maxWeight: MAX_SPLIT_CHARACTERS,
+  weigh: (_, text) => text.length,
+});
 
 export interface StreamingMarkdownProps {
   text: string;
