@@ -90,10 +90,16 @@ function loadLanguage(name: string): Promise<boolean> {
 
 /**
  * Code already highlighted, by language and code: a code block mounted again shows it at once
- * (no plain frame, no second render). The 200 most recently used blocks.
+ * (no plain frame, no second render). The 200 most recently used blocks, of at most 1,000,000
+ * characters of HTML in all (about 1 MB: one long file pasted by a model must not make the bound
+ * by count worth hundreds of megabytes).
  */
 export const MAX_HIGHLIGHTED = 200;
-const highlighted = new RecentCache<string, string>(MAX_HIGHLIGHTED);
+export const MAX_HIGHLIGHTED_CHARACTERS = 1_000_000;
+const highlighted = new RecentCache<string, string>(MAX_HIGHLIGHTED, {
+  maxWeight: MAX_HIGHLIGHTED_CHARACTERS,
+  weigh: (html) => html.length,
+});
 
 /** The code's HTML if it was highlighted before (see `highlightCode`), else undefined. */
 export function highlightedBefore(code: string, fence: string | undefined): string | undefined {
