@@ -359,7 +359,8 @@ async function measure(session: BenchSession): Promise<BenchResult> {
       .getByRole('navigation', { name: 'Screens' })
       .getByRole('button', { name: 'Chat', exact: true })
       .click();
-    await page.locator('.chat-conversation-open').first().waitFor();
+    // The list may show a first page before the newest conversations: wait for the one opened.
+    await page.locator('.chat-conversation-open', { hasText: WARM }).first().waitFor();
     await open(page, WARM, lastOf[WARM]);
     if (ONLY_BRANCH) {
       const withVersions = await open(page, BRANCHED, branched.last);
