@@ -17,11 +17,20 @@ import { ChatPage } from './pages/chat-page';
 
 const suite = e2eSuite({ connectionName: 'Chat relay', scratch: true });
 
+/**
+ * A clock a second further at each reading: conversations seeded in the same millisecond would
+ * have no order of their own in the sidebar (nor in an export's numbered names).
+ */
+function ticking(): () => Date {
+  let at = Date.now() - 60_000;
+  return () => new Date((at += 1000));
+}
+
 function chat(options: ConnectedOptions, seed?: (store: ChatStore) => void) {
   return suite.connected(ChatPage, {
     ready: false,
     ...options,
-    ...(seed ? { seed: (app) => seed(new ChatStore(app.services.db)) } : {}),
+    ...(seed ? { seed: (app) => seed(new ChatStore(app.services.db, ticking())) } : {}),
   });
 }
 
