@@ -95,7 +95,6 @@ async function runNaive(bench: BenchPage, deltas: number): Promise<number> {
   return (sampledMs / NAIVE_SAMPLES) * deltas;
 }
 
-/** The DOM without the whitespace text react-markdown puts between blocks of one document. */
 /** Where two renders first differ, with some text either side, for whoever reads a mismatch. */
 function firstDifference(label: string, a: string, b: string): string {
   let i = 0;
@@ -104,6 +103,7 @@ function firstDifference(label: string, a: string, b: string): string {
   return `${label}: first differs at ${i} of ${a.length} / ${b.length}: ${around(a)} vs ${around(b)}`;
 }
 
+/** The DOM without the whitespace text react-markdown puts between blocks of one document. */
 function withoutBlockWhitespace(html: string): string {
   return html.replace(/>\n+</g, '><');
 }

@@ -202,7 +202,8 @@ function phasesOf(
 
 /**
  * 10,000 inputs through the embeddings service, concurrent (the default) and one batch at a time,
- * alternating, against a demo relay in a process of its own that answers each request after 50 ms. Inputs per second.
+ * alternating, against a demo relay in a process of its own that answers each request after
+ * 50 ms. Inputs per second.
  */
 async function measureThroughput(
   folder: string,

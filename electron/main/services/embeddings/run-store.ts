@@ -205,15 +205,16 @@ export class RunStore {
         ).changes;
       });
       const dimensions = vectors[0]?.length ?? null;
-      this.db.run(
+      const updated = this.db.one<{ done: number }>(
         `UPDATE embedding_runs SET
           done = done + ?,
           dimensions = coalesce(dimensions, ?),
           prompt_tokens = CASE WHEN ? IS NULL THEN prompt_tokens ELSE coalesce(prompt_tokens, 0) + ? END
-         WHERE id = ?`,
+         WHERE id = ?
+         RETURNING done`,
         [added, dimensions, promptTokens ?? null, promptTokens ?? null, id],
       );
-      return this.get(id)?.done ?? 0;
+      return Number(updated?.done ?? 0);
     });
   }
 

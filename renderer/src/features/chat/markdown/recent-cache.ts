@@ -17,15 +17,12 @@ export interface Weight<K, V> {
 
 export class RecentCache<K, V> {
   readonly #entries = new Map<K, { value: V; weight: number }>();
-  readonly #weight: Weight<K, V> | undefined;
-  #total = 0;
+  #weight = 0;
 
   constructor(
     readonly limit: number,
-    weight?: Weight<K, V>,
-  ) {
-    this.#weight = weight;
-  }
+    private readonly bound?: Weight<K, V>,
+  ) {}
 
   get size(): number {
     return this.#entries.size;
@@ -33,7 +30,7 @@ export class RecentCache<K, V> {
 
   /** The weight of every entry kept (0 without a weight). */
   get weight(): number {
-    return this.#total;
+    return this.#weight;
   }
 
   has(key: K): boolean {
@@ -51,27 +48,27 @@ export class RecentCache<K, V> {
 
   set(key: K, value: V): void {
     this.#remove(key);
-    const weight = this.#weight ? Math.max(1, this.#weight.weigh(value, key)) : 0;
+    const weight = this.bound ? Math.max(1, this.bound.weigh(value, key)) : 0;
+    const maxWeight = this.bound?.maxWeight ?? Infinity;
     // A value heavier than the whole bound is not kept (it would push out everything else).
-    if (this.#weight && weight > this.#weight.maxWeight) return;
+    if (weight > maxWeight) return;
     this.#entries.set(key, { value, weight });
-    this.#total += weight;
-    const maxWeight = this.#weight?.maxWeight ?? Infinity;
+    this.#weight += weight;
     for (const oldest of this.#entries.keys()) {
-      if (this.#entries.size <= this.limit && this.#total <= maxWeight) break;
+      if (this.#entries.size <= this.limit && this.#weight <= maxWeight) break;
       this.#remove(oldest);
     }
   }
 
   clear(): void {
     this.#entries.clear();
-    this.#total = 0;
+    this.#weight = 0;
   }
 
   #remove(key: K): void {
     const entry = this.#entries.get(key);
     if (!entry) return;
     this.#entries.delete(key);
-    this.#total -= entry.weight;
+    this.#weight -= entry.weight;
   }
 }
