@@ -45,6 +45,9 @@ export default defineConfig({
           globalSetup: ['tests/e2e/harness/global-setup.ts'],
           testTimeout: 30_000,
           hookTimeout: 60_000,
+          // The spec files of a worker share its loaded modules (main's services, the harness):
+          // each file still opens its own apps, relay and browser contexts.
+          isolate: false,
         },
       },
       {
