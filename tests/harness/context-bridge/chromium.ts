@@ -107,6 +107,11 @@ export async function buildBridgeScripts(preloadFile: string): Promise<BridgeScr
   return { page, preloadWorld, preload };
 }
 
+/** The same scripts around another preload (the copy rules' own tests run a preload of theirs). */
+export function withPreload(scripts: BridgeScripts, preload: string): BridgeScripts {
+  return { ...scripts, preload };
+}
+
 /** Keeps the built scripts in a file, for the processes of a test run to share. */
 export async function saveBridgeScripts(scripts: BridgeScripts, file: string): Promise<string> {
   await writeFile(file, JSON.stringify(scripts));

@@ -9,7 +9,8 @@
  * Values that cross by reference (Elements, Files) go one by one before the message that names
  * them: an Element as a `MouseEvent`'s `relatedTarget`, a File inside a `DragEvent`'s
  * `DataTransfer`. Both are the same Blink object in the other world, seen through its own wrapper,
- * as Electron hands them over.
+ * as Electron hands them over. A Blob that is not a File has no such way: it crosses as a
+ * structured clone (the same bytes, another object), where Electron passes the same Blob.
  *
  * Event names carry a nonce the page never sees. Everything used here is taken when the world
  * starts, before the page's own scripts run.
@@ -21,6 +22,7 @@ export type Side = 'page' | 'preload';
 export interface DomTransport {
   send: WorldOptions['send'];
   isReference(value: object): boolean;
+  isCloneOnly(value: object): boolean;
   /** Starts taking the other side's messages for `world`. */
   listen(world: World): void;
 }
@@ -36,6 +38,7 @@ export function domTransport(nonce: string, me: Side): DomTransport {
   const DataTransferCtor = DataTransfer;
   const ElementCtor = Element;
   const FileCtor = File;
+  const BlobCtor = Blob;
   const addItem = DataTransferItemList.prototype.add;
   const itemsOf = Object.getOwnPropertyDescriptor(DataTransfer.prototype, 'items')!.get!;
 
@@ -70,6 +73,10 @@ export function domTransport(nonce: string, me: Side): DomTransport {
   return {
     isReference(value) {
       return value instanceof ElementCtor || value instanceof FileCtor;
+    },
+
+    isCloneOnly(value) {
+      return value instanceof BlobCtor;
     },
 
     send({ body, refs }) {

@@ -15,6 +15,7 @@ export function startPageWorld(nonce: string): void {
     global: globalThis,
     send: transport.send,
     isReference: transport.isReference,
+    isCloneOnly: transport.isCloneOnly,
     cloneCheck: (value) => void clone(value),
   });
   transport.listen(world);

@@ -31,6 +31,7 @@ export function startPreloadWorld(config: PreloadWorldConfig, preload: PreloadFu
     global: globalThis,
     send: transport.send,
     isReference: transport.isReference,
+    isCloneOnly: transport.isCloneOnly,
     cloneCheck: (value) => void clone(value),
   });
   transport.listen(world);

@@ -79,6 +79,11 @@ export interface WorldOptions {
   cloneCheck(value: unknown): void;
   /** Values that cross by reference: Elements and Blobs in a window (Electron's `IsApiWrapper`). */
   isReference?(value: object): boolean;
+  /**
+   * Host objects that cross as a structured clone where Electron passes a reference (a Blob that
+   * is not a File: the harness has no way to hand over the same one).
+   */
+  isCloneOnly?(value: object): boolean;
   /** A structured-cloned value made with this realm's constructors (realms that do not). */
   adopt?(value: unknown): unknown;
 }
@@ -340,7 +345,7 @@ export function createWorld(options: WorldOptions): World {
       copy.refs.push(object);
       return { $: 'ref', i: copy.refs.length - 1 };
     }
-    if (isPlainObject(object, tag)) {
+    if (!options.isCloneOnly?.(object) && isPlainObject(object, tag)) {
       const c = copy.seen.size + 1;
       copy.seen.set(object, c);
       const keys: Wire[] = [];
