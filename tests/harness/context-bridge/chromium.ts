@@ -19,7 +19,7 @@ import { readFile, writeFile } from 'node:fs/promises';
 import { basename } from 'node:path';
 import { deserialize, serialize } from 'node:v8';
 import type { CDPSession, Page } from 'playwright-core';
-import type { IpcSender } from '../../../electron/main/ipc/router';
+import type { IpcSender, Router } from '../../../electron/main/ipc/router';
 import { createJsonWire, type Base64 } from './json-wire';
 import type { DroppedFile, HostMessage, PreloadWorldConfig } from './protocol';
 
@@ -39,6 +39,46 @@ export interface MainSide {
   handle(channel: string, payload: unknown, sender: IpcSender): Promise<unknown>;
   /** `ipcMain.on`: a one-way message, nothing answered. */
   on(channel: string, payload: unknown, sender: IpcSender): void;
+}
+
+/**
+ * Main's side in another process: each answer is handed over as it arrives (`reply`), so it
+ * reaches the page in the one order of everything that process sends (answers and events).
+ */
+export interface RemoteMainSide {
+  ask(channel: string, payload: unknown, sender: IpcSender, reply: (result: unknown) => void): void;
+  on(channel: string, payload: unknown, sender: IpcSender): void;
+}
+
+/** One call the page made: its channel and payload, main's answer, and when it was asked. */
+export interface RouterCall {
+  channel: string;
+  payload: unknown;
+  result: unknown;
+  /** `performance.now()` when the call reached main's side. */
+  askedAt: number;
+}
+
+/** Main's side over the app's own router in this process (`createRouter`), as `ipcMain` does. */
+export function routerSide(
+  router: Pick<Router, 'dispatch' | 'receive'>,
+  hooks: {
+    onCall?: (call: RouterCall) => void;
+    onSend?: (channel: string, payload: unknown) => void;
+  } = {},
+): MainSide {
+  return {
+    async handle(channel, payload, sender) {
+      const askedAt = performance.now();
+      const result = await router.dispatch(channel, payload, sender);
+      hooks.onCall?.({ channel, payload, result, askedAt });
+      return result;
+    },
+    on(channel, payload, sender) {
+      hooks.onSend?.(channel, payload);
+      void router.receive(channel, payload, sender);
+    },
+  };
 }
 
 export interface ConnectOptions {
@@ -131,7 +171,7 @@ interface FrameInfo {
 export async function connectPage(
   page: Page,
   scripts: BridgeScripts,
-  main: MainSide,
+  main: MainSide | RemoteMainSide,
   options: ConnectOptions,
 ): Promise<BridgedPage> {
   const nonce = randomBytes(12).toString('hex');
@@ -212,14 +252,23 @@ export async function connectPage(
       main.on(message.channel, args[0], sender);
       return;
     }
-    main
-      .handle(message.channel, args[0], sender)
-      .then(
-        (result) => ({ result: ipcClone(result) }),
-        (error: unknown) => ({ error: String(error) }),
-      )
-      .catch((error: unknown) => ({ error: String(error) }))
-      .then((answer) => post(executionContextId, { type: 'answer', id: message.id, ...answer }));
+    const answer = (reply: { result: unknown } | { error: string }) =>
+      post(executionContextId, { type: 'answer', id: message.id, ...reply });
+    const cloned = (result: unknown) => {
+      try {
+        return { result: ipcClone(result) };
+      } catch (error) {
+        return { error: String(error) };
+      }
+    };
+    if ('ask' in main) {
+      main.ask(message.channel, args[0], sender, (result) => answer(cloned(result)));
+      return;
+    }
+    main.handle(message.channel, args[0], sender).then(
+      (result) => answer(cloned(result)),
+      (error: unknown) => answer({ error: String(error) }),
+    );
   });
 
   await session.send('Page.enable');

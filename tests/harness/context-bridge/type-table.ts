@@ -335,6 +335,15 @@ export const TABLE_CASES: TableCase[] = [
     ],
   },
   {
+    name: 'main’s events and its answers reach the page in the one order main sent them',
+    code: `const seen = [];
+      const off = api.onTick((payload) => seen.push('event ' + payload.n));
+      await api.invoke('tick').then(() => seen.push('answer'));
+      off();
+      return seen;`,
+    expected: ['event 1', 'event 2', 'answer'],
+  },
+  {
     name: 'the sandboxed preload’s require: electron, events, timers and url only',
     code: `return [api.requires('electron'), api.requires('fs'), api.requires('node:path'),
       api.requires('events').includes('EventEmitter'), api.requires('timers'), api.requires('url')];`,
