@@ -12,8 +12,8 @@ import { createRouter, trustedSender } from '../../electron/main/ipc/router';
 import type { AppLog } from '../../electron/main/services/log';
 import type { FetchLike } from '../../electron/main/services/relay/relay-client';
 import { MemorySecretStore, type SecretStore } from '../../electron/main/services/secret-store';
-import { createBridge } from '../../electron/shared/ipc/bridge';
-import { EVENTS, ROUTES } from '../../electron/shared/ipc/contract';
+import { pageBridge } from './page-bridge';
+import { ROUTES } from '../../electron/shared/ipc/contract';
 import { ScriptedDialogs } from './chat-dialogs';
 import { startSourceImportWorker } from './source-workers';
 import { checkedEvents } from './contract-events';
@@ -79,9 +79,7 @@ export async function openChatApp(
   const router = createRouter(ROUTES, services.handlers, {
     isTrustedSender: trustedSender(['app://relay'], () => [1]),
   });
-  const api = createBridge(
-    ROUTES,
-    EVENTS,
+  const api = pageBridge(
     async (channel, payload) => {
       const result = await router.dispatch(channel, payload, sender);
       calls.push({ channel, payload, result });

@@ -1,23 +1,42 @@
-import type { Bridge } from '../../../electron/shared/ipc/bridge';
+import type { AnsweredBridge, Bridge } from '../../../electron/shared/ipc/bridge';
 import type { Events, Routes } from '../../../electron/shared/ipc/contract';
+import { unwrapBridge } from './bridge-error';
 
-/**
- * `window.relay`, as the preload builds it from the IPC contract: one named function per route,
- * one `on…` subscriber per event, and the app's version.
- *
- * Undefined when the page runs outside the app (a plain browser, a component test).
- */
-export type RelayBridge = Bridge<Routes, Events> & {
+/** What the preload adds to the contract's functions. */
+interface PreloadExtras {
   readonly appVersion: string;
   /**
    * The path on disk of a file dropped on the page ('' when it is not a file on disk), from
-   * Electron's `webUtils.getPathForFile` in the preload; absent outside Electron (the e2e page).
+   * Electron's `webUtils.getPathForFile` in the preload; absent outside Electron.
    */
   readonly pathForFile?: (file: File) => string;
-};
+}
+
+/**
+ * `window.relay` as the preload exposes it: one named function per route, resolving with the
+ * router's answer as data (`{ ok, value }` or `{ ok: false, error }`), one `on…` subscriber per
+ * event, and the app's version. Only this module reads it.
+ */
+export type ExposedBridge = Bridge<Routes, Events> & PreloadExtras;
+
+/**
+ * The bridge as the page calls it: a route's function resolves with its value and rejects with
+ * a `BridgeError` (`lib/bridge-error.ts`), made in the page's world from the failure the preload
+ * resolved with; the subscribers and the rest as exposed.
+ *
+ * Undefined when the page runs outside the app (a plain browser, a component test).
+ */
+export type RelayBridge = AnsweredBridge<Routes, Events> & PreloadExtras;
+
+let unwrapped: { exposed: ExposedBridge; bridge: RelayBridge } | undefined;
 
 export function relayBridge(): RelayBridge | undefined {
-  return (window as Window & { relay?: RelayBridge }).relay;
+  const exposed = (window as Window & { relay?: ExposedBridge }).relay;
+  if (!exposed) return undefined;
+  if (unwrapped?.exposed !== exposed) {
+    unwrapped = { exposed, bridge: unwrapBridge<RelayBridge>(exposed) };
+  }
+  return unwrapped.bridge;
 }
 
 /** The bridge, or an error a screen can show when the page runs outside the app. */

@@ -1,21 +1,22 @@
 /**
  * Once per e2e run: build the app (shared with the other projects of the run, see
- * `tests/boot/app-build.ts`) and the page bridge, and start the one browser every spec file
- * connects to. Each spec then gets a fresh context, page and set of services.
+ * `tests/boot/app-build.ts`), the scripts that run its built preload behind the context bridge
+ * (`tests/harness/context-bridge`), and start the one browser every spec file connects to. Each
+ * spec then gets a fresh context, page and set of services.
  */
 import { existsSync } from 'node:fs';
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { chromium } from 'playwright-core';
 import type { TestProject } from 'vitest/node';
 import { appBuild, releaseAppBuild } from '../../boot/app-build';
-import { buildPageBridge } from './build-renderer';
+import { buildBridgeScripts, saveBridgeScripts } from '../../harness/context-bridge/chromium';
 import { CHROMIUM_ARGS, TEST_CHROMIUM_PATH } from './browser';
 
 declare module 'vitest' {
   export interface ProvidedContext {
-    e2e: { wsEndpoint: string; rendererDir: string; bridgeScript: string; appVersion: string };
+    e2e: { wsEndpoint: string; rendererDir: string; bridgeScripts: string; appVersion: string };
   }
 }
 
@@ -29,12 +30,11 @@ export default async function setup(project: TestProject): Promise<() => Promise
   const packageJson = JSON.parse(
     await readFile(resolve(import.meta.dirname, '../../../package.json'), 'utf8'),
   ) as { version: string };
-  const [{ rendererDir }, bridge] = await Promise.all([
-    appBuild(),
-    buildPageBridge(packageJson.version),
-  ]);
-  const bridgeScript = join(workDir, 'page-bridge.js');
-  await writeFile(bridgeScript, bridge);
+  const { rendererDir, outDir } = await appBuild();
+  const bridgeScripts = await saveBridgeScripts(
+    await buildBridgeScripts(join(outDir, 'preload', 'index.cjs')),
+    join(workDir, 'bridge-scripts.json'),
+  );
 
   const server = await chromium.launchServer({
     executablePath: TEST_CHROMIUM_PATH,
@@ -44,7 +44,7 @@ export default async function setup(project: TestProject): Promise<() => Promise
   project.provide('e2e', {
     wsEndpoint: server.wsEndpoint(),
     rendererDir,
-    bridgeScript,
+    bridgeScripts,
     appVersion: packageJson.version,
   });
   return async () => {

@@ -7,6 +7,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { addDropped } from '../../../renderer/src/features/knowledge/knowledge-actions';
 import { useToastStore } from '../../../renderer/src/lib/toasts';
 import { inLocale } from './i18n/compiled-catalogue';
+import { exposedBridge } from '../../fakes/exposed-bridge';
 
 function file(name: string): File {
   return new File(['text'], name, { type: 'text/plain' });
@@ -15,7 +16,7 @@ function file(name: string): File {
 function installBridge(addKnowledgePaths: (request: unknown) => Promise<unknown>) {
   const paths = new Map([['guide.md', '/home/ana/guide.md']]);
   vi.stubGlobal('window', {
-    relay: { addKnowledgePaths, pathForFile: (f: File) => paths.get(f.name) ?? '' },
+    relay: exposedBridge({ addKnowledgePaths, pathForFile: (f: File) => paths.get(f.name) ?? '' }),
   });
 }
 
