@@ -15,6 +15,7 @@ import { saveConversationSettings, sendMessage, stopStreaming } from './chat-act
 import { useChatStore } from './chat-store';
 import type { ConversationSummary } from './chat-types';
 import { readRequestFields, type RequestFieldErrors } from './composer-fields';
+import { sendsMessage } from './send-key';
 import { useSnippetInsert } from './snippet-insert';
 
 /**
@@ -152,9 +153,7 @@ export function Composer({
 
   function onKeyDown(event: KeyboardEvent<HTMLTextAreaElement>) {
     if (snippets.onKeyDown(event)) return;
-    if (event.key !== 'Enter' || event.nativeEvent.isComposing) return;
-    const sendKey = enterSends ? !event.shiftKey : event.ctrlKey || event.metaKey;
-    if (sendKey) {
+    if (sendsMessage(event, enterSends)) {
       event.preventDefault();
       void send();
     }
