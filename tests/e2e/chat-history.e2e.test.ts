@@ -491,7 +491,8 @@ describe('chat history', () => {
       .toEqual(['Beta plans', 'Gamma, renamed', 'Alpha notes']);
     await expect.poll(() => again.focused()).toEqual({ role: null, text: 'Gamma, renamed' });
 
-    // Delete from the menu (End goes to it): the row goes, focus is on Undo, and Undo brings it back.
+    // Delete from the menu (End goes to it): the row goes, focus goes to the row beside it, and
+    // Undo, in a notice that F6 reaches, brings it back.
     await again.sidebar
       .locator('.chat-conversation-open')
       .filter({ hasText: 'Alpha notes' })
@@ -503,7 +504,11 @@ describe('chat history', () => {
     await expect
       .poll(() => titlesAgain.allTextContents())
       .toEqual(['Beta plans', 'Gamma, renamed']);
-    const undo = again.sidebar.getByRole('button', { name: 'Undo' });
+    await expect.poll(() => again.focused()).toEqual({ role: null, text: 'Gamma, renamed' });
+    await keysAgain.press('F6');
+    const undo = again.page
+      .getByRole('status', { name: 'Notifications' })
+      .getByRole('button', { name: 'Undo' });
     await expect.poll(() => again.isFocused(undo)).toBe(true);
     await keysAgain.press('Enter');
     await expect

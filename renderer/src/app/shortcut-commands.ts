@@ -1,5 +1,6 @@
 /** What each shortcut command does in the shell: the one place that reaches into the features. */
 import type { ShortcutCommand } from '../../../electron/shared/shortcuts';
+import { focusNewestToast } from '../lib/toasts';
 import type { ScreenId } from './screens';
 import { focusWhenShown, useShortcutCommands } from './shortcuts';
 
@@ -104,6 +105,9 @@ export function useAppShortcuts({
         break;
       case 'stopGenerating':
         void chat().then(({ stopStreaming }) => stopStreaming());
+        break;
+      case 'focusNotice':
+        focusNewestToast();
         break;
       case 'toggleConversations':
         onScreen('chat');

@@ -210,21 +210,28 @@ export async function pinConversation(id: string, pinned: boolean): Promise<void
   );
 }
 
-export async function deleteConversation(id: string): Promise<void> {
+/**
+ * Deletes a conversation and offers Undo in a notice for a few seconds (main keeps it until the
+ * app next starts, so Undo works while the notice shows). Resolves to whether it was deleted.
+ */
+export async function deleteConversation(id: string): Promise<boolean> {
   const summary = chat().conversations.find((c) => c.id === id);
-  await reportFailure(async () => {
+  const deleted = await reportFailure(async () => {
     await requireBridge().deleteConversation({ id });
     if (summary) chat().conversationDeleted(summary);
+    return true;
   });
+  if (deleted && summary)
+    showToast(t('chat.list.deleted', { title: summary.title }), {
+      tone: 'info',
+      action: { label: t('chat.list.undo'), run: () => void undoDelete(id) },
+    });
+  return deleted ?? false;
 }
 
-export async function undoDelete(): Promise<void> {
-  const deleted = chat().deleted;
-  if (!deleted) return;
+export async function undoDelete(id: string): Promise<void> {
   await reportFailure(async () => {
-    const restored = await requireBridge().restoreConversation({ id: deleted.id });
-    chat().undoDismissed();
-    chat().conversationUpdated(restored);
+    chat().conversationUpdated(await requireBridge().restoreConversation({ id }));
   });
 }
 

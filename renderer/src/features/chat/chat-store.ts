@@ -62,8 +62,6 @@ export interface ChatState {
   /** Replies still arriving, by id. */
   streaming: Record<string, true>;
   retries: Record<string, PendingRetry>;
-  /** A conversation just deleted, for its undo. */
-  deleted?: { id: string; title: string } | undefined;
   searchQuery: string;
   searchHits: SearchHit[];
   searchStatus: LoadStatus;
@@ -129,7 +127,6 @@ export interface ChatState {
   conversationClosed(): void;
   conversationUpdated(summary: ConversationSummary): void;
   conversationDeleted(summary: ConversationSummary): void;
-  undoDismissed(): void;
   replyFinished(finished: ReplyFinished): void;
   retryScheduled(replyId: string, retry: PendingRetry): void;
   searchChanged(query: string): void;
@@ -338,12 +335,10 @@ export const useChatStore = create<ChatState>()((set) => ({
   conversationDeleted: (summary) =>
     set((state) => ({
       conversations: state.conversations.filter((c) => c.id !== summary.id),
-      deleted: { id: summary.id, title: summary.title },
       ...(state.activeId === summary.id
         ? { activeId: undefined, viewStatus: 'idle' as const, ...EMPTY_VIEW }
         : {}),
     })),
-  undoDismissed: () => set({ deleted: undefined }),
   replyFinished: (finished) =>
     set((state) => {
       const streaming = { ...state.streaming };
