@@ -302,7 +302,7 @@ describe('chat view', () => {
     await page.setChatOption('Enter sends', true);
   });
 
-  it('with no conversation, offers three suggestions that start a chat with the message box filled', async () => {
+  it('with no conversation, offers three suggestions that fill the message box of the new chat', async () => {
     const page = await suite.connected(ChatPage, { ready: false });
     const welcome = page.page.getByRole('region', { name: 'Start a conversation' });
     await expect.poll(() => welcome.textContent()).toMatch(/Replies come from demo-chat/);
@@ -310,19 +310,14 @@ describe('chat view', () => {
     await expect(suggestions.count()).resolves.toBe(3);
     const prompt = await suggestions.nth(1).locator('.chat-suggestion-prompt').textContent();
     await suggestions.nth(1).click();
-    // A new conversation, the suggestion in its message box, ready to edit or send.
+    // The suggestion in the message box, ready to edit or send; nothing is made until it is sent.
     await expect.poll(() => page.message.inputValue()).toBe(prompt);
     await expect.poll(() => page.isFocused(page.message)).toBe(true);
-    await expect(page.sidebar.getByText('New conversation').count()).resolves.toBe(1);
-    // The empty conversation shows its model and the suggestions, not a blank pane.
-    const fresh = page.page.getByRole('region', { name: 'Ask anything' });
-    await expect.poll(() => fresh.textContent()).toMatch(/Replies come from demo-chat/);
-    await expect(
-      fresh.getByRole('list', { name: 'Suggestions' }).getByRole('button').count(),
-    ).resolves.toBe(3);
+    await expect(page.sidebar.locator('.chat-conversation').count()).resolves.toBe(0);
     await page.message.press('Enter');
     await expect(page.finishedReplyStatus()).resolves.toBe('complete');
-    await expect(fresh.count()).resolves.toBe(0);
+    await expect(welcome.count()).resolves.toBe(0);
+    await expect.poll(() => page.sidebar.locator('.chat-conversation').count()).toBe(1);
     await expect(
       page.page.locator('article.chat-message[data-role="user"] .chat-user-text').textContent(),
     ).resolves.toBe(prompt);

@@ -44,11 +44,11 @@ async function chatListSettled(): Promise<void> {
 }
 
 async function startNewChat(switching: boolean) {
-  // Created before the list arrives, it would be dropped from the list that then arrives.
+  // After the chat screen has reopened what it reopens at its start, not before.
   if (switching) await chatListSettled();
-  const { newConversation } = await chat();
-  const id = await newConversation();
-  if (id) await focusWhenShown('.chat-composer textarea');
+  const { showNewChat } = await chat();
+  showNewChat();
+  await focusWhenShown('.chat-composer textarea');
 }
 
 /** Shows a conversation made elsewhere (a quick ask continued in the app) in Chat. */

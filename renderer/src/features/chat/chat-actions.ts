@@ -6,7 +6,7 @@ import { failureOf } from '../../lib/errors';
 import { requireBridge } from '../../lib/relay-bridge';
 import { recall, remember } from '../../lib/session-memory';
 import { showSavedToast, showToast } from '../../lib/toasts';
-import { useChatStore } from './chat-store';
+import { NEW_CHAT_ID, useChatStore, type ModelConnection } from './chat-store';
 import { CONVERSATION_PAGE } from './conversation-pages';
 import {
   discardStreamDeltas,
@@ -97,8 +97,10 @@ const OPEN_KEY = 'relay.chat.open';
  */
 export async function reopenLastConversation(): Promise<void> {
   const id = recall(OPEN_KEY);
-  if (id === undefined || chat().activeId !== undefined) return;
+  if (chat().activeId !== undefined) return;
   chat().composerFocusRequested(true);
+  // Nothing to reopen: the new chat, its message box focused.
+  if (id === undefined) return;
   await openConversation(id);
   const state = chat();
   if (state.activeId === id && state.viewStatus === 'failed') {
@@ -191,13 +193,132 @@ export async function loadOlder(fromId?: string): Promise<void> {
   }
 }
 
-export function newConversation(model?: string): Promise<string | undefined> {
+/**
+ * New chat (the button, Ctrl+N): the new chat, its message box focused. Nothing is made in main
+ * until its first message is sent, and an open conversation that is still empty is kept instead
+ * of leaving it behind, so pressing New chat again and again adds no empty conversations.
+ */
+export function showNewChat(): void {
+  const state = chat();
+  const open = state.conversations.find((c) => c.id === state.activeId);
+  const openIsEmpty =
+    open !== undefined &&
+    state.viewStatus === 'ready' &&
+    open.messageCount === 0 &&
+    state.messages.length === 0 &&
+    !state.compare;
+  if (!openIsEmpty) {
+    chat().newChatShown();
+    remember(OPEN_KEY, undefined);
+  }
+  chat().composerFocusRequested(true);
+}
+
+/**
+ * The new chat becomes a conversation in main, with the model, system prompt and sampling chosen
+ * for it, and is the open one from then on. Resolves to its id (undefined when refused).
+ */
+async function createFromNewChat(): Promise<string | undefined> {
+  const draft = chat().newChat;
   return reportFailure(async () => {
-    const created = await requireBridge().createConversation(model ? { model } : undefined);
-    chat().conversationUpdated(created);
-    await openConversation(created.id);
+    const bridge = requireBridge();
+    let created = await bridge.createConversation({
+      ...(draft.model ? { model: draft.model } : {}),
+      ...(draft.systemPrompt ? { systemPrompt: draft.systemPrompt } : {}),
+    });
+    if (draft.temperature !== null || draft.maxTokens !== null)
+      created = await bridge.updateConversationSettings({
+        id: created.id,
+        temperature: draft.temperature,
+        maxTokens: draft.maxTokens,
+      });
+    chat().newChatSent(created);
+    remember(OPEN_KEY, created.id);
     return created.id;
   });
+}
+
+/** The conversation to send to: the one given, or the new chat made a conversation now. */
+function conversationToSend(conversationId: string): Promise<string | undefined> {
+  return conversationId === NEW_CHAT_ID ? createFromNewChat() : Promise.resolve(conversationId);
+}
+
+let modelsRequest = 0;
+
+/**
+ * The chat models of the connection in use, for the welcome and the model chip (main keeps the
+ * list, so asking again is cheap). No chat model at all is a failure the welcome explains.
+ */
+export async function loadChatModels(): Promise<void> {
+  const request = ++modelsRequest;
+  chat().chatModelsRequested();
+  const bridge = requireBridge();
+  const active = await bridge.listConnections().then(
+    (list) => list.find((c) => c.active),
+    () => undefined,
+  );
+  const connection: ModelConnection | undefined = active && {
+    id: active.id,
+    name: active.name,
+    isDemo: active.isDemo,
+  };
+  try {
+    const list = await bridge.listModels();
+    const models = list.models.filter((m) => m.kind === 'chat');
+    if (models.length === 0)
+      throw Object.assign(new Error(t('chat.welcome.noChatModel')), { kind: 'not_found' });
+    if (request === modelsRequest)
+      chat().chatModelsLoaded({
+        status: 'ready',
+        models,
+        lastModel: list.lastModel.chat,
+        connection,
+      });
+  } catch (error) {
+    if (request === modelsRequest) chat().chatModelsFailed(failureOf(error), connection);
+  }
+}
+
+/** The model chosen in the chip: the conversation's (or the new chat's), and the last one used. */
+export async function chooseChatModel(conversationId: string, modelId: string): Promise<void> {
+  if (!(await saveConversationSettings({ id: conversationId, model: modelId }))) return;
+  await requireBridge()
+    .setLastModel({ feature: 'chat', modelId })
+    .catch(() => undefined);
+}
+
+/**
+ * A conversation without a model gets the one chosen last (or the first chat model) as soon as
+ * the list is known.
+ */
+export async function giveModelIfNone(conversation: { id: string; model: string | null }) {
+  const models = chat().chatModels;
+  if (conversation.model || conversation.id === NEW_CHAT_ID || models.status !== 'ready') return;
+  const preferred = models.lastModel ?? models.models[0]?.id;
+  if (preferred) await saveConversationSettings({ id: conversation.id, model: preferred });
+}
+
+/** Puts the right key on the connection in use after a 401, then lists its models again. */
+export async function replaceActiveKey(apiKey: string): Promise<void> {
+  const bridge = requireBridge();
+  const active = (await bridge.listConnections()).find((c) => c.active);
+  if (!active) throw new Error(t('chat.noConnection'));
+  await bridge.updateConnection({ id: active.id, changes: { apiKey } });
+  await loadChatModels();
+}
+
+/** "Try the demo relay" from the chat: it becomes the connection in use, and its models load. */
+export async function tryDemoRelay(): Promise<void> {
+  try {
+    await requireBridge().startDemoRelay();
+    await loadChatModels();
+  } catch (error) {
+    const models = chat().chatModels;
+    chat().chatModelsFailed(
+      failureOf(error),
+      models.status === 'loading' ? undefined : models.connection,
+    );
+  }
 }
 
 export async function renameConversation(id: string, title: string): Promise<void> {
@@ -240,6 +361,16 @@ export type ConversationSettings = Parameters<
 >[0];
 
 export async function saveConversationSettings(settings: ConversationSettings): Promise<boolean> {
+  if (settings.id === NEW_CHAT_ID) {
+    const { model, systemPrompt, temperature, maxTokens } = settings;
+    chat().newChatChanged({
+      ...(model === undefined ? {} : { model }),
+      ...(systemPrompt === undefined ? {} : { systemPrompt }),
+      ...(temperature === undefined ? {} : { temperature }),
+      ...(maxTokens === undefined ? {} : { maxTokens }),
+    });
+    return true;
+  }
   const saved = await reportFailure(async () => {
     chat().conversationUpdated(await requireBridge().updateConversationSettings(settings));
     return true;
@@ -270,12 +401,15 @@ export function isReplying(): boolean {
   return Object.keys(chat().streaming).length > 0;
 }
 
-export function sendMessage(
-  conversationId: string,
+/** Sends a message; the new chat's first one makes it a conversation first. */
+export async function sendMessage(
+  to: string,
   text: string,
   stream: boolean,
   attachmentIds: readonly string[] = [],
 ): Promise<boolean> {
+  const conversationId = await conversationToSend(to);
+  if (conversationId === undefined) return false;
   return afterSend(() =>
     requireBridge().sendMessage({
       conversationId,
@@ -433,11 +567,13 @@ export type CompareTarget = Parameters<
  * side until the person continues with one.
  */
 export async function compareModels(
-  conversationId: string,
+  to: string,
   text: string,
   targets: CompareTarget[],
   attachmentIds: string[] = [],
 ): Promise<boolean> {
+  const conversationId = await conversationToSend(to);
+  if (conversationId === undefined) return false;
   const sent = await reportFailure(async () => {
     const { replyIds } = await requireBridge().compareMessage({
       conversationId,

@@ -20,11 +20,11 @@ import {
   jumpToHit,
   loadAllConversations,
   loadMoreConversations,
-  newConversation,
   openConversation,
   pinConversation,
   renameConversation,
   searchMessages,
+  showNewChat,
 } from './chat-actions';
 import { useChatStore } from './chat-store';
 import type { ConversationSummary, SearchHit } from './chat-types';
@@ -61,11 +61,7 @@ export function ConversationList() {
   return (
     <aside className="chat-sidebar" aria-label={t('chat.list.label')} onKeyDown={onKeyDown}>
       <div className="chat-sidebar-actions">
-        <button
-          type="button"
-          className="button button-primary"
-          onClick={() => void newConversation()}
-        >
+        <button type="button" className="button button-primary" onClick={showNewChat}>
           {t('chat.list.new')}
         </button>
         <button type="button" className="button" onClick={() => void importConversations()}>
