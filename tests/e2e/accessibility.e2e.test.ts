@@ -170,7 +170,7 @@ describe.each(['light', 'dark'] as const)('every screen in the %s theme', (theme
     const chat = new ChatPage(shared.app.page);
     await chat.open();
     await chat.newChat();
-    await expect.poll(() => chat.model.inputValue()).toMatch(/^demo-chat/);
+    await expect.poll(() => chat.modelName()).toMatch(/^demo-chat/);
     await shared.app.page.getByRole('region', { name: 'Start a conversation' }).waitFor();
     await expectAccessible(shared.app, `${theme}: chat, the new chat`);
     // The chat options panel, open.

@@ -342,7 +342,7 @@ describe('chat history', () => {
     };
     const page = await chat({ dialogs: exportDialogs });
     await page.newChat();
-    await expect.poll(() => page.model.inputValue()).toMatch(/^demo-chat/);
+    await expect.poll(() => page.modelName()).toMatch(/^demo-chat/);
     await page.send('Export me, please');
     await expect(page.finishedReplyStatus()).resolves.toBe('complete');
     const title = 'Export me, please';
@@ -520,7 +520,7 @@ describe('chat history', () => {
     const userDataDir = await mkdtemp(join(suite.scratch, 'restart-'));
     const page = await chat({ userDataDir });
     await page.newChat();
-    await expect.poll(() => page.model.inputValue()).toMatch(/^demo-chat/);
+    await expect.poll(() => page.modelName()).toMatch(/^demo-chat/);
     await page.send('Remember this conversation');
     await expect(page.finishedReplyStatus()).resolves.toBe('complete');
     await page.sidebar.getByText('Remember this conversation').waitFor({ timeout: 8000 });

@@ -251,20 +251,20 @@ describe('chat view', () => {
     const relay = heldChat();
     const page = await chatWith(relay, { width: 900, height: 650 });
     const header = page.page.locator('.chat-header');
-    const chip = header.getByLabel('Chat model');
-    await expect.poll(() => chip.inputValue()).toMatch(/^demo-chat/);
-    // The model choice is the chip: another model, kept for the conversation.
-    const models = await chip.locator('option').allTextContents();
-    const other = models.find((id) => id.startsWith('demo-chat') && id !== 'demo-chat-mini');
-    expect(models).toContain('demo-chat-mini');
-    await chip.selectOption(other === (await chip.inputValue()) ? 'demo-chat-mini' : other!);
-    const chosen = await chip.inputValue();
+    await expect.poll(() => page.modelName()).toMatch(/^demo-chat/);
+    // The model choice is the chip: another model, kept for the conversation its first message
+    // makes.
+    const other = (await page.modelName()) === 'demo-chat-mini' ? 'demo-chat' : 'demo-chat-mini';
+    await page.chooseModel(other);
+    relay.script('Which model is this?', 'This one.');
+    await page.send('Which model is this?');
+    await expect(page.finishedReplyStatus()).resolves.toBe('complete');
     await expect
       .poll(async () => {
         const [open] = await suite.app.services.handlers.listConversations(undefined, SENDER);
         return open?.model;
       })
-      .toBe(chosen);
+      .toBe(other);
     await expect(header.locator('.chat-model-chip').isVisible()).resolves.toBe(true);
 
     // Chat options, by keyboard: the panel takes the focus, Escape closes it and gives it back.
@@ -291,7 +291,10 @@ describe('chat view', () => {
     await page.message.press('Control+Enter');
     await expect(page.finishedReplyStatus()).resolves.toBe('complete');
     await expect(
-      page.page.locator('article.chat-message[data-role="user"] .chat-user-text').textContent(),
+      page.page
+        .locator('article.chat-message[data-role="user"] .chat-user-text')
+        .last()
+        .textContent(),
     ).resolves.toContain('Two');
     // A click outside closes the panel too; the choice is kept.
     await button.click();
@@ -319,7 +322,10 @@ describe('chat view', () => {
     await expect(welcome.count()).resolves.toBe(0);
     await expect.poll(() => page.sidebar.locator('.chat-conversation').count()).toBe(1);
     await expect(
-      page.page.locator('article.chat-message[data-role="user"] .chat-user-text').textContent(),
+      page.page
+        .locator('article.chat-message[data-role="user"] .chat-user-text')
+        .last()
+        .textContent(),
     ).resolves.toBe(prompt);
   });
 

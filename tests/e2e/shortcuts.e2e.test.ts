@@ -64,7 +64,7 @@ describe('keyboard shortcuts (Control on Linux)', () => {
     const { chat } = await connected();
     await suite.app.page.keyboard.press('Control+n');
     await chat.message.waitFor();
-    await expect.poll(() => chat.model.inputValue()).toMatch(/^demo-chat/);
+    await expect.poll(() => chat.modelName()).toMatch(/^demo-chat/);
     suite.relay.setFaults({ stallAfterHeaders: true });
     await chat.send('Wait for me');
     await chat.lastReply().waitFor();
@@ -181,7 +181,7 @@ describe('commands from the application menu', () => {
     await expect.poll(() => shortcuts.focused()).toMatchObject({ label: 'Search messages' });
 
     await chat.message.waitFor();
-    await expect.poll(() => chat.model.inputValue()).toMatch(/^demo-chat/);
+    await expect.poll(() => chat.modelName()).toMatch(/^demo-chat/);
     suite.relay.setFaults({ stallAfterHeaders: true });
     await chat.send('Wait for me');
     await chat.lastReply().waitFor();

@@ -6,8 +6,10 @@ import { failureOf } from '../../lib/errors';
 import { requireBridge } from '../../lib/relay-bridge';
 import { recall, remember } from '../../lib/session-memory';
 import { showSavedToast, showToast } from '../../lib/toasts';
+import { selectConnection } from '../connect/connect-actions';
 import { NEW_CHAT_ID, useChatStore, type ModelConnection } from './chat-store';
 import { CONVERSATION_PAGE } from './conversation-pages';
+import { useModelChoiceStore } from './model-choice-store';
 import {
   discardStreamDeltas,
   flushStreamDeltas,
@@ -238,6 +240,13 @@ async function createFromNewChat(): Promise<string | undefined> {
   });
 }
 
+/** A send puts the conversation's model first among the picker's recent models. */
+function rememberModelUsed(conversationId: string): void {
+  const model = chat().conversations.find((c) => c.id === conversationId)?.model;
+  const connectionId = activeConnectionId();
+  if (model && connectionId) useModelChoiceStore.getState().modelUsed({ connectionId, model });
+}
+
 /** The conversation to send to: the one given, or the new chat made a conversation now. */
 function conversationToSend(conversationId: string): Promise<string | undefined> {
   return conversationId === NEW_CHAT_ID ? createFromNewChat() : Promise.resolve(conversationId);
@@ -285,6 +294,62 @@ export async function chooseChatModel(conversationId: string, modelId: string): 
   await requireBridge()
     .setLastModel({ feature: 'chat', modelId })
     .catch(() => undefined);
+}
+
+/** The connection in use, as the chat's models were last listed from it. */
+function activeConnectionId(): string | undefined {
+  const models = chat().chatModels;
+  return models.status === 'loading' ? undefined : models.connection?.id;
+}
+
+/**
+ * The chat models of every other saved connection, for the model picker: listed as it opens
+ * (main keeps each list), each connection on its own, so one that cannot be reached holds up
+ * none of the others.
+ */
+export async function loadOtherChatModels(): Promise<void> {
+  const bridge = requireBridge();
+  const connections = await bridge.listConnections().catch(() => []);
+  const others = connections
+    .filter((c) => !c.active)
+    .map((c) => ({ id: c.id, name: c.name, isDemo: c.isDemo }));
+  const choice = useModelChoiceStore.getState();
+  choice.othersRequested(others);
+  await Promise.all(
+    others.map(async (connection) => {
+      try {
+        const list = await bridge.listModels({ connectionId: connection.id });
+        choice.othersLoaded(
+          connection.id,
+          list.models.filter((m) => m.kind === 'chat'),
+        );
+      } catch (error) {
+        choice.othersFailed(connection.id, failureOf(error));
+      }
+    }),
+  );
+}
+
+/**
+ * A model chosen in the picker. One of another connection makes that connection the one in use
+ * (the chat asks the connection in use), and the models are listed again from it.
+ */
+export async function chooseModelOn(
+  conversationId: string,
+  connectionId: string,
+  modelId: string,
+): Promise<void> {
+  if (connectionId !== activeConnectionId()) {
+    const switched = await reportFailure(async () => {
+      await selectConnection(connectionId);
+      return true;
+    });
+    if (!switched) return;
+    await loadChatModels();
+    void loadOtherChatModels();
+  }
+  await chooseChatModel(conversationId, modelId);
+  useModelChoiceStore.getState().modelUsed({ connectionId, model: modelId });
 }
 
 /**
@@ -410,6 +475,7 @@ export async function sendMessage(
 ): Promise<boolean> {
   const conversationId = await conversationToSend(to);
   if (conversationId === undefined) return false;
+  rememberModelUsed(conversationId);
   return afterSend(() =>
     requireBridge().sendMessage({
       conversationId,

@@ -3,9 +3,9 @@ import { Icon } from '../../components/icon';
 import { PopoverButton } from '../../components/popover-button';
 import { useT } from '../../i18n/i18n';
 import { relayBridge } from '../../lib/relay-bridge';
-import { chooseChatModel, giveModelIfNone } from './chat-actions';
 import { NEW_CHAT_ID, useChatStore } from './chat-store';
 import type { ConversationSummary } from './chat-types';
+import { ModelPicker } from './model-picker';
 import { ConversationCostSummary } from './reply-cost';
 
 /** The knowledge bases the conversation asks with, loaded after the chat screen. */
@@ -47,7 +47,7 @@ export function ChatHeader({
       {conversation && !drafting && <ConversationCostSummary conversation={conversation} />}
       {ready && conversation && (
         <>
-          <ModelChip conversation={conversation} />
+          <ModelPicker conversation={conversation} />
           {!drafting && (
             <Suspense fallback={null}>
               <KnowledgeChip conversationId={conversation.id} />
@@ -93,43 +93,6 @@ function PromptOrigin({ conversationId }: { conversationId: string }) {
       {origin.icon && <span aria-hidden="true">{origin.icon} </span>}
       <span className="chat-prompt-origin-name">{origin.name}</span>
     </p>
-  );
-}
-
-/**
- * The conversation's model, as a chip that is the model choice itself. A conversation without a
- * model gets the one last used for chat (or the first chat model) as soon as the list is known.
- */
-function ModelChip({ conversation }: { conversation: ConversationSummary }) {
-  const t = useT();
-  const chatModels = useChatStore((s) => s.chatModels);
-  const models = chatModels.status === 'ready' ? chatModels.models : [];
-
-  useEffect(() => {
-    void giveModelIfNone(conversation);
-  }, [conversation.id, conversation.model, chatModels]);
-
-  return (
-    <label className="chat-model-chip" title={t('chat.model.chipTitle')}>
-      <Icon name="models" />
-      <select
-        aria-label={t('chat.model.label')}
-        value={conversation.model ?? ''}
-        data-unset={conversation.model ? undefined : true}
-        onChange={(event) => void chooseChatModel(conversation.id, event.target.value)}
-      >
-        {!conversation.model && <option value="">{t('chat.model.choose')}</option>}
-        {conversation.model && !models.some((m) => m.id === conversation.model) && (
-          <option value={conversation.model}>{conversation.model}</option>
-        )}
-        {models.map((model) => (
-          <option key={model.id} value={model.id}>
-            {model.id}
-          </option>
-        ))}
-      </select>
-      <Icon name="chevron-down" />
-    </label>
   );
 }
 
