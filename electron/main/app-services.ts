@@ -328,6 +328,7 @@ async function openServices(options: AppServicesOptions): Promise<SessionService
       const id = await connections.activeId();
       return id === undefined ? undefined : { id, client: await clientFor(id) };
     },
+    clientFor: (id) => clientFor(id),
   });
 
   const db = await openDatabase({ path: databasePath(options.userDataDir) });

@@ -35,6 +35,7 @@ export const SHORTCUT_COMMANDS = [
   'showEmbeddings',
   'showImages',
   'showShortcuts',
+  'focusNotice',
 ] as const;
 export type ShortcutCommand = (typeof SHORTCUT_COMMANDS)[number];
 
@@ -84,6 +85,13 @@ export const SHORTCUTS: readonly Shortcut[] = [
     group: 'General',
     scope: 'command',
     keys: [mod('/'), { key: '?' }],
+  },
+  {
+    id: 'focusNotice',
+    label: 'Go to the latest notice',
+    group: 'General',
+    scope: 'command',
+    keys: [{ key: 'F6' }],
   },
   { id: 'showChat', label: 'Go to Chat', group: 'Screens', scope: 'command', keys: [mod('1')] },
   {

@@ -226,12 +226,11 @@ export const chatTransport: Benchmark = {
           const chat = new ChatPage(page);
           await chat.open();
           await chat.newChat();
-          for (let wait = 0; (await chat.model.inputValue()) === ''; wait++) {
+          for (let wait = 0; (await chat.model.getAttribute('data-unset')) !== null; wait++) {
             if (wait > 200) throw new Error('No chat model was offered');
             await page.waitForTimeout(25);
           }
-          if ((await chat.model.inputValue()) !== 'demo-chat')
-            await chat.model.selectOption('demo-chat');
+          if ((await chat.modelName()) !== 'demo-chat') await chat.chooseModel('demo-chat');
 
           const offset = await clockOffset(page);
           // Every commit that changes the end of the reply's rendered text: when, and that end.

@@ -171,7 +171,7 @@ describe('attaching files to a message', () => {
     const corrupt = join(dir, 'broken.png');
     await writeFile(corrupt, Buffer.from('\x89PNG\r\n\x1a\n this is not the rest of a PNG'));
     const page = await suite.connected(ChatPage, { dialogs: dialogs([[corrupt, photo]], []) });
-    await page.model.selectOption('demo-chat');
+    await page.chooseModel('demo-chat');
     await page.page.getByRole('button', { name: 'Attach files' }).click();
     const chips = page.page.getByRole('list', { name: 'Attached files' });
     await expect.poll(() => chips.getByRole('listitem').count(), { timeout: 10_000 }).toBe(1);
@@ -195,7 +195,7 @@ describe('attaching files to a message', () => {
     await expect(page.page.locator('article.chat-message').count()).resolves.toBe(0);
 
     // The vision model measures it.
-    await page.model.selectOption('demo-vision');
+    await page.chooseModel('demo-vision');
     await page.send('What colour is this?');
     await expect(page.finishedReplyStatus()).resolves.toBe('complete');
     const reply = await page.lastReply().textContent();

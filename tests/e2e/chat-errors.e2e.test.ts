@@ -30,15 +30,17 @@ function countingChats(): { fetch: FetchLike; count(): number } {
 
 describe('chat errors', () => {
   it('400: names the parameter the relay refused (a model it no longer has)', async () => {
-    const page = await chat();
-    // The conversation keeps a model the relay has since retired.
-    const [conversation] = await suite.app.services.handlers.listConversations(undefined, SENDER);
-    await suite.app.services.handlers.updateConversationSettings(
-      { id: conversation!.id, model: 'demo-chat-retired' },
-      SENDER,
-    );
-    await page.openConversation(conversation!.title);
-    await expect.poll(() => page.model.inputValue()).toBe('demo-chat-retired');
+    // A conversation that keeps a model the relay has since retired.
+    const page = await chat({
+      seed: async (app) => {
+        await app.services.handlers.createConversation(
+          { title: 'Poems', model: 'demo-chat-retired' },
+          SENDER,
+        );
+      },
+    });
+    await page.openConversation('Poems');
+    await expect.poll(() => page.modelName()).toBe('demo-chat-retired');
     await page.send('Hello?');
     await expect(page.finishedReplyStatus()).resolves.toBe('error');
     const alert = page.replyAlert();
@@ -51,8 +53,8 @@ describe('chat errors', () => {
     await expect(alert.getByRole('button', { name: 'Retry' }).count()).resolves.toBe(0);
 
     // Choosing a model the relay has, then regenerating, works.
-    await page.model.selectOption({ index: 1 });
-    await expect.poll(() => page.model.inputValue()).toMatch(/^demo-chat/);
+    await page.chooseModel('demo-chat');
+    await expect.poll(() => page.modelName()).toMatch(/^demo-chat/);
     await page.lastReply().getByRole('button', { name: 'Regenerate' }).click();
     await expect(page.finishedReplyStatus()).resolves.toBe('complete');
   });

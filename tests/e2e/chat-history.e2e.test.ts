@@ -329,7 +329,7 @@ describe('chat history', () => {
     };
     const page = await chat({ dialogs: exportDialogs });
     await page.newChat();
-    await expect.poll(() => page.model.inputValue()).toMatch(/^demo-chat/);
+    await expect.poll(() => page.modelName()).toMatch(/^demo-chat/);
     await page.send('Export me, please');
     await expect(page.finishedReplyStatus()).resolves.toBe('complete');
     const title = 'Export me, please';
@@ -478,7 +478,8 @@ describe('chat history', () => {
       .toEqual(['Beta plans', 'Gamma, renamed', 'Alpha notes']);
     await expect.poll(() => again.focused()).toEqual({ role: null, text: 'Gamma, renamed' });
 
-    // Delete from the menu (End goes to it): the row goes, focus is on Undo, and Undo brings it back.
+    // Delete from the menu (End goes to it): the row goes, focus goes to the row beside it, and
+    // Undo, in a notice that F6 reaches, brings it back.
     await again.sidebar
       .locator('.chat-conversation-open')
       .filter({ hasText: 'Alpha notes' })
@@ -490,7 +491,11 @@ describe('chat history', () => {
     await expect
       .poll(() => titlesAgain.allTextContents())
       .toEqual(['Beta plans', 'Gamma, renamed']);
-    const undo = again.sidebar.getByRole('button', { name: 'Undo' });
+    await expect.poll(() => again.focused()).toEqual({ role: null, text: 'Gamma, renamed' });
+    await keysAgain.press('F6');
+    const undo = again.page
+      .getByRole('status', { name: 'Notifications' })
+      .getByRole('button', { name: 'Undo' });
     await expect.poll(() => again.isFocused(undo)).toBe(true);
     await keysAgain.press('Enter');
     await expect
@@ -502,7 +507,7 @@ describe('chat history', () => {
     const userDataDir = await mkdtemp(join(suite.scratch, 'restart-'));
     const page = await chat({ userDataDir });
     await page.newChat();
-    await expect.poll(() => page.model.inputValue()).toMatch(/^demo-chat/);
+    await expect.poll(() => page.modelName()).toMatch(/^demo-chat/);
     await page.send('Remember this conversation');
     await expect(page.finishedReplyStatus()).resolves.toBe('complete');
     await page.sidebar.getByText('Remember this conversation').waitFor({ timeout: 8000 });

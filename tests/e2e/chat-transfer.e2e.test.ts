@@ -210,7 +210,7 @@ describe('exporting several conversations and importing the zip', () => {
       },
     });
     await page.ready();
-    await page.model.selectOption('demo-vision');
+    await page.chooseModel('demo-vision');
     await page.page.getByRole('button', { name: 'Attach files' }).click();
     const chips = page.page.getByRole('list', { name: 'Attached files' });
     await expect.poll(() => chips.getByRole('listitem').count(), { timeout: 10_000 }).toBe(2);

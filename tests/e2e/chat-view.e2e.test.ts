@@ -251,20 +251,20 @@ describe('chat view', () => {
     const relay = heldChat();
     const page = await chatWith(relay, { width: 900, height: 650 });
     const header = page.page.locator('.chat-header');
-    const chip = header.getByLabel('Chat model');
-    await expect.poll(() => chip.inputValue()).toMatch(/^demo-chat/);
-    // The model choice is the chip: another model, kept for the conversation.
-    const models = await chip.locator('option').allTextContents();
-    const other = models.find((id) => id.startsWith('demo-chat') && id !== 'demo-chat-mini');
-    expect(models).toContain('demo-chat-mini');
-    await chip.selectOption(other === (await chip.inputValue()) ? 'demo-chat-mini' : other!);
-    const chosen = await chip.inputValue();
+    await expect.poll(() => page.modelName()).toMatch(/^demo-chat/);
+    // The model choice is the chip: another model, kept for the conversation its first message
+    // makes.
+    const other = (await page.modelName()) === 'demo-chat-mini' ? 'demo-chat' : 'demo-chat-mini';
+    await page.chooseModel(other);
+    relay.script('Which model is this?', 'This one.');
+    await page.send('Which model is this?');
+    await expect(page.finishedReplyStatus()).resolves.toBe('complete');
     await expect
       .poll(async () => {
         const [open] = await suite.app.services.handlers.listConversations(undefined, SENDER);
         return open?.model;
       })
-      .toBe(chosen);
+      .toBe(other);
     await expect(header.locator('.chat-model-chip').isVisible()).resolves.toBe(true);
 
     // Chat options, by keyboard: the panel takes the focus, Escape closes it and gives it back.
@@ -291,7 +291,10 @@ describe('chat view', () => {
     await page.message.press('Control+Enter');
     await expect(page.finishedReplyStatus()).resolves.toBe('complete');
     await expect(
-      page.page.locator('article.chat-message[data-role="user"] .chat-user-text').textContent(),
+      page.page
+        .locator('article.chat-message[data-role="user"] .chat-user-text')
+        .last()
+        .textContent(),
     ).resolves.toContain('Two');
     // A click outside closes the panel too; the choice is kept.
     await button.click();
@@ -302,7 +305,7 @@ describe('chat view', () => {
     await page.setChatOption('Enter sends', true);
   });
 
-  it('with no conversation, offers three suggestions that start a chat with the message box filled', async () => {
+  it('with no conversation, offers three suggestions that fill the message box of the new chat', async () => {
     const page = await suite.connected(ChatPage, { ready: false });
     const welcome = page.page.getByRole('region', { name: 'Start a conversation' });
     await expect.poll(() => welcome.textContent()).toMatch(/Replies come from demo-chat/);
@@ -310,21 +313,19 @@ describe('chat view', () => {
     await expect(suggestions.count()).resolves.toBe(3);
     const prompt = await suggestions.nth(1).locator('.chat-suggestion-prompt').textContent();
     await suggestions.nth(1).click();
-    // A new conversation, the suggestion in its message box, ready to edit or send.
+    // The suggestion in the message box, ready to edit or send; nothing is made until it is sent.
     await expect.poll(() => page.message.inputValue()).toBe(prompt);
     await expect.poll(() => page.isFocused(page.message)).toBe(true);
-    await expect(page.sidebar.getByText('New conversation').count()).resolves.toBe(1);
-    // The empty conversation shows its model and the suggestions, not a blank pane.
-    const fresh = page.page.getByRole('region', { name: 'Ask anything' });
-    await expect.poll(() => fresh.textContent()).toMatch(/Replies come from demo-chat/);
-    await expect(
-      fresh.getByRole('list', { name: 'Suggestions' }).getByRole('button').count(),
-    ).resolves.toBe(3);
+    await expect(page.sidebar.locator('.chat-conversation').count()).resolves.toBe(0);
     await page.message.press('Enter');
     await expect(page.finishedReplyStatus()).resolves.toBe('complete');
-    await expect(fresh.count()).resolves.toBe(0);
+    await expect(welcome.count()).resolves.toBe(0);
+    await expect.poll(() => page.sidebar.locator('.chat-conversation').count()).toBe(1);
     await expect(
-      page.page.locator('article.chat-message[data-role="user"] .chat-user-text').textContent(),
+      page.page
+        .locator('article.chat-message[data-role="user"] .chat-user-text')
+        .last()
+        .textContent(),
     ).resolves.toBe(prompt);
   });
 

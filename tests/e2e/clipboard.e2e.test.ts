@@ -30,7 +30,7 @@ describe('copying', () => {
     const chat = new ChatPage(app.page);
     await chat.open();
     await chat.newChat();
-    await expect.poll(() => chat.model.inputValue()).toMatch(/^demo-chat/);
+    await expect.poll(() => chat.modelName()).toMatch(/^demo-chat/);
     await chat.send('Show me a TypeScript example');
     await expect.poll(() => chat.finishedReplyStatus(), { timeout: 20_000 }).toBe('complete');
 

@@ -42,13 +42,21 @@ describe('keyboard shortcuts (Control on Linux)', () => {
     await chat.message.waitFor();
     await expect(shortcuts.currentScreen()).resolves.toBe('Chat');
     await expect.poll(() => shortcuts.focused()).toMatchObject({ label: 'Message' });
+    // The new chat becomes a conversation at its first message, not before.
     const conversations = chat.sidebar.locator('.chat-conversation');
+    await expect(conversations.count()).resolves.toBe(0);
+    await expect.poll(() => chat.modelName()).toMatch(/^demo-chat/);
+    await chat.send('A first message');
+    await expect(chat.finishedReplyStatus()).resolves.toBe('complete');
     await expect.poll(() => conversations.count()).toBe(1);
 
     // Again from inside the message box: a Control combination is never typing.
+    await chat.message.focus();
     await suite.app.page.keyboard.press('Control+n');
-    await expect.poll(() => conversations.count()).toBe(2);
+    await expect.poll(() => chat.replies().count()).toBe(0);
     await expect.poll(() => shortcuts.focused()).toMatchObject({ label: 'Message' });
+    await expect(chat.message.inputValue()).resolves.toBe('');
+    await expect(conversations.count()).resolves.toBe(1);
   });
 
   it('focuses the conversation search', async () => {
@@ -64,7 +72,7 @@ describe('keyboard shortcuts (Control on Linux)', () => {
     const { chat } = await connected();
     await suite.app.page.keyboard.press('Control+n');
     await chat.message.waitFor();
-    await expect.poll(() => chat.model.inputValue()).toMatch(/^demo-chat/);
+    await expect.poll(() => chat.modelName()).toMatch(/^demo-chat/);
     suite.relay.setFaults({ stallAfterHeaders: true });
     await chat.send('Wait for me');
     await chat.lastReply().waitFor();
@@ -181,7 +189,7 @@ describe('commands from the application menu', () => {
     await expect.poll(() => shortcuts.focused()).toMatchObject({ label: 'Search messages' });
 
     await chat.message.waitFor();
-    await expect.poll(() => chat.model.inputValue()).toMatch(/^demo-chat/);
+    await expect.poll(() => chat.modelName()).toMatch(/^demo-chat/);
     suite.relay.setFaults({ stallAfterHeaders: true });
     await chat.send('Wait for me');
     await chat.lastReply().waitFor();

@@ -122,7 +122,7 @@ describe.each(LEGS)('the tour in the $theme theme, in $language', (leg) => {
   async function chatNames(): Promise<string[]> {
     const conversations = await shared.app.services.handlers.listConversations(undefined, SENDER);
     const models = await page()
-      .locator('.chat-model-chip option, .chat-compare-target option')
+      .locator('.chat-model-name, .chat-compare-target option')
       .allTextContents();
     return [...conversations.map((c) => c.title), ...new Set(models)];
   }
@@ -401,7 +401,7 @@ describe.each(LEGS)('the tour in the $theme theme, in $language', (leg) => {
 
       await page().locator('.chat-sidebar-actions .button-primary').click();
       await expect
-        .poll(() => page().getByLabel(say('Chat model')).inputValue())
+        .poll(() => page().locator('.chat-header .chat-model-name').textContent())
         .toMatch(/^demo-chat/);
       await message.fill(SIMILARITY_PROMPT);
       await message.press('Enter');
@@ -461,12 +461,12 @@ describe.each(LEGS)('the tour in the $theme theme, in $language', (leg) => {
     'chat: an empty conversation, its options, and a reply that failed',
     async () => {
       const chat = new ChatPage(page());
-      // A new, empty chat: the model that will answer and the three suggestions.
+      // A new chat, not yet a conversation: the model that will answer and the three suggestions.
       await page().locator('.chat-sidebar-actions .button-primary').click();
       await expect.poll(() => page().locator('.chat-suggestion').count()).toBe(3);
       await page().locator('.chat-welcome-model').waitFor();
       await page()
-        .getByRole('region', { name: say('Ask anything') })
+        .getByRole('region', { name: say('Start a conversation') })
         .waitFor();
       await check('chat, an empty conversation', {
         columns: CHAT,

@@ -65,7 +65,7 @@ describe('prices and usage', () => {
     const chat = new ChatPage(page);
     await chat.open();
     await chat.ready();
-    await chat.model.selectOption('demo-chat');
+    await chat.chooseModel('demo-chat');
     await chat.send('What does a token cost?');
     await expect(chat.finishedReplyStatus()).resolves.toBe('complete');
     await expect(chat.lastReply().locator('.chat-cost').textContent()).resolves.toMatch(
@@ -76,7 +76,7 @@ describe('prices and usage', () => {
       .toMatch(/tokens\$0\.\d+$/);
 
     // A reply of a model without a price: its cost is unknown, and so is part of the total.
-    await chat.model.selectOption('demo-chat-mini');
+    await chat.chooseModel('demo-chat-mini');
     await chat.send('And this one?');
     await expect.poll(() => chat.replies().count()).toBe(2);
     await expect(chat.finishedReplyStatus()).resolves.toBe('complete');

@@ -119,6 +119,30 @@ describe('app services over the router', () => {
     expect((await relayApi.listModels({ refresh: true })).models.length).toBeGreaterThan(0);
   });
 
+  it("lists another saved connection's models without making it the one in use", async () => {
+    const relayApi = await open();
+    const first = await relayApi.createConnection({
+      name: 'First',
+      baseUrl: relay.url,
+      apiKey: KEY,
+    });
+    const wrong = await relayApi.createConnection({
+      name: 'Wrong key',
+      baseUrl: relay.url,
+      apiKey: 'sk-demo-wrong-000000',
+    });
+    await relayApi.selectConnection({ id: first.id });
+    const other = await relayApi.listModels({ connectionId: first.id });
+    expect(other.connectionId).toBe(first.id);
+    expect(other.models.some((m) => m.id === 'demo-chat')).toBe(true);
+    // Another connection's refusal is its own; the one in use stays as it was.
+    await expect(relayApi.listModels({ connectionId: wrong.id })).rejects.toMatchObject({
+      kind: 'unauthorized',
+    });
+    expect((await relayApi.listConnections()).find((c) => c.active)?.id).toBe(first.id);
+    expect((await relayApi.listModels()).connectionId).toBe(first.id);
+  });
+
   it('a drained balance gives insufficient_balance', async () => {
     const relayApi = await open();
     await relayApi.createConnection({ name: 'Local', baseUrl: relay.url, apiKey: KEY });

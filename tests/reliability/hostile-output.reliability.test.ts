@@ -193,7 +193,7 @@ async function lastReplyId(): Promise<string | null> {
 
 async function newChat(): Promise<void> {
   await page.newChat();
-  await expect.poll(() => page.model.inputValue()).toMatch(/^demo-chat/);
+  await expect.poll(() => page.modelName()).toMatch(/^demo-chat/);
 }
 
 /** Sends every batch in the open conversation, scanning each reply once it is finished. */

@@ -227,7 +227,7 @@ describe.each(['light', 'dark'] as const)('screenshots in the %s theme', (theme)
     await chat.open();
     for (const prompt of [...EARLIER_CHATS, SIMILARITY_PROMPT]) {
       await chat.newChat();
-      await expect.poll(() => chat.model.inputValue()).toMatch(/^demo-chat/);
+      await expect.poll(() => chat.modelName()).toMatch(/^demo-chat/);
       await chat.send(prompt);
       await expect(chat.finishedReplyStatus()).resolves.toBe('complete');
     }

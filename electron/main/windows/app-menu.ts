@@ -126,6 +126,7 @@ export function appMenuTemplate(options: AppMenuOptions): MenuItemConstructorOpt
       command('showImages', 'menu.showImages'),
       separator,
       command('toggleConversations', 'menu.toggleConversations'),
+      command('focusNotice', 'menu.focusNotice'),
       separator,
       role('resetZoom', 'menu.resetZoom'),
       role('zoomIn', 'menu.zoomIn'),

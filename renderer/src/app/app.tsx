@@ -340,6 +340,7 @@ function Shell({ screen, onScreen, onShortcuts, link, onLinkDone }: ScreenProps)
   const active = useConnectStore(selectActiveConnection);
   const health = useConnectStore(selectActiveHealth);
   const toasts = useToastStore((state) => state.toasts);
+  const toastFocusAsks = useToastStore((state) => state.focusAsks);
   const appVersion = relayBridge()?.appVersion;
   const main = useRef<HTMLElement>(null);
   const shown = useRef(screen);
@@ -467,8 +468,13 @@ function Shell({ screen, onScreen, onShortcuts, link, onLinkDone }: ScreenProps)
             />
           )}
         </Suspense>
-        <ToastRegion toasts={toasts} onDismiss={dismissToast} onHold={holdToast} />
       </main>
+      <ToastRegion
+        toasts={toasts}
+        onDismiss={dismissToast}
+        onHold={holdToast}
+        focusAsks={toastFocusAsks}
+      />
     </div>
   );
 }

@@ -1,5 +1,6 @@
 /** What each shortcut command does in the shell: the one place that reaches into the features. */
 import type { ShortcutCommand } from '../../../electron/shared/shortcuts';
+import { focusNewestToast } from '../lib/toasts';
 import type { ScreenId } from './screens';
 import { focusWhenShown, useShortcutCommands } from './shortcuts';
 
@@ -43,11 +44,11 @@ async function chatListSettled(): Promise<void> {
 }
 
 async function startNewChat(switching: boolean) {
-  // Created before the list arrives, it would be dropped from the list that then arrives.
+  // After the chat screen has reopened what it reopens at its start, not before.
   if (switching) await chatListSettled();
-  const { newConversation } = await chat();
-  const id = await newConversation();
-  if (id) await focusWhenShown('.chat-composer textarea');
+  const { showNewChat } = await chat();
+  showNewChat();
+  await focusWhenShown('.chat-composer textarea');
 }
 
 /** Shows a conversation made elsewhere (a quick ask continued in the app) in Chat. */
@@ -104,6 +105,9 @@ export function useAppShortcuts({
         break;
       case 'stopGenerating':
         void chat().then(({ stopStreaming }) => stopStreaming());
+        break;
+      case 'focusNotice':
+        focusNewestToast();
         break;
       case 'toggleConversations':
         onScreen('chat');

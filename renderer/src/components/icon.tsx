@@ -95,6 +95,27 @@ const PATHS = {
     </>
   ),
   continue: <path d="M7 5l6 5-6 5z" />,
+  branch: (
+    <>
+      <circle cx="6" cy="4.5" r="1.75" />
+      <circle cx="6" cy="15.5" r="1.75" />
+      <circle cx="14" cy="6" r="1.75" />
+      <path d="M6 6.25v7.5M14 7.75c0 3.5-8 2.5-8 6" />
+    </>
+  ),
+  /** A model that reads images. */
+  eye: (
+    <>
+      <path d="M2.5 10s2.75-5 7.5-5 7.5 5 7.5 5-2.75 5-7.5 5-7.5-5-7.5-5z" />
+      <circle cx="10" cy="10" r="2.25" />
+    </>
+  ),
+  clock: (
+    <>
+      <circle cx="10" cy="10" r="6.5" />
+      <path d="M10 6.5V10l2.5 1.5" />
+    </>
+  ),
   'arrow-down': <path d="M10 4v11.5M5 10.5l5 5 5-5" />,
   sidebar: (
     <>

@@ -5,6 +5,7 @@
  * Any feature calls `showToast`; the shell shows them (components/toast-region.tsx).
  */
 import { create } from 'zustand';
+import { t } from '../i18n/i18n';
 import { failureOf } from './errors';
 import { requireBridge } from './relay-bridge';
 
@@ -20,23 +21,36 @@ export interface Toast {
   action?: ToastAction | undefined;
 }
 
-/** How long a toast stays: longer when it offers an action, so there is time to take it. */
+/**
+ * How long a toast stays: longer when it offers an action (an Undo, "Show in folder"), so there
+ * is time to take it, yet gone in seconds. It waits while the pointer or the focus is on it.
+ */
 export const TOAST_MS = 5000;
-export const TOAST_WITH_ACTION_MS = 9000;
+export const TOAST_WITH_ACTION_MS = 8000;
 /** At most this many at once; a newer one pushes out the oldest. */
 const MAX_TOASTS = 3;
 
 interface ToastState {
   toasts: Toast[];
+  /** Counts the asks to take the keyboard to the newest toast (F6): the region follows it. */
+  focusAsks: number;
   shown(toast: Toast): void;
   dismissed(id: number): void;
+  focusAsked(): void;
 }
 
 export const useToastStore = create<ToastState>()((set) => ({
   toasts: [],
+  focusAsks: 0,
   shown: (toast) => set((state) => ({ toasts: [...state.toasts, toast].slice(-MAX_TOASTS) })),
   dismissed: (id) => set((state) => ({ toasts: state.toasts.filter((t) => t.id !== id) })),
+  focusAsked: () => set((state) => ({ focusAsks: state.focusAsks + 1 })),
 }));
+
+/** Takes the keyboard to the newest toast's action (the "Go to the latest notice" command). */
+export function focusNewestToast(): void {
+  useToastStore.getState().focusAsked();
+}
 
 let nextId = 1;
 const timers = new Map<number, ReturnType<typeof setTimeout>>();
@@ -76,8 +90,9 @@ export function holdToast(id: number, held: boolean): void {
   if (held) {
     clearTimeout(timers.get(id));
     timers.delete(id);
-  } else if (useToastStore.getState().toasts.some((t) => t.id === id)) {
-    schedule(id, TOAST_MS);
+  } else {
+    const toast = useToastStore.getState().toasts.find((shown) => shown.id === id);
+    if (toast) schedule(id, toast.action ? TOAST_WITH_ACTION_MS : TOAST_MS);
   }
 }
 
@@ -89,7 +104,7 @@ export function showSavedToast(text: string, path: string | undefined): void {
   if (path === undefined) return;
   showToast(text, {
     action: {
-      label: 'Show in folder',
+      label: t('toast.showInFolder'),
       run: () => {
         void requireBridge()
           .showSavedFile({ path })

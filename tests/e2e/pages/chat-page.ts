@@ -11,7 +11,7 @@ export class ChatPage {
   constructor(readonly page: Page) {
     this.sidebar = page.getByRole('complementary', { name: 'Conversations' });
     this.message = page.getByLabel('Message', { exact: true });
-    this.model = page.getByLabel('Chat model');
+    this.model = page.getByRole('button', { name: /^Chat model: / });
     this.search = page.getByLabel('Search messages');
   }
 
@@ -26,7 +26,30 @@ export class ChatPage {
   /** A new conversation, its message box shown and a demo chat model chosen. */
   async ready(): Promise<void> {
     await this.newChat();
-    await expect.poll(() => this.model.inputValue()).toMatch(/^demo-chat/);
+    await expect.poll(() => this.modelName()).toMatch(/^demo-chat/);
+  }
+
+  /** The model the chip shows (the open conversation's, or the new chat's). */
+  async modelName(): Promise<string> {
+    return (await this.model.locator('.chat-model-name').textContent()) ?? '';
+  }
+
+  /** The model picker, open. */
+  picker(): Locator {
+    return this.page.getByRole('dialog', { name: 'Choose a chat model' });
+  }
+
+  /** Chooses a model of the connection in use (or of `connection`) in the picker. */
+  async chooseModel(model: string, connection?: string): Promise<void> {
+    if ((await this.model.getAttribute('aria-expanded')) !== 'true') await this.model.click();
+    const picker = this.picker();
+    await picker.getByRole('combobox').fill(model);
+    const group = picker.getByRole('group', {
+      name: connection ?? /\(in use\)$/,
+    });
+    await group.locator(`[role="option"][data-model="${model}"]`).click();
+    await picker.waitFor({ state: 'detached' });
+    await expect.poll(() => this.modelName()).toBe(model);
   }
 
   async newChat(): Promise<void> {

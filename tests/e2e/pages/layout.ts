@@ -52,3 +52,85 @@ export async function cutOff(page: Page, container: string): Promise<string[]> {
     return found;
   }, container);
 }
+
+interface TextNode {
+  nodeType: number;
+  textContent: string | null;
+}
+interface Rect {
+  top: number;
+  height: number;
+}
+interface TextRange {
+  setStart(node: TextNode, offset: number): void;
+  setEnd(node: TextNode, offset: number): void;
+  getClientRects(): ArrayLike<Rect>;
+}
+interface Walker {
+  nextNode(): TextNode | null;
+}
+interface TextDoc {
+  querySelectorAll(selector: string): ArrayLike<unknown>;
+  createRange(): TextRange;
+  createTreeWalker(root: unknown, whatToShow: number): Walker;
+}
+
+/**
+ * The words inside `selector` (every match) that the layout broke across lines: "Memo/ry",
+ * "0.95/1". A word is a run of characters between spaces (a hyphen ends one too: a line may
+ * break after it); it counts as broken when its boxes sit on more than one line.
+ */
+export async function brokenWords(page: Page, selector: string): Promise<string[]> {
+  return page.evaluate((cells) => {
+    const doc = (globalThis as unknown as { document: TextDoc }).document;
+    const broken: string[] = [];
+    for (const cell of Array.from(doc.querySelectorAll(cells))) {
+      // NodeFilter.SHOW_TEXT
+      const walker = doc.createTreeWalker(cell, 4);
+      for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+        const text = node.textContent ?? '';
+        for (const match of text.matchAll(/[^\s-]+-?/g)) {
+          const range = doc.createRange();
+          range.setStart(node, match.index);
+          range.setEnd(node, match.index + match[0].length);
+          const lines = new Set(
+            Array.from(range.getClientRects())
+              .filter((rect) => rect.height > 0)
+              .map((rect) => Math.round(rect.top)),
+          );
+          if (lines.size > 1) broken.push(match[0]);
+        }
+      }
+    }
+    return broken;
+  }, selector);
+}
+
+/** How an element's content fits it sideways: its box, and the width of what it holds. */
+export async function sidewaysFit(
+  page: Page,
+  selector: string,
+): Promise<{ left: number; right: number; clientWidth: number; scrollWidth: number }> {
+  return page.evaluate((target) => {
+    const doc = (
+      globalThis as unknown as {
+        document: {
+          querySelector(s: string): {
+            clientWidth: number;
+            scrollWidth: number;
+            getBoundingClientRect(): { left: number; right: number };
+          } | null;
+        };
+      }
+    ).document;
+    const element = doc.querySelector(target);
+    if (!element) throw new Error(`${target}: not on the page`);
+    const box = element.getBoundingClientRect();
+    return {
+      left: box.left,
+      right: box.right,
+      clientWidth: element.clientWidth,
+      scrollWidth: element.scrollWidth,
+    };
+  }, selector);
+}

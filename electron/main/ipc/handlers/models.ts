@@ -9,7 +9,10 @@ import { said } from '../../services/words';
 export function modelsHandlers({ models, dialogs }: AppContext): Handlers<typeof MODELS_ROUTES> {
   return {
     listModels: async (request) => {
-      const listing = await models.list({ refresh: request?.refresh ?? false });
+      const listing = await models.list({
+        refresh: request?.refresh ?? false,
+        ...(request?.connectionId === undefined ? {} : { connectionId: request.connectionId }),
+      });
       if (listing === undefined) throw new AppError('not_found', said('app.connectFirst'));
       return listing;
     },

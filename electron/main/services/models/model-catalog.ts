@@ -44,6 +44,8 @@ export interface ModelCatalogOptions {
   dataDir: string;
   /** The active connection's id and a client for it; undefined when none is set up. */
   active: () => Promise<{ id: string; client: RelayClient } | undefined>;
+  /** A client for any saved connection (its models listed without making it the active one). */
+  clientFor?: (connectionId: string) => Promise<RelayClient>;
   now?: () => Date;
 }
 
@@ -52,6 +54,7 @@ export class ModelCatalog {
   readonly prices: PriceBook;
   readonly #path: string;
   readonly #active: ModelCatalogOptions['active'];
+  readonly #clientFor: ModelCatalogOptions['clientFor'];
   readonly #now: () => Date;
   readonly #cache = new Map<string, { models: RelayModel[]; fetchedAt: string }>();
   #preferences: Promise<Preferences> | undefined;
@@ -61,15 +64,22 @@ export class ModelCatalog {
     this.#path = join(options.dataDir, MODEL_PREFERENCES_FILE);
     this.prices = new PriceBook(options.dataDir);
     this.#active = options.active;
+    this.#clientFor = options.clientFor;
     this.#now = options.now ?? (() => new Date());
   }
 
-  /** The active connection's models; from the cache unless `refresh` or never fetched. */
+  /**
+   * The active connection's models, or those of `connectionId` (another saved connection); from
+   * the cache unless `refresh` or never fetched.
+   */
   async list({
     refresh = false,
     signal,
-  }: { refresh?: boolean; signal?: AbortSignal } = {}): Promise<ModelListing | undefined> {
-    const active = await this.#active();
+    connectionId,
+  }: { refresh?: boolean; signal?: AbortSignal; connectionId?: string } = {}): Promise<
+    ModelListing | undefined
+  > {
+    const active = await this.#connection(connectionId);
     if (active === undefined) return undefined;
     let cached = this.#cache.get(active.id);
     if (cached === undefined || refresh) {
@@ -102,6 +112,17 @@ export class ModelCatalog {
           : { id, kind, kindSource, ownedBy, ...images };
       }),
     };
+  }
+
+  /** The connection named (a client made only when its list must be fetched), or the active one. */
+  async #connection(
+    connectionId: string | undefined,
+  ): Promise<{ id: string; client: RelayClient } | undefined> {
+    const clientFor = this.#clientFor;
+    if (connectionId === undefined || clientFor === undefined) return this.#active();
+    const active = await this.#active();
+    if (active?.id === connectionId) return active;
+    return { id: connectionId, client: await clientFor(connectionId) };
   }
 
   /** Sets (or with null, clears) the person's kind for a model of the active connection. */

@@ -70,9 +70,13 @@ export const priceListSchema = z.object({
 export type PriceList = z.infer<typeof priceListSchema>;
 
 export const MODELS_ROUTES = {
+  /**
+   * A connection's models (the one in use unless `connectionId` names another saved one, as the
+   * chat's model picker lists every connection's), sorted into kinds, with the last choices.
+   */
   listModels: route(
     'models:list',
-    z.strictObject({ refresh: z.boolean().optional() }).optional(),
+    z.strictObject({ refresh: z.boolean().optional(), connectionId: id.optional() }).optional(),
     z.object({
       connectionId: id,
       models: z.array(modelSchema),

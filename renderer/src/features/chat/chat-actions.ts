@@ -6,8 +6,10 @@ import { failureOf } from '../../lib/errors';
 import { requireBridge } from '../../lib/relay-bridge';
 import { recall, remember } from '../../lib/session-memory';
 import { showSavedToast, showToast } from '../../lib/toasts';
-import { useChatStore } from './chat-store';
+import { selectConnection } from '../connect/connect-actions';
+import { NEW_CHAT_ID, useChatStore, type ModelConnection } from './chat-store';
 import { CONVERSATION_PAGE } from './conversation-pages';
+import { useModelChoiceStore } from './model-choice-store';
 import {
   discardStreamDeltas,
   flushStreamDeltas,
@@ -97,8 +99,10 @@ const OPEN_KEY = 'relay.chat.open';
  */
 export async function reopenLastConversation(): Promise<void> {
   const id = recall(OPEN_KEY);
-  if (id === undefined || chat().activeId !== undefined) return;
+  if (chat().activeId !== undefined) return;
   chat().composerFocusRequested(true);
+  // Nothing to reopen: the new chat, its message box focused.
+  if (id === undefined) return;
   await openConversation(id);
   const state = chat();
   if (state.activeId === id && state.viewStatus === 'failed') {
@@ -191,13 +195,195 @@ export async function loadOlder(fromId?: string): Promise<void> {
   }
 }
 
-export function newConversation(model?: string): Promise<string | undefined> {
+/**
+ * New chat (the button, Ctrl+N): the new chat, its message box focused. Nothing is made in main
+ * until its first message is sent, and an open conversation that is still empty is kept instead
+ * of leaving it behind, so pressing New chat again and again adds no empty conversations.
+ */
+export function showNewChat(): void {
+  const state = chat();
+  const open = state.conversations.find((c) => c.id === state.activeId);
+  const openIsEmpty =
+    open !== undefined &&
+    state.viewStatus === 'ready' &&
+    open.messageCount === 0 &&
+    state.messages.length === 0 &&
+    !state.compare;
+  if (!openIsEmpty) {
+    chat().newChatShown();
+    remember(OPEN_KEY, undefined);
+  }
+  chat().composerFocusRequested(true);
+}
+
+/**
+ * The new chat becomes a conversation in main, with the model, system prompt and sampling chosen
+ * for it, and is the open one from then on. Resolves to its id (undefined when refused).
+ */
+async function createFromNewChat(): Promise<string | undefined> {
+  const draft = chat().newChat;
   return reportFailure(async () => {
-    const created = await requireBridge().createConversation(model ? { model } : undefined);
-    chat().conversationUpdated(created);
-    await openConversation(created.id);
+    const bridge = requireBridge();
+    let created = await bridge.createConversation({
+      ...(draft.model ? { model: draft.model } : {}),
+      ...(draft.systemPrompt ? { systemPrompt: draft.systemPrompt } : {}),
+    });
+    if (draft.temperature !== null || draft.maxTokens !== null)
+      created = await bridge.updateConversationSettings({
+        id: created.id,
+        temperature: draft.temperature,
+        maxTokens: draft.maxTokens,
+      });
+    chat().newChatSent(created);
+    remember(OPEN_KEY, created.id);
     return created.id;
   });
+}
+
+/** A send puts the conversation's model first among the picker's recent models. */
+function rememberModelUsed(conversationId: string): void {
+  const model = chat().conversations.find((c) => c.id === conversationId)?.model;
+  const connectionId = activeConnectionId();
+  if (model && connectionId) useModelChoiceStore.getState().modelUsed({ connectionId, model });
+}
+
+/** The conversation to send to: the one given, or the new chat made a conversation now. */
+function conversationToSend(conversationId: string): Promise<string | undefined> {
+  return conversationId === NEW_CHAT_ID ? createFromNewChat() : Promise.resolve(conversationId);
+}
+
+let modelsRequest = 0;
+
+/**
+ * The chat models of the connection in use, for the welcome and the model chip (main keeps the
+ * list, so asking again is cheap). No chat model at all is a failure the welcome explains.
+ */
+export async function loadChatModels(): Promise<void> {
+  const request = ++modelsRequest;
+  chat().chatModelsRequested();
+  const bridge = requireBridge();
+  const active = await bridge.listConnections().then(
+    (list) => list.find((c) => c.active),
+    () => undefined,
+  );
+  const connection: ModelConnection | undefined = active && {
+    id: active.id,
+    name: active.name,
+    isDemo: active.isDemo,
+  };
+  try {
+    const list = await bridge.listModels();
+    const models = list.models.filter((m) => m.kind === 'chat');
+    if (models.length === 0)
+      throw Object.assign(new Error(t('chat.welcome.noChatModel')), { kind: 'not_found' });
+    if (request === modelsRequest)
+      chat().chatModelsLoaded({
+        status: 'ready',
+        models,
+        lastModel: list.lastModel.chat,
+        connection,
+      });
+  } catch (error) {
+    if (request === modelsRequest) chat().chatModelsFailed(failureOf(error), connection);
+  }
+}
+
+/** The model chosen in the chip: the conversation's (or the new chat's), and the last one used. */
+export async function chooseChatModel(conversationId: string, modelId: string): Promise<void> {
+  if (!(await saveConversationSettings({ id: conversationId, model: modelId }))) return;
+  await requireBridge()
+    .setLastModel({ feature: 'chat', modelId })
+    .catch(() => undefined);
+}
+
+/** The connection in use, as the chat's models were last listed from it. */
+function activeConnectionId(): string | undefined {
+  const models = chat().chatModels;
+  return models.status === 'loading' ? undefined : models.connection?.id;
+}
+
+/**
+ * The chat models of every other saved connection, for the model picker: listed as it opens
+ * (main keeps each list), each connection on its own, so one that cannot be reached holds up
+ * none of the others.
+ */
+export async function loadOtherChatModels(): Promise<void> {
+  const bridge = requireBridge();
+  const connections = await bridge.listConnections().catch(() => []);
+  const others = connections
+    .filter((c) => !c.active)
+    .map((c) => ({ id: c.id, name: c.name, isDemo: c.isDemo }));
+  const choice = useModelChoiceStore.getState();
+  choice.othersRequested(others);
+  await Promise.all(
+    others.map(async (connection) => {
+      try {
+        const list = await bridge.listModels({ connectionId: connection.id });
+        choice.othersLoaded(
+          connection.id,
+          list.models.filter((m) => m.kind === 'chat'),
+        );
+      } catch (error) {
+        choice.othersFailed(connection.id, failureOf(error));
+      }
+    }),
+  );
+}
+
+/**
+ * A model chosen in the picker. One of another connection makes that connection the one in use
+ * (the chat asks the connection in use), and the models are listed again from it.
+ */
+export async function chooseModelOn(
+  conversationId: string,
+  connectionId: string,
+  modelId: string,
+): Promise<void> {
+  if (connectionId !== activeConnectionId()) {
+    const switched = await reportFailure(async () => {
+      await selectConnection(connectionId);
+      return true;
+    });
+    if (!switched) return;
+    await loadChatModels();
+    void loadOtherChatModels();
+  }
+  await chooseChatModel(conversationId, modelId);
+  useModelChoiceStore.getState().modelUsed({ connectionId, model: modelId });
+}
+
+/**
+ * A conversation without a model gets the one chosen last (or the first chat model) as soon as
+ * the list is known.
+ */
+export async function giveModelIfNone(conversation: { id: string; model: string | null }) {
+  const models = chat().chatModels;
+  if (conversation.model || conversation.id === NEW_CHAT_ID || models.status !== 'ready') return;
+  const preferred = models.lastModel ?? models.models[0]?.id;
+  if (preferred) await saveConversationSettings({ id: conversation.id, model: preferred });
+}
+
+/** Puts the right key on the connection in use after a 401, then lists its models again. */
+export async function replaceActiveKey(apiKey: string): Promise<void> {
+  const bridge = requireBridge();
+  const active = (await bridge.listConnections()).find((c) => c.active);
+  if (!active) throw new Error(t('chat.noConnection'));
+  await bridge.updateConnection({ id: active.id, changes: { apiKey } });
+  await loadChatModels();
+}
+
+/** "Try the demo relay" from the chat: it becomes the connection in use, and its models load. */
+export async function tryDemoRelay(): Promise<void> {
+  try {
+    await requireBridge().startDemoRelay();
+    await loadChatModels();
+  } catch (error) {
+    const models = chat().chatModels;
+    chat().chatModelsFailed(
+      failureOf(error),
+      models.status === 'loading' ? undefined : models.connection,
+    );
+  }
 }
 
 export async function renameConversation(id: string, title: string): Promise<void> {
@@ -210,21 +396,28 @@ export async function pinConversation(id: string, pinned: boolean): Promise<void
   );
 }
 
-export async function deleteConversation(id: string): Promise<void> {
+/**
+ * Deletes a conversation and offers Undo in a notice for a few seconds (main keeps it until the
+ * app next starts, so Undo works while the notice shows). Resolves to whether it was deleted.
+ */
+export async function deleteConversation(id: string): Promise<boolean> {
   const summary = chat().conversations.find((c) => c.id === id);
-  await reportFailure(async () => {
+  const deleted = await reportFailure(async () => {
     await requireBridge().deleteConversation({ id });
     if (summary) chat().conversationDeleted(summary);
+    return true;
   });
+  if (deleted && summary)
+    showToast(t('chat.list.deleted', { title: summary.title }), {
+      tone: 'info',
+      action: { label: t('chat.list.undo'), run: () => void undoDelete(id) },
+    });
+  return deleted ?? false;
 }
 
-export async function undoDelete(): Promise<void> {
-  const deleted = chat().deleted;
-  if (!deleted) return;
+export async function undoDelete(id: string): Promise<void> {
   await reportFailure(async () => {
-    const restored = await requireBridge().restoreConversation({ id: deleted.id });
-    chat().undoDismissed();
-    chat().conversationUpdated(restored);
+    chat().conversationUpdated(await requireBridge().restoreConversation({ id }));
   });
 }
 
@@ -233,6 +426,16 @@ export type ConversationSettings = Parameters<
 >[0];
 
 export async function saveConversationSettings(settings: ConversationSettings): Promise<boolean> {
+  if (settings.id === NEW_CHAT_ID) {
+    const { model, systemPrompt, temperature, maxTokens } = settings;
+    chat().newChatChanged({
+      ...(model === undefined ? {} : { model }),
+      ...(systemPrompt === undefined ? {} : { systemPrompt }),
+      ...(temperature === undefined ? {} : { temperature }),
+      ...(maxTokens === undefined ? {} : { maxTokens }),
+    });
+    return true;
+  }
   const saved = await reportFailure(async () => {
     chat().conversationUpdated(await requireBridge().updateConversationSettings(settings));
     return true;
@@ -263,12 +466,16 @@ export function isReplying(): boolean {
   return Object.keys(chat().streaming).length > 0;
 }
 
-export function sendMessage(
-  conversationId: string,
+/** Sends a message; the new chat's first one makes it a conversation first. */
+export async function sendMessage(
+  to: string,
   text: string,
   stream: boolean,
   attachmentIds: readonly string[] = [],
 ): Promise<boolean> {
+  const conversationId = await conversationToSend(to);
+  if (conversationId === undefined) return false;
+  rememberModelUsed(conversationId);
   return afterSend(() =>
     requireBridge().sendMessage({
       conversationId,
@@ -426,11 +633,13 @@ export type CompareTarget = Parameters<
  * side until the person continues with one.
  */
 export async function compareModels(
-  conversationId: string,
+  to: string,
   text: string,
   targets: CompareTarget[],
   attachmentIds: string[] = [],
 ): Promise<boolean> {
+  const conversationId = await conversationToSend(to);
+  if (conversationId === undefined) return false;
   const sent = await reportFailure(async () => {
     const { replyIds } = await requireBridge().compareMessage({
       conversationId,

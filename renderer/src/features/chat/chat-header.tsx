@@ -2,10 +2,10 @@ import { lazy, Suspense, useEffect, useId, useState } from 'react';
 import { Icon } from '../../components/icon';
 import { PopoverButton } from '../../components/popover-button';
 import { useT } from '../../i18n/i18n';
-import { relayBridge, type RelayModel } from '../../lib/relay-bridge';
-import { saveConversationSettings } from './chat-actions';
-import { useChatStore } from './chat-store';
+import { relayBridge } from '../../lib/relay-bridge';
+import { NEW_CHAT_ID, useChatStore } from './chat-store';
 import type { ConversationSummary } from './chat-types';
+import { ModelPicker } from './model-picker';
 import { ConversationCostSummary } from './reply-cost';
 
 /** The knowledge bases the conversation asks with, loaded after the chat screen. */
@@ -20,11 +20,13 @@ export function ChatHeader({
   ready,
 }: {
   conversation: ConversationSummary | undefined;
-  /** The conversation is open and shown: its model and options can be changed. */
+  /** The conversation (or the new chat) is shown: its model and options can be changed. */
   ready: boolean;
 }) {
   const t = useT();
   const listHidden = useChatStore((s) => s.listHidden);
+  // The new chat: no title, cost or knowledge bases until its first message makes it one.
+  const drafting = conversation?.id === NEW_CHAT_ID;
   const toggleName = t(listHidden ? 'chat.list.show' : 'chat.list.hide');
   return (
     <header className="chat-header">
@@ -38,15 +40,19 @@ export function ChatHeader({
       >
         <Icon name="sidebar" />
       </button>
-      <p className="chat-header-title">{conversation?.title ?? t('chat.header.none')}</p>
-      {conversation && <PromptOrigin conversationId={conversation.id} />}
-      {conversation && <ConversationCostSummary conversation={conversation} />}
+      <p className="chat-header-title">
+        {conversation && !drafting ? conversation.title : t('chat.list.new')}
+      </p>
+      {conversation && !drafting && <PromptOrigin conversationId={conversation.id} />}
+      {conversation && !drafting && <ConversationCostSummary conversation={conversation} />}
       {ready && conversation && (
         <>
-          <ModelChip conversation={conversation} />
-          <Suspense fallback={null}>
-            <KnowledgeChip conversationId={conversation.id} />
-          </Suspense>
+          <ModelPicker conversation={conversation} />
+          {!drafting && (
+            <Suspense fallback={null}>
+              <KnowledgeChip conversationId={conversation.id} />
+            </Suspense>
+          )}
           <ChatOptions />
         </>
       )}
@@ -87,59 +93,6 @@ function PromptOrigin({ conversationId }: { conversationId: string }) {
       {origin.icon && <span aria-hidden="true">{origin.icon} </span>}
       <span className="chat-prompt-origin-name">{origin.name}</span>
     </p>
-  );
-}
-
-/**
- * The conversation's model, as a chip that is the model choice itself. A conversation without a
- * model gets the one last used for chat (or the first chat model) as soon as the list is known.
- */
-function ModelChip({ conversation }: { conversation: ConversationSummary }) {
-  const t = useT();
-  const [models, setModels] = useState<RelayModel[]>([]);
-
-  useEffect(() => {
-    const bridge = relayBridge();
-    if (!bridge) return;
-    void bridge.listModels().then(
-      async (list) => {
-        const chat = list.models.filter((m) => m.kind === 'chat');
-        setModels(chat);
-        if (!conversation.model) {
-          const preferred = list.lastModel.chat ?? chat[0]?.id;
-          if (preferred) await saveConversationSettings({ id: conversation.id, model: preferred });
-        }
-      },
-      () => setModels([]),
-    );
-  }, [conversation.id, conversation.model]);
-
-  async function chooseModel(modelId: string) {
-    await saveConversationSettings({ id: conversation.id, model: modelId });
-    await relayBridge()?.setLastModel({ feature: 'chat', modelId });
-  }
-
-  return (
-    <label className="chat-model-chip" title={t('chat.model.chipTitle')}>
-      <Icon name="models" />
-      <select
-        aria-label={t('chat.model.label')}
-        value={conversation.model ?? ''}
-        data-unset={conversation.model ? undefined : true}
-        onChange={(event) => void chooseModel(event.target.value)}
-      >
-        {!conversation.model && <option value="">{t('chat.model.choose')}</option>}
-        {conversation.model && !models.some((m) => m.id === conversation.model) && (
-          <option value={conversation.model}>{conversation.model}</option>
-        )}
-        {models.map((model) => (
-          <option key={model.id} value={model.id}>
-            {model.id}
-          </option>
-        ))}
-      </select>
-      <Icon name="chevron-down" />
-    </label>
   );
 }
 

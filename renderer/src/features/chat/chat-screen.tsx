@@ -4,6 +4,7 @@ import { Notice } from '../../components/notice';
 import { failureTitle, useMainMessageText } from '../../lib/errors';
 import { useT } from '../../i18n/i18n';
 import {
+  loadChatModels,
   loadConversations,
   openConversation,
   reopenLastConversation,
@@ -22,20 +23,23 @@ import { MessageList } from './message-list';
 export function ChatScreen() {
   const t = useT();
   const activeId = useChatStore((s) => s.activeId);
-  const conversation = useChatStore((s) => s.conversations.find((c) => c.id === s.activeId));
+  // The open conversation, or the new chat while none is open.
+  const conversation = useChatStore((s) =>
+    s.activeId === undefined ? s.newChat : s.conversations.find((c) => c.id === s.activeId),
+  );
   const viewStatus = useChatStore((s) => s.viewStatus);
   const viewFailure = useChatStore((s) => s.viewFailure);
   const actionFailure = useChatStore((s) => s.actionFailure);
   const refusals = useChatStore((s) => s.importRefusals);
   const mainText = useMainMessageText();
   const listHidden = useChatStore((s) => s.listHidden);
-  const listStatus = useChatStore((s) => s.listStatus);
   // Nothing to read yet: the model and suggestions instead of a blank pane.
   const empty = useChatStore((s) => s.messages.length === 0 && !s.compare && !s.hasOlder);
 
   useEffect(() => {
     void loadConversations();
     void reopenLastConversation();
+    void loadChatModels();
     void loadPrices();
     const stop = watchChatEvents();
     return () => {
@@ -48,10 +52,15 @@ export function ChatScreen() {
     <div className="chat-screen" data-list-hidden={listHidden || undefined}>
       <h1 className="visually-hidden">{t('screen.chat')}</h1>
       {!listHidden && <ConversationList />}
-      <section className="chat-main" aria-label={conversation?.title ?? t('screen.chat')}>
+      <section
+        className="chat-main"
+        aria-label={
+          activeId === undefined ? t('chat.list.new') : (conversation?.title ?? t('screen.chat'))
+        }
+      >
         <ChatHeader
           conversation={conversation}
-          ready={activeId !== undefined && viewStatus === 'ready'}
+          ready={activeId === undefined || viewStatus === 'ready'}
         />
         {refusals.length > 0 && (
           <Notice
@@ -95,7 +104,6 @@ export function ChatScreen() {
             </p>
           </Notice>
         )}
-        {!activeId && listStatus !== 'loading' && <ChatWelcome />}
         {activeId && viewStatus === 'failed' && (
           <Notice
             tone="error"
@@ -115,9 +123,9 @@ export function ChatScreen() {
             </p>
           </Notice>
         )}
-        {activeId && viewStatus === 'ready' && conversation && (
+        {(activeId === undefined || viewStatus === 'ready') && conversation && (
           <>
-            {empty ? (
+            {empty || activeId === undefined ? (
               <ChatWelcome conversation={conversation} />
             ) : (
               <MessageList key={activeId} conversationId={activeId} />

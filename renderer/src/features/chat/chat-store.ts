@@ -6,7 +6,7 @@ import { create } from 'zustand';
 import { FIRST_ITEM_BASE } from './paging';
 import type { FailureInfo } from '../../lib/errors';
 import type { LoadStatus, PendingRetry } from '../../lib/load-state';
-import type { Answer } from '../../lib/relay-bridge';
+import type { Answer, RelayModel } from '../../lib/relay-bridge';
 import type { ChatMessage, ConversationSummary, ReplyFinished, SearchHit } from './chat-types';
 import {
   appendPage,
@@ -19,6 +19,49 @@ import {
 import { appendNewerPage, mergeNewestPage, prependOlderPage } from './paging';
 
 export type ImportRefusal = Answer<'importConversations'>['refused'][number];
+
+/**
+ * The id of the new chat: the conversation shown when none is open, made in main only when its
+ * first message is sent (`newChatSent`), so that opening the chat or pressing New chat leaves no
+ * empty conversation behind. Never sent to main (not a valid id there).
+ */
+export const NEW_CHAT_ID = 'new-chat';
+
+/** What the new chat starts as: no messages, the app's defaults, the model chosen last. */
+function blankChat(model: string | null): ConversationSummary {
+  return {
+    id: NEW_CHAT_ID,
+    title: '',
+    createdAt: '',
+    updatedAt: '',
+    pinned: false,
+    model,
+    systemPrompt: '',
+    temperature: null,
+    maxTokens: null,
+    messageCount: 0,
+    usage: { promptTokens: 0, completionTokens: 0, totalTokens: 0 },
+    forkedFrom: null,
+  };
+}
+
+/** The chat models of the connection in use, as the welcome and the model chip show them. */
+export type ChatModels =
+  | { status: 'loading' }
+  | {
+      status: 'ready';
+      models: RelayModel[];
+      /** The model chosen last for chat on this connection, if any. */
+      lastModel: string | undefined;
+      connection: ModelConnection | undefined;
+    }
+  | { status: 'failed'; failure: FailureInfo; connection: ModelConnection | undefined };
+
+export interface ModelConnection {
+  id: string;
+  name: string;
+  isDemo: boolean;
+}
 /** A message sent to several models at once, waiting for the person to choose a reply. */
 export type OpenCompare = NonNullable<Answer<'getConversation'>['compare']>;
 
@@ -62,8 +105,6 @@ export interface ChatState {
   /** Replies still arriving, by id. */
   streaming: Record<string, true>;
   retries: Record<string, PendingRetry>;
-  /** A conversation just deleted, for its undo. */
-  deleted?: { id: string; title: string } | undefined;
   searchQuery: string;
   searchHits: SearchHit[];
   searchStatus: LoadStatus;
@@ -90,6 +131,18 @@ export interface ChatState {
   draft?: { text: string } | undefined;
   /** The open conversation's system prompt and sampling fields show above the message box. */
   settingsOpen: boolean;
+  /** The new chat, shown while no conversation is open (`NEW_CHAT_ID`). */
+  newChat: ConversationSummary;
+  /**
+   * Which conversation the message box is writing for: the open one's id, or the new chat's
+   * (a fresh one at each New chat). It stays the same when the new chat becomes a conversation
+   * at its first send, so the files attached and the fields typed are not dropped then.
+   */
+  composerFor: string;
+  /** The chat models of the connection in use (the welcome and the model chip). */
+  chatModels: ChatModels;
+  /** Counts the asks to take the keyboard to the remedy of the relay's problem (its key field). */
+  remedyAsks: number;
 
   listRequested(): void;
   /** The first page (the list starts again from it), or the next one when `append`. */
@@ -129,7 +182,6 @@ export interface ChatState {
   conversationClosed(): void;
   conversationUpdated(summary: ConversationSummary): void;
   conversationDeleted(summary: ConversationSummary): void;
-  undoDismissed(): void;
   replyFinished(finished: ReplyFinished): void;
   retryScheduled(replyId: string, retry: PendingRetry): void;
   searchChanged(query: string): void;
@@ -148,6 +200,20 @@ export interface ChatState {
   settingsToggled(open?: boolean): void;
   draftRequested(text: string): void;
   draftTaken(): void;
+  /** New chat: no conversation open, the new chat shown with its model and nothing else kept. */
+  newChatShown(): void;
+  /** The model, system prompt or sampling chosen for the new chat. */
+  newChatChanged(
+    changes: Partial<
+      Pick<ConversationSummary, 'model' | 'systemPrompt' | 'temperature' | 'maxTokens'>
+    >,
+  ): void;
+  /** The new chat's first send made it a conversation in main: it is the open one now. */
+  newChatSent(summary: ConversationSummary): void;
+  chatModelsRequested(): void;
+  chatModelsLoaded(models: Extract<ChatModels, { status: 'ready' }>): void;
+  chatModelsFailed(failure: FailureInfo, connection: ModelConnection | undefined): void;
+  remedyRequested(): void;
 }
 
 const EMPTY_VIEW = {
@@ -191,6 +257,10 @@ export const useChatStore = create<ChatState>()((set) => ({
   stream: true,
   enterSends: readFlag(ENTER_SENDS_KEY) !== false,
   settingsOpen: false,
+  newChat: blankChat(null),
+  composerFor: NEW_CHAT_ID,
+  chatModels: { status: 'loading' },
+  remedyAsks: 0,
 
   listRequested: () =>
     set((state) => (state.listStatus === 'ready' ? {} : { listStatus: 'loading' })),
@@ -229,6 +299,7 @@ export const useChatStore = create<ChatState>()((set) => ({
             viewFailure: undefined,
             ...EMPTY_VIEW,
             actionFailure: undefined,
+            composerFor: id,
           },
     ),
   conversationLoaded: (id, page, summary, pageHasOlder, compare) =>
@@ -332,18 +403,22 @@ export const useChatStore = create<ChatState>()((set) => ({
     set((state) => (state.activeId === id ? { newerStatus: 'failed', newerFailure } : {})),
   conversationFailed: (id, viewFailure) =>
     set((state) => (state.activeId === id ? { viewStatus: 'failed', viewFailure } : {})),
-  conversationClosed: () => set({ activeId: undefined, viewStatus: 'idle', ...EMPTY_VIEW }),
+  conversationClosed: () =>
+    set({ activeId: undefined, viewStatus: 'idle', ...EMPTY_VIEW, composerFor: NEW_CHAT_ID }),
   conversationUpdated: (summary) =>
     set((state) => ({ conversations: replaceSummary(state.conversations, summary) })),
   conversationDeleted: (summary) =>
     set((state) => ({
       conversations: state.conversations.filter((c) => c.id !== summary.id),
-      deleted: { id: summary.id, title: summary.title },
       ...(state.activeId === summary.id
-        ? { activeId: undefined, viewStatus: 'idle' as const, ...EMPTY_VIEW }
+        ? {
+            activeId: undefined,
+            viewStatus: 'idle' as const,
+            ...EMPTY_VIEW,
+            composerFor: NEW_CHAT_ID,
+          }
         : {}),
     })),
-  undoDismissed: () => set({ deleted: undefined }),
   replyFinished: (finished) =>
     set((state) => {
       const streaming = { ...state.streaming };
@@ -401,6 +476,47 @@ export const useChatStore = create<ChatState>()((set) => ({
   draftRequested: (text) => set({ draft: { text } }),
   draftTaken: () => set({ draft: undefined }),
   settingsToggled: (open) => set((state) => ({ settingsOpen: open ?? !state.settingsOpen })),
+  newChatShown: () =>
+    set((state) => ({
+      activeId: undefined,
+      viewStatus: 'idle',
+      viewFailure: undefined,
+      ...EMPTY_VIEW,
+      actionFailure: undefined,
+      newChat: blankChat(state.newChat.model),
+      composerFor: `${NEW_CHAT_ID}-${Date.now()}`,
+    })),
+  newChatChanged: (changes) => set((state) => ({ newChat: { ...state.newChat, ...changes } })),
+  newChatSent: (summary) =>
+    set((state) => ({
+      conversations: placeConversation(state.conversations, summary),
+      activeId: summary.id,
+      viewStatus: 'ready',
+      viewFailure: undefined,
+      ...EMPTY_VIEW,
+      newChat: blankChat(state.newChat.model),
+    })),
+  chatModelsRequested: () =>
+    set((state) =>
+      state.chatModels.status === 'failed' ? { chatModels: { status: 'loading' } } : {},
+    ),
+  chatModelsLoaded: (chatModels) =>
+    set((state) => ({
+      chatModels,
+      // The new chat without a model takes the one chosen last, else the first.
+      ...(state.newChat.model === null ||
+      !chatModels.models.some((m) => m.id === state.newChat.model)
+        ? {
+            newChat: {
+              ...state.newChat,
+              model: chatModels.lastModel ?? chatModels.models[0]?.id ?? null,
+            },
+          }
+        : {}),
+    })),
+  chatModelsFailed: (failure, connection) =>
+    set({ chatModels: { status: 'failed', failure, connection } }),
+  remedyRequested: () => set((state) => ({ remedyAsks: state.remedyAsks + 1 })),
   enterSendsSet: (enterSends) => {
     writeFlag(ENTER_SENDS_KEY, enterSends);
     set({ enterSends });

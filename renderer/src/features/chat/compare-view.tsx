@@ -18,6 +18,7 @@ import { useChatStore } from './chat-store';
 import { priceOf, useCostStore } from './cost-store';
 import type { ChatMessage, ConversationSummary } from './chat-types';
 import { RetryCountdown } from './reply-error';
+import { sendsMessage } from './send-key';
 import { ReplyBody } from './streaming-reply';
 
 const MAX_COLUMNS = 4;
@@ -158,6 +159,7 @@ export function CompareLauncher({
   const [text, setText] = useState('');
   const [problem, setProblem] = useState<string>();
   const waiting = useChatStore((s) => s.compare !== undefined);
+  const enterSends = useChatStore((s) => s.enterSends);
 
   useEffect(() => {
     if (!open) return;
@@ -288,6 +290,11 @@ export function CompareLauncher({
         rows={2}
         value={text}
         onChange={(event) => setText(event.target.value)}
+        onKeyDown={(event) => {
+          if (!sendsMessage(event, enterSends)) return;
+          event.preventDefault();
+          void submit();
+        }}
       />
       {files.files.length > 0 && (
         <p className="chat-compare-files">

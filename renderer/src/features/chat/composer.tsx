@@ -15,6 +15,7 @@ import { saveConversationSettings, sendMessage, stopStreaming } from './chat-act
 import { useChatStore } from './chat-store';
 import type { ConversationSummary } from './chat-types';
 import { readRequestFields, type RequestFieldErrors } from './composer-fields';
+import { sendsMessage } from './send-key';
 import { useSnippetInsert } from './snippet-insert';
 
 /**
@@ -26,7 +27,9 @@ import { useSnippetInsert } from './snippet-insert';
  * sends the message.
  */
 export function ChatInput({ conversation }: { conversation: ConversationSummary }) {
-  const files = useAttachmentDrafts(conversation.id);
+  // Kept when the new chat becomes a conversation at its first send: its files went with it.
+  const composerFor = useChatStore((s) => s.composerFor);
+  const files = useAttachmentDrafts(composerFor);
   return (
     <>
       <CompareLauncher conversation={conversation} files={files} />
@@ -92,13 +95,15 @@ export function Composer({
     useChatStore.getState().composerFocusRequested(false);
   }, [focusAsked]);
 
+  const composerFor = useChatStore((s) => s.composerFor);
   useEffect(() => {
     setTemperature(conversation.temperature?.toString() ?? '');
     setMaxTokens(conversation.maxTokens?.toString() ?? '');
     setSystemPrompt(conversation.systemPrompt);
     setErrors({});
-    // Only when another conversation is opened: edits in progress are kept otherwise.
-  }, [conversation.id]);
+    // Only when another conversation is opened (or a new chat): edits in progress are kept
+    // otherwise, and when the new chat becomes a conversation at its first send.
+  }, [composerFor]);
 
   useEffect(() => {
     void relayBridge()
@@ -116,7 +121,13 @@ export function Composer({
     }
     const read = readRequestFields({ temperature, maxTokens });
     const problems: typeof errors = read.ok ? {} : { ...read.errors };
-    if (!conversation.model) problems.model = 'chat.composer.noModel';
+    if (!conversation.model) {
+      // The relay's problem is said above, with its way on: that is where the keyboard goes,
+      // rather than to a second notice here.
+      if (useChatStore.getState().chatModels.status === 'failed')
+        return useChatStore.getState().remedyRequested();
+      problems.model = 'chat.composer.noModel';
+    }
     if (text.trim() === '') problems.text = 'chat.composer.empty';
     // Images to a model that reads none: said here, and nothing is sent (text and files stay).
     const images =
@@ -152,9 +163,7 @@ export function Composer({
 
   function onKeyDown(event: KeyboardEvent<HTMLTextAreaElement>) {
     if (snippets.onKeyDown(event)) return;
-    if (event.key !== 'Enter' || event.nativeEvent.isComposing) return;
-    const sendKey = enterSends ? !event.shiftKey : event.ctrlKey || event.metaKey;
-    if (sendKey) {
+    if (sendsMessage(event, enterSends)) {
       event.preventDefault();
       void send();
     }

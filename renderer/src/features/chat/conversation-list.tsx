@@ -20,12 +20,11 @@ import {
   jumpToHit,
   loadAllConversations,
   loadMoreConversations,
-  newConversation,
   openConversation,
   pinConversation,
   renameConversation,
   searchMessages,
-  undoDelete,
+  showNewChat,
 } from './chat-actions';
 import { useChatStore } from './chat-store';
 import type { ConversationSummary, SearchHit } from './chat-types';
@@ -37,17 +36,9 @@ export function ConversationList() {
   const conversations = useChatStore((s) => s.conversations);
   const activeId = useChatStore((s) => s.activeId);
   const query = useChatStore((s) => s.searchQuery);
-  const deleted = useChatStore((s) => s.deleted);
   const [selecting, setSelecting] = useState(false);
   const [selected, setSelected] = useState<ReadonlySet<string>>(new Set());
   const selectButton = useRef<HTMLButtonElement>(null);
-  // A conversation deleted from its menu: focus goes to Undo, not lost with the row.
-  const undoButton = useRef<HTMLButtonElement>(null);
-  const focusUndo = useRef(false);
-  useEffect(() => {
-    if (deleted && focusUndo.current) undoButton.current?.focus();
-    focusUndo.current = false;
-  }, [deleted]);
   // Only conversations still in the list count (one may have been deleted meanwhile).
   const chosen = conversations.filter((c) => selected.has(c.id)).map((c) => c.id);
 
@@ -70,11 +61,7 @@ export function ConversationList() {
   return (
     <aside className="chat-sidebar" aria-label={t('chat.list.label')} onKeyDown={onKeyDown}>
       <div className="chat-sidebar-actions">
-        <button
-          type="button"
-          className="button button-primary"
-          onClick={() => void newConversation()}
-        >
+        <button type="button" className="button button-primary" onClick={showNewChat}>
           {t('chat.list.new')}
         </button>
         <button type="button" className="button" onClick={() => void importConversations()}>
@@ -113,19 +100,6 @@ export function ConversationList() {
         value={query}
         onChange={(event) => void searchMessages(event.target.value)}
       />
-      {deleted && (
-        <div className="chat-undo" role="status">
-          <span>{t('chat.list.deleted', { title: deleted.title })}</span>
-          <button
-            ref={undoButton}
-            type="button"
-            className="button button-small"
-            onClick={() => void undoDelete()}
-          >
-            {t('chat.list.undo')}
-          </button>
-        </div>
-      )}
       {query.trim() !== '' ? (
         <SearchResults />
       ) : selecting ? (
@@ -166,9 +140,7 @@ export function ConversationList() {
               <ConversationItem
                 conversation={conversation}
                 active={conversation.id === activeId}
-                onDeleted={() => {
-                  focusUndo.current = true;
-                }}
+                next={conversations[index + 1]?.id ?? conversations[index - 1]?.id}
               />
             </>
           )}
@@ -290,12 +262,12 @@ function SelectionBar({
 function ConversationItem({
   conversation,
   active,
-  onDeleted,
+  next,
 }: {
   conversation: ConversationSummary;
   active: boolean;
-  /** Called when it was deleted from its menu (focus then goes to Undo). */
-  onDeleted: () => void;
+  /** The row focus goes to when this one is deleted from its menu (Undo is in a notice). */
+  next: string | undefined;
 }) {
   const t = useT();
   const [renaming, setRenaming] = useState(false);
@@ -369,10 +341,12 @@ function ConversationItem({
     {
       label: t('chat.menu.delete'),
       danger: true,
-      onSelect: () => {
-        onDeleted();
-        void deleteConversation(conversation.id);
-      },
+      onSelect: () =>
+        void deleteConversation(conversation.id).then((deleted) => {
+          if (!deleted) return;
+          if (next) focusRow(next);
+          else document.querySelector<HTMLElement>('.chat-search')?.focus();
+        }),
     },
   ];
 

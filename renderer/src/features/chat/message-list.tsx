@@ -1,5 +1,5 @@
 import { memo, useCallback, useEffect, useRef, useState } from 'react';
-import { Icon } from '../../components/icon';
+import { Icon, type IconName } from '../../components/icon';
 import { Virtuoso, type VirtuosoHandle } from 'react-virtuoso';
 import { formatNumber } from '../../i18n/format';
 import { useT } from '../../i18n/i18n';
@@ -15,6 +15,7 @@ import {
 } from './chat-actions';
 import { MessageAttachments } from './attachments';
 import { useChatStore } from './chat-store';
+import { sendsMessage } from './send-key';
 import type { ChatMessage } from './chat-types';
 import { ReplyErrorView, RetryCountdown } from './reply-error';
 import { SourcesButton } from './knowledge/sources-button';
@@ -336,32 +337,16 @@ const MessageRow = memo(function MessageRow({
         {streaming && <span className="chat-badge chat-badge-live">{t('chat.writing')}</span>}
       </header>
       {editing ? (
-        <form
-          className="chat-edit"
-          onSubmit={(event) => {
-            event.preventDefault();
+        <EditBox
+          text={draft}
+          onChange={setDraft}
+          onCancel={() => setEditing(false)}
+          onSend={() => {
             if (draft.trim() === '') return;
             setEditing(false);
             void editAndResend(message.id, draft);
           }}
-        >
-          <textarea
-            className="input chat-edit-input"
-            aria-label={t('chat.edit.label')}
-            value={draft}
-            onChange={(event) => setDraft(event.target.value)}
-            rows={Math.min(12, Math.max(2, draft.split('\n').length))}
-          />
-          {draft.trim() === '' && <p className="field-error">{t('chat.composer.empty')}</p>}
-          <div className="chat-message-tools">
-            <button type="submit" className="button button-small button-primary">
-              {t('chat.edit.save')}
-            </button>
-            <button type="button" className="button button-small" onClick={() => setEditing(false)}>
-              {t('chat.cancel')}
-            </button>
-          </div>
-        </form>
+        />
       ) : message.role === 'user' ? (
         <div className="chat-user-text">{message.content}</div>
       ) : (
@@ -388,43 +373,40 @@ const MessageRow = memo(function MessageRow({
       )}
       {!editing && (
         <footer className="chat-message-tools">
-          {streaming ? null : (
-            <>
-              <button type="button" className="button button-small" onClick={() => void copy()}>
-                {t('chat.message.copy')}
-              </button>
+          {!streaming && (
+            <div
+              className="chat-message-actions"
+              role="group"
+              aria-label={t('chat.message.actions')}
+              data-always={(message.role === 'assistant' && isLastReply) || undefined}
+            >
+              <MessageAction icon="copy" label={t('chat.message.copy')} onClick={copy} />
               {message.role === 'user' && (
-                <button
-                  type="button"
-                  className="button button-small"
+                <MessageAction
+                  icon="edit"
+                  label={t('chat.message.edit')}
                   onClick={() => {
                     setDraft(message.content);
                     setEditing(true);
                   }}
-                >
-                  {t('chat.message.edit')}
-                </button>
+                />
               )}
               {message.role === 'assistant' && isLastReply && !stopped && (
-                <button
-                  type="button"
-                  className="button button-small"
-                  onClick={() => void regenerateReply(conversationId)}
-                >
-                  {t('chat.regenerate')}
-                </button>
+                <MessageAction
+                  icon="regenerate"
+                  label={t('chat.regenerate')}
+                  onClick={() => regenerateReply(conversationId)}
+                />
               )}
-              <button
-                type="button"
-                className="button button-small"
+              <MessageAction
+                icon="branch"
+                label={t('chat.message.branch')}
                 title={t('chat.message.branch.title')}
-                onClick={() => void branchFromHere(message.id)}
-              >
-                {t('chat.message.branch')}
-              </button>
-              {message.role === 'assistant' && <SourcesButton replyId={message.id} />}
-            </>
+                onClick={() => branchFromHere(message.id)}
+              />
+            </div>
           )}
+          {!streaming && message.role === 'assistant' && <SourcesButton replyId={message.id} />}
           {message.usage?.totalTokens !== undefined && (
             <span className="chat-usage" title={t('chat.message.usage.title')}>
               {t('chat.message.usage', {
@@ -442,6 +424,94 @@ const MessageRow = memo(function MessageRow({
     </article>
   );
 });
+
+/**
+ * A message's action: a quiet icon with its name for screen readers and as a tooltip. The group
+ * shows on hover and while focus is inside the message, so Tab reaches it at any time.
+ */
+function MessageAction({
+  icon,
+  label,
+  title,
+  onClick,
+}: {
+  icon: IconName;
+  label: string;
+  /** A longer tooltip than the name, where the name alone says too little. */
+  title?: string;
+  onClick: () => unknown;
+}) {
+  return (
+    <button
+      type="button"
+      className="icon-button chat-message-action"
+      aria-label={label}
+      title={title ?? label}
+      onClick={() => void onClick()}
+    >
+      <Icon name={icon} />
+    </button>
+  );
+}
+
+/**
+ * A sent message being edited: the box takes the focus with the cursor after the text, and
+ * Enter sends as it does in the message box (the person's "Enter sends" choice).
+ */
+function EditBox({
+  text,
+  onChange,
+  onCancel,
+  onSend,
+}: {
+  text: string;
+  onChange(text: string): void;
+  onCancel(): void;
+  onSend(): void;
+}) {
+  const t = useT();
+  const enterSends = useChatStore((s) => s.enterSends);
+  const box = useRef<HTMLTextAreaElement>(null);
+  useEffect(() => {
+    const area = box.current;
+    if (!area) return;
+    area.focus({ preventScroll: true });
+    area.setSelectionRange(area.value.length, area.value.length);
+  }, []);
+  return (
+    <form
+      className="chat-edit"
+      onSubmit={(event) => {
+        event.preventDefault();
+        onSend();
+      }}
+    >
+      <textarea
+        ref={box}
+        className="input chat-edit-input"
+        aria-label={t('chat.edit.label')}
+        value={text}
+        onChange={(event) => onChange(event.target.value)}
+        onKeyDown={(event) => {
+          if (sendsMessage(event, enterSends)) {
+            event.preventDefault();
+            onSend();
+          }
+        }}
+        rows={Math.min(12, Math.max(2, text.split('\n').length))}
+      />
+      {text.trim() === '' && <p className="field-error">{t('chat.composer.empty')}</p>}
+      <div className="chat-message-tools">
+        <button type="submit" className="button button-small button-primary">
+          {t('chat.edit.save')}
+        </button>
+        <button type="button" className="button button-small" onClick={onCancel}>
+          {t('chat.cancel')}
+        </button>
+      </div>
+    </form>
+  );
+}
 
 /**
  * The end of a reply that stopped before it was finished (stopped, or cut off): a quiet line that

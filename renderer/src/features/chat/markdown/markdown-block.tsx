@@ -5,6 +5,7 @@
  */
 import { memo, useSyncExternalStore, type ReactElement, type ReactNode } from 'react';
 import Markdown, { type Components } from 'react-markdown';
+import { useT } from '../../../i18n/i18n';
 import remarkCitations, { Citation } from '../knowledge/citations';
 import { CodeBlock } from './code-block';
 import rehypeKatex, {
@@ -35,8 +36,22 @@ function textOf(node: ReactNode): string {
   return '';
 }
 
+/**
+ * A table in a box of its own that scrolls sideways when the table is wider than the reply, so
+ * its cells keep whole words and numbers. The box takes the keyboard focus (arrows scroll it).
+ */
+function TableBox({ children }: { children?: ReactNode }) {
+  const t = useT();
+  return (
+    <div className="md-table" role="group" aria-label={t('chat.table.label')} tabIndex={0}>
+      <table>{children}</table>
+    </div>
+  );
+}
+
 function componentsFor(complete: boolean): Components {
   return {
+    table: ({ children }) => <TableBox>{children}</TableBox>,
     a: ({ href, children }) => <SafeLink href={href}>{children}</SafeLink>,
     img: ({ src, alt }) => (
       <ImageAsLink src={typeof src === 'string' ? src : undefined} alt={alt} />
