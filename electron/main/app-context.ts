@@ -9,6 +9,7 @@ import type { StartImportWorker } from './services/chat/import-reader';
 import type { Db } from './services/database';
 import type { ConnectionHealthTracker } from './services/connections/connection-health';
 import type { ConnectionsService } from './services/connections/connections';
+import type { FileOpener } from './services/files/file-opener';
 import type { AppLog } from './services/log';
 import type { ModelCatalog } from './services/models/model-catalog';
 import type { FetchLike, RelayClient } from './services/relay/relay-client';
@@ -59,7 +60,8 @@ export interface DesktopShell {
   showInFolder(path: string): void;
   /**
    * Opens a file in the system's app for its type; resolves to the system's error text, or ''
-   * when it opened. Absent where there is no desktop.
+   * when it opened. Absent where there is no desktop. Called by the guarded opener only
+   * (`services/files/file-opener.ts`), never directly.
    */
   openPath?(path: string): Promise<string>;
   moveToTrash(path: string): Promise<void>;
@@ -95,6 +97,8 @@ export interface AppContext {
   fetch?: FetchLike;
   dialogs: Dialogs;
   desktop: DesktopShell;
+  /** The one way to open a file in the system's app for its type (never a type that runs). */
+  files: FileOpener;
   /** Starts the worker thread chat imports are read in; without it they are read on main. */
   startImportWorker?: StartImportWorker;
   /** The sample documents of the demo knowledge base (`resources/knowledge-samples`). */

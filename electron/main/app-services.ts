@@ -44,6 +44,7 @@ import { unencryptedQuestion } from './services/connections/unencrypted-question
 import { databasePath, openDatabase, type Db, type Migration } from './services/database';
 import type { DesktopIntegration, DesktopService } from './services/desktop/desktop-service';
 import { EMBEDDINGS_MIGRATIONS } from './services/embeddings/run-store';
+import { FileOpener } from './services/files/file-opener';
 import { IMAGE_MIGRATIONS, type ImageGallery } from './services/images/gallery';
 import {
   createNullLog,
@@ -332,6 +333,9 @@ async function openServices(options: AppServicesOptions): Promise<SessionService
 
   const db = await openDatabase({ path: databasePath(options.userDataDir) });
   const cleanups: Array<() => Promise<void> | void> = [];
+  const desktopShell = options.desktop ?? NO_DESKTOP;
+  const files = new FileOpener(desktopShell, options.userDataDir);
+  cleanups.push(() => files.close());
   const context: AppContext = {
     version: options.version ?? '0.0.0',
     platform: options.platform ?? process.platform,
@@ -348,7 +352,8 @@ async function openServices(options: AppServicesOptions): Promise<SessionService
     models,
     ...(options.fetch ? { fetch: options.fetch } : {}),
     dialogs,
-    desktop: options.desktop ?? NO_DESKTOP,
+    desktop: desktopShell,
+    files,
     ...(options.knowledgeSamplesDir ? { knowledgeSamplesDir: options.knowledgeSamplesDir } : {}),
     ...(options.startImportWorker ? { startImportWorker: options.startImportWorker } : {}),
     readDocuments: options.startDocumentWorker

@@ -42,6 +42,8 @@ export interface ChatAppOptions {
   backupSeams?: AppServicesOptions['backupSeams'];
   reloadWindow?: () => void;
   version?: string;
+  /** Where the proxy is applied (a recording stand-in); without it, it is only saved. */
+  proxyStack?: NonNullable<AppServicesOptions['proxyStack']>;
 }
 
 export async function openChatApp(
@@ -57,6 +59,8 @@ export async function openChatApp(
   const clipboard: string[] = [];
   /** The files main showed in the file manager, in order. */
   const shown: string[] = [];
+  /** The files main opened in the system's app for their type, in order. */
+  const opened: string[] = [];
   const services: AppServices = await createAppServices({
     userDataDir: dataDir,
     knowledgeSamplesDir: join(import.meta.dirname, '../../resources/knowledge-samples'),
@@ -65,6 +69,7 @@ export async function openChatApp(
     startImportWorker: startSourceImportWorker,
     desktop: {
       showInFolder: (path) => void shown.push(path),
+      openPath: async (path) => (opened.push(path), ''),
       moveToTrash: () =>
         Promise.reject(new Error('Moving files to the trash is not available here.')),
       copyText: (text) => void clipboard.push(text),
@@ -145,6 +150,7 @@ export async function openChatApp(
     dialogs,
     clipboard,
     shown,
+    opened,
     until,
     finished,
     deltas,

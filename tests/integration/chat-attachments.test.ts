@@ -7,7 +7,7 @@
 import { randomBytes } from 'node:crypto';
 import { copyFile, mkdtemp, readFile, rm, unlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import sharp from 'sharp';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { startDemoRelay, type DemoRelay } from '../../electron/demo-relay/index';
@@ -384,8 +384,12 @@ describe('attaching files', () => {
       path: target,
     });
     await expect(readFile(target, 'utf8')).resolves.toBe('The ferry leaves at nine.');
-    // Opening needs the desktop's app for the type, which the test app has not.
-    await expect(app.api.openAttachment({ id: stored.id })).rejects.toThrow(/Save as/);
+    // Opened from a copy in a private folder of the app's own, under its own name.
+    await app.api.openAttachment({ id: stored.id });
+    const copy = app.opened.at(-1)!;
+    expect(basename(copy)).toBe('harbour.txt');
+    expect(copy.startsWith(join(dir, 'data'))).toBe(true);
+    await expect(readFile(copy, 'utf8')).resolves.toBe('The ferry leaves at nine.');
     // One stored copy of the bytes for the three messages that carry the file.
     expect(
       app.services.db.one<{ n: number }>('SELECT count(*) AS n FROM chat_attachment_blobs')?.n,

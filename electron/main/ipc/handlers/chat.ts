@@ -199,7 +199,7 @@ export async function chatHandlers(
     discardAttachments: ({ ids }) => (drafts.discard(ids), null),
     attachmentThumbnail: async ({ id }) => ({ url: (await attachments.thumbnail(id)) ?? null }),
     openAttachment: async ({ id }) => {
-      await openAttachment(attachments, context.desktop, id);
+      await openAttachment(attachments, context.files, id);
       return null;
     },
     saveAttachment: async ({ id }) =>

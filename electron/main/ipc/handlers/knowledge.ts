@@ -1,3 +1,4 @@
+import { basename } from 'node:path';
 import type { KNOWLEDGE_ROUTES } from '../../../shared/ipc/routes/knowledge';
 import type { AppContext } from '../../app-context';
 import { AppError } from '../../services/app-error';
@@ -69,14 +70,20 @@ export async function knowledgeHandlers(
     listRetrievals: ({ conversationId }) => retrieval.replies(conversationId),
     revealRetrievedFile: async ({ messageId, chunkId, action }) => {
       const path = await retrieval.retrievedFile(messageId, chunkId);
-      if (action === 'show') context.desktop.showInFolder(path);
-      else {
-        if (context.desktop.openPath === undefined)
-          throw new AppError('invalid_request', said('knowledge.cannotOpen'));
-        const failure = await context.desktop.openPath(path);
-        if (failure !== '')
-          throw new AppError('not_found', said('knowledge.openFailed', { detail: failure }));
+      if (action === 'show') {
+        context.desktop.showInFolder(path);
+        return null;
       }
+      if (!context.files.canOpen)
+        throw new AppError('invalid_request', said('knowledge.cannotOpen'));
+      const opened = await context.files.openChosen(path);
+      if (opened.outcome === 'failed')
+        throw new AppError('not_found', said('knowledge.openFailed', { detail: opened.problem }));
+      if (opened.outcome === 'shown')
+        throw new AppError(
+          'invalid_request',
+          said('files.shownNotOpened', { name: basename(path) }),
+        );
       return null;
     },
   };

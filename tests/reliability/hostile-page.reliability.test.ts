@@ -1,0 +1,307 @@
+/**
+ * Section 12, a hostile page, a hostile zip and a tampered backup: what a script in the page (any
+ * call the contract allows, with any arguments, through the real router to the real services), a
+ * chat export made to attack, or a backup edited and given back could make main do with the
+ * person's files and keys. Each input is recorded with what happened to it; none may reach a file
+ * the person did not choose, launch a program, or move a key.
+ */
+import { lstat, mkdir, readFile, readdir, rm, stat, symlink, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { basename, join, relative } from 'node:path';
+import { strFromU8, strToU8, unzipSync, zipSync } from 'fflate';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startDemoRelay, type DemoRelay } from '../../electron/demo-relay/index';
+import { openChatApp, type ChatApp, type ChatAppOptions } from '../fakes/chat-app';
+import { cleanUp, suiteDir } from './lib/canary';
+import { recordFigures, type Figure } from './lib/record';
+
+const KEY = 'sk-hostile-page-canary-4c1f9e07b2';
+const SAMPLES = join(import.meta.dirname, '../../resources/knowledge-samples');
+
+let relay: DemoRelay;
+const folders: string[] = [];
+const apps: ChatApp[] = [];
+const figures: Figure[] = [];
+
+/** One hostile input and what became of it: `ok` when it did no harm. */
+function outcome(name: string, value: string, ok: boolean, target = 'no harm'): void {
+  figures.push({ name, value, target, ok });
+}
+
+async function folder(name: string): Promise<string> {
+  const dir = await suiteDir(`hostile-${name}`);
+  folders.push(dir);
+  return dir;
+}
+
+async function open(dir: string, options: ChatAppOptions = {}): Promise<ChatApp> {
+  const app = await openChatApp(dir, undefined, options);
+  apps.push(app);
+  return app;
+}
+
+/** The call's refusal (its kind and message), or 'accepted' when it went through. */
+async function tried(call: () => Promise<unknown>): Promise<string> {
+  try {
+    await call();
+    return 'accepted';
+  } catch (error) {
+    const { kind, message } = error as { kind?: string; message?: string };
+    return `refused (${kind ?? 'error'}): ${(message ?? '').slice(0, 80)}`;
+  }
+}
+
+/** A file name's last extension, lower case ('' for none). */
+function extensionOf(path: string): string {
+  const name = basename(path).toLowerCase();
+  const dot = name.lastIndexOf('.');
+  return dot <= 0 ? '' : name.slice(dot + 1);
+}
+
+/** Types a system runs, or hands to something that runs, rather than shows. */
+const LAUNCHED = new Set(
+  'exe bat cmd com scr hta vbs vbe js jse wsf wsh ps1 msi lnk url reg jar app command pkg desktop sh appimage'.split(
+    ' ',
+  ),
+);
+
+beforeAll(async () => {
+  relay = await startDemoRelay({ keys: [KEY], ratePerMinute: 100_000, tokensPerSecond: 0 });
+});
+
+afterAll(async () => {
+  for (const app of apps.splice(0)) await app.services.close().catch(() => undefined);
+  await relay?.close();
+  cleanUp(folders);
+  recordFigures(12, 'Hostile page, files and backups', figures, [
+    'Every input was sent as the page would send it (through the real router, with the real services on a temp user data folder), or given to main as a file the person chose (an import, a restore).',
+    'A figure holds when the input did no harm: refused, or done without reaching a file the person did not choose, launching anything, or sending a key where it was not given.',
+  ]);
+});
+
+/** A connected app whose messages go to the demo relay. */
+async function connected(name: string, options: ChatAppOptions = {}): Promise<ChatApp> {
+  const app = await open(await folder(name), options);
+  await app.api.createConnection({ name: 'Demo', baseUrl: relay.url, apiKey: KEY });
+  return app;
+}
+
+/** Sends a message with a pasted file and answers the stored attachment's id. */
+async function sentWithPaste(
+  app: ChatApp,
+  name: string,
+  text: string,
+): Promise<string | undefined> {
+  const { attached } = await app.api.attachBytes({
+    name,
+    base64: Buffer.from(text).toString('base64'),
+  });
+  if (attached.length === 0) return undefined;
+  const { id } = await app.api.createConversation({ model: 'demo-chat-fast' });
+  const sent = await app.api.sendMessage({
+    conversationId: id,
+    text: 'What is in this file?',
+    attachmentIds: attached.map((a) => a.id),
+  });
+  await app.finished(sent.replyId);
+  const { messages } = await app.api.getConversation({ id });
+  return messages[0]?.attachments?.[0]?.id;
+}
+
+describe('3. the page makes main open a file it wrote', () => {
+  const NAMES = [
+    'run.hta',
+    'x.vbs',
+    'x.bat',
+    'x.desktop',
+    'x.cmd',
+    'x.ps1',
+    'x.js',
+    'x.sh',
+    'x.url',
+    'x.scr',
+    'setup.exe',
+    'Tool.app',
+    'install.command',
+    'x.AppImage',
+    'x.exe.',
+    'x.EXE',
+  ];
+
+  it('writes a pasted launcher, then asks to open it: nothing is launched', async () => {
+    const app = await connected('launch');
+    for (const name of NAMES) {
+      const id = await sentWithPaste(app, name, 'echo the page ran this\r\n');
+      if (id === undefined) {
+        outcome(`attach-bytes ${name}, then attachment-open`, 'refused when attached', true);
+        continue;
+      }
+      const before = app.opened.length;
+      const answer = await tried(() => app.api.openAttachment({ id }));
+      const launched = app.opened.slice(before).filter((path) => LAUNCHED.has(extensionOf(path)));
+      const opened = app.opened.slice(before).map((path) => basename(path));
+      outcome(
+        `attach-bytes ${name}, then attachment-open`,
+        launched.length > 0
+          ? `launched ${launched.map((p) => basename(p)).join(', ')}`
+          : opened.length > 0
+            ? `opened as text (${opened.join(', ')})`
+            : answer,
+        launched.length === 0,
+      );
+      expect(launched, name).toEqual([]);
+    }
+  });
+});
+
+describe('5. the copy opened is private to the person', () => {
+  it('lands in a random folder of the app’s own, readable by this user only, gone at quit', async () => {
+    const dir = await folder('temp');
+    const app = await open(dir);
+    await app.api.createConnection({ name: 'Demo', baseUrl: relay.url, apiKey: KEY });
+    // A folder another user made where the copies used to go, pointing at theirs.
+    const shared = join(tmpdir(), 'relay-desktop-attachments');
+    const planted = await lstat(shared).catch(() => undefined);
+    const id = await sentWithPaste(app, 'id_rsa.txt', '-----BEGIN OPENSSH PRIVATE KEY-----\n');
+    await app.api.openAttachment({ id: id! });
+    const copy = app.opened.at(-1)!;
+    const inData = !relative(dir, copy).startsWith('..');
+    const fileMode = (await stat(copy)).mode & 0o777;
+    const folderMode = (await stat(join(copy, '..'))).mode & 0o777;
+    outcome('the opened copy’s place', inData ? 'inside the user data folder' : copy, inData);
+    outcome('the opened copy’s mode', fileMode.toString(8), fileMode === 0o600, '600');
+    outcome('its folder’s mode', folderMode.toString(8), (folderMode & 0o077) === 0, '700');
+    expect(inData).toBe(true);
+    expect(fileMode).toBe(0o600);
+    expect(folderMode & 0o077).toBe(0);
+    if (planted === undefined) expect(await lstat(shared).catch(() => undefined)).toBeUndefined();
+    await app.services.close();
+    apps.splice(apps.indexOf(app), 1);
+    const left = await lstat(copy).catch(() => undefined);
+    outcome('the copy after quitting', left ? 'still there' : 'removed', left === undefined);
+    expect(left).toBeUndefined();
+  });
+
+  it('does not follow a link planted where a copy is written', async () => {
+    const dir = await folder('temp-link');
+    const app = await open(dir);
+    await app.api.createConnection({ name: 'Demo', baseUrl: relay.url, apiKey: KEY });
+    const id = await sentWithPaste(app, 'notes.txt', 'harbour notes\n');
+    await app.api.openAttachment({ id: id! });
+    const first = app.opened.at(-1)!;
+    // Another process swaps the next copy's place for a link to a file of the person's.
+    const target = join(dir, '..', `victim-${basename(dir)}.txt`);
+    await writeFile(target, 'the person’s own file\n');
+    folders.push(target);
+    const root = join(first, '..', '..');
+    for (const entry of await readdir(root)) {
+      await rm(join(root, entry), { recursive: true, force: true });
+      await mkdir(join(root, entry), { recursive: true });
+      await symlink(target, join(root, entry, 'notes.txt')).catch(() => undefined);
+    }
+    await tried(() => app.api.openAttachment({ id: id! }));
+    const after = await readFile(target, 'utf8');
+    outcome(
+      'a link planted in the copies’ folder',
+      after === 'the person’s own file\n' ? 'not followed' : 'followed: the file was overwritten',
+      after === 'the person’s own file\n',
+    );
+    expect(after).toBe('the person’s own file\n');
+  });
+});
+
+describe('4. a hostile chat export', () => {
+  it('opens no executable attachment and no path the zip names', async () => {
+    const a = await connected('zip-a');
+    // An executable's name on a text file, and a reply asked with a knowledge base.
+    await sentWithPaste(a, 'Quarterly report.pdf.exe', 'MZ this is not a report\n');
+    const base = await a.api.createKnowledgeBase({ name: 'Samples', model: 'demo-embedding' });
+    a.dialogs.folders.push(SAMPLES);
+    const from = a.events.length;
+    await a.api.addKnowledgeSources({ id: base.id, kind: 'folder' });
+    await a.until(() =>
+      a.events
+        .slice(from)
+        .find((e) => e.channel === 'knowledge:index-ended' && e.payload.kbId === base.id),
+    );
+    const { id } = await a.api.createConversation({ model: 'demo-chat-fast' });
+    await a.api.setConversationKnowledge({ conversationId: id, kbIds: [base.id] });
+    const asked = await a.api.sendMessage({
+      conversationId: id,
+      text: 'When does the ferry leave?',
+    });
+    await a.finished(asked.replyId);
+    const conversations = await a.api.listConversations();
+    const zipPath = join(await folder('zip-file'), 'export.zip');
+    a.dialogs.savePaths.push(zipPath);
+    await a.api.exportConversations({ ids: conversations.map((c) => c.id), format: 'zip' });
+
+    // The zip is edited: every cited file now names a script on this computer, or a system file.
+    const scratch = await folder('zip-targets');
+    const script = join(scratch, 'payload.sh');
+    await writeFile(script, '#!/bin/sh\necho the zip ran this\n', { mode: 0o755 });
+    const entries = unzipSync(new Uint8Array(await readFile(zipPath)));
+    const targets = [script, '/etc/passwd', '\\\\attacker.invalid\\share\\x.exe'];
+    for (const [name, bytes] of Object.entries(entries)) {
+      if (!name.endsWith('.json')) continue;
+      const document = JSON.parse(strFromU8(bytes)) as {
+        conversations: Array<{
+          messages: Array<{ retrieval?: { chunks: Array<{ path: string; fileName: string }> } }>;
+        }>;
+      };
+      for (const conversation of document.conversations)
+        for (const message of conversation.messages)
+          message.retrieval?.chunks.forEach((chunk, i) => {
+            chunk.path = targets[i % targets.length]!;
+            chunk.fileName = basename(chunk.path);
+          });
+      entries[name] = strToU8(JSON.stringify(document));
+    }
+    await writeFile(zipPath, zipSync(entries));
+
+    const b = await open(await folder('zip-b'));
+    b.dialogs.openPaths.push([zipPath]);
+    const imported = await b.api.importConversations();
+    expect(imported.conversationIds.length).toBeGreaterThan(0);
+    for (const conversationId of imported.conversationIds) {
+      const { messages } = await b.api.getConversation({ id: conversationId });
+      for (const message of messages) {
+        for (const attachment of message.attachments ?? []) {
+          const before = b.opened.length;
+          const answer = await tried(() => b.api.openAttachment({ id: attachment.id }));
+          const launched = b.opened.slice(before).filter((p) => LAUNCHED.has(extensionOf(p)));
+          outcome(
+            `imported attachment “${attachment.name}”, then attachment-open`,
+            launched.length > 0
+              ? `launched ${launched.map((p) => basename(p)).join(', ')}`
+              : b.opened.length > before
+                ? `opened as ${basename(b.opened.at(-1)!)}`
+                : answer,
+            launched.length === 0,
+          );
+          expect(launched).toEqual([]);
+        }
+        if (message.role !== 'assistant') continue;
+        const record = await b.api.getRetrieval({ messageId: message.id });
+        for (const chunk of record?.chunks.slice(0, targets.length) ?? []) {
+          for (const action of ['open', 'show'] as const) {
+            const opened = b.opened.length;
+            const shown = b.shown.length;
+            const answer = await tried(() =>
+              b.api.revealRetrievedFile({ messageId: message.id, chunkId: chunk.chunkId, action }),
+            );
+            const reached = [...b.opened.slice(opened), ...b.shown.slice(shown)];
+            outcome(
+              `imported citation naming ${chunk.path}, then “${action === 'open' ? 'Open file' : 'Show in folder'}”`,
+              reached.length > 0
+                ? `${action === 'open' ? 'opened' : 'shown'}: ${reached.join(', ')}`
+                : answer,
+              reached.length === 0,
+            );
+            expect(reached).toEqual([]);
+          }
+        }
+      }
+    }
+  });
+});
