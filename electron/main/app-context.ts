@@ -9,6 +9,7 @@ import type { StartImportWorker } from './services/chat/import-reader';
 import type { Db } from './services/database';
 import type { ConnectionHealthTracker } from './services/connections/connection-health';
 import type { ConnectionsService } from './services/connections/connections';
+import type { FileGrants } from './services/files/file-grants';
 import type { FileOpener } from './services/files/file-opener';
 import type { AppLog } from './services/log';
 import type { ModelCatalog } from './services/models/model-catalog';
@@ -110,10 +111,13 @@ export interface AppContext {
   /** A client for a saved connection (a knowledge base embeds through its own), like `activeClient`. */
   clientFor(connectionId: string, requestId?: string): Promise<RelayClient>;
   /**
-   * Files saved for the person in this session (exports, image copies): the only paths the page
-   * may ask to show in the file manager. Add one with `savedFiles.add(path)` where it is written.
+   * Files saved for the person in this session (exports, image copies), by the id the save's
+   * answer gave the page (`handlers/saved-files.ts`): the only files the page may ask to show in
+   * the file manager, by that id.
    */
-  savedFiles: Set<string>;
+  savedFiles: Map<string, string>;
+  /** The grants for files the person dropped on the page (`services/files/file-grants.ts`). */
+  grants: FileGrants;
   /** Work to run when the app closes (stop streams, flush writes). */
   onClose(cleanup: () => Promise<void> | void): void;
 }

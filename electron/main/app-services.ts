@@ -10,6 +10,7 @@ import { randomUUID } from 'node:crypto';
 import type { Locale } from '../shared/locales';
 import { emitEvents, ROUTES, type Routes } from '../shared/ipc/contract';
 import type { SendEvent } from '../shared/ipc/define';
+import type { PreloadRoutes } from '../shared/ipc/file-grants';
 import { BACKUPS_ROUTES } from '../shared/ipc/routes/backups';
 import type { AppContext, DesktopShell, Dialogs } from './app-context';
 import { AppSession } from './app-session';
@@ -44,6 +45,7 @@ import { unencryptedQuestion } from './services/connections/unencrypted-question
 import { databasePath, openDatabase, type Db, type Migration } from './services/database';
 import type { DesktopIntegration, DesktopService } from './services/desktop/desktop-service';
 import { EMBEDDINGS_MIGRATIONS } from './services/embeddings/run-store';
+import { FileGrants } from './services/files/file-grants';
 import { FileOpener } from './services/files/file-opener';
 import { IMAGE_MIGRATIONS, type ImageGallery } from './services/images/gallery';
 import {
@@ -150,6 +152,11 @@ export const KNOWN_SCHEMA: Record<string, number> = Object.fromEntries(
 
 export interface AppServices {
   handlers: Handlers<Routes>;
+  /**
+   * The handlers of the preload's own channel (`shared/ipc/file-grants.ts`): grants for the files
+   * of a drop. Registered beside the routes, never part of the page's bridge.
+   */
+  preloadHandlers: Handlers<PreloadRoutes>;
   backups: BackupsService;
   connections: ConnectionsService;
   settings: SettingsService;
@@ -184,7 +191,9 @@ const NO_DESKTOP: DesktopShell = {
 export async function createAppServices(options: AppServicesOptions): Promise<AppServices> {
   // A restore cut short by a crash is finished before anything opens the data.
   await completePendingRestore(options.userDataDir);
-  const session = await AppSession.start(() => openServices(options));
+  // Grants outlive a restore's reopening (a drop handed over just before it stays good).
+  const grants = new FileGrants();
+  const session = await AppSession.start(() => openServices(options, grants));
   const emit = emitEvents(options.emit ?? (() => undefined));
   const backups = new BackupsService({
     userDataDir: options.userDataDir,
@@ -218,6 +227,11 @@ export async function createAppServices(options: AppServicesOptions): Promise<Ap
       ]),
   ) as unknown as Handlers<SessionRoutes>;
 
+  const preloadHandlers: Handlers<PreloadRoutes> = {
+    grantDroppedFiles: ({ purpose, paths }, sender) => ({
+      grants: grants.issue(paths, { webContentsId: sender.webContentsId, purpose }),
+    }),
+  };
   const live = liveFields(() => session.current, SESSION_FIELDS);
   return Object.assign(live, {
     handlers: {
@@ -229,6 +243,7 @@ export async function createAppServices(options: AppServicesOptions): Promise<Ap
         ...(options.reloadWindow ? { reloadWindow: options.reloadWindow } : {}),
       }),
     },
+    preloadHandlers,
     backups,
     async close() {
       // First: a backup due at quit needs the services still open.
@@ -267,7 +282,10 @@ function liveFields<T extends object, K extends keyof T>(
 }
 
 /** Opens the services over the user data folder: connections, settings, models and the database. */
-async function openServices(options: AppServicesOptions): Promise<SessionServices> {
+async function openServices(
+  options: AppServicesOptions,
+  grants: FileGrants,
+): Promise<SessionServices> {
   const emit = emitEvents(options.emit ?? (() => undefined));
   const log = options.log ?? createNullLog();
   const startedAt = new Date();
@@ -365,7 +383,8 @@ async function openServices(options: AppServicesOptions): Promise<SessionService
       return { connectionId: id, client: await clientFor(id, requestId) };
     },
     clientFor: (id, requestId) => clientFor(id, requestId),
-    savedFiles: new Set(),
+    savedFiles: new Map(),
+    grants,
     onClose: (cleanup) => cleanups.push(cleanup),
   };
 

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { Worker } from 'node:worker_threads';
 import { app, Menu, screen, type BrowserWindow } from 'electron';
 import { emitEvents, EVENTS, ROUTES, type Emit } from '../shared/ipc/contract';
+import { PRELOAD_ROUTES } from '../shared/ipc/file-grants';
 import { createAppServices, type AppServices } from './app-services';
 import { CHAT_IMPORT_WORKER, DOCUMENT_WORKER } from './build-entries';
 import { createRouter, trustedSender } from './ipc/router';
@@ -379,6 +380,15 @@ async function start(appLog: AppLog): Promise<void> {
       appLog.warn('ipc.one-way-refused', { channel, kind: error.kind, message: error.message }),
   });
   registerIpc(router);
+  // The preload's own channel (grants for a drop): the main window alone, which takes drops.
+  registerIpc(
+    createRouter(PRELOAD_ROUTES, started.preloadHandlers, {
+      isTrustedSender: trustedSender(origins, () =>
+        mainWindow && !mainWindow.isDestroyed() ? [mainWindow.webContents.id] : [],
+      ),
+      onInternalError: (channel, error) => appLog.error('ipc.internal-error', error, { channel }),
+    }),
+  );
   serveRenderer(rendererDir, (pathname) => started.gallery.servedFile(pathname));
   await started.desktop.start();
   await refreshTrayConnections();

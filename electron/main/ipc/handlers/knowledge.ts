@@ -52,12 +52,19 @@ export async function knowledgeHandlers(
     renameKnowledgeBase: ({ id, name }) => knowledge.rename(id, name),
     deleteKnowledgeBase: async ({ id }) => (await knowledge.delete(id), null),
     addKnowledgeSources: ({ id, kind }) => knowledge.addFromDialog(id, kind),
-    addKnowledgePaths: ({ id, paths }) => knowledge.addDropped(id, paths),
+    addKnowledgeDropped: ({ id, grants }, sender) =>
+      knowledge.addDropped(
+        id,
+        context.grants.take(grants, { webContentsId: sender.webContentsId, purpose: 'knowledge' }),
+      ),
     revealKnowledgeFile: async ({ id, fileId }) => (await knowledge.revealFile(id, fileId), null),
     estimateKnowledgeModel: ({ id, model }) => knowledge.estimateModelChange(id, model),
     copyKnowledgeBase: ({ id, model }) => knowledge.copyWithModel(id, model),
     setKnowledgeModel: ({ id, model }) => knowledge.changeModel(id, model),
-    removeKnowledgeSource: async ({ id, path }) => (await knowledge.removeSource(id, path), null),
+    removeKnowledgeSource: async ({ id, sourceId }) => (
+      await knowledge.removeSource(id, sourceId),
+      null
+    ),
     indexKnowledgeBase: async ({ id }) => (await knowledge.index(id), null),
     cancelKnowledgeIndexing: ({ id }) => (knowledge.cancel(id), null),
     searchKnowledgeBase: ({ id, question, topK }) => knowledge.search(id, question, topK),

@@ -8,7 +8,7 @@
 import { z } from 'zod';
 import { IMAGE_SIZE_PATTERN } from '../../relay-requests';
 import { event, route, type EventSpec, type RouteSpec } from '../define';
-import { boundedText as text } from '../schemas';
+import { boundedText as text, savedIdSchema } from '../schemas';
 import { worded } from '../../messages/worded';
 
 /** The sizes offered as presets; any other `<width>x<height>` is allowed too. */
@@ -126,7 +126,11 @@ export const IMAGES_ROUTES = {
   saveImageAs: route(
     'images:save-as',
     z.strictObject({ id: imageIdSchema }),
-    z.object({ saved: z.boolean(), path: z.string().optional() }),
+    z.object({
+      saved: z.boolean(),
+      path: z.string().optional(),
+      savedId: savedIdSchema.optional(),
+    }),
   ),
   copyImage: route('images:copy', z.strictObject({ id: imageIdSchema }), z.null()),
   /** Starts dragging the file out of the window, to other apps. */
