@@ -5,6 +5,7 @@
  * person's files and keys. Each input is recorded with what happened to it; none may reach a file
  * the person did not choose, launch a program, or move a key.
  */
+import { createHash } from 'node:crypto';
 import { lstat, mkdir, readFile, readdir, rm, stat, symlink, writeFile } from 'node:fs/promises';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -12,7 +13,14 @@ import { tmpdir } from 'node:os';
 import { basename, join, relative } from 'node:path';
 import { strFromU8, strToU8, unzipSync, zipSync } from 'fflate';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import Database from 'libsql';
 import { startDemoRelay, type DemoRelay } from '../../electron/demo-relay/index';
+import {
+  checksumLine,
+  FILES_TABLE,
+  MANIFEST_TABLE,
+  sha256File,
+} from '../../electron/main/services/backups/backup-file';
 import { openChatApp, type ChatApp, type ChatAppOptions } from '../fakes/chat-app';
 import { cleanUp, suiteDir } from './lib/canary';
 import { recordFigures, type Figure } from './lib/record';
@@ -89,13 +97,14 @@ afterAll(async () => {
  * keeping every request body it is sent.
  */
 async function startRecorder(): Promise<{ url: string; bodies: string[] }> {
+  /** Each request's headers and body, as one text. */
   const bodies: string[] = [];
   const server = createServer((request, response) => {
     const chunks: Buffer[] = [];
     request.on('data', (chunk: Buffer) => chunks.push(chunk));
     request.on('end', () => {
       const body = Buffer.concat(chunks).toString('utf8');
-      bodies.push(body);
+      bodies.push(`${JSON.stringify(request.headers)}\n${body}`);
       response.setHeader('content-type', 'application/json');
       const url = request.url ?? '';
       if (url.endsWith('/embeddings')) {
@@ -479,5 +488,89 @@ describe('1 and 2. the page names a file on disk', () => {
       );
       expect(ok, name).toBe(expected);
     }
+  });
+});
+
+/**
+ * Edits a backup as an attacker who can write the backup folder would: a data file changed
+ * inside it, its size and hash in the manifest fixed, and its checksum file written again.
+ */
+async function tamper(path: string, name: string, edit: (text: string) => string): Promise<void> {
+  const db = new Database(path);
+  try {
+    const row = db.prepare(`SELECT content FROM ${FILES_TABLE} WHERE name = ?`).get(name) as
+      { content: Buffer } | undefined;
+    const bytes = Buffer.from(edit(row ? Buffer.from(row.content).toString('utf8') : '{}'), 'utf8');
+    db.prepare(`INSERT OR REPLACE INTO ${FILES_TABLE} (name, content) VALUES (?, ?)`).run(
+      name,
+      bytes,
+    );
+    const { manifest } = db.prepare(`SELECT manifest FROM ${MANIFEST_TABLE}`).get() as {
+      manifest: string;
+    };
+    const parsed = JSON.parse(manifest) as {
+      files: Array<{ name: string; bytes: number; sha256: string }>;
+    };
+    const entry = {
+      name,
+      bytes: bytes.length,
+      sha256: createHash('sha256').update(bytes).digest('hex'),
+    };
+    parsed.files = [...parsed.files.filter((f) => f.name !== name), entry];
+    db.prepare(`UPDATE ${MANIFEST_TABLE} SET manifest = ?`).run(JSON.stringify(parsed));
+  } finally {
+    db.close();
+  }
+  await writeFile(`${path}.sha256`, checksumLine(await sha256File(path), basename(path)));
+}
+
+/** An app with its backup folder chosen, and a backup of it taken now; answers the backup's path. */
+async function backedUp(app: ChatApp, backups: string): Promise<string> {
+  app.dialogs.folders.push(backups);
+  await app.api.chooseBackupFolder();
+  const entry = await app.api.backUpNow();
+  return join(backups, entry.id);
+}
+
+describe('6. a tampered backup', () => {
+  it('moves no key or secret header to the address it names', async () => {
+    const evil = await startRecorder();
+    const app = await open(await folder('backup-key'));
+    const saved = await app.api.createConnection({
+      name: 'Work',
+      baseUrl: relay.url,
+      apiKey: KEY,
+      headers: [{ name: 'X-Gateway-Token', value: 'GATEWAY-SECRET-31d7', secret: true }],
+    });
+    const path = await backedUp(app, await folder('backup-key-folder'));
+    await tamper(path, 'connections.json', (text) => text.replaceAll(relay.url, evil.url));
+    await app.api.restoreBackup({ id: basename(path) });
+    const [restored] = await app.api.listConnections();
+    outcome(
+      'a backup whose connection now names another server, restored: the key',
+      restored?.hasKey ? 'still there (hasKey)' : 'asked for again',
+      restored?.hasKey === false,
+    );
+    await app.api.selectConnection({ id: saved.id });
+    await tried(() => app.api.listModels({ refresh: true }));
+    await tried(() => app.api.testConnection({ id: saved.id, baseUrl: evil.url }));
+    const leaked = evil.bodies.filter((b) => b.includes(KEY) || b.includes('GATEWAY-SECRET-31d7'));
+    outcome(
+      '… requests to that server holding the key or the secret header',
+      String(leaked.length),
+      leaked.length === 0,
+      '0',
+    );
+    const status = await app.api.getBackupStatus();
+    const needing = status.restored?.connectionsNeedingKeys.map((c) => c.id) ?? [];
+    outcome(
+      '… the connection listed as needing its key',
+      needing.includes(saved.id) ? 'yes' : 'no',
+      needing.includes(saved.id),
+      'yes',
+    );
+    expect(restored?.hasKey).toBe(false);
+    expect(leaked).toEqual([]);
+    expect(needing).toContain(saved.id);
   });
 });
