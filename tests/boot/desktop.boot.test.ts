@@ -71,7 +71,8 @@ describe('the app on the desktop', () => {
 
   beforeAll(async () => {
     ({ home, resources } = await installedHome());
-    app = await boot(home, resources);
+    // The person says yes to the one question asked: the proxy set below.
+    app = await boot(home, resources, { messageBoxAnswers: [1] });
     await app.ready();
     await app.waitForCall('BrowserWindow#1.show');
   });
@@ -230,6 +231,9 @@ describe('the app on the desktop', () => {
       bypass: ['.corp.example.com'],
     };
     expect(await call(app, 'network:set-proxy', { proxy })).toEqual(proxy);
+    // Asked first, in main's own message box, naming the proxy.
+    const [asked] = app.callsTo('dialog.showMessageBox');
+    expect(JSON.stringify(asked?.args)).toContain('http://proxy.example.com:3128');
     const applied = {
       mode: 'fixed_servers',
       proxyRules: 'http://proxy.example.com:3128',

@@ -21,7 +21,12 @@ import {
   MANIFEST_TABLE,
   sha256File,
 } from '../../electron/main/services/backups/backup-file';
+import {
+  PlaintextFileSecretStore,
+  PLAINTEXT_KEYS_FILE,
+} from '../../electron/main/services/secret-store';
 import { openChatApp, type ChatApp, type ChatAppOptions } from '../fakes/chat-app';
+import { RecordingProxyStack } from '../fakes/recording-desktop';
 import { cleanUp, suiteDir } from './lib/canary';
 import { recordFigures, type Figure } from './lib/record';
 
@@ -526,6 +531,8 @@ async function tamper(path: string, name: string, edit: (text: string) => string
 
 /** An app with its backup folder chosen, and a backup of it taken now; answers the backup's path. */
 async function backedUp(app: ChatApp, backups: string): Promise<string> {
+  // The settings file exists, as it does once the person has changed anything.
+  await app.api.updateSettings({ theme: 'dark' });
   app.dialogs.folders.push(backups);
   await app.api.chooseBackupFolder();
   const entry = await app.api.backUpNow();
@@ -572,5 +579,113 @@ describe('6. a tampered backup', () => {
     expect(restored?.hasKey).toBe(false);
     expect(leaked).toEqual([]);
     expect(needing).toContain(saved.id);
+  });
+});
+
+const MANUAL_PROXY = {
+  mode: 'manual' as const,
+  scheme: 'http' as const,
+  host: 'proxy.attacker.invalid',
+  port: 8080,
+  bypass: [],
+};
+
+describe('7. the proxy is changed silently', () => {
+  it('asks the person in main’s own dialog before a proxy of the page’s is used', async () => {
+    const stack = new RecordingProxyStack();
+    const app = await open(await folder('proxy'), { proxyStack: stack });
+    const applied = stack.applied.length;
+    const declined = await tried(() => app.api.setProxy({ proxy: MANUAL_PROXY }));
+    const kept = (await app.api.getSettings()).proxy.mode;
+    outcome(
+      'network:set-proxy with a proxy of the page’s, the person declines',
+      `${app.dialogs.confirmRequests.length} question asked; ${declined === 'accepted' ? 'applied' : 'not applied'}; proxy ${kept}`,
+      app.dialogs.confirmRequests.length === 1 &&
+        kept === 'system' &&
+        stack.applied.length === applied,
+    );
+    expect(app.dialogs.confirmRequests).toHaveLength(1);
+    expect(app.dialogs.confirmRequests[0]?.message).toContain('proxy.attacker.invalid:8080');
+    expect(kept).toBe('system');
+    expect(stack.applied).toHaveLength(applied);
+    // The person agrees: it is used.
+    app.dialogs.confirmAnswers.push(true);
+    await app.api.setProxy({ proxy: MANUAL_PROXY });
+    expect((await app.api.getSettings()).proxy).toEqual(MANUAL_PROXY);
+  });
+
+  it('a restored backup changes the proxy only with the person’s yes', async () => {
+    const stack = new RecordingProxyStack();
+    const app = await open(await folder('proxy-restore'), { proxyStack: stack });
+    const path = await backedUp(app, await folder('proxy-restore-folder'));
+    await tamper(path, 'settings.json', (text) =>
+      JSON.stringify({ ...(JSON.parse(text) as object), proxy: MANUAL_PROXY }),
+    );
+    const asked = app.dialogs.confirmRequests.length;
+    await app.api.restoreBackup({ id: basename(path) });
+    const proxy = (await app.api.getSettings()).proxy;
+    const last = stack.applied.at(-1);
+    const questions = app.dialogs.confirmRequests.length - asked;
+    outcome(
+      'a backup whose settings set a proxy, restored, the person declines',
+      `${questions} question asked; proxy ${proxy.mode}; applied ${last?.mode ?? 'nothing'}`,
+      questions === 1 && proxy.mode === 'system' && last?.mode !== 'fixed_servers',
+    );
+    expect(questions).toBe(1);
+    expect(proxy.mode).toBe('system');
+    expect(last?.mode).not.toBe('fixed_servers');
+  });
+});
+
+describe('9. the plaintext key file after a restore', () => {
+  it('is removed, and no key is written to it, when the restored settings keep keys off disk', async () => {
+    const dir = await folder('plaintext');
+    const secrets = new PlaintextFileSecretStore(join(dir, PLAINTEXT_KEYS_FILE));
+    const app = await openChatApp(dir, secrets);
+    apps.push(app);
+    // A backup made while keys are kept off disk…
+    const path = await backedUp(app, await folder('plaintext-folder'));
+    // …then the person keeps keys in a file, and saves one.
+    app.dialogs.confirmAnswers.push(true);
+    await app.api.updateSettings({ allowPlaintextKeys: true });
+    await app.api.createConnection({ name: 'Work', baseUrl: relay.url, apiKey: KEY });
+    const file = join(dir, PLAINTEXT_KEYS_FILE);
+    expect(await lstat(file).catch(() => undefined)).toBeDefined();
+    await app.api.restoreBackup({ id: basename(path) });
+    const after = await lstat(file).catch(() => undefined);
+    await app.api.createConnection({ name: 'New', baseUrl: relay.url, apiKey: `${KEY}-new` });
+    const written = await lstat(file).catch(() => undefined);
+    outcome(
+      'a backup with keys off disk, restored over keys in a file: the key file',
+      after ? 'still there' : 'removed',
+      after === undefined,
+      'removed',
+    );
+    outcome(
+      '… a key saved after the restore written to the file',
+      written ? 'yes' : 'no',
+      written === undefined,
+      'no',
+    );
+    expect(after).toBeUndefined();
+    expect(written).toBeUndefined();
+  });
+
+  it('a restored backup never turns keys in a file on by itself', async () => {
+    const dir = await folder('plaintext-on');
+    const app = await open(dir);
+    const path = await backedUp(app, await folder('plaintext-on-folder'));
+    await tamper(path, 'settings.json', (text) =>
+      JSON.stringify({ ...(JSON.parse(text) as object), allowPlaintextKeys: true }),
+    );
+    await app.api.restoreBackup({ id: basename(path) });
+    const on = (await app.api.getSettings()).allowPlaintextKeys;
+    outcome(
+      'a backup that turns keys in a file on, restored',
+      on ? 'turned on' : 'left off',
+      !on,
+      'left off',
+    );
+    expect(on).toBe(false);
   });
 });
