@@ -689,3 +689,38 @@ describe('9. the plaintext key file after a restore', () => {
     expect(on).toBe(false);
   });
 });
+
+describe('8. “Test connection” and the owner’s choice to send a key unencrypted', () => {
+  it('sends no key over plain http once the owner turned that off, whatever the page asks', async () => {
+    const evil = await startRecorder();
+    const PUBLIC = 'http://relay.public.example';
+    // The relay's public address, reached here on the recorder.
+    const fetchVia: typeof fetch = (input, init) =>
+      fetch(String(input instanceof Request ? input.url : input).replace(PUBLIC, evil.url), init);
+    const app = await open(await folder('unencrypted'), { fetch: fetchVia });
+    app.dialogs.confirmAnswers.push(true);
+    const saved = await app.api.createConnection({
+      name: 'Plain',
+      baseUrl: PUBLIC,
+      apiKey: KEY,
+      allowUnencrypted: true,
+    });
+    // The owner changes their mind: the key no longer goes unencrypted.
+    await app.api.updateConnection({ id: saved.id, changes: { allowUnencrypted: false } });
+    const asked = app.dialogs.confirmRequests.length;
+    const before = evil.bodies.length;
+    await tried(() =>
+      app.api.testConnection({ id: saved.id, baseUrl: PUBLIC, allowUnencrypted: true }),
+    );
+    const carried = evil.bodies.slice(before).filter((b) => b.includes(KEY)).length;
+    const questions = app.dialogs.confirmRequests.length - asked;
+    outcome(
+      'connections:test {id, allowUnencrypted: true} on a plain-http connection whose owner said no',
+      `${carried} requests with the key; ${questions} question asked`,
+      carried === 0 && questions === 1,
+      '0 requests with the key; the person asked',
+    );
+    expect(carried).toBe(0);
+    expect(questions).toBe(1);
+  });
+});

@@ -780,9 +780,13 @@ export class ConnectionsService {
         else withheldFrom = originOf(connection.baseUrl);
       }
     }
+    // The saved key (and secret headers) go over plain http only by the owner's saved choice,
+    // or their yes now in main's dialog: the page asking is not enough. A key typed for the test
+    // goes as the form says.
     const allowKeyInClear =
-      saved !== undefined && !valid.allowUnencrypted
-        ? saved.allowUnencrypted === true
+      saved !== undefined
+        ? saved.allowUnencrypted === true ||
+          (valid.allowUnencrypted === true && (await this.#agreeUnencrypted(valid.baseUrl)))
         : valid.allowUnencrypted === true;
     // Typed headers as given; a secret one left empty takes the saved value, on the same origin.
     let headers: CustomHeader[] | (() => Promise<CustomHeader[]>) | undefined;
