@@ -25,6 +25,7 @@ import {
   PlaintextFileSecretStore,
   PLAINTEXT_KEYS_FILE,
 } from '../../electron/main/services/secret-store';
+import { makeLogRedactor } from '../../electron/main/services/log-policy';
 import { openChatApp, type ChatApp, type ChatAppOptions } from '../fakes/chat-app';
 import { RecordingProxyStack } from '../fakes/recording-desktop';
 import { cleanUp, suiteDir } from './lib/canary';
@@ -722,5 +723,20 @@ describe('8. “Test connection” and the owner’s choice to send a key unencr
     );
     expect(carried).toBe(0);
     expect(questions).toBe(1);
+  });
+});
+
+describe('10. an address with a secret, written to the support log', () => {
+  it.each([
+    'https://alice:pa"SECRET@relay.invalid',
+    "https://alice:pa'SECRET@relay.invalid/v1",
+    'https://alice:pa SECRET@relay.invalid/v1',
+    'url="https://alice:pa\\"SECRET@relay.invalid/v1"',
+    'https://relay.invalid/v1#SECRET',
+    'https://relay.invalid/v1?token=SECRET',
+  ])('%s', (address) => {
+    const logged = makeLogRedactor(() => [])(address);
+    outcome(`the log line for ${address}`, logged, !logged.includes('SECRET'), 'no secret');
+    expect(logged).not.toContain('SECRET');
   });
 });
