@@ -740,3 +740,47 @@ describe('10. an address with a secret, written to the support log', () => {
     expect(logged).not.toContain('SECRET');
   });
 });
+
+describe('11. a quick ask shortcut that takes the system’s own keys', () => {
+  it('refuses the editing and switching chords every app relies on', async () => {
+    const app = await open(await folder('shortcut'));
+    for (const shortcut of [
+      'CommandOrControl+V',
+      'Control+C',
+      'Command+X',
+      'Ctrl+Z',
+      'Ctrl+Shift+Z',
+      'CommandOrControl+A',
+      'Control+Insert',
+      'Alt+Tab',
+      'Alt+Shift+Tab',
+      'Command+Tab',
+      'Super+Tab',
+      'Control+Tab',
+      'Command+`',
+      'Alt+F4',
+      'Command+Q',
+      'CommandOrControl+W',
+      'Command+Space',
+      'Super+Space',
+    ]) {
+      const result = await app.router.dispatch(
+        'desktop:update',
+        { quickAsk: { enabled: true, shortcut } },
+        app.sender,
+      );
+      const saved = (await app.api.getSettings()).quickAsk.shortcut;
+      outcome(
+        `desktop:update with the quick ask shortcut ${shortcut}`,
+        result.ok ? `accepted (${saved})` : 'refused',
+        !result.ok,
+        'refused',
+      );
+      expect(result.ok, shortcut).toBe(false);
+    }
+    // A shortcut of its own still works.
+    expect(
+      (await app.api.updateDesktop({ quickAsk: { shortcut: 'Control+Alt+K' } })).quickAsk.shortcut,
+    ).toBe('Control+Alt+K');
+  });
+});
