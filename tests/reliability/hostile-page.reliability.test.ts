@@ -5,6 +5,7 @@
  * person's files and keys. Each input is recorded with what happened to it; none may reach a file
  * the person did not choose, launch a program, or move a key.
  */
+import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { lstat, mkdir, readFile, readdir, rm, stat, symlink, writeFile } from 'node:fs/promises';
 import { createServer, type Server } from 'node:http';
@@ -782,5 +783,61 @@ describe('11. a quick ask shortcut that takes the system’s own keys', () => {
     expect(
       (await app.api.updateDesktop({ quickAsk: { shortcut: 'Control+Alt+K' } })).quickAsk.shortcut,
     ).toBe('Control+Alt+K');
+  });
+});
+
+/** A call's outcome, or 'hung' when it has not settled after `ms`. */
+async function settles(call: () => Promise<unknown>, ms = 5_000): Promise<string> {
+  let timer: NodeJS.Timeout | undefined;
+  const hung = new Promise<string>((resolve) => {
+    timer = setTimeout(() => resolve('hung'), ms);
+  });
+  try {
+    return await Promise.race([tried(call), hung]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+describe('12. a pipe or a device chosen to import', () => {
+  it('is refused at once by every import, never read without end', async () => {
+    const scratch = await folder('fifo');
+    const fifo = (name: string) => {
+      const path = join(scratch, name);
+      execFileSync('mkfifo', [path]);
+      return path;
+    };
+    const app = await open(await folder('fifo-app'));
+    // A good backup whose checksum file beside it is a pipe.
+    const backup = await backedUp(app, await folder('fifo-backups'));
+    await rm(`${backup}.sha256`);
+    execFileSync('mkfifo', [`${backup}.sha256`]);
+    const imports: Array<[string, string, () => Promise<unknown>]> = [
+      ['prompts:import', fifo('prompts.json'), () => app.api.importPrompts()],
+      ['embeddings:open-inputs', fifo('inputs.txt'), () => app.api.openEmbeddingInputs()],
+      ['models:import-prices', fifo('prices.json'), () => app.api.importPrices()],
+      ['chat:import', fifo('chats.json'), () => app.api.importConversations()],
+      ['backups:open-file (its checksum file a pipe)', backup, () => app.api.openBackupFile()],
+      ...(['prompts:import', 'embeddings:open-inputs'] as const).map(
+        (channel): [string, string, () => Promise<unknown>] => [
+          channel,
+          '/dev/zero',
+          channel === 'prompts:import'
+            ? () => app.api.importPrompts()
+            : () => app.api.openEmbeddingInputs(),
+        ],
+      ),
+    ];
+    for (const [channel, path, call] of imports) {
+      app.dialogs.openPaths.push([path]);
+      const answer = await settles(call);
+      outcome(
+        `${channel} of ${path.startsWith('/dev/') ? path : basename(path)}`,
+        answer,
+        answer !== 'hung',
+        'refused at once',
+      );
+      expect(answer, `${channel} ${path}`).not.toBe('hung');
+    }
   });
 });
