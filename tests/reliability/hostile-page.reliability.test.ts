@@ -6,6 +6,7 @@
  * the person did not choose, launch a program, or move a key.
  */
 import { execFileSync } from 'node:child_process';
+import { cpSync, statSync } from 'node:fs';
 import { createHash } from 'node:crypto';
 import { lstat, mkdir, readFile, readdir, rm, stat, symlink, writeFile } from 'node:fs/promises';
 import { createServer, type Server } from 'node:http';
@@ -21,6 +22,7 @@ import {
   FILES_TABLE,
   MANIFEST_TABLE,
   sha256File,
+  vacuumInto,
 } from '../../electron/main/services/backups/backup-file';
 import {
   PlaintextFileSecretStore,
@@ -839,5 +841,46 @@ describe('12. a pipe or a device chosen to import', () => {
       );
       expect(answer, `${channel} ${path}`).not.toBe('hung');
     }
+  });
+});
+
+describe('13. copies of the person’s conversations', () => {
+  it('are readable by this user only from the moment they exist', async () => {
+    let modeAtCopy = -1;
+    const app = await open(await folder('modes'), {
+      backupSeams: {
+        copy: (db, target) => {
+          const snapshot = vacuumInto(db, target);
+          // The copy as it is before anything else touches it.
+          modeAtCopy = statSync(target).mode & 0o777;
+          return snapshot;
+        },
+      },
+    });
+    await backedUp(app, await folder('modes-folder'));
+    outcome(
+      'a backup, as the copy is written',
+      modeAtCopy.toString(8),
+      modeAtCopy === 0o600,
+      '600',
+    );
+    // A folder of the previous release, whose database is copied before each migration.
+    const previous = await folder('modes-0.1');
+    cpSync(join(import.meta.dirname, '../fixtures/data-0.1'), previous, { recursive: true });
+    const old = await open(join(previous, 'user-data'), {
+      picturesDir: join(previous, 'Pictures'),
+    });
+    await old.api.listConversations();
+    const copies = (await readdir(join(previous, 'user-data'))).filter((n) => n.endsWith('.bak'));
+    const modes = copies.map((n) => statSync(join(previous, 'user-data', n)).mode & 0o777);
+    outcome(
+      'the copies taken before a migration',
+      modes.map((m) => m.toString(8)).join(', ') || 'none',
+      modes.length > 0 && modes.every((m) => m === 0o600),
+      '600',
+    );
+    expect(modeAtCopy).toBe(0o600);
+    expect(modes.length).toBeGreaterThan(0);
+    expect(modes.every((m) => m === 0o600)).toBe(true);
   });
 });
