@@ -29,6 +29,7 @@ import {
   PLAINTEXT_KEYS_FILE,
 } from '../../electron/main/services/secret-store';
 import { makeLogRedactor } from '../../electron/main/services/log-policy';
+import { updateUnsupportedReason } from '../../electron/main/services/updates/support';
 import { openChatApp, type ChatApp, type ChatAppOptions } from '../fakes/chat-app';
 import { RecordingProxyStack } from '../fakes/recording-desktop';
 import { cleanUp, suiteDir } from './lib/canary';
@@ -882,5 +883,34 @@ describe('13. copies of the person’s conversations', () => {
     expect(modeAtCopy).toBe(0o600);
     expect(modes.length).toBeGreaterThan(0);
     expect(modes.every((m) => m === 0o600)).toBe(true);
+  });
+});
+
+describe('14. an update feed that is not https', () => {
+  it('is refused by the installed app, whatever the environment says', () => {
+    for (const [feedUrl, env] of [
+      ['http://downloads.example.com/relay-desktop/', {}],
+      [
+        'https://downloads.example.com/relay-desktop/',
+        { RELAY_UPDATE_URL: 'http://evil.example/' },
+      ],
+    ] as const) {
+      const reason = updateUnsupportedReason({
+        packaged: true,
+        platform: 'win32',
+        env,
+        hasUpdateConfig: true,
+        packageType: undefined,
+        feedUrl,
+      });
+      const insecure = feedUrl.startsWith('http:');
+      outcome(
+        `an installed app whose build feed is ${feedUrl}${'RELAY_UPDATE_URL' in env ? `, RELAY_UPDATE_URL=${env.RELAY_UPDATE_URL} at run time` : ''}`,
+        reason === undefined ? 'updates from the build’s feed' : 'does not update itself',
+        insecure ? reason !== undefined : reason === undefined,
+        insecure ? 'refused' : 'the build’s feed only',
+      );
+      expect(reason === undefined).toBe(!insecure);
+    }
   });
 });
