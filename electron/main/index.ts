@@ -8,6 +8,7 @@ import { PRELOAD_ROUTES } from '../shared/ipc/file-grants';
 import { createAppServices, type AppServices } from './app-services';
 import { CHAT_IMPORT_WORKER, DOCUMENT_WORKER } from './build-entries';
 import { createRouter, trustedSender } from './ipc/router';
+import { windowRoutes } from './ipc/window-routes';
 import { registerAppScheme, serveRenderer } from './platform/app-protocol';
 import { electronDesktop, electronDialogs, openFolder } from './platform/desktop';
 import { createDesktopShell, readClipboardText, type DesktopShell } from './platform/desktop-shell';
@@ -374,6 +375,10 @@ async function start(appLog: AppLog): Promise<void> {
       [mainWindow, quickWindow]
         .filter((window) => window !== undefined && !window.isDestroyed())
         .map((window) => window!.webContents.id),
+    ),
+    // The quick ask window reaches its own routes only.
+    mayCall: windowRoutes(() =>
+      quickWindow && !quickWindow.isDestroyed() ? [quickWindow.webContents.id] : [],
     ),
     onInternalError: (channel, error) => appLog.error('ipc.internal-error', error, { channel }),
     onRefused: (channel, error) =>

@@ -9,6 +9,7 @@ import {
   type AppServicesOptions,
 } from '../../electron/main/app-services';
 import { createRouter, trustedSender, type IpcSender } from '../../electron/main/ipc/router';
+import { windowRoutes } from '../../electron/main/ipc/window-routes';
 import type { AppLog } from '../../electron/main/services/log';
 import type { FetchLike } from '../../electron/main/services/relay/relay-client';
 import { MemorySecretStore, type SecretStore } from '../../electron/main/services/secret-store';
@@ -82,12 +83,14 @@ export async function openChatApp(
       for (const wake of waiters.splice(0)) wake();
     }),
   });
-  // Window 1 is the app's; window 2 stands for a second window of the app (the quick one).
+  // Window 1 is the app's main window; window 2 its quick ask window, with its own routes only.
   const router = createRouter(ROUTES, services.handlers, {
     isTrustedSender: trustedSender(['app://relay'], () => [1, 2]),
+    mayCall: windowRoutes(() => [2]),
   });
+  // The preload's channel: the main window alone, which takes drops (as index.ts).
   const preloadRouter = createRouter(PRELOAD_ROUTES, services.preloadHandlers, {
-    isTrustedSender: trustedSender(['app://relay'], () => [1, 2]),
+    isTrustedSender: trustedSender(['app://relay'], () => [1]),
   });
 
   /**

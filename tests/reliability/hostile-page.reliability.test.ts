@@ -914,3 +914,46 @@ describe('14. an update feed that is not https', () => {
     }
   });
 });
+
+describe('15. the quick ask window, which shows model output', () => {
+  it('reaches its own routes only', async () => {
+    const app = await open(await folder('quick-window'));
+    const quick = { ...app.sender, url: 'app://relay/quick.html', webContentsId: 2 };
+    const others: Array<[string, unknown]> = [
+      ['connections:list', undefined],
+      ['connections:create', { name: 'x', baseUrl: 'https://relay.example.com' }],
+      ['connections:test', { baseUrl: 'https://relay.example.com' }],
+      ['chat:list', undefined],
+      ['chat:attachment-open', { id: 'a' }],
+      ['chat:attach-bytes', { name: 'x.txt', base64: '' }],
+      ['chat:export', { ids: ['a'], format: 'json' }],
+      ['network:set-proxy', { proxy: { mode: 'none' } }],
+      ['settings:update', { theme: 'dark' }],
+      ['backups:restore', { id: 'a' }],
+      ['knowledge:search', { id: 'a', question: 'q' }],
+      ['desktop:update', { quickAsk: { shortcut: 'Control+Alt+J' } }],
+      ['updates:check', undefined],
+    ];
+    for (const [channel, payload] of others) {
+      const result = await app.router.dispatch(channel, payload, quick);
+      const refused = !result.ok && result.error.kind === 'forbidden';
+      outcome(
+        `${channel} from the quick ask window`,
+        refused ? 'refused (forbidden)' : result.ok ? 'answered' : `refused (${result.error.kind})`,
+        refused,
+        'forbidden',
+      );
+      expect(refused, channel).toBe(true);
+    }
+    for (const channel of ['quick-ask:state', 'settings:get', 'app:info']) {
+      const result = await app.router.dispatch(channel, undefined, quick);
+      outcome(
+        `${channel} from the quick ask window (its own)`,
+        result.ok ? 'answered' : 'refused',
+        result.ok,
+        'answered',
+      );
+      expect(result.ok, channel).toBe(true);
+    }
+  });
+});

@@ -19,6 +19,7 @@ import {
 import { inject } from 'vitest';
 import { eventWindows } from '../../../electron/main/ipc/event-targets';
 import { createRouter, trustedSender } from '../../../electron/main/ipc/router';
+import { windowRoutes } from '../../../electron/main/ipc/window-routes';
 import type { FetchLike } from '../../../electron/main/services/relay/relay-client';
 import { ROUTES } from '../../../electron/shared/ipc/contract';
 import type { DesktopShell, Dialogs } from '../../../electron/main/app-context';
@@ -210,6 +211,8 @@ export async function startE2e(): Promise<E2eSession> {
       isTrustedSender: trustedSender([server.origin], () =>
         target.quick ? [WEB_CONTENTS_ID, QUICK_WEB_CONTENTS_ID] : [WEB_CONTENTS_ID],
       ),
+      // As index.ts: the quick ask window reaches its own routes only.
+      mayCall: windowRoutes(() => (target.quick ? [QUICK_WEB_CONTENTS_ID] : [])),
       onInternalError: (channel, error) => console.error(`e2e: ${channel} failed`, error),
       // A one-way message main refused has no answer to fail on: it fails the spec's page check.
       onRefused: (channel, error) =>
