@@ -957,3 +957,46 @@ describe('15. the quick ask window, which shows model output', () => {
     }
   });
 });
+
+const BIDI = /[\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/;
+
+describe('16. names that turn their own text around', () => {
+  it('are shown without right-to-left overrides, in forms and lists', async () => {
+    const app = await open(await folder('bidi'));
+    // "Work relay" that reads as "…moc.elpmaxe" spoofed: an override in the name.
+    const spoofed = 'Bank \u202eyaler krow\u202c';
+    app.services.desktop.openLink(
+      `relay-desktop://connect?name=${encodeURIComponent(spoofed)}&baseUrl=${encodeURIComponent(relay.url)}`,
+    );
+    const link = await app.api.takeConnectLink();
+    const drafted = link?.ok ? link.draft.name : '';
+    outcome(
+      'a relay-desktop://connect link whose name holds U+202E, in the connection form',
+      JSON.stringify(drafted),
+      !BIDI.test(drafted),
+      'no bidi controls',
+    );
+    await app.api.createConnection({ name: spoofed, baseUrl: relay.url, apiKey: KEY });
+    const listed = (await app.api.listConnections()).map((c) => c.name).join(' ');
+    outcome(
+      'that name saved, in the list of connections',
+      JSON.stringify(listed),
+      !BIDI.test(listed),
+      'no bidi controls',
+    );
+    const attachment = 'invoice\u202efdp.exe';
+    await sentWithPaste(app, attachment, 'not a pdf\n');
+    const [conversation] = await app.api.listConversations();
+    const { messages } = await app.api.getConversation({ id: conversation!.id });
+    const shown = messages[0]?.attachments?.[0]?.name ?? '';
+    outcome(
+      'a pasted file named invoice\u202efdp.exe, on its message',
+      JSON.stringify(shown),
+      !BIDI.test(shown),
+      'no bidi controls',
+    );
+    expect(drafted).not.toMatch(BIDI);
+    expect(listed).not.toMatch(BIDI);
+    expect(shown).not.toMatch(BIDI);
+  });
+});

@@ -44,7 +44,7 @@ import { RELAY_ERROR_KINDS } from '../../relay-errors';
 import { maxTokensSchema, temperatureSchema } from '../../relay-requests';
 import { event, messageRefFields, oneWay, route, type EventSpec, type RouteSpec } from '../define';
 import { grantIdSchema } from '../file-grants';
-import { boundedText as text, idSchema as id, savedIdSchema } from '../schemas';
+import { boundedText as text, idSchema as id, savedIdSchema, shownText } from '../schemas';
 import { worded } from '../../messages/worded';
 
 export const MESSAGE_STATUSES = ['complete', 'streaming', 'interrupted', 'error'] as const;
@@ -76,7 +76,7 @@ export const MAX_PASTED_BYTES = 20 * 1024 * 1024;
 /** An attachment as the page sees it: never its bytes or its text. */
 export const attachmentInfoSchema = z.object({
   id,
-  name: z.string(),
+  name: shownText,
   kind: z.enum(ATTACHMENT_KINDS),
   mimeType: z.string(),
   /** The file's size in bytes. */
@@ -98,7 +98,7 @@ export type AttachmentInfo = z.infer<typeof attachmentInfoSchema>;
 
 /** A file that was not attached (or not sent), by name, with a sentence that says why. */
 export const attachmentRefusalSchema = z.object({
-  name: z.string(),
+  name: shownText,
   reason: z.string(),
   message: z.string(),
   ...messageRefFields,
@@ -144,12 +144,12 @@ export type ReplyError = z.infer<typeof replyErrorSchema>;
 export const forkOriginSchema = z.object({
   conversationId: id,
   messageId: id,
-  title: z.string(),
+  title: shownText,
 });
 
 export const conversationSummarySchema = z.object({
   id,
-  title: z.string(),
+  title: shownText,
   createdAt: z.string(),
   /** Last activity: a message sent or a reply finished (renames do not count). */
   updatedAt: z.string(),
@@ -268,7 +268,7 @@ export type UsageByModel = z.infer<typeof usageByModelSchema>;
 
 export const searchHitSchema = z.object({
   conversationId: id,
-  conversationTitle: z.string(),
+  conversationTitle: shownText,
   messageId: id,
   seq: z.number().int().nonnegative(),
   role: z.enum(MESSAGE_ROLES),
@@ -641,7 +641,7 @@ export const CHAT_ROUTES = {
     z.object({
       cancelled: z.boolean(),
       conversationIds: z.array(id),
-      refused: z.array(z.object({ name: z.string(), reason: z.string(), ...messageRefFields })),
+      refused: z.array(z.object({ name: shownText, reason: z.string(), ...messageRefFields })),
     }),
   ),
 } as const satisfies Record<string, RouteSpec>;

@@ -19,7 +19,7 @@ import {
   type RouteSpec,
 } from '../define';
 import { grantIdSchema } from '../file-grants';
-import { boundedText as text, idSchema as id } from '../schemas';
+import { boundedText as text, idSchema as id, shownText } from '../schemas';
 import { worded } from '../../messages/worded';
 
 export const KNOWLEDGE_LIMITS = {
@@ -37,7 +37,7 @@ export type KnowledgeStatus = (typeof KNOWLEDGE_STATUSES)[number];
 
 export const knowledgeBaseSchema = z.object({
   id,
-  name: z.string(),
+  name: shownText,
   model: z.string(),
   connectionId: z.string(),
   /** The connection's name, or null when it was deleted since. */
@@ -60,7 +60,7 @@ export type KnowledgeBase = z.infer<typeof knowledgeBaseSchema>;
 export const knowledgeFileSchema = z.object({
   id,
   path: z.string(),
-  name: z.string(),
+  name: shownText,
   status: z.enum(['ready', 'refused']),
   /**
    * Why it was refused (`binary`, `encrypted`, `too_large`…), and a sentence for the person: in
@@ -107,7 +107,7 @@ export const knowledgeHitSchema = z.object({
   rank: z.number().int().positive(),
   /** Cosine similarity between the question and the chunk, -1 to 1. */
   score: z.number(),
-  fileName: z.string(),
+  fileName: shownText,
   path: z.string(),
   position: chunkPositionSchema,
   text: z.string(),
@@ -136,7 +136,7 @@ export const RETRIEVAL_LIMITS = {
 export const conversationKnowledgeSchema = z.object({
   conversationId: id,
   /** In the order linked; `missing` when the base was deleted since (asking then refuses). */
-  bases: z.array(z.object({ id, name: z.string(), missing: z.boolean() })),
+  bases: z.array(z.object({ id, name: shownText, missing: z.boolean() })),
   topK: z.number().int().min(1).max(KNOWLEDGE_LIMITS.topK),
   /** Chunks scoring below it are not put in the prompt. */
   minScore: z.number().min(-1).max(1),
@@ -243,7 +243,7 @@ export const KNOWLEDGE_ROUTES = {
     }),
     z.object({
       added: z.number().int(),
-      refused: z.array(z.object({ name: z.string(), reason: z.string(), ...messageRefFields })),
+      refused: z.array(z.object({ name: shownText, reason: z.string(), ...messageRefFields })),
     }),
   ),
   /** Shows a file of the base in the system's file manager. */
