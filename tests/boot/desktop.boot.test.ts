@@ -163,6 +163,19 @@ describe('the app on the desktop', () => {
         value: { ok: false, error: { kind: 'forbidden' } },
       });
     }
+    // Its page reaches its own routes only: not the connections, files, proxy or backups.
+    for (const [channel, payload] of [
+      ['connections:list', undefined],
+      ['chat:attachment-open', { id: 'x' }],
+      ['network:set-proxy', { proxy: { mode: 'none' } }],
+      ['backups:restore', { id: 'x' }],
+      ['files:grant-dropped', { purpose: 'attach', paths: ['/etc/passwd'] }],
+    ] as const) {
+      expect(await app.invoke(channel, payload, { window: 2, frame: 'main' })).toMatchObject({
+        ok: true,
+        value: { ok: false, error: { kind: 'forbidden' } },
+      });
+    }
     // Hardened like the main window by web-contents-created.
     expect(await app.navigate('https://evil.example/', 2)).toEqual({ prevented: true });
     expect(await app.openWindow('file:///etc/passwd', 2)).toEqual({ action: 'deny' });
