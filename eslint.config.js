@@ -256,6 +256,28 @@ export default defineConfig(
     },
   },
 
+  {
+    // A page under test gets `window.relay` only from the built preload, behind the context
+    // bridge's copy rules (tests/harness/context-bridge): a bridge built in the page's own world
+    // would hand the page what Electron's contextBridge never does (an Error with its fields).
+    files: ['tests/e2e/**', 'tests/bench/**'],
+    rules: {
+      '@typescript-eslint/no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              regex: '(^|/)electron/shared/ipc/bridge$',
+              allowTypeImports: true,
+              message:
+                'A page under test gets window.relay from the built preload (tests/harness/context-bridge), never from createBridge in its own world.',
+            },
+          ],
+        },
+      ],
+    },
+  },
+
   // Every word the page shows comes from the message catalogues (renderer/src/i18n/messages):
   // no literal text in JSX, nor in an accessible name, label, title or placeholder.
   {

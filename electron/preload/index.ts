@@ -1,7 +1,7 @@
 import { contextBridge, ipcRenderer, webUtils, type IpcRendererEvent } from 'electron';
 import { createBridge } from '../shared/ipc/bridge';
 import { EVENTS, ROUTES } from '../shared/ipc/contract';
-import { PRELOAD_ROUTES, type GrantPurpose } from '../shared/ipc/file-grants';
+import { MAX_GRANTS_AT_ONCE, PRELOAD_ROUTES, type GrantPurpose } from '../shared/ipc/file-grants';
 
 /**
  * What the page sees as `window.relay`: one named function per route of the contract (a one-way
@@ -39,27 +39,32 @@ function pathOf(file: unknown): string {
  * answers only for a file the person dropped), main answers with a grant for each, and the page
  * gets the grants, never the paths (see `shared/ipc/file-grants.ts`). One entry per file, in
  * order: its grant, or null for a file that is not on disk (the page sends its bytes instead).
- * Settles with plain data, never an error.
+ * Resolves as a route does, as data (`{ ok: true, value }`), so the page unwraps it the same way;
+ * a drop main refuses is one null per file, never an error.
  */
 async function grantDroppedFiles(
   files: readonly File[],
   purpose: GrantPurpose,
-): Promise<Array<string | null>> {
-  const list = Array.isArray(files) ? files.slice(0, 100) : [];
+): Promise<{ ok: true; value: Array<string | null> }> {
+  const list = Array.isArray(files) ? files.slice(0, MAX_GRANTS_AT_ONCE) : [];
   const paths = list.map(pathOf);
+  const none = { ok: true as const, value: paths.map(() => null) };
   const onDisk = paths.filter((path) => path !== '');
-  if (onDisk.length === 0) return paths.map(() => null);
+  if (onDisk.length === 0) return none;
   try {
     const answer = (await ipcRenderer.invoke(PRELOAD_ROUTES.grantDroppedFiles.channel, {
       purpose,
       paths: onDisk,
     })) as { ok?: boolean; value?: { grants?: unknown } };
     const grants = answer?.ok === true ? answer.value?.grants : undefined;
-    if (!Array.isArray(grants) || grants.length !== onDisk.length) return paths.map(() => null);
+    if (!Array.isArray(grants) || grants.length !== onDisk.length) return none;
     let next = 0;
-    return paths.map((path) => (path === '' ? null : String(grants[next++])));
+    return {
+      ok: true,
+      value: paths.map((path) => (path === '' ? null : String(grants[next++]))),
+    };
   } catch {
-    return paths.map(() => null);
+    return none;
   }
 }
 

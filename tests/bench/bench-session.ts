@@ -1,7 +1,8 @@
 /**
  * What the benchmarks that drive the real chat screen share: the demo relay, one Chromium, the
- * renderer built once, the page bridge, the real services on a fresh user data folder with a
- * connection to the relay, the page server and the router. `withBenchSession` sets them up, hands
+ * renderer and the preload built once (the preload run behind the context bridge, as the e2e
+ * suite runs it: tests/harness/context-bridge), the real services on a fresh user data folder
+ * with a connection to the relay, the page server and the router. `withBenchSession` sets them up, hands
  * them to the benchmark, and closes every one of them however the run ends (a run that fails
  * must not leave a browser, a relay or the services holding the process open).
  *
@@ -9,10 +10,12 @@
  * that only opens conversations needs none). With it, over a same-origin event stream, standing in
  * for Electron's IPC: a local socket, in order, with no reply awaited (page.evaluate over the
  * DevTools protocol, as the e2e harness delivers events, queues each behind the last one's round
- * trip: its p95 was 28 ms here, a cost of the test driver that the app does not have). Events
- * emitted while no page is open are dropped, and those emitted before the open page's stream
- * connects are queued for it. In the page, each event is handed to `globalThis.__benchOnEvent`
- * (when the bench set one, in its own init script) as it arrives, then to the app.
+ * trip: its p95 was 28 ms here, a cost of the test driver that the app does not have). The
+ * stream is read in the preload's world, which hands each event to the preload's `ipcRenderer`
+ * listeners as IPC would. Events emitted while no page is open are dropped, and those emitted
+ * before the open page's stream connects are queued for it. Once the page is loaded, each
+ * `chat:delta` is also handed to `globalThis.__benchOnEvent` (when the bench set one, in its own
+ * init script), through the page's own `window.relay.onChatDelta`, after the app's listener.
  */
 import { mkdtemp, rm } from 'node:fs/promises';
 import type { ServerResponse } from 'node:http';
@@ -31,9 +34,12 @@ import type { FetchLike } from '../../electron/main/services/relay/relay-client'
 import { MemorySecretStore } from '../../electron/main/services/secret-store';
 import { ROUTES } from '../../electron/shared/ipc/contract';
 import { CHROMIUM_ARGS, CHROMIUM_PATH } from '../e2e/harness/browser';
-import { buildPageBridge, buildRenderer } from '../e2e/harness/build-renderer';
-import { exposeRouter, WEB_CONTENTS_ID, type RouterCall } from '../e2e/harness/expose-router';
+import { buildPreloadScripts, buildRenderer } from '../e2e/harness/build-renderer';
 import { serveDirectory } from '../e2e/harness/static-server';
+import { connectPage, routerSide, type RouterCall } from '../harness/context-bridge/chromium';
+
+/** The app's main window (Electron's webContents id), as the router trusts it. */
+const WEB_CONTENTS_ID = 1;
 
 /** Where the page's event stream is served. */
 const EVENTS_PATH = '/__bench/events';
@@ -71,9 +77,9 @@ export interface BenchSession {
   /** The app's main window as a sender, for calls made to the router from Node. */
   sender: IpcSender;
   /**
-   * A fresh page on the app (a new browser context): the router exposed to it, `initScript`
-   * (the bench's own page-side set-up) and the event stream before the page bridge, and the app
-   * loaded. `onAnswer` is told of each call the page made, once main answered it.
+   * A fresh page on the app (a new browser context): the built preload behind the context bridge
+   * with the router as main, `initScript` (the bench's own page-side set-up), and the app loaded.
+   * `onAnswer` is told of each call the page made, once main answered it.
    */
   openPage(options: {
     viewport: { width: number; height: number };
@@ -104,9 +110,9 @@ export async function withBenchSession<T>(
     // BENCH_RENDERER_DIR: a renderer built beforehand (to compare two builds run after run).
     const prebuilt = process.env.BENCH_RENDERER_DIR;
     const rendererDir = prebuilt ?? join(work, 'renderer');
-    const [, bridge] = await Promise.all([
+    const [, scripts] = await Promise.all([
       prebuilt ? Promise.resolve() : buildRenderer(rendererDir),
-      buildPageBridge('0.0.0-bench'),
+      buildPreloadScripts(join(work, 'preload')),
     ]);
 
     const events: { open: boolean; client?: ServerResponse | undefined; queued: string[] } = {
@@ -169,25 +175,26 @@ export async function withBenchSession<T>(
         };
         closing.push(close);
         const page = await context.newPage();
-        await exposeRouter(page, router, {
-          ...(onAnswer ? { onCall: onAnswer } : {}),
-          ...(onSend ? { onSend: (channel: string) => onSend(channel) } : {}),
-        });
+        await connectPage(
+          page,
+          scripts,
+          routerSide(router, {
+            ...(onAnswer ? { onCall: onAnswer } : {}),
+            ...(onSend ? { onSend: (channel: string) => onSend(channel) } : {}),
+          }),
+          {
+            webContentsId: WEB_CONTENTS_ID,
+            ...(options.eventStream ? { eventStream: EVENTS_PATH } : {}),
+          },
+        );
         if (initScript) await page.addInitScript(initScript);
-        if (options.eventStream)
-          await page.addInitScript((path) => {
-            const page = globalThis as unknown as StreamGlobals;
-            const source = new page.EventSource(path);
-            source.onmessage = (event) => {
-              const [channel, payload] = JSON.parse(event.data) as [string, unknown];
-              page.__benchOnEvent?.(channel, payload);
-              page.__relayDeliver?.(channel, payload);
-            };
-          }, EVENTS_PATH);
-        await page.addInitScript({ content: bridge });
         events.queued = [];
         events.open = true;
         await page.goto(server.origin);
+        await page.evaluate(() => {
+          const page = globalThis as unknown as StreamGlobals;
+          page.relay?.onChatDelta((payload) => page.__benchOnEvent?.('chat:delta', payload));
+        });
         return { context, page, close };
       },
     };
@@ -197,9 +204,8 @@ export async function withBenchSession<T>(
   }
 }
 
-/** The page globals the event stream's script uses (the bench compiles without the DOM library). */
+/** The page globals the session uses (the bench compiles without the DOM library). */
 interface StreamGlobals {
-  EventSource: new (url: string) => { onmessage: ((event: { data: string }) => void) | null };
+  relay?: { onChatDelta(listener: (payload: unknown) => void): () => void };
   __benchOnEvent?: (channel: string, payload: unknown) => void;
-  __relayDeliver?: (channel: string, payload: unknown) => void;
 }

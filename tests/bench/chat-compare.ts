@@ -2,7 +2,7 @@
  * chat-compare: models side by side. One message sent from the composer's "Compare models…" to
  * four columns (the demo chat model at four temperatures), each reply streamed at 2,000 tokens a
  * second by the demo relay, at once, through the real main-side chat service (relay client, one
- * delta coalescer for every reply, persistence), the real router and the page bridge, into the
+ * delta coalescer for every reply, persistence), the real router and the built preload, into the
  * real chat screen's compare columns in Chromium.
  *
  * - bridge_messages_per_second: every message main sends the page (events, and answers to the

@@ -1,7 +1,7 @@
 /**
  * chat-transport: a reply streamed at 2,000 tokens a second from the demo relay through the real
  * main-side chat service (relay client, delta coalescing, persistence), the real router and the
- * page bridge, into the real chat screen in Chromium.
+ * built preload behind the context bridge, into the real chat screen in Chromium.
  *
  * - bridge_messages_per_second: every message main sends the page (events, and answers to the
  *   page's calls) from the first `chat:delta` to `chat:reply-finished`, per second.

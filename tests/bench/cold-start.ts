@@ -32,11 +32,16 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { chromium, type Page } from 'playwright-core';
 import { startDemoRelay } from '../../electron/demo-relay/index';
 import { CHROMIUM_ARGS, CHROMIUM_PATH } from '../e2e/harness/browser';
-import { buildPageBridge, buildRenderer } from '../e2e/harness/build-renderer';
-import { WEB_CONTENTS_ID } from '../e2e/harness/expose-router';
+import { buildPreloadScripts, buildRenderer } from '../e2e/harness/build-renderer';
+import type { BridgeScripts } from '../harness/context-bridge/chromium';
 import { serveDirectory } from '../e2e/harness/static-server';
 import { median, round, type Benchmark, type BenchResult } from './bench';
-import { bundleServicesProcess, connectPage, startServicesProcess } from './services-process/host';
+import {
+  bundleServicesProcess,
+  connectServicesPage,
+  startServicesProcess,
+  WEB_CONTENTS_ID,
+} from './services-process/host';
 import { cachedUserData, SHAPES, type ShapeName, type UserData } from './user-data/generate';
 
 const WARMUP_RUNS = 1;
@@ -109,7 +114,13 @@ function watchScript(conversation: string): string {
   })();`;
 }
 
-async function launch(bundle: string, page: Page, origin: string, data: UserData): Promise<Run> {
+async function launch(
+  bundle: string,
+  scripts: BridgeScripts,
+  page: Page,
+  origin: string,
+  data: UserData,
+): Promise<Run> {
   let seen: { at: number; shown: number } | undefined;
   let typed: Promise<void> | undefined;
   await page.exposeBinding('__benchReady', (_source, at: number, shown: number) => {
@@ -133,7 +144,7 @@ async function launch(bundle: string, page: Page, origin: string, data: UserData
       isMainFrame: true,
       webContentsId: WEB_CONTENTS_ID,
     });
-    await connectPage(page, services);
+    await connectServicesPage(page, scripts, services);
     const ready = await services.ready;
     // Electron's main opens the window once the services are ready.
     await page.goto(origin);
@@ -241,9 +252,9 @@ export const coldStart: Benchmark = {
     });
     try {
       const rendererDir = join(work, 'renderer');
-      const [, bridge, bundle] = await Promise.all([
+      const [, scripts, bundle] = await Promise.all([
         buildRenderer(rendererDir),
-        buildPageBridge('0.0.0-bench'),
+        buildPreloadScripts(join(work, 'preload')),
         bundleServicesProcess(),
       ]);
       const folders = {} as Record<ShapeName, UserData>;
@@ -260,7 +271,6 @@ export const coldStart: Benchmark = {
         for (const shape of order) {
           const context = await browser.newContext({ viewport: { width: 1180, height: 780 } });
           const page = await context.newPage();
-          await page.addInitScript({ content: bridge });
           // The page's renderer process is started, and left to settle, before the launch: in
           // the app, Electron starts it when main opens the window after the services are ready,
           // so its start must not take the services' cores while they start (it is not timed in
@@ -268,7 +278,7 @@ export const coldStart: Benchmark = {
           await page.evaluate(() => 0);
           await new Promise((resolve) => setTimeout(resolve, 300));
           try {
-            const run = await launch(bundle, page, server.origin, folders[shape]);
+            const run = await launch(bundle, scripts, page, server.origin, folders[shape]);
             if (i >= WARMUP_RUNS) runs[shape].push(run);
           } catch (error) {
             await page.screenshot({ path: join(tmpdir(), `cold-start-${shape}-failure.png`) });

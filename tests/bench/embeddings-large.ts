@@ -11,8 +11,9 @@
  *   which also counts time the thread waited for a core on a loaded machine.
  *
  * - harness_base64_ms: what the test transport adds to that span and the app does not: vectors
- *   cross the app's IPC as float32 bytes, but the harness's Playwright binding answers in JSON,
- *   so it sends them as base64 (encoded in Node, decoded in the page; both timed, summed).
+ *   cross the app's IPC as float32 bytes, but the harness hands main's answers to the preload's
+ *   world over the DevTools protocol, in JSON, so it sends them as base64 (encoded in Node,
+ *   decoded in the preload's world; both timed, summed).
  * - embed_inputs_per_second: 10,000 inputs embedded through the embeddings service and the
  *   connection's request limiter, against the demo relay (in a process of its own, as a relay is
  *   another machine) answering each request after 50 ms;
@@ -34,10 +35,9 @@ import { EmbeddingsService } from '../../electron/main/services/embeddings/embed
 import { MemorySecretStore } from '../../electron/main/services/secret-store';
 import { ROUTES } from '../../electron/shared/ipc/contract';
 import { CHROMIUM_ARGS, CHROMIUM_PATH } from '../e2e/harness/browser';
-import { buildPageBridge, buildRenderer } from '../e2e/harness/build-renderer';
+import { buildPreloadScripts, buildRenderer } from '../e2e/harness/build-renderer';
 import { serveDirectory } from '../e2e/harness/static-server';
-import { binaryTransportCost } from '../e2e/harness/binary-transport';
-import { exposeRouter } from '../e2e/harness/expose-router';
+import { connectPage, routerSide, type BridgedPage } from '../harness/context-bridge/chromium';
 import { median, round, type Benchmark, type BenchResult } from './bench';
 import { startRelayProcess } from './relay-process';
 import {
@@ -109,7 +109,10 @@ interface Run {
   taskCpuMs: number[];
 }
 
-async function measure(page: Page, texts: readonly string[]): Promise<Run> {
+async function measure(
+  page: Page,
+  texts: readonly string[],
+): Promise<Omit<Run, 'decodeMs' | 'encodeMs' | 'phases'>> {
   await page.getByRole('navigation', { name: 'Screens' }).waitFor();
   await page
     .getByRole('navigation', { name: 'Screens' })
@@ -156,8 +159,7 @@ async function measure(page: Page, texts: readonly string[]): Promise<Run> {
     const timeToPlotsMs = performance.now() - started;
     await new Promise((r) => setTimeout(r, 200));
     observer.disconnect();
-    const decodeMs = (page as unknown as { __relayBinaryDecodeMs?: number }).__relayBinaryDecodeMs;
-    return { timeToPlotsMs, longTasks: long, startedAt, decodeMs: decodeMs ?? 0 };
+    return { timeToPlotsMs, longTasks: long, startedAt };
   }, texts.length);
   const events = await stopTrace();
   const taskCpuMs = mainThreadTasks(events).map((task) => task.cpuMs);
@@ -268,25 +270,19 @@ export const embeddingsLarge: Benchmark = {
     });
     try {
       const rendererDir = join(work, 'renderer');
-      const [, bridge] = await Promise.all([
+      const [, scripts] = await Promise.all([
         buildRenderer(rendererDir),
-        buildPageBridge('0.0.0-bench'),
+        buildPreloadScripts(join(work, 'preload')),
       ]);
-      const target: { page?: Page | undefined } = {};
+      const target: { bridged?: BridgedPage | undefined } = {};
+      /** What the harness's base64 of typed arrays cost so far (not in the app). */
+      let binary = { encodeMs: 0, decodeMs: 0, bytes: 0 };
       const services = await createAppServices({
         userDataDir: join(work, 'user'),
         secretStore: new MemorySecretStore(),
         emit: (channel, payload) => {
           traffic.push({ at: performance.timeOrigin + performance.now(), what: channel });
-          target.page
-            ?.evaluate(
-              ([c, p]) =>
-                (
-                  globalThis as unknown as { __relayDeliver?: (c: string, p: unknown) => void }
-                ).__relayDeliver?.(c, p),
-              [channel, payload] as const,
-            )
-            .catch(() => undefined);
+          target.bridged?.deliver(channel, payload);
         },
       });
       await services.connections.create({ name: 'Bench', baseUrl: relay.url, apiKey: KEY });
@@ -300,30 +296,36 @@ export const embeddingsLarge: Benchmark = {
       for (let i = 0; i < WARMUP_RUNS + MEASURED_RUNS; i++) {
         const context = await browser.newContext({ viewport: { width: 1180, height: 780 } });
         const page = await context.newPage();
-        target.page = page;
-        await exposeRouter(page, router, {
-          onCall: ({ channel, askedAt }) => {
-            traffic.push({
-              at: performance.timeOrigin + performance.now(),
-              what: channel,
-              tookMs: performance.now() - askedAt,
-            });
-          },
-        });
-        await page.addInitScript({ content: bridge });
+        const bridged = await connectPage(
+          page,
+          scripts,
+          routerSide(router, {
+            onCall: ({ channel, askedAt }) => {
+              traffic.push({
+                at: performance.timeOrigin + performance.now(),
+                what: channel,
+                tookMs: performance.now() - askedAt,
+              });
+            },
+          }),
+          { webContentsId: 1 },
+        );
+        target.bridged = bridged;
         await page.goto(server.origin);
         traffic.length = 0;
-        const encodedBefore = binaryTransportCost.encodeMs;
-        const run = await measure(page, texts).catch(async (error: unknown) => {
+        const encodedBefore = binary.encodeMs;
+        const measured = await measure(page, texts).catch(async (error: unknown) => {
           await page.screenshot({ path: join(tmpdir(), 'embeddings-large-failure.png') });
           console.error(`run ${i} failed`);
           throw error;
         });
+        binary = await bridged.binaryCost();
+        const run: Run = { ...measured, decodeMs: binary.decodeMs };
         const phases = phasesOf(run, traffic);
         if (process.env.EMBEDDINGS_TRACE === '1') console.log(JSON.stringify(phases));
         if (i >= WARMUP_RUNS)
-          runs.push({ ...run, phases, encodeMs: binaryTransportCost.encodeMs - encodedBefore });
-        target.page = undefined;
+          runs.push({ ...run, phases, encodeMs: binary.encodeMs - encodedBefore });
+        target.bridged = undefined;
         await context.close();
       }
       await server.close();
@@ -366,7 +368,7 @@ export const embeddingsLarge: Benchmark = {
           'From the click on Embed until heatmap and PCA map are painted; long tasks over that span.',
           `Phases from the click: run_ended (32 batches embedded), run_opened (its inputs fetched in pages),`,
           `vectors_fetched (${runs[0]?.phases?.vectorPages ?? 0} page(s) of vectors as float32; vectors_main_ms of it in main), then worker and drawing.`,
-          `harness_base64_ms: the test transport's base64 of those vectors (${Math.round(binaryTransportCost.bytes / 1e6)} MB in all runs), included in time_to_plots_ms; IPC copies the bytes as they are in the app.`,
+          `harness_base64_ms: the test transport's base64 of those vectors (${Math.round(binary.bytes / 1e6)} MB in all runs), included in time_to_plots_ms; IPC copies the bytes as they are in the app.`,
           `embed_inputs_per_second: ${THROUGHPUT_INPUTS} inputs in batches of 64 through the embeddings service, the relay (a process of its own) answering each after ${RELAY_LATENCY_MS} ms,`,
           `as many at once as the connection's limiter lets through; sequential: one batch at a time, same run, alternating (${throughput.concurrent.length} each, after a warm-up).`,
           `Per run, inputs/s concurrent ${throughput.concurrent.map(Math.round).join(', ')}; sequential ${throughput.sequential.map(Math.round).join(', ')}.`,

@@ -22,9 +22,9 @@ import { createRouter, trustedSender } from '../../electron/main/ipc/router';
 import { MemorySecretStore } from '../../electron/main/services/secret-store';
 import { ROUTES } from '../../electron/shared/ipc/contract';
 import { CHROMIUM_ARGS, CHROMIUM_PATH } from '../e2e/harness/browser';
-import { buildPageBridge, buildRenderer } from '../e2e/harness/build-renderer';
+import { buildPreloadScripts, buildRenderer } from '../e2e/harness/build-renderer';
 import { serveDirectory } from '../e2e/harness/static-server';
-import { exposeRouter } from '../e2e/harness/expose-router';
+import { connectPage, routerSide } from '../harness/context-bridge/chromium';
 import { median, round, type Benchmark, type BenchResult } from './bench';
 import {
   attributeLongTasks,
@@ -183,10 +183,9 @@ export const galleryScale: Benchmark = {
     });
     try {
       const rendererDir = join(work, 'renderer');
-      const version = '0.0.0-bench';
-      const [, bridge] = await Promise.all([
+      const [, scripts] = await Promise.all([
         buildRenderer(rendererDir),
-        buildPageBridge(version),
+        buildPreloadScripts(join(work, 'preload')),
         fillFolder(join(work, 'Pictures', 'Relay Desktop')),
       ]);
       const indexStarted = performance.now();
@@ -210,8 +209,7 @@ export const galleryScale: Benchmark = {
       for (let i = 0; i < WARMUP_RUNS + MEASURED_RUNS; i++) {
         const context = await browser.newContext({ viewport: { width: 1180, height: 780 } });
         const page = await context.newPage();
-        await exposeRouter(page, router);
-        await page.addInitScript({ content: bridge });
+        await connectPage(page, scripts, routerSide(router), { webContentsId: 1 });
         await page.goto(server.origin);
         const run = await measure(page);
         if (i >= WARMUP_RUNS) runs.push(run);

@@ -27,13 +27,17 @@ import { createAppServices } from '../../electron/main/app-services';
 import { ChatStore, type NewMessage } from '../../electron/main/services/chat/store';
 import { MemorySecretStore } from '../../electron/main/services/secret-store';
 import { CHROMIUM_ARGS, CHROMIUM_PATH } from '../e2e/harness/browser';
-import { buildPageBridge, buildRenderer } from '../e2e/harness/build-renderer';
+import { buildPreloadScripts, buildRenderer } from '../e2e/harness/build-renderer';
 import { serveDirectory } from '../e2e/harness/static-server';
 import { ChatPage } from '../e2e/pages/chat-page';
 import { EmbeddingsPage } from '../e2e/pages/embeddings-page';
 import { round, type Benchmark, type BenchResult } from './bench';
 import { buildCorpus } from './chat-render/corpus';
-import { bundleServicesProcess, connectPage, startServicesProcess } from './services-process/host';
+import {
+  bundleServicesProcess,
+  connectServicesPage,
+  startServicesProcess,
+} from './services-process/host';
 import { writeImages } from './user-data/generate';
 
 const KEY = 'sk-bench-memory-soak';
@@ -260,9 +264,9 @@ export const memorySoak: Benchmark = {
       const rendererDir = join(work, 'renderer');
       const userDataDir = join(work, 'user-data');
       const picturesDir = join(work, 'Pictures');
-      const [, bridge, bundle] = await Promise.all([
+      const [, scripts, bundle] = await Promise.all([
         buildRenderer(rendererDir),
-        buildPageBridge('0.0.0-bench'),
+        buildPreloadScripts(join(work, 'preload')),
         bundleServicesProcess(),
         writeImages(join(picturesDir, 'Relay Desktop'), GALLERY_IMAGES),
       ]);
@@ -317,8 +321,7 @@ export const memorySoak: Benchmark = {
         const page = await context.newPage();
         // The session starts on the chat screen, as the app reopens where it was closed.
         await page.addInitScript({ content: "localStorage.setItem('relay.screen', 'chat');" });
-        await page.addInitScript({ content: bridge });
-        await connectPage(page, services);
+        await connectServicesPage(page, scripts, services);
         const cdp = await context.newCDPSession(page);
         await cdp.send('HeapProfiler.enable');
         await page.goto(server.origin);

@@ -17,6 +17,7 @@ import { BackupsPage } from './pages/backups-page';
 import { ChatPage } from './pages/chat-page';
 import { ConnectPage } from './pages/connect-page';
 import { ShellPage } from './pages/shell-page';
+import { callFromPage } from './harness/page-calls';
 
 // The app's own demo relay (Try the demo) is all these specs need.
 const suite = e2eSuite({ relay: false, scratch: true });
@@ -46,13 +47,8 @@ async function expectAccessible(state: string, include: string): Promise<void> {
   ).toEqual([]);
 }
 
-function conversationTitles(page: AppUnderTest['page']): Promise<string[]> {
-  return page.evaluate(async () => {
-    const relay = (
-      globalThis as unknown as { relay: { listConversations(): Promise<Array<{ title: string }>> } }
-    ).relay;
-    return (await relay.listConversations()).map((c) => c.title).sort();
-  });
+async function conversationTitles(page: AppUnderTest['page']): Promise<string[]> {
+  return (await callFromPage(page, 'listConversations')).map((c) => c.title).sort();
 }
 
 describe('backups', () => {
@@ -64,15 +60,8 @@ describe('backups', () => {
     await expect.poll(() => backups.sidebarLine.textContent()).toBe('Backups off');
 
     // Two conversations, then a folder: the first backup is taken and verified at once.
-    await suite.app.page.evaluate(async () => {
-      const relay = (
-        globalThis as unknown as {
-          relay: { createConversation(d: { title: string }): Promise<unknown> };
-        }
-      ).relay;
-      await relay.createConversation({ title: 'Tide pools' });
-      await relay.createConversation({ title: 'Invoice reminder' });
-    });
+    await callFromPage(suite.app.page, 'createConversation', { title: 'Tide pools' });
+    await callFromPage(suite.app.page, 'createConversation', { title: 'Invoice reminder' });
     dialogs.folders.push(folder);
     await backups.chooseFolder.click();
     await expect.poll(() => backups.headline.textContent()).toBe('Last verified backup: just now');
@@ -90,18 +79,10 @@ describe('backups', () => {
       .toBe('hourly');
 
     // The person carries on: a conversation goes, the theme turns dark.
-    await suite.app.page.evaluate(async () => {
-      const relay = (
-        globalThis as unknown as {
-          relay: {
-            listConversations(): Promise<Array<{ id: string; title: string }>>;
-            deleteConversation(r: { id: string }): Promise<unknown>;
-          };
-        }
-      ).relay;
-      const gone = (await relay.listConversations()).find((c) => c.title === 'Tide pools');
-      if (gone) await relay.deleteConversation({ id: gone.id });
-    });
+    const gone = (await callFromPage(suite.app.page, 'listConversations')).find(
+      (c) => c.title === 'Tide pools',
+    );
+    if (gone) await callFromPage(suite.app.page, 'deleteConversation', { id: gone.id });
     await suite.app.page.getByRole('radio', { name: /^Dark\b/ }).check();
     expect(await conversationTitles(suite.app.page)).toEqual(['Invoice reminder']);
     const chat = new ChatPage(suite.app.page);

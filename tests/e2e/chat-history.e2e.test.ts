@@ -37,46 +37,33 @@ function numberOf(text: string): number {
   return Number(match[1]);
 }
 
-interface GatePage {
-  __relayInvoke(channel: string, payload: unknown): Promise<unknown>;
-  __olderGate?: { mode: 'pass' | 'hold' | 'fail'; held: number; release?: () => void };
-}
+/** The gate on requests for older messages (`chat:get` with `beforeId`), between page and main. */
+const older: { mode: 'pass' | 'hold' | 'fail'; release?: (() => void) | undefined } = {
+  mode: 'pass',
+};
 
 /**
- * Puts a gate in the page's bridge on requests for older messages (`chat:get` with `beforeId`):
- * 'hold' keeps the next one waiting until `releaseOlder`, 'fail' answers it with an error once.
+ * Puts a gate between the page and main on requests for older messages: 'hold' keeps each one
+ * waiting until `releaseOlder`, 'fail' answers the next one with an error.
  */
-async function gateOlder(page: ChatPage, mode: 'pass' | 'hold' | 'fail'): Promise<void> {
-  await page.page.evaluate((mode) => {
-    const window = globalThis as unknown as GatePage;
-    if (!window.__olderGate) {
-      const invoke = window.__relayInvoke.bind(window);
-      const gate: NonNullable<GatePage['__olderGate']> = { mode: 'pass', held: 0 };
-      window.__olderGate = gate;
-      window.__relayInvoke = async (channel, payload) => {
-        const older =
-          channel === 'chat:get' && (payload as { beforeId?: string }).beforeId !== undefined;
-        if (older && gate.mode === 'fail') {
-          gate.mode = 'pass';
-          return { ok: false, error: { kind: 'internal', message: 'The test refused the page.' } };
-        }
-        if (older && gate.mode === 'hold') {
-          gate.held++;
-          await new Promise<void>((resolve) => (gate.release = resolve));
-        }
-        return invoke(channel, payload);
-      };
+function gateOlder(mode: 'pass' | 'hold' | 'fail'): void {
+  older.mode = mode;
+  suite.app.gateCalls(async (channel, payload) => {
+    const isOlder =
+      channel === 'chat:get' && (payload as { beforeId?: string }).beforeId !== undefined;
+    if (!isOlder || older.mode === 'pass') return undefined;
+    if (older.mode === 'fail') {
+      older.mode = 'pass';
+      return { ok: false, error: { kind: 'internal', message: 'The test refused the page.' } };
     }
-    window.__olderGate.mode = mode;
-  }, mode);
+    await new Promise<void>((resolve) => (older.release = resolve));
+    return undefined;
+  });
 }
 
-async function releaseOlder(page: ChatPage): Promise<void> {
-  await page.page.evaluate(() => {
-    const gate = (globalThis as unknown as GatePage).__olderGate!;
-    gate.mode = 'pass';
-    gate.release?.();
-  });
+function releaseOlder(): void {
+  older.mode = 'pass';
+  older.release?.();
 }
 
 describe('chat history', () => {
@@ -98,7 +85,7 @@ describe('chat history', () => {
 
     const loading = page.page.getByText('Loading earlier messages…');
     for (let pageNumber = 1; pageNumber <= 5; pageNumber++) {
-      await gateOlder(page, 'hold');
+      gateOlder('hold');
       await page.scrollToTop();
       await loading.waitFor({ timeout: 8000 });
       // While the page is on its way, the first loaded message is at the top: note where it is.
@@ -106,7 +93,7 @@ describe('chat history', () => {
       const anchor = page.messageById(top!.id);
       const before = (await anchor.boundingBox())!.y;
       expect(numberOf(top!.text)).toBe(300 - 50 * pageNumber);
-      await releaseOlder(page);
+      releaseOlder();
       await loading.waitFor({ state: 'detached', timeout: 8000 });
       await expect
         .poll(async () => numberOf((await page.mountedMessages())[0]!.text))
@@ -161,7 +148,7 @@ describe('chat history', () => {
     });
     await page.openConversation('Paged with a failure');
     await page.messageById(ids[119]!).waitFor({ timeout: 8000 });
-    await gateOlder(page, 'fail');
+    gateOlder('fail');
     await page.scrollToTop();
     const alert = page.messageList().getByRole('alert');
     await expect

@@ -1,5 +1,6 @@
 /**
- * The real app, in Electron: launch, try the demo relay, see its models.
+ * The real app, in Electron: launch, try the demo relay, see its models; and a wrong key's 401
+ * crossing the real contextBridge whole, so the models screen opens the key field in place.
  *
  * Runs wherever an Electron binary is installed. Where none is (npm cannot download it on the
  * machines that build this project), it is reported as skipped with the reason in its name.
@@ -14,6 +15,7 @@ import { build } from 'electron-vite';
 import { _electron, type ElectronApplication } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { RELAY_ALLOWLIST } from './harness/allowlist';
+import { newKey, startRelay } from './harness/relay';
 import { ConnectPage } from './pages/connect-page';
 import { ModelsPage } from './pages/models-page';
 
@@ -42,6 +44,16 @@ describe.skipIf('reason' in electron)(title, () => {
   let app: ElectronApplication | undefined;
   let userData: string;
 
+  async function launch(folder: string): Promise<ElectronApplication> {
+    if ('reason' in electron) throw new Error(electron.reason);
+    app = await _electron.launch({
+      executablePath: electron.binary,
+      args: [join(ROOT, 'out', 'main', 'index.js'), `--user-data-dir=${folder}`],
+      env: { ...process.env, XDG_CONFIG_HOME: folder },
+    });
+    return app;
+  }
+
   beforeAll(async () => {
     await build({ root: ROOT, logLevel: 'warn' });
     userData = await mkdtemp(join(tmpdir(), 'relay-electron-'));
@@ -53,13 +65,7 @@ describe.skipIf('reason' in electron)(title, () => {
   });
 
   it('launches, connects to the demo relay and lists its models', async () => {
-    if ('reason' in electron) return;
-    app = await _electron.launch({
-      executablePath: electron.binary,
-      args: [join(ROOT, 'out', 'main', 'index.js'), `--user-data-dir=${userData}`],
-      env: { ...process.env, XDG_CONFIG_HOME: userData },
-    });
-    const window = await app.firstWindow();
+    const window = await (await launch(userData)).firstWindow();
     const connect = new ConnectPage(window);
     await connect.waitUntilShown();
     await connect.tryDemo.click();
@@ -83,5 +89,31 @@ describe.skipIf('reason' in electron)(title, () => {
       };
     });
     expect(seen).toEqual({ require: 'undefined', process: 'undefined', keys: RELAY_ALLOWLIST });
+  }, 60_000);
+
+  it('a wrong key: the 401 reaches the page whole and the models screen opens the key field', async () => {
+    await app?.close();
+    app = undefined;
+    const relay = await startRelay([newKey()]);
+    const folder = await mkdtemp(join(tmpdir(), 'relay-electron-401-'));
+    let launched: ElectronApplication | undefined;
+    try {
+      launched = await launch(folder);
+      const window = await launched.firstWindow();
+      const connect = new ConnectPage(window);
+      await connect.waitUntilShown();
+      await connect.connect({ name: 'Team relay', baseUrl: relay.url, apiKey: newKey() });
+      const models = new ModelsPage(window);
+      await models.open();
+      await models.failure.waitFor();
+      // Opened only when the failure arrives with its kind: an Error rebuilt by the
+      // contextBridge with its message alone would show a generic failure and no field.
+      await window.getByLabel('API key for Team relay').waitFor();
+    } finally {
+      await launched?.close();
+      app = undefined;
+      await relay.close();
+      await rm(folder, { recursive: true, force: true });
+    }
   }, 60_000);
 });

@@ -103,12 +103,13 @@ describe('renderer isolation', () => {
   it('refuses calls from a page on another origin', async () => {
     const app = await suite.openApp();
     await new ConnectPage(app.page).waitUntilShown();
-    // The same binding, called from a page the app did not serve.
+    // The preload runs in every page the window loads: a page the app did not serve gets a bridge
+    // too, and main refuses what it asks.
     await app.page.goto('data:text/html,<title>elsewhere</title>');
     const answer = await app.page.evaluate(() =>
       (
-        globalThis as unknown as { __relayInvoke(c: string, p: unknown): Promise<unknown> }
-      ).__relayInvoke('connections:list', undefined),
+        globalThis as unknown as { relay: { listConnections(): Promise<unknown> } }
+      ).relay.listConnections(),
     );
     expect(answer).toMatchObject({ ok: false, error: { kind: 'forbidden' } });
   });

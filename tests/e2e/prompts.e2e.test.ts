@@ -11,6 +11,7 @@ import type { Dialogs } from '../../electron/main/app-context';
 import { e2eSuite } from './harness/suite';
 import { ChatPage } from './pages/chat-page';
 import { PromptsPage } from './pages/prompts-page';
+import { callFromPage } from './harness/page-calls';
 
 const suite = e2eSuite({ connectionName: 'Prompt relay', scratch: true });
 
@@ -66,15 +67,7 @@ describe('prompt library', () => {
     expect(invoked('chat:send').at(-1)).toMatchObject({ text: 'Where should I go first?' });
     const [link] = invoked('prompts:link-conversation') as Array<{ conversationId: string }>;
     expect(
-      await page.evaluate(
-        (id) =>
-          (
-            globalThis as unknown as {
-              relay: { getConversationPrompt(r: unknown): Promise<unknown> };
-            }
-          ).relay.getConversationPrompt({ conversationId: id }),
-        link!.conversationId,
-      ),
+      await callFromPage(page, 'getConversationPrompt', { conversationId: link!.conversationId }),
     ).toMatchObject({ name: 'Trip planner' });
     // The header says which prompt the conversation came from; the message box offers `/`.
     const origin = page.locator('.chat-header .chat-prompt-origin');

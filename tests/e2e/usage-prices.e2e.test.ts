@@ -8,6 +8,7 @@ import { e2eSuite } from './harness/suite';
 import { ChatPage } from './pages/chat-page';
 import { ModelsPage } from './pages/models-page';
 import { ShellPage } from './pages/shell-page';
+import { callFromPage } from './harness/page-calls';
 
 const suite = e2eSuite({ connectionName: 'Priced relay' });
 
@@ -57,11 +58,7 @@ describe('prices and usage', () => {
         .textContent(),
     ).resolves.toMatch(/\$2\.50 in.*\$10\.00 out/);
     // Saved in main: a new read gives it back.
-    await expect(
-      page.evaluate(() =>
-        (globalThis as unknown as { relay: { listPrices(): Promise<unknown> } }).relay.listPrices(),
-      ),
-    ).resolves.toMatchObject({
+    await expect(callFromPage(page, 'listPrices')).resolves.toMatchObject({
       prices: { 'demo-chat': { inputPerMillion: 2.5, outputPerMillion: 10 } },
     });
 

@@ -13,9 +13,9 @@ import { windowRoutes } from '../../electron/main/ipc/window-routes';
 import type { AppLog } from '../../electron/main/services/log';
 import type { FetchLike } from '../../electron/main/services/relay/relay-client';
 import { MemorySecretStore, type SecretStore } from '../../electron/main/services/secret-store';
-import { createBridge } from '../../electron/shared/ipc/bridge';
-import { EVENTS, ROUTES } from '../../electron/shared/ipc/contract';
+import { ROUTES } from '../../electron/shared/ipc/contract';
 import { PRELOAD_ROUTES, type GrantPurpose } from '../../electron/shared/ipc/file-grants';
+import { pageBridge } from './page-bridge';
 import { ScriptedDialogs } from './chat-dialogs';
 import { startSourceImportWorker } from './source-workers';
 import { checkedEvents } from './contract-events';
@@ -106,9 +106,7 @@ export async function openChatApp(
     if (!result.ok) throw Object.assign(new Error(result.error.message), result.error);
     return (result.value as { grants: string[] }).grants;
   }
-  const api = createBridge(
-    ROUTES,
-    EVENTS,
+  const api = pageBridge(
     async (channel, payload) => {
       const result = await router.dispatch(channel, payload, sender);
       calls.push({ channel, payload, result });

@@ -11,7 +11,7 @@ import { startDemoRelay, type DemoRelay } from '../../electron/demo-relay/index'
 import { createAppServices, type AppServices } from '../../electron/main/app-services';
 import { createRouter, trustedSender } from '../../electron/main/ipc/router';
 import { MemorySecretStore } from '../../electron/main/services/secret-store';
-import { createBridge } from '../../electron/shared/ipc/bridge';
+import { pageBridge } from '../fakes/page-bridge';
 import { EVENTS, ROUTES } from '../../electron/shared/ipc/contract';
 import { checkedEvents } from '../fakes/contract-events';
 
@@ -41,9 +41,7 @@ async function open() {
   const router = createRouter(ROUTES, services.handlers, {
     isTrustedSender: trustedSender(['app://relay'], () => [1]),
   });
-  return createBridge(
-    ROUTES,
-    EVENTS,
+  return pageBridge(
     async (channel, payload) => {
       const result = await router.dispatch(channel, payload, sender);
       // Everything main sends back to the page, to check that no key is ever in it.

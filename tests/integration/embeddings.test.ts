@@ -15,8 +15,8 @@ import { parseCsv } from '../../electron/main/services/embeddings/input-file';
 import type { FetchLike } from '../../electron/main/services/relay/relay-client';
 import { MAX_CONCURRENT_REQUESTS } from '../../electron/main/services/relay/limiter';
 import { MemorySecretStore } from '../../electron/main/services/secret-store';
-import { createBridge } from '../../electron/shared/ipc/bridge';
-import { EVENTS, ROUTES } from '../../electron/shared/ipc/contract';
+import { pageBridge } from '../fakes/page-bridge';
+import { ROUTES } from '../../electron/shared/ipc/contract';
 import { checkedEvents } from '../fakes/contract-events';
 
 const KEY = 'sk-demo-embeddings-5d1c9a0e';
@@ -48,9 +48,7 @@ async function open(fetchImpl?: FetchLike) {
   const router = createRouter(ROUTES, services.handlers, {
     isTrustedSender: trustedSender(['app://relay'], () => [1]),
   });
-  return createBridge(
-    ROUTES,
-    EVENTS,
+  return pageBridge(
     (channel, payload) => router.dispatch(channel, payload, sender),
     (channel, listener) => {
       let set = listeners.get(channel);

@@ -13,8 +13,8 @@ import { createRouter, trustedSender } from '../../electron/main/ipc/router';
 import { sha256Hex } from '../../electron/main/services/images/gallery-files';
 import type { FetchLike } from '../../electron/main/services/relay/relay-client';
 import { MemorySecretStore } from '../../electron/main/services/secret-store';
-import { createBridge } from '../../electron/shared/ipc/bridge';
-import { EVENTS, ROUTES } from '../../electron/shared/ipc/contract';
+import { pageBridge } from '../fakes/page-bridge';
+import { ROUTES } from '../../electron/shared/ipc/contract';
 import { checkedEvents } from '../fakes/contract-events';
 
 const KEY = 'sk-demo-images-5e1d9c';
@@ -55,9 +55,7 @@ async function open(withDesktop = true, fetchImpl?: FetchLike) {
   const router = createRouter(ROUTES, services.handlers, {
     isTrustedSender: trustedSender(['app://relay'], () => [7]),
   });
-  const api = createBridge(
-    ROUTES,
-    EVENTS,
+  const api = pageBridge(
     (channel, payload) => router.dispatch(channel, payload, sender),
     () => () => undefined,
     (channel, payload) => void router.receive(channel, payload, sender),

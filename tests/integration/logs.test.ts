@@ -15,8 +15,8 @@ import { createAppLog } from '../../electron/main/services/log';
 import { logsFolder } from '../../electron/main/services/log-policy';
 import type { FetchLike } from '../../electron/main/services/relay/relay-client';
 import { MemorySecretStore } from '../../electron/main/services/secret-store';
-import { createBridge } from '../../electron/shared/ipc/bridge';
-import { EVENTS, ROUTES } from '../../electron/shared/ipc/contract';
+import { pageBridge } from '../fakes/page-bridge';
+import { ROUTES } from '../../electron/shared/ipc/contract';
 
 /** Not shaped like a key (no `sk-`): only "the keys in use" can keep it out of the log. */
 const KEY = 'canary-relay-key-3b8f0d6e1a';
@@ -65,9 +65,7 @@ async function open() {
   const router = createRouter(ROUTES, services.handlers, {
     isTrustedSender: trustedSender(['app://relay'], () => [1]),
   });
-  return createBridge(
-    ROUTES,
-    EVENTS,
+  return pageBridge(
     (channel, payload) => router.dispatch(channel, payload, sender),
     () => () => undefined,
     (channel, payload) => void router.receive(channel, payload, sender),

@@ -1,27 +1,53 @@
-import type { Bridge } from '../../../electron/shared/ipc/bridge';
+import type { AnsweredBridge, Bridge } from '../../../electron/shared/ipc/bridge';
 import type { Events, Routes } from '../../../electron/shared/ipc/contract';
+import type { IpcResult } from '../../../electron/shared/ipc/define';
+import { unwrapBridge } from './bridge-error';
+
+/** A drop's files, in order: a grant main gave for each one on disk, null for the rest. */
+type DropGrants = Array<string | null>;
 
 /**
- * `window.relay`, as the preload builds it from the IPC contract: one named function per route,
- * one `on…` subscriber per event, and the app's version.
- *
- * Undefined when the page runs outside the app (a plain browser, a component test).
+ * What the preload adds to the contract's functions, as it exposes them (`Answer` is how a
+ * function that answers resolves: as data there, unwrapped for the page).
  */
-export type RelayBridge = Bridge<Routes, Events> & {
+interface PreloadExtras<Answer extends 'data' | 'page'> {
   readonly appVersion: string;
   /**
    * Hands main the files dropped on the page and answers a grant for each (null for one that is
    * not a file on disk): the preload reads their paths with Electron's `webUtils.getPathForFile`
-   * and the page never sees them. Absent outside Electron (the e2e page).
+   * and the page never sees them. Absent outside Electron.
    */
   readonly grantDroppedFiles?: (
     files: readonly File[],
     purpose: 'attach' | 'knowledge',
-  ) => Promise<Array<string | null>>;
-};
+  ) => Promise<Answer extends 'data' ? IpcResult<DropGrants> : DropGrants>;
+}
+
+/**
+ * `window.relay` as the preload exposes it: one named function per route, resolving with the
+ * router's answer as data (`{ ok, value }` or `{ ok: false, error }`), one `on…` subscriber per
+ * event, and the app's version. Only this module reads it.
+ */
+export type ExposedBridge = Bridge<Routes, Events> & PreloadExtras<'data'>;
+
+/**
+ * The bridge as the page calls it: a route's function resolves with its value and rejects with
+ * a `BridgeError` (`lib/bridge-error.ts`), made in the page's world from the failure the preload
+ * resolved with; the subscribers and the rest as exposed.
+ *
+ * Undefined when the page runs outside the app (a plain browser, a component test).
+ */
+export type RelayBridge = AnsweredBridge<Routes, Events> & PreloadExtras<'page'>;
+
+let unwrapped: { exposed: ExposedBridge; bridge: RelayBridge } | undefined;
 
 export function relayBridge(): RelayBridge | undefined {
-  return (window as Window & { relay?: RelayBridge }).relay;
+  const exposed = (window as Window & { relay?: ExposedBridge }).relay;
+  if (!exposed) return undefined;
+  if (unwrapped?.exposed !== exposed) {
+    unwrapped = { exposed, bridge: unwrapBridge<RelayBridge>(exposed) };
+  }
+  return unwrapped.bridge;
 }
 
 /** The bridge, or an error a screen can show when the page runs outside the app. */

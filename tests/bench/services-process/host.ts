@@ -1,7 +1,8 @@
 /**
  * The benchmark's side of the services process: bundles `child.ts` for plain Node, starts it on a
- * user data folder, and wires a page to it as the preload wires the window to main (the page's
- * calls go to the child's router, the child's events come to the page).
+ * user data folder, and wires a page to it as Electron wires the window to main: the built
+ * preload, behind the context bridge (tests/harness/context-bridge), sends the page's calls to the
+ * child's router, and the child's events come to the preload's listeners.
  */
 import { fork, type ChildProcess } from 'node:child_process';
 import { readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -14,10 +15,11 @@ import type { IpcSender } from '../../../electron/main/ipc/router';
 import { MAIN_BUNDLED_DEPENDENCIES } from '../../../electron/main/build-entries';
 import type { IpcResult } from '../../../electron/shared/ipc/define';
 import { compiledCatalogues } from '../../../scripts/vite-catalogues';
-import { encodeBinary } from '../../e2e/harness/binary-transport';
-import { WEB_CONTENTS_ID } from '../../e2e/harness/expose-router';
-import { bindingSender, orderedDelivery } from '../../e2e/harness/ordered-router';
+import { connectPage, type BridgeScripts } from '../../harness/context-bridge/chromium';
 import type { ChildMessage, HostMessage, StartOptions } from './protocol';
+
+/** The app's main window (Electron's webContents id), as the router trusts it. */
+export const WEB_CONTENTS_ID = 1;
 
 const ROOT = resolve(import.meta.dirname, '../../..');
 /** Inside the repository, so that the bundle's packages resolve from its node_modules. */
@@ -210,65 +212,35 @@ export function startServicesProcess(bundle: string, options: StartOptions): Ser
   };
 }
 
-/** The page's side of `connectPage`: calls go out by id, answers come back beside the events. */
-interface AskingPage {
-  __relayAsk(id: number, channel: string, payload: unknown): Promise<void>;
-  __relayInvoke(channel: string, payload: unknown): Promise<unknown>;
-  __relayAnswer(id: number, result: unknown): void;
-}
-
 /**
- * Wires `page` to the services process as the preload does in the app: `__relaySend` (a one-way
- * route, to the child's router with no answer), `__relayInvoke` (the page
- * bridge's transport) asks the child's router, with the sender the call came from, and the
- * child's events are delivered to the page's listeners. Call before the page is loaded.
- *
- * Answers and events reach the page by the same way (`page.evaluate`, in the order the child
- * sent them), as IPC keeps a window's answers and events in one order in the app. (A binding's
- * own return value takes another way, which let an answer read while a reply streamed overtake
- * that reply's end, so the page thought the reply still streaming for good.)
+ * Wires `page` to the services process as Electron wires the window to main (call before the
+ * page is loaded): the built preload behind the context bridge, its `ipcRenderer` asking the
+ * child's router with the sender the call came from, one-way messages to the child's router,
+ * and the child's events to the preload's listeners. Answers and events reach the page in the
+ * order the child sent them, as IPC keeps a window's answers and events in one order.
  */
-export async function connectPage(page: Page, services: ServicesProcess): Promise<void> {
-  const deliver = orderedDelivery(page);
-  await page.exposeBinding('__relaySend', (source, channel: unknown, payload: unknown) => {
-    services.send(String(channel), payload, bindingSender(source, WEB_CONTENTS_ID));
-  });
-  await page.exposeBinding(
-    '__relayAsk',
-    (source, id: unknown, channel: unknown, payload: unknown) => {
-      services.ask(
-        String(channel),
-        payload,
-        {
-          url: source.frame.url(),
-          isMainFrame: source.frame === source.page.mainFrame(),
-          webContentsId: WEB_CONTENTS_ID,
-        },
-        (result) =>
-          deliver(
-            '__relayAnswer',
-            id,
-            result === undefined
-              ? { ok: false, error: { kind: 'internal', message: 'The services process ended' } }
-              : encodeBinary(result),
+export async function connectServicesPage(
+  page: Page,
+  scripts: BridgeScripts,
+  services: ServicesProcess,
+): Promise<void> {
+  const bridged = await connectPage(
+    page,
+    scripts,
+    {
+      ask(channel, payload, sender, reply) {
+        services.ask(channel, payload, sender, (result) =>
+          reply(
+            result ?? {
+              ok: false,
+              error: { kind: 'internal', message: 'The services process ended' },
+            },
           ),
-      );
+        );
+      },
+      on: (channel, payload, sender) => services.send(channel, payload, sender),
     },
+    { webContentsId: WEB_CONTENTS_ID },
   );
-  await page.addInitScript(() => {
-    const page = globalThis as unknown as AskingPage;
-    const pending = new Map<number, (result: unknown) => void>();
-    let next = 1;
-    page.__relayInvoke = (channel, payload) =>
-      new Promise((resolve) => {
-        const id = next++;
-        pending.set(id, resolve);
-        void page.__relayAsk(id, channel, payload);
-      });
-    page.__relayAnswer = (id, result) => {
-      pending.get(id)?.(result);
-      pending.delete(id);
-    };
-  });
-  services.onEvent((channel, payload) => deliver('__relayDeliver', channel, payload));
+  services.onEvent((channel, payload) => bridged.deliver(channel, payload));
 }

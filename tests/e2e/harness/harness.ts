@@ -1,6 +1,9 @@
 /**
- * The e2e harness: the shipped renderer in Chromium, talking to the real router and services in
- * this process through the same `createBridge` the preload uses.
+ * The e2e harness: the shipped renderer in Chromium, with the built preload (`out/preload/
+ * index.cjs`) run as Electron runs it, in an isolated world behind Electron's contextBridge copy
+ * rules (tests/harness/context-bridge), its `ipcRenderer` talking to the real router and services
+ * in this process. The page gets exactly what the installed app's page gets: `window.relay` as
+ * the contextBridge delivers it, and nothing that could reach main around it.
  *
  * `startE2e()` (once per spec file) connects to the run's browser and serves the renderer;
  * `openApp()` (once per spec) gives a fresh user data folder, services, browser context and page,
@@ -22,6 +25,7 @@ import { createRouter, trustedSender } from '../../../electron/main/ipc/router';
 import { windowRoutes } from '../../../electron/main/ipc/window-routes';
 import type { FetchLike } from '../../../electron/main/services/relay/relay-client';
 import { ROUTES } from '../../../electron/shared/ipc/contract';
+import { PRELOAD_ROUTES } from '../../../electron/shared/ipc/file-grants';
 import type { DesktopShell, Dialogs } from '../../../electron/main/app-context';
 import {
   createAppServices,
@@ -29,14 +33,54 @@ import {
   type AppServicesOptions,
 } from '../../../electron/main/app-services';
 import { MemorySecretStore, type SecretStore } from '../../../electron/main/services/secret-store';
+import type { IpcResult } from '../../../electron/shared/ipc/define';
 import { startSourceImportWorker } from '../../fakes/source-workers';
+import {
+  connectPage,
+  loadBridgeScripts,
+  type BridgedPage,
+} from '../../harness/context-bridge/chromium';
 import type { PageWindow } from './page-types';
-import { QUICK_WEB_CONTENTS_ID, WEB_CONTENTS_ID } from './expose-router';
-import { connectRouter } from './ordered-router';
-
-/** Delivers one of main's events to a window. */
-type Deliver = (channel: string, payload: unknown) => void;
 import { serveDirectory, type GalleryFile, type StaticServer } from './static-server';
+
+/** The main window of the app under test (Electron's webContents id). */
+export const WEB_CONTENTS_ID = 1;
+/** The quick ask window, when a spec opens it. */
+export const QUICK_WEB_CONTENTS_ID = 2;
+
+/** Each page the harness connected, for helpers that have only the page (a page object). */
+const bridged = new WeakMap<Page, BridgedPage>();
+
+/** Sends one of main's events to `page`, as `webContents.send` does (`shell:command`, say). */
+export function deliverEvent(page: Page, channel: string, payload: unknown): void {
+  const connection = bridged.get(page);
+  if (!connection) throw new Error('This page is not connected to the app.');
+  connection.deliver(channel, payload);
+}
+
+/**
+ * Drops files from disk on the element `selector` finds, as the file manager does: the preload's
+ * `webUtils.getPathForFile` gives each one's path (see `BridgedPage.dropFiles`), which it hands
+ * main for grants (`files:grant-dropped`); the page gets the grants.
+ */
+export function dropFilesFromDisk(
+  page: Page,
+  selector: string,
+  files: Parameters<BridgedPage['dropFiles']>[1],
+): Promise<void> {
+  const connection = bridged.get(page);
+  if (!connection) throw new Error('This page is not connected to the app.');
+  return connection.dropFiles(selector, files);
+}
+
+/**
+ * Stands between the page and the router for a spec: an answer of its own for a call (to fail
+ * it), or undefined to let the router answer (at once, or once the promise settles: to hold it).
+ */
+export type CallGate = (
+  channel: string,
+  payload: unknown,
+) => Promise<IpcResult<unknown> | undefined> | IpcResult<unknown> | undefined;
 
 /**
  * What crossed the bridge: a call and its answer, a one-way message the page sent, or an event
@@ -68,6 +112,8 @@ export interface AppUnderTest {
   openQuickWindow(options?: { width?: number; height?: number }): Promise<Page>;
   /** Sends an event of the contract as main's window code does (`quick-ask:shown`, links). */
   emit(channel: string, payload: unknown): void;
+  /** Puts a gate between the page's calls and the router (undefined to take it away). */
+  gateCalls(gate: CallGate | undefined): void;
   close(): Promise<void>;
 }
 
@@ -154,8 +200,9 @@ async function refuseEveryPermission(
 const SCREENSHOTS = resolve(import.meta.dirname, '../../../test-results/e2e');
 
 export async function startE2e(): Promise<E2eSession> {
-  const { wsEndpoint, rendererDir, bridgeScript, appVersion } = inject('e2e');
+  const { wsEndpoint, rendererDir, bridgeScripts, appVersion } = inject('e2e');
   const browser = await chromium.connect(wsEndpoint);
+  const scripts = await loadBridgeScripts(bridgeScripts);
   // The gallery of the app opened last: its images are served as the app protocol serves them.
   let gallery: GalleryFile | undefined;
   const server: StaticServer = await serveDirectory(rendererDir, () => gallery);
@@ -168,12 +215,13 @@ export async function startE2e(): Promise<E2eSession> {
     const cspViolations: string[] = [];
     // Events can be emitted while services start, before there is a page to deliver them to.
     const target: { page?: Page; quick?: Page } = {};
-    // How each window gets main's events, in one order with its answers (see ordered-router.ts).
-    const deliverTo: { main?: Deliver; quick?: Deliver } = {};
+    // How each window gets main's events, in one order with its answers.
+    const deliverTo: { main?: BridgedPage; quick?: BridgedPage } = {};
+    let gate: CallGate | undefined;
 
     const emit = (channel: string, payload: unknown) => {
       messages.push({ direction: 'event', channel, payload });
-      for (const name of eventWindows(channel)) deliverTo[name]?.(channel, payload);
+      for (const name of eventWindows(channel)) deliverTo[name]?.deliver(channel, payload);
     };
     const clipboard: string[] = [];
     const desktop: DesktopShell = {
@@ -218,6 +266,15 @@ export async function startE2e(): Promise<E2eSession> {
       onRefused: (channel, error) =>
         pageErrors.push(new Error(`${channel} was refused by the router: ${error.message}`)),
     });
+    // The preload's own channel (grants for a drop): the main window alone, as index.ts.
+    const preloadRouter = createRouter(PRELOAD_ROUTES, services.preloadHandlers, {
+      isTrustedSender: trustedSender([server.origin], () => [WEB_CONTENTS_ID]),
+      onInternalError: (channel, error) => console.error(`e2e: ${channel} failed`, error),
+    });
+    const dispatch: typeof router.dispatch = (channel, payload, sender) =>
+      channel === PRELOAD_ROUTES.grantDroppedFiles.channel
+        ? preloadRouter.dispatch(channel, payload, sender)
+        : router.dispatch(channel, payload, sender);
 
     const context = await browser.newContext({
       viewport: { width: 1180, height: 780 },
@@ -228,7 +285,7 @@ export async function startE2e(): Promise<E2eSession> {
     target.page = page;
 
     /** What the app's preload and window do, for a page of one of its two windows. */
-    async function preparePage(window: Page, webContentsId: number): Promise<Deliver> {
+    async function preparePage(window: Page, webContentsId: number): Promise<BridgedPage> {
       window.on('pageerror', (error) => pageErrors.push(error));
       // Every CSP violation in the page, reported through a binding of its own.
       await window.exposeBinding('__relayCspViolation', (_source, report: unknown) => {
@@ -242,17 +299,32 @@ export async function startE2e(): Promise<E2eSession> {
           void global.__relayCspViolation(`${event.effectiveDirective} ${event.blockedURI}`);
         });
       });
-      const deliver = await connectRouter(window, router, {
-        webContentsId,
-        onCall: ({ channel, payload, result }) => {
-          messages.push({ direction: 'invoke', channel, payload, result });
+      const connection = await connectPage(
+        window,
+        scripts,
+        {
+          async handle(channel, payload, sender) {
+            const gated = await gate?.(channel, payload);
+            const result = await (gated ??
+              dispatch(channel, payload, sender).catch((error: unknown) => ({
+                ok: false as const,
+                error: {
+                  kind: 'internal' as const,
+                  message: error instanceof Error ? error.message : String(error),
+                },
+              })));
+            messages.push({ direction: 'invoke', channel, payload, result });
+            return result;
+          },
+          on(channel, payload, sender) {
+            messages.push({ direction: 'send', channel, payload });
+            void router.receive(channel, payload, sender);
+          },
         },
-        onSend: (channel, payload) => {
-          messages.push({ direction: 'send', channel, payload });
-        },
-      });
-      await window.addInitScript({ path: bridgeScript });
-      return deliver;
+        { webContentsId },
+      );
+      bridged.set(window, connection);
+      return connection;
     }
 
     deliverTo.main = await preparePage(page, WEB_CONTENTS_ID);
@@ -273,6 +345,9 @@ export async function startE2e(): Promise<E2eSession> {
         return path;
       },
       emit,
+      gateCalls(next) {
+        gate = next;
+      },
       async openQuickWindow({ width = 640, height = 440 } = {}) {
         const quick = await context.newPage();
         await quick.setViewportSize({ width, height });
@@ -284,6 +359,7 @@ export async function startE2e(): Promise<E2eSession> {
       async close() {
         open.delete(app);
         await permissions.detach().catch(() => undefined);
+        await Promise.all([deliverTo.main?.detach(), deliverTo.quick?.detach()]);
         await context.close();
         await services.close();
         if (options.userDataDir === undefined)

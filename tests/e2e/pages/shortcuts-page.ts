@@ -1,4 +1,5 @@
 import type { Locator, Page } from 'playwright-core';
+import { deliverEvent } from '../harness/harness';
 
 /** The shortcut sheet, and the application menu's way of asking for a command. */
 export class ShortcutsPage {
@@ -20,14 +21,7 @@ export class ShortcutsPage {
    * shortcut's id, delivered exactly as the harness delivers every event from main.
    */
   async menu(id: string): Promise<void> {
-    await this.page.evaluate(
-      (payload) =>
-        (globalThis as unknown as { __relayDeliver(c: string, p: unknown): void }).__relayDeliver(
-          'shell:command',
-          payload,
-        ),
-      { id },
-    );
+    deliverEvent(this.page, 'shell:command', { id });
   }
 
   /** The screen shown now, as the sidebar marks it. */

@@ -1,7 +1,9 @@
 import { describe, expect, it, vi } from 'vitest';
-import { BridgeError, createBridge, type Subscribe } from '../../../electron/shared/ipc/bridge';
+import { createBridge, type Subscribe } from '../../../electron/shared/ipc/bridge';
 import { EVENTS, ROUTES } from '../../../electron/shared/ipc/contract';
 import { createRouter, trustedSender, type Handlers } from '../../../electron/main/ipc/router';
+import { BridgeError } from '../../../renderer/src/lib/bridge-error';
+import { pageBridge } from '../../fakes/page-bridge';
 
 describe('createBridge', () => {
   it('exposes exactly one named function per route and one subscriber per event', () => {
@@ -15,32 +17,79 @@ describe('createBridge', () => {
     expect(Object.isFrozen(bridge)).toBe(true);
   });
 
-  it('calls the route channel and unwraps the answer', async () => {
-    const invoke = vi.fn(async () => ({
+  it('calls the route channel and resolves with the answer as data', async () => {
+    const answer = {
       ok: true,
       value: { version: '1.2.3', platform: 'linux', systemLocale: 'de' },
-    }));
+    };
+    const invoke = vi.fn(async () => answer);
     const bridge = createBridge(ROUTES, EVENTS, invoke, vi.fn(), vi.fn());
-    expect(await bridge.getAppInfo()).toEqual({
-      version: '1.2.3',
-      platform: 'linux',
-      systemLocale: 'de',
-    });
+    expect(await bridge.getAppInfo()).toEqual(answer);
     expect(invoke).toHaveBeenCalledWith('app:info', undefined);
   });
 
-  it('rejects with a typed BridgeError carrying the kind', async () => {
-    const bridge = createBridge(
+  it('never rejects: a refusal, a broken answer and a failed invoke all resolve as data', async () => {
+    const refusal = {
+      ok: false,
+      error: {
+        kind: 'unauthorized',
+        message: 'bad key',
+        status: 401,
+        messageId: 'relay.unauthorized',
+        values: { name: 'Work' },
+      },
+    };
+    const bridge = createBridge(ROUTES, EVENTS, async () => refusal, vi.fn(), vi.fn());
+    const result = await bridge.listModels();
+    expect(result).toEqual(refusal);
+    // Plain data only: nothing an Error-copying bridge could strip.
+    expect(Object.getPrototypeOf(result)).toBe(Object.prototype);
+    expect(Object.getPrototypeOf((result as { error: object }).error)).toBe(Object.prototype);
+
+    const broken = createBridge(ROUTES, EVENTS, async () => 'garbage', vi.fn(), vi.fn());
+    await expect(broken.getSettings()).resolves.toEqual({
+      ok: false,
+      error: { kind: 'internal', message: 'No valid answer came back for settings:get.' },
+    });
+    const failing = createBridge(
       ROUTES,
       EVENTS,
-      async () => ({ ok: false, error: { kind: 'unauthorized', message: 'bad key', status: 401 } }),
+      () => Promise.reject(new Error('An object could not be cloned.')),
       vi.fn(),
       vi.fn(),
     );
-    const error = await bridge.listModels().catch((e: unknown) => e);
-    expect(error).toBeInstanceOf(BridgeError);
-    expect(error).toMatchObject({ kind: 'unauthorized', message: 'bad key', status: 401 });
-    const broken = createBridge(ROUTES, EVENTS, async () => 'garbage', vi.fn(), vi.fn());
+    await expect(failing.getSettings()).resolves.toEqual({
+      ok: false,
+      error: { kind: 'internal', message: 'An object could not be cloned.' },
+    });
+  });
+
+  it('is unwrapped by the page into a BridgeError carrying every field of the failure', async () => {
+    const error = {
+      kind: 'invalid_request' as const,
+      message: 'Several files were refused.',
+      status: 400,
+      param: 'paths',
+      code: 'refused',
+      retryAfterMs: 1500,
+      partialText: 'Half a reply',
+      messageId: 'attachments.refused',
+      values: { count: 2, what: { id: 'attachments.kind', values: { n: 1 } } },
+      parts: [{ message: 'a.exe is not a file the app reads.', messageId: 'a', values: { n: 1 } }],
+    };
+    const bridge = pageBridge(
+      async () => ({ ok: false, error }),
+      () => () => undefined,
+      () => undefined,
+    );
+    const thrown = await bridge.listModels().catch((e: unknown) => e);
+    expect(thrown).toBeInstanceOf(BridgeError);
+    expect(thrown).toMatchObject(error);
+    const broken = pageBridge(
+      async () => ({ ok: false }),
+      () => () => undefined,
+      () => undefined,
+    );
     await expect(broken.getSettings()).rejects.toMatchObject({ kind: 'internal' });
   });
 
@@ -91,9 +140,7 @@ describe('createBridge', () => {
     const router = createRouter(ROUTES, handlers, {
       isTrustedSender: trustedSender(['app://relay'], () => [1]),
     });
-    const bridge = createBridge(
-      ROUTES,
-      EVENTS,
+    const bridge = pageBridge(
       (channel, payload) => router.dispatch(channel, payload, sender),
       () => () => undefined,
       (channel, payload) => void router.receive(channel, payload, sender),

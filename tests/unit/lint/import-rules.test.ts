@@ -109,6 +109,21 @@ describe('import rules of the architecture', () => {
     ]);
   });
 
+  it('keeps the bridge out of the page under test: it comes from the built preload only', async () => {
+    const code = "import { createBridge } from '../../electron/shared/ipc/bridge';";
+    expect(await violations('tests/e2e/fixture.e2e.test.ts', code)).toEqual([RESTRICTED_IMPORT]);
+    expect(await violations('tests/e2e/harness/fixture.ts', code)).toEqual([RESTRICTED_IMPORT]);
+    expect(await violations('tests/bench/fixture.ts', code)).toEqual([RESTRICTED_IMPORT]);
+    // Its types name what the preload exposes; tests that drive main from Node may build it.
+    expect(
+      await violations(
+        'tests/e2e/fixture.e2e.test.ts',
+        "import type { Bridge } from '../../electron/shared/ipc/bridge';",
+      ),
+    ).toEqual([]);
+    expect(await violations('tests/integration/fixture.test.ts', code)).toEqual([]);
+  });
+
   it('keeps tests out of the source', async () => {
     const code = "import '../../../tests/unit/windows/main-window.test';";
     expect(await violations('electron/main/services/fixture.ts', code)).toEqual([RESTRICTED_PATH]);

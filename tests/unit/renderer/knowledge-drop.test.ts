@@ -7,6 +7,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { addDropped } from '../../../renderer/src/features/knowledge/knowledge-actions';
 import { useToastStore } from '../../../renderer/src/lib/toasts';
 import { inLocale } from './i18n/compiled-catalogue';
+import { exposedBridge } from '../../fakes/exposed-bridge';
 
 function file(name: string): File {
   return new File(['text'], name, { type: 'text/plain' });
@@ -19,7 +20,7 @@ function installBridge(addKnowledgeDropped: (request: unknown) => Promise<unknow
   const grantDroppedFiles = vi.fn(async (files: readonly File[], purpose: string) =>
     purpose === 'knowledge' ? files.map((f) => (f.name === 'guide.md' ? GRANT : null)) : [],
   );
-  vi.stubGlobal('window', { relay: { addKnowledgeDropped, grantDroppedFiles } });
+  vi.stubGlobal('window', { relay: exposedBridge({ addKnowledgeDropped, grantDroppedFiles }) });
 }
 
 beforeEach(() => inLocale('en', 'knowledge'));

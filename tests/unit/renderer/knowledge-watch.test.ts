@@ -6,6 +6,7 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { watchKnowledge } from '../../../renderer/src/features/knowledge/knowledge-actions';
 import { useKnowledgeStore } from '../../../renderer/src/features/knowledge/knowledge-store';
+import { exposedBridge } from '../../fakes/exposed-bridge';
 
 type Listener = (payload: never) => void;
 
@@ -22,7 +23,7 @@ function installBridge() {
     onKnowledgeProgress: on('progress'),
     onKnowledgeIndexEnded: on('ended'),
   };
-  vi.stubGlobal('window', { relay: bridge });
+  vi.stubGlobal('window', { relay: exposedBridge(bridge) });
   const emit = (name: string, payload: unknown) => listeners.get(name)?.(payload as never);
   return { bridge, emit };
 }

@@ -22,7 +22,6 @@ import { randomUUID } from 'node:crypto';
 import type { Emit, Events } from '../../../shared/ipc/contract';
 import type { PayloadOf } from '../../../shared/ipc/define';
 import {
-  replyErrorSchema,
   type ChatMessageRecord,
   type ChatUsage,
   type CompareTarget,
@@ -32,7 +31,8 @@ import {
 } from '../../../shared/ipc/routes/chat';
 import type { ChatMessage } from '../../../shared/relay-requests';
 import { RelayError, REPLY_TOO_LONG, type RelayClient } from '../relay/relay-client';
-import { AppError, errorInfo } from '../app-error';
+import { AppError } from '../app-error';
+import { replyErrorOf } from './reply-error';
 import {
   messageContent,
   type AttachmentStore,
@@ -93,20 +93,6 @@ interface ActiveReply {
   batchId: string | undefined;
   controller: AbortController;
   done: Promise<void>;
-}
-
-/** What a failed reply keeps: the relay's error, or the app's refusal as a bad request. */
-function replyErrorOf(error: unknown): ReplyError {
-  const info = errorInfo(error);
-  if (info === undefined)
-    return {
-      kind: 'internal',
-      message: 'Something went wrong in the app while asking for a reply.',
-    };
-  // The text received is kept as the reply's content, not twice.
-  const { partialText: _partialText, kind, ...rest } = info;
-  const replyKind = replyErrorSchema.shape.kind.safeParse(kind);
-  return { kind: replyKind.success ? replyKind.data : 'bad_request', ...rest };
 }
 
 /** A stopped reply being continued: its text, cost and timing so far. */

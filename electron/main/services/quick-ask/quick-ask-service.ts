@@ -15,6 +15,7 @@ import {
 } from '../../../shared/ipc/routes/quick-ask';
 import { titleFrom } from '../chat/chat-service';
 import { DeltaCoalescer } from '../chat/delta-coalescer';
+import { replyErrorOf } from '../chat/reply-error';
 import type { ChatStore } from '../chat/store';
 import { AppError } from '../app-error';
 import { RelayError, type RelayClient } from '../relay/relay-client';
@@ -77,18 +78,6 @@ export function messageWithContext(prompt: string, context: string | undefined):
     .map((line) => (line === '' ? '>' : `> ${line}`))
     .join('\n');
   return `${prompt}\n\nContext:\n\n${quoted}`;
-}
-
-function replyErrorOf(error: unknown): ReplyError {
-  if (error instanceof RelayError) {
-    const out: ReplyError = { kind: error.kind, message: error.message };
-    if (error.param !== undefined) out.param = error.param;
-    if (error.status !== undefined) out.status = error.status;
-    if (error.code !== undefined) out.code = error.code;
-    if (error.retryAfterMs !== undefined) out.retryAfterMs = error.retryAfterMs;
-    return out;
-  }
-  return { kind: 'internal', message: 'Something went wrong in the app while asking for a reply.' };
 }
 
 export class QuickAskService {

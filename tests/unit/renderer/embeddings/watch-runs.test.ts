@@ -9,6 +9,7 @@ import {
   watchRuns,
 } from '../../../../renderer/src/features/embeddings/embeddings-actions';
 import { useEmbeddingsStore } from '../../../../renderer/src/features/embeddings/embeddings-store';
+import { exposedBridge } from '../../../fakes/exposed-bridge';
 
 type Listener = (payload: never) => void;
 
@@ -84,7 +85,7 @@ describe('embeddings runs followed across screens', () => {
 
   beforeEach(() => {
     fake = fakeBridge();
-    vi.stubGlobal('window', { relay: fake.bridge });
+    vi.stubGlobal('window', { relay: exposedBridge(fake.bridge) });
     useEmbeddingsStore.setState(initial, true);
     useEmbeddingsStore.setState({
       models: ['demo-embedding'],
