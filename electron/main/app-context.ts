@@ -9,6 +9,8 @@ import type { StartImportWorker } from './services/chat/import-reader';
 import type { Db } from './services/database';
 import type { ConnectionHealthTracker } from './services/connections/connection-health';
 import type { ConnectionsService } from './services/connections/connections';
+import type { FileGrants } from './services/files/file-grants';
+import type { FileOpener } from './services/files/file-opener';
 import type { AppLog } from './services/log';
 import type { ModelCatalog } from './services/models/model-catalog';
 import type { FetchLike, RelayClient } from './services/relay/relay-client';
@@ -59,7 +61,8 @@ export interface DesktopShell {
   showInFolder(path: string): void;
   /**
    * Opens a file in the system's app for its type; resolves to the system's error text, or ''
-   * when it opened. Absent where there is no desktop.
+   * when it opened. Absent where there is no desktop. Called by the guarded opener only
+   * (`services/files/file-opener.ts`), never directly.
    */
   openPath?(path: string): Promise<string>;
   moveToTrash(path: string): Promise<void>;
@@ -95,6 +98,8 @@ export interface AppContext {
   fetch?: FetchLike;
   dialogs: Dialogs;
   desktop: DesktopShell;
+  /** The one way to open a file in the system's app for its type (never a type that runs). */
+  files: FileOpener;
   /** Starts the worker thread chat imports are read in; without it they are read on main. */
   startImportWorker?: StartImportWorker;
   /** The sample documents of the demo knowledge base (`resources/knowledge-samples`). */
@@ -106,10 +111,13 @@ export interface AppContext {
   /** A client for a saved connection (a knowledge base embeds through its own), like `activeClient`. */
   clientFor(connectionId: string, requestId?: string): Promise<RelayClient>;
   /**
-   * Files saved for the person in this session (exports, image copies): the only paths the page
-   * may ask to show in the file manager. Add one with `savedFiles.add(path)` where it is written.
+   * Files saved for the person in this session (exports, image copies), by the id the save's
+   * answer gave the page (`handlers/saved-files.ts`): the only files the page may ask to show in
+   * the file manager, by that id.
    */
-  savedFiles: Set<string>;
+  savedFiles: Map<string, string>;
+  /** The grants for files the person dropped on the page (`services/files/file-grants.ts`). */
+  grants: FileGrants;
   /** Work to run when the app closes (stop streams, flush writes). */
   onClose(cleanup: () => Promise<void> | void): void;
 }

@@ -10,6 +10,7 @@ import { randomUUID } from 'node:crypto';
 import type { Locale } from '../shared/locales';
 import { emitEvents, ROUTES, type Routes } from '../shared/ipc/contract';
 import type { SendEvent } from '../shared/ipc/define';
+import type { PreloadRoutes } from '../shared/ipc/file-grants';
 import { BACKUPS_ROUTES } from '../shared/ipc/routes/backups';
 import type { AppContext, DesktopShell, Dialogs } from './app-context';
 import { AppSession } from './app-session';
@@ -44,6 +45,8 @@ import { unencryptedQuestion } from './services/connections/unencrypted-question
 import { databasePath, openDatabase, type Db, type Migration } from './services/database';
 import type { DesktopIntegration, DesktopService } from './services/desktop/desktop-service';
 import { EMBEDDINGS_MIGRATIONS } from './services/embeddings/run-store';
+import { FileGrants } from './services/files/file-grants';
+import { FileOpener } from './services/files/file-opener';
 import { IMAGE_MIGRATIONS, type ImageGallery } from './services/images/gallery';
 import {
   createNullLog,
@@ -57,10 +60,12 @@ import type { RetrievalRecords } from './services/chat/transfer';
 import type { KnowledgeRetrieval, ReplyRetrieval } from './services/knowledge/retrieval';
 import { ModelCatalog } from './services/models/model-catalog';
 import { NetworkService, type ProxyStack } from './services/network/network-service';
+import { proxyNeedsConsent, proxyQuestion } from './services/network/proxy-question';
 import { PROMPTS_MIGRATIONS } from './services/prompts/migrations';
 import type { ClipboardText, QuickAskService } from './services/quick-ask/quick-ask-service';
 import type { FetchLike, RelayClient } from './services/relay/relay-client';
-import type { SecretStore } from './services/secret-store';
+import { stopKeepingKeysInFile, type SecretStore } from './services/secret-store';
+import type { Changes } from './services/changes';
 import { SettingsService } from './services/settings/settings';
 import { inMainLanguage, localeFor, said, setMainLocale, type Said } from './services/words';
 import { UpdateService, type Updater } from './services/updates/update-service';
@@ -149,6 +154,11 @@ export const KNOWN_SCHEMA: Record<string, number> = Object.fromEntries(
 
 export interface AppServices {
   handlers: Handlers<Routes>;
+  /**
+   * The handlers of the preload's own channel (`shared/ipc/file-grants.ts`): grants for the files
+   * of a drop. Registered beside the routes, never part of the page's bridge.
+   */
+  preloadHandlers: Handlers<PreloadRoutes>;
   backups: BackupsService;
   connections: ConnectionsService;
   settings: SettingsService;
@@ -183,7 +193,9 @@ const NO_DESKTOP: DesktopShell = {
 export async function createAppServices(options: AppServicesOptions): Promise<AppServices> {
   // A restore cut short by a crash is finished before anything opens the data.
   await completePendingRestore(options.userDataDir);
-  const session = await AppSession.start(() => openServices(options));
+  // Grants outlive a restore's reopening (a drop handed over just before it stays good).
+  const grants = new FileGrants();
+  const session = await AppSession.start(() => openServices(options, grants));
   const emit = emitEvents(options.emit ?? (() => undefined));
   const backups = new BackupsService({
     userDataDir: options.userDataDir,
@@ -194,7 +206,11 @@ export async function createAppServices(options: AppServicesOptions): Promise<Ap
       return { db, connections: () => connections.list() };
     },
     reopen: async (swap) => {
-      await session.reopen(swap);
+      const before = await session.current.settings.get();
+      await session.reopen(async () => {
+        await swap();
+        await keepRestoredSettingsSafe(options, before);
+      });
       options.onReopened?.();
     },
     emit,
@@ -217,6 +233,11 @@ export async function createAppServices(options: AppServicesOptions): Promise<Ap
       ]),
   ) as unknown as Handlers<SessionRoutes>;
 
+  const preloadHandlers: Handlers<PreloadRoutes> = {
+    grantDroppedFiles: ({ purpose, paths }, sender) => ({
+      grants: grants.issue(paths, { webContentsId: sender.webContentsId, purpose }),
+    }),
+  };
   const live = liveFields(() => session.current, SESSION_FIELDS);
   return Object.assign(live, {
     handlers: {
@@ -228,6 +249,7 @@ export async function createAppServices(options: AppServicesOptions): Promise<Ap
         ...(options.reloadWindow ? { reloadWindow: options.reloadWindow } : {}),
       }),
     },
+    preloadHandlers,
     backups,
     async close() {
       // First: a backup due at quit needs the services still open.
@@ -235,6 +257,33 @@ export async function createAppServices(options: AppServicesOptions): Promise<Ap
       await session.close();
     },
   });
+}
+
+/**
+ * What a restored `settings.json` may not change on its own, put right before the services open
+ * on it (a backup can be edited before it is given back):
+ * - a proxy of its own is used only once the person says yes in main's dialog; otherwise the
+ *   proxy in use before the restore stays;
+ * - keys are never put in a file because a backup says so: that needs the person's yes in
+ *   Settings. And where the restored settings keep keys off disk, the key file goes at once
+ *   (its keys stay in memory until the app quits), as when the person turns it off.
+ */
+async function keepRestoredSettingsSafe(
+  options: AppServicesOptions,
+  before: Awaited<ReturnType<SettingsService['get']>>,
+): Promise<void> {
+  const settings = new SettingsService(options.userDataDir);
+  const restored = await settings.get();
+  const changes: Changes<Awaited<ReturnType<SettingsService['get']>>> = {};
+  if (restored.proxy.mode === 'manual' && proxyNeedsConsent(before.proxy, restored.proxy)) {
+    const agreed =
+      (await options.dialogs?.confirm?.(proxyQuestion(restored.proxy, 'restore'))) ?? false;
+    if (!agreed) changes.proxy = before.proxy;
+  }
+  if (restored.allowPlaintextKeys && !before.allowPlaintextKeys) changes.allowPlaintextKeys = false;
+  if (Object.keys(changes).length > 0) await settings.update(changes);
+  if (!(restored.allowPlaintextKeys && before.allowPlaintextKeys))
+    await stopKeepingKeysInFile(options.userDataDir, options.secretStore);
 }
 
 /** The session's services the shell and tests reach by name (each read from the open session). */
@@ -266,7 +315,10 @@ function liveFields<T extends object, K extends keyof T>(
 }
 
 /** Opens the services over the user data folder: connections, settings, models and the database. */
-async function openServices(options: AppServicesOptions): Promise<SessionServices> {
+async function openServices(
+  options: AppServicesOptions,
+  grants: FileGrants,
+): Promise<SessionServices> {
   const emit = emitEvents(options.emit ?? (() => undefined));
   const log = options.log ?? createNullLog();
   const startedAt = new Date();
@@ -333,6 +385,9 @@ async function openServices(options: AppServicesOptions): Promise<SessionService
 
   const db = await openDatabase({ path: databasePath(options.userDataDir) });
   const cleanups: Array<() => Promise<void> | void> = [];
+  const desktopShell = options.desktop ?? NO_DESKTOP;
+  const files = new FileOpener(desktopShell, options.userDataDir);
+  cleanups.push(() => files.close());
   const context: AppContext = {
     version: options.version ?? '0.0.0',
     platform: options.platform ?? process.platform,
@@ -349,7 +404,8 @@ async function openServices(options: AppServicesOptions): Promise<SessionService
     models,
     ...(options.fetch ? { fetch: options.fetch } : {}),
     dialogs,
-    desktop: options.desktop ?? NO_DESKTOP,
+    desktop: desktopShell,
+    files,
     ...(options.knowledgeSamplesDir ? { knowledgeSamplesDir: options.knowledgeSamplesDir } : {}),
     ...(options.startImportWorker ? { startImportWorker: options.startImportWorker } : {}),
     readDocuments: options.startDocumentWorker
@@ -361,7 +417,8 @@ async function openServices(options: AppServicesOptions): Promise<SessionService
       return { connectionId: id, client: await clientFor(id, requestId) };
     },
     clientFor: (id, requestId) => clientFor(id, requestId),
-    savedFiles: new Set(),
+    savedFiles: new Map(),
+    grants,
     onClose: (cleanup) => cleanups.push(cleanup),
   };
 

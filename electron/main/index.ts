@@ -4,9 +4,11 @@ import { join } from 'node:path';
 import { Worker } from 'node:worker_threads';
 import { app, Menu, screen, type BrowserWindow } from 'electron';
 import { emitEvents, EVENTS, ROUTES, type Emit } from '../shared/ipc/contract';
+import { PRELOAD_ROUTES } from '../shared/ipc/file-grants';
 import { createAppServices, type AppServices } from './app-services';
 import { CHAT_IMPORT_WORKER, DOCUMENT_WORKER } from './build-entries';
 import { createRouter, trustedSender } from './ipc/router';
+import { windowRoutes } from './ipc/window-routes';
 import { registerAppScheme, serveRenderer } from './platform/app-protocol';
 import { electronDesktop, electronDialogs, openFolder } from './platform/desktop';
 import { createDesktopShell, readClipboardText, type DesktopShell } from './platform/desktop-shell';
@@ -374,11 +376,24 @@ async function start(appLog: AppLog): Promise<void> {
         .filter((window) => window !== undefined && !window.isDestroyed())
         .map((window) => window!.webContents.id),
     ),
+    // The quick ask window reaches its own routes only.
+    mayCall: windowRoutes(() =>
+      quickWindow && !quickWindow.isDestroyed() ? [quickWindow.webContents.id] : [],
+    ),
     onInternalError: (channel, error) => appLog.error('ipc.internal-error', error, { channel }),
     onRefused: (channel, error) =>
       appLog.warn('ipc.one-way-refused', { channel, kind: error.kind, message: error.message }),
   });
   registerIpc(router);
+  // The preload's own channel (grants for a drop): the main window alone, which takes drops.
+  registerIpc(
+    createRouter(PRELOAD_ROUTES, started.preloadHandlers, {
+      isTrustedSender: trustedSender(origins, () =>
+        mainWindow && !mainWindow.isDestroyed() ? [mainWindow.webContents.id] : [],
+      ),
+      onInternalError: (channel, error) => appLog.error('ipc.internal-error', error, { channel }),
+    }),
+  );
   serveRenderer(rendererDir, (pathname) => started.gallery.servedFile(pathname));
   await started.desktop.start();
   await refreshTrayConnections();

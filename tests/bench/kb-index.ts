@@ -171,7 +171,12 @@ async function indexOnce(
     progress.count = 0;
     delay.enable();
     const started = performance.now();
-    await call(session, 'knowledge:add-paths', { id: base.id, paths: [folder] });
+    // As a drop does: the preload's grant for the folder, then the page's call with it.
+    const { grants } = await session.services.preloadHandlers.grantDroppedFiles(
+      { purpose: 'knowledge', paths: [folder] },
+      session.sender,
+    );
+    await call(session, 'knowledge:add-dropped', { id: base.id, grants });
     await ended;
     const wallMs = performance.now() - started;
     delay.disable();

@@ -75,6 +75,8 @@ export interface BootOptions {
   selectionText?: string;
   /** `app.getPreferredSystemLanguages()`; `['en-US']` unless said otherwise. */
   preferredLanguages?: string[];
+  /** The buttons clicked in main's message boxes, in order; none left: cancelled. */
+  messageBoxAnswers?: number[];
 }
 
 export interface Exit {
@@ -128,6 +130,7 @@ export class BootedApp {
         locale: options.preferredLanguages?.[0] ?? 'en-US',
         clipboardText: options.clipboardText ?? '',
         selectionText: options.selectionText ?? '',
+        messageBoxAnswers: options.messageBoxAnswers ?? [],
         displays: [
           {
             bounds: { x: 0, y: 0, width: 1920, height: 1080 },

@@ -71,7 +71,8 @@ describe('the app on the desktop', () => {
 
   beforeAll(async () => {
     ({ home, resources } = await installedHome());
-    app = await boot(home, resources);
+    // The person says yes to the one question asked: the proxy set below.
+    app = await boot(home, resources, { messageBoxAnswers: [1] });
     await app.ready();
     await app.waitForCall('BrowserWindow#1.show');
   });
@@ -162,6 +163,19 @@ describe('the app on the desktop', () => {
         value: { ok: false, error: { kind: 'forbidden' } },
       });
     }
+    // Its page reaches its own routes only: not the connections, files, proxy or backups.
+    for (const [channel, payload] of [
+      ['connections:list', undefined],
+      ['chat:attachment-open', { id: 'x' }],
+      ['network:set-proxy', { proxy: { mode: 'none' } }],
+      ['backups:restore', { id: 'x' }],
+      ['files:grant-dropped', { purpose: 'attach', paths: ['/etc/passwd'] }],
+    ] as const) {
+      expect(await app.invoke(channel, payload, { window: 2, frame: 'main' })).toMatchObject({
+        ok: true,
+        value: { ok: false, error: { kind: 'forbidden' } },
+      });
+    }
     // Hardened like the main window by web-contents-created.
     expect(await app.navigate('https://evil.example/', 2)).toEqual({ prevented: true });
     expect(await app.openWindow('file:///etc/passwd', 2)).toEqual({ action: 'deny' });
@@ -230,6 +244,9 @@ describe('the app on the desktop', () => {
       bypass: ['.corp.example.com'],
     };
     expect(await call(app, 'network:set-proxy', { proxy })).toEqual(proxy);
+    // Asked first, in main's own message box, naming the proxy.
+    const [asked] = app.callsTo('dialog.showMessageBox');
+    expect(JSON.stringify(asked?.args)).toContain('http://proxy.example.com:3128');
     const applied = {
       mode: 'fixed_servers',
       proxyRules: 'http://proxy.example.com:3128',

@@ -28,6 +28,7 @@ import { WINDOW_STATE_FILE } from '../../electron/main/services/window-state';
 import { CONTENT_SECURITY_POLICY } from '../../electron/main/windows/app-origin';
 import type { RouteSpec } from '../../electron/shared/ipc/define';
 import { EVENTS, ROUTES } from '../../electron/shared/ipc/contract';
+import { PRELOAD_ROUTES } from '../../electron/shared/ipc/file-grants';
 import { bootApp, BootedApp } from './boot-app';
 import {
   mainProcessExports,
@@ -218,10 +219,10 @@ describe('a start of the built app', () => {
     expect(answer.text).toBe('Not found');
   });
 
-  it('answers every route of the contract through ipcMain.handle, and no other channel', async () => {
+  it('answers every route of the contract and the preload’s own channel, and no other', async () => {
     const state = await app.state();
     const routes: RouteSpec[] = Object.values(ROUTES);
-    const channels = routes
+    const channels = [...routes, ...Object.values(PRELOAD_ROUTES)]
       .filter((route) => !route.oneWay)
       .map((route) => route.channel)
       .sort();

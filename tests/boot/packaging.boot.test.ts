@@ -23,6 +23,7 @@ import asar from '@electron/asar';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { parse } from 'yaml';
 import { ROUTES } from '../../electron/shared/ipc/contract';
+import { PRELOAD_ROUTES } from '../../electron/shared/ipc/file-grants';
 import { bootApp } from './boot-app';
 import { mainProcessExports, otherProcessExports } from './electron-api';
 
@@ -134,6 +135,8 @@ describe.skipIf(process.platform !== 'linux')('the packed app (electron-builder 
       await cp(join(ROOT, file), join(project, file));
     }
     await cp(join(ROOT, 'resources'), join(project, 'resources'), { recursive: true });
+    // electron-builder.yml's beforePack hook (the update feed's https check).
+    await cp(join(ROOT, 'scripts'), join(project, 'scripts'), { recursive: true });
     await cp(join(appRoot, 'out'), join(project, 'out'), { recursive: true });
     await run('cp', ['-al', join(ROOT, 'node_modules'), join(project, 'node_modules')]);
     const electronDist = join(work, 'electron-dist');
@@ -336,8 +339,11 @@ describe.skipIf(process.platform !== 'linux')('the packed app (electron-builder 
       await app.ready();
       await app.waitForCall('BrowserWindow#1.show');
       const state = await app.state();
-      // Every route that answers has a handler; the one-way routes are listened to instead.
-      const answering = Object.values(ROUTES).filter((route: { oneWay?: true }) => !route.oneWay);
+      // Every route that answers has a handler, and so does the preload's own channel (a drop's
+      // grants); the one-way routes are listened to instead.
+      const answering = [...Object.values(ROUTES), ...Object.values(PRELOAD_ROUTES)].filter(
+        (route: { oneWay?: true }) => !route.oneWay,
+      );
       expect(state.ipcHandlers).toHaveLength(answering.length);
       // The tray finds its image in the package.
       expect(state.tray?.image).toEqual({

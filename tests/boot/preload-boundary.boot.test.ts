@@ -202,4 +202,14 @@ describe('the built preload, behind the context bridge, against the built main b
     expect(models.ok).toBe(true);
     expect(models.value.models.length).toBeGreaterThan(0);
   });
+
+  it('a drop reaches the page as grants through the page’s own module: one entry per file', async () => {
+    // No DOM here, so nothing is a file on disk: each entry is null, resolved as data, and the
+    // page's module unwraps it as it unwraps a route's answer.
+    const seen = await inPage<{ exposed: unknown; page: unknown }>(`
+      const files = [{ name: 'a.txt' }, { name: 'b.txt' }];
+      return { exposed: await relay.grantDroppedFiles(files, 'attach'),
+        page: await page.grantDroppedFiles(files, 'knowledge') };`);
+    expect(seen).toEqual({ exposed: { ok: true, value: [null, null] }, page: [null, null] });
+  });
 });

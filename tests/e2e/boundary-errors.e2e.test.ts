@@ -126,7 +126,8 @@ describe('failures main sends reach the page whole', () => {
     const box = page.getByLabel('Nachricht', { exact: true });
     await box.waitFor();
 
-    // Dropped from the file manager: the page hands main their paths (`pathForFile`).
+    // Dropped from the file manager: the preload hands main their paths for grants, and the
+    // page names only the grants.
     await dropFilesFromDisk(
       page,
       '.chat-composer',
@@ -134,10 +135,15 @@ describe('failures main sends reach the page whole', () => {
     );
     const chips = page.locator('.chat-attachment-chips .chat-attachment-chip');
     await expect.poll(() => chips.count(), { timeout: 10_000 }).toBe(2);
-    const dropped = suite.app.messages.find(
-      (message) => message.direction === 'invoke' && message.channel === 'chat:attach-paths',
+    const granted = suite.app.messages.find(
+      (message) => message.direction === 'invoke' && message.channel === 'files:grant-dropped',
     );
-    expect(dropped?.payload).toEqual({ paths });
+    expect(granted?.payload).toEqual({ purpose: 'attach', paths });
+    const dropped = suite.app.messages.find(
+      (message) => message.direction === 'invoke' && message.channel === 'chat:attach-dropped',
+    );
+    expect(dropped?.payload).toEqual({ grants: [expect.any(String), expect.any(String)] });
+    expect(JSON.stringify(dropped?.payload)).not.toContain(dir);
 
     // Both go before the message is sent, which is then refused naming each.
     await Promise.all(paths.map((path) => rm(path)));

@@ -5,6 +5,7 @@
  * (session.setProxy and resolveProxy).
  */
 import { describe, expect, it } from 'vitest';
+import { ScriptedDialogs } from '../fakes/chat-dialogs';
 import { RecordingDesktop, RecordingProxyStack } from '../fakes/recording-desktop';
 import { said } from '../../electron/main/services/words';
 import { ScriptedUpdater } from '../fakes/scripted-updater';
@@ -16,8 +17,11 @@ import { ShellPage } from './pages/shell-page';
 
 const suite = e2eSuite({ relay: false });
 
-async function openSettings(platform: NonNullable<OpenAppOptions['platform']>) {
-  const app = await suite.openApp({ platform });
+async function openSettings(
+  platform: NonNullable<OpenAppOptions['platform']>,
+  dialogs?: OpenAppOptions['dialogs'],
+) {
+  const app = await suite.openApp({ platform, ...(dialogs ? { dialogs } : {}) });
   const connect = new ConnectPage(app.page);
   await connect.waitUntilShown();
   await connect.tryDemo.click();
@@ -119,10 +123,13 @@ describe('updates', () => {
 describe('network', () => {
   it('checks a proxy in main, applies it, and tests where an address goes', async () => {
     const stack = new RecordingProxyStack();
-    const page = await openSettings({
-      proxyStack: stack,
-      updatesUnsupported: said('updates.unsupported.development'),
-    });
+    // A proxy of the person's own is used once they say yes in main's dialog.
+    const dialogs = new ScriptedDialogs();
+    dialogs.confirmAnswers.push(true);
+    const page = await openSettings(
+      { proxyStack: stack, updatesUnsupported: said('updates.unsupported.development') },
+      dialogs,
+    );
     // A build without an updater says why, and offers no check.
     const updates = page.getByRole('region', { name: 'Updates' });
     await updates.getByText('This is a development build').waitFor();
@@ -152,6 +159,9 @@ describe('network', () => {
     await network.getByLabel('Reach directly (bypass list)').fill('<local>\n.corp.example.com');
     await network.getByRole('button', { name: 'Save proxy' }).click();
     await network.getByText('Saved and in use').waitFor();
+    expect(dialogs.confirmRequests.map((q) => q.message)).toEqual([
+      'Send the app’s requests through the proxy http://proxy.example.com:3128?',
+    ]);
     expect(stack.applied.at(-1)).toEqual({
       mode: 'fixed_servers',
       proxyRules: 'http://proxy.example.com:3128',

@@ -1,3 +1,4 @@
+import { readBoundSecret } from '../../electron/main/services/connections/connections';
 import { MemorySecretStore } from '../../electron/main/services/secret-store';
 import { describe, expect, it } from 'vitest';
 import {
@@ -79,7 +80,9 @@ describe('the API key never reaches the renderer', () => {
     await shell.open('Connections');
     const [saved] = await app.services.connections.list();
     const id = saved!.id;
-    await expect(secrets.get(id)).resolves.toBe(secondKey);
+    // Kept bound to the origin it was given for.
+    const stored = await secrets.get(id);
+    expect(readBoundSecret(stored!)?.secret).toBe(secondKey);
     const dialog = await card.askToDelete();
     await dialog.getByRole('button', { name: 'Delete connection' }).click();
     await connect.waitUntilShown();

@@ -8,12 +8,14 @@ import {
   type AppServices,
   type AppServicesOptions,
 } from '../../electron/main/app-services';
-import { createRouter, trustedSender } from '../../electron/main/ipc/router';
+import { createRouter, trustedSender, type IpcSender } from '../../electron/main/ipc/router';
+import { windowRoutes } from '../../electron/main/ipc/window-routes';
 import type { AppLog } from '../../electron/main/services/log';
 import type { FetchLike } from '../../electron/main/services/relay/relay-client';
 import { MemorySecretStore, type SecretStore } from '../../electron/main/services/secret-store';
-import { pageBridge } from './page-bridge';
 import { ROUTES } from '../../electron/shared/ipc/contract';
+import { PRELOAD_ROUTES, type GrantPurpose } from '../../electron/shared/ipc/file-grants';
+import { pageBridge } from './page-bridge';
 import { ScriptedDialogs } from './chat-dialogs';
 import { startSourceImportWorker } from './source-workers';
 import { checkedEvents } from './contract-events';
@@ -42,6 +44,8 @@ export interface ChatAppOptions {
   backupSeams?: AppServicesOptions['backupSeams'];
   reloadWindow?: () => void;
   version?: string;
+  /** Where the proxy is applied (a recording stand-in); without it, it is only saved. */
+  proxyStack?: NonNullable<AppServicesOptions['proxyStack']>;
 }
 
 export async function openChatApp(
@@ -57,6 +61,8 @@ export async function openChatApp(
   const clipboard: string[] = [];
   /** The files main showed in the file manager, in order. */
   const shown: string[] = [];
+  /** The files main opened in the system's app for their type, in order. */
+  const opened: string[] = [];
   const services: AppServices = await createAppServices({
     userDataDir: dataDir,
     knowledgeSamplesDir: join(import.meta.dirname, '../../resources/knowledge-samples'),
@@ -65,6 +71,7 @@ export async function openChatApp(
     startImportWorker: startSourceImportWorker,
     desktop: {
       showInFolder: (path) => void shown.push(path),
+      openPath: async (path) => (opened.push(path), ''),
       moveToTrash: () =>
         Promise.reject(new Error('Moving files to the trash is not available here.')),
       copyText: (text) => void clipboard.push(text),
@@ -76,9 +83,29 @@ export async function openChatApp(
       for (const wake of waiters.splice(0)) wake();
     }),
   });
+  // Window 1 is the app's main window; window 2 its quick ask window, with its own routes only.
   const router = createRouter(ROUTES, services.handlers, {
+    isTrustedSender: trustedSender(['app://relay'], () => [1, 2]),
+    mayCall: windowRoutes(() => [2]),
+  });
+  // The preload's channel: the main window alone, which takes drops (as index.ts).
+  const preloadRouter = createRouter(PRELOAD_ROUTES, services.preloadHandlers, {
     isTrustedSender: trustedSender(['app://relay'], () => [1]),
   });
+
+  /**
+   * What the preload does with a drop: hands main the paths of the files dropped (as
+   * `webUtils.getPathForFile` read them) and gets a grant for each, for the page to name.
+   */
+  async function grant(
+    paths: string[],
+    purpose: GrantPurpose = 'attach',
+    from: IpcSender = sender,
+  ): Promise<string[]> {
+    const result = await preloadRouter.dispatch('files:grant-dropped', { purpose, paths }, from);
+    if (!result.ok) throw Object.assign(new Error(result.error.message), result.error);
+    return (result.value as { grants: string[] }).grants;
+  }
   const api = pageBridge(
     async (channel, payload) => {
       const result = await router.dispatch(channel, payload, sender);
@@ -136,6 +163,9 @@ export async function openChatApp(
 
   return {
     api,
+    /** The frame the page's calls come from: the app's window, at its origin. */
+    sender,
+    grant,
     services,
     events,
     calls,
@@ -143,6 +173,7 @@ export async function openChatApp(
     dialogs,
     clipboard,
     shown,
+    opened,
     until,
     finished,
     deltas,

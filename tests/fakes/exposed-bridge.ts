@@ -7,7 +7,7 @@
 export function exposedBridge<T extends object>(fakes: T): T {
   const exposed: Record<string, unknown> = {};
   for (const [name, value] of Object.entries(fakes)) {
-    if (typeof value !== 'function' || /^on[A-Z]/.test(name) || name === 'pathForFile') {
+    if (typeof value !== 'function' || /^on[A-Z]/.test(name)) {
       exposed[name] = value;
       continue;
     }

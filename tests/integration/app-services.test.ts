@@ -2,6 +2,7 @@
  * The app's services behind the real router and bridge, against the demo relay: what the
  * renderer can do over IPC, with no Electron.
  */
+import { readBoundSecret } from '../../electron/main/services/connections/connections';
 import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -13,6 +14,11 @@ import { MemorySecretStore } from '../../electron/main/services/secret-store';
 import { pageBridge } from '../fakes/page-bridge';
 import { EVENTS, ROUTES } from '../../electron/shared/ipc/contract';
 import { checkedEvents } from '../fakes/contract-events';
+
+/** The secret a key store value holds (stored bound to its origin). */
+function secretIn(stored: string | undefined): string | undefined {
+  return stored === undefined ? undefined : readBoundSecret(stored)?.secret;
+}
 
 const KEY = 'sk-demo-canary-a91f3e77c2d4';
 const sender = { url: 'app://relay/index.html', isMainFrame: true, webContentsId: 1 };
@@ -245,7 +251,7 @@ describe('app services over the router', () => {
       baseUrl: relay.url,
       apiKey: KEY,
     });
-    expect(await secrets.get(saved.id)).toBe(KEY);
+    expect(secretIn(await secrets.get(saved.id))).toBe(KEY);
     await relayApi.deleteConnection({ id: saved.id });
     expect(await secrets.get(saved.id)).toBeUndefined();
     expect(await relayApi.listConnections()).toEqual([]);

@@ -7,7 +7,7 @@
 import { randomBytes } from 'node:crypto';
 import { copyFile, mkdtemp, readFile, rm, unlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import sharp from 'sharp';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { startDemoRelay, type DemoRelay } from '../../electron/demo-relay/index';
@@ -108,8 +108,8 @@ describe('attaching files', () => {
     await app.api.updateSettings({ attachments: { maxFileMb: 1, contextTokens: 128_000 } });
     const big = await file('big.txt', 'x'.repeat(1024 * 1024 + 1));
 
-    const result = await app.api.attachPaths({
-      paths: [good, binary, locked, scanned, missing, big, dir],
+    const result = await app.api.attachDropped({
+      grants: await app.grant([good, binary, locked, scanned, missing, big, dir]),
     });
     expect(result.attached.map((a) => a.name)).toEqual(['good.txt']);
     expect(result.refused.map((r) => [r.name, r.reason])).toEqual([
@@ -172,7 +172,9 @@ describe('attaching files', () => {
     );
     const notes = await file('notes.txt', 'Words beside the pictures.');
 
-    const result = await app.api.attachPaths({ paths: [wide, cut, notes, bmp, big] });
+    const result = await app.api.attachDropped({
+      grants: await app.grant([wide, cut, notes, bmp, big]),
+    });
     expect(result.attached.map((a) => [a.name, a.kind, a.mimeType, a.width, a.height])).toEqual([
       ['harbour.png', 'image', 'image/png', 800, 400],
       ['notes.txt', 'text', 'text/plain', undefined, undefined],
@@ -209,7 +211,7 @@ describe('attaching files', () => {
         .toBuffer(),
     );
     const notes = await file('notes.md', '# Tide table\nHigh water at 06:12.\n');
-    const { attached } = await app.api.attachPaths({ paths: [photo, notes] });
+    const { attached } = await app.api.attachDropped({ grants: await app.grant([photo, notes]) });
     const ids = attached.map((a) => a.id);
 
     // demo-chat-fast reads no images (the model list says so): refused by name, nothing written.
@@ -251,7 +253,7 @@ describe('attaching files', () => {
 
     // The person says demo-chat-fast reads images: the app sends them, and the relay refuses.
     await app.api.setModelImageInput({ modelId: MODEL, acceptsImages: true });
-    const again = await app.api.attachPaths({ paths: [photo] });
+    const again = await app.api.attachDropped({ grants: await app.grant([photo]) });
     const tried = await app.api.sendMessage({
       conversationId: plain.id,
       text: 'And now?',
@@ -265,7 +267,7 @@ describe('attaching files', () => {
   it('refuses a message whose file was deleted since it was attached, keeping everything', async () => {
     const keep = await file('keep.txt', 'Stays.');
     const gone = await file('gone.txt', 'Deleted before sending.');
-    const { attached } = await app.api.attachPaths({ paths: [keep, gone] });
+    const { attached } = await app.api.attachDropped({ grants: await app.grant([keep, gone]) });
     await unlink(gone);
     const { id } = await app.api.createConversation({ model: MODEL });
     const ids = attached.map((a) => a.id);
@@ -298,7 +300,7 @@ describe('attaching files', () => {
   it('names every file refused at once, each by key, for the page’s language', async () => {
     const first = await file('first.txt', 'One.');
     const second = await file('second.txt', 'Two.');
-    const { attached } = await app.api.attachPaths({ paths: [first, second] });
+    const { attached } = await app.api.attachDropped({ grants: await app.grant([first, second]) });
     await unlink(first);
     await unlink(second);
     const { id } = await app.api.createConversation({ model: MODEL });
@@ -331,7 +333,7 @@ describe('attaching files', () => {
   it('refuses a message whose text and files are over the context limit', async () => {
     await app.api.updateSettings({ attachments: { maxFileMb: 20, contextTokens: 1000 } });
     const long = await file('long.txt', 'word '.repeat(2000));
-    const { attached } = await app.api.attachPaths({ paths: [long] });
+    const { attached } = await app.api.attachDropped({ grants: await app.grant([long]) });
     const { id } = await app.api.createConversation({ model: MODEL });
     await expect(
       app.api.sendMessage({
@@ -345,7 +347,7 @@ describe('attaching files', () => {
 
   it('keeps the files through regenerate, edit, a branch and a restart; opens and saves them', async () => {
     const notes = await file('harbour.txt', 'The ferry leaves at nine.');
-    const { attached } = await app.api.attachPaths({ paths: [notes] });
+    const { attached } = await app.api.attachDropped({ grants: await app.grant([notes]) });
     const { id } = await app.api.createConversation({ model: MODEL });
     const sent = await app.api.sendMessage({
       conversationId: id,
@@ -382,10 +384,15 @@ describe('attaching files', () => {
     await expect(app.api.saveAttachment({ id: stored.id })).resolves.toEqual({
       saved: true,
       path: target,
+      savedId: expect.any(String),
     });
     await expect(readFile(target, 'utf8')).resolves.toBe('The ferry leaves at nine.');
-    // Opening needs the desktop's app for the type, which the test app has not.
-    await expect(app.api.openAttachment({ id: stored.id })).rejects.toThrow(/Save as/);
+    // Opened from a copy in a private folder of the app's own, under its own name.
+    await app.api.openAttachment({ id: stored.id });
+    const copy = app.opened.at(-1)!;
+    expect(basename(copy)).toBe('harbour.txt');
+    expect(copy.startsWith(join(dir, 'data'))).toBe(true);
+    await expect(readFile(copy, 'utf8')).resolves.toBe('The ferry leaves at nine.');
     // One stored copy of the bytes for the three messages that carry the file.
     expect(
       app.services.db.one<{ n: number }>('SELECT count(*) AS n FROM chat_attachment_blobs')?.n,

@@ -65,7 +65,7 @@ function lastUserParts(request: Asked): Part[] {
 describe('attachments in compare', () => {
   it('asks every compared model with the attached file, stored once with the question', async () => {
     const notes = await file('notes.md', '# Tide table\nHigh water at 06:12 on Monday.\n');
-    const { attached } = await app.api.attachPaths({ paths: [notes] });
+    const { attached } = await app.api.attachDropped({ grants: await app.grant([notes]) });
     const { id } = await app.api.createConversation({ model: TEXT_MODEL });
 
     const started = await app.api.compareMessage({
@@ -113,7 +113,7 @@ describe('attachments in compare', () => {
         .toBuffer(),
     );
     const notes = await file('notes.md', '# Tide table\nHigh water at 06:12.\n');
-    const { attached } = await app.api.attachPaths({ paths: [photo, notes] });
+    const { attached } = await app.api.attachDropped({ grants: await app.grant([photo, notes]) });
     const ids = attached.map((a) => a.id);
     const { id } = await app.api.createConversation({ model: TEXT_MODEL });
 
@@ -162,7 +162,7 @@ describe('attachments in compare', () => {
         .png()
         .toBuffer(),
     );
-    const { attached } = await app.api.attachPaths({ paths: [photo] });
+    const { attached } = await app.api.attachDropped({ grants: await app.grant([photo]) });
     const { id } = await app.api.createConversation({ model: VISION_MODEL });
     const first = await app.api.sendMessage({
       conversationId: id,

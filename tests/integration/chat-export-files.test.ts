@@ -74,14 +74,14 @@ async function conversationWithFiles(a: ChatApp) {
   const picture = join(dir, 'squall.png');
   await writeFile(picture, await photo());
   const { id } = await a.api.createConversation({ model: 'demo-vision' });
-  const first = await a.api.attachPaths({ paths: [notes, picture] });
+  const first = await a.api.attachDropped({ grants: await a.grant([notes, picture]) });
   const sent = await a.api.sendMessage({
     conversationId: id,
     text: 'What happened to the barometer?',
     attachmentIds: first.attached.map((f) => f.id),
   });
   await a.finished(sent.replyId);
-  const again = await a.api.attachPaths({ paths: [notes] });
+  const again = await a.api.attachDropped({ grants: await a.grant([notes]) });
   const second = await a.api.sendMessage({
     conversationId: id,
     text: 'And the log once more?',
@@ -226,7 +226,7 @@ describe('exporting and importing the files sent with messages', () => {
     const { id } = await conversationWithFiles(app);
     const other = await app.api.createConversation({ model: 'demo-chat-fast' });
     const notes = join(dir, 'harbour-log.md');
-    const attached = await app.api.attachPaths({ paths: [notes] });
+    const attached = await app.api.attachDropped({ grants: await app.grant([notes]) });
     const sent = await app.api.sendMessage({
       conversationId: other.id,
       text: 'Read my log',

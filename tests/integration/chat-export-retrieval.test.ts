@@ -2,7 +2,8 @@
  * A reply asked with a knowledge base keeps its retrieval record through export and import: the
  * question, each chunk with its text, file, position, score, rank, placement and number, and the
  * vectors of the map, so that the citations and the X-ray work on the imported conversation;
- * its file is shown where it is on this computer, and refused plainly where it is not. Markdown
+ * its file is shown once it is a file of a knowledge base on this computer, and refused plainly
+ * otherwise (an import names files the person never chose). Markdown
  * lists a reply's sources under it.
  */
 import { cp, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
@@ -100,22 +101,38 @@ describe('retrieval records in export and import', () => {
     // The reply's citations still point at sources the record holds.
     expect(messages[1]!.content).toContain('[1]');
 
-    // Its file is on this computer: shown. Then gone: refused by name, the passage kept.
+    // The import named the file: it is not used until it is a file of a knowledge base here.
     const chunk = record.chunks.find((c) => c.placement === 'prompt')!;
+    const notHere = `${chunk.fileName} is not on this computer at ${chunk.path}: it was moved or deleted, or this conversation was imported from another computer. The passage itself is kept with the reply.`;
+    await expect(
+      b.api.revealRetrievedFile({ messageId: newReply, chunkId: chunk.chunkId, action: 'show' }),
+    ).rejects.toThrow(notHere);
+    expect(b.shown).toEqual([]);
+    // Added to a base of this computer's, it is shown and opened. Then gone: refused by name.
+    const base = await b.api.createKnowledgeBase({ name: 'Samples', model: 'demo-embedding' });
+    b.dialogs.folders.push(folder);
+    const from = b.events.length;
+    await b.api.addKnowledgeSources({ id: base.id, kind: 'folder' });
+    await b.until(() => b.events.slice(from).find((e) => e.channel === 'knowledge:index-ended'));
     await b.api.revealRetrievedFile({
       messageId: newReply,
       chunkId: chunk.chunkId,
       action: 'show',
     });
     expect(b.shown).toEqual([chunk.path]);
+    await b.api.revealRetrievedFile({
+      messageId: newReply,
+      chunkId: chunk.chunkId,
+      action: 'open',
+    });
+    expect(b.opened).toEqual([chunk.path]);
     await rm(folder, { recursive: true, force: true });
     for (const action of ['show', 'open'] as const)
       await expect(
         b.api.revealRetrievedFile({ messageId: newReply, chunkId: chunk.chunkId, action }),
-      ).rejects.toThrow(
-        `${chunk.fileName} is not on this computer at ${chunk.path}: it was moved or deleted, or this conversation was imported from another computer. The passage itself is kept with the reply.`,
-      );
+      ).rejects.toThrow(notHere);
     expect(b.shown).toHaveLength(1);
+    expect(b.opened).toHaveLength(1);
     expect((await b.api.getRetrieval({ messageId: newReply }))!.chunks[0]!.text).toBe(
       record.chunks[0]!.text,
     );

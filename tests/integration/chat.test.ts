@@ -623,16 +623,13 @@ describe('the list, search, export and import', () => {
 
     const md = join(dataDir, 'one.md');
     app.dialogs.savePaths.push(md);
-    expect(await app.api.exportConversations({ ids: [one.id], format: 'markdown' })).toEqual({
-      saved: true,
-      path: md,
-      count: 1,
-    });
+    const exported = await app.api.exportConversations({ ids: [one.id], format: 'markdown' });
+    expect(exported).toEqual({ saved: true, path: md, savedId: expect.any(String), count: 1 });
     expect(app.dialogs.saveRequests[0]?.defaultName).toBe('First-talk.md');
-    // "Show in folder" shows the file just saved, and no path main did not write.
-    await app.api.showSavedFile({ path: md });
+    // "Show in folder" shows the file just saved, by the id its answer gave, and nothing else.
+    await app.api.showSavedFile({ id: exported.savedId! });
     expect(app.shown).toEqual([md]);
-    await expect(app.api.showSavedFile({ path: join(dataDir, 'other.md') })).rejects.toMatchObject({
+    await expect(app.api.showSavedFile({ id: 'AAAAAAAAAAAAAAAAAAAAAAAA' })).rejects.toMatchObject({
       kind: 'not_found',
     });
     expect(app.shown).toEqual([md]);

@@ -4,6 +4,7 @@
  * applied to secret values too (bound to the origin, never after a redirect, never in clear
  * outside the local network, never in a message).
  */
+import { readBoundSecret } from '../../electron/main/services/connections/connections';
 import * as fs from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -18,6 +19,11 @@ import { createRelayClient, RelayError } from '../../electron/main/services/rela
 import { AppError } from '../../electron/main/services/app-error';
 import { MemorySecretStore } from '../../electron/main/services/secret-store';
 import { startScriptedServer, type ScriptedServer } from '../fakes/scripted-server';
+
+/** The secret a key store value holds (stored bound to its origin). */
+function secretIn(stored: string | undefined): string | undefined {
+  return stored === undefined ? undefined : readBoundSecret(stored)?.secret;
+}
 
 const KEY = 'sk-test-headers-key-4f1e2d3c';
 const PORTKEY = 'pk-secret-value-9a8b7c6d5e';
@@ -94,9 +100,11 @@ describe('saving extra headers', () => {
       { name: 'X-Title', secret: false, value: 'Relay Desktop' },
       { name: 'x-portkey-api-key', secret: true },
     ]);
-    expect(JSON.parse((await secrets.get(headerSecretsAccount(saved.id))) ?? '{}')).toEqual({
-      'x-portkey-api-key': PORTKEY,
-    });
+    expect(JSON.parse(secretIn(await secrets.get(headerSecretsAccount(saved.id))) ?? '{}')).toEqual(
+      {
+        'x-portkey-api-key': PORTKEY,
+      },
+    );
   });
 
   it('sends them with every request, with the key', async () => {

@@ -367,6 +367,7 @@ describe('embeddings over the router', () => {
     dialogs.chooseSavePath = async () => jsonPath;
     expect(await api.exportEmbeddingRun({ runId, format: 'json' })).toEqual({
       path: jsonPath,
+      savedId: expect.any(String),
       rows: 3,
     });
     const json = JSON.parse(await readFile(jsonPath, 'utf8')) as {

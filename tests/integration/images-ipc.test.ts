@@ -193,7 +193,11 @@ describe('the gallery actions', () => {
 
     expect(await api.saveImageAs({ id: image.id })).toEqual({ saved: false });
     savePath = join(dataDir, 'kite.png');
-    expect(await api.saveImageAs({ id: image.id })).toEqual({ saved: true, path: savePath });
+    expect(await api.saveImageAs({ id: image.id })).toEqual({
+      saved: true,
+      path: savePath,
+      savedId: expect.any(String),
+    });
     expect(sha256Hex(await readFile(savePath))).toBe(image.id);
     // Written whole through a temp file beside it, which does not stay.
     expect((await readdir(dataDir)).filter((name) => name.endsWith('.tmp'))).toEqual([]);

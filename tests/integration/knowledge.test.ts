@@ -406,17 +406,15 @@ describe('building and searching a knowledge base', () => {
     expect(fees.hits[0]?.text).toContain('Mooring fees');
   });
 
-  it('takes dropped files and folders by path, refusing by name what is not there', async () => {
+  it('takes dropped files and folders by their grants, refusing by name what is not there', async () => {
     const a = await open();
     const base = await connectedBase(a);
     const folder = await folderWithFiles();
     const loose = join(dir, 'loose.md');
     await writeFile(loose, '# Loose\n\nThe lighthouse keeper writes a log every night.');
     const done = ended(a, base.id);
-    const result = await a.api.addKnowledgePaths({
-      id: base.id,
-      paths: [folder, loose, join(dir, 'gone.md'), 'relative/name.md'],
-    });
+    const grants = await a.grant([folder, loose, join(dir, 'gone.md')], 'knowledge');
+    const result = await a.api.addKnowledgeDropped({ id: base.id, grants });
     expect(result.added).toBe(2);
     // Each by name, with the reason's key for the page's language.
     expect(result.refused).toEqual([
@@ -426,18 +424,20 @@ describe('building and searching a knowledge base', () => {
         messageId: 'knowledge.notFound',
         values: { name: 'gone.md' },
       },
-      {
-        name: 'name.md',
-        reason: 'name.md is not a file on this computer.',
-        messageId: 'knowledge.notAFileHere',
-        values: { name: 'name.md' },
-      },
     ]);
+    // A grant is used once, for what it was asked for: again, or for a chat, it is refused.
+    await expect(a.api.addKnowledgeDropped({ id: base.id, grants })).rejects.toMatchObject({
+      kind: 'invalid_request',
+      messageId: 'files.dropExpired',
+    });
+    await expect(a.grant(['relative/name.md'], 'knowledge')).rejects.toMatchObject({
+      messageId: 'files.dropNotOnDisk',
+    });
     expect(await done).toMatchObject({ status: 'ready' });
     const detail = await a.api.getKnowledgeBase({ id: base.id });
     expect(detail.sources).toEqual([
-      { path: folder, kind: 'folder' },
-      { path: loose, kind: 'file' },
+      { id: expect.any(String), path: folder, kind: 'folder' },
+      { id: expect.any(String), path: loose, kind: 'file' },
     ]);
 
     // Show in folder: a file still there is shown; one moved away is refused by name.
@@ -454,10 +454,10 @@ describe('building and searching a knowledge base', () => {
 
     // Removing a source drops its chunks at the indexing that follows.
     const removed = ended(a, base.id);
-    await a.api.removeKnowledgeSource({ id: base.id, path: loose });
+    await a.api.removeKnowledgeSource({ id: base.id, sourceId: detail.sources[1]!.id });
     await removed;
     const left = await a.api.getKnowledgeBase({ id: base.id });
-    expect(left.sources).toEqual([{ path: folder, kind: 'folder' }]);
+    expect(left.sources).toEqual([{ id: detail.sources[0]!.id, path: folder, kind: 'folder' }]);
     expect(left.fileList.some((f) => f.name === 'loose.md')).toBe(false);
   });
 
@@ -478,7 +478,10 @@ describe('building and searching a knowledge base', () => {
       a.api.getKnowledgeBase({ id: base.id }),
       a.api.getKnowledgeBase({ id: copy.id }),
     ]);
-    expect(two.sources).toEqual(one.sources);
+    // The same paths and kinds (each base's sources have ids of their own).
+    const strip = (sources: typeof one.sources) =>
+      sources.map(({ path, kind }) => ({ path, kind }));
+    expect(strip(two.sources)).toEqual(strip(one.sources));
     expect(two).toMatchObject({ chunks: one.chunks, embedded: one.chunks, dimensions: 64 });
     // The original is untouched.
     expect(one).toMatchObject({ model: MODEL, dimensions: 256, embedded: one.chunks });

@@ -15,6 +15,8 @@ import {
 } from '../../electron/main/services/models/model-catalog';
 import { readModelList } from '../../electron/main/services/relay/models';
 import type { RelayClient } from '../../electron/main/services/relay/relay-client';
+import { readBoundSecret } from '../../electron/main/services/connections/connections';
+import { MemorySecretStore } from '../../electron/main/services/secret-store';
 import { openChatApp, type ChatApp } from '../fakes/chat-app';
 
 const FIXTURE = join(import.meta.dirname, '../fixtures/data-0.1');
@@ -92,6 +94,39 @@ it('opens a 0.1 data folder with every conversation, message, run, image and set
       return { total: page.total, indexing: page.indexing !== undefined };
     })
     .toEqual({ total: 2, indexing: false });
+});
+
+it("binds 0.1's keys to the address each connection had, so a changed address needs its key again", async () => {
+  // The keys 0.1 saved in the keychain: the bare key, under the connection's id.
+  const secrets = new MemorySecretStore();
+  const work = 'fc5454eb-f705-4d4e-a13a-de89c5eac653';
+  const local = 'd10841ad-cc2c-4f2b-a2c6-91e6ba8101b7';
+  await secrets.set(work, 'sk-work-0.1-key-7a1c93');
+  await secrets.set(local, 'sk-local-0.1-key-2b84d0');
+  app = await openChatApp(join(dir, 'user-data'), secrets, { picturesDir: join(dir, 'Pictures') });
+  expect((await app.api.listConnections()).map((c) => [c.name, c.hasKey, c.keyLast4])).toEqual([
+    ['Work relay', true, '1c93'],
+    ['Local relay', true, '84d0'],
+  ]);
+  // Read once, each is now kept with the origin it was given for.
+  expect(readBoundSecret((await secrets.get(work))!)).toEqual({
+    origin: 'https://relay.example.com',
+    secret: 'sk-work-0.1-key-7a1c93',
+  });
+  await app.services.close();
+  app = undefined;
+  // The file changed outside the app (a backup edited and restored): that key stays behind.
+  const file = join(dir, 'user-data', 'connections.json');
+  await writeFile(
+    file,
+    (await readFile(file, 'utf8')).replace('https://relay.example.com/v1', 'https://evil.example'),
+  );
+  app = await openChatApp(join(dir, 'user-data'), secrets, { picturesDir: join(dir, 'Pictures') });
+  const after = await app.api.listConnections();
+  expect(after.map((c) => [c.name, c.hasKey])).toEqual([
+    ['Work relay', false],
+    ['Local relay', true],
+  ]);
 });
 
 it("reads 0.1's settings with the later groups at their defaults, and keeps its own on a change", async () => {
@@ -243,7 +278,7 @@ it('adds the tables of files sent with messages to a 0.1 folder, and a 0.1 conve
 
   const path = join(dir, 'formula.txt');
   await writeFile(path, 'The area of a circle is pi r squared.');
-  const { attached } = await api.attachPaths({ paths: [path] });
+  const { attached } = await api.attachDropped({ grants: await app.grant([path]) });
   await api.updateConversationSettings({ id: maths.id, model: 'demo-chat-fast' });
   // The folder's relay is not running here: the reply fails, the message and its file stay.
   const sent = await api.sendMessage({

@@ -72,6 +72,11 @@ export const SECTIONS: Array<{ section: number; title: string; how: string }> = 
     title: 'Backups',
     how: 'A data folder of a heavy user (the 0.1 fixture plus 400 conversations of 20 messages; 150 for the restore rounds, which reset it each round). A Node process opens the app’s services on it and takes one backup, or restores one, and is killed with SIGKILL after a uniform random delay over 1.1× an uninterrupted run (the median of three); every other restore round is killed instead over 1.1× the stage that puts the restored data in place, counted from when the process reports that stage. Then the live data is compared row by row with before (and, for a restore, with the restored data) after the next start, and every backup whose checksum file claims verification is checked in full (checksum, integrity_check, every table’s rows against its manifest). Bad backups made from a good one; a later release simulated with one more chat migration; the schedule on a fake clock moved a minute at a time (hourly) and asleep a day at a time (daily); a full drive as a 96 KB tmpfs and as ENOSPC injected into the checksum write; a copy step that loses a row.',
   },
+  {
+    section: 12,
+    title: 'Hostile page, files and backups',
+    how: 'A hostile page, a hostile zip and a tampered backup (issue 29): every call the contract allows, sent as the page would send it through the real router to the real services (createAppServices on a temp user data folder), with the arguments a script would choose: paths of files on disk for every route that once took one, a made-up or reused grant, a pasted launcher asked to be opened, a link planted where an opened copy is written. A chat export built to attack (an attachment named as a document with a launcher type, a citation naming a path outside any knowledge base); a backup whose connections.json and settings.json were edited and its checksums fixed; a proxy and a plain-http key send asked for by the page; a secret-bearing address logged; the system’s own chords as the shortcut; a FIFO and /dev/zero chosen to import; the modes of backup copies; a plain-http update feed; the quick ask window calling routes it does not use; names carrying bidi controls. An attacker’s relay on 127.0.0.1 records every request it is sent.',
+  },
 ];
 
 function load(dir: string): Map<number, SectionResult> {

@@ -36,6 +36,11 @@ export type Handlers<Routes extends Record<string, RouteSpec>> = {
 export interface RouterOptions {
   /** Whether a message may be answered: our window's top frame, on our origin. */
   isTrustedSender: (sender: IpcSender) => boolean;
+  /**
+   * Whether this trusted sender may call this route (its name in the contract): each window gets
+   * the routes it needs (`window-routes.ts`). All of them when absent.
+   */
+  mayCall?: (sender: IpcSender, route: string) => boolean;
   /** Where faults inside handlers are reported (never to the renderer in detail). */
   onInternalError?: (channel: string, error: unknown) => void;
   /** Where a one-way message refused by a check is reported (there is no answer to carry it). */
@@ -136,6 +141,20 @@ export function createRouter<Routes extends Record<string, RouteSpec>>(
         error: {
           kind: 'forbidden',
           message: `${channel} was called from a page that is not the app's window.`,
+        },
+      };
+    }
+    let allowed = true;
+    try {
+      allowed = options.mayCall?.(sender, entry.name) ?? true;
+    } catch {
+      allowed = false;
+    }
+    if (!allowed) {
+      return {
+        error: {
+          kind: 'forbidden',
+          message: `${channel} is not open to the window that called it.`,
         },
       };
     }

@@ -9,7 +9,7 @@ import { app } from 'electron';
 import electronUpdater from 'electron-updater';
 import type { AppLog } from '../services/log';
 import { adaptAutoUpdater } from '../services/updates/auto-updater';
-import { updateUnsupportedReason } from '../services/updates/support';
+import { feedUrlOf, updateUnsupportedReason } from '../services/updates/support';
 import type { Updater } from '../services/updates/update-service';
 import type { Said } from '../services/words';
 
@@ -22,16 +22,30 @@ function packageType(resources: string | undefined): string | undefined {
   }
 }
 
-/** The updater of this installation, or why there is none. */
+/** The feed address the build wrote into app-update.yml, if it holds one. */
+function feedUrlIn(path: string): string | undefined {
+  try {
+    return feedUrlOf(readFileSync(path, 'utf8'));
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * The updater of this installation, or why there is none. Its feed is the one the build wrote
+ * into app-update.yml (never set here, nor from anything at run time), and only over https.
+ */
 export function openUpdater(log: AppLog): { updater: Updater } | { reason: Said } {
   // Undefined outside Electron (the boot test's Node).
   const resources = (process as { resourcesPath?: string }).resourcesPath;
+  const updateConfig = resources === undefined ? undefined : join(resources, 'app-update.yml');
   const reason = updateUnsupportedReason({
     packaged: app.isPackaged,
     platform: process.platform,
     env: process.env,
-    hasUpdateConfig: resources !== undefined && existsSync(join(resources, 'app-update.yml')),
+    hasUpdateConfig: updateConfig !== undefined && existsSync(updateConfig),
     packageType: packageType(resources),
+    feedUrl: updateConfig === undefined ? undefined : feedUrlIn(updateConfig),
   });
   if (reason !== undefined) return { reason };
 

@@ -56,6 +56,16 @@ export async function writeFileAtomic(
   await syncFolder(folder);
 }
 
+/**
+ * Makes a new, empty file readable by this user only (0600), failing if anything is there
+ * already: for a copy another program fills in (SQLite's `VACUUM INTO` takes an empty file), so
+ * the copy is private from the moment it exists rather than once it is written.
+ */
+export async function createPrivateFile(path: string): Promise<void> {
+  const handle = await fs.open(path, 'wx', 0o600);
+  await handle.close();
+}
+
 async function syncFolder(folder: string): Promise<void> {
   // Windows cannot open a folder for fsync; there the rename is already durable enough.
   if (process.platform === 'win32') return;

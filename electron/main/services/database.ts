@@ -9,6 +9,7 @@
 import { mkdir, rm, stat } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import Database from 'libsql';
+import { createPrivateFile } from './data-files';
 
 export const DATABASE_FILE = 'relay-desktop.db';
 
@@ -204,6 +205,8 @@ export async function migrate(
     const stamp = now().toISOString().replace(/[:.]/g, '-');
     backupPath = `${db.path}.before-${domain}-${first.version}-${stamp}.bak`;
     await rm(backupPath, { force: true });
+    // Readable by this user only from the start, like the database it copies.
+    await createPrivateFile(backupPath);
     db.exec(`VACUUM INTO '${backupPath.replace(/'/g, "''")}'`);
   }
 

@@ -3,8 +3,8 @@
  *
  * - Never a key: the keys of the connections in use are removed wherever they appear, and so is
  *   anything shaped like one (`sk-…`, `Bearer …`, `api_key=…`), with the relay client's own
- *   redactor plus the shapes only a log meets. Addresses lose their user name, password and
- *   query, which may hold one.
+ *   redactor plus the shapes only a log meets. Addresses are logged as their origin and path,
+ *   read by `URL`: their user name, password, query and fragment, which may hold one, never are.
  * - Never what a person wrote or a model replied (prompts, messages, embedding inputs) unless the
  *   person turned on "Include prompts in logs"; when it is off, a relay error that echoes the
  *   prompt has the prompt cut out too.
@@ -30,19 +30,82 @@ export function logsFolder(userDataDir: string): string {
 export type Redact = (text: string) => string;
 
 const BEARER = /\bBearer\s+[^\s"',;]+/gi;
-/** `scheme://user:password@`: credentials in an address. */
-const URL_USERINFO = /\b([a-z][a-z0-9+.-]*:\/\/)[^\s/?#@"']+@/gi;
-/** The query of an address (`?…` up to the fragment or the end of the address). */
-const URL_QUERY = /(\b[a-z][a-z0-9+.-]*:\/\/[^\s?#"']*)\?[^\s#"']*/gi;
 const SECRET_PARAMETER = /\b(api[_-]?key|access[_-]?token|token|key|secret|password)=[^&\s"',;]+/gi;
 
-/** Removes the given keys, and anything shaped like a key, from text bound for the log. */
+/** Where an address starts: its scheme and `://`. */
+const ADDRESS = /\b([a-z][a-z0-9+.-]*):\/\//gi;
+
+/** The first index from `from` (up to `to`) whose character `test` accepts; `to` if none. */
+function firstIndex(text: string, from: number, to: number, test: (char: string) => boolean) {
+  for (let i = from; i < to; i++) if (test(text[i]!)) return i;
+  return to;
+}
+
+const endsAddress = (char: string) => /[\s"'<>`]/.test(char);
+const endsAuthority = (char: string) => /[\s/?#\\]/.test(char);
+
+/** An address as the log shows it: its origin and path, or undefined when it does not parse. */
+function originAndPath(address: string): string | undefined {
+  try {
+    const url = new URL(address);
+    if (url.host === '' && url.protocol !== 'file:') return undefined;
+    const origin = url.origin !== 'null' ? url.origin : `${url.protocol}//${url.host}`;
+    return `${origin}${url.pathname}`;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Every address in the text as its origin and path, read by `URL` as a browser reads it: the
+ * user name and password (whatever they hold: quotes, spaces, backslashes), the query and the
+ * fragment never reach the log. An address that does not read is logged as its scheme alone.
+ */
+function redactAddresses(text: string): string {
+  let out = '';
+  let copied = 0;
+  ADDRESS.lastIndex = 0;
+  for (let match = ADDRESS.exec(text); match !== null; match = ADDRESS.exec(text)) {
+    const start = match.index;
+    if (start < copied) continue;
+    const scheme = match[1]!.toLowerCase();
+    const after = start + match[0].length;
+    // One address never runs into the next one, nor past the end of its line.
+    const lineEnd = firstIndex(text, after, text.length, (c) => c === '\n' || c === '\r');
+    ADDRESS.lastIndex = after;
+    const next = ADDRESS.exec(text);
+    const limit = next !== null && next.index < lineEnd ? next.index : lineEnd;
+    ADDRESS.lastIndex = after;
+    // The user name and password end at the last @ before the host (the authority's end).
+    const authorityEnd = firstIndex(text, after, limit, endsAuthority);
+    const at = text.lastIndexOf('@', authorityEnd - 1);
+    let hostStart = at >= after ? at + 1 : after;
+    let end = firstIndex(text, hostStart, limit, endsAddress);
+    let shown = originAndPath(`${scheme}://${text.slice(hostStart, end)}`);
+    if (shown === undefined) {
+      // A password with a space or a backslash in it: the host follows the last @ of the line.
+      const later = text.lastIndexOf('@', limit - 1);
+      if (later >= hostStart) {
+        hostStart = later + 1;
+        end = firstIndex(text, hostStart, limit, endsAddress);
+        shown = originAndPath(`${scheme}://${text.slice(hostStart, end)}`);
+      }
+    }
+    out += `${text.slice(copied, start)}${shown ?? `${scheme}://[redacted]`}`;
+    copied = end;
+  }
+  ADDRESS.lastIndex = 0;
+  return out + text.slice(copied);
+}
+
+/**
+ * Removes the given keys, and anything shaped like a key, from text bound for the log; every
+ * address is logged as its origin and path only.
+ */
 export function makeLogRedactor(keys: () => Iterable<string>): Redact {
   const relayRedact = makeRedactor(() => [...keys()]);
   return (text) =>
-    relayRedact(text)
-      .replace(URL_USERINFO, '$1[redacted]@')
-      .replace(URL_QUERY, '$1?[redacted]')
+    redactAddresses(relayRedact(text))
       .replace(BEARER, 'Bearer [redacted]')
       .replace(SECRET_PARAMETER, '$1=[redacted]');
 }

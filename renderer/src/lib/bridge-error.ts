@@ -68,7 +68,8 @@ function isThenable(value: unknown): value is PromiseLike<unknown> {
 /**
  * The exposed bridge as the page calls it: every function that answers with a promise (a
  * route) resolves with its value or rejects with a `BridgeError`; what answers otherwise (a
- * one-way route, an event's subscriber, `pathForFile`) and every other value are as exposed.
+ * one-way route, an event's subscriber) and every other value are as exposed. The preload's
+ * `grantDroppedFiles` resolves as a route does, so it is unwrapped the same way.
  */
 export function unwrapBridge<Unwrapped>(exposed: object): Unwrapped {
   const page: Record<string, unknown> = {};

@@ -1,15 +1,26 @@
 import type { AnsweredBridge, Bridge } from '../../../electron/shared/ipc/bridge';
 import type { Events, Routes } from '../../../electron/shared/ipc/contract';
+import type { IpcResult } from '../../../electron/shared/ipc/define';
 import { unwrapBridge } from './bridge-error';
 
-/** What the preload adds to the contract's functions. */
-interface PreloadExtras {
+/** A drop's files, in order: a grant main gave for each one on disk, null for the rest. */
+type DropGrants = Array<string | null>;
+
+/**
+ * What the preload adds to the contract's functions, as it exposes them (`Answer` is how a
+ * function that answers resolves: as data there, unwrapped for the page).
+ */
+interface PreloadExtras<Answer extends 'data' | 'page'> {
   readonly appVersion: string;
   /**
-   * The path on disk of a file dropped on the page ('' when it is not a file on disk), from
-   * Electron's `webUtils.getPathForFile` in the preload; absent outside Electron.
+   * Hands main the files dropped on the page and answers a grant for each (null for one that is
+   * not a file on disk): the preload reads their paths with Electron's `webUtils.getPathForFile`
+   * and the page never sees them. Absent outside Electron.
    */
-  readonly pathForFile?: (file: File) => string;
+  readonly grantDroppedFiles?: (
+    files: readonly File[],
+    purpose: 'attach' | 'knowledge',
+  ) => Promise<Answer extends 'data' ? IpcResult<DropGrants> : DropGrants>;
 }
 
 /**
@@ -17,7 +28,7 @@ interface PreloadExtras {
  * router's answer as data (`{ ok, value }` or `{ ok: false, error }`), one `on…` subscriber per
  * event, and the app's version. Only this module reads it.
  */
-export type ExposedBridge = Bridge<Routes, Events> & PreloadExtras;
+export type ExposedBridge = Bridge<Routes, Events> & PreloadExtras<'data'>;
 
 /**
  * The bridge as the page calls it: a route's function resolves with its value and rejects with
@@ -26,7 +37,7 @@ export type ExposedBridge = Bridge<Routes, Events> & PreloadExtras;
  *
  * Undefined when the page runs outside the app (a plain browser, a component test).
  */
-export type RelayBridge = AnsweredBridge<Routes, Events> & PreloadExtras;
+export type RelayBridge = AnsweredBridge<Routes, Events> & PreloadExtras<'page'>;
 
 let unwrapped: { exposed: ExposedBridge; bridge: RelayBridge } | undefined;
 

@@ -97,17 +97,18 @@ export function holdToast(id: number, held: boolean): void {
 }
 
 /**
- * A toast for a file just saved, with "Show in folder" (main shows only files it saved in this
- * session). Nothing is shown when the save was cancelled (`path` absent).
+ * A toast for a file just saved, with "Show in folder", by the `savedId` the save answered with
+ * (main shows only files it saved in this session, and the page never names a path). Nothing is
+ * shown when the save was cancelled (`savedId` absent).
  */
-export function showSavedToast(text: string, path: string | undefined): void {
-  if (path === undefined) return;
+export function showSavedToast(text: string, savedId: string | undefined): void {
+  if (savedId === undefined) return;
   showToast(text, {
     action: {
       label: t('toast.showInFolder'),
       run: () => {
         void requireBridge()
-          .showSavedFile({ path })
+          .showSavedFile({ id: savedId })
           .catch((error: unknown) => showToast(failureOf(error).message, { tone: 'error' }));
       },
     },

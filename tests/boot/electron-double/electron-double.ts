@@ -64,6 +64,11 @@ export interface DoubleConfig {
   /** What `clipboard.readText()` and, on Linux, `clipboard.selection.readText()` give. */
   clipboardText: string;
   selectionText: string;
+  /**
+   * The buttons the person clicks in `dialog.showMessageBox`, in order (their index); with none
+   * left, the dialog is cancelled (its `cancelId`).
+   */
+  messageBoxAnswers?: readonly number[];
 }
 
 /** Who sends an IPC message: a frame of one of the windows, at the URL it shows. */
@@ -955,6 +960,28 @@ export function createElectronDouble(
     {
       /** Records the URL; nothing is opened. */
       openExternal: async (_url: string) => undefined,
+      /** Records the path; nothing is opened, and the system has no complaint (''). */
+      openPath: async (_path: string) => '',
+      /** Records the path; no file manager is shown. */
+      showItemInFolder: (_path: string) => undefined,
+    },
+    journal,
+  );
+
+  // ---------------------------------------------------------------------- dialog
+
+  const messageBoxAnswers = [...(config.messageBoxAnswers ?? [])];
+  const dialog = strict(
+    'dialog',
+    {
+      /** The person clicks the next scripted button, or cancels (its `cancelId`). */
+      async showMessageBox(first: unknown, second?: unknown) {
+        const options = (second ?? first) as { cancelId?: number };
+        return {
+          response: messageBoxAnswers.shift() ?? options.cancelId ?? 0,
+          checkboxChecked: false,
+        };
+      },
     },
     journal,
   );
@@ -965,6 +992,7 @@ export function createElectronDouble(
     app,
     BrowserWindow,
     clipboard,
+    dialog,
     globalShortcut,
     ipcMain,
     Menu,

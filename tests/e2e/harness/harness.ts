@@ -22,8 +22,10 @@ import {
 import { inject } from 'vitest';
 import { eventWindows } from '../../../electron/main/ipc/event-targets';
 import { createRouter, trustedSender } from '../../../electron/main/ipc/router';
+import { windowRoutes } from '../../../electron/main/ipc/window-routes';
 import type { FetchLike } from '../../../electron/main/services/relay/relay-client';
 import { ROUTES } from '../../../electron/shared/ipc/contract';
+import { PRELOAD_ROUTES } from '../../../electron/shared/ipc/file-grants';
 import type { DesktopShell, Dialogs } from '../../../electron/main/app-context';
 import {
   createAppServices,
@@ -57,8 +59,9 @@ export function deliverEvent(page: Page, channel: string, payload: unknown): voi
 }
 
 /**
- * Drops files from disk on the element `selector` finds, as the file manager does: the page's
- * `pathForFile` gives each one's path (see `BridgedPage.dropFiles`).
+ * Drops files from disk on the element `selector` finds, as the file manager does: the preload's
+ * `webUtils.getPathForFile` gives each one's path (see `BridgedPage.dropFiles`), which it hands
+ * main for grants (`files:grant-dropped`); the page gets the grants.
  */
 export function dropFilesFromDisk(
   page: Page,
@@ -256,11 +259,22 @@ export async function startE2e(): Promise<E2eSession> {
       isTrustedSender: trustedSender([server.origin], () =>
         target.quick ? [WEB_CONTENTS_ID, QUICK_WEB_CONTENTS_ID] : [WEB_CONTENTS_ID],
       ),
+      // As index.ts: the quick ask window reaches its own routes only.
+      mayCall: windowRoutes(() => (target.quick ? [QUICK_WEB_CONTENTS_ID] : [])),
       onInternalError: (channel, error) => console.error(`e2e: ${channel} failed`, error),
       // A one-way message main refused has no answer to fail on: it fails the spec's page check.
       onRefused: (channel, error) =>
         pageErrors.push(new Error(`${channel} was refused by the router: ${error.message}`)),
     });
+    // The preload's own channel (grants for a drop): the main window alone, as index.ts.
+    const preloadRouter = createRouter(PRELOAD_ROUTES, services.preloadHandlers, {
+      isTrustedSender: trustedSender([server.origin], () => [WEB_CONTENTS_ID]),
+      onInternalError: (channel, error) => console.error(`e2e: ${channel} failed`, error),
+    });
+    const dispatch: typeof router.dispatch = (channel, payload, sender) =>
+      channel === PRELOAD_ROUTES.grantDroppedFiles.channel
+        ? preloadRouter.dispatch(channel, payload, sender)
+        : router.dispatch(channel, payload, sender);
 
     const context = await browser.newContext({
       viewport: { width: 1180, height: 780 },
@@ -292,7 +306,7 @@ export async function startE2e(): Promise<E2eSession> {
           async handle(channel, payload, sender) {
             const gated = await gate?.(channel, payload);
             const result = await (gated ??
-              router.dispatch(channel, payload, sender).catch((error: unknown) => ({
+              dispatch(channel, payload, sender).catch((error: unknown) => ({
                 ok: false as const,
                 error: {
                   kind: 'internal' as const,

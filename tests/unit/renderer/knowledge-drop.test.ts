@@ -1,7 +1,7 @@
 /**
- * Files dropped on a knowledge base: those the preload gives a path on disk for go to main by
- * path; the rest (a snippet dragged from a browser, say) and what main refuses are named in one
- * message, and nothing is added twice.
+ * Files dropped on a knowledge base: those on disk go to main by the grants main gave the preload
+ * for them (the page never sees a path); the rest (a snippet dragged from a browser, say) and
+ * what main refuses are named in one message, and nothing is added twice.
  */
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { addDropped } from '../../../renderer/src/features/knowledge/knowledge-actions';
@@ -13,11 +13,14 @@ function file(name: string): File {
   return new File(['text'], name, { type: 'text/plain' });
 }
 
-function installBridge(addKnowledgePaths: (request: unknown) => Promise<unknown>) {
-  const paths = new Map([['guide.md', '/home/ana/guide.md']]);
-  vi.stubGlobal('window', {
-    relay: exposedBridge({ addKnowledgePaths, pathForFile: (f: File) => paths.get(f.name) ?? '' }),
-  });
+const GRANT = 'g'.repeat(32);
+
+function installBridge(addKnowledgeDropped: (request: unknown) => Promise<unknown>) {
+  // As the preload answers: a grant for the file on disk, null for the rest.
+  const grantDroppedFiles = vi.fn(async (files: readonly File[], purpose: string) =>
+    purpose === 'knowledge' ? files.map((f) => (f.name === 'guide.md' ? GRANT : null)) : [],
+  );
+  vi.stubGlobal('window', { relay: exposedBridge({ addKnowledgeDropped, grantDroppedFiles }) });
 }
 
 beforeEach(() => inLocale('en', 'knowledge'));
@@ -27,14 +30,14 @@ afterEach(() => {
 });
 
 describe('dropping files on a knowledge base', () => {
-  it('sends the paths on disk, and names what has none and what main refused', async () => {
+  it('sends the grants of the files on disk, and names what has none and what main refused', async () => {
     const add = vi.fn(async () => ({
       added: 1,
       refused: [{ name: 'gone.md', reason: 'gone.md could not be found.' }],
     }));
     installBridge(add);
     await addDropped('kb1', [file('guide.md'), file('snippet.txt')]);
-    expect(add).toHaveBeenCalledWith({ id: 'kb1', paths: ['/home/ana/guide.md'] });
+    expect(add).toHaveBeenCalledWith({ id: 'kb1', grants: [GRANT] });
     expect(useToastStore.getState().toasts.map((t) => [t.tone, t.text])).toEqual([
       [
         'error',

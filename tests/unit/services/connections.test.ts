@@ -2,6 +2,7 @@
  * Saved connections with the in-memory key store and a temp data folder: what a person does on
  * the connect screen, and what must hold for their key and their file whatever happens.
  */
+import { readBoundSecret } from '../../../electron/main/services/connections/connections';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import * as fs from 'node:fs/promises';
@@ -18,6 +19,11 @@ import { AppError } from '../../../electron/main/services/app-error';
 import { writeFileAtomic } from '../../../electron/main/services/data-files';
 import { errorText } from '../../../electron/main/services/words';
 import { MemorySecretStore, type SecretStore } from '../../../electron/main/services/secret-store';
+
+/** The secret a key store value holds (stored bound to its origin). */
+function secretIn(stored: string | undefined): string | undefined {
+  return stored === undefined ? undefined : readBoundSecret(stored)?.secret;
+}
 
 const KEY = 'sk-test-canary-5b7e1f0c9a3d';
 const OTHER_KEY = 'sk-test-replaced-77aa66bb55cc';
@@ -96,7 +102,7 @@ describe('saving connections', () => {
     const list = await connections.list();
     expect(list).toEqual([created]);
     expect(JSON.stringify(list)).not.toContain(KEY.slice(0, -4));
-    expect(await secrets.get(created.id)).toBe(KEY);
+    expect(secretIn(await secrets.get(created.id))).toBe(KEY);
   });
 
   it('lists many connections with one look-up of the key store where it has one', async () => {
@@ -217,12 +223,12 @@ describe('editing and deleting', () => {
       consoleUrl: 'https://console.example.com',
       hasKey: true,
     });
-    expect(await secrets.get(id)).toBe(KEY);
+    expect(secretIn(await secrets.get(id))).toBe(KEY);
 
     const rekeyed = await connections.update(id, { apiKey: OTHER_KEY, consoleUrl: '' });
     expect(rekeyed.keyLast4).toBe(OTHER_KEY.slice(-4));
     expect(rekeyed.consoleUrl).toBeUndefined();
-    expect(await secrets.get(id)).toBe(OTHER_KEY);
+    expect(secretIn(await secrets.get(id))).toBe(OTHER_KEY);
 
     const keyless = await connections.update(id, { apiKey: null });
     expect(keyless.hasKey).toBe(false);
@@ -235,7 +241,7 @@ describe('editing and deleting', () => {
     const b = await connections.create({ name: 'B', baseUrl: relay.url, apiKey: OTHER_KEY });
     await connections.delete(a.id);
     expect(await secrets.get(a.id)).toBeUndefined();
-    expect(await secrets.get(b.id)).toBe(OTHER_KEY);
+    expect(secretIn(await secrets.get(b.id))).toBe(OTHER_KEY);
     expect((await connections.list()).map((c) => c.id)).toEqual([b.id]);
     expect(await connections.activeId()).toBe(b.id);
     await connections.delete(b.id);
@@ -530,7 +536,7 @@ describe('a saved key goes only to the origin it was saved for', () => {
       // A move with a new key keeps that key, for the new origin.
       const rekeyed = await connections.update(id, { baseUrl: relay.url, apiKey: OTHER_KEY });
       expect(rekeyed.hasKey).toBe(true);
-      expect(await secrets.get(id)).toBe(OTHER_KEY);
+      expect(secretIn(await secrets.get(id))).toBe(OTHER_KEY);
     } finally {
       await other.close();
     }

@@ -26,15 +26,31 @@ describe('the log redactor', () => {
     const out = redact(
       'sk-live-0123456789abcdef Authorization: Bearer abc.def-123 https://h/v1?api_key=zzz9&x=1 token=qwerty',
     );
-    expect(out).toBe(
-      '[redacted] Authorization: Bearer [redacted] https://h/v1?[redacted] token=[redacted]',
-    );
+    expect(out).toBe('[redacted] Authorization: Bearer [redacted] https://h/v1 token=[redacted]');
   });
 
-  it('removes the user name, password and query of any address', () => {
+  it('logs an address as its origin and path only: no user name, password, query or fragment', () => {
     expect(
       redact('url=https://alice:s3cret@relay.example.com/v1?token=abc&x=1#frag next http://h:1/p'),
-    ).toBe('url=https://[redacted]@relay.example.com/v1?[redacted]#frag next http://h:1/p');
+    ).toBe('url=https://relay.example.com/v1 next http://h:1/p');
+  });
+
+  it.each([
+    // A password with a quote, a space or a backslash in it, as a hostile address can have.
+    ['https://alice:pa"SECRET@relay.invalid/v1', 'https://relay.invalid/v1'],
+    ["https://alice:pa'SECRET@relay.invalid/v1", 'https://relay.invalid/v1'],
+    ['https://alice:pa SECRET@relay.invalid/v1', 'https://relay.invalid/v1'],
+    ['https://alice:pa\\SECRET@relay.invalid', 'https://relay.invalid/'],
+    // As the log quotes a value with a quote in it.
+    ['url="https://alice:pa\\"SECRET@relay.invalid/v1"', 'url="https://relay.invalid/v1"'],
+    ['https://relay.invalid/v1#SECRET', 'https://relay.invalid/v1'],
+    ['https://relay.invalid/v1?SECRET', 'https://relay.invalid/v1'],
+    ['wss://u:SECRET@relay.invalid/socket', 'wss://relay.invalid/socket'],
+    ['relay-desktop://connect?name=a&SECRET=1', 'relay-desktop://connect'],
+    ['see https://SECRET@', 'see https://[redacted]'],
+  ])('%s', (text, logged) => {
+    expect(redact(text)).toBe(logged);
+    expect(redact(text)).not.toContain('SECRET');
   });
 
   it('redacts every kind of value passed to a log call: text, objects, errors and their causes', () => {

@@ -18,8 +18,9 @@ export function appHandlers(context: AppContext): Handlers<typeof APP_ROUTES> {
       copyText(text);
       return null;
     },
-    showSavedFile: ({ path }) => {
-      if (!context.savedFiles.has(path)) throw new AppError('not_found', said('app.notSavedHere'));
+    showSavedFile: ({ id }) => {
+      const path = context.savedFiles.get(id);
+      if (path === undefined) throw new AppError('not_found', said('app.notSavedHere'));
       context.desktop.showInFolder(path);
       return null;
     },

@@ -193,13 +193,16 @@ export async function chatHandlers(
       });
       return drafts.attachPaths(paths.slice(0, MAX_ATTACHMENTS));
     },
-    attachPaths: ({ paths }) => drafts.attachPaths(paths),
+    attachDropped: ({ grants }, sender) =>
+      drafts.attachPaths(
+        context.grants.take(grants, { webContentsId: sender.webContentsId, purpose: 'attach' }),
+      ),
     attachBytes: ({ name, base64 }) =>
       drafts.attachBytes(name, new Uint8Array(Buffer.from(base64, 'base64'))),
     discardAttachments: ({ ids }) => (drafts.discard(ids), null),
     attachmentThumbnail: async ({ id }) => ({ url: (await attachments.thumbnail(id)) ?? null }),
     openAttachment: async ({ id }) => {
-      await openAttachment(attachments, context.desktop, id);
+      await openAttachment(attachments, context.files, id);
       return null;
     },
     saveAttachment: async ({ id }) =>

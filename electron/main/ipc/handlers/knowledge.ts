@@ -1,3 +1,4 @@
+import { basename } from 'node:path';
 import type { KNOWLEDGE_ROUTES } from '../../../shared/ipc/routes/knowledge';
 import type { AppContext } from '../../app-context';
 import { AppError } from '../../services/app-error';
@@ -51,12 +52,19 @@ export async function knowledgeHandlers(
     renameKnowledgeBase: ({ id, name }) => knowledge.rename(id, name),
     deleteKnowledgeBase: async ({ id }) => (await knowledge.delete(id), null),
     addKnowledgeSources: ({ id, kind }) => knowledge.addFromDialog(id, kind),
-    addKnowledgePaths: ({ id, paths }) => knowledge.addDropped(id, paths),
+    addKnowledgeDropped: ({ id, grants }, sender) =>
+      knowledge.addDropped(
+        id,
+        context.grants.take(grants, { webContentsId: sender.webContentsId, purpose: 'knowledge' }),
+      ),
     revealKnowledgeFile: async ({ id, fileId }) => (await knowledge.revealFile(id, fileId), null),
     estimateKnowledgeModel: ({ id, model }) => knowledge.estimateModelChange(id, model),
     copyKnowledgeBase: ({ id, model }) => knowledge.copyWithModel(id, model),
     setKnowledgeModel: ({ id, model }) => knowledge.changeModel(id, model),
-    removeKnowledgeSource: async ({ id, path }) => (await knowledge.removeSource(id, path), null),
+    removeKnowledgeSource: async ({ id, sourceId }) => (
+      await knowledge.removeSource(id, sourceId),
+      null
+    ),
     indexKnowledgeBase: async ({ id }) => (await knowledge.index(id), null),
     cancelKnowledgeIndexing: ({ id }) => (knowledge.cancel(id), null),
     searchKnowledgeBase: ({ id, question, topK }) => knowledge.search(id, question, topK),
@@ -69,14 +77,20 @@ export async function knowledgeHandlers(
     listRetrievals: ({ conversationId }) => retrieval.replies(conversationId),
     revealRetrievedFile: async ({ messageId, chunkId, action }) => {
       const path = await retrieval.retrievedFile(messageId, chunkId);
-      if (action === 'show') context.desktop.showInFolder(path);
-      else {
-        if (context.desktop.openPath === undefined)
-          throw new AppError('invalid_request', said('knowledge.cannotOpen'));
-        const failure = await context.desktop.openPath(path);
-        if (failure !== '')
-          throw new AppError('not_found', said('knowledge.openFailed', { detail: failure }));
+      if (action === 'show') {
+        context.desktop.showInFolder(path);
+        return null;
       }
+      if (!context.files.canOpen)
+        throw new AppError('invalid_request', said('knowledge.cannotOpen'));
+      const opened = await context.files.openChosen(path);
+      if (opened.outcome === 'failed')
+        throw new AppError('not_found', said('knowledge.openFailed', { detail: opened.problem }));
+      if (opened.outcome === 'shown')
+        throw new AppError(
+          'invalid_request',
+          said('files.shownNotOpened', { name: basename(path) }),
+        );
       return null;
     },
   };

@@ -8,7 +8,8 @@
  */
 import { createHash } from 'node:crypto';
 import { createReadStream } from 'node:fs';
-import { open, readFile, stat } from 'node:fs/promises';
+import { open, stat } from 'node:fs/promises';
+import { readRegularFile } from '../files/regular-file';
 import { basename } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import Database from 'libsql';
@@ -24,6 +25,8 @@ export const BACKUP_FORMAT = 1;
 export const MANIFEST_TABLE = 'relay_backup_manifest';
 export const FILES_TABLE = 'relay_backup_files';
 export const CHECKSUM_SUFFIX = '.sha256';
+/** A checksum file is one line: anything longer is not one. */
+const MAX_CHECKSUM_FILE_BYTES = 64 * 1024;
 
 const SQLITE_HEADER = 'SQLite format 3\0';
 
@@ -309,12 +312,10 @@ export async function inspectBackup(path: string, options: InspectOptions): Prom
 
   let checksum: Inspection['checksum'] = 'absent';
   if (!options.skipChecksum) {
-    let text: string | undefined;
-    try {
-      text = await readFile(`${path}${CHECKSUM_SUFFIX}`, 'utf8');
-    } catch {
-      text = undefined;
-    }
+    // The checksum file is read only as a small regular file: a pipe or a device in its place
+    // counts as no checksum file (the backup is still checked whole), never as one to read.
+    const read = await readRegularFile(`${path}${CHECKSUM_SUFFIX}`, MAX_CHECKSUM_FILE_BYTES);
+    const text = read.ok ? new TextDecoder('utf-8').decode(read.bytes) : undefined;
     if (text !== undefined) {
       const expected = parseChecksum(text, name);
       const actual = await sha256File(path);

@@ -16,7 +16,7 @@
  * the services opened again on the restored data.
  */
 import { randomBytes, randomUUID } from 'node:crypto';
-import { chmod, readFile, stat, writeFile } from 'node:fs/promises';
+import { readFile, stat, writeFile } from 'node:fs/promises';
 import { hostname } from 'node:os';
 import { basename, dirname, join } from 'node:path';
 import { z } from 'zod';
@@ -29,7 +29,7 @@ import type { Emit } from '../../../shared/ipc/contract';
 import { messageRefFields, type ResponseOf } from '../../../shared/ipc/define';
 import type { MessageValues } from '../../../shared/messages/keys';
 import { AppError } from '../app-error';
-import { readJsonFile, writeFileAtomic } from '../data-files';
+import { createPrivateFile, readJsonFile, writeFileAtomic } from '../data-files';
 import type { Db } from '../database';
 import {
   BACKUP_FORMAT,
@@ -574,9 +574,10 @@ export class BackupsService {
     let snapshot: Snapshot;
     try {
       await this.#fs.rm(partial, { force: true });
+      // Private conversations: readable by this user only from the moment the copy exists (the
+      // backup folder may be one others can read), then filled in by the copy.
+      await createPrivateFile(partial);
       snapshot = this.#copy(live.db, partial);
-      // Private conversations: readable by this user only, like the live database.
-      await chmod(partial, 0o600).catch(() => undefined);
       const manifest: BackupManifest = {
         format: BACKUP_FORMAT,
         app: 'Relay Desktop',

@@ -1,13 +1,15 @@
 /**
- * A sent attachment out of the database: opened in the system's app for its type (from a copy in
- * a folder of the app's own under the system's temp folder), or saved where the person chooses.
+ * A sent attachment out of the database: opened in the system's app for its type (from a copy the
+ * guarded opener writes in a private folder, under a name of a type that shows rather than runs),
+ * or saved where the person chooses.
  */
-import { mkdir, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { extname, join } from 'node:path';
-import type { DesktopShell, Dialogs } from '../../app-context';
+import { extname } from 'node:path';
+import type { Dialogs } from '../../app-context';
+import type { AttachmentKind } from '../../../shared/ipc/routes/chat';
 import { AppError } from '../app-error';
 import { writeFileAtomic } from '../data-files';
+import type { FileOpener } from '../files/file-opener';
+import { isLaunchType } from '../files/launch-types';
 import type { AttachmentStore } from './attachments';
 import { nativeText, said } from '../words';
 
@@ -27,26 +29,52 @@ export function safeFileName(name: string): string {
   return cleaned === '' ? 'attachment' : cleaned.slice(0, 200);
 }
 
+/** The extension an image's copy carries, by the type its bytes were checked to be. */
+const IMAGE_EXTENSIONS: Record<string, readonly string[]> = {
+  'image/png': ['png'],
+  'image/jpeg': ['jpg', 'jpeg'],
+  'image/webp': ['webp'],
+  'image/gif': ['gif'],
+};
+
+/**
+ * The name a copy is opened under: the file's own name made safe, with the extension of what it
+ * was read as, so the system shows it rather than runs it. A PDF ends in `.pdf`, an image in its
+ * type's extension, and a text file named like a program or a script (or with no extension at
+ * all) gets `.txt`: `Quarterly report.pdf.exe` opens as `Quarterly report.pdf.exe.txt`, in a text
+ * editor. The name stays as it was everywhere else.
+ */
+export function openedName(file: { name: string; kind: AttachmentKind; mimeType: string }): string {
+  const name = safeFileName(file.name);
+  const extension = extname(name).slice(1).toLowerCase();
+  if (file.kind === 'pdf') return extension === 'pdf' ? name : `${name}.pdf`;
+  if (file.kind === 'image') {
+    const allowed = IMAGE_EXTENSIONS[file.mimeType] ?? ['png'];
+    return allowed.includes(extension) ? name : `${name}.${allowed[0]!}`;
+  }
+  return extension === '' || isLaunchType(name) ? `${name}.txt` : name;
+}
+
+/**
+ * Opens a copy of a sent attachment; a type the system would run is never opened (it cannot
+ * arise from `openedName`, and the opener checks again).
+ */
 export async function openAttachment(
   store: AttachmentStore,
-  desktop: DesktopShell,
+  opener: FileOpener,
   id: string,
-  base = join(tmpdir(), 'relay-desktop-attachments'),
 ): Promise<string> {
   const file = stored(store, id);
-  if (desktop.openPath === undefined)
-    throw new AppError('invalid_request', said('attachments.cannotOpen'));
-  const folder = join(base, safeFileName(id));
-  await mkdir(folder, { recursive: true });
-  const path = join(folder, safeFileName(file.name));
-  await writeFile(path, file.data);
-  const problem = await desktop.openPath(path);
-  if (problem !== '')
+  if (!opener.canOpen) throw new AppError('invalid_request', said('attachments.cannotOpen'));
+  const opened = await opener.openCopy(openedName(file), file.data);
+  if (opened.outcome === 'failed')
     throw new AppError(
       'invalid_request',
-      said('attachments.openFailed', { name: file.name, problem }),
+      said('attachments.openFailed', { name: file.name, problem: opened.problem }),
     );
-  return path;
+  if (opened.outcome === 'shown')
+    throw new AppError('invalid_request', said('files.shownNotOpened', { name: file.name }));
+  return opened.path;
 }
 
 export async function saveAttachment(

@@ -285,16 +285,30 @@ export class AttachmentStore {
   }
 
   /** One stored file with its bytes (to open or save), or undefined. */
-  file(id: string): { name: string; mimeType: string; data: Uint8Array } | undefined {
-    const row = this.db.one<{ name: string; mime_type: string; data: Uint8Array }>(
-      `SELECT a.name, a.mime_type, b.data FROM chat_attachments a
+  file(
+    id: string,
+  ): { name: string; kind: AttachmentKind; mimeType: string; data: Uint8Array } | undefined {
+    const row = this.db.one<{
+      name: string;
+      kind: AttachmentKind;
+      mime_type: string;
+      data: Uint8Array;
+    }>(
+      `SELECT a.name, a.kind, a.mime_type, b.data FROM chat_attachments a
         JOIN chat_attachment_blobs b ON b.sha256 = a.sha256
         JOIN chat_messages m ON m.id = a.message_id
         JOIN chat_conversations c ON c.id = m.conversation_id
         WHERE a.id = ? AND c.deleted_at IS NULL`,
       [id],
     );
-    return row && { name: row.name, mimeType: row.mime_type, data: new Uint8Array(row.data) };
+    return (
+      row && {
+        name: row.name,
+        kind: row.kind,
+        mimeType: row.mime_type,
+        data: new Uint8Array(row.data),
+      }
+    );
   }
 
   /**

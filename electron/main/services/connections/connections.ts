@@ -23,6 +23,13 @@
  * secret is kept in the `SecretStore` like the key (under `<id>:headers`), never in the file and
  * never in a summary, and follows the key's rules: bound to the origin, removed when the address
  * moves, sent only by a relay client that never follows a redirect.
+ *
+ * The binding is kept with the secret itself, in the key store (`bindSecret`): each value holds
+ * the origin it was given for, and is read only for a connection whose address has that origin.
+ * So a `connections.json` changed outside the app (a backup edited, then restored; a file edited
+ * by hand) moves no key: the connection reads as having none, and asks for it again. A value
+ * saved before secrets were bound (0.1) is bound the first time it is read, to the origin its
+ * connection has then (the app lists the connections, and so reads every key, as it starts).
  */
 import { randomUUID } from 'node:crypto';
 import { join } from 'node:path';
@@ -286,6 +293,24 @@ export function headerSecretsAccount(id: string): string {
   return `${id}:headers`;
 }
 
+const boundSecretSchema = z.object({ v: z.literal(1), origin: z.string(), secret: z.string() });
+
+/** A secret as the key store keeps it: with the origin it was given for. */
+export function bindSecret(origin: string, secret: string): string {
+  return JSON.stringify({ v: 1, origin, secret });
+}
+
+/** The origin and the secret of a value from the key store; undefined for one saved unbound. */
+export function readBoundSecret(stored: string): { origin: string; secret: string } | undefined {
+  if (!stored.startsWith('{')) return undefined;
+  try {
+    const parsed = boundSecretSchema.safeParse(JSON.parse(stored));
+    return parsed.success ? { origin: parsed.data.origin, secret: parsed.data.secret } : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
 const newConnectionSchema = z.object({
   name: nameSchema,
   baseUrl: baseUrlSchema,
@@ -537,14 +562,15 @@ export class ConnectionsService {
       if (valid.consoleUrl) connection.consoleUrl = valid.consoleUrl;
       if (allowUnencrypted) connection.allowUnencrypted = true;
       if (headers.stored.length > 0) connection.headers = headers.stored;
-      if (valid.apiKey) await this.#setKey(connection.id, valid.apiKey);
+      const origin = originOf(connection.baseUrl);
+      if (valid.apiKey) await this.#setKey(connection.id, origin, valid.apiKey);
       const next: ConnectionsFile = {
         ...file,
         activeId: file.activeId ?? connection.id,
         connections: [...file.connections, connection],
       };
       try {
-        if (hasSecretHeaders) await this.#setHeaderSecrets(connection.id, headers.secrets);
+        if (hasSecretHeaders) await this.#setHeaderSecrets(connection.id, origin, headers.secrets);
         await this.#write(next);
       } catch (error) {
         // The key and the secret headers must not outlive a connection that was never saved.
@@ -582,7 +608,7 @@ export class ConnectionsService {
         updated.allowUnencrypted = true;
       }
       // Secret header values belong to the origin, like the key: a move keeps only new ones.
-      const previousSecrets = await this.#getHeaderSecrets(id);
+      const previousSecrets = await this.#getHeaderSecrets(id, originOf(current.baseUrl));
       let newSecrets: Record<string, string> | undefined;
       if (valid.headers !== undefined) {
         const split = splitHeaders(
@@ -607,11 +633,15 @@ export class ConnectionsService {
 
       // null removes the key, a string replaces it, and a move without a new key removes it.
       const newKey = valid.apiKey === undefined && moved ? null : valid.apiKey;
-      const previousKey = newKey === undefined ? undefined : await this.#getKey(id);
+      const origin = originOf(updated.baseUrl);
+      // As stored (bound to its origin), to put back if saving fails.
+      const previousKey = newKey === undefined ? undefined : await this.#getStored(id);
+      const previousHeaders =
+        newSecrets === undefined ? undefined : await this.#getStored(headerSecretsAccount(id));
       if (newKey === null) await this.#deleteKey(id);
-      else if (newKey !== undefined) await this.#setKey(id, newKey);
+      else if (newKey !== undefined) await this.#setKey(id, origin, newKey);
       try {
-        if (newSecrets !== undefined) await this.#setHeaderSecrets(id, newSecrets);
+        if (newSecrets !== undefined) await this.#setHeaderSecrets(id, origin, newSecrets);
         await this.#write({
           ...file,
           connections: file.connections.map((c) => (c.id === id ? updated : c)),
@@ -626,7 +656,12 @@ export class ConnectionsService {
           await restore.catch(() => undefined);
         }
         if (newSecrets !== undefined) {
-          await this.#setHeaderSecrets(id, previousSecrets).catch(() => undefined);
+          const account = headerSecretsAccount(id);
+          const restore =
+            previousHeaders === undefined
+              ? this.#secrets.delete(account)
+              : this.#secrets.set(account, previousHeaders);
+          await restore.catch(() => undefined);
         }
         throw error;
       }
@@ -640,7 +675,7 @@ export class ConnectionsService {
       const connection = this.#find(file, id);
       // The key goes first: a connection left without a key is harmless, a key left behind is not.
       await this.#deleteKey(id);
-      await this.#setHeaderSecrets(id, {});
+      await this.#deleteKey(headerSecretsAccount(id));
       const connections = file.connections.filter((c) => c.id !== id);
       const next: ConnectionsFile = { ...file, connections };
       if (file.activeId === id) {
@@ -717,7 +752,7 @@ export class ConnectionsService {
       // person, or the demo relay restarting on another port) has a key of its own, or none.
       apiKey: async () => {
         await current();
-        return (await this.#getKey(id)) ?? '';
+        return (await this.#getKey(id, origin)) ?? '';
       },
       // The extra headers as saved now, their secret values under the same rule as the key.
       headers: async () => this.#headersToSend(await current()),
@@ -745,16 +780,20 @@ export class ConnectionsService {
         else withheldFrom = originOf(connection.baseUrl);
       }
     }
+    // The saved key (and secret headers) go over plain http only by the owner's saved choice,
+    // or their yes now in main's dialog: the page asking is not enough. A key typed for the test
+    // goes as the form says.
     const allowKeyInClear =
-      saved !== undefined && !valid.allowUnencrypted
-        ? saved.allowUnencrypted === true
+      saved !== undefined
+        ? saved.allowUnencrypted === true ||
+          (valid.allowUnencrypted === true && (await this.#agreeUnencrypted(valid.baseUrl)))
         : valid.allowUnencrypted === true;
     // Typed headers as given; a secret one left empty takes the saved value, on the same origin.
     let headers: CustomHeader[] | (() => Promise<CustomHeader[]>) | undefined;
     if (valid.headers !== undefined) {
       const drafts = valid.headers;
       headers = async () => {
-        const savedSecrets = saved ? await this.#getHeaderSecrets(saved.id) : {};
+        const savedSecrets = saved ? await this.#getHeaderSecrets(saved.id, draftOrigin) : {};
         let split: ReturnType<typeof splitHeaders>;
         try {
           split = splitHeaders(
@@ -788,7 +827,8 @@ export class ConnectionsService {
       client = createRelayClient({
         baseUrl: valid.baseUrl,
         apiKey:
-          valid.apiKey ?? (async () => (saved ? await this.#getKey(saved.id) : undefined) ?? ''),
+          valid.apiKey ??
+          (async () => (saved ? await this.#getKey(saved.id, draftOrigin) : undefined) ?? ''),
         allowKeyInClear,
         ...(headers === undefined ? {} : { headers }),
         maxRetries: 0,
@@ -880,7 +920,7 @@ export class ConnectionsService {
       const connection: Connection = existing
         ? { ...existing, baseUrl: relay.url }
         : { id: this.#newId(), name: DEMO_CONNECTION_NAME, baseUrl: relay.url, isDemo: true };
-      await this.#setKey(connection.id, key);
+      await this.#setKey(connection.id, originOf(relay.url), key);
       const connections = existing
         ? file.connections.map((c) => (c.id === connection.id ? connection : c))
         : [...file.connections, connection];
@@ -916,9 +956,10 @@ export class ConnectionsService {
           : { name: h.name, secret: false, value: h.value ?? '', hasValue: true },
       ),
     };
+    const origin = originOf(connection.baseUrl);
     if (stored.some((h) => h.secret)) {
       try {
-        const secrets = await this.#getHeaderSecrets(connection.id, saved);
+        const secrets = await this.#getHeaderSecrets(connection.id, origin, saved);
         for (const header of summary.headers) {
           if (header.secret) header.hasValue = secrets[header.name] !== undefined;
         }
@@ -927,7 +968,7 @@ export class ConnectionsService {
       }
     }
     try {
-      const key = saved?.get(connection.id) ?? (await this.#secrets.get(connection.id));
+      const key = await this.#getKey(connection.id, origin, saved, { storeErrors: 'as thrown' });
       if (key !== undefined) {
         summary.hasKey = true;
         const last4 = keyLast4(key);
@@ -942,10 +983,10 @@ export class ConnectionsService {
   /** The secret header values saved for a connection, by name (none: an empty object). */
   async #getHeaderSecrets(
     id: string,
+    origin: string,
     saved?: ReadonlyMap<string, string>,
   ): Promise<Record<string, string>> {
-    const account = headerSecretsAccount(id);
-    const raw = saved?.get(account) ?? (await this.#getKey(account));
+    const raw = await this.#getKey(headerSecretsAccount(id), origin, saved);
     if (raw === undefined) return {};
     try {
       const parsed = z.record(z.string(), z.string()).safeParse(JSON.parse(raw));
@@ -955,17 +996,23 @@ export class ConnectionsService {
     }
   }
 
-  /** Saves the secret header values of a connection; none removes the entry. */
-  async #setHeaderSecrets(id: string, secrets: Readonly<Record<string, string>>): Promise<void> {
+  /** Saves the secret header values of a connection, for `origin`; none removes the entry. */
+  async #setHeaderSecrets(
+    id: string,
+    origin: string,
+    secrets: Readonly<Record<string, string>>,
+  ): Promise<void> {
     if (Object.keys(secrets).length === 0) await this.#deleteKey(headerSecretsAccount(id));
-    else await this.#setKey(headerSecretsAccount(id), JSON.stringify(secrets));
+    else await this.#setKey(headerSecretsAccount(id), origin, JSON.stringify(secrets));
   }
 
   /** What a request sends: every extra header with its value, secret ones from the key store. */
   async #headersToSend(connection: Connection): Promise<CustomHeader[]> {
     const stored = connection.headers ?? [];
     if (stored.length === 0) return [];
-    const secrets = stored.some((h) => h.secret) ? await this.#getHeaderSecrets(connection.id) : {};
+    const secrets = stored.some((h) => h.secret)
+      ? await this.#getHeaderSecrets(connection.id, originOf(connection.baseUrl))
+      : {};
     return stored.map((header) => {
       if (!header.secret) return { name: header.name, value: header.value ?? '', secret: false };
       const value = secrets[header.name];
@@ -1036,17 +1083,41 @@ export class ConnectionsService {
     return run;
   }
 
-  async #getKey(id: string): Promise<string | undefined> {
+  /** A value as the key store keeps it (bound to its origin), or undefined. */
+  async #getStored(account: string): Promise<string | undefined> {
     try {
-      return await this.#secrets.get(id);
+      return await this.#secrets.get(account);
     } catch (error) {
       throw new AppError('internal', keyStoreMessage(error, 'read'));
     }
   }
 
-  async #setKey(id: string, key: string): Promise<void> {
+  /**
+   * The secret saved for `account` when it was given for `origin`; undefined when there is none
+   * or it was given for another origin (the address changed outside the app: a restored backup,
+   * an edited file). A value saved before secrets were bound is bound now, to `origin`.
+   * `saved` holds values already read (`getAll`).
+   */
+  async #getKey(
+    account: string,
+    origin: string,
+    saved?: ReadonlyMap<string, string>,
+    { storeErrors = 'said' }: { storeErrors?: 'said' | 'as thrown' } = {},
+  ): Promise<string | undefined> {
+    const stored =
+      saved?.get(account) ??
+      (storeErrors === 'said' ? await this.#getStored(account) : await this.#secrets.get(account));
+    if (stored === undefined) return undefined;
+    const bound = readBoundSecret(stored);
+    if (bound !== undefined) return bound.origin === origin ? bound.secret : undefined;
+    // Saved by a version that did not bind secrets: it belongs to the address it is read for now.
+    await this.#secrets.set(account, bindSecret(origin, stored)).catch(() => undefined);
+    return stored;
+  }
+
+  async #setKey(account: string, origin: string, secret: string): Promise<void> {
     try {
-      await this.#secrets.set(id, key);
+      await this.#secrets.set(account, bindSecret(origin, secret));
     } catch (error) {
       throw new AppError('internal', keyStoreMessage(error, 'save'));
     }

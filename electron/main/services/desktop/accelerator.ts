@@ -78,7 +78,8 @@ function keyOf(part: string): string | undefined {
 /**
  * Reads an accelerator for a global shortcut: modifiers then exactly one key, with at least one of
  * Ctrl, Alt, Command or Super (a shortcut of Shift and a letter would take that capital letter
- * from every other app). Escape is refused: it closes the quick window.
+ * from every other app). Escape is refused: it closes the quick window. So are the system's own
+ * chords (`isSystemChord`): copy, paste, switching windows…
  */
 export function readAccelerator(text: string): AcceleratorRead {
   const value = text.trim();
@@ -117,7 +118,36 @@ export function readAccelerator(text: string): AcceleratorRead {
     return { ok: false, problem: said('desktop.shortcut.noStrongModifier') };
   }
   const ordered = MODIFIER_ORDER.filter((m) => modifiers.includes(m));
-  return { ok: true, accelerator: [...ordered, key].join('+'), modifiers: ordered, key };
+  const accelerator = [...ordered, key].join('+');
+  if (isSystemChord(ordered, key))
+    return { ok: false, problem: said('desktop.shortcut.systemChord', { keys: accelerator }) };
+  return { ok: true, accelerator, modifiers: ordered, key };
+}
+
+const CONTROL_OR_COMMAND: readonly Modifier[] = ['CommandOrControl', 'Control', 'Command'];
+
+/**
+ * The system's own chords, which a global shortcut would take from every app (a quick ask on
+ * Ctrl+V would get the clipboard of every paste): cut, copy, paste, undo, redo and select all
+ * with Ctrl or Command; switching apps and windows (Tab or ` with any modifier); closing and
+ * quitting (Alt+F4, Ctrl or Command with W or Q); switching the input language and the system's
+ * search (Ctrl, Command or Super with Space alone); Ctrl+Alt+Delete.
+ */
+export function isSystemChord(modifiers: readonly Modifier[], key: string): boolean {
+  const strong = modifiers.filter((m) => m !== 'Shift');
+  const oneOf = (allowed: readonly Modifier[]) =>
+    strong.length === 1 && allowed.includes(strong[0]!);
+  if (['C', 'V', 'X', 'Z', 'Y', 'A', 'Insert'].includes(key) && oneOf(CONTROL_OR_COMMAND))
+    return true;
+  if (key === 'Tab' || key === '`') return true;
+  if (key === 'F4' && oneOf(['Alt'])) return true;
+  if ((key === 'W' || key === 'Q') && oneOf(CONTROL_OR_COMMAND)) return true;
+  if (key === 'Space' && oneOf([...CONTROL_OR_COMMAND, 'Super'])) return true;
+  return (
+    key === 'Delete' &&
+    modifiers.includes('Alt') &&
+    (modifiers.includes('Control') || modifiers.includes('CommandOrControl'))
+  );
 }
 
 const MAC_SYMBOLS: Record<Modifier, string> = {

@@ -3,7 +3,7 @@
  * a .csv file one per cell (or, when its header names a `text` or `input` column, that column).
  * Anything else, or a file that is not UTF-8 text, is refused with a sentence that says why.
  */
-import { readFile, stat } from 'node:fs/promises';
+import { readRegularFile } from '../files/regular-file';
 import { basename, extname } from 'node:path';
 import {
   MAX_EMBEDDING_INPUTS,
@@ -96,19 +96,26 @@ export async function readInputFile(path: string): Promise<InputFile> {
   const refuse = (why: Said | string) =>
     new AppError('invalid_request', said('embeddings.input.refused', { name: fileName, why }));
   if (extension !== '.txt' && extension !== '.csv') throw refuse(said('embeddings.input.why.type'));
-  let size: number;
-  try {
-    size = (await stat(path)).size;
-  } catch {
-    throw refuse(said('embeddings.input.why.notFound'));
+  // A regular file only, and never more than the cap: a pipe or a device is never read.
+  const read = await readRegularFile(path, MAX_INPUT_FILE_BYTES);
+  if (!read.ok) {
+    switch (read.problem) {
+      case 'missing':
+        throw refuse(said('embeddings.input.why.notFound'));
+      case 'not_regular':
+        throw refuse(said('embeddings.input.why.notAFile'));
+      case 'too_large':
+      case 'changed': {
+        const size = read.problem === 'too_large' ? read.size : MAX_INPUT_FILE_BYTES + 1;
+        throw refuse(
+          said('embeddings.input.why.tooLarge', { size: (size / 1024 / 1024).toFixed(1), max: 8 }),
+        );
+      }
+      case 'unreadable':
+        throw refuse(said('embeddings.input.why.unreadable'));
+    }
   }
-  if (size > MAX_INPUT_FILE_BYTES)
-    throw refuse(
-      said('embeddings.input.why.tooLarge', { size: (size / 1024 / 1024).toFixed(1), max: 8 }),
-    );
-  const bytes = await readFile(path).catch(() => {
-    throw refuse(said('embeddings.input.why.unreadable'));
-  });
+  const bytes = read.bytes;
   if (bytes.includes(0)) throw refuse(said('embeddings.input.why.notText'));
   let text: string;
   try {

@@ -255,10 +255,13 @@ export class KnowledgeService {
   async get(id: string): Promise<KnowledgeBaseDetail> {
     const row = this.#row(id);
     const summary = this.#summary(row, await this.#options.connectionNames());
-    const sources = this.#db.all<{ path: string; kind: 'file' | 'folder' }>(
-      'SELECT path, kind FROM knowledge_sources WHERE kb_id = ? ORDER BY added_at, path',
-      [id],
-    );
+    // A source is named to the page by its row id: the page removes it by that, never by path.
+    const sources = this.#db
+      .all<{ id: number; path: string; kind: 'file' | 'folder' }>(
+        'SELECT rowid AS id, path, kind FROM knowledge_sources WHERE kb_id = ? ORDER BY added_at, path',
+        [id],
+      )
+      .map((source) => ({ ...source, id: String(source.id) }));
     // The files listed first, then the chunks of those alone: counting every file's chunks
     // read every chunk of the base (a quarter of a second at 50,000) for rows never shown.
     const files = this.#db.all<FileRow>(
@@ -381,8 +384,9 @@ export class KnowledgeService {
   }
 
   /**
-   * Adds files and folders dropped on the page, by the paths the preload read from the drop:
-   * each is looked at on disk (a file or a folder); anything else is refused by name.
+   * Adds files and folders the person dropped on the page, by the paths of the grants main gave
+   * for the drop (never a path the page named): each is looked at on disk (a file or a folder);
+   * anything else is refused by name.
    */
   async addDropped(
     id: string,
@@ -414,12 +418,13 @@ export class KnowledgeService {
     return { added, refused };
   }
 
-  async removeSource(id: string, path: string): Promise<void> {
+  /** Stops adding a source, named by the id `get` gave it. */
+  async removeSource(id: string, sourceId: string): Promise<void> {
     this.#row(id);
-    const { changes } = this.#db.run('DELETE FROM knowledge_sources WHERE kb_id = ? AND path = ?', [
-      id,
-      path,
-    ]);
+    const { changes } = this.#db.run(
+      'DELETE FROM knowledge_sources WHERE kb_id = ? AND rowid = ?',
+      [id, /^\d{1,15}$/.test(sourceId) ? Number(sourceId) : -1],
+    );
     if (changes === 0) throw new AppError('not_found', said('knowledge.sourceGone'));
     this.#changed(id);
     await this.index(id);

@@ -116,6 +116,9 @@ function ids(json: string): string[] {
   }
 }
 
+/** A record as kept: an imported one is marked (`imported`), which the page never sees. */
+type StoredRecord = RetrievalRecord & { imported?: boolean };
+
 export class KnowledgeRetrieval implements ReplyRetrieval, RetrievalRecords {
   readonly #db: Db;
   readonly #knowledge: KnowledgeService;
@@ -416,8 +419,9 @@ export class KnowledgeRetrieval implements ReplyRetrieval, RetrievalRecords {
         messageId: _messageId,
         conversationId: _conversationId,
         map: _map,
+        imported: _imported,
         ...record
-      } = JSON.parse(row.record) as RetrievalRecord;
+      } = JSON.parse(row.record) as StoredRecord;
       const vectors =
         row.vectors === null ? null : new Uint8Array(bytesToVector(row.vectors).buffer);
       out.set(row.message_id, { record, vectors });
@@ -427,7 +431,14 @@ export class KnowledgeRetrieval implements ReplyRetrieval, RetrievalRecords {
 
   /** Keeps an imported reply's record, as `prepare` keeps one (call inside the import's transaction). */
   write(messageId: string, conversationId: string, kept: KeptRetrieval): void {
-    const record: RetrievalRecord = { messageId: '', conversationId, ...kept.record, map: null };
+    // Marked as imported: the files it names were named by the file imported, not by the person.
+    const record: StoredRecord = {
+      messageId: '',
+      conversationId,
+      ...kept.record,
+      map: null,
+      imported: true,
+    };
     this.#db.run(
       `INSERT INTO knowledge_retrievals (message_id, conversation_id, record, vectors, created_at)
        VALUES (?, ?, ?, ?, ?)`,
@@ -445,18 +456,30 @@ export class KnowledgeRetrieval implements ReplyRetrieval, RetrievalRecords {
 
   /** A retrieved chunk's file, from the record kept with the reply. */
   retrievedPath(messageId: string, chunkId: string): string {
-    const chunk = this.record(messageId)?.chunks.find((c) => c.chunkId === chunkId);
+    return this.#retrieved(messageId, chunkId).path;
+  }
+
+  #retrieved(messageId: string, chunkId: string): { path: string; imported: boolean } {
+    const record = this.record(messageId) as StoredRecord | null;
+    const chunk = record?.chunks.find((c) => c.chunkId === chunkId);
     if (chunk === undefined) throw new AppError('not_found', said('knowledge.sourceNotInReply'));
-    return chunk.path;
+    return { path: chunk.path, imported: record?.imported === true };
   }
 
   /**
    * A retrieved chunk's file, when it is on this computer: a reply imported from another one (or
-   * whose file was moved since) keeps its passages, and its file is refused by name, plainly.
+   * whose file was moved since) keeps its passages, and its file is refused by name, plainly. A
+   * record that came with an import names files the import chose: such a file is used only
+   * when it is a file of one of this computer's knowledge bases (one the person added), and
+   * nothing else it names is looked at on disk.
    */
   async retrievedFile(messageId: string, chunkId: string): Promise<string> {
-    const path = this.retrievedPath(messageId, chunkId);
-    const stat = await lstat(path).catch(() => undefined);
+    const { path, imported } = this.#retrieved(messageId, chunkId);
+    const known =
+      !imported ||
+      this.#db.one('SELECT 1 AS found FROM knowledge_files WHERE path = ? LIMIT 1', [path]) !==
+        undefined;
+    const stat = known ? await lstat(path).catch(() => undefined) : undefined;
     if (stat === undefined || !stat.isFile())
       throw new AppError(
         'not_found',

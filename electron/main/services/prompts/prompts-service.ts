@@ -6,7 +6,6 @@
  * `AppError('invalid_request')` naming the field and what is wrong, and nothing is written.
  */
 import { randomUUID } from 'node:crypto';
-import { readFile, stat } from 'node:fs/promises';
 import { basename } from 'node:path';
 import {
   MAX_PROMPT_FILE_BYTES,
@@ -18,6 +17,7 @@ import {
   type PromptOrigin,
 } from '../../../shared/ipc/routes/prompts';
 import { templateVariables } from '../../../shared/prompt-template';
+import { readRegularFile } from '../files/regular-file';
 import { AppError, refusal } from '../app-error';
 import { writeFileAtomic } from '../data-files';
 import { migrate, type Db } from '../database';
@@ -352,24 +352,39 @@ export class PromptsService {
       })) ?? [];
     if (path === undefined) return { chosen: false, added: 0, duplicates: 0, refused: [] };
     const name = basename(path);
-    let text: string;
-    try {
-      const info = await stat(path);
-      if (info.size > MAX_PROMPT_FILE_BYTES)
-        throw new AppError(
-          'invalid_request',
-          said('import.prompts.tooLarge', {
-            name,
-            size: (info.size / 1024 / 1024).toFixed(1),
-            max: MAX_PROMPT_FILE_BYTES / 1024 / 1024,
-          }),
-        );
-      text = await readFile(path, 'utf8');
-    } catch (error) {
-      if (error instanceof AppError) throw error;
-      const why = (error as NodeJS.ErrnoException).code ?? 'unreadable';
-      throw new AppError('invalid_request', said('import.prompts.unreadable', { name, why }));
+    // A regular file only, and never more than the cap: a pipe or a device is never read.
+    const read = await readRegularFile(path, MAX_PROMPT_FILE_BYTES);
+    if (!read.ok) {
+      switch (read.problem) {
+        case 'not_regular':
+          throw new AppError('invalid_request', said('import.prompts.notAFile', { name }));
+        case 'too_large':
+        case 'changed':
+          throw new AppError(
+            'invalid_request',
+            said('import.prompts.tooLarge', {
+              name,
+              size: (
+                (read.problem === 'too_large' ? read.size : MAX_PROMPT_FILE_BYTES + 1) /
+                1024 /
+                1024
+              ).toFixed(1),
+              max: MAX_PROMPT_FILE_BYTES / 1024 / 1024,
+            }),
+          );
+        case 'missing':
+          throw new AppError(
+            'invalid_request',
+            said('import.prompts.unreadable', { name, why: 'ENOENT' }),
+          );
+        case 'unreadable':
+          throw new AppError(
+            'invalid_request',
+            said('import.prompts.unreadable', { name, why: read.code }),
+          );
+      }
     }
+    const text = new TextDecoder('utf-8').decode(read.bytes);
     return { chosen: true, ...this.importJson(text, name) };
   }
 

@@ -6,7 +6,7 @@ import { z } from 'zod';
 import { LOCALES } from '../../locales';
 import { SHORTCUT_COMMANDS } from '../../shortcuts';
 import { event, route, type EventSpec, type RouteSpec } from '../define';
-import { boundedText as text } from '../schemas';
+import { boundedText as text, savedIdSchema } from '../schemas';
 import { MAX_REPLY_CHARS } from './chat';
 
 export const APP_ROUTES = {
@@ -27,9 +27,10 @@ export const APP_ROUTES = {
   copyText: route('app:copy-text', z.strictObject({ text: text(MAX_REPLY_CHARS) }), z.null()),
   /**
    * Shows a file the app saved for the person (an export, a copy of an image) in the system's
-   * file manager: only a path main wrote in this session, so the page cannot point it anywhere.
+   * file manager, by the `savedId` its save answered with: only a file main wrote in this
+   * session, so the page cannot point it anywhere.
    */
-  showSavedFile: route('app:show-saved-file', z.strictObject({ path: text(4096) }), z.null()),
+  showSavedFile: route('app:show-saved-file', z.strictObject({ id: savedIdSchema }), z.null()),
 } as const satisfies Record<string, RouteSpec>;
 
 export const APP_EVENTS = {

@@ -6,6 +6,7 @@
  * file the person picked in main's own dialog): the page never hands main a path to read.
  */
 import { z } from 'zod';
+import { shownText } from '../schemas';
 import { event, messageRefFields, route, type EventSpec, type RouteSpec } from '../define';
 
 export const BACKUP_SCHEDULES = ['off', 'hourly', 'daily', 'weekly'] as const;
@@ -56,7 +57,7 @@ export const backupPreviewSchema = backupEntrySchema.extend({
   /** Where the file is, to show the person. */
   path: z.string(),
   /** The saved connections it holds: names and addresses, whether a key went with each (never the key). */
-  connections: z.array(z.object({ name: z.string(), baseUrl: z.string(), hadKey: z.boolean() })),
+  connections: z.array(z.object({ name: shownText, baseUrl: z.string(), hadKey: z.boolean() })),
   /** The files besides the database it holds: settings, connections, model preferences. */
   files: z.array(z.string()),
   /** Whether it can be restored here; if not, `problem` says why. */
@@ -128,7 +129,7 @@ export const backupStatusSchema = z.object({
       /** The folder the restored backup came from, offered as the backup folder when none is set. */
       backupFolder: z.string().optional(),
       connectionsNeedingKeys: z.array(
-        z.object({ id: z.string(), name: z.string(), baseUrl: z.string() }),
+        z.object({ id: z.string(), name: shownText, baseUrl: z.string() }),
       ),
     })
     .optional(),

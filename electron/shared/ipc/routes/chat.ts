@@ -30,9 +30,10 @@
  *   of a timer of main's own. A page that sends none (hidden, reloading) still gets them, a few
  *   times a second.
  * - Search snippets are plain segments `{ text, hit }`, never HTML.
- * - Attachments: the page never reads a file from disk. It asks main to open its own file
- *   dialog (`attachFiles`), hands main the paths of files dropped on the composer (the preload's
- *   `pathForFile`), or the bytes of a pasted file (`attachBytes`). Main reads each file, keeps it
+ * - Attachments: the page never reads a file from disk and never names a path. It asks main to
+ *   open its own file dialog (`attachFiles`), hands main the grants main gave the preload for
+ *   files dropped on the composer (`attachDropped`), or the bytes of a pasted file
+ *   (`attachBytes`). Main reads each file, keeps it
  *   as a draft and answers what it is (name, kind, size, a token estimate) or why it was refused,
  *   by name. `sendMessage` names the drafts to send with the message; main reads files chosen
  *   from disk again then (one deleted or changed since is refused by name, and nothing is sent).
@@ -42,7 +43,8 @@ import { z } from 'zod';
 import { RELAY_ERROR_KINDS } from '../../relay-errors';
 import { maxTokensSchema, temperatureSchema } from '../../relay-requests';
 import { event, messageRefFields, oneWay, route, type EventSpec, type RouteSpec } from '../define';
-import { boundedText as text, idSchema as id } from '../schemas';
+import { grantIdSchema } from '../file-grants';
+import { boundedText as text, idSchema as id, savedIdSchema, shownText } from '../schemas';
 import { worded } from '../../messages/worded';
 
 export const MESSAGE_STATUSES = ['complete', 'streaming', 'interrupted', 'error'] as const;
@@ -74,7 +76,7 @@ export const MAX_PASTED_BYTES = 20 * 1024 * 1024;
 /** An attachment as the page sees it: never its bytes or its text. */
 export const attachmentInfoSchema = z.object({
   id,
-  name: z.string(),
+  name: shownText,
   kind: z.enum(ATTACHMENT_KINDS),
   mimeType: z.string(),
   /** The file's size in bytes. */
@@ -96,7 +98,7 @@ export type AttachmentInfo = z.infer<typeof attachmentInfoSchema>;
 
 /** A file that was not attached (or not sent), by name, with a sentence that says why. */
 export const attachmentRefusalSchema = z.object({
-  name: z.string(),
+  name: shownText,
   reason: z.string(),
   message: z.string(),
   ...messageRefFields,
@@ -142,12 +144,12 @@ export type ReplyError = z.infer<typeof replyErrorSchema>;
 export const forkOriginSchema = z.object({
   conversationId: id,
   messageId: id,
-  title: z.string(),
+  title: shownText,
 });
 
 export const conversationSummarySchema = z.object({
   id,
-  title: z.string(),
+  title: shownText,
   createdAt: z.string(),
   /** Last activity: a message sent or a reply finished (renames do not count). */
   updatedAt: z.string(),
@@ -266,7 +268,7 @@ export type UsageByModel = z.infer<typeof usageByModelSchema>;
 
 export const searchHitSchema = z.object({
   conversationId: id,
-  conversationTitle: z.string(),
+  conversationTitle: shownText,
   messageId: id,
   seq: z.number().int().nonnegative(),
   role: z.enum(MESSAGE_ROLES),
@@ -421,7 +423,7 @@ export const CHAT_ROUTES = {
       text: text(MAX_MESSAGE_CHARS).refine((t) => t.trim().length > 0, {
         error: worded('form.chat.writeMessage', 'Write a message first.'),
       }),
-      /** Attachment drafts to send with it (from `attachFiles`, `attachPaths`, `attachBytes`). */
+      /** Attachment drafts to send with it (from `attachFiles`, `attachDropped`, `attachBytes`). */
       attachmentIds: attachmentIdsSchema,
       options: sendOptionsSchema,
     }),
@@ -429,12 +431,15 @@ export const CHAT_ROUTES = {
   ),
   /** Opens main's file dialog and reads the files chosen; cancelled: nothing attached. */
   attachFiles: route('chat:attach-files', z.undefined(), attachResultSchema),
-  /** Reads files dropped on the composer, by the paths the preload's `pathForFile` gave. */
-  attachPaths: route(
-    'chat:attach-paths',
+  /**
+   * Reads files dropped on the composer, by the grants main gave the preload for them (the page
+   * names no path: see `shared/ipc/file-grants.ts`).
+   */
+  attachDropped: route(
+    'chat:attach-dropped',
     z.strictObject({
-      paths: z
-        .array(text(4096).min(1))
+      grants: z
+        .array(grantIdSchema)
         .min(1)
         .max(MAX_ATTACHMENTS, {
           error: worded(
@@ -491,7 +496,11 @@ export const CHAT_ROUTES = {
   saveAttachment: route(
     'chat:attachment-save',
     z.strictObject({ id }),
-    z.object({ saved: z.boolean(), path: z.string().optional() }),
+    z.object({
+      saved: z.boolean(),
+      path: z.string().optional(),
+      savedId: savedIdSchema.optional(),
+    }),
   ),
   /** Aborts the reply's request in main; the reply ends 'interrupted' with its text kept. */
   stopReply: route(
@@ -615,6 +624,7 @@ export const CHAT_ROUTES = {
     z.object({
       saved: z.boolean(),
       path: z.string().optional(),
+      savedId: savedIdSchema.optional(),
       count: z.number().int(),
       filesLeftOut: z.array(z.string()).optional(),
     }),
@@ -631,7 +641,7 @@ export const CHAT_ROUTES = {
     z.object({
       cancelled: z.boolean(),
       conversationIds: z.array(id),
-      refused: z.array(z.object({ name: z.string(), reason: z.string(), ...messageRefFields })),
+      refused: z.array(z.object({ name: shownText, reason: z.string(), ...messageRefFields })),
     }),
   ),
 } as const satisfies Record<string, RouteSpec>;

@@ -4,7 +4,7 @@
  */
 import { z } from 'zod';
 import { event, messageRefFields, route, type EventSpec, type RouteSpec } from '../define';
-import { boundedText as text, idSchema as id } from '../schemas';
+import { boundedText as text, idSchema as id, shownText } from '../schemas';
 import { worded } from '../../messages/worded';
 
 /** At most this many extra headers per connection. */
@@ -42,7 +42,7 @@ const headerDraftsSchema = z.array(connectionHeaderDraftSchema).max(MAX_CONNECTI
 /** A saved connection as the renderer sees it: whether a key is saved, never the key. */
 export const connectionSummarySchema = z.object({
   id,
-  name: z.string(),
+  name: shownText,
   baseUrl: z.string(),
   consoleUrl: z.string().optional(),
   isDemo: z.boolean(),

@@ -7,6 +7,7 @@
  * the login item) and saves only what took effect, so a refusal by the system is said, not hidden.
  */
 import { z } from 'zod';
+import { shownText } from '../schemas';
 import { event, messageRefFields, route, type EventSpec, type RouteSpec } from '../define';
 import { quickAskSettingsSchema } from './quick-ask';
 import { worded } from '../../messages/worded';
@@ -70,7 +71,7 @@ export type DesktopStatus = z.infer<typeof desktopStatusSchema>;
 export const connectLinkSchema = z.discriminatedUnion('ok', [
   z.object({
     ok: z.literal(true),
-    draft: z.object({ name: z.string(), baseUrl: z.string(), consoleUrl: z.string().optional() }),
+    draft: z.object({ name: shownText, baseUrl: z.string(), consoleUrl: z.string().optional() }),
     /** Things worth knowing: a key in the link was ignored, parameters not understood. */
     notes: z.array(z.string()),
   }),

@@ -8,7 +8,7 @@
  */
 import { z } from 'zod';
 import { event, ipcErrorSchema, route, type EventSpec, type RouteSpec } from '../define';
-import { boundedText as text, idSchema as id } from '../schemas';
+import { boundedText as text, idSchema as id, savedIdSchema } from '../schemas';
 import { worded, wordedIssue } from '../../messages/worded';
 
 /** At most this many inputs in one run. */
@@ -181,7 +181,11 @@ export const EMBEDDINGS_ROUTES = {
   exportEmbeddingRun: route(
     'embeddings:export',
     z.strictObject({ runId: id, format: z.enum(['json', 'csv']) }),
-    z.object({ path: z.string().optional(), rows: z.number().int().nonnegative() }),
+    z.object({
+      path: z.string().optional(),
+      savedId: savedIdSchema.optional(),
+      rows: z.number().int().nonnegative(),
+    }),
   ),
   /** Reads inputs from a .txt (one per line) or .csv (its cells) file the person opens. */
   openEmbeddingInputs: route(

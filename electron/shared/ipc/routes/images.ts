@@ -8,7 +8,7 @@
 import { z } from 'zod';
 import { IMAGE_SIZE_PATTERN } from '../../relay-requests';
 import { event, route, type EventSpec, type RouteSpec } from '../define';
-import { boundedText as text } from '../schemas';
+import { boundedText as text, savedIdSchema, shownText } from '../schemas';
 import { worded } from '../../messages/worded';
 
 /** The sizes offered as presets; any other `<width>x<height>` is allowed too. */
@@ -39,7 +39,7 @@ export const requestIdSchema = z.string().min(1).max(100);
 export const galleryImageSchema = z.object({
   id: imageIdSchema,
   /** `<hash>.<ext>`: the file's name in the gallery folder. */
-  fileName: z.string(),
+  fileName: shownText,
   /** Where the page loads it from, on the app's own origin: `/gallery/<hash>.<ext>`. */
   url: z.string(),
   mimeType: z.string(),
@@ -126,7 +126,11 @@ export const IMAGES_ROUTES = {
   saveImageAs: route(
     'images:save-as',
     z.strictObject({ id: imageIdSchema }),
-    z.object({ saved: z.boolean(), path: z.string().optional() }),
+    z.object({
+      saved: z.boolean(),
+      path: z.string().optional(),
+      savedId: savedIdSchema.optional(),
+    }),
   ),
   copyImage: route('images:copy', z.strictObject({ id: imageIdSchema }), z.null()),
   /** Starts dragging the file out of the window, to other apps. */

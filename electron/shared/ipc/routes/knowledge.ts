@@ -3,7 +3,8 @@
  * person's files, embedded through the relay, and searched by meaning.
  *
  * A knowledge base has a name, an embeddings model and the connection it embeds through. Files
- * and folders are added by paths main asks for in its own dialog (the page never names a path);
+ * and folders are added by paths main asks for in its own dialog, or by grants for a drop (the
+ * page never names a path);
  * each file is read for its text, cut into chunks that keep their place in the file, and each
  * chunk embedded. A file that cannot be read is refused with its name and the reason, and the
  * others go in.
@@ -17,7 +18,8 @@ import {
   type EventSpec,
   type RouteSpec,
 } from '../define';
-import { boundedText as text, idSchema as id } from '../schemas';
+import { grantIdSchema } from '../file-grants';
+import { boundedText as text, idSchema as id, shownText } from '../schemas';
 import { worded } from '../../messages/worded';
 
 export const KNOWLEDGE_LIMITS = {
@@ -35,7 +37,7 @@ export type KnowledgeStatus = (typeof KNOWLEDGE_STATUSES)[number];
 
 export const knowledgeBaseSchema = z.object({
   id,
-  name: z.string(),
+  name: shownText,
   model: z.string(),
   connectionId: z.string(),
   /** The connection's name, or null when it was deleted since. */
@@ -58,7 +60,7 @@ export type KnowledgeBase = z.infer<typeof knowledgeBaseSchema>;
 export const knowledgeFileSchema = z.object({
   id,
   path: z.string(),
-  name: z.string(),
+  name: shownText,
   status: z.enum(['ready', 'refused']),
   /**
    * Why it was refused (`binary`, `encrypted`, `too_large`…), and a sentence for the person: in
@@ -74,6 +76,8 @@ export const knowledgeFileSchema = z.object({
 export type KnowledgeFile = z.infer<typeof knowledgeFileSchema>;
 
 export const knowledgeSourceSchema = z.object({
+  /** What the page names to remove it (never its path). */
+  id,
   path: z.string(),
   kind: z.enum(['file', 'folder']),
 });
@@ -103,7 +107,7 @@ export const knowledgeHitSchema = z.object({
   rank: z.number().int().positive(),
   /** Cosine similarity between the question and the chunk, -1 to 1. */
   score: z.number(),
-  fileName: z.string(),
+  fileName: shownText,
   path: z.string(),
   position: chunkPositionSchema,
   text: z.string(),
@@ -132,7 +136,7 @@ export const RETRIEVAL_LIMITS = {
 export const conversationKnowledgeSchema = z.object({
   conversationId: id,
   /** In the order linked; `missing` when the base was deleted since (asking then refuses). */
-  bases: z.array(z.object({ id, name: z.string(), missing: z.boolean() })),
+  bases: z.array(z.object({ id, name: shownText, missing: z.boolean() })),
   topK: z.number().int().min(1).max(KNOWLEDGE_LIMITS.topK),
   /** Chunks scoring below it are not put in the prompt. */
   minScore: z.number().min(-1).max(1),
@@ -218,15 +222,16 @@ export const KNOWLEDGE_ROUTES = {
     z.object({ chosen: z.boolean(), added: z.number().int() }),
   ),
   /**
-   * Adds files and folders dropped on the screen, by the paths the preload's `pathForFile` gave;
-   * main looks at each on disk, and refuses by name what is neither a file nor a folder.
+   * Adds files and folders dropped on the screen, by the grants main gave the preload for them
+   * (the page names no path: see `shared/ipc/file-grants.ts`); main looks at each on disk, and
+   * refuses by name what is neither a file nor a folder.
    */
-  addKnowledgePaths: route(
-    'knowledge:add-paths',
+  addKnowledgeDropped: route(
+    'knowledge:add-dropped',
     z.strictObject({
       id,
-      paths: z
-        .array(text(4096).min(1))
+      grants: z
+        .array(grantIdSchema)
         .min(1)
         .max(KNOWLEDGE_LIMITS.droppedPaths, {
           error: worded(
@@ -238,7 +243,7 @@ export const KNOWLEDGE_ROUTES = {
     }),
     z.object({
       added: z.number().int(),
-      refused: z.array(z.object({ name: z.string(), reason: z.string(), ...messageRefFields })),
+      refused: z.array(z.object({ name: shownText, reason: z.string(), ...messageRefFields })),
     }),
   ),
   /** Shows a file of the base in the system's file manager. */
@@ -268,7 +273,7 @@ export const KNOWLEDGE_ROUTES = {
   /** Stops adding a source (the file stays on disk); its chunks go at the next indexing. */
   removeKnowledgeSource: route(
     'knowledge:remove-source',
-    z.strictObject({ id, path: text(4096) }),
+    z.strictObject({ id, sourceId: id }),
     z.null(),
   ),
   /**

@@ -14,7 +14,7 @@ import { z } from 'zod';
 import { checkTemplate } from '../../prompt-template';
 import { maxTokensSchema, temperatureSchema } from '../../relay-requests';
 import { event, messageRefFields, route, type EventSpec, type RouteSpec } from '../define';
-import { boundedText as text, idSchema as id } from '../schemas';
+import { boundedText as text, idSchema as id, savedIdSchema, shownText } from '../schemas';
 import { worded, wordedIssue } from '../../messages/worded';
 
 export const PROMPT_KINDS = ['assistant', 'snippet'] as const;
@@ -187,7 +187,7 @@ export const promptVariableSchema = z.object({
 export const promptSchema = z.object({
   id,
   kind: z.enum(PROMPT_KINDS),
-  name: z.string(),
+  name: shownText,
   icon: z.string(),
   description: z.string(),
   tags: z.array(z.string()),
@@ -214,7 +214,7 @@ export type Prompt = z.infer<typeof promptSchema>;
 
 export const promptOriginSchema = z.object({
   promptId: id.nullable(),
-  name: z.string(),
+  name: shownText,
   icon: z.string(),
 });
 export type PromptOrigin = z.infer<typeof promptOriginSchema>;
@@ -278,7 +278,12 @@ export const PROMPTS_ROUTES = {
   exportPrompts: route(
     'prompts:export',
     z.strictObject({ includeBuiltIn: z.boolean().optional() }).optional(),
-    z.object({ saved: z.boolean(), path: z.string().optional(), count: z.number().int() }),
+    z.object({
+      saved: z.boolean(),
+      path: z.string().optional(),
+      savedId: savedIdSchema.optional(),
+      count: z.number().int(),
+    }),
   ),
   /** Asks for a JSON file and adds its valid prompts; bad entries are refused by name. */
   importPrompts: route('prompts:import', z.null().optional(), promptImportResultSchema),

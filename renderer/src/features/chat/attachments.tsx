@@ -2,9 +2,10 @@
  * Files with a message: the composer's chips (attached by the button, a drop or a paste) and the
  * files listed on a sent message (open, save as).
  *
- * The page never reads a file from disk: the button asks main to open its own dialog, a dropped
- * file goes to main by its path (the preload's `pathForFile`), and only a pasted file (or a dropped
- * one that is not on disk) is handed over as the bytes the page was given.
+ * The page never reads a file from disk and never names a path: the button asks main to open its
+ * own dialog, a dropped file goes to main by the grant main gave the preload for it
+ * (`grantDroppedFiles`), and only a pasted file (or a dropped one that is not on disk) is handed
+ * over as the bytes the page was given.
  */
 import {
   useCallback,
@@ -115,18 +116,14 @@ export function useAttachmentDrafts(conversationId: string): AttachmentDrafts {
     (list: readonly File[]) => {
       if (list.length === 0) return;
       const bridge = requireBridge();
-      const paths: string[] = [];
-      const inMemory: File[] = [];
-      for (const file of list) {
-        const path = bridge.pathForFile?.(file) ?? '';
-        if (path) paths.push(path);
-        else inMemory.push(file);
-      }
       void run(async () => {
+        const granted = (await bridge.grantDroppedFiles?.(list, 'attach')) ?? list.map(() => null);
+        const grants = granted.filter((grant): grant is string => grant !== null);
+        const inMemory = list.filter((_, index) => granted[index] === null);
         const attached: AttachmentInfo[] = [];
         const refusedNow: AttachmentRefusal[] = [];
-        if (paths.length > 0) {
-          const result = await bridge.attachPaths({ paths });
+        if (grants.length > 0) {
+          const result = await bridge.attachDropped({ grants });
           attached.push(...result.attached);
           refusedNow.push(...result.refused);
         }
@@ -340,7 +337,7 @@ async function saveFile(file: AttachmentInfo) {
   try {
     const result = await requireBridge().saveAttachment({ id: file.id });
     if (result.saved && result.path)
-      showSavedToast(t('chat.attachments.saved', { name: file.name }), result.path);
+      showSavedToast(t('chat.attachments.saved', { name: file.name }), result.savedId);
   } catch (error) {
     showToast(
       t('chat.attachments.notSaved', { name: file.name, message: failureOf(error).message }),

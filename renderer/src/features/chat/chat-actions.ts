@@ -731,7 +731,7 @@ export async function exportConversations(ids: string[], format: 'markdown' | 'j
     left.length === 0
       ? saved
       : `${saved} ${t('chat.toast.filesLeftOut', { names: formatList(left) })}`,
-    result.path,
+    result.savedId,
   );
 }
 

@@ -138,22 +138,26 @@ export async function renameBase(id: string, name: string): Promise<void> {
   await requireBridge().renameKnowledgeBase({ id, name });
 }
 
-export async function removeSource(id: string, path: string): Promise<void> {
+export async function removeSource(id: string, sourceId: string): Promise<void> {
   try {
-    await requireBridge().removeKnowledgeSource({ id, path });
+    await requireBridge().removeKnowledgeSource({ id, sourceId });
   } catch (error) {
     showToast(failureOf(error).message, { tone: 'error' });
   }
 }
 
-/** Files and folders dropped on the screen: those with a path on disk go in, the rest are named. */
+/**
+ * Files and folders dropped on the screen: those on disk go in (by the grants main gave the
+ * preload for them; the page never sees a path), the rest are named.
+ */
 export async function addDropped(id: string, files: readonly File[]): Promise<void> {
   const bridge = requireBridge();
-  const paths = files.map((file) => bridge.pathForFile?.(file) ?? '').filter((p) => p !== '');
-  const unnamed = files.length - paths.length;
   try {
+    const granted = (await bridge.grantDroppedFiles?.(files, 'knowledge')) ?? [];
+    const grants = granted.filter((grant): grant is string => grant !== null);
+    const unnamed = files.length - grants.length;
     const { refused } =
-      paths.length > 0 ? await bridge.addKnowledgePaths({ id, paths }) : { refused: [] };
+      grants.length > 0 ? await bridge.addKnowledgeDropped({ id, grants }) : { refused: [] };
     const reasons = refused.map((r) => r.reason);
     if (unnamed > 0) reasons.push(t('knowledge.drop.notOnDisk', { count: unnamed }));
     if (reasons.length > 0) showToast(reasons.join(' '), { tone: 'error' });

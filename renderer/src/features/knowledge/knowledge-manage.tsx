@@ -228,7 +228,7 @@ export function SourcesAndFiles({
   base: KnowledgeBaseDetail;
   disabled: boolean;
 }) {
-  const [removing, setRemoving] = useState<string | undefined>();
+  const [removing, setRemoving] = useState<{ id: string; path: string } | undefined>();
   // The rows only while the list is open: up to 500 of them would otherwise be made, unseen,
   // each time the base is loaded again (at the end of every indexing run).
   const [filesOpen, setFilesOpen] = useState(false);
@@ -253,7 +253,7 @@ export function SourcesAndFiles({
               className="button button-small"
               disabled={disabled}
               aria-label={t('knowledge.sources.remove.label', { path: source.path })}
-              onClick={() => setRemoving(source.path)}
+              onClick={() => setRemoving({ id: source.id, path: source.path })}
             >
               {t('knowledge.sources.remove')}
             </button>
@@ -305,12 +305,12 @@ export function SourcesAndFiles({
         danger
         onCancel={() => setRemoving(undefined)}
         onConfirm={() => {
-          const path = removing;
+          const source = removing;
           setRemoving(undefined);
-          if (path !== undefined) void removeSource(base.id, path);
+          if (source !== undefined) void removeSource(base.id, source.id);
         }}
       >
-        <p className="knowledge-source-path">{removing}</p>
+        <p className="knowledge-source-path">{removing?.path}</p>
         <p>{t('knowledge.sources.remove.body')}</p>
       </ConfirmDialog>
     </div>

@@ -195,7 +195,7 @@ export async function exportLibrary(includeBuiltIn: boolean): Promise<void> {
   try {
     const result = await requireBridge().exportPrompts({ includeBuiltIn });
     if (result.saved)
-      showSavedToast(t('prompts.toast.exported', { count: result.count }), result.path);
+      showSavedToast(t('prompts.toast.exported', { count: result.count }), result.savedId);
   } catch (error) {
     showToast(failureOf(error).message, { tone: 'error' });
   }

@@ -8,6 +8,33 @@ import { errorText } from '../../../../electron/main/services/words';
 
 describe('a global shortcut', () => {
   it.each([
+    'Ctrl+V',
+    'CommandOrControl+C',
+    'Command+Shift+Z',
+    'Alt+Tab',
+    'Command+Tab',
+    'Super+Tab',
+    'Alt+`',
+    'Alt+F4',
+    'Command+Q',
+    'Ctrl+W',
+    'Command+Space',
+    'Ctrl+Alt+Delete',
+  ])('refuses %s, a chord the system and every app rely on', (input) => {
+    expect(readAccelerator(input)).toMatchObject({
+      ok: false,
+      problem: { id: 'desktop.shortcut.systemChord' },
+    });
+  });
+
+  it.each(['Ctrl+Alt+V', 'Ctrl+Alt+Space', 'Super+K', 'Ctrl+Alt+Q', 'Super+Shift+K'])(
+    'takes %s, which is no system chord',
+    (input) => {
+      expect(readAccelerator(input).ok).toBe(true);
+    },
+  );
+
+  it.each([
     ['CommandOrControl+Alt+Space', 'CommandOrControl+Alt+Space'],
     ['cmdorctrl+alt+space', 'CommandOrControl+Alt+Space'],
     ['Alt+Ctrl+Q', 'Control+Alt+Q'],

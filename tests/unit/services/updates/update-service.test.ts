@@ -5,7 +5,10 @@
  */
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { UpdateSettings, UpdateStatus } from '../../../../electron/shared/ipc/routes/updates';
-import { updateUnsupportedReason } from '../../../../electron/main/services/updates/support';
+import {
+  feedUrlOf,
+  updateUnsupportedReason,
+} from '../../../../electron/main/services/updates/support';
 import { errorText, said } from '../../../../electron/main/services/words';
 import {
   CHECK_INTERVAL_MS,
@@ -255,7 +258,38 @@ describe('which installations update themselves', () => {
     [{}, /not an AppImage or a deb or rpm package/],
     [{ packageType: 'pacman' }, /not an AppImage or a deb or rpm package/],
     [{ platform: 'win32', env: { PORTABLE_EXECUTABLE_DIR: 'C:\\x' } }, /portable version/],
+    [
+      { platform: 'win32', feedUrl: 'http://downloads.example.com/relay-desktop/' },
+      /http:\/\/downloads\.example\.com\/relay-desktop\/, which is not an https address/,
+    ],
+    [{ platform: 'darwin', feedUrl: 'ftp://downloads.example.com/' }, /not an https address/],
   ])('not %j', (facts, reason) => {
     expect(updateUnsupportedReason({ ...base, ...facts })?.english).toMatch(reason);
+  });
+
+  it('takes its feed from the build only, over https (or this computer’s own loopback)', () => {
+    const appImage = { ...base, env: { APPIMAGE: '/a/Relay.AppImage' } };
+    expect(
+      updateUnsupportedReason({ ...appImage, feedUrl: 'https://downloads.example.com/r/' }),
+    ).toBeUndefined();
+    expect(
+      updateUnsupportedReason({ ...appImage, feedUrl: 'http://127.0.0.1:8123/r/' }),
+    ).toBeUndefined();
+    // An address in the environment at run time changes nothing: the feed is the build's.
+    expect(
+      updateUnsupportedReason({
+        ...appImage,
+        env: { ...appImage.env, RELAY_UPDATE_URL: 'http://elsewhere.example/' },
+        feedUrl: 'https://downloads.example.com/r/',
+      }),
+    ).toBeUndefined();
+  });
+
+  it('reads the feed address from the app-update.yml electron-builder wrote', () => {
+    expect(
+      feedUrlOf('provider: generic\nurl: https://downloads.example.com/r/\nchannel: latest\n'),
+    ).toBe('https://downloads.example.com/r/');
+    expect(feedUrlOf("provider: generic\nurl: 'http://x.example/'\n")).toBe('http://x.example/');
+    expect(feedUrlOf('provider: github\nowner: a\nrepo: b\n')).toBeUndefined();
   });
 });
