@@ -57,6 +57,31 @@ describe('compare models', () => {
     await expect(page.finishedReplyStatus()).resolves.toBe('complete');
   });
 
+  it('continues with the chosen column’s model: the chip shows it and the next reply is its', async () => {
+    const page = await suite.connected(ChatPage);
+    await expect(page.model.inputValue()).resolves.toBe('demo-chat');
+    await page.page.getByRole('button', { name: 'Compare models…' }).click();
+    const form = page.page.getByRole('form', { name: 'Compare models' });
+    await form.getByLabel('Model of column 1').selectOption('demo-chat');
+    await form.getByLabel('Model of column 2').selectOption('demo-chat-mini');
+    await form.getByLabel('Message to compare').fill('Which is the faster model?');
+    await form.getByRole('button', { name: 'Send to all' }).click();
+
+    const columns = page.page.getByRole('region', { name: 'Replies side by side' });
+    const mini = columns.getByRole('article', { name: /^demo-chat-mini · temperature/ });
+    await expect.poll(() => mini.getAttribute('data-status'), { timeout: 20_000 }).toBe('complete');
+    await mini.getByRole('button', { name: 'Continue with this one' }).click();
+    await columns.waitFor({ state: 'detached' });
+
+    await expect.poll(() => page.model.inputValue()).toBe('demo-chat-mini');
+    await page.send('And then?');
+    await expect(page.finishedReplyStatus()).resolves.toBe('complete');
+    const last = page.lastReply().locator('.chat-message-role');
+    await expect(last.textContent()).resolves.toBe('demo-chat-mini');
+    // The smaller model's brief reply, not the structured one.
+    await expect(page.replyText()).resolves.toMatch(/^(In short|Briefly|The gist|Quick take):/);
+  });
+
   it('shows every column a message of deltas carries at once, none a frame behind the others', async () => {
     // A relay of its own for the replies: 3,000 tokens each at 2,000 a second.
     const fast = await startDemoRelay({
