@@ -129,7 +129,7 @@ describe('languages on the chat screen', () => {
     const [connection] = await suite.app.services.connections.list();
     const conversations = await suite.app.services.handlers.listConversations(undefined, SENDER);
     const models = await page.page
-      .locator('.chat-model-chip option, .chat-compare-target option')
+      .locator('.chat-model-chip option, .chat-compare-targets option')
       .allTextContents();
     const own = [connection?.name ?? '', ...conversations.map((c) => c.title), ...new Set(models)]
       .filter((name) => name !== '')
