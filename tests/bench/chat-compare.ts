@@ -24,12 +24,14 @@
  * long task. Each run opens a fresh page on a new conversation; medians of MEASURED_RUNS after a
  * warm-up.
  */
+import { writeFile } from 'node:fs/promises';
 import { availableParallelism, loadavg } from 'node:os';
 import { ChatPage } from '../e2e/pages/chat-page';
 import { withBenchSession } from './bench-session';
 import { median, round, type Benchmark, type BenchResult } from './bench';
 import {
   attributeLongTasks,
+  cpuByEvent,
   mainThreadTasks,
   startTrace,
   TASK_CATEGORIES,
@@ -56,6 +58,13 @@ const MEASURED_RUNS = Number(process.env.CHAT_COMPARE_RUNS ?? 5);
  * of CPU is printed with what ran in it (a diagnosis: the fuller trace costs some time itself).
  */
 const ATTRIBUTE = process.env.CHAT_COMPARE_ATTRIBUTE === '1';
+/**
+ * CHAT_COMPARE_PROFILE=<file.cpuprofile>: the page's JavaScript is sampled (V8's CPU profiler)
+ * during the last run and written there, to open in a browser's developer tools (a diagnosis:
+ * the profiler costs some time itself; a renderer built unminified, given by BENCH_RENDERER_DIR,
+ * keeps the functions' names).
+ */
+const PROFILE = process.env.CHAT_COMPARE_PROFILE;
 const KEY = 'sk-bench-chat-compare';
 const TAIL = 80;
 
@@ -241,13 +250,27 @@ export const chatCompare: Benchmark = {
           const done = new Promise<void>((resolve) => (finished = resolve));
           const cdp = await context.newCDPSession(page);
           const stopTrace = await startTrace(cdp, ATTRIBUTE ? undefined : TASK_CATEGORIES);
+          const profiled = PROFILE !== undefined && i === WARMUP_RUNS + MEASURED_RUNS - 1;
+          if (profiled) {
+            await cdp.send('Profiler.enable');
+            await cdp.send('Profiler.setSamplingInterval', { interval: 200 });
+            await cdp.send('Profiler.start');
+          }
           await form.getByRole('button', { name: 'Send to all' }).click();
           await done;
           await page.waitForTimeout(300);
+          if (profiled) {
+            const { profile } = await cdp.send('Profiler.stop');
+            await writeFile(PROFILE, JSON.stringify(profile));
+            console.log(`  CPU profile of the last run written to ${PROFILE}`);
+          }
           const traced = await stopTrace();
           await cdp.detach();
-          if (ATTRIBUTE)
+          if (ATTRIBUTE) {
             for (const line of attributeLongTasks(traced, 50, 'tdur')) console.log(`  ${line}`);
+            const by = cpuByEvent(traced).map(([name, ms]) => `${name} ${ms.toFixed(0)}`);
+            console.log(`  CPU by event (ms, exclusive): ${by.join(', ')}`);
+          }
           const { arrivals, commits, longWall, columns } = await page.evaluate(() => {
             const page = globalThis as unknown as PageGlobals;
             page.__benchStop?.();

@@ -80,6 +80,17 @@ describe('versions and branches', () => {
     await expect.poll(() => page.lastReply().getAttribute('data-message-id')).not.toBe(second);
     const forked = store.list().find((c) => c.forkedFrom !== null)!;
     expect(forked.title).toBe(`${conversation.title} (branch)`);
+    // In the list the branch carries a mark naming its origin, so a title cut off short of its
+    // "(branch)" still tells it from the original; the whole title shows on hover.
+    const branchRow = page.sidebar.locator(`[data-conversation-id="${forked.id}"]`);
+    await expect
+      .poll(() => branchRow.getByRole('img', { name: `Branch of ${conversation.title}` }).count())
+      .toBe(1);
+    expect(await branchRow.locator('.chat-conversation-title').getAttribute('title')).toBe(
+      forked.title,
+    );
+    const originRow = page.sidebar.locator(`[data-conversation-id="${conversation.id}"]`);
+    expect(await originRow.getByRole('img', { name: /^Branch of/ }).count()).toBe(0);
     expect(store.path(forked.id).messages.map((m) => m.content)).toEqual(
       store.path(conversation.id).messages.map((m) => m.content),
     );

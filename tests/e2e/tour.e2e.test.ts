@@ -122,7 +122,7 @@ describe.each(LEGS)('the tour in the $theme theme, in $language', (leg) => {
   async function chatNames(): Promise<string[]> {
     const conversations = await shared.app.services.handlers.listConversations(undefined, SENDER);
     const models = await page()
-      .locator('.chat-model-name, .chat-compare-target option')
+      .locator('.chat-model-name, .chat-compare-targets option')
       .allTextContents();
     return [...conversations.map((c) => c.title), ...new Set(models)];
   }

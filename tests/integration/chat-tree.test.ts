@@ -322,6 +322,40 @@ describe('compare', () => {
     expect((await app.api.getConversation({ id })).messages.at(-1)!.id).toBe(quick);
   });
 
+  it('continues with the chosen column’s model, and its temperature when the compare was over temperatures', async () => {
+    await connect();
+    const { id } = await app.api.createConversation({ model: 'demo-chat' });
+    const models = await app.api.compareMessage({
+      conversationId: id,
+      text: 'Two models',
+      targets: [{ model: 'demo-chat' }, { model: 'demo-chat-mini' }],
+    });
+    await Promise.all(models.replyIds.map((r) => app.finished(r)));
+    await app.api.continueWith({ replyId: models.replyIds[1]! });
+    let open = await app.api.getConversation({ id });
+    // The model follows the choice; the temperature, the same in both columns, stays unset.
+    expect(open.conversation).toMatchObject({ model: 'demo-chat-mini', temperature: null });
+    asked = [];
+    await exchange(id, 'next');
+    expect(asked[0]).toMatchObject({ model: 'demo-chat-mini' });
+
+    const temperatures = await app.api.compareMessage({
+      conversationId: id,
+      text: 'Two temperatures',
+      targets: [
+        { model: 'demo-chat-mini', temperature: 0.2 },
+        { model: 'demo-chat-mini', temperature: 1.5 },
+      ],
+    });
+    await Promise.all(temperatures.replyIds.map((r) => app.finished(r)));
+    await app.api.continueWith({ replyId: temperatures.replyIds[1]! });
+    open = await app.api.getConversation({ id });
+    expect(open.conversation).toMatchObject({ model: 'demo-chat-mini', temperature: 1.5 });
+    asked = [];
+    await exchange(id, 'and after');
+    expect(asked[0]).toMatchObject({ model: 'demo-chat-mini', temperature: 1.5 });
+  });
+
   it('a 429 on one column counts down there, the others go on, and it finishes after its wait', async () => {
     await connect(slowRelay);
     const { id } = await app.api.createConversation({ model: 'demo-chat' });

@@ -72,6 +72,14 @@ const PATHS = {
       <path d="M10 12v4.5" />
     </>
   ),
+  branch: (
+    <>
+      <circle cx="6" cy="4.5" r="1.5" />
+      <circle cx="6" cy="15.5" r="1.5" />
+      <circle cx="14" cy="6.5" r="1.5" />
+      <path d="M6 6v8M14 8c0 3.5-8 2.5-8 6" />
+    </>
+  ),
   more: (
     <>
       <circle cx="5" cy="10" r="1.1" />

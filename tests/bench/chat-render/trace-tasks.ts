@@ -187,3 +187,37 @@ export function mainThreadTasks(events: TraceEvent[]): { wallMs: number; cpuMs: 
   }
   return tasks.map((e) => ({ wallMs: (e.dur ?? 0) / 1000, cpuMs: (e.tdur ?? 0) / 1000 }));
 }
+
+/**
+ * The renderer main thread's CPU time by trace event, exclusive of the events nested in it (a
+ * layout forced inside a script counts as layout, not script): the top `count`, in ms.
+ */
+export function cpuByEvent(events: TraceEvent[], count = 12): Array<[string, number]> {
+  const main = events.find((e) => e.name === 'thread_name' && e.args?.name === 'CrRendererMain');
+  const onMain = events
+    .filter(
+      (e) =>
+        main && e.pid === main.pid && e.tid === main.tid && e.ph === 'X' && e.tdur !== undefined,
+    )
+    .sort((a, b) => a.ts - b.ts || (b.dur ?? 0) - (a.dur ?? 0));
+  const exclusive = new Map<string, number>();
+  const stack: Array<{ end: number; name: string; own: number }> = [];
+  const close = (until: number) => {
+    while (stack.length > 0 && stack.at(-1)!.end <= until) {
+      const done = stack.pop()!;
+      exclusive.set(done.name, (exclusive.get(done.name) ?? 0) + done.own);
+    }
+  };
+  for (const event of onMain) {
+    close(event.ts);
+    const tdur = event.tdur ?? 0;
+    const parent = stack.at(-1);
+    if (parent) parent.own -= tdur;
+    stack.push({ end: event.ts + (event.dur ?? 0), name: event.name, own: tdur });
+  }
+  close(Number.POSITIVE_INFINITY);
+  return [...exclusive.entries()]
+    .map(([name, us]): [string, number] => [name, us / 1000])
+    .sort((a, b) => b[1] - a[1])
+    .slice(0, count);
+}

@@ -376,7 +376,9 @@ export class ChatService {
 
   /**
    * "Continue with this one": the reply (and what follows it) becomes the path. Replies of its
-   * compare still being written stop here, keeping their text, as versions beside it.
+   * compare still being written stop here, keeping their text, as versions beside it. The
+   * conversation goes on with the chosen reply's model, and with its temperature when the compare
+   * was over temperatures (its replies were asked at different ones).
    */
   async continueWith(replyId: string): Promise<void> {
     const reply = this.#message(replyId);
@@ -392,6 +394,27 @@ export class ChatService {
     }
     await Promise.all(waits);
     this.#store.setLeaf(reply.conversationId, this.#store.latestLeafUnder(replyId));
+    if (reply.batchId !== undefined) this.#adoptColumn(reply);
+  }
+
+  /** The chosen column's model (and temperature, when the columns differ in it) from now on. */
+  #adoptColumn(reply: ChatMessageRecord): void {
+    const conversation = this.#conversation(reply.conversationId);
+    const columns =
+      reply.parentId === null
+        ? [reply]
+        : this.#store.children(reply.parentId).filter((m) => m.batchId === reply.batchId);
+    const temperatures = new Set(columns.map((m) => m.temperature));
+    const changes: { model?: string; temperature?: number } = {};
+    if (reply.model !== undefined && reply.model !== conversation.model)
+      changes.model = reply.model;
+    if (
+      temperatures.size > 1 &&
+      reply.temperature !== undefined &&
+      reply.temperature !== conversation.temperature
+    )
+      changes.temperature = reply.temperature;
+    if (Object.keys(changes).length > 0) this.#store.update(reply.conversationId, changes);
   }
 
   /** "Branch from here": a new conversation with a copy of the path up to the message. */

@@ -657,6 +657,16 @@ export async function compareModels(
   return sent ?? false;
 }
 
+/** What "Compare…" offers: the chat models, and the temperature a column left empty is asked at. */
+export async function compareChoices(): Promise<{ models: string[]; defaultTemperature: number }> {
+  const bridge = requireBridge();
+  const [list, settings] = await Promise.all([bridge.listModels(), bridge.getSettings()]);
+  return {
+    models: list.models.filter((m) => m.kind === 'chat').map((m) => m.id),
+    defaultTemperature: settings.chatDefaults.temperature,
+  };
+}
+
 /** "Continue with this one": the reply becomes the path; the others stay as its versions. */
 export async function continueWith(replyId: string): Promise<void> {
   await reportFailure(async () => {

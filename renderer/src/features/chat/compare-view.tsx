@@ -5,15 +5,21 @@
  * alone, and "Continue with this one" makes a reply the conversation's path (the others stay
  * reachable as its versions).
  */
-import { useEffect, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
+import { Icon } from '../../components/icon';
 import { RelayFailure } from '../../components/relay-failure';
 import { formatList, formatNumber } from '../../i18n/format';
 import { t, useT } from '../../i18n/i18n';
 import { formatCost, replyCost } from '../../lib/money';
-import { requireBridge } from '../../lib/relay-bridge';
 import { imagesWarning, type AttachmentDrafts } from './attachments';
 import { SourcesButton } from './knowledge/sources-button';
-import { compareModels, continueWith, stopReply, type CompareTarget } from './chat-actions';
+import {
+  compareChoices,
+  compareModels,
+  continueWith,
+  stopReply,
+  type CompareTarget,
+} from './chat-actions';
 import { useChatStore } from './chat-store';
 import { priceOf, useCostStore } from './cost-store';
 import type { ChatMessage, ConversationSummary } from './chat-types';
@@ -66,6 +72,45 @@ function CompareCost({ reply }: { reply: ChatMessage }) {
   );
 }
 
+/** How near its end (px) a column counts as read to the end: it follows the text from there. */
+const AT_END_PX = 24;
+
+/**
+ * A column's scroll that follows the end of its text while it streams: whenever the text grows
+ * (a resize of what it holds, seen after layout and before paint, so following costs no layout
+ * of its own) the column is scrolled to its end, unless the person scrolled up; then it stays
+ * where they read until they scroll back to the end. Returns the refs of the scroller and of what
+ * it holds.
+ */
+function useFollowedScroll(streaming: boolean) {
+  const scroller = useRef<HTMLDivElement>(null);
+  const content = useRef<HTMLDivElement>(null);
+  const following = useRef(true);
+  useEffect(() => {
+    const element = scroller.current;
+    const inner = content.current;
+    if (!element || !inner || !streaming) return;
+    let lastTop = element.scrollTop;
+    const onScroll = () => {
+      const distance = element.scrollHeight - element.scrollTop - element.clientHeight;
+      // Following only ever scrolls down: a scroll up is the person's.
+      if (distance <= AT_END_PX) following.current = true;
+      else if (element.scrollTop < lastTop - 1) following.current = false;
+      lastTop = element.scrollTop;
+    };
+    const grew = new ResizeObserver(() => {
+      if (following.current) element.scrollTop = element.scrollHeight;
+    });
+    element.addEventListener('scroll', onScroll, { passive: true });
+    grew.observe(inner);
+    return () => {
+      element.removeEventListener('scroll', onScroll);
+      grew.disconnect();
+    };
+  }, [streaming]);
+  return { scroller, content };
+}
+
 function CompareColumn({ reply }: { reply: ChatMessage }) {
   const t = useT();
   const streaming = useChatStore((s) => s.streaming[reply.id] === true);
@@ -74,6 +119,7 @@ function CompareColumn({ reply }: { reply: ChatMessage }) {
     reply.temperature === undefined
       ? model
       : t('chat.compare.withTemperature', { model, temperature: formatNumber(reply.temperature) });
+  const body = useFollowedScroll(streaming);
   return (
     <article
       className="chat-compare-column"
@@ -81,24 +127,31 @@ function CompareColumn({ reply }: { reply: ChatMessage }) {
       data-message-id={reply.id}
       data-status={streaming ? 'streaming' : reply.status}
     >
-      <header className="chat-message-head">
-        <span className="chat-message-role">{label}</span>
+      <header className="chat-message-head chat-compare-head">
+        <span className="chat-message-role" title={label}>
+          {label}
+        </span>
         {streaming && <span className="chat-badge chat-badge-live">{t('chat.writing')}</span>}
         {!streaming && reply.status === 'interrupted' && (
           <span className="chat-badge">{t('chat.stopped')}</span>
         )}
       </header>
-      <ReplyBody replyId={reply.id} content={reply.content} />
-      {streaming && <RetryCountdown replyId={reply.id} />}
-      {!streaming && reply.error && (
-        <RelayFailure
-          className="chat-reply-error"
-          failure={reply.error}
-          connection={{ name: t('chat.relay') }}
-          balanceNote={false}
-        />
-      )}
-      <footer className="chat-message-tools">
+      {/* A scrolled region reached by keyboard too (its text may hold nothing focusable). */}
+      <div className="chat-compare-body" ref={body.scroller} tabIndex={0}>
+        <div ref={body.content}>
+          <ReplyBody replyId={reply.id} content={reply.content} />
+          {streaming && <RetryCountdown replyId={reply.id} />}
+          {!streaming && reply.error && (
+            <RelayFailure
+              className="chat-reply-error"
+              failure={reply.error}
+              connection={{ name: t('chat.relay') }}
+              balanceNote={false}
+            />
+          )}
+        </div>
+      </div>
+      <footer className="chat-message-tools chat-compare-foot">
         {streaming ? (
           <button
             type="button"
@@ -160,23 +213,22 @@ export function CompareLauncher({
   const [problem, setProblem] = useState<string>();
   const waiting = useChatStore((s) => s.compare !== undefined);
   const enterSends = useChatStore((s) => s.enterSends);
+  const [defaultTemperature, setDefaultTemperature] = useState(1);
 
   useEffect(() => {
     if (!open) return;
-    void requireBridge()
-      .listModels()
-      .then(
-        (list) => {
-          const chat = list.models.filter((m) => m.kind === 'chat').map((m) => m.id);
-          setModels(chat);
-          setTargets((current) =>
-            current.length > 0
-              ? current
-              : chat.slice(0, 2).map((model) => ({ model, temperature: '' })),
-          );
-        },
-        () => setProblem(t('chat.compare.noModels')),
-      );
+    void compareChoices().then(
+      (choices) => {
+        setModels(choices.models);
+        setDefaultTemperature(choices.defaultTemperature);
+        setTargets((current) =>
+          current.length > 0
+            ? current
+            : choices.models.slice(0, 2).map((model) => ({ model, temperature: '' })),
+        );
+      },
+      () => setProblem(t('chat.compare.noModels')),
+    );
   }, [open]);
 
   if (waiting) return null;
@@ -225,77 +277,97 @@ export function CompareLauncher({
         void submit();
       }}
     >
-      <div className="chat-compare-targets">
-        {targets.map((target, index) => (
-          <div className="chat-compare-target" key={index}>
-            <select
-              className="select"
-              aria-label={t('chat.compare.columnModel', { column: formatNumber(index + 1) })}
-              value={target.model}
-              onChange={(event) =>
-                setTargets(
-                  targets.map((t, i) => (i === index ? { ...t, model: event.target.value } : t)),
-                )
-              }
-            >
-              {models.map((model) => (
-                <option key={model} value={model}>
-                  {model}
-                </option>
-              ))}
-            </select>
-            <input
-              className="input chat-compare-temperature"
-              aria-label={t('chat.compare.columnTemperature', { column: formatNumber(index + 1) })}
-              placeholder={
-                conversation.temperature === null
-                  ? t('chat.compare.defaultTemperature')
-                  : formatNumber(conversation.temperature)
-              }
-              inputMode="decimal"
-              value={target.temperature}
-              onChange={(event) =>
-                setTargets(
-                  targets.map((t, i) =>
-                    i === index ? { ...t, temperature: event.target.value } : t,
-                  ),
-                )
-              }
-            />
-            {targets.length > 2 && (
-              <button
-                type="button"
-                className="button button-small"
-                aria-label={t('chat.compare.removeColumn', { column: formatNumber(index + 1) })}
-                onClick={() => setTargets(targets.filter((_, i) => i !== index))}
-              >
-                ×
-              </button>
-            )}
-          </div>
-        ))}
-        {targets.length < MAX_COLUMNS && models.length > 0 && (
-          <button
-            type="button"
-            className="button button-small"
-            onClick={() => setTargets([...targets, { model: models[0]!, temperature: '' }])}
-          >
-            {t('chat.compare.addColumn')}
-          </button>
-        )}
-      </div>
-      <textarea
-        className="input"
-        aria-label={t('chat.compare.message')}
-        rows={2}
-        value={text}
-        onChange={(event) => setText(event.target.value)}
-        onKeyDown={(event) => {
-          if (!sendsMessage(event, enterSends)) return;
-          event.preventDefault();
-          void submit();
-        }}
-      />
+      <table className="chat-compare-targets">
+        <thead>
+          <tr>
+            <th scope="col">
+              <span className="visually-hidden">{t('chat.compare.columns')}</span>
+            </th>
+            <th scope="col">{t('chat.compare.model')}</th>
+            <th scope="col">{t('chat.compare.temperature')}</th>
+            <th scope="col">
+              <span className="visually-hidden">{t('chat.compare.remove')}</span>
+            </th>
+          </tr>
+        </thead>
+        <tbody>
+          {targets.map((target, index) => {
+            const column = formatNumber(index + 1);
+            return (
+              <tr key={index}>
+                <th scope="row" className="chat-compare-target-name">
+                  {t('chat.compare.column', { column })}
+                </th>
+                <td>
+                  <select
+                    className="select"
+                    aria-label={t('chat.compare.columnModel', { column })}
+                    value={target.model}
+                    onChange={(event) =>
+                      setTargets(
+                        targets.map((t, i) =>
+                          i === index ? { ...t, model: event.target.value } : t,
+                        ),
+                      )
+                    }
+                  >
+                    {models.map((model) => (
+                      <option key={model} value={model}>
+                        {model}
+                      </option>
+                    ))}
+                  </select>
+                </td>
+                <td>
+                  <input
+                    className="input chat-compare-temperature"
+                    aria-label={t('chat.compare.columnTemperature', { column })}
+                    placeholder={t('chat.compare.defaultTemperature', {
+                      value: formatNumber(conversation.temperature ?? defaultTemperature),
+                    })}
+                    inputMode="decimal"
+                    value={target.temperature}
+                    onChange={(event) =>
+                      setTargets(
+                        targets.map((t, i) =>
+                          i === index ? { ...t, temperature: event.target.value } : t,
+                        ),
+                      )
+                    }
+                  />
+                </td>
+                <td>
+                  {targets.length > 2 && (
+                    <button
+                      type="button"
+                      className="icon-button"
+                      aria-label={t('chat.compare.removeColumn', { column })}
+                      title={t('chat.compare.removeColumn', { column })}
+                      onClick={() => setTargets(targets.filter((_, i) => i !== index))}
+                    >
+                      <Icon name="close" />
+                    </button>
+                  )}
+                </td>
+              </tr>
+            );
+          })}
+        </tbody>
+      </table>
+      <label className="field">
+        <span className="field-label">{t('chat.compare.message')}</span>
+        <textarea
+          className="input"
+          rows={2}
+          value={text}
+          onChange={(event) => setText(event.target.value)}
+          onKeyDown={(event) => {
+            if (!sendsMessage(event, enterSends)) return;
+            event.preventDefault();
+            void submit();
+          }}
+        />
+      </label>
       {files.files.length > 0 && (
         <p className="chat-compare-files">
           {t('chat.compare.files', {
@@ -305,13 +377,23 @@ export function CompareLauncher({
         </p>
       )}
       {problem && <p className="field-error">{problem}</p>}
-      <div className="chat-message-tools">
+      <div className="chat-message-tools chat-compare-form-tools">
         <button type="submit" className="button button-small button-primary">
           {t('chat.compare.send')}
         </button>
         <button type="button" className="button button-small" onClick={() => setOpen(false)}>
           {t('chat.cancel')}
         </button>
+        {targets.length < MAX_COLUMNS && models.length > 0 && (
+          <button
+            type="button"
+            className="button button-small chat-compare-add"
+            onClick={() => setTargets([...targets, { model: models[0]!, temperature: '' }])}
+          >
+            <Icon name="plus" />
+            {t('chat.compare.addColumn')}
+          </button>
+        )}
       </div>
     </form>
   );

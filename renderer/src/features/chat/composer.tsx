@@ -71,6 +71,12 @@ export function Composer({
   useEffect(() => {
     if (streamingCount === 0) setWaitHint(false);
   }, [streamingCount]);
+  // A compare waits for its reply to be chosen: sending says so here, not as a refusal.
+  const choosing = useChatStore((s) => s.compare !== undefined);
+  const [chooseHint, setChooseHint] = useState(false);
+  useEffect(() => {
+    if (!choosing) setChooseHint(false);
+  }, [choosing]);
   const input = useRef<HTMLTextAreaElement>(null);
   const focusAsked = useChatStore((s) => s.composerFocus);
   const snippets = useSnippetInsert({ text, setText, input });
@@ -117,6 +123,10 @@ export function Composer({
   async function send() {
     if (streamingCount > 0) {
       setWaitHint(true);
+      return;
+    }
+    if (choosing) {
+      setChooseHint(true);
       return;
     }
     const read = readRequestFields({ temperature, maxTokens });
@@ -285,6 +295,11 @@ export function Composer({
       {waitHint && (
         <p className="chat-composer-hint" role="status">
           {t('chat.composer.wait')}
+        </p>
+      )}
+      {chooseHint && !waitHint && (
+        <p className="chat-composer-hint" role="status">
+          {t('chat.composer.chooseReply', { button: t('chat.compare.continueWith') })}
         </p>
       )}
     </div>

@@ -415,6 +415,16 @@ function ConversationItem({
             <Icon name="pin" />
           </span>
         )}
+        {conversation.forkedFrom && (
+          <span
+            className="chat-branch-mark"
+            role="img"
+            aria-label={t('chat.list.branchOf', { title: conversation.forkedFrom.title })}
+            title={t('chat.list.branchOf', { title: conversation.forkedFrom.title })}
+          >
+            <Icon name="branch" />
+          </span>
+        )}
         <span className="chat-conversation-title" title={conversation.title}>
           {conversation.title}
         </span>
