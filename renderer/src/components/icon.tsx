@@ -103,14 +103,6 @@ const PATHS = {
     </>
   ),
   continue: <path d="M7 5l6 5-6 5z" />,
-  branch: (
-    <>
-      <circle cx="6" cy="4.5" r="1.75" />
-      <circle cx="6" cy="15.5" r="1.75" />
-      <circle cx="14" cy="6" r="1.75" />
-      <path d="M6 6.25v7.5M14 7.75c0 3.5-8 2.5-8 6" />
-    </>
-  ),
   /** A model that reads images. */
   eye: (
     <>
