@@ -64,7 +64,7 @@ describe('compare models', () => {
 
   it('continues with the chosen column’s model: the chip shows it and the next reply is its', async () => {
     const page = await suite.connected(ChatPage);
-    await expect(page.model.inputValue()).resolves.toBe('demo-chat');
+    await expect(page.modelName()).resolves.toBe('demo-chat');
     await page.page.getByRole('button', { name: 'Compare models…' }).click();
     const form = page.page.getByRole('form', { name: 'Compare models' });
     await form.getByLabel('Model of column 1').selectOption('demo-chat');
@@ -90,7 +90,7 @@ describe('compare models', () => {
     await mini.getByRole('button', { name: 'Continue with this one' }).click();
     await columns.waitFor({ state: 'detached' });
 
-    await expect.poll(() => page.model.inputValue()).toBe('demo-chat-mini');
+    await expect.poll(() => page.modelName()).toBe('demo-chat-mini');
     await page.send('And then?');
     await expect(page.finishedReplyStatus()).resolves.toBe('complete');
     const last = page.lastReply().locator('.chat-message-role');
