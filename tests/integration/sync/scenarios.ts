@@ -289,3 +289,15 @@ export async function folderContents(root: string): Promise<Map<string, Buffer>>
   await walk(root, '');
   return out;
 }
+
+/** Every object a target holds, read through it. */
+export async function targetContents(target: SyncTarget): Promise<Map<string, Buffer>> {
+  const out = new Map<string, Buffer>();
+  for (const prefix of ['h/', 'o/', 's/', 'b/']) {
+    for (const object of (await target.list(prefix)).objects) {
+      const bytes = await target.get(object.name);
+      if (bytes !== undefined) out.set(object.name, Buffer.from(bytes));
+    }
+  }
+  return out;
+}
