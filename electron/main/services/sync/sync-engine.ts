@@ -433,7 +433,7 @@ export class SyncEngine {
       for (const stamp of heads) this.#clock.receive(stamp);
       await this.#pullLogs();
       await this.#uploadOutbox();
-      if (Number(this.#stateValue('headSeq') ?? -1) !== this.#seq()) await this.#writeHead();
+      if (this.#headOutdated()) await this.#writeHead();
       await this.#compact();
       this.#failures = 0;
       this.#finish();
@@ -514,12 +514,9 @@ export class SyncEngine {
       const known = this.#db.one<DeviceRow>('SELECT * FROM sync_devices WHERE device = ?', [
         head.d,
       ]);
-      const knownSeq = known ? (JSON.parse(known.info) as HeadObject).seq : -1;
-      if (
-        known === undefined ||
-        head.seq > knownSeq ||
-        (head.seq === knownSeq && head.snap?.id !== (JSON.parse(known.info) as HeadObject).snap?.id)
-      )
+      const previous = known === undefined ? undefined : (JSON.parse(known.info) as HeadObject);
+      // A device's heads only move on: the one stamped latest is its newest.
+      if (previous === undefined || head.seq > previous.seq || head.hlc > previous.hlc)
         this.#db.run(
           `INSERT INTO sync_devices (device, head, info, applied) VALUES (?, ?, ?, 0)
             ON CONFLICT (device) DO UPDATE SET head = excluded.head, info = excluded.info`,
@@ -1193,13 +1190,29 @@ export class SyncEngine {
     return Math.max(Number(this.#stateValue('logsFrom') ?? 1), oldest);
   }
 
-  async #writeHead(): Promise<void> {
-    const seq = this.#seq();
+  #seen(): Record<string, number> {
     const seen: Record<string, number> = {};
     for (const row of this.#db.all<{ device: string; applied: number }>(
-      'SELECT device, applied FROM sync_devices',
+      'SELECT device, applied FROM sync_devices ORDER BY device',
     ))
       if (row.device !== this.device) seen[row.device] = row.applied;
+    return seen;
+  }
+
+  /**
+   * A new head is due when this device wrote new logs, or applied other devices' logs (its head
+   * tells them, so they may delete what every device has).
+   */
+  #headOutdated(): boolean {
+    return (
+      Number(this.#stateValue('headSeq') ?? -1) !== this.#seq() ||
+      this.#stateValue('headSeen') !== JSON.stringify(this.#seen())
+    );
+  }
+
+  async #writeHead(): Promise<void> {
+    const seq = this.#seq();
+    const seen = this.#seen();
     const head: HeadObject = {
       v: 1,
       d: this.device,
@@ -1219,6 +1232,7 @@ export class SyncEngine {
       this.#setState('head', name);
       this.#setState('headSize', bytes.byteLength);
       this.#setState('headSeq', seq);
+      this.#setState('headSeen', JSON.stringify(seen));
       this.#db.run('INSERT OR IGNORE INTO sync_heads_read (name) VALUES (?)', [name]);
     });
     if (previous !== undefined && previous !== name)
