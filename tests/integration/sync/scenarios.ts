@@ -20,6 +20,8 @@ export interface Storage {
   target(): SyncTarget;
   /** Every byte the storage holds, by object, to check it holds only ciphertext. */
   contents?(): Promise<Map<string, Buffer>>;
+  /** Whether its answers carry the server's time (an HTTP Date header). */
+  tellsTime?: boolean;
 }
 
 export function syncScenarios(name: string, storage: () => Promise<Storage>): void {
@@ -133,6 +135,31 @@ export function syncScenarios(name: string, storage: () => Promise<Storage>): vo
         await syncAll(wrong, right);
         expect(right.chat.get(conversation.id)?.title).toBe('Renamed last, on the skewed clock');
         expect(visibleState(wrong)).toEqual(visibleState(right));
+      }
+    });
+
+    it('concurrent renames on a computer an hour off: the one made later in real time wins, when the storage tells the time', async (context) => {
+      if (!store.tellsTime) {
+        // A folder tells no time: there, edits made apart are ordered by each computer's own clock.
+        context.skip();
+        return;
+      }
+      for (const skew of [HOUR, -HOUR]) {
+        const wrong = await device(`skewed ${skew}`, skew);
+        const right = await device('right');
+        const conversation = right.chat.create({ title: 'Start' });
+        await syncAll(right, wrong);
+        expect(Math.abs(wrong.engine.status().clockOffsetMs + skew)).toBeLessThan(10_000);
+        // Neither has seen the other's rename: the later one, in real time, wins.
+        const first = skew > 0 ? wrong : right;
+        const second = skew > 0 ? right : wrong;
+        first.chat.update(conversation.id, { title: 'Renamed first' });
+        // A Date header tells the time to the second: edits closer than that are a coin toss.
+        await new Promise((resolve) => setTimeout(resolve, 1_100));
+        second.chat.update(conversation.id, { title: 'Renamed second' });
+        await syncAll(wrong, right);
+        expect(wrong.chat.get(conversation.id)?.title).toBe('Renamed second');
+        expect(right.chat.get(conversation.id)?.title).toBe('Renamed second');
       }
     });
 

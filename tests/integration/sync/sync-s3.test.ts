@@ -23,5 +23,5 @@ syncScenarios('S3 (s3rver)', async () => {
       accessKeyId: server.accessKeyId,
       secretAccessKey: server.secretAccessKey,
     });
-  return { target, contents: () => targetContents(target()) };
+  return { target, contents: () => targetContents(target()), tellsTime: true };
 });

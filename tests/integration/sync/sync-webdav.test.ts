@@ -18,5 +18,6 @@ syncScenarios('WebDAV (rclone serve webdav)', async () => {
   return {
     target: () => new WebdavTarget({ url, username: server.username, password: server.password }),
     contents: () => folderContents(join(server.dir, url.slice(server.url.length))),
+    tellsTime: true,
   };
 });

@@ -425,12 +425,11 @@ export class SyncEngine {
     this.#setStatus({ state: 'syncing', progress: null });
     try {
       // The heads first: a restored database learns its log numbers before it numbers new logs.
-      const heads = await this.#readHeads();
+      await this.#readHeads();
       // This device's changes are stamped before it takes in what this sync brings: they were
       // made without seeing it.
       await this.#stageFiles();
       this.#stageDirty();
-      for (const stamp of heads) this.#clock.receive(stamp);
       await this.#pullLogs();
       await this.#uploadOutbox();
       if (this.#headOutdated()) await this.#writeHead();
@@ -480,9 +479,11 @@ export class SyncEngine {
 
   // ---- reading other devices ----------------------------------------------------------------
 
-  /** Lists the heads and reads the new ones; gives their clock stamps, taken in later. */
-  async #readHeads(): Promise<string[]> {
-    const stamps: string[] = [];
+  /**
+   * Lists the heads and reads the new ones. Their clock stamps are not taken in: only the
+   * changes' own stamps are, as they are applied, so a change is stamped after what it saw.
+   */
+  async #readHeads(): Promise<void> {
     const before = this.#now().getTime();
     const listing = await this.#request(() => this.#target.list('h/'));
     this.#measureClock(listing.serverTime, before);
@@ -506,7 +507,6 @@ export class SyncEngine {
       if (opened === undefined || opened === 'refused') continue;
       const head = this.#parse(headSchema, opened, object.name);
       if (head === undefined) continue;
-      stamps.push(head.hlc);
       if (head.d === this.device) {
         await this.#ownHead(object.name, head);
         continue;
@@ -523,7 +523,6 @@ export class SyncEngine {
           [head.d, object.name, JSON.stringify(head)],
         );
     }
-    return stamps;
   }
 
   /** Applies every device's logs (or snapshot) not applied here yet, then what waited. */
@@ -556,7 +555,8 @@ export class SyncEngine {
   #measureClock(serverTime: Date | undefined, before: number): void {
     if (serverTime === undefined || Number.isNaN(serverTime.getTime())) return;
     const local = (before + this.#now().getTime()) / 2;
-    const offset = serverTime.getTime() - local;
+    // The header is cut to the second: the server's time was half a second later on average.
+    const offset = serverTime.getTime() + 500 - local;
     // The Date header has a resolution of a second: smaller differences are noise.
     const next = Math.abs(offset) < 5_000 ? 0 : Math.round(offset);
     if (next !== this.#offsetMs) {

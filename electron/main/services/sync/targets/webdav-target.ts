@@ -94,7 +94,10 @@ export class WebdavTarget implements SyncTarget {
       if (statusOf(error) === 404) {
         // The prefix's folder is made at the first upload; the root itself must be there.
         await this.#rootExists(client);
-        return { objects: [] };
+        const date = (error as { response?: { headers?: Headers } }).response?.headers?.get?.(
+          'date',
+        );
+        return date ? { objects: [], serverTime: new Date(date) } : { objects: [] };
       }
       throw this.#problem(error, this.#options.url);
     }
