@@ -12,16 +12,20 @@ afterAll(async () => {
   await server.stop();
 });
 
-syncScenarios('S3 (s3rver)', async () => {
-  const prefix = server.prefix();
-  const target = () =>
-    new S3Target({
-      endpoint: server.endpoint,
-      bucket: server.bucket,
-      region: 'us-east-1',
-      prefix,
-      accessKeyId: server.accessKeyId,
-      secretAccessKey: server.secretAccessKey,
-    });
-  return { target, contents: () => targetContents(target()), tellsTime: true };
-});
+syncScenarios(
+  'S3 (s3rver)',
+  async () => {
+    const prefix = server.prefix();
+    const target = () =>
+      new S3Target({
+        endpoint: server.endpoint,
+        bucket: server.bucket,
+        region: 'us-east-1',
+        prefix,
+        accessKeyId: server.accessKeyId,
+        secretAccessKey: server.secretAccessKey,
+      });
+    return { target, contents: () => targetContents(target()) };
+  },
+  { tellsTime: true },
+);

@@ -13,11 +13,14 @@ afterAll(async () => {
   await server.stop();
 });
 
-syncScenarios('WebDAV (rclone serve webdav)', async () => {
-  const url = await server.folder();
-  return {
-    target: () => new WebdavTarget({ url, username: server.username, password: server.password }),
-    contents: () => folderContents(join(server.dir, url.slice(server.url.length))),
-    tellsTime: true,
-  };
-});
+syncScenarios(
+  'WebDAV (rclone serve webdav)',
+  async () => {
+    const url = await server.folder();
+    return {
+      target: () => new WebdavTarget({ url, username: server.username, password: server.password }),
+      contents: () => folderContents(join(server.dir, url.slice(server.url.length))),
+    };
+  },
+  { tellsTime: true },
+);
