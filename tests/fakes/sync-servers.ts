@@ -38,7 +38,13 @@ export async function startWebdav(): Promise<RunningWebdav> {
     };
     child.stdout!.on('data', look);
     child.stderr!.on('data', look);
-    child.on('error', reject);
+    child.on('error', (error: NodeJS.ErrnoException) =>
+      reject(
+        error.code === 'ENOENT'
+          ? new Error('rclone is not installed: `npm run test:setup` installs it (Debian: rclone).')
+          : error,
+      ),
+    );
     child.on('exit', (code) => reject(new Error(`rclone exited (${code}): ${out}`)));
   });
   let count = 0;

@@ -28,7 +28,8 @@ export function syncScenarios(
   /** Whether its answers carry the server's time (an HTTP Date header); a folder's do not. */
   options: { tellsTime?: boolean } = {},
 ): void {
-  describe(`sync through ${name}`, () => {
+  // Several computers and a real server each: generous under a loaded machine.
+  describe(`sync through ${name}`, { timeout: 90_000 }, () => {
     let store: Storage;
     let devices: SyncDevice[] = [];
     let phrase: string;

@@ -6,13 +6,16 @@
 import { copyFile, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, beforeEach, expect, it } from 'vitest';
+import { afterEach, beforeEach, expect, it, vi } from 'vitest';
 import { databasePath } from '../../../electron/main/services/database';
 import { newRecoveryPhrase, type SyncKeys } from '../../../electron/main/services/sync/sync-crypto';
 import { openStorage } from '../../../electron/main/services/sync/sync-setup';
 import { FolderTarget } from '../../../electron/main/services/sync/targets/folder-target';
 import { openSyncDevice, visibleState, type SyncDevice } from '../../fakes/sync-device';
 import { TEST_COST } from './scenarios';
+
+// Several computers with scrypt-derived keys each: generous under a loaded machine.
+vi.setConfig({ testTimeout: 90_000 });
 
 let storage: string;
 let target: FolderTarget;

@@ -69,7 +69,7 @@ function s3Target(prefix: string, fetchImpl?: typeof fetch, timeoutSeconds?: num
   });
 }
 
-describe('a storage that fails', () => {
+describe('a storage that fails', { timeout: 90_000 }, () => {
   it.each([
     ['storage full (507)', { method: 'PUT', status: 507 }, 'full', 'sync.target.full'],
     ['a 401', { status: 401 }, 'auth', 'sync.target.auth'],

@@ -6,7 +6,7 @@
 import { cp, mkdtemp, readdir, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, beforeEach, expect, it } from 'vitest';
+import { afterEach, beforeEach, expect, it, vi } from 'vitest';
 import { AttachmentStore } from '../../../electron/main/services/chat/attachments';
 import { ChatStore } from '../../../electron/main/services/chat/store';
 import { databasePath, openDatabase, type Db } from '../../../electron/main/services/database';
@@ -19,6 +19,9 @@ import { openStorage } from '../../../electron/main/services/sync/sync-setup';
 import { FolderTarget } from '../../../electron/main/services/sync/targets/folder-target';
 import { openSyncDevice, visibleState } from '../../fakes/sync-device';
 import { TEST_COST } from './scenarios';
+
+// Several computers with scrypt-derived keys each: generous under a loaded machine.
+vi.setConfig({ testTimeout: 90_000 });
 
 const FIXTURE = join(import.meta.dirname, '../../fixtures/data-0.1');
 
