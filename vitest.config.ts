@@ -1,10 +1,17 @@
 import { defineConfig } from 'vitest/config';
 
+/** `npm run screenshots` sets it: the README's pictures are made by that command alone. */
+const SCREENSHOTS = process.env['RELAY_UPDATE_SCREENSHOTS'] === '1';
+
 export default defineConfig({
   test: {
     environment: 'node',
     testTimeout: 20_000,
     hookTimeout: 20_000,
+    // Two spec files at a time, whatever the machine: Vitest's default (one fewer than the
+    // processors) runs one at a time on a 2-core machine, leaving a core idle while a spec waits
+    // on the browser, the relay or a child process.
+    maxWorkers: 2,
     // The JSON report is what .ci/run counts passed, failed and skipped tests from.
     reporters: ['default', 'json'],
     outputFile: { json: 'test-results/vitest.json' },
@@ -29,7 +36,8 @@ export default defineConfig({
         },
       },
       {
-        // Builds the app and starts one Chromium, only when e2e specs are part of the run.
+        // Builds the app and starts one Chromium, only when e2e specs are part of the run. No
+        // retry: a spec that fails once is a failure to fix.
         extends: true,
         test: {
           name: 'e2e',
@@ -37,16 +45,17 @@ export default defineConfig({
           globalSetup: ['tests/e2e/harness/global-setup.ts'],
           testTimeout: 30_000,
           hookTimeout: 60_000,
-          // One more try for a spec that fails: a real browser on a shared 2-core machine has
-          // timing races a retry rides out, while a real fault fails both times. Known flaky:
-          // "embeddings … a 402 mid-run" timed out once in four runs under load (being looked into).
-          retry: 1,
+          // The spec files of a worker share its loaded modules (main's services, the harness):
+          // each file still opens its own apps, relay and browser contexts.
+          isolate: false,
         },
       },
       {
         // The reliability suite (issue 7): the whole app under faults, bad input and hostile
         // content. `npm test` runs it with reduced counts; `npm run test:reliability` sets
         // RELIABILITY_FULL=1 for the full counts and writes docs/reliability.md from the figures.
+        // It runs after the other projects, one file at a time: its figures (a watchdog's
+        // precision, memory under load) are measured with no other spec file beside it.
         extends: true,
         test: {
           name: 'reliability',
@@ -54,8 +63,26 @@ export default defineConfig({
           globalSetup: ['tests/e2e/harness/global-setup.ts'],
           testTimeout: process.env.RELIABILITY_FULL ? 900_000 : 120_000,
           hookTimeout: 120_000,
+          maxWorkers: 1,
+          sequence: { groupOrder: 1 },
         },
       },
+      // The README's pictures (docs/screenshots/), in `npm run screenshots` only: a documentation
+      // generator, not a test of the app (tests/e2e/tour.e2e.test.ts walks the same screens).
+      ...(SCREENSHOTS
+        ? [
+            {
+              extends: true as const,
+              test: {
+                name: 'screenshots',
+                include: ['tests/screenshots/**/*.screenshots.ts'],
+                globalSetup: ['tests/e2e/harness/global-setup.ts'],
+                testTimeout: 60_000,
+                hookTimeout: 60_000,
+              },
+            },
+          ]
+        : []),
     ],
   },
 });

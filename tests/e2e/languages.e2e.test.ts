@@ -1,20 +1,32 @@
 /**
- * Languages: a choice in Settings changes the shell's and Settings' words at once and is kept
- * over a reload, and the Embeddings and Images screens follow it; and the pseudo-language (every
- * letter accented, each message 40% longer) over the translated screens shows no control cut off
- * and no word that is not from the catalogues.
+ * Languages, spec by spec (the pseudo-language over every screen is the tour's,
+ * tour.e2e.test.ts):
+ *
+ * - a choice in Settings changes the shell's and Settings' words at once and is kept over a
+ *   reload; the first run, Models, Usage, Connections, Backups, Embeddings and Images follow it,
+ *   their texts built in actions included;
+ * - the chat's words (the list, the composer, a reply's tools and version switcher, errors under
+ *   the message box) change at once, numbers are written the language's way and a temperature
+ *   written with a decimal comma is read;
+ * - the prompt library (a built-in prompt the person has not edited included, started in German),
+ *   the knowledge bases and the quick ask window, which starts in the language shown and follows
+ *   a change made while it is open;
+ * - main's words in the page: a relay error is shown in the language chosen, a stored one follows
+ *   a later change of language (the page formats it from the key and values main kept), and one
+ *   kept by the previous release (English text, no key) still shows as it was written.
  */
-import { describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
-import { LANGUAGE_NAMES } from '../../electron/shared/locales';
+import { describe, expect, it } from 'vitest';
 import { e2eSuite } from './harness/suite';
+import { ChatPage } from './pages/chat-page';
 import { ConnectPage } from './pages/connect-page';
 import { cutOff } from './pages/layout';
 import { ShellPage } from './pages/shell-page';
-import { plainWords } from './pages/untranslated';
 
-const suite = e2eSuite({ relay: false });
+const suite = e2eSuite({ connectionName: 'Language relay' });
+const SENDER = { url: 'app://relay/', isMainFrame: true, webContentsId: 1 };
 
+/** The app, connected to the demo relay it offers on the first-run screen. */
 async function connected(): Promise<Page> {
   const app = await suite.openApp();
   const connect = new ConnectPage(app.page);
@@ -24,16 +36,23 @@ async function connected(): Promise<Page> {
   return app.page;
 }
 
-/** The translated parts of the shell and of Settings. */
-const SHELL_AND_SETTINGS = [
-  'nav.sidebar',
-  '.page-header',
-  'section[aria-labelledby="appearance-title"]',
-  'section[aria-labelledby="chat-defaults-title"]',
-  'section[aria-labelledby="timeouts-title"]',
-  'section[aria-labelledby="updates-title"]',
-  'section[aria-labelledby="support-log-title"]',
-];
+const ENGLISH_401 =
+  'The relay did not accept the API key (HTTP 401). Check the key and enter it again.';
+const GERMAN_401 =
+  'Das Relay hat den API-Schlüssel nicht angenommen (HTTP 401). Prüfen Sie den Schlüssel und geben Sie ihn erneut ein.';
+const FRENCH_401 =
+  'Le relais n’a pas accepté la clé d’API (HTTP 401). Vérifiez la clé et saisissez-la à nouveau.';
+
+/**
+ * Reloads the page in `locale` and opens the conversation with the failed replies again, by
+ * places rather than words (the chat screen is the navigation's first).
+ */
+async function reopenChat(page: Page, locale: string): Promise<void> {
+  await page.reload();
+  await page.locator(`html[lang="${locale}"]`).waitFor();
+  await page.locator('nav.sidebar .nav-item').first().click();
+  await page.locator('.chat-conversation-open').filter({ hasText: 'Still there?' }).first().click();
+}
 
 describe('languages', () => {
   it('changes the shell and Settings at once when another is chosen, and keeps it', async () => {
@@ -61,24 +80,6 @@ describe('languages', () => {
     await page.getByRole('combobox', { name: 'Sprache' }).selectOption('system');
     await page.getByRole('heading', { level: 1, name: 'Settings' }).waitFor();
     await page.getByRole('navigation', { name: 'Screens' }).waitFor();
-  }, 60_000);
-
-  it('shows the pseudo-language on the translated screens with nothing cut off or left out', async () => {
-    const page = await connected();
-    await suite.app.services.settings.update({ language: 'en-XA' });
-    await page.reload();
-    // The navigation's last screen is Settings, whatever its name.
-    const nav = page.locator('nav.sidebar');
-    await nav.locator('.nav-item').nth(8).click();
-    await page.locator('h1.page-title').waitFor();
-    await expect(page.locator('h1.page-title').textContent()).resolves.toMatch(/^Šéţţîñĝš·+$/);
-
-    const connection = (await suite.app.services.connections.list())[0]?.name ?? '';
-    await expect(
-      plainWords(page, SHELL_AND_SETTINGS, [connection, ...Object.values(LANGUAGE_NAMES)]),
-    ).resolves.toEqual([]);
-    expect(await cutOff(page, 'nav.sidebar')).toEqual([]);
-    expect(await cutOff(page, 'main.screen')).toEqual([]);
   }, 60_000);
 
   it('shows the first run, Models, Usage, Connections and Backups in German', async () => {
@@ -121,72 +122,6 @@ describe('languages', () => {
       .getByRole('button', { name: 'Ordner wählen …' })
       .waitFor();
   }, 60_000);
-
-  it('shows the pseudo-language on the first run, Models, Usage, Connections and Backups with nothing cut off or left out', async () => {
-    const app = await suite.openApp();
-    await suite.app.services.settings.update({ language: 'en-XA' });
-    await app.page.reload();
-    const page = app.page;
-
-    // The first-run screen: only words of the catalogues, nothing cut off.
-    await expect
-      .poll(() => page.locator('h1.welcome-title').textContent(), { timeout: 20_000 })
-      .toMatch(/^[^A-Za-z]+$/);
-    await page.locator('.restore-offer').waitFor();
-    await expect(plainWords(page, ['main.welcome'], [])).resolves.toEqual([]);
-    expect(await cutOff(page, 'main.welcome')).toEqual([]);
-
-    await page.locator('.demo-offer button').click();
-    const nav = page.locator('nav.sidebar');
-    await nav.locator('.nav-item').first().waitFor();
-    const [connection] = await suite.app.services.connections.list();
-    const own = [
-      connection?.name ?? '',
-      connection?.baseUrl ?? '',
-      connection?.consoleUrl ?? '',
-      // The end of the key, as "Key saved (…abcd)" shows it.
-      connection?.keyLast4 ?? '',
-      ...Object.values(LANGUAGE_NAMES),
-    ];
-
-    // Models: the relay's model ids and owners and the currency codes are not words to translate.
-    await nav.locator('.nav-item').nth(3).click();
-    await page.locator('.model-row').first().waitFor();
-    const relayNames = await page
-      .locator('.model-id, .model-owner, .prices-currency option')
-      .allTextContents();
-    // Longest first: "demo-chat-fast" goes whole, not as "demo-chat" and "-fast".
-    relayNames.sort((a, b) => b.length - a.length);
-    await expect(plainWords(page, ['main.screen'], [...own, ...relayNames])).resolves.toEqual([]);
-    expect(await cutOff(page, 'main.screen')).toEqual([]);
-
-    // A price form open, with a mistake said beside its field.
-    await page.locator('.model-price-unset').first().click();
-    await page.locator('.price-form button[type="submit"]').click();
-    await page.locator('.price-form .field-error').first().waitFor();
-    await expect(plainWords(page, ['.price-form'], [...own, ...relayNames])).resolves.toEqual([]);
-    expect(await cutOff(page, 'main.screen')).toEqual([]);
-
-    // Usage, before any reply.
-    await nav.locator('.nav-item').nth(6).click();
-    await page.locator('.empty-state').waitFor();
-    await expect(plainWords(page, ['main.screen'], own)).resolves.toEqual([]);
-    expect(await cutOff(page, 'main.screen')).toEqual([]);
-
-    // Connections, with the form of a new one open.
-    await nav.locator('.nav-item').nth(7).click();
-    await page.locator('.connection-card').waitFor();
-    await page.locator('.page-header .button-primary').click();
-    await page.locator('.connection-form').waitFor();
-    await expect(plainWords(page, ['main.screen'], own)).resolves.toEqual([]);
-    expect(await cutOff(page, 'main.screen')).toEqual([]);
-
-    // Settings → Backups.
-    await nav.locator('.nav-item').nth(8).click();
-    await page.locator('#backups .backup-controls').waitFor();
-    await expect(plainWords(page, ['#backups'], own)).resolves.toEqual([]);
-    expect(await cutOff(page, 'main.screen')).toEqual([]);
-  }, 90_000);
 
   it('changes the Embeddings and Images screens, and their texts built in actions, to German', async () => {
     const page = await connected();
@@ -238,75 +173,180 @@ describe('languages', () => {
     await lightbox.getByRole('button', { name: 'Prompt kopieren' }).waitFor();
     await lightbox.locator('dt', { hasText: 'Erstellt' }).waitFor();
   }, 90_000);
+});
 
-  it('shows the pseudo-language on Embeddings and Images with nothing cut off or left out', async () => {
-    const page = await connected();
-    await suite.app.services.settings.update({ language: 'en-XA' });
+describe('languages on the chat screen', () => {
+  it('speaks German once German is chosen, without a restart', async () => {
+    const page = await suite.connected(ChatPage);
+    await page.send('Where do rivers begin?');
+    await expect(page.finishedReplyStatus()).resolves.toBe('complete');
+    await page.lastReply().getByRole('button', { name: 'Regenerate' }).click();
+    await page.lastReply().getByRole('group', { name: 'Version 2 of 2' }).waitFor();
+    await expect(page.finishedReplyStatus()).resolves.toBe('complete');
+
+    // Chosen in Settings while the chat's words are already in the page: back in Chat, German.
+    await new ShellPage(page.page).open('Settings');
+    await page.page.getByRole('combobox', { name: 'Language' }).selectOption({ label: 'Deutsch' });
+    const nav = page.page.getByRole('navigation', { name: 'Bereiche' });
+    await nav.getByRole('button', { name: 'Chat', exact: true }).click();
+
+    const sidebar = page.page.getByRole('complementary', { name: 'Unterhaltungen' });
+    await sidebar.getByRole('button', { name: 'Neuer Chat' }).waitFor();
+    await expect(sidebar.getByRole('searchbox').getAttribute('placeholder')).resolves.toBe(
+      'Nachrichten durchsuchen',
+    );
+    const reply = page.page.getByRole('article', { name: 'Antwort' }).last();
+    const versions = reply.getByRole('group', { name: 'Version 2 von 2' });
+    await expect(versions.textContent()).resolves.toContain('2 / 2');
+    await versions.getByRole('button', { name: 'Vorherige Version' }).waitFor();
+    await reply.getByRole('button', { name: 'Kopieren', exact: true }).waitFor();
+    await reply.getByRole('button', { name: 'Hier abzweigen' }).waitFor();
+    await expect(reply.locator('.chat-usage').textContent()).resolves.toMatch(
+      /^\d+ \+ \d+ = \d+ Tokens$/,
+    );
+    await expect(
+      page.page.getByLabel('Tokens in dieser Unterhaltung', { exact: true }).textContent(),
+    ).resolves.toMatch(/^\d+ Tokens in dieser Unterhaltung$/);
+    const message = page.page.getByRole('textbox', { name: 'Nachricht', exact: true });
+    await expect(message.getAttribute('placeholder')).resolves.toMatch(
+      /^Nachricht \(Eingabe sendet, Umschalt\+Eingabe für neue Zeile/,
+    );
+    await page.page.getByRole('button', { name: 'Modelle vergleichen …' }).waitFor();
+
+    // An error under the message box is in German too.
+    await message.fill('');
+    await message.press('Enter');
+    await page.page.getByText('Schreiben Sie zuerst eine Nachricht.').waitFor();
+
+    // The temperature as German writes it: the placeholder's default, a refusal in German for
+    // what is no number, and 0,7 read as 0.7 and saved with the conversation.
+    await page.page.getByRole('button', { name: 'Chatoptionen', exact: true }).click();
+    await page.page.getByRole('button', { name: 'Systemprompt und Sampling …' }).click();
+    const temperature = page.page.getByLabel('Temperatur (0 bis 2)');
+    await expect(temperature.getAttribute('placeholder')).resolves.toBe('Standard: 1');
+    await temperature.fill('warm');
+    await message.fill('Und wo enden sie?');
+    await message.press('Enter');
+    await page.page
+      .getByText('Die Temperatur muss eine Zahl von 0 bis 2 sein, etwa 0,7.')
+      .waitFor();
+    await temperature.fill('0,7');
+    await message.press('Enter');
+    await expect
+      .poll(async () => {
+        const [conversation] = await suite.app.services.handlers.listConversations(
+          undefined,
+          SENDER,
+        );
+        return conversation?.temperature;
+      })
+      .toBe(0.7);
+    await expect(page.finishedReplyStatus()).resolves.toBe('complete');
+    await expect(
+      page.page.getByText('Die Temperatur muss eine Zahl von 0 bis 2 sein, etwa 0,7.').count(),
+    ).resolves.toBe(0);
+  }, 90_000);
+});
+
+describe('languages on the library, knowledge and quick ask', () => {
+  it('shows them in German, built-in prompts included, and the quick window follows a change', async () => {
+    const app = await suite.connect();
+    const page = app.page;
+    await suite.app.services.settings.update({ language: 'de' });
     await page.reload();
-    const nav = page.locator('nav.sidebar .nav-item');
-    const connection = (await suite.app.services.connections.list())[0]?.name ?? '';
-    // Intl's own words where the pseudo-language has no dates of its own ("3:05 PM").
-    const intl = ['AM', 'PM'];
+    const nav = page.getByRole('navigation', { name: 'Bereiche' });
 
-    // Embeddings, the fifth screen: a run, its table, its pictures, and the saved runs.
-    await nav.nth(4).click();
-    await page.locator('.embeddings-page').waitFor();
-    await expect
-      .poll(() => page.locator('.embeddings-page select').first().inputValue())
-      .toBe('demo-embedding');
-    const texts = ['cat', 'kitten', 'invoice', 'receipt'];
-    await page.locator('textarea.embeddings-lines').fill(texts.join('\n'));
-    await page.locator('.embeddings-input .button-primary').click();
-    await page.locator('canvas.heatmap-canvas[data-painted="true"]').waitFor({ timeout: 30_000 });
-    await page.locator('canvas.scatter-canvas[data-painted="true"]').waitFor({ timeout: 30_000 });
-    await page.locator('.embeddings-runs').waitFor();
-    const models = await page.locator('.embeddings-page select option').allTextContents();
-    await expect(
-      plainWords(
-        page,
-        [
-          '.embeddings-page .page-header',
-          '.embeddings-input',
-          '.embeddings-run-actions',
-          '.embeddings-results',
-          '.embeddings-picture',
-          '.embeddings-nearest',
-          '.embeddings-runs',
-        ],
-        [connection, ...models, ...texts, ...intl],
+    // The library: its words, and a built-in prompt in German, started in German.
+    await nav.getByRole('button', { name: 'Prompts', exact: true }).click();
+    await page.getByRole('button', { name: 'Neuer Assistent' }).waitFor();
+    const assistants = page.getByRole('region', { name: 'Assistenten' });
+    await assistants.locator('.prompt-card-name', { hasText: /^LektorMitgeliefert$/ }).waitFor();
+    await page
+      .getByRole('region', { name: 'Textbausteine' })
+      .getByRole('button', { name: 'Zusammenfassen bearbeiten' })
+      .waitFor();
+    await page.getByRole('button', { name: 'Chat mit Lektor beginnen' }).click();
+    const start = page.getByRole('dialog', { name: 'Chat mit Lektor beginnen' });
+    await expect(start.getByLabel(/^Sprache/).inputValue()).resolves.toBe('Deutsch');
+    await expect(start.locator('pre').textContent()).resolves.toMatch(/Schreibe auf Deutsch\.$/);
+    await start.getByRole('button', { name: 'Chat beginnen' }).click();
+
+    // The chat starts with the German system prompt, and its knowledge chip speaks German.
+    const chip = page.getByRole('button', { name: 'Wissensbasen', exact: true });
+    await chip.click();
+    const panel = page.getByRole('dialog', { name: 'Wissensbasen' });
+    await panel.getByText('Fragen mit', { exact: true }).waitFor();
+    await panel.getByText(/^Noch keine Wissensbasis: /).waitFor();
+    await page.keyboard.press('Escape');
+    const created = suite.app.messages.find((m) => m.channel === 'chat:create');
+    expect(created?.payload).toMatchObject({
+      title: 'Lektor',
+      systemPrompt: expect.stringMatching(
+        /^Du bist ein sorgfältiger Lektor\..*Schreibe auf Deutsch\.$/s,
       ),
-    ).resolves.toEqual([]);
-    // Nothing past the screen's edge, nor past the edge of its own card.
-    for (const column of ['main.screen', '.embeddings-input', '.embeddings-picture'])
-      expect(await cutOff(page, column), column).toEqual([]);
+    });
 
-    // Images, the sixth: the form, a Generate's outcome, the gallery and the lightbox.
-    await nav.nth(5).click();
-    await page.locator('.images-page').waitFor();
-    await expect
-      .poll(() => page.locator('.image-form select').first().inputValue())
-      .toBe('demo-image');
-    await page.locator('textarea.image-prompt').fill('a paper boat');
-    await page.locator('.image-form select').nth(1).selectOption('256x256');
-    await page.locator('.image-form .button-primary').click();
-    await page.locator('.gallery-item').first().waitFor();
-    await page.locator('.generation-outcome').waitFor();
-    const folder = (await page.locator('.gallery-folder span').first().textContent()) ?? '';
-    const imageOwn = [connection, 'demo-image', 'a paper boat', folder, ...intl];
-    await expect(
-      plainWords(
-        page,
-        ['.images-page .page-header', '.image-form', '.generation-outcome', '.gallery-header'],
-        imageOwn,
-      ),
-    ).resolves.toEqual([]);
-    expect(await cutOff(page, 'main.screen')).toEqual([]);
+    // The knowledge bases: the empty screen's words.
+    await nav.getByRole('button', { name: 'Wissen', exact: true }).click();
+    await page.getByRole('heading', { level: 1, name: 'Wissen' }).waitFor();
+    await page.getByRole('button', { name: 'Demo-Wissensbasis ausprobieren' }).waitFor();
+    await page.getByRole('heading', { name: 'Wissensbasis anlegen' }).waitFor();
 
-    await page.locator('.gallery-item').first().click();
-    await page.locator('dialog.lightbox .lightbox-actions').waitFor();
-    await expect(
-      plainWords(page, ['.image-meta dt', '.lightbox-actions', '.lightbox-close'], imageOwn),
-    ).resolves.toEqual([]);
-    expect(await cutOff(page, 'dialog.lightbox')).toEqual([]);
+    // The quick ask window starts in the language shown, and follows a change while it is open.
+    const quick = await app.openQuickWindow();
+    await quick.getByLabel('Ihre Frage').waitFor();
+    await expect(quick.locator('html').getAttribute('lang')).resolves.toBe('de');
+    await suite.app.services.settings.update({ language: 'fr' });
+    await quick.getByLabel('Votre question').waitFor();
+    await expect(quick.locator('html').getAttribute('lang')).resolves.toBe('fr');
+    await expect(quick.locator('kbd.quick-hint').textContent()).resolves.toBe('Échap');
+  }, 90_000);
+});
+
+describe('main’s messages in the person’s language', () => {
+  it('shows a relay error in German, then in French after a switch, and an old English one as written', async () => {
+    const chat = await suite.connected(ChatPage);
+    const page = chat.page;
+    // A 401 with no body: the words are the app's own, not the relay's.
+    suite.relay.setFaults({ status: 401, statusBody: 'empty' });
+    await chat.send('Still there?');
+    await expect(chat.finishedReplyStatus()).resolves.toBe('error');
+    const message = chat.replyAlert().locator('.failure-message').first();
+    await expect(message.textContent()).resolves.toBe(ENGLISH_401);
+    suite.relay.setFaults(undefined);
+
+    // German, chosen in Settings: the stored error on the reply is shown in German.
+    await new ShellPage(page).open('Settings');
+    await page.getByRole('combobox', { name: 'Language' }).selectOption({ label: 'Deutsch' });
+    await page.locator('html[lang="de"]').waitFor();
+    await page
+      .getByRole('navigation', { name: 'Bereiche' })
+      .getByRole('button', { name: 'Chat', exact: true })
+      .click();
+    await expect.poll(() => message.textContent()).toBe(GERMAN_401);
+
+    // A new failure, while German is shown, is in German from the start.
+    suite.relay.setFaults({ status: 401, statusBody: 'empty' });
+    const box = page.getByLabel('Nachricht', { exact: true });
+    await box.fill('Und jetzt?');
+    await box.press('Enter');
+    await expect(chat.finishedReplyStatus()).resolves.toBe('error');
+    await expect.poll(() => message.textContent()).toBe(GERMAN_401);
+    suite.relay.setFaults(undefined);
+
+    // Another language later: the same stored errors follow it, with no reload.
+    await suite.app.services.settings.update({ language: 'fr' });
+    await reopenChat(page, 'fr');
+    await expect.poll(() => message.textContent(), { timeout: 10_000 }).toBe(FRENCH_401);
+
+    // An error the previous release stored: its English text only, no key. It shows as written.
+    const old = 'The relay failed to answer (HTTP 500).';
+    const changed = suite.app.services.db.run(
+      "UPDATE chat_messages SET error = ? WHERE role = 'assistant' AND error IS NOT NULL",
+      [JSON.stringify({ kind: 'server_error', message: old, status: 500 })],
+    );
+    expect(changed.changes).toBe(2);
+    await reopenChat(page, 'fr');
+    await expect.poll(() => message.textContent(), { timeout: 10_000 }).toBe(old);
   }, 90_000);
 });

@@ -3,31 +3,40 @@
  * times, and checks after each kill that the file is sound, that the reply left streaming is
  * marked interrupted on the next open, and that no text committed before the kill was lost.
  *
- * CHAT_CRASH_KILLS sets how many kills (default 25).
+ * `npm test` kills 5 times; `npm run test:reliability` (RELIABILITY_FULL=1) 25 times, beside the
+ * reliability suite's own 200 (tests/reliability/crashes). CHAT_CRASH_KILLS sets another count.
  */
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdir, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { startDemoRelay, type DemoRelay } from '../../electron/demo-relay/index';
 import { ChatStore } from '../../electron/main/services/chat/store';
 import { openDatabase } from '../../electron/main/services/database';
-import { committedText, startCrashWriter } from '../fakes/chat-crash-run';
+import { bundleCrashWriter, committedText, startCrashWriter } from '../fakes/chat-crash-run';
 
 const KEY = 'sk-demo-crash-test-77aa01';
-const KILLS = Number(process.env.CHAT_CRASH_KILLS ?? 25);
+const KILLS = Number(process.env.CHAT_CRASH_KILLS ?? (process.env.RELIABILITY_FULL ? 25 : 5));
 
 let relay: DemoRelay;
 let dataDir: string;
+/** The writer bundled once (inside the repository, so its packages resolve): Node starts it faster than tsx. */
+let buildDir: string;
+let bundle: string | undefined;
 
 beforeAll(async () => {
   // About 200 tokens at 300 a second: each reply streams for well over half a second.
   relay = await startDemoRelay({ keys: [KEY], ratePerMinute: 100_000, tokensPerSecond: 300 });
   dataDir = await mkdtemp(join(tmpdir(), 'relay-desktop-crash-'));
+  const results = resolve(import.meta.dirname, '../../test-results');
+  await mkdir(results, { recursive: true });
+  buildDir = await mkdtemp(join(results, 'chat-crash-'));
+  bundle = await bundleCrashWriter(buildDir);
 });
 afterAll(async () => {
   await relay.close();
   await rm(dataDir, { recursive: true, force: true });
+  await rm(buildDir, { recursive: true, force: true });
 });
 
 it(
@@ -38,7 +47,7 @@ it(
     let killedMidStream = 0;
 
     for (let round = 0; round < KILLS; round++) {
-      const writer = await startCrashWriter(path, relay.url, KEY);
+      const writer = await startCrashWriter(path, relay.url, KEY, undefined, bundle);
       const { replyId } = writer;
 
       // Somewhere in the stream: before the first save, between saves, or near the end.

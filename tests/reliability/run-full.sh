@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # npm run test:reliability: the reliability suite at the issue's full counts, then the final
-# canary sweep, then docs/reliability.md from the figures. Inside a private D-Bus session with an
+# canary sweep, then docs/reliability.md from the figures; and the tests of `npm test` that
+# run reduced there (the chat's kills mid-stream, tests/integration/chat-crash) at their full counts. Inside a private D-Bus session with an
 # unlocked gnome-keyring (as .ci/run does), so the keychain section uses the real Secret Service.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
@@ -10,7 +11,7 @@ rm -f reliability-results/*.json
 rm -rf "${RELIABILITY_ROOT:-${TMPDIR:-/tmp}}/relay-desktop-reliability"
 export RELIABILITY_FULL=1
 
-suite='npx vitest run --project reliability && npx tsx tests/reliability/canary-sweep.ts'
+suite='npx vitest run --project reliability && npx tsx tests/reliability/canary-sweep.ts && npx vitest run --project node tests/integration/chat-crash.test.ts'
 if command -v dbus-run-session >/dev/null 2>&1 && command -v gnome-keyring-daemon >/dev/null 2>&1; then
   dbus-run-session -- bash -c '
     keyring_home=$(mktemp -d)

@@ -9,6 +9,7 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { arch, cpus, platform, release, totalmem } from 'node:os';
 import { join } from 'node:path';
+import { TEST_CHROMIUM_PATH } from '../e2e/harness/browser';
 import { REDUCED_DIR, RESULTS_DIR, type Figure, type SectionResult } from './lib/record';
 
 const ROOT = join(import.meta.dirname, '..', '..');
@@ -93,7 +94,7 @@ function load(dir: string): Map<number, SectionResult> {
 }
 
 function chromiumVersion(): string {
-  const path = process.env.RELAY_E2E_CHROMIUM ?? '/usr/bin/chromium';
+  const path = TEST_CHROMIUM_PATH;
   try {
     return execFileSync(path, ['--version'], {
       encoding: 'utf8',

@@ -11,7 +11,7 @@ import { chromium } from 'playwright-core';
 import type { TestProject } from 'vitest/node';
 import { appBuild, releaseAppBuild } from '../../boot/app-build';
 import { buildPageBridge } from './build-renderer';
-import { CHROMIUM_ARGS, CHROMIUM_PATH } from './browser';
+import { CHROMIUM_ARGS, TEST_CHROMIUM_PATH } from './browser';
 
 declare module 'vitest' {
   export interface ProvidedContext {
@@ -20,9 +20,9 @@ declare module 'vitest' {
 }
 
 export default async function setup(project: TestProject): Promise<() => Promise<void>> {
-  if (!existsSync(CHROMIUM_PATH)) {
+  if (!existsSync(TEST_CHROMIUM_PATH)) {
     throw new Error(
-      `The e2e tests drive Chromium, and there is none at ${CHROMIUM_PATH}. Run \`npm run test:setup\` once (it installs what the tests need), or set RELAY_E2E_CHROMIUM to a Chromium binary.`,
+      `The e2e tests drive Chromium, and there is none at ${TEST_CHROMIUM_PATH}. Run \`npm run test:setup\` once (it installs what the tests need), or set RELAY_E2E_CHROMIUM to a Chromium binary.`,
     );
   }
   const workDir = await mkdtemp(join(tmpdir(), 'relay-e2e-'));
@@ -37,7 +37,7 @@ export default async function setup(project: TestProject): Promise<() => Promise
   await writeFile(bridgeScript, bridge);
 
   const server = await chromium.launchServer({
-    executablePath: CHROMIUM_PATH,
+    executablePath: TEST_CHROMIUM_PATH,
     args: CHROMIUM_ARGS,
     headless: true,
   });

@@ -1,43 +1,58 @@
 /**
  * Screenshots of every screen, light and dark, with realistic content from the demo relay: the
- * README's tour shows these. Each run writes them to test-results/e2e/screenshots/; with
- * RELAY_UPDATE_SCREENSHOTS=1 (`npm run screenshots`) they are copied to docs/screenshots/ too.
+ * README's tour shows these. `npm run screenshots` (and nothing else: it is the only run that has
+ * the `screenshots` project) writes them to docs/screenshots/, and checks that each scene still
+ * renders: every picture is written, at the window's size, and shows more than one colour.
+ * `npm test` checks only that every picture the README names is there (tests/unit/docs).
  */
 import { copyFile, mkdir, readdir, writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import type { Page } from 'playwright-core';
 import sharp from 'sharp';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ScriptedDialogs } from '../fakes/chat-dialogs';
 import { FakeClock } from '../fakes/fake-clock';
 import { messageWithContext } from '../../electron/main/services/quick-ask/quick-ask-service';
 import { EVENTS } from '../../electron/shared/ipc/contract';
 import { RecordingDesktop, RecordingProxyStack } from '../fakes/recording-desktop';
 import { ScriptedUpdater } from '../fakes/scripted-updater';
-import { e2eSuite } from './harness/suite';
-import { BackupsPage } from './pages/backups-page';
-import { ChatPage } from './pages/chat-page';
-import { ConnectPage } from './pages/connect-page';
-import { EmbeddingsPage } from './pages/embeddings-page';
-import { ImagesPage } from './pages/images-page';
-import { ModelsPage } from './pages/models-page';
-import { KnowledgePage } from './pages/knowledge-page';
-import { PromptsPage } from './pages/prompts-page';
-import { QuickAskPage } from './pages/quick-ask-page';
-import { scriptedChat, SIMILARITY_PROMPT, SIMILARITY_REPLY } from './pages/scripted-chat';
-import { ShortcutsPage } from './pages/shortcuts-page';
+import { e2eSuite } from '../e2e/harness/suite';
+import { BackupsPage } from '../e2e/pages/backups-page';
+import { ChatPage } from '../e2e/pages/chat-page';
+import { ConnectPage } from '../e2e/pages/connect-page';
+import { EmbeddingsPage } from '../e2e/pages/embeddings-page';
+import { ImagesPage } from '../e2e/pages/images-page';
+import { ModelsPage } from '../e2e/pages/models-page';
+import { KnowledgePage } from '../e2e/pages/knowledge-page';
+import { PromptsPage } from '../e2e/pages/prompts-page';
+import { QuickAskPage } from '../e2e/pages/quick-ask-page';
+import { scriptedChat, SIMILARITY_PROMPT, SIMILARITY_REPLY } from '../e2e/pages/scripted-chat';
+import { ShortcutsPage } from '../e2e/pages/shortcuts-page';
 
 const ROOT = resolve(import.meta.dirname, '../..');
-const OUT = join(ROOT, 'test-results/e2e/screenshots');
 const DOCS = join(ROOT, 'docs/screenshots');
-const UPDATE = process.env['RELAY_UPDATE_SCREENSHOTS'] === '1';
 
 const suite = e2eSuite({ relay: false, scratch: true });
 
-beforeAll(async () => {
-  await mkdir(OUT, { recursive: true });
-  if (UPDATE) await mkdir(DOCS, { recursive: true });
+/** The pictures this run wrote. */
+const written = new Set<string>();
+
+beforeAll(() => mkdir(DOCS, { recursive: true }));
+
+// Every picture of the folder was taken again: none is left from an older run of the scenes.
+afterAll(async () => {
+  const inFolder = (await readdir(DOCS)).filter((name) => name.endsWith('.png'));
+  expect(inFolder.filter((name) => !written.has(name))).toEqual([]);
 });
+
+/** A picture the scene rendered: the window's size, and not one flat colour (a blank page). */
+async function expectRendered(path: string, size: { width: number; height: number }) {
+  const image = sharp(path);
+  const [{ width, height }, stats] = await Promise.all([image.metadata(), image.stats()]);
+  expect({ width, height }, path).toEqual(size);
+  const spread = Math.max(...stats.channels.map((channel) => channel.max - channel.min));
+  expect(spread, `${path} is one flat colour`).toBeGreaterThan(32);
+}
 
 const EARLIER_CHATS = [
   'Draft a friendly reminder about the unpaid March invoice',
@@ -145,9 +160,11 @@ describe.each(['light', 'dark'] as const)('screenshots in the %s theme', (theme)
     await page.evaluate(
       `document.fonts.ready.then(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))))`,
     );
-    const path = join(OUT, `${screen}-${theme}.png`);
+    const name = `${screen}-${theme}.png`;
+    const path = join(DOCS, name);
     await page.screenshot({ path, animations: 'disabled', caret: 'hide' });
-    if (UPDATE) await copyFile(path, join(DOCS, `${screen}-${theme}.png`));
+    await expectRendered(path, size);
+    written.add(name);
   }
 
   /** Scrolls the Settings section with this heading to the top of the window. */
