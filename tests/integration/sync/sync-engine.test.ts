@@ -169,3 +169,29 @@ it('refuses a damaged or foreign object by name, skips it, and applies the rest'
   // Read once: the next sync does not try them again.
   expect((await b.engine.sync()).refused).toEqual([]);
 });
+
+it('a sync cut short after its new head, before deleting the old one, leaves one head for the computer', async () => {
+  // The same storage, its deletes failing at will: a sync stopped right after it saved its new
+  // head (the way SIGKILL stops one) has not deleted the head before it yet.
+  let deletesFail = false;
+  class Cut extends FolderTarget {
+    override async delete(name: string): Promise<void> {
+      if (deletesFail) throw new Error('cut short');
+      await super.delete(name);
+    }
+  }
+  const a = await openSyncDevice({ target: new Cut(storage), keys });
+  devices.push(a);
+  write(a, 'first');
+  await a.engine.sync();
+  write(a, 'second');
+  deletesFail = true;
+  await a.engine.sync();
+  expect((await target.list('h/')).objects).toHaveLength(2);
+  deletesFail = false;
+  expect((await a.engine.sync()).problem).toBeNull();
+  expect((await target.list('h/')).objects).toHaveLength(1);
+  const b = await device();
+  await b.engine.sync();
+  expect(visibleState(b)).toEqual(visibleState(a));
+});

@@ -500,6 +500,13 @@ export class SyncEngine {
       // A head the storage keeps short (or lost) is written again.
       if (mine === undefined || (size >= 0 && mine.size !== size)) this.#setState('headSeq', -1);
     }
+    // The head before this device's newest, left by a sync cut short before it deleted it: read
+    // already, so the loop below would pass over it.
+    const replaced = this.#stateValue('headReplaced');
+    if (replaced !== undefined) {
+      if (names.has(replaced)) await this.#request(() => this.#target.delete(replaced));
+      this.#setState('headReplaced', null);
+    }
     for (const object of listing.objects) {
       if (read.has(object.name) || object.name === ownHead) continue;
       const opened = await this.#fetch('head', object.name);
@@ -1234,9 +1241,13 @@ export class SyncEngine {
       this.#setState('headSeq', seq);
       this.#setState('headSeen', JSON.stringify(seen));
       this.#db.run('INSERT OR IGNORE INTO sync_heads_read (name) VALUES (?)', [name]);
+      // Kept until it is deleted: a sync stopped before then deletes it next time.
+      if (previous !== undefined && previous !== name) this.#setState('headReplaced', previous);
     });
-    if (previous !== undefined && previous !== name)
+    if (previous !== undefined && previous !== name) {
       await this.#request(() => this.#target.delete(previous));
+      this.#setState('headReplaced', null);
+    }
   }
 
   // ---- compaction ---------------------------------------------------------------------------
