@@ -46,6 +46,9 @@ export async function startWebdav(): Promise<RunningWebdav> {
       ),
     );
     child.on('exit', (code) => reject(new Error(`rclone exited (${code}): ${out}`)));
+  }).catch(async (error: unknown) => {
+    await rm(dir, { recursive: true, force: true });
+    throw error;
   });
   let count = 0;
   return {
