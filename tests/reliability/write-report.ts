@@ -72,6 +72,11 @@ export const SECTIONS: Array<{ section: number; title: string; how: string }> = 
     title: 'Backups',
     how: 'A data folder of a heavy user (the 0.1 fixture plus 400 conversations of 20 messages; 150 for the restore rounds, which reset it each round). A Node process opens the app’s services on it and takes one backup, or restores one, and is killed with SIGKILL after a uniform random delay over 1.1× an uninterrupted run (the median of three); every other restore round is killed instead over 1.1× the stage that puts the restored data in place, counted from when the process reports that stage. Then the live data is compared row by row with before (and, for a restore, with the restored data) after the next start, and every backup whose checksum file claims verification is checked in full (checksum, integrity_check, every table’s rows against its manifest). Bad backups made from a good one; a later release simulated with one more chat migration; the schedule on a fake clock moved a minute at a time (hourly) and asleep a day at a time (daily); a full drive as a 96 KB tmpfs and as ENOSPC injected into the checksum write; a copy step that loses a row.',
   },
+  {
+    section: 12,
+    title: 'Sync',
+    how: 'Two computers with user data folders of their own syncing through a storage folder slowed to 25 ms a request. One is killed with SIGKILL at a uniform random moment of each sync while it sends a dozen new conversations (a process of its own, started again after each kill), then a new computer is killed likewise while it takes everything in; both then sync to the end and are compared conversation by conversation, message by message, with the storage checked for heads left behind. Then fast-check: random interleavings of creating, answering (under any message), renaming, pinning, deleting and restoring conversations and changing the theme on three computers, each syncing whenever the sequence says, then all syncing in a random order: every computer must end with the same conversations, trash, messages and theme.',
+  },
 ];
 
 function load(dir: string): Map<number, SectionResult> {
