@@ -56,7 +56,8 @@ const SYNONYMS: Record<string, string> = {
 /** A word reduced to what matches across forms: lower case, a plural or -ing cut, a synonym. */
 function stem(word: string): string {
   let w = word.toLowerCase();
-  if (SYNONYMS[w] !== undefined) return SYNONYMS[w];
+  const synonym = SYNONYMS[w];
+  if (synonym !== undefined) return synonym;
   if (w.length > 4 && w.endsWith('ing')) w = w.slice(0, -3);
   else if (w.length > 3 && w.endsWith('ies')) w = `${w.slice(0, -3)}y`;
   else if (w.length > 3 && w.endsWith('s') && !w.endsWith('ss')) w = w.slice(0, -1);
