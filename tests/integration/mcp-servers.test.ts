@@ -97,7 +97,7 @@ function textOf(result: Awaited<ReturnType<McpService['callTool']>>): string {
   return result.parts.map((part) => (part.type === 'text' ? part.text : '')).join('');
 }
 
-describe('server-everything over stdio', () => {
+describe('server-everything over stdio', { timeout: 60_000 }, () => {
   it('starts only when its tools are first needed, then lists and calls them', async () => {
     const service = await open();
     const server = await service.add({
@@ -194,7 +194,7 @@ describe('server-everything over stdio', () => {
   });
 });
 
-describe('server-everything over Streamable HTTP', () => {
+describe('server-everything over Streamable HTTP', { timeout: 60_000 }, () => {
   let child: ChildProcess | undefined;
   afterEach(() => {
     child?.kill('SIGKILL');
@@ -253,7 +253,7 @@ describe('server-everything over Streamable HTTP', () => {
   });
 });
 
-describe('server-filesystem on a temporary folder', () => {
+describe('server-filesystem on a temporary folder', { timeout: 60_000 }, () => {
   it('reads a file of the folder by its name', async () => {
     const service = await open();
     const { id } = await service.add({
@@ -273,7 +273,7 @@ describe('server-filesystem on a temporary folder', () => {
   });
 });
 
-describe('servers that misbehave', () => {
+describe('servers that misbehave', { timeout: 60_000 }, () => {
   it('follows a tool list that changes (tools/list_changed)', async () => {
     const service = await open();
     const { id } = await service.add({
@@ -397,7 +397,7 @@ describe('servers that misbehave', () => {
   });
 });
 
-describe('a server that keeps stopping', () => {
+describe('a server that keeps stopping', { timeout: 60_000 }, () => {
   it('is started again after waits that double, then left failed with the reason', async () => {
     const clock = new FakeClock('2026-11-28T10:00:00Z');
     const service = await open({ clock });
@@ -436,7 +436,7 @@ describe('a server that keeps stopping', () => {
   });
 });
 
-describe('importing an mcpServers file', () => {
+describe('importing an mcpServers file', { timeout: 60_000 }, () => {
   it('adds its servers through main’s dialog, secrets to the key store, bad entries by name', async () => {
     const file = join(await mkdtemp(join(tmpdir(), 'mcp-import-')), 'claude_desktop_config.json');
     await writeFile(
@@ -509,7 +509,7 @@ describe('importing an mcpServers file', () => {
   });
 });
 
-describe('why a server would not start', () => {
+describe('why a server would not start', { timeout: 60_000 }, () => {
   it('names a missing command, where it looked, and the fix', async () => {
     const service = await open();
     const { id } = await service.add({

@@ -17,31 +17,13 @@ import {
   McpError,
   type Tool,
 } from '@modelcontextprotocol/sdk/types.js';
-import type { McpDiagnosis } from '../../../shared/ipc/routes/tools';
-import { said, type Said } from '../words';
+import { said } from '../words';
+import { exitWords, McpFailure, type ProcessExit } from './failure';
 import type { LineRing } from './line-ring';
-import {
-  MessageTooLarge,
-  NotAMessage,
-  ProcessTransport,
-  type ProcessExit,
-} from './process-transport';
+import { MessageTooLarge, NotAMessage, ProcessTransport } from './process-transport';
 import type { ProcessHost } from './processes';
 import type { StoredTool } from './server-config';
 import { readToolResult, type ToolResult } from './tool-result';
-
-/** A start or a call that did not go through, with why, as the person reads it. */
-export class McpFailure extends Error {
-  override readonly name = 'McpFailure';
-  readonly diagnosis: McpDiagnosis;
-  readonly said: Said;
-
-  constructor(diagnosis: McpDiagnosis, words: Said) {
-    super(words.english);
-    this.diagnosis = diagnosis;
-    this.said = words;
-  }
-}
 
 export type ConnectionTarget =
   | {
@@ -381,11 +363,4 @@ function hostOf(url: string): string {
   } catch {
     return url;
   }
-}
-
-/** How a process ended, as a value of a message: its code, or the signal that ended it. */
-export function exitWords(exit: ProcessExit): Said {
-  if (exit.signal !== null) return said('tools.exit.signal', { signal: exit.signal });
-  if (exit.code !== null) return said('tools.exit.code', { code: exit.code });
-  return said('tools.exit.unknown');
 }

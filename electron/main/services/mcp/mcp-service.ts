@@ -15,7 +15,6 @@
  */
 import { randomUUID } from 'node:crypto';
 import { basename, join } from 'node:path';
-import { getDefaultEnvironment } from '@modelcontextprotocol/sdk/client/stdio.js';
 import type {
   McpDiagnosis,
   McpImportResult,
@@ -37,15 +36,9 @@ import { nativeText, said, type Said } from '../words';
 import { CommandSearch, installHintFor } from './command-search';
 import { readServersFile } from './import-file';
 import { LineRing } from './line-ring';
-import {
-  exitWords,
-  McpConnection,
-  McpFailure,
-  type ConnectionTarget,
-  type ToolProgress,
-} from './mcp-connection';
-import type { ProcessExit } from './process-transport';
-import type { ProcessHost } from './processes';
+import { exitWords, McpFailure, type ProcessExit } from './failure';
+import type { ConnectionTarget, McpConnection, ToolProgress } from './mcp-connection';
+import { inheritedEnvironment, type ProcessHost } from './processes';
 import {
   checkDraft,
   parseSecrets,
@@ -499,6 +492,8 @@ export class McpService {
     let connection: McpConnection | undefined;
     try {
       const target = await this.#target(server);
+      // The SDK loads with the first server that starts, not with the app.
+      const { McpConnection } = await import('./mcp-connection');
       connection = new McpConnection({
         name: server.name,
         target,
@@ -574,7 +569,7 @@ export class McpService {
         }),
       );
     }
-    const env: Record<string, string> = { ...getDefaultEnvironment() };
+    const env = inheritedEnvironment(this.#options.host);
     env.PATH = await this.#search.pathValue();
     for (const pair of server.env) env[pair.name] = valueOf(pair, secrets.env);
     return {

@@ -10,18 +10,14 @@ import type { ChildProcess } from 'node:child_process';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { deserializeMessage, serializeMessage } from '@modelcontextprotocol/sdk/shared/stdio.js';
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
-import { type LineRing } from './line-ring';
+import type { ProcessExit } from './failure';
+import type { LineRing } from './line-ring';
 import type { ProcessHost } from './processes';
 
 /** One message (one line of stdout) larger than this ends the connection. */
 export const MAX_MESSAGE_BYTES = 64 * 1024 * 1024;
 /** How long a server has to end after SIGTERM before its group is killed. */
 export const STOP_GRACE_MS = 2000;
-
-export interface ProcessExit {
-  code: number | null;
-  signal: string | null;
-}
 
 export interface ProcessTransportOptions {
   host: ProcessHost;

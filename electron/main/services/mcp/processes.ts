@@ -108,3 +108,52 @@ export function nodeProcessHost(): ProcessHost {
     },
   };
 }
+
+/**
+ * What a server inherits from the app's environment: what a program needs to find the person's
+ * home, temp folder and terminal, nothing else (the app's own variables stay with it). Its PATH
+ * and its own variables are added on top.
+ */
+const INHERITED_WINDOWS = [
+  'APPDATA',
+  'HOMEDRIVE',
+  'HOMEPATH',
+  'LOCALAPPDATA',
+  'PROGRAMFILES',
+  'ProgramFiles',
+  'PROCESSOR_ARCHITECTURE',
+  'SYSTEMDRIVE',
+  'SYSTEMROOT',
+  'SystemRoot',
+  'TEMP',
+  'TMP',
+  'USERNAME',
+  'USERPROFILE',
+  'PATHEXT',
+  'COMSPEC',
+  'ComSpec',
+];
+const INHERITED_POSIX = [
+  'HOME',
+  'LOGNAME',
+  'USER',
+  'SHELL',
+  'TERM',
+  'TMPDIR',
+  'LANG',
+  'LC_ALL',
+  'LC_CTYPE',
+];
+
+export function inheritedEnvironment(
+  host: Pick<ProcessHost, 'env' | 'platform'>,
+): Record<string, string> {
+  const names = host.platform === 'win32' ? INHERITED_WINDOWS : INHERITED_POSIX;
+  const env: Record<string, string> = {};
+  for (const name of names) {
+    const value = host.env[name];
+    // A value that starts like a shell function definition is not passed on.
+    if (value !== undefined && !value.startsWith('()')) env[name] = value;
+  }
+  return env;
+}
