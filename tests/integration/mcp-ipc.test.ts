@@ -3,7 +3,7 @@
  * screen can do, with every event checked against the contract and no secret value ever crossing
  * to the page; and an app that quits leaves no server process behind.
  */
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -14,11 +14,13 @@ import { createRouter, trustedSender } from '../../electron/main/ipc/router';
 import { MemorySecretStore } from '../../electron/main/services/secret-store';
 import { createBridge } from '../../electron/shared/ipc/bridge';
 import { EVENTS, ROUTES } from '../../electron/shared/ipc/contract';
+import { ScriptedDialogs } from '../fakes/chat-dialogs';
 import { checkedEvents } from '../fakes/contract-events';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 const EVERYTHING = join(root, 'node_modules/@modelcontextprotocol/server-everything/dist/index.js');
 const MISBEHAVING = join(root, 'tests/fixtures/mcp/misbehaving-server.mjs');
+const MARKED = join(root, 'tests/fixtures/mcp/marked-server.mjs');
 const SECRET = 'mcp-secret-canary-5c1d09';
 const sender = { url: 'app://relay/index.html', isMainFrame: true, webContentsId: 1 };
 
@@ -26,6 +28,8 @@ let dataDir: string;
 let services: AppServices | undefined;
 let router: ReturnType<typeof createRouter> | undefined;
 let chosen: string[] = [];
+/** Main's own questions (running a local server): each answered from the queue, else Cancel. */
+let scripted = new ScriptedDialogs();
 const crossed: string[] = [];
 const events: Array<{ channel: string; payload: unknown }> = [];
 
@@ -40,6 +44,7 @@ async function open() {
     dialogs: {
       chooseSavePath: async () => undefined,
       chooseOpenPaths: async () => chosen,
+      confirm: (question) => scripted.confirm(question),
     },
     version: '9.9.9',
     platform: 'test',
@@ -79,6 +84,7 @@ beforeEach(async () => {
   crossed.length = 0;
   events.length = 0;
   chosen = [];
+  scripted = new ScriptedDialogs();
 });
 afterEach(async () => {
   await services?.close();
@@ -104,6 +110,7 @@ describe('the tools routes', { timeout: 60_000 }, () => {
     expect(await api.listMcpServers()).toHaveLength(1);
     expect(services?.mcp.pidOf(added.id)).toBeUndefined();
 
+    scripted.confirmAnswers.push(true);
     const tested = await api.testMcpServer({ id: added.id });
     expect(tested).toMatchObject({
       ok: true,
@@ -220,8 +227,143 @@ describe('the tools routes', { timeout: 60_000 }, () => {
     });
     for (const message of crossed) expect(message).not.toContain(SECRET);
     expect(await readFile(join(dataDir, 'mcp-servers.json'), 'utf8')).not.toContain(SECRET);
+    // An imported command line is asked about at its first start like any other.
+    const [imported] = await api.listMcpServers();
+    scripted.confirmAnswers.push(false);
+    expect((await api.testMcpServer({ id: imported!.id })).problem?.diagnosis).toBe('not_allowed');
+    expect(scripted.confirmRequests.map((q) => q.message)).toEqual([
+      'Run “tools” on this computer?',
+    ]);
   });
 });
+
+describe(
+  'a local server runs only when the person said so in main’s dialog',
+  { timeout: 60_000 },
+  () => {
+    it('asks with the command line shown; Cancel starts nothing, Run starts it, a change asks again', async () => {
+      const marker = join(dataDir, 'started.txt');
+      const api = await open();
+      // What a hostile page could send: any command, any arguments, any environment.
+      const added = await api.addMcpServer({
+        name: 'Marked',
+        transport: 'stdio',
+        command: 'node',
+        args: [MARKED, 'stdio'],
+        env: [
+          { name: 'MARKER_FILE', value: marker },
+          { name: 'API_KEY', value: SECRET, secret: true },
+        ],
+      });
+
+      // Cancel (also what Enter and Escape choose): nothing runs, and the server says why.
+      scripted.confirmAnswers.push(false);
+      const refused = await api.testMcpServer({ id: added.id });
+      expect(refused).toMatchObject({
+        ok: false,
+        problem: { diagnosis: 'not_allowed', messageId: 'tools.start.notAllowed' },
+      });
+      expect(existsSync(marker)).toBe(false);
+      expect(services?.mcp.pidOf(added.id)).toBeUndefined();
+      expect(scripted.confirmRequests).toHaveLength(1);
+      const [question] = scripted.confirmRequests;
+      expect(question?.message).toContain('Marked');
+      expect(question?.detail).toContain(`${MARKED} stdio`);
+      expect(question?.detail).toContain('MARKER_FILE');
+      expect(question?.detail).toContain('API_KEY');
+      expect(question?.detail).not.toContain(SECRET);
+      expect(question?.confirmLabel).toBe('Run');
+      const [stopped] = await api.listMcpServers();
+      expect(stopped).toMatchObject({
+        state: 'stopped',
+        problem: { diagnosis: 'not_allowed', messageId: 'tools.start.notAllowed' },
+      });
+      // The chat's tool loop asks the same way, and is refused the same way.
+      scripted.confirmAnswers.push(false);
+      expect(await services!.mcp.offeredTools([added.id])).toEqual([]);
+      expect(scripted.confirmRequests).toHaveLength(2);
+      expect(existsSync(marker)).toBe(false);
+
+      // Run: it starts, and the yes is remembered for this command line.
+      scripted.confirmAnswers.push(true);
+      const allowed = await api.testMcpServer({ id: added.id });
+      expect(allowed).toMatchObject({ ok: true, problem: null });
+      expect(existsSync(marker)).toBe(true);
+      expect(await readFile(join(dataDir, 'mcp-servers.json'), 'utf8')).not.toContain(SECRET);
+      expect((await api.testMcpServer({ id: added.id })).ok).toBe(true);
+      expect(scripted.confirmRequests).toHaveLength(3);
+      // A new name is the same command line: no question.
+      await api.updateMcpServer({
+        id: added.id,
+        draft: {
+          name: 'Marked again',
+          transport: 'stdio',
+          command: 'node',
+          args: [MARKED, 'stdio'],
+          env: [
+            { name: 'MARKER_FILE', value: marker },
+            { name: 'API_KEY', secret: true },
+          ],
+        },
+      });
+      expect((await api.testMcpServer({ id: added.id })).ok).toBe(true);
+      expect(scripted.confirmRequests).toHaveLength(3);
+
+      // A new secret value is a new environment: asked again (Run this time).
+      await api.updateMcpServer({
+        id: added.id,
+        draft: {
+          name: 'Marked again',
+          transport: 'stdio',
+          command: 'node',
+          args: [MARKED, 'stdio'],
+          env: [
+            { name: 'MARKER_FILE', value: marker },
+            { name: 'API_KEY', value: `${SECRET}-2`, secret: true },
+          ],
+        },
+      });
+      scripted.confirmAnswers.push(true);
+      expect((await api.testMcpServer({ id: added.id })).ok).toBe(true);
+      expect(scripted.confirmRequests).toHaveLength(4);
+
+      // The page changes the arguments: the next start asks again, and a Cancel starts nothing.
+      await rm(marker);
+      await api.updateMcpServer({
+        id: added.id,
+        draft: {
+          name: 'Marked again',
+          transport: 'stdio',
+          command: 'node',
+          args: [MARKED, 'stdio', '--changed'],
+          env: [
+            { name: 'MARKER_FILE', value: marker },
+            { name: 'API_KEY', secret: true },
+          ],
+        },
+      });
+      scripted.confirmAnswers.push(false);
+      expect((await api.testMcpServer({ id: added.id })).problem?.diagnosis).toBe('not_allowed');
+      expect(scripted.confirmRequests).toHaveLength(5);
+      expect(scripted.confirmRequests[4]?.detail).toContain(`${MARKED} stdio --changed`);
+      expect(existsSync(marker)).toBe(false);
+
+      for (const message of crossed) expect(message).not.toContain(SECRET);
+    });
+
+    it('needs no question for a remote server: nothing runs on this computer', async () => {
+      const api = await open();
+      const remote = await api.addMcpServer({
+        name: 'Remote',
+        transport: 'http',
+        url: 'http://127.0.0.1:9/mcp',
+      });
+      const tested = await api.testMcpServer({ id: remote.id });
+      expect(tested.problem?.diagnosis).toBe('unreachable');
+      expect(scripted.confirmRequests).toEqual([]);
+    });
+  },
+);
 
 describe('quitting', { timeout: 60_000 }, () => {
   it('ends every server the app started, with the processes they started', async () => {
@@ -234,6 +376,7 @@ describe('quitting', { timeout: 60_000 }, () => {
       args: [MISBEHAVING, 'spawn-child'],
       env: [{ name: 'MCP_TEST_PID_FILE', value: pidFile }],
     });
+    scripted.confirmAnswers.push(true);
     // The chat's tool loop starts it when it offers its tools.
     const offered = await services!.mcp.offeredTools([id]);
     expect(offered.map((t) => t.functionName)).toContain('hang');

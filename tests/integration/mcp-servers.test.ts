@@ -58,6 +58,8 @@ async function open(options: Partial<McpServiceOptions> = {}): Promise<McpServic
     timeouts: { startMs: 30_000, callMs: 30_000 },
     loginShellTimeoutMs: 2000,
     onServerChanged: (summary) => events.push(summary),
+    // The person chose Run in main's dialog for every command line these tests start.
+    dialogs: { chooseOpenPaths: async () => [], confirm: async () => true },
     ...options,
   });
   services.push(service);
@@ -461,7 +463,10 @@ describe('importing an mcpServers file', { timeout: 60_000 }, () => {
     const asked: unknown[] = [];
     const service = await open({
       secrets,
-      dialogs: { chooseOpenPaths: async (options) => (asked.push(options), [file]) },
+      dialogs: {
+        chooseOpenPaths: async (options) => (asked.push(options), [file]),
+        confirm: async () => true,
+      },
     });
     const result = await service.importFromFile();
     expect(asked).toEqual([

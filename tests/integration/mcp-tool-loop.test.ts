@@ -51,6 +51,8 @@ beforeAll(async () => {
     appVersion: '0.1.0',
     timeouts: { startMs: 30_000, callMs: 30_000 },
     loginShellTimeoutMs: 2000,
+    // The person chose Run in main's dialog for the server's command line.
+    dialogs: { chooseOpenPaths: async () => [], confirm: async () => true },
   });
   serverId = (
     await mcp.add({

@@ -9,11 +9,13 @@
  * - Its tool list follows `notifications/tools/list_changed`, and is kept between starts, so the
  *   Tools screen and the token count never need a start.
  * - Its commands are found as the person's terminal finds them (`command-search.ts`).
+ * - A local server's command line runs only once the person chose Run in main's own dialog, which
+ *   shows it (`launch-question.ts`); the page, which describes servers, can never say yes for them.
  *
  * The chat's tool loop uses `offeredTools` (the tools to send with a request, named for the model)
  * and `callTool` (run one, with a signal, a time limit and progress), then `resultForModel`.
  */
-import { randomUUID } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
 import { basename, join } from 'node:path';
 import type {
   McpDiagnosis,
@@ -35,6 +37,7 @@ import type { SecretStore } from '../secret-store';
 import { nativeText, said, type Said } from '../words';
 import { CommandSearch, installHintFor } from './command-search';
 import { readServersFile } from './import-file';
+import { launchFingerprint, launchQuestion } from './launch-question';
 import { LineRing } from './line-ring';
 import { exitWords, McpFailure, type ProcessExit } from './failure';
 import type { ConnectionTarget, McpConnection, ToolProgress } from './mcp-connection';
@@ -59,6 +62,8 @@ export const MAX_CRASHES = 5;
 /** A server that ran this long before it stopped starts its count of stops afresh. */
 export const STABLE_AFTER_MS = 60_000;
 export const RESTART_MAX_DELAY_MS = 30_000;
+/** The key store entry of the key the fingerprints of allowed command lines are made with. */
+export const LAUNCH_KEY_ACCOUNT = 'mcp-launch-key';
 /** An import file larger than this is refused before it is read. */
 export const MAX_IMPORT_BYTES = 1024 * 1024;
 
@@ -84,7 +89,11 @@ export interface McpServiceOptions {
   /** For remote servers (Electron's net.fetch in the app: the system's proxy and certificates). */
   fetch?: (url: string | URL, init?: RequestInit) => Promise<Response>;
   clock?: Clock;
-  dialogs?: Pick<Dialogs, 'chooseOpenPaths'>;
+  /**
+   * The import file's dialog, and the question a local server's command line runs only after
+   * (without `confirm`, no local server starts).
+   */
+  dialogs?: Pick<Dialogs, 'chooseOpenPaths' | 'confirm'>;
   /** Reads the chosen import file (the project's regular-file reader). */
   readFile?: (path: string, maxBytes: number) => Promise<RegularFileRead>;
   appVersion?: string;
@@ -157,6 +166,7 @@ export class McpService {
   #queue: Promise<unknown> = Promise.resolve();
   readonly #runtimes = new Map<string, Runtime>();
   readonly #secretCache = new Map<string, ServerSecrets>();
+  #launchKey: Promise<Buffer> | undefined;
   /** Every local server process running now, to end at exit whatever happens. */
   readonly #pids = new Set<number>();
   readonly #killAtExit = () => {
@@ -492,6 +502,7 @@ export class McpService {
     let connection: McpConnection | undefined;
     try {
       const target = await this.#target(server);
+      if (target.transport === 'stdio') await this.#allowLaunch(server, target);
       // The SDK loads with the first server that starts, not with the app.
       const { McpConnection } = await import('./mcp-connection');
       connection = new McpConnection({
@@ -528,7 +539,8 @@ export class McpService {
                 detail: String((error as Error)?.message ?? error),
               }),
             );
-      runtime.state = 'failed';
+      // Not allowed to run is the person's answer, not a fault: the server is stopped.
+      runtime.state = failure.diagnosis === 'not_allowed' ? 'stopped' : 'failed';
       runtime.problem = failure;
       runtime.connection = undefined;
       runtime.stderr.note(`[app] ${failure.message}`);
@@ -579,6 +591,57 @@ export class McpService {
       env,
       cwd: this.#options.host.homedir,
     };
+  }
+
+  /**
+   * Goes ahead only with a command line the person allowed: the one they last chose Run for, or,
+   * asked now in main's dialog (its name, the command line, the names of the variables it sets),
+   * Run; their yes is kept for this command line. Cancel, or no one to ask, refuses the start.
+   */
+  async #allowLaunch(
+    server: StoredServer,
+    target: Extract<ConnectionTarget, { transport: 'stdio' }>,
+  ): Promise<void> {
+    const secrets = await this.#secrets(server.id);
+    const env = server.env.map((pair): [string, string] => [
+      pair.name,
+      pair.secret ? (secrets.env[pair.name] ?? '') : (pair.value ?? ''),
+    ]);
+    const fingerprint = launchFingerprint(await this.#launchKeyValue(), {
+      command: target.command,
+      args: target.args,
+      env,
+    });
+    if (server.launchAllowed === fingerprint) return;
+    const question = launchQuestion({
+      name: server.name,
+      command: target.command,
+      args: target.args,
+      envNames: server.env.map((pair) => pair.name),
+    });
+    const allowed = (await this.#options.dialogs?.confirm?.(question)) ?? false;
+    if (!allowed)
+      throw new McpFailure('not_allowed', said('tools.start.notAllowed', { name: server.name }));
+    await this.#mutate(async (file) => {
+      const found = file.servers.find((s) => s.id === server.id);
+      if (found) found.launchAllowed = fingerprint;
+    });
+  }
+
+  /**
+   * The key of this install for the fingerprints of allowed command lines, made at first use and
+   * kept in the key store; where it cannot be kept, one for this session (asked again next time).
+   */
+  #launchKeyValue(): Promise<Buffer> {
+    this.#launchKey ??= (async () => {
+      const store = this.#options.secrets;
+      const saved = await store.get(LAUNCH_KEY_ACCOUNT).catch(() => undefined);
+      if (saved !== undefined && saved.length >= 32) return Buffer.from(saved, 'base64');
+      const made = randomBytes(32);
+      await store.set(LAUNCH_KEY_ACCOUNT, made.toString('base64')).catch(() => undefined);
+      return made;
+    })();
+    return this.#launchKey;
   }
 
   /** A running server stopped by itself: start it again after a wait, or give up. */
@@ -772,11 +835,13 @@ export class McpService {
     saved: ServerSecrets,
   ): { server: StoredServer; secrets: ServerSecrets } {
     const secrets: ServerSecrets = { env: {}, headers: {} };
+    let newSecretValue = false;
     const store = (pairs: CheckedDraft['env'], kind: 'env' | 'headers') =>
       pairs.map((pair) => {
         if (!pair.secret) return { name: pair.name, secret: false, value: pair.value ?? '' };
         const value = pair.value ?? saved[kind][pair.name];
         if (value !== undefined) secrets[kind][pair.name] = value;
+        if (kind === 'env' && value !== saved.env[pair.name]) newSecretValue = true;
         return { name: pair.name, secret: true };
       });
     const server: StoredServer = {
@@ -800,6 +865,11 @@ export class McpService {
       current.url === server.url;
     if (same && current.tools) server.tools = current.tools;
     if (same && current.serverInfo) server.serverInfo = current.serverInfo;
+    // A changed command line runs only once the person allows it again (a new secret value
+    // changes the fingerprint, so it asks again too).
+    const sameLaunch =
+      same && JSON.stringify(current.env) === JSON.stringify(server.env) && !newSecretValue;
+    if (sameLaunch && current.launchAllowed) server.launchAllowed = current.launchAllowed;
     return { server, secrets };
   }
 

@@ -51,6 +51,11 @@ export const storedServerSchema = z.object({
   /** The tools as last listed, so the screen and the token count need no start. */
   tools: z.array(storedToolSchema).optional(),
   serverInfo: z.object({ name: z.string(), version: z.string() }).optional(),
+  /**
+   * The fingerprint of the command line the person allowed to run in main's dialog (local
+   * servers); absent, or not the command line's, until they allow it.
+   */
+  launchAllowed: z.string().optional(),
   createdAt: z.string(),
   updatedAt: z.string(),
 });

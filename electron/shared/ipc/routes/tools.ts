@@ -59,6 +59,8 @@ export const MCP_DIAGNOSES = [
   'crashed',
   /** Its settings cannot be used (a secret value missing from the key store). */
   'config',
+  /** The person did not allow its command line to run (main's dialog, Cancel). */
+  'not_allowed',
   'other',
 ] as const;
 export type McpDiagnosis = (typeof MCP_DIAGNOSES)[number];
