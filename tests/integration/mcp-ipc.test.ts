@@ -12,10 +12,10 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createAppServices, type AppServices } from '../../electron/main/app-services';
 import { createRouter, trustedSender } from '../../electron/main/ipc/router';
 import { MemorySecretStore } from '../../electron/main/services/secret-store';
-import { createBridge } from '../../electron/shared/ipc/bridge';
-import { EVENTS, ROUTES } from '../../electron/shared/ipc/contract';
+import { ROUTES } from '../../electron/shared/ipc/contract';
 import { ScriptedDialogs } from '../fakes/chat-dialogs';
 import { checkedEvents } from '../fakes/contract-events';
+import { pageBridge } from '../fakes/page-bridge';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 const EVERYTHING = join(root, 'node_modules/@modelcontextprotocol/server-everything/dist/index.js');
@@ -53,9 +53,7 @@ async function open() {
     isTrustedSender: trustedSender(['app://relay'], () => [1]),
   });
   router = opened;
-  return createBridge(
-    ROUTES,
-    EVENTS,
+  return pageBridge(
     async (channel, payload) => {
       const result = await opened.dispatch(channel, payload, sender);
       crossed.push(JSON.stringify(result));
