@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Installs what `npm test` needs besides npm packages, and says what it did: on Linux, Debian's
 # Chromium headless shell (the e2e and reliability tests drive it; see tests/e2e/harness/browser.ts),
-# Chromium (the benchmarks drive it), gnome-keyring (the Secret Service behind the
-# OS keychain) and D-Bus (the session bus the keyring talks over). Run once on a fresh machine:
+# Chromium (the benchmarks drive it), gnome-keyring (the Secret Service behind the OS keychain),
+# D-Bus (the session bus the keyring talks over) and rclone (the sync tests' WebDAV server,
+# `rclone serve webdav`). Run once on a fresh machine:
 # `npm run test:setup`. `.ci/run` runs it too.
 set -euo pipefail
 
@@ -16,9 +17,10 @@ command -v chromium >/dev/null 2>&1 || missing+=(chromium)
 command -v chromium-headless-shell >/dev/null 2>&1 || missing+=(chromium-headless-shell)
 command -v gnome-keyring-daemon >/dev/null 2>&1 || missing+=(gnome-keyring)
 command -v dbus-run-session >/dev/null 2>&1 || missing+=(dbus dbus-x11)
+command -v rclone >/dev/null 2>&1 || missing+=(rclone)
 
 if ((${#missing[@]} == 0)); then
-  echo 'The tests have what they need: chromium, chromium-headless-shell, gnome-keyring and dbus are installed.'
+  echo 'The tests have what they need: chromium, chromium-headless-shell, gnome-keyring, dbus and rclone are installed.'
   exit 0
 fi
 

@@ -10,16 +10,21 @@ import { readContentParts, type ContentImage } from './content-parts';
 import { invalidRequest, RelayHttpError } from './errors';
 import { findModel, modelsOfKind, type DemoModel, type ModelKind } from './models/catalog';
 import { EMBEDDING_DIMENSIONS } from './models/embeddings';
+import { validateToolFields, type ToolFields } from './tools';
 
 export type Json = Record<string, unknown>;
 
-export type ChatRole = 'system' | 'user' | 'assistant';
+export type ChatRole = 'system' | 'user' | 'assistant' | 'tool';
 export interface ChatMessage {
   role: ChatRole;
-  /** The text, or a content array's text parts joined. */
+  /** The text, or a content array's text parts joined ('' for an assistant's calls without text). */
   content: string;
   /** A content array's images, checked (`content-parts.ts`). */
   images?: ContentImage[];
+  /** An assistant message's tool calls. */
+  toolCalls?: { id: string; name: string; arguments: string }[];
+  /** A tool message: the call it answers. */
+  toolCallId?: string;
 }
 
 export interface ChatRequest {
@@ -29,6 +34,8 @@ export interface ChatRequest {
   maxTokens: number | undefined;
   stream: boolean;
   includeUsage: boolean;
+  /** The tools offered, how the model may use them (none offered: `tools` is empty). */
+  tools: ToolFields;
 }
 
 export interface EmbeddingRequest {
@@ -67,12 +74,18 @@ const CHAT_FIELDS = [
   'top_p',
   'seed',
   'user',
+  'tools',
+  'tool_choice',
+  'parallel_tool_calls',
 ] as const;
 const MESSAGE_FIELDS = ['role', 'content', 'name'] as const;
+const ASSISTANT_FIELDS = ['role', 'content', 'name', 'tool_calls', 'refusal'] as const;
+const TOOL_MESSAGE_FIELDS = ['role', 'content', 'tool_call_id'] as const;
+const TOOL_CALL_FIELDS = ['id', 'type', 'function'] as const;
 const STREAM_OPTION_FIELDS = ['include_usage', 'include_obfuscation'] as const;
 const EMBEDDING_FIELDS = ['model', 'input', 'encoding_format', 'dimensions', 'user'] as const;
 const IMAGE_FIELDS = ['model', 'prompt', 'size', 'n', 'response_format', 'user'] as const;
-const ROLES: readonly ChatRole[] = ['system', 'user', 'assistant'];
+const ROLES: readonly ChatRole[] = ['system', 'user', 'assistant', 'tool'];
 
 export function validateChatRequest(body: Json): ChatRequest {
   rejectUnknownFields(body, CHAT_FIELDS, '');
@@ -84,6 +97,7 @@ export function validateChatRequest(body: Json): ChatRequest {
   if (messages.length === 0)
     throw invalidRequest('messages', 'messages must contain at least one message.');
   const parsed = messages.map((message, index) => validateMessage(message, `messages[${index}]`));
+  checkToolAnswers(parsed);
   const image = parsed.flatMap((m) => m.images ?? [])[0];
   if (image !== undefined && !model.vision)
     throw invalidRequest(
@@ -136,17 +150,57 @@ export function validateChatRequest(body: Json): ChatRequest {
     maxTokens: limits.length > 0 ? Math.min(...limits) : undefined,
     stream,
     includeUsage,
+    tools: validateToolFields(body),
   };
+}
+
+/**
+ * Every tool message answers a call an earlier assistant message made, and every call is
+ * answered before the conversation goes on, as the convention's relays require.
+ */
+function checkToolAnswers(messages: readonly ChatMessage[]): void {
+  let open = new Map<string, string>();
+  messages.forEach((message, index) => {
+    if (message.role === 'tool') {
+      const id = message.toolCallId ?? '';
+      if (!open.has(id))
+        throw invalidRequest(
+          `messages[${index}].tool_call_id`,
+          `Invalid parameter: messages[${index}] has role 'tool' but answers no call (${JSON.stringify(id)}) of a preceding message with 'tool_calls'.`,
+        );
+      open.delete(id);
+      return;
+    }
+    const unanswered = [...open.values()][0];
+    if (unanswered !== undefined)
+      throw invalidRequest(
+        unanswered,
+        `An assistant message with 'tool_calls' must be followed by tool messages answering each call; ${unanswered} has none before messages[${index}].`,
+      );
+    open = new Map(
+      (message.toolCalls ?? []).map((call, j) => [
+        call.id,
+        `messages[${index}].tool_calls[${j}].id`,
+      ]),
+    );
+  });
 }
 
 function validateMessage(message: unknown, param: string): ChatMessage {
   if (!isObject(message)) throw wrongType(param, 'a message object with role and content');
-  rejectUnknownFields(message, MESSAGE_FIELDS, `${param}.`);
   if (!has(message, 'role')) throw missing(`${param}.role`);
   const role = message.role;
   if (typeof role !== 'string' || !(ROLES as readonly string[]).includes(role)) {
     throw invalidRequest(`${param}.role`, `${param}.role must be one of ${ROLES.join(', ')}.`);
   }
+  if (role === 'tool') return validateToolMessage(message, param);
+  if (role === 'assistant' && has(message, 'tool_calls'))
+    return validateCallsMessage(message, param);
+  rejectUnknownFields(
+    message,
+    role === 'assistant' ? ASSISTANT_FIELDS : MESSAGE_FIELDS,
+    `${param}.`,
+  );
   if (!has(message, 'content')) throw missing(`${param}.content`);
   optionalString(message, 'name', `${param}.name`);
   if (Array.isArray(message.content)) {
@@ -161,6 +215,63 @@ function validateMessage(message: unknown, param: string): ChatMessage {
   if (typeof message.content !== 'string')
     throw wrongType(`${param}.content`, 'a string or an array of content parts');
   return { role: role as ChatRole, content: message.content };
+}
+
+/** A tool's result: the id of the call it answers, and its text. */
+function validateToolMessage(message: Json, param: string): ChatMessage {
+  rejectUnknownFields(message, TOOL_MESSAGE_FIELDS, `${param}.`);
+  if (!has(message, 'tool_call_id')) throw missing(`${param}.tool_call_id`);
+  const id = message.tool_call_id;
+  if (typeof id !== 'string' || id === '') throw wrongType(`${param}.tool_call_id`, 'a call id');
+  if (!has(message, 'content')) throw missing(`${param}.content`);
+  let content: string;
+  if (Array.isArray(message.content)) {
+    const { text, images } = readContentParts(message.content, `${param}.content`);
+    if (images.length > 0)
+      throw invalidRequest(
+        images[0]!.param,
+        `A tool message holds text only (${images[0]!.param}).`,
+      );
+    content = text;
+  } else if (typeof message.content === 'string') content = message.content;
+  else throw wrongType(`${param}.content`, 'a string or an array of text parts');
+  return { role: 'tool', content, toolCallId: id };
+}
+
+/** An assistant's turn that called tools: its text (often null) and its calls. */
+function validateCallsMessage(message: Json, param: string): ChatMessage {
+  rejectUnknownFields(message, ASSISTANT_FIELDS, `${param}.`);
+  const content = has(message, 'content') ? message.content : null;
+  if (content !== null && typeof content !== 'string')
+    throw wrongType(`${param}.content`, 'a string or null');
+  optionalString(message, 'name', `${param}.name`);
+  const calls = message.tool_calls;
+  if (!Array.isArray(calls) || calls.length === 0)
+    throw invalidRequest(
+      `${param}.tool_calls`,
+      `${param}.tool_calls must be a non-empty array of calls.`,
+    );
+  const seen = new Set<string>();
+  const toolCalls = calls.map((call: unknown, index) => {
+    const at = `${param}.tool_calls[${index}]`;
+    if (!isObject(call)) throw wrongType(at, 'a tool call object');
+    rejectUnknownFields(call, TOOL_CALL_FIELDS, `${at}.`);
+    if (typeof call.id !== 'string' || call.id === '') throw wrongType(`${at}.id`, 'a call id');
+    if (seen.has(call.id))
+      throw invalidRequest(`${at}.id`, `Two calls have the id ${JSON.stringify(call.id)}.`);
+    seen.add(call.id);
+    if (call.type !== 'function')
+      throw invalidRequest(`${at}.type`, `${at}.type must be "function".`);
+    const fn = call.function;
+    if (!isObject(fn)) throw wrongType(`${at}.function`, 'an object with name and arguments');
+    rejectUnknownFields(fn, ['name', 'arguments'], `${at}.function.`);
+    if (typeof fn.name !== 'string' || fn.name === '')
+      throw wrongType(`${at}.function.name`, 'a function name');
+    if (typeof fn.arguments !== 'string')
+      throw wrongType(`${at}.function.arguments`, 'a string of JSON');
+    return { id: call.id, name: fn.name, arguments: fn.arguments };
+  });
+  return { role: 'assistant', content: content ?? '', toolCalls };
 }
 
 export function validateEmbeddingRequest(body: Json): EmbeddingRequest {

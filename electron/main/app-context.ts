@@ -12,6 +12,7 @@ import type { ConnectionsService } from './services/connections/connections';
 import type { FileGrants } from './services/files/file-grants';
 import type { FileOpener } from './services/files/file-opener';
 import type { AppLog } from './services/log';
+import type { McpService } from './services/mcp/mcp-service';
 import type { ModelCatalog } from './services/models/model-catalog';
 import type { FetchLike, RelayClient } from './services/relay/relay-client';
 import type { SecretStore } from './services/secret-store';
@@ -120,4 +121,9 @@ export interface AppContext {
   grants: FileGrants;
   /** Work to run when the app closes (stop streams, flush writes). */
   onClose(cleanup: () => Promise<void> | void): void;
+  /**
+   * MCP servers and their tools (the chat's tool loop offers and calls them); set once the
+   * session's services are built.
+   */
+  mcp?: McpService;
 }

@@ -33,6 +33,7 @@ import { networkHandlers } from './ipc/handlers/network';
 import { promptsHandlers } from './ipc/handlers/prompts';
 import { openQuickAsk, quickAskHandlers, type AppWindows } from './ipc/handlers/quick-ask';
 import { settingsHandlers } from './ipc/handlers/settings';
+import { toolsHandlers } from './ipc/handlers/tools';
 import { updatesHandlers } from './ipc/handlers/updates';
 import type { Handlers } from './ipc/router';
 import { AppError } from './services/app-error';
@@ -58,6 +59,8 @@ import {
 import { KNOWLEDGE_MIGRATIONS } from './services/knowledge/migrations';
 import type { RetrievalRecords } from './services/chat/transfer';
 import type { KnowledgeRetrieval, ReplyRetrieval } from './services/knowledge/retrieval';
+import { McpService } from './services/mcp/mcp-service';
+import { nodeProcessHost, type ProcessHost } from './services/mcp/processes';
 import { ModelCatalog } from './services/models/model-catalog';
 import { NetworkService, type ProxyStack } from './services/network/network-service';
 import { proxyNeedsConsent, proxyQuestion } from './services/network/proxy-question';
@@ -119,6 +122,8 @@ export interface AppServicesOptions {
   windows?: AppWindows;
   /** Reads the clipboard (the selection on Linux) for quick ask's context. */
   readClipboard?: () => Promise<ClipboardText | undefined>;
+  /** Where MCP servers' processes start and end; the machine's own (child_process) if absent. */
+  processHost?: ProcessHost;
 }
 
 /** The routes of the services over the user data folder: all but backups, which reopen them. */
@@ -126,6 +131,7 @@ type SessionRoutes = Omit<Routes, keyof typeof BACKUPS_ROUTES>;
 
 interface SessionServices {
   handlers: Handlers<SessionRoutes>;
+  mcp: McpService;
   connections: ConnectionsService;
   settings: SettingsService;
   models: ModelCatalog;
@@ -170,6 +176,8 @@ export interface AppServices {
   desktop: DesktopService;
   updates: UpdateService;
   network: NetworkService;
+  /** MCP servers: the chat's tool loop offers and calls their tools. */
+  mcp: McpService;
   close(): Promise<void>;
 }
 
@@ -297,6 +305,7 @@ const SESSION_FIELDS = [
   'desktop',
   'updates',
   'network',
+  'mcp',
 ] as const satisfies ReadonlyArray<keyof SessionServices>;
 
 /**
@@ -422,6 +431,20 @@ async function openServices(
     onClose: (cleanup) => cleanups.push(cleanup),
   };
 
+  // MCP servers start when their tools are first needed; at close, each ends with its whole tree.
+  const mcp = new McpService({
+    dataDir: options.userDataDir,
+    secrets: watchSecrets(options.secretStore, log),
+    host: options.processHost ?? nodeProcessHost(),
+    ...(options.fetch ? { fetch: adaptFetch(options.fetch) } : {}),
+    dialogs,
+    appVersion: context.version,
+    onServerChanged: (summary) => emit('mcpServerChanged', summary),
+    onServersChanged: () => emit('mcpServersChanged', null),
+  });
+  context.mcp = mcp;
+  context.onClose(() => mcp.close());
+
   const gallery = await openImageGallery(context);
   const network = new NetworkService(options.proxyStack);
   await network.apply((await settings.get()).proxy).catch((error: unknown) => {
@@ -467,12 +490,14 @@ async function openServices(
     ...networkHandlers(context, network),
     ...(await promptsHandlers(context)),
     ...(await knowledgeHandlers(context, (opened) => (knowledge = opened))),
+    ...toolsHandlers(mcp),
   };
 
   logMigrations(log, db, startedAt);
 
   return {
     handlers,
+    mcp,
     connections,
     settings,
     models,
@@ -488,4 +513,11 @@ async function openServices(
       db.close();
     },
   };
+}
+
+/** The app's fetch (a URL as text, init given) for the MCP SDK, which passes a URL or text. */
+function adaptFetch(
+  fetch: FetchLike,
+): (url: string | URL, init?: RequestInit) => Promise<Response> {
+  return (url, init) => fetch(typeof url === 'string' ? url : url.href, init ?? {});
 }

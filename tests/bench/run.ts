@@ -20,6 +20,7 @@ const BENCHMARKS: Record<string, () => Promise<Benchmark>> = {
   'memory-soak': async () => (await import('./memory-soak')).memorySoak,
   'kb-query': async () => (await import('./kb-query')).kbQuery,
   'kb-index': async () => (await import('./kb-index')).kbIndex,
+  sync: async () => (await import('./sync')).syncBench,
 };
 
 async function main(args: string[]): Promise<number> {

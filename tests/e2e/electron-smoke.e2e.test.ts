@@ -76,6 +76,7 @@ describe.skipIf('reason' in electron)(title, () => {
       'demo-chat',
       'demo-chat-fast',
       'demo-chat-mini',
+      'demo-tools',
       'demo-vision',
     ]);
     await expect(models.demoNotice.textContent()).resolves.toMatch(/synthetic replies/);

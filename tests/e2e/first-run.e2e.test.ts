@@ -43,6 +43,7 @@ describe('first run', () => {
       'demo-chat',
       'demo-chat-fast',
       'demo-chat-mini',
+      'demo-tools',
       'demo-vision',
     ]);
     await expect(models.modelIds('Embeddings')).resolves.toEqual([
@@ -91,6 +92,7 @@ describe('first run', () => {
       'demo-chat',
       'demo-chat-fast',
       'demo-chat-mini',
+      'demo-tools',
       'demo-vision',
     ]);
     await expect(models.demoNotice.count()).resolves.toBe(0);

@@ -78,6 +78,7 @@ describe('model picker', () => {
       'demo-chat',
       'demo-chat-fast',
       'demo-chat-mini',
+      'demo-tools',
       'demo-vision',
     ]);
   });
@@ -92,6 +93,7 @@ describe('model picker', () => {
     await expect(models.modelIds('Chat')).resolves.toEqual([
       'demo-chat',
       'demo-chat-mini',
+      'demo-tools',
       'demo-vision',
     ]);
     await expect(models.kindSelect('demo-chat-fast').inputValue()).resolves.toBe('embedding');
@@ -107,7 +109,7 @@ describe('model picker', () => {
     await models.setKind('demo-chat-fast', 'Automatic');
     await expect
       .poll(() => models.modelIds('Chat'))
-      .toEqual(['demo-chat', 'demo-chat-fast', 'demo-chat-mini', 'demo-vision']);
+      .toEqual(['demo-chat', 'demo-chat-fast', 'demo-chat-mini', 'demo-tools', 'demo-vision']);
     await expect(models.kindSelect('demo-chat-fast').inputValue()).resolves.toBe('auto');
   });
 
@@ -126,6 +128,7 @@ describe('model picker', () => {
       'demo-chat',
       'demo-chat-fast',
       'demo-chat-mini',
+      'demo-tools',
       'demo-vision',
     ]);
 
@@ -136,6 +139,7 @@ describe('model picker', () => {
       'demo-chat',
       'demo-chat-fast',
       'demo-chat-mini',
+      'demo-tools',
       'demo-vision',
     ]);
   });

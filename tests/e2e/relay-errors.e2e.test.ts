@@ -42,6 +42,7 @@ describe('relay errors in place', () => {
       'demo-chat',
       'demo-chat-fast',
       'demo-chat-mini',
+      'demo-tools',
       'demo-vision',
     ]);
     await expect(models.failure.count()).resolves.toBe(0);

@@ -210,7 +210,7 @@ describe('validation', () => {
     [
       'chat: role unknown',
       '/v1/chat/completions',
-      { ...chat, messages: [msg({}), msg({ role: 'tool' })] },
+      { ...chat, messages: [msg({}), msg({ role: 'robot' })] },
       'messages[1].role',
       'invalid_value',
     ],
@@ -619,6 +619,7 @@ describe('canonical answers', () => {
         'demo-chat',
         'demo-chat-fast',
         'demo-chat-mini',
+        'demo-tools',
         'demo-vision',
         'demo-embedding',
         'demo-embedding-small',
@@ -628,12 +629,18 @@ describe('canonical answers', () => {
         object: 'model',
         created: 1763700000,
         owned_by: 'demo-relay',
-        // Chat models say what they read: only the vision model takes images.
-        ...(id.startsWith('demo-chat') || id === 'demo-vision'
+        // Chat models say what they read (only the vision model takes images) and what they
+        // use (only the tool model calls tools).
+        ...(id.startsWith('demo-chat') || id === 'demo-vision' || id === 'demo-tools'
           ? {
               architecture: {
                 input_modalities: id === 'demo-vision' ? ['text', 'image'] : ['text'],
               },
+              supported_parameters: [
+                'max_tokens',
+                'temperature',
+                ...(id === 'demo-tools' ? ['tools', 'tool_choice', 'parallel_tool_calls'] : []),
+              ],
             }
           : {}),
       })),

@@ -40,6 +40,7 @@ describe('the official openai client against the demo relay', () => {
       'demo-chat',
       'demo-chat-fast',
       'demo-chat-mini',
+      'demo-tools',
       'demo-vision',
       'demo-embedding',
       'demo-embedding-small',
@@ -190,5 +191,69 @@ describe('the official openai client against the demo relay', () => {
     } finally {
       await strict.close();
     }
+  });
+});
+
+describe('function calling with the official openai client', () => {
+  const sum = {
+    type: 'function' as const,
+    function: {
+      name: 'add',
+      description: 'Adds two numbers',
+      parameters: {
+        type: 'object',
+        properties: { a: { type: 'number' }, b: { type: 'number' } },
+        required: ['a', 'b'],
+      },
+    },
+  };
+
+  it('streams tool calls the client assembles into the same calls it gets without streaming', async () => {
+    const request = {
+      model: 'demo-tools',
+      messages: [{ role: 'user' as const, content: 'add 20 and 22' }],
+      tools: [sum],
+    };
+    const stream = client.chat.completions.stream({ ...request, stream: true });
+    const streamed = await stream.finalChatCompletion();
+    const whole = await client.chat.completions.create(request);
+    const [choice] = streamed.choices;
+    expect(choice?.finish_reason).toBe('tool_calls');
+    const calls = choice?.message.tool_calls ?? [];
+    expect(
+      calls.map(
+        (c) => c.type === 'function' && [c.function.name, JSON.parse(c.function.arguments)],
+      ),
+    ).toEqual([['add', { a: 20, b: 22 }]]);
+    expect(whole.choices[0]?.finish_reason).toBe('tool_calls');
+    expect(whole.choices[0]?.message.content).toBeNull();
+    const [wholeCall] = whole.choices[0]?.message.tool_calls ?? [];
+    expect(wholeCall?.type === 'function' && wholeCall.function.arguments).toBe('{"a":20,"b":22}');
+  });
+
+  it('runs a whole tool loop (runTools): calls, results sent back, and an answer quoting them', async () => {
+    const seen: unknown[] = [];
+    const runner = client.chat.completions.runTools({
+      model: 'demo-tools',
+      messages: [{ role: 'user', content: 'What is 2 plus 3?' }],
+      tools: [
+        {
+          type: 'function',
+          function: {
+            name: 'add',
+            description: 'Adds two numbers',
+            parameters: sum.function.parameters,
+            parse: JSON.parse,
+            function: (input: { a: number; b: number }) => {
+              seen.push(input);
+              return `The sum of ${input.a} and ${input.b} is ${input.a + input.b}.`;
+            },
+          },
+        },
+      ],
+    });
+    const answer = await runner.finalContent();
+    expect(seen).toEqual([{ a: 2, b: 3 }]);
+    expect(answer).toContain('**add** answered: “The sum of 2 and 3 is 5.”');
   });
 });

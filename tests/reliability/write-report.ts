@@ -77,6 +77,11 @@ export const SECTIONS: Array<{ section: number; title: string; how: string }> = 
     title: 'Hostile page, files and backups',
     how: 'A hostile page, a hostile zip and a tampered backup (issue 29): every call the contract allows, sent as the page would send it through the real router to the real services (createAppServices on a temp user data folder), with the arguments a script would choose: paths of files on disk for every route that once took one, a made-up or reused grant, a pasted launcher asked to be opened, a link planted where an opened copy is written. A chat export built to attack (an attachment named as a document with a launcher type, a citation naming a path outside any knowledge base); a backup whose connections.json and settings.json were edited and its checksums fixed; a proxy and a plain-http key send asked for by the page; a secret-bearing address logged; the system’s own chords as the shortcut; a FIFO and /dev/zero chosen to import; the modes of backup copies; a plain-http update feed; the quick ask window calling routes it does not use; names carrying bidi controls. An attacker’s relay on 127.0.0.1 records every request it is sent.',
   },
+  {
+    section: 13,
+    title: 'Sync',
+    how: 'Two computers with user data folders of their own syncing through a storage folder slowed to 25 ms a request. One is killed with SIGKILL at a uniform random moment of each sync while it sends a dozen new conversations (a process of its own, started again after each kill), then a new computer is killed likewise while it takes everything in; both then sync to the end and are compared conversation by conversation, message by message, with the storage checked for heads left behind. Then fast-check: random interleavings of creating, answering (under any message), renaming, pinning, deleting and restoring conversations and changing the theme on three computers, each syncing whenever the sequence says, then all syncing in a random order: every computer must end with the same conversations, trash, messages and theme.',
+  },
 ];
 
 function load(dir: string): Map<number, SectionResult> {

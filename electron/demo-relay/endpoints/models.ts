@@ -24,6 +24,12 @@ export const listModels: Endpoint = {
                   architecture: {
                     input_modalities: model.vision ? ['text', 'image'] : ['text'],
                   },
+                  // As OpenRouter lists them: the request fields the model makes use of.
+                  supported_parameters: [
+                    'max_tokens',
+                    'temperature',
+                    ...(model.tools ? ['tools', 'tool_choice', 'parallel_tool_calls'] : []),
+                  ],
                 }
               : {}),
           })),

@@ -22,6 +22,12 @@ export interface DemoModel {
    * colours). The model list says so (`architecture.input_modalities`); the others refuse images.
    */
   vision?: boolean;
+  /**
+   * Chat only: calls the tools a request offers when the message asks for what one does, and
+   * answers from their results (`models/tool-use.ts`). The other chat models take `tools` and
+   * answer in text, as a model that chose not to call would.
+   */
+  tools?: boolean;
 }
 
 export const DEMO_MODELS: readonly DemoModel[] = [
@@ -29,6 +35,8 @@ export const DEMO_MODELS: readonly DemoModel[] = [
   { id: 'demo-chat-fast', kind: 'chat', unpaced: true },
   // For comparing models in the demo: three times as fast, a few plain sentences.
   { id: 'demo-chat-mini', kind: 'chat', paceFactor: 3, style: 'brief' },
+  // Calls tools (function calling): the path of MCP tools in a chat, without an account.
+  { id: 'demo-tools', kind: 'chat', tools: true },
   // Reads attached images: the path of image parts, demonstrable without a real model.
   { id: 'demo-vision', kind: 'chat', unpaced: true, vision: true },
   { id: 'demo-embedding', kind: 'embeddings' },

@@ -265,7 +265,11 @@ export function logRequests(client: RelayClient, log: AppLog, meta: RequestMeta)
     chat: (request, options) =>
       track({
         route: 'chat/completions',
-        fields: { model: request.model, messages: request.messages.length },
+        fields: {
+          model: request.model,
+          messages: request.messages.length,
+          tools: request.tools?.length,
+        },
         content: { prompt: textOfContent(request.messages.at(-1)?.content) },
         sent: request.messages.map((message) => textOfContent(message.content) ?? ''),
         call: () => client.chat(request, options),
@@ -276,6 +280,7 @@ export function logRequests(client: RelayClient, log: AppLog, meta: RequestMeta)
             replyChars: result.content.length,
             promptTokens: result.usage?.promptTokens,
             completionTokens: result.usage?.completionTokens,
+            toolCalls: result.toolCalls?.length,
           },
           content: { reply: result.content },
         }),
@@ -306,8 +311,9 @@ export function logRequests(client: RelayClient, log: AppLog, meta: RequestMeta)
 }
 
 /** A message's text for the log: an image part is written as `[image]`, never its bytes. */
-function textOfContent(content: ChatMessage['content'] | undefined): string | undefined {
-  if (content === undefined || typeof content === 'string') return content;
+function textOfContent(content: ChatMessage['content'] | null | undefined): string | undefined {
+  if (content === undefined || content === null) return undefined;
+  if (typeof content === 'string') return content;
   return content.map((part) => (part.type === 'text' ? part.text : '[image]')).join('\n\n');
 }
 

@@ -21,6 +21,7 @@ import { NETWORK_ROUTES } from './routes/network';
 import { PROMPTS_EVENTS, PROMPTS_ROUTES } from './routes/prompts';
 import { QUICK_ASK_EVENTS, QUICK_ASK_ROUTES } from './routes/quick-ask';
 import { SETTINGS_EVENTS, SETTINGS_ROUTES } from './routes/settings';
+import { TOOLS_EVENTS, TOOLS_ROUTES } from './routes/tools';
 import { UPDATES_EVENTS, UPDATES_ROUTES } from './routes/updates';
 
 export const ROUTES = {
@@ -38,6 +39,7 @@ export const ROUTES = {
   ...NETWORK_ROUTES,
   ...PROMPTS_ROUTES,
   ...KNOWLEDGE_ROUTES,
+  ...TOOLS_ROUTES,
 } as const;
 
 export const EVENTS = {
@@ -53,6 +55,7 @@ export const EVENTS = {
   ...PROMPTS_EVENTS,
   ...KNOWLEDGE_EVENTS,
   ...SETTINGS_EVENTS,
+  ...TOOLS_EVENTS,
 } as const;
 
 export type Routes = typeof ROUTES;

@@ -199,6 +199,20 @@ export function infoOf(stored: StoredAttachment): AttachmentInfo {
   return info;
 }
 
+/** A stored file as another device sends it (see `AttachmentStore.addSynced`). */
+export interface SyncedAttachment {
+  id: string;
+  position: number;
+  name: string;
+  kind: AttachmentKind;
+  mimeType: string;
+  bytes: number;
+  sha256: string;
+  text: string;
+  pages?: DocumentPage[] | undefined;
+  createdAt: string;
+}
+
 /** The attachments table (migration 4): plain reads and writes. */
 export class AttachmentStore {
   constructor(private readonly db: Db) {}
@@ -230,6 +244,51 @@ export class AttachmentStore {
         ],
       );
     });
+  }
+
+  /**
+   * Stores files that came with a message from another device, as they were there (ids,
+   * positions, the text read from them), once their bytes are here: `content` is given when they
+   * arrive with the rows, and otherwise must already be stored under each file's SHA-256.
+   */
+  addSynced(
+    messageId: string,
+    files: readonly SyncedAttachment[],
+    content?: ReadonlyMap<string, Uint8Array>,
+  ): void {
+    for (const file of files) {
+      const data = content?.get(file.sha256);
+      if (data !== undefined)
+        this.db.run('INSERT OR IGNORE INTO chat_attachment_blobs (sha256, data) VALUES (?, ?)', [
+          file.sha256,
+          data,
+        ]);
+      this.db.run(
+        `INSERT OR IGNORE INTO chat_attachments (id, message_id, position, name, kind, mime_type,
+          bytes, sha256, text, pages, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+        [
+          file.id,
+          messageId,
+          file.position,
+          file.name,
+          file.kind,
+          file.mimeType,
+          file.bytes,
+          file.sha256,
+          file.text,
+          file.pages ? JSON.stringify(file.pages) : null,
+          file.createdAt,
+        ],
+      );
+    }
+  }
+
+  /** Whether the bytes of a SHA-256 are stored here. */
+  hasContent(sha256: string): boolean {
+    return (
+      this.db.one('SELECT 1 AS found FROM chat_attachment_blobs WHERE sha256 = ?', [sha256]) !==
+      undefined
+    );
   }
 
   /** Gives `to` the files of `from` (an edit, a branch): new rows over the same bytes. */

@@ -189,6 +189,8 @@ export function snippetSegments(snippet: string): SearchHit['snippet'] {
 }
 
 export interface NewConversation {
+  /** Chosen by the caller when the conversation already has one (it came from another device). */
+  id?: string;
   title?: string | undefined;
   model?: string | null | undefined;
   systemPrompt?: string | undefined;
@@ -197,6 +199,7 @@ export interface NewConversation {
   pinned?: boolean | undefined;
   createdAt?: string;
   updatedAt?: string;
+  forkedFrom?: ConversationSummary['forkedFrom'];
 }
 
 export interface NewMessage {
@@ -244,11 +247,19 @@ export class ChatStore {
     private readonly now: () => Date = () => new Date(),
   ) {}
 
-  /** Brings the tables up to date and repairs what a crash left: streaming replies, hidden rows. */
-  static async open(db: Db, now?: () => Date): Promise<ChatStore> {
+  /**
+   * Brings the tables up to date and repairs what a crash left: streaming replies, hidden rows.
+   * A deleted conversation is purged at the next start, or, with `trashDays` (sync keeps a
+   * restorable trash), once it has been deleted that many days.
+   */
+  static async open(
+    db: Db,
+    now?: () => Date,
+    options: { trashDays?: number } = {},
+  ): Promise<ChatStore> {
     await migrate(db, CHAT_DOMAIN, CHAT_MIGRATIONS, now);
     const store = new ChatStore(db, now);
-    store.recover();
+    store.recover(options.trashDays ?? 0);
     return store;
   }
 
@@ -270,16 +281,32 @@ export class ChatStore {
   }
 
   /** Replies that were streaming when the app stopped are interrupted: their text stays. */
-  recover(): { interrupted: number; purged: number } {
+  recover(trashDays = 0): { interrupted: number; purged: number } {
     return this.transaction(() => {
       const interrupted = this.db.run(
         `UPDATE chat_messages SET status = 'interrupted' WHERE status = 'streaming'`,
       ).changes;
-      const purged = this.db.run(
-        'DELETE FROM chat_conversations WHERE deleted_at IS NOT NULL',
-      ).changes;
-      return { interrupted, purged };
+      return { interrupted, purged: this.purgeDeleted(trashDays) };
     });
+  }
+
+  /** Deletes for good the conversations deleted at least `days` days ago; returns how many. */
+  purgeDeleted(days: number): number {
+    const before = new Date(this.now().getTime() - days * 86_400_000).toISOString();
+    return this.db.run(
+      'DELETE FROM chat_conversations WHERE deleted_at IS NOT NULL AND deleted_at <= ?',
+      [before],
+    ).changes;
+  }
+
+  /** The conversations in the trash (deleted, not yet purged), most recently deleted first. */
+  deleted(): Array<ConversationSummary & { deletedAt: string }> {
+    return this.db
+      .all<ConversationRow & { deleted_at: string }>(
+        `${SUMMARY_SQL.replace('SELECT ', 'SELECT c.deleted_at, ')}
+          WHERE c.deleted_at IS NOT NULL ORDER BY c.deleted_at DESC, c.id DESC`,
+      )
+      .map((row) => ({ ...toSummary(row), deletedAt: row.deleted_at }));
   }
 
   /**
@@ -313,12 +340,13 @@ export class ChatStore {
   }
 
   create(draft: NewConversation = {}): ConversationSummary {
-    const id = randomUUID();
+    const id = draft.id ?? randomUUID();
     const stamp = this.#stamp();
     this.db.run(
       `INSERT INTO chat_conversations
-        (id, title, created_at, updated_at, pinned, model, system_prompt, temperature, max_tokens)
-        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+        (id, title, created_at, updated_at, pinned, model, system_prompt, temperature, max_tokens,
+          forked_from)
+        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
       [
         id,
         draft.title?.trim() || DEFAULT_TITLE,
@@ -329,6 +357,7 @@ export class ChatStore {
         draft.systemPrompt ?? '',
         draft.temperature ?? null,
         draft.maxTokens ?? null,
+        draft.forkedFrom ? JSON.stringify(draft.forkedFrom) : null,
       ],
     );
     return this.get(id) as ConversationSummary;
@@ -343,9 +372,14 @@ export class ChatStore {
       systemPrompt?: string | undefined;
       temperature?: number | null | undefined;
       maxTokens?: number | null | undefined;
+      /** Set by sync: the last activity as the device it came from had it. */
+      updatedAt?: string | undefined;
     },
+    /** Sync changes a conversation in the trash too, so that it comes back as it was left. */
+    options: { evenIfDeleted?: boolean } = {},
   ): ConversationSummary | undefined {
     const columns: Record<string, unknown> = {
+      updated_at: changes.updatedAt,
       title: changes.title,
       pinned: changes.pinned === undefined ? undefined : changes.pinned ? 1 : 0,
       model: changes.model,
@@ -357,7 +391,7 @@ export class ChatStore {
     if (set.length > 0) {
       this.db.run(
         `UPDATE chat_conversations SET ${set.map(([name]) => `${name} = ?`).join(', ')}
-          WHERE id = ? AND deleted_at IS NULL`,
+          WHERE id = ?${options.evenIfDeleted ? '' : ' AND deleted_at IS NULL'}`,
         [...set.map(([, value]) => value as string | number | null), id],
       );
     }

@@ -216,9 +216,10 @@ export class PromptsService {
     return toPrompt(row);
   }
 
-  create(input: unknown): Prompt {
+  /** Adds a prompt; `options.id` keeps the id it has on another device (sync). */
+  create(input: unknown, options: { id?: string; createdAt?: string } = {}): Prompt {
     const draft = checkDraft(input);
-    const id = this.#insert(draft);
+    const id = this.#insert(draft, options);
     this.#onChange();
     return this.get(id);
   }
@@ -388,14 +389,14 @@ export class PromptsService {
     return { chosen: true, ...this.importJson(text, name) };
   }
 
-  #insert(d: PromptDraft): string {
-    const id = randomUUID();
+  #insert(d: PromptDraft, options: { id?: string; createdAt?: string } = {}): string {
+    const id = options.id ?? randomUUID();
     const now = this.#now().toISOString();
     this.#db.run(
       `INSERT INTO prompts (id, kind, name, icon, description, tags, text, model, temperature,
          max_tokens, starters, builtin, hidden, created_at, updated_at)
        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, NULL, 0, ?, ?)`,
-      [id, ...draftValues(d), now, now],
+      [id, ...draftValues(d), options.createdAt ?? now, now],
     );
     return id;
   }

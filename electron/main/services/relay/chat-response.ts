@@ -4,6 +4,12 @@ import { errorFromPayload, readErrorPayload, type Redact } from './http-errors';
 import { RelayError } from './relay-error';
 import { said } from '../words';
 import { hostOf, type ReadResult, type ResponseReader } from './response-reader';
+import {
+  readToolCalls,
+  ToolCallAssembler,
+  type ToolCallOutcome,
+  type ToolCallUpdate,
+} from './tool-calls';
 
 export interface Usage {
   promptTokens?: number;
@@ -18,6 +24,12 @@ export interface ChatResult {
   usage?: Usage;
   /** The stream ended before the relay said the reply was complete: the text may be cut short. */
   interrupted: boolean;
+  /**
+   * The tool calls the reply made, in order, each ready to run or failed with the reason; absent
+   * when it made none. Read them whatever `finishReason` says: some relays finish a reply with
+   * calls as `stop`. An interrupted reply's calls are all failed: none may run half-written.
+   */
+  toolCalls?: ToolCallOutcome[];
 }
 
 /** Larger than any real event; a stream past this without one event is refused, not buffered on. */
@@ -48,14 +60,21 @@ function result(
   finishReason: string | null,
   usage: Usage | undefined,
   interrupted: boolean,
+  toolCalls?: ToolCallOutcome[],
 ): ChatResult {
-  return usage === undefined
-    ? { content, finishReason, interrupted }
-    : { content, finishReason, usage, interrupted };
+  const out: ChatResult = { content, finishReason, interrupted };
+  if (usage !== undefined) out.usage = usage;
+  if (toolCalls !== undefined && toolCalls.length > 0) out.toolCalls = toolCalls;
+  return out;
 }
 
 /** A complete (non-streamed) chat completion, or the error object a relay put in its place. */
-function readCompletion(text: string, url: string, redact: Redact): ChatResult {
+function readCompletion(
+  text: string,
+  url: string,
+  redact: Redact,
+  onToolCall: ((update: ToolCallUpdate) => void) | undefined,
+): ChatResult {
   let body: unknown;
   try {
     body = JSON.parse(text);
@@ -85,11 +104,19 @@ function readCompletion(text: string, url: string, redact: Redact): ChatResult {
   }
   const content = typeof message.content === 'string' ? message.content : '';
   const finishReason = typeof choice.finish_reason === 'string' ? choice.finish_reason : null;
-  return result(content, finishReason, readUsage(record.usage), false);
+  return result(
+    content,
+    finishReason,
+    readUsage(record.usage),
+    false,
+    readToolCalls(message.tool_calls, onToolCall),
+  );
 }
 
 export interface ChatReadOptions {
   onDelta?: ((text: string) => void) | undefined;
+  /** The reply's tool calls as they stream: started, their arguments, then ready or failed. */
+  onToolCall?: ((update: ToolCallUpdate) => void) | undefined;
   redact: Redact;
   url: string;
   /** A reply is cut at this many characters (default `MAX_REPLY_CHARS`, ten million). */
@@ -122,7 +149,7 @@ export async function readChatResponse(
   body: ResponseReader,
   options: ChatReadOptions,
 ): Promise<ChatResult> {
-  const { onDelta, redact, url } = options;
+  const { onDelta, onToolCall, redact, url } = options;
   const maxChars = options.maxChars ?? MAX_REPLY_CHARS;
   const contentType = body.response.headers.get('content-type')?.toLowerCase() ?? '';
   if (contentType.includes('text/html')) {
@@ -142,6 +169,8 @@ export async function readChatResponse(
   let sawChunk = false;
   let atEnd = false;
   let failure: RelayError | undefined;
+  /** Made at a reply's first tool-call piece: a reply without calls pays nothing for them. */
+  let tools: ToolCallAssembler | undefined;
 
   const fail = (error: RelayError) => {
     failure ??= error;
@@ -190,6 +219,9 @@ export async function readChatResponse(
     if (choice === null || typeof choice !== 'object') return;
     const delta = (choice.delta ?? choice.message) as Record<string, unknown> | null | undefined;
     const text = delta !== null && typeof delta === 'object' ? delta.content : undefined;
+    const calls = delta !== null && typeof delta === 'object' ? delta.tool_calls : undefined;
+    if (calls !== undefined && calls !== null)
+      (tools ??= new ToolCallAssembler(onToolCall)).add(calls);
     if (typeof text === 'string' && text !== '') {
       // Past the limit the stream is given up (the request aborted), so a relay that never
       // stops cannot fill main's memory: the reply keeps what fits and ends with a note.
@@ -294,7 +326,7 @@ export async function readChatResponse(
 
   if (failure !== undefined) throw failure;
   if (state.mode === 'json') {
-    const completion = readCompletion(pending, url, redact);
+    const completion = readCompletion(pending, url, redact, onToolCall);
     if (completion.content.length > maxChars) {
       const head = headOf(completion.content, maxChars);
       onDelta?.(head);
@@ -303,13 +335,14 @@ export async function readChatResponse(
     if (completion.content !== '') onDelta?.(completion.content);
     return completion;
   }
-  if (done || finishReason !== null) return result(content, finishReason, usage, false);
+  if (done || finishReason !== null)
+    return result(content, finishReason, usage, false, tools?.finish());
   if (!sawChunk) {
     throw new RelayError('bad_response', said('relay.chat.noReply', { host: hostOf(url) }), {
       partialText: content,
     });
   }
-  return result(content, finishReason, usage, true);
+  return result(content, finishReason, usage, true, tools?.finish(true));
 }
 
 function tryParse(text: string): unknown {

@@ -168,7 +168,7 @@ export function errorFromPayload(
 }
 
 /** Walks an error and its causes for the first system or library error code. */
-function findCode(error: unknown, depth = 0): string | undefined {
+export function findCode(error: unknown, depth = 0): string | undefined {
   if (depth > 5 || error === null || typeof error !== 'object') return undefined;
   const record = error as { code?: unknown; cause?: unknown; message?: unknown; errors?: unknown };
   if (typeof record.code === 'string' && record.code !== '') return record.code;

@@ -46,6 +46,7 @@ import {
   type ImageResult,
 } from './images';
 import { readModelList, type ModelKind, type RelayModel } from './models';
+import type { ToolCallUpdate } from './tool-calls';
 import type { RequestLimiter, RequestPriority } from './limiter';
 import { said } from '../words';
 import { RelayError } from './relay-error';
@@ -63,6 +64,13 @@ export type { GeneratedImage, ImageResult } from './images';
 export type { ModelKind, ModelKindSource, RelayModel } from './models';
 export type { RelayEndpoint } from './base-url';
 export type { CustomHeader } from './custom-headers';
+export type { FailedToolCall, ToolCall, ToolCallOutcome, ToolCallUpdate } from './tool-calls';
+export type {
+  RelayMessage,
+  ToolChoice,
+  ToolDefinition,
+  ToolMessage,
+} from '../../../shared/relay-requests';
 
 /** The part of `fetch` the client uses; Node's `fetch` and Electron's `net.fetch` both fit. */
 export type FetchLike = (url: string, init: RequestInit) => Promise<Response>;
@@ -139,6 +147,12 @@ export interface CallOptions {
 export interface ChatOptions extends CallOptions {
   /** Each piece of reply text, as it arrives. */
   onDelta?: (text: string) => void;
+  /**
+   * The reply's tool calls as they stream (`tool-calls.ts`): each `started` with its id and name,
+   * its `arguments` text piece by piece, then `ready` (it may run) or `failed` (why not) once the
+   * reply is over. The result's `toolCalls` holds the same outcomes.
+   */
+  onToolCall?: (update: ToolCallUpdate) => void;
 }
 
 export interface ListModelsOptions extends CallOptions {
@@ -489,7 +503,7 @@ export function createRelayClient(options: RelayClientOptions): RelayClient {
       return models;
     },
 
-    async chat(request, { signal, onDelta, priority } = {}) {
+    async chat(request, { signal, onDelta, onToolCall, priority } = {}) {
       const valid = validate(chatRequestSchema, request);
       const stream = valid.stream ?? true;
       const body = { ...valid, stream };
@@ -512,6 +526,7 @@ export function createRelayClient(options: RelayClientOptions): RelayClient {
       } else reader = await open('chat/completions', body, accept, signal, priority);
       return readChatResponse(reader, {
         onDelta,
+        onToolCall,
         redact,
         url: endpointUrl(base, 'chat/completions'),
         ...(options.maxReplyChars === undefined ? {} : { maxChars: options.maxReplyChars }),
