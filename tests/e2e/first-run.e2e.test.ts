@@ -75,7 +75,7 @@ describe('first run', () => {
 
     const result = await connect.form.test();
     await expect(result.getAttribute('role')).resolves.toBe('status');
-    await expect(result.textContent()).resolves.toContain('It lists 7 models.');
+    await expect(result.textContent()).resolves.toContain('It lists 8 models.');
     await expect(result.locator('code').textContent()).resolves.toBe(
       `GET ${suite.relay.url}/v1/models`,
     );

@@ -63,7 +63,7 @@ describe('the API key never reaches the renderer', () => {
     await expect(form.apiKey.getAttribute('type')).resolves.toBe('password');
     await expectKeyNotInPage(app, firstKey);
     // "Test connection" with the field empty tests the saved key, in main.
-    await expect((await form.test()).textContent()).resolves.toContain('It lists 7 models.');
+    await expect((await form.test()).textContent()).resolves.toContain('It lists 8 models.');
     await expectKeyNotInPage(app, firstKey);
 
     await form.fill({ apiKey: secondKey });

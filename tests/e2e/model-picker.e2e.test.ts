@@ -58,7 +58,7 @@ describe('model picker', () => {
     await models.waitForModels();
     await models.search.fill('fast');
     await expect(models.modelIds('Chat')).resolves.toEqual(['demo-chat-fast']);
-    await expect(models.count('Chat').textContent()).resolves.toBe('1 of 4');
+    await expect(models.count('Chat').textContent()).resolves.toBe('1 of 5');
     await expect(models.group('Embeddings').textContent()).resolves.toContain(
       'None match the search.',
     );

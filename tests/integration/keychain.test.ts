@@ -16,7 +16,10 @@ import {
   openSecretStore,
   probeKeychain,
 } from '../../electron/main/platform/keychain';
-import { ConnectionsService } from '../../electron/main/services/connections/connections';
+import {
+  ConnectionsService,
+  readBoundSecret,
+} from '../../electron/main/services/connections/connections';
 import {
   MEMORY_REASON,
   PLAINTEXT_KEYS_FILE,
@@ -130,7 +133,11 @@ describe.skipIf(skipKeychain)(
       });
       accounts.push(created.id);
       expect(created).toMatchObject({ hasKey: true, keyLast4: KEY.slice(-4) });
-      expect(await store.get(created.id)).toBe(KEY);
+      // Kept with the origin it was given for (read only for a connection at that origin).
+      expect(readBoundSecret((await store.get(created.id)) ?? '')).toEqual({
+        origin: 'https://relay.example.com',
+        secret: KEY,
+      });
       const files = await fs.readdir(dir);
       for (const name of files)
         expect(await fs.readFile(join(dir, name), 'utf8')).not.toContain(KEY);

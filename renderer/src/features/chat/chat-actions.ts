@@ -9,6 +9,7 @@ import { showSavedToast, showToast } from '../../lib/toasts';
 import { selectConnection } from '../connect/connect-actions';
 import { NEW_CHAT_ID, useChatStore, type ModelConnection } from './chat-store';
 import { CONVERSATION_PAGE } from './conversation-pages';
+import { draftKnowledgeFor, useDraftKnowledge } from './knowledge/draft-knowledge';
 import { useModelChoiceStore } from './model-choice-store';
 import {
   discardStreamDeltas,
@@ -234,8 +235,12 @@ async function createFromNewChat(): Promise<string | undefined> {
         temperature: draft.temperature,
         maxTokens: draft.maxTokens,
       });
+    const kbIds = draftKnowledgeFor(useDraftKnowledge.getState(), chat().composerFor);
     chat().newChatSent(created);
     remember(OPEN_KEY, created.id);
+    // The knowledge bases chosen before it existed, linked before its first message is sent.
+    if (kbIds.length > 0)
+      await bridge.setConversationKnowledge({ conversationId: created.id, kbIds: [...kbIds] });
     return created.id;
   });
 }

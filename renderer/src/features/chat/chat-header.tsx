@@ -25,7 +25,8 @@ export function ChatHeader({
 }) {
   const t = useT();
   const listHidden = useChatStore((s) => s.listHidden);
-  // The new chat: no title, cost or knowledge bases until its first message makes it one.
+  // The new chat: no title or cost until its first message makes it a conversation (the
+  // knowledge bases chosen meanwhile are linked then).
   const drafting = conversation?.id === NEW_CHAT_ID;
   const toggleName = t(listHidden ? 'chat.list.show' : 'chat.list.hide');
   return (
@@ -48,11 +49,9 @@ export function ChatHeader({
       {ready && conversation && (
         <>
           <ModelPicker conversation={conversation} />
-          {!drafting && (
-            <Suspense fallback={null}>
-              <KnowledgeChip conversationId={conversation.id} />
-            </Suspense>
-          )}
+          <Suspense fallback={null}>
+            <KnowledgeChip key={conversation.id} conversationId={conversation.id} />
+          </Suspense>
           <ChatOptions />
         </>
       )}

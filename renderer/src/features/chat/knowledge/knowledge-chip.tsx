@@ -9,6 +9,8 @@ import { PopoverButton } from '../../../components/popover-button';
 import { loadNamespace, useT, type MessageKey } from '../../../i18n/i18n';
 import { failureOf } from '../../../lib/errors';
 import { relayBridge, requireBridge, type Answer } from '../../../lib/relay-bridge';
+import { NEW_CHAT_ID, useChatStore } from '../chat-store';
+import { draftKnowledgeFor, useDraftKnowledge } from './draft-knowledge';
 import { useKnowledgeChatStore } from './knowledge-chat-store';
 import './knowledge-chat.css';
 
@@ -30,7 +32,7 @@ const STATUS: Record<KnowledgeBase['status'], MessageKey> = {
 function useRetrievalReplies(conversationId: string) {
   useEffect(() => {
     const bridge = relayBridge();
-    if (!bridge) return;
+    if (!bridge || conversationId === NEW_CHAT_ID) return;
     let current = true;
     const load = () =>
       void bridge.listRetrievals({ conversationId }).then(
@@ -55,6 +57,11 @@ export default function KnowledgeChip({ conversationId }: { conversationId: stri
   const [failure, setFailure] = useState<string>();
   const id = useId();
   const t = useT();
+  // The new chat: the bases are chosen here and linked when its first message makes it a
+  // conversation; its retrieval settings come with it.
+  const drafting = conversationId === NEW_CHAT_ID;
+  const composerFor = useChatStore((s) => s.composerFor);
+  const draftIds = useDraftKnowledge((s) => draftKnowledgeFor(s, composerFor));
   useRetrievalReplies(conversationId);
 
   useEffect(() => {
@@ -62,10 +69,11 @@ export default function KnowledgeChip({ conversationId }: { conversationId: stri
     if (!bridge) return;
     let current = true;
     const load = () => {
-      void bridge.getConversationKnowledge({ conversationId }).then(
-        (found) => current && setSettings(found),
-        (error: unknown) => current && setFailure(failureOf(error).message),
-      );
+      if (!drafting)
+        void bridge.getConversationKnowledge({ conversationId }).then(
+          (found) => current && setSettings(found),
+          (error: unknown) => current && setFailure(failureOf(error).message),
+        );
       void bridge.listKnowledgeBases().then(
         (list) => current && setBases(list),
         () => current && setBases([]),
@@ -77,7 +85,7 @@ export default function KnowledgeChip({ conversationId }: { conversationId: stri
       current = false;
       off();
     };
-  }, [conversationId]);
+  }, [conversationId, drafting]);
 
   function change(
     changes: Omit<
@@ -101,10 +109,20 @@ export default function KnowledgeChip({ conversationId }: { conversationId: stri
       );
   }
 
-  const linked = settings?.bases ?? [];
+  const linked = drafting
+    ? draftIds.map((kbId) => ({
+        id: kbId,
+        name: bases?.find((b) => b.id === kbId)?.name ?? '',
+        missing: false,
+      }))
+    : (settings?.bases ?? []);
   const missing = linked.filter((b) => b.missing);
   const toggle = (kbId: string, on: boolean) => {
     const ids = linked.map((b) => b.id).filter((b) => b !== kbId);
+    if (drafting) {
+      useDraftKnowledge.getState().chosen(composerFor, on ? [...ids, kbId] : ids);
+      return;
+    }
     // Shown at once; main's answer (or its refusal) follows.
     const base = bases?.find((b) => b.id === kbId);
     if (settings)
