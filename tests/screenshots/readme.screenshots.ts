@@ -236,6 +236,21 @@ describe.each(['light', 'dark'] as const)('screenshots in the %s theme', (theme)
     await shoot('chat');
   });
 
+  it('chat: the model picker open, then a notice after Copy', async () => {
+    const chat = new ChatPage(shared.app.page);
+    await chat.model.click();
+    await chat.picker().getByRole('combobox').waitFor();
+    await shoot('chat-picker');
+    await shared.app.page.keyboard.press('Escape');
+    await chat.picker().waitFor({ state: 'detached' });
+    await chat.lastReply().getByRole('button', { name: 'Copy', exact: true }).click();
+    await shared.app.page
+      .locator('.toast-region .toast')
+      .filter({ hasText: 'Copied to the clipboard.' })
+      .waitFor();
+    await shoot('chat-notice');
+  });
+
   it('chat: a conversation pinned, and the actions of another in its ⋯ menu', async () => {
     const page = shared.app.page;
     const chat = new ChatPage(page);
@@ -574,6 +589,8 @@ describe.each(['light', 'dark'] as const)('screenshots in the %s theme', (theme)
     await network.getByLabel('Host').fill('proxy.corp.example.com');
     await network.getByLabel('Port').fill('3128');
     await network.getByLabel('Reach directly (bypass list)').fill('<local>\n.corp.example.com');
+    // A proxy is used only after the person's yes in main's own dialog.
+    dialogs.confirmAnswers.push(true);
     await network.getByRole('button', { name: 'Save proxy' }).click();
     await network.getByText('Saved and in use').waitFor();
     await network.getByLabel('Test an address').fill('https://relay.example.com');
