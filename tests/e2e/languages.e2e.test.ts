@@ -20,7 +20,7 @@ import { describe, expect, it } from 'vitest';
 import { e2eSuite } from './harness/suite';
 import { ChatPage } from './pages/chat-page';
 import { ConnectPage } from './pages/connect-page';
-import { cutOff } from './pages/layout';
+import { cutOff, cutPlaceholders } from './pages/layout';
 import { ShellPage } from './pages/shell-page';
 
 const suite = e2eSuite({ connectionName: 'Language relay' });
@@ -155,6 +155,11 @@ describe('languages', () => {
     // German's longer words leave the texts' card whole, in a wide window too.
     await page.setViewportSize({ width: 1280, height: 800 });
     expect(await cutOff(page, '.embeddings-input')).toEqual([]);
+    // And the placeholder of the field that ranks by meaning shows whole, wide and narrow.
+    expect(await cutPlaceholders(page, '.embeddings-nearest')).toEqual([]);
+    await page.setViewportSize({ width: 900, height: 650 });
+    expect(await cutPlaceholders(page, '.embeddings-nearest')).toEqual([]);
+    await page.setViewportSize({ width: 1280, height: 800 });
     await page.getByRole('button', { name: 'Vektor von Eingabe 1 kopieren' }).waitFor();
 
     await nav.getByRole('button', { name: 'Bilder', exact: true }).click();
