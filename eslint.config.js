@@ -244,9 +244,10 @@ export default defineConfig(
             {
               // The shortcut table is plain data that the renderer and the menu share; the
               // prompt template reader, the language list and the check of images for a model
-              // that reads none are pure functions and data that main and the renderer share.
+              // that reads none, and the titles main writes (which the page shows translated) are
+              // pure functions and data that main and the renderer share.
               regex:
-                '(^|/)electron/shared(?!/(shortcuts|prompt-template|locales|images-accepted)$)(/|$)',
+                '(^|/)electron/shared(?!/(shortcuts|prompt-template|locales|images-accepted|conversation-titles)$)(/|$)',
               allowTypeImports: true,
               message: 'The renderer uses only `import type` from electron/shared.',
             },

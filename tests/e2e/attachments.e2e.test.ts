@@ -112,7 +112,7 @@ describe('attaching files to a message', () => {
     await handOver(page, 'paste', 'pasted.txt', 'Pasted words about lighthouses.', 'text/plain');
     await expect.poll(() => chips.getByRole('listitem').count(), { timeout: 10_000 }).toBe(4);
     const chipTexts = await chips.getByRole('listitem').allTextContents();
-    expect(chipTexts[0]).toMatch(/^tides\.md\d+ byte · ~\d+ tokens$/);
+    expect(chipTexts[0]).toMatch(/^tides\.md\d+ bytes · ~\d+ tokens$/);
     expect(chipTexts[1]).toMatch(/^notes\.pdf[\d.]+ kB · 3 pages · ~\d+ tokens$/);
     expect(chipTexts.slice(2).map((t) => t.split(/\d/)[0])).toEqual(['dropped.csv', 'pasted.txt']);
     await expect(

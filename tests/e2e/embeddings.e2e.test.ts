@@ -7,6 +7,7 @@ import { embedText } from '../../electron/demo-relay/models/embeddings';
 import type { Dialogs } from '../../electron/main/app-context';
 import { e2eSuite, type ConnectedOptions } from './harness/suite';
 import { EmbeddingsPage } from './pages/embeddings-page';
+import { cutPlaceholders } from './pages/layout';
 
 const suite = e2eSuite({
   relay: { ratePerMinute: 100_000 },
@@ -144,6 +145,108 @@ describe('embeddings playground', () => {
       { ...least, n: texts.length },
     );
     expect(luminance).toBeLessThan(0.1);
+  });
+
+  it('the vectors table reads: whole column headers, scrollbars that show, every row reachable', async () => {
+    const page = await connected({ colorScheme: 'dark' });
+    const texts = Array.from({ length: 14 }, (_, i) => `sentence number ${i + 1} about cats`);
+    await page.embedLines(texts);
+    await page.waitForPictures();
+    const scroller = page.results.locator('.embeddings-table-scroll');
+    for (const size of [
+      { width: 1280, height: 800 },
+      { width: 900, height: 650 },
+    ]) {
+      await suite.app.page.setViewportSize(size);
+      const fit = await scroller.evaluate((element) => {
+        interface Shown {
+          clientWidth: number;
+          clientHeight: number;
+          scrollWidth: number;
+          scrollHeight: number;
+          offsetWidth: number;
+          offsetHeight: number;
+          clientLeft: number;
+          clientTop: number;
+          textContent: string | null;
+          getBoundingClientRect(): { left: number; right: number };
+          querySelectorAll(selector: string): ArrayLike<Shown>;
+        }
+        const box = element as unknown as Shown;
+        const rect = box.getBoundingClientRect();
+        const visibleRight = rect.left + box.clientLeft + box.clientWidth;
+        const cut = Array.from(box.querySelectorAll('thead th'))
+          .filter((th) => th.textContent?.trim())
+          .filter(
+            (th) =>
+              th.scrollWidth > th.clientWidth ||
+              // The first columns (up to the norm) show without scrolling; the tokens, the first
+              // values and Copy may be scrolled to in a narrow box.
+              (['#', 'Dims', 'Norm'].includes(th.textContent!.trim()) &&
+                th.getBoundingClientRect().right > visibleRight + 0.5),
+          )
+          .map((th) => th.textContent);
+        // Whether any scrollbar shows: a plain box that always scrolls, measured.
+        const doc = (
+          globalThis as unknown as {
+            document: {
+              body: { append(e: unknown): void };
+              createElement(tag: 'div'): Shown & {
+                style: { cssText: string };
+                remove(): void;
+              };
+              styleSheets: ArrayLike<{ cssRules: ArrayLike<{ cssText: string }> }>;
+            };
+          }
+        ).document;
+        const probe = doc.createElement('div');
+        probe.style.cssText = 'position:absolute;width:100px;height:100px;overflow:scroll';
+        doc.body.append(probe);
+        const browserShowsScrollbars = probe.offsetWidth > probe.clientWidth;
+        probe.remove();
+        const rules = Array.from(doc.styleSheets).flatMap((sheet) =>
+          Array.from(sheet.cssRules).map((rule) => rule.cssText),
+        );
+        const ownScrollbar =
+          rules.some((rule) =>
+            /\.embeddings-table-scroll::-webkit-scrollbar \{[^}]*width: \d+px/.test(rule),
+          ) &&
+          rules.some((rule) =>
+            /\.embeddings-table-scroll::-webkit-scrollbar-thumb \{[^}]*background/.test(rule),
+          );
+        return {
+          cut,
+          ownScrollbar,
+          browserShowsScrollbars,
+          overflowsDown: box.scrollHeight > box.clientHeight,
+          overflowsSideways: box.scrollWidth > box.clientWidth,
+          // A scrollbar takes room: what the border box holds beyond the content box and borders.
+          barWidth: box.offsetWidth - 2 * box.clientLeft - box.clientWidth,
+          barHeight: box.offsetHeight - 2 * box.clientTop - box.clientHeight,
+        };
+      });
+      expect(fit.cut, `${size.width}×${size.height}`).toEqual([]);
+      // The field beside the table shows its placeholder whole.
+      expect(await cutPlaceholders(suite.app.page, '.embeddings-nearest')).toEqual([]);
+      // The box draws its own scrollbars, in the theme's colours; where the browser shows
+      // scrollbars at all (the test browser, headless, hides every one), they take room.
+      expect(fit.ownScrollbar).toBe(true);
+      if (fit.browserShowsScrollbars) {
+        if (fit.overflowsDown) expect(fit.barWidth).toBeGreaterThan(0);
+        if (fit.overflowsSideways) expect(fit.barHeight).toBeGreaterThan(0);
+      }
+      // More than the eight rows a fixed 320 px box held, and the last one reached by scrolling.
+      const box = await scroller.boundingBox();
+      expect(box!.height).toBeGreaterThan(size.height >= 800 ? 400 : 320);
+      await scroller.evaluate((element) => {
+        const box = element as unknown as { scrollTop: number; scrollHeight: number };
+        box.scrollTop = box.scrollHeight;
+      });
+      await expect.poll(() => page.row(13).isVisible()).toBe(true);
+      await scroller.evaluate((element) => {
+        (element as unknown as { scrollTop: number }).scrollTop = 0;
+      });
+    }
   });
 
   it('refuses empty lines before sending anything, naming them', async () => {

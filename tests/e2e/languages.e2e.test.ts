@@ -17,10 +17,12 @@
  */
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
+import { LOCALES } from '../../electron/shared/locales';
+import { callFromPage } from './harness/page-calls';
 import { e2eSuite } from './harness/suite';
 import { ChatPage } from './pages/chat-page';
 import { ConnectPage } from './pages/connect-page';
-import { cutOff } from './pages/layout';
+import { cutOff, cutPlaceholders } from './pages/layout';
 import { ShellPage } from './pages/shell-page';
 
 const suite = e2eSuite({ connectionName: 'Language relay' });
@@ -123,6 +125,46 @@ describe('languages', () => {
       .waitFor();
   }, 60_000);
 
+  it('lays the conversation list’s buttons out alike in every language, wide and narrow', async () => {
+    const page = await connected();
+    await callFromPage(page, 'createConversation', { title: 'Tide pools' });
+    for (const language of LOCALES) {
+      await suite.app.services.settings.update({ language });
+      await page.reload();
+      await page.locator(`html[lang="${language}"]`).waitFor();
+      await page.locator('nav.sidebar .nav-item').first().click();
+      const buttons = page.locator('.chat-sidebar-actions .button');
+      await expect.poll(() => buttons.count()).toBe(3);
+      for (const size of [
+        { width: 1280, height: 800 },
+        { width: 900, height: 650 },
+      ]) {
+        await page.setViewportSize(size);
+        const where = `${language} at ${size.width}×${size.height}`;
+        const shown = await buttons.evaluateAll((elements) =>
+          elements.map((element) => {
+            const button = element as unknown as {
+              scrollWidth: number;
+              clientWidth: number;
+              getBoundingClientRect(): { top: number };
+            };
+            return {
+              top: Math.round(button.getBoundingClientRect().top),
+              cut: button.scrollWidth > button.clientWidth,
+            };
+          }),
+        );
+        // New chat on a row of its own, Import and Select side by side under it, all whole: no
+        // language's longer words push one button alone on to a line of its own.
+        const [newChat, importButton, select] = shown;
+        expect(importButton!.top, where).toBeGreaterThan(newChat!.top);
+        expect(select!.top, where).toBe(importButton!.top);
+        expect(shown.filter((button) => button.cut).length, where).toBe(0);
+        expect(await cutOff(page, '.chat-sidebar-actions'), where).toEqual([]);
+      }
+    }
+  }, 90_000);
+
   it('changes the Embeddings and Images screens, and their texts built in actions, to German', async () => {
     const page = await connected();
     await suite.app.services.settings.update({ language: 'de' });
@@ -155,6 +197,11 @@ describe('languages', () => {
     // German's longer words leave the texts' card whole, in a wide window too.
     await page.setViewportSize({ width: 1280, height: 800 });
     expect(await cutOff(page, '.embeddings-input')).toEqual([]);
+    // And the placeholder of the field that ranks by meaning shows whole, wide and narrow.
+    expect(await cutPlaceholders(page, '.embeddings-nearest')).toEqual([]);
+    await page.setViewportSize({ width: 900, height: 650 });
+    expect(await cutPlaceholders(page, '.embeddings-nearest')).toEqual([]);
+    await page.setViewportSize({ width: 1280, height: 800 });
     await page.getByRole('button', { name: 'Vektor von Eingabe 1 kopieren' }).waitFor();
 
     await nav.getByRole('button', { name: 'Bilder', exact: true }).click();

@@ -61,7 +61,9 @@ export function formatRelativeTime(
 
 const SIZE_UNITS = ['byte', 'kilobyte', 'megabyte', 'gigabyte', 'terabyte'] as const;
 
-/** A size in bytes with the unit that suits it, in powers of 1,000 ("1.5 MB", "1,5 Mo"). */
+/**
+ * A size in bytes with the unit that suits it, in powers of 1,000 ("117 bytes", "1.5 MB", "1,5 Mo").
+ */
 export function formatFileSize(bytes: number): string {
   let value = bytes;
   let index = 0;
@@ -72,7 +74,8 @@ export function formatFileSize(bytes: number): string {
   const options: Intl.NumberFormatOptions = {
     style: 'unit',
     unit: SIZE_UNITS[index],
-    unitDisplay: 'short',
+    // Bytes in words ("117 bytes", "117 octets"): the short form is "117 byte" in English.
+    unitDisplay: index === 0 ? 'long' : 'short',
     maximumFractionDigits: index === 0 ? 0 : 1,
   };
   return formatNumber(value, options);

@@ -134,3 +134,46 @@ export async function sidewaysFit(
     };
   }, selector);
 }
+
+/**
+ * The placeholders inside `container` that their field cuts off ("a text to compare wit"): each
+ * placeholder's width, in the field's own font, against the room inside the field's padding.
+ */
+export async function cutPlaceholders(page: Page, container: string): Promise<string[]> {
+  return page.evaluate((selector) => {
+    interface Field {
+      placeholder: string;
+      clientWidth: number;
+      checkVisibility(): boolean;
+    }
+    interface Style {
+      font: string;
+      paddingLeft: string;
+      paddingRight: string;
+    }
+    const global = globalThis as unknown as {
+      document: {
+        querySelector(s: string): { querySelectorAll(s: string): ArrayLike<Field> } | null;
+        createElement(tag: 'canvas'): {
+          getContext(kind: '2d'): { font: string; measureText(text: string): { width: number } };
+        };
+      };
+      getComputedStyle(element: Field): Style;
+    };
+    const root = global.document.querySelector(selector);
+    if (!root) return [`${selector}: not on the page`];
+    const context = global.document.createElement('canvas').getContext('2d');
+    const cut: string[] = [];
+    for (const field of Array.from(root.querySelectorAll('input[placeholder]'))) {
+      if (!field.placeholder || !field.checkVisibility()) continue;
+      const style = global.getComputedStyle(field);
+      context.font = style.font;
+      const room =
+        field.clientWidth - parseFloat(style.paddingLeft) - parseFloat(style.paddingRight);
+      const width = context.measureText(field.placeholder).width;
+      if (width > room + 0.5)
+        cut.push(`"${field.placeholder}" needs ${Math.ceil(width)} px, has ${Math.floor(room)}`);
+    }
+    return cut;
+  }, container);
+}

@@ -24,14 +24,15 @@ import {
   type ReplyTiming,
   type SearchHit,
 } from '../../../shared/ipc/routes/chat';
+import { BRANCH_SUFFIX, DEFAULT_TITLE } from '../../../shared/conversation-titles';
 import { migrate, type Db } from '../database';
 import { CHAT_DOMAIN, CHAT_MIGRATIONS } from './migrations';
 
-export const DEFAULT_TITLE = 'New conversation';
+export { DEFAULT_TITLE };
 
-/** The title of a conversation branched off another. */
+/** The title of a conversation branched off another (the page shows its mark translated). */
 export function forkTitle(title: string): string {
-  const suffix = ' (branch)';
+  const suffix = BRANCH_SUFFIX;
   return title.length + suffix.length <= MAX_TITLE_CHARS
     ? `${title}${suffix}`
     : `${title.slice(0, MAX_TITLE_CHARS - suffix.length - 1).trimEnd()}…${suffix}`;

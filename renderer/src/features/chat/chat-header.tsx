@@ -5,6 +5,7 @@ import { useT } from '../../i18n/i18n';
 import { relayBridge } from '../../lib/relay-bridge';
 import { NEW_CHAT_ID, useChatStore } from './chat-store';
 import type { ConversationSummary } from './chat-types';
+import { shownTitle } from './conversation-title';
 import { ModelPicker } from './model-picker';
 import { ConversationCostSummary } from './reply-cost';
 
@@ -42,7 +43,7 @@ export function ChatHeader({
         <Icon name="sidebar" />
       </button>
       <p className="chat-header-title">
-        {conversation && !drafting ? conversation.title : t('chat.list.new')}
+        {conversation && !drafting ? shownTitle(conversation, t) : t('chat.list.new')}
       </p>
       {conversation && !drafting && <PromptOrigin conversationId={conversation.id} />}
       {conversation && !drafting && <ConversationCostSummary conversation={conversation} />}

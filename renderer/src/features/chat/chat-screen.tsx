@@ -16,6 +16,7 @@ import { ChatHeader } from './chat-header';
 import { ChatWelcome } from './chat-welcome';
 import { ChatInput } from './composer';
 import { ConversationList } from './conversation-list';
+import { shownTitle } from './conversation-title';
 import { loadPrices } from './cost-store';
 import { MessageList } from './message-list';
 
@@ -55,7 +56,11 @@ export function ChatScreen() {
       <section
         className="chat-main"
         aria-label={
-          activeId === undefined ? t('chat.list.new') : (conversation?.title ?? t('screen.chat'))
+          activeId === undefined
+            ? t('chat.list.new')
+            : conversation
+              ? shownTitle(conversation, t)
+              : t('screen.chat')
         }
       >
         <ChatHeader

@@ -29,6 +29,7 @@ import {
 import { useChatStore } from './chat-store';
 import type { ConversationSummary, SearchHit } from './chat-types';
 import { sectionHeading } from './conversation-pages';
+import { shownTitle } from './conversation-title';
 
 /** The sidebar of the chat screen: search, new, the conversations (pinned first, then latest). */
 export function ConversationList() {
@@ -122,7 +123,7 @@ export function ConversationList() {
                   setSelected(next);
                 }}
               />
-              <span className="chat-conversation-title">{conversation.title}</span>
+              <span className="chat-conversation-title">{shownTitle(conversation, t)}</span>
             </label>
           )}
         />
@@ -270,6 +271,7 @@ function ConversationItem({
   next: string | undefined;
 }) {
   const t = useT();
+  const shown = shownTitle(conversation, t);
   const [renaming, setRenaming] = useState(false);
   const [title, setTitle] = useState(conversation.title);
   // A key for the words the page writes; main's own message as it gave it.
@@ -419,25 +421,25 @@ function ConversationItem({
           <span
             className="chat-branch-mark"
             role="img"
-            aria-label={t('chat.list.branchOf', { title: conversation.forkedFrom.title })}
-            title={t('chat.list.branchOf', { title: conversation.forkedFrom.title })}
+            aria-label={t('chat.list.branchOf', { title: shownTitle(conversation.forkedFrom, t) })}
+            title={t('chat.list.branchOf', { title: shownTitle(conversation.forkedFrom, t) })}
           >
             <Icon name="branch" />
           </span>
         )}
-        <span className="chat-conversation-title" title={conversation.title}>
-          {conversation.title}
+        <span className="chat-conversation-title" title={shown}>
+          {shown}
         </span>
       </button>
       <MenuButton
         menu={menu}
-        label={t('chat.menu.label', { title: conversation.title })}
+        label={t('chat.menu.label', { title: shown })}
         className="chat-conversation-more"
       />
       {menu.open && menu.anchor && (
         <Menu
           items={items}
-          label={t('chat.menu.label', { title: conversation.title })}
+          label={t('chat.menu.label', { title: shown })}
           anchor={menu.anchor}
           onClose={menu.close}
         />
@@ -476,7 +478,9 @@ function SearchResults() {
             className="chat-hit"
             onClick={() => void jumpToHit(hit, termsOf(hit))}
           >
-            <span className="chat-hit-title">{hit.conversationTitle}</span>
+            <span className="chat-hit-title">
+              {shownTitle({ title: hit.conversationTitle }, t)}
+            </span>
             <span className="chat-hit-snippet">
               {hit.snippet.map((part, i) =>
                 part.hit ? <mark key={i}>{part.text}</mark> : <span key={i}>{part.text}</span>,

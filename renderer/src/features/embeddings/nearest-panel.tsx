@@ -19,7 +19,7 @@ export function NearestPanel() {
         {t('embeddings.nearest.title')}
       </h2>
       <form
-        className="field-row"
+        className="field-row embeddings-nearest-form"
         onSubmit={(event) => {
           event.preventDefault();
           setBusy(true);

@@ -1,3 +1,4 @@
+import { useState } from 'react';
 import { TableVirtuoso } from 'react-virtuoso';
 import { formatNumber } from '../../i18n/format';
 import { useNamespace } from '../../i18n/use-namespace';
@@ -10,9 +11,26 @@ const format = (value: number) =>
 
 const NORM = { minimumFractionDigits: 4, maximumFractionDigits: 4 };
 
+/**
+ * About a row's height, until Virtuoso has measured them; the header's (two lines) and the
+ * sideways scrollbar's room.
+ */
+const ROW = 34;
+const HEADER = 48;
+const SCROLLBAR = 12;
+
+/**
+ * The box's height: every row when they fit, else as much as the window allows (two thirds of
+ * its height, never under 320 px), the rest reached by its scrollbar.
+ */
+export function tableHeight(rowsHeight: number): string {
+  return `min(${HEADER + SCROLLBAR + Math.ceil(rowsHeight)}px, max(320px, 66vh))`;
+}
+
 /** Each input with its vector at a glance; only the rows in view are in the page. */
 export function ResultsTable({ run }: { run: EmbeddingRun }) {
   const t = useNamespace('embeddings');
+  const [rowsHeight, setRowsHeight] = useState<number>();
   return (
     <section className="card embeddings-results" aria-label={t('embeddings.results.title')}>
       <h2 className="card-title">{t('embeddings.results.title')}</h2>
@@ -27,17 +45,26 @@ export function ResultsTable({ run }: { run: EmbeddingRun }) {
       </p>
       <TableVirtuoso
         className="embeddings-table-scroll"
-        style={{ height: Math.min(320, 36 + run.items.length * 34) }}
+        style={{ height: tableHeight(rowsHeight ?? run.items.length * ROW) }}
+        totalListHeightChanged={setRowsHeight}
         data={run.items}
         fixedHeaderContent={() => (
           <tr>
-            <th scope="col">{t('embeddings.results.index')}</th>
+            <th scope="col" className="embeddings-col-index">
+              {t('embeddings.results.index')}
+            </th>
             <th scope="col">{t('embeddings.results.text')}</th>
-            <th scope="col">{t('embeddings.results.dims')}</th>
-            <th scope="col">{t('embeddings.results.norm')}</th>
+            <th scope="col" className="embeddings-col-number">
+              {t('embeddings.results.dims')}
+            </th>
+            <th scope="col" className="embeddings-col-norm">
+              {t('embeddings.results.norm')}
+            </th>
+            <th scope="col" className="embeddings-col-number">
+              {t('embeddings.results.tokens')}
+            </th>
             <th scope="col">{t('embeddings.results.preview')}</th>
-            <th scope="col">{t('embeddings.results.tokens')}</th>
-            <th scope="col">
+            <th scope="col" className="embeddings-col-copy">
               <span className="visually-hidden">{t('embeddings.results.copyColumn')}</span>
             </th>
           </tr>
@@ -50,12 +77,12 @@ export function ResultsTable({ run }: { run: EmbeddingRun }) {
             </td>
             <td>{item.dimensions === undefined ? '—' : formatNumber(item.dimensions)}</td>
             <td>{item.norm === undefined ? '—' : formatNumber(item.norm, NORM)}</td>
+            <td>{item.tokens === undefined ? '—' : formatNumber(item.tokens)}</td>
             <td className="embeddings-preview">
               {item.preview
                 ? `[${item.preview.map(format).join(', ')}, …]`
                 : t('embeddings.results.notEmbedded')}
             </td>
-            <td>{item.tokens === undefined ? '—' : formatNumber(item.tokens)}</td>
             <td>
               {item.dimensions !== undefined && (
                 <button

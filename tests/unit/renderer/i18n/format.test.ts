@@ -27,13 +27,28 @@ describe('numbers, sizes, times and durations follow the language', () => {
 
   it('writes file sizes in the unit that suits them', () => {
     inLocale('en');
-    expect(formatFileSize(512)).toBe('512 byte');
+    expect(formatFileSize(512)).toBe('512 bytes');
     expect(formatFileSize(1_500_000)).toBe('1.5 MB');
     expect(formatFileSize(2_000)).toBe('2 kB');
     inLocale('de');
     expect(formatFileSize(1_500_000)).toBe('1,5 MB');
     inLocale('fr');
     expect(formatFileSize(1_500_000)).toBe('1,5\u202fMo');
+  });
+
+  it('counts bytes in words, singular and plural, in every language (never "117 byte")', () => {
+    const expected: Record<string, [string, string]> = {
+      en: ['1 byte', '117 bytes'],
+      de: ['1\u00a0Byte', '117 Byte'],
+      es: ['1 byte', '117 bytes'],
+      fr: ['1\u00a0octet', '117\u00a0octets'],
+      ja: ['1 バイト', '117 バイト'],
+      'zh-CN': ['1字节', '117字节'],
+    };
+    for (const [locale, [one, many]] of Object.entries(expected)) {
+      inLocale(locale);
+      expect([formatFileSize(1), formatFileSize(117)], locale).toEqual([one, many]);
+    }
   });
 
   it('says how long ago, in words the language uses', () => {
