@@ -25,6 +25,24 @@ const noNode = (where) => ({
   message: `${where} runs without Node: no Node built-in modules.`,
 });
 
+const RENDERER_PATTERNS = [
+  noElectron('The renderer'),
+  noNode('The renderer'),
+  {
+    // The shortcut table is plain data that the renderer and the menu share; the prompt template
+    // reader, the language list and the check of images for a model that reads none, and the
+    // titles main writes (which the page shows translated) are pure functions and data that main
+    // and the renderer share.
+    regex:
+      '(^|/)electron/shared(?!/(shortcuts|prompt-template|locales|images-accepted|conversation-titles)$)(/|$)',
+    allowTypeImports: true,
+    message: 'The renderer uses only `import type` from electron/shared.',
+  },
+];
+
+const NO_BRIDGE_IN_COMPONENTS =
+  "A component does not call the bridge: it calls its feature's actions module (or lib), which runs the call and turns a failure into the page's (runAction, failureOf).";
+
 /**
  * Attributes that hold no words a person sees or hears (every other attribute is checked:
  * `aria-label`, `title`, `placeholder`, `alt`, and components' text props such as `label`).
@@ -235,24 +253,38 @@ export default defineConfig(
   {
     files: ['renderer/**'],
     rules: {
+      '@typescript-eslint/no-restricted-imports': ['error', { patterns: RENDERER_PATTERNS }],
+    },
+  },
+  {
+    // One error path: a component calls its feature's actions (or lib), which call the bridge
+    // and turn a failure into the page's (`runAction`, `failureOf`); a .tsx file never reaches
+    // the bridge itself. Its types may still be named.
+    files: ['renderer/src/**/*.tsx'],
+    rules: {
       '@typescript-eslint/no-restricted-imports': [
         'error',
         {
           patterns: [
-            noElectron('The renderer'),
-            noNode('The renderer'),
+            ...RENDERER_PATTERNS,
             {
-              // The shortcut table is plain data that the renderer and the menu share; the
-              // prompt template reader, the language list and the check of images for a model
-              // that reads none, and the titles main writes (which the page shows translated) are
-              // pure functions and data that main and the renderer share.
-              regex:
-                '(^|/)electron/shared(?!/(shortcuts|prompt-template|locales|images-accepted|conversation-titles)$)(/|$)',
+              regex: '(^|/)lib/relay-bridge$',
+              importNames: ['relayBridge', 'requireBridge'],
               allowTypeImports: true,
-              message: 'The renderer uses only `import type` from electron/shared.',
+              message: NO_BRIDGE_IN_COMPONENTS,
+            },
+            {
+              regex: '(^|/)lib/bridge-error$',
+              importNames: ['unwrapBridge', 'answerOf'],
+              message: NO_BRIDGE_IN_COMPONENTS,
             },
           ],
         },
+      ],
+      'no-restricted-properties': [
+        'error',
+        { object: 'window', property: 'relay', message: NO_BRIDGE_IN_COMPONENTS },
+        { object: 'globalThis', property: 'relay', message: NO_BRIDGE_IN_COMPONENTS },
       ],
     },
   },

@@ -20,9 +20,10 @@ import { selectTheme, useSettingsStore } from '../features/settings/settings-sto
 import { loadNamespace, useT, type MessageKey } from '../i18n/i18n';
 import { useAppLocale } from '../i18n/locale';
 import { failureTitle } from '../lib/errors';
-import { relayBridge, type ConnectionHealth, type ConnectLink } from '../lib/relay-bridge';
+import type { ConnectionHealth, ConnectLink } from '../lib/relay-bridge';
 import { recall, remember } from '../lib/session-memory';
 import { dismissToast, holdToast, useToastStore } from '../lib/toasts';
+import { appVersion as readAppVersion, runsInsideApp, watchAppLinks } from './app-actions';
 import { SCREENS, SCREEN_TITLES, type ScreenId } from './screens';
 import { openConversationInChat, openPromptChat, useAppShortcuts } from './shortcut-commands';
 import { UpdateBanner } from './update-banner';
@@ -47,13 +48,13 @@ function useTheme() {
 
 /** The app: the first-run screen until a connection exists, then the shell with its screens. */
 export function App() {
-  const bridge = relayBridge();
+  const inside = runsInsideApp();
   const t = useT();
   useTheme();
   useAppLocale();
 
   useEffect(() => {
-    if (!bridge) return;
+    if (!inside) return;
     void loadSettings();
     void loadBackupStatus();
     const stopBackups = watchBackupStatus();
@@ -62,9 +63,9 @@ export function App() {
       stopBackups();
       stopConnections();
     };
-  }, [bridge]);
+  }, [inside]);
 
-  if (!bridge) {
+  if (!inside) {
     return (
       <main className="welcome">
         <EmptyState title={t('app.notRunning.title')}>
@@ -211,30 +212,22 @@ function Root() {
   useEffect(() => remember(SCREEN_KEY, screen), [screen]);
 
   // Links opened before the window was up wait in main; later ones are announced.
-  useEffect(() => {
-    const bridge = relayBridge();
-    if (!bridge) return;
-    const take = () =>
-      bridge.takeConnectLink().then(
-        (taken) => {
-          if (!taken) return;
+  useEffect(
+    () =>
+      watchAppLinks({
+        onLink(taken) {
           setLink(taken);
           setScreen('connections');
         },
-        () => undefined,
-      );
-    void take();
-    const stops = [
-      bridge.onConnectLinkOpened(() => void take()),
-      // A quick ask continued here: its conversation, in Chat.
-      bridge.onOpenConversation(({ conversationId }) => {
-        const switching = current.current !== 'chat';
-        setScreen('chat');
-        void openConversationInChat(conversationId, switching);
+        // A quick ask continued here: its conversation, in Chat.
+        onConversation(conversationId) {
+          const switching = current.current !== 'chat';
+          setScreen('chat');
+          void openConversationInChat(conversationId, switching);
+        },
       }),
-    ];
-    return () => stops.forEach((stop) => stop());
-  }, []);
+    [],
+  );
   useAppShortcuts({
     screen,
     onScreen: setScreen,
@@ -341,7 +334,7 @@ function Shell({ screen, onScreen, onShortcuts, link, onLinkDone }: ScreenProps)
   const health = useConnectStore(selectActiveHealth);
   const toasts = useToastStore((state) => state.toasts);
   const toastFocusAsks = useToastStore((state) => state.focusAsks);
-  const appVersion = relayBridge()?.appVersion;
+  const appVersion = readAppVersion();
   const main = useRef<HTMLElement>(null);
   const shown = useRef(screen);
   const t = useT();

@@ -3,11 +3,10 @@ import { EmptyState } from '../components/empty-state';
 import { StreamingMarkdown } from '../features/chat/markdown/streaming-markdown';
 import '../features/chat/chat.css';
 import { QuickAskScreen } from '../features/quick-ask/quick-ask-screen';
-import { loadSettings } from '../features/settings/settings-actions';
 import { selectTheme, useSettingsStore } from '../features/settings/settings-store';
 import { useT } from '../i18n/i18n';
 import { useAppLocale } from '../i18n/locale';
-import { relayBridge } from '../lib/relay-bridge';
+import { runsInsideApp, watchQuickWindowSettings } from './app-actions';
 
 /**
  * The quick ask window's page: the quick ask feature, with the chat's markdown for replies. It
@@ -15,7 +14,7 @@ import { relayBridge } from '../lib/relay-bridge';
  * followed while it is open (main sends every saved change of the settings to both windows).
  */
 export function QuickApp() {
-  const bridge = relayBridge();
+  const inside = runsInsideApp();
   const theme = useSettingsStore(selectTheme);
   const t = useT();
   useAppLocale();
@@ -24,19 +23,9 @@ export function QuickApp() {
     document.documentElement.dataset.theme = theme;
   }, [theme]);
 
-  useEffect(() => {
-    if (!bridge) return;
-    void loadSettings();
-    const stops = [
-      // The settings may have changed in the main window while this one was hidden…
-      bridge.onQuickAskShown(() => void loadSettings()),
-      // …or while it is open.
-      bridge.onSettingsChanged((settings) => useSettingsStore.getState().settingsSaved(settings)),
-    ];
-    return () => stops.forEach((stop) => stop());
-  }, [bridge]);
+  useEffect(() => (inside ? watchQuickWindowSettings() : undefined), [inside]);
 
-  if (!bridge) {
+  if (!inside) {
     return (
       <main className="welcome">
         <EmptyState title={t('quickAsk.notRunning.title')}>

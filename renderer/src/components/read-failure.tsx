@@ -1,5 +1,5 @@
 import { useT } from '../i18n/i18n';
-import { Notice } from './notice';
+import { FailureNotice } from './failure-notice';
 
 export interface ReadFailureProps {
   /** What could not be read, as a sentence ("The prompt library could not be read"). */
@@ -12,19 +12,17 @@ export interface ReadFailureProps {
 /** Something the screen needs could not be read: why, and "Try again". */
 export function ReadFailure({ title, message, onRetry }: ReadFailureProps) {
   const t = useT();
+  // Main's words as they were read, with no kind of their own: the title says what failed.
+  const failure = { kind: 'internal', message: message ?? '' };
   return (
-    <Notice
-      tone="error"
+    <FailureNotice
       title={title}
+      failure={failure}
       actions={
         <button type="button" className="button" onClick={onRetry}>
           {t('common.tryAgain')}
         </button>
       }
-    >
-      <p className="failure-message" data-source="main">
-        {message}
-      </p>
-    </Notice>
+    />
   );
 }

@@ -1,7 +1,8 @@
 import { useState, type ReactNode } from 'react';
 import { useT } from '../i18n/i18n';
-import { failureHeading, failureOf, useMainMessageText, type FailureInfo } from '../lib/errors';
+import { failureOf, useMainMessageText, type FailureInfo } from '../lib/errors';
 import { BalanceNotice } from './balance-notice';
+import { FailureNotice } from './failure-notice';
 import { KeyEntry } from './key-entry';
 import { Notice } from './notice';
 
@@ -69,12 +70,9 @@ function failureBody(
     );
   }
   return (
-    <Notice tone="error" title={failureHeading(failure)} actions={retry}>
-      <p className="failure-message" data-source="main">
-        {failure.message}
-      </p>
+    <FailureNotice failure={failure} actions={retry}>
       {children}
-    </Notice>
+    </FailureNotice>
   );
 }
 
@@ -106,11 +104,7 @@ function KeyFix({
     />
   );
   const refused = keyFailure && (
-    <Notice tone="error" title={t('relayFailure.keyNotSaved')}>
-      <p className="failure-message" data-source="main">
-        {keyFailure.message}
-      </p>
-    </Notice>
+    <FailureNotice title={t('relayFailure.keyNotSaved')} failure={keyFailure} />
   );
   if (cardLead === undefined)
     return (

@@ -15,6 +15,8 @@ export interface FailureInfo {
   messageId?: string | undefined;
   values?: MainMessage['values'];
   parts?: MainMessage['parts'];
+  /** The field of the request that a refused request names (the schema's `param`). */
+  param?: string | undefined;
 }
 
 /**
@@ -76,7 +78,10 @@ export function useMainMessageText(): typeof mainMessageText {
 
 export function failureOf(error: unknown): FailureInfo {
   if (error !== null && typeof error === 'object') {
-    const { kind, message, status, messageId, values, parts } = error as Record<string, unknown>;
+    const { kind, message, status, messageId, values, parts, param } = error as Record<
+      string,
+      unknown
+    >;
     const keyed =
       typeof message === 'string' && message !== '' && typeof messageId === 'string'
         ? {
@@ -99,6 +104,7 @@ export function failureOf(error: unknown): FailureInfo {
       message: text,
       ...(typeof status === 'number' ? { status } : {}),
       ...said,
+      ...(typeof param === 'string' ? { param } : {}),
     };
   }
   return { kind: 'internal', message: String(error) };

@@ -124,6 +124,41 @@ describe('import rules of the architecture', () => {
     expect(await violations('tests/integration/fixture.test.ts', code)).toEqual([]);
   });
 
+  it("keeps the bridge out of the page's components: they call their feature's actions", async () => {
+    const component = 'renderer/src/features/chat/fixture.tsx';
+    const bridge = "'../../lib/relay-bridge'";
+    expect(await violations(component, `import { requireBridge } from ${bridge};`)).toEqual([
+      RESTRICTED_IMPORT,
+    ]);
+    expect(
+      await violations(component, `import { relayBridge, type Answer } from ${bridge};`),
+    ).toEqual([RESTRICTED_IMPORT]);
+    expect(await violations(component, `import * as relay from ${bridge};`)).toEqual([
+      RESTRICTED_IMPORT,
+    ]);
+    expect(
+      await violations(component, "import { unwrapBridge } from '../../lib/bridge-error';"),
+    ).toEqual([RESTRICTED_IMPORT]);
+    expect(await violations(component, 'export const exposed = window.relay;')).toEqual([
+      'no-restricted-properties',
+    ]);
+    expect(await violations(component, 'export const { relay } = window;')).toEqual([
+      'no-restricted-properties',
+    ]);
+    // The bridge's types may be named, and the renderer's other rules still hold in a component.
+    expect(await violations(component, `import type { Answer } from ${bridge};`)).toEqual([]);
+    expect(await violations(component, "import { ipcRenderer } from 'electron';")).toEqual([
+      RESTRICTED_IMPORT,
+    ]);
+    // The actions modules (and lib) are where the bridge is called.
+    expect(
+      await violations(
+        'renderer/src/features/chat/fixture-actions.ts',
+        `import { requireBridge } from ${bridge};`,
+      ),
+    ).toEqual([]);
+  });
+
   it('keeps tests out of the source', async () => {
     const code = "import '../../../tests/unit/windows/main-window.test';";
     expect(await violations('electron/main/services/fixture.ts', code)).toEqual([RESTRICTED_PATH]);

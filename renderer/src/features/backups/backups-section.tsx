@@ -1,5 +1,6 @@
 import { useEffect, useState } from 'react';
 import { Badge } from '../../components/badge';
+import { FailureNotice } from '../../components/failure-notice';
 import { Notice } from '../../components/notice';
 import { Spinner } from '../../components/spinner';
 import { formatNumber } from '../../i18n/format';
@@ -94,11 +95,7 @@ export function BackupsSection() {
       <p className="card-lead">{t('backups.lead')}</p>
       {!status ? (
         statusFailure ? (
-          <Notice tone="error" title={t('backups.statusUnreadable')}>
-            <p className="failure-message" data-source="main">
-              {statusFailure.message}
-            </p>
-          </Notice>
+          <FailureNotice title={t('backups.statusUnreadable')} failure={statusFailure} />
         ) : (
           <p className="muted">
             <Spinner label={t('backups.loading')} /> {t('backups.loadingText')}
@@ -156,13 +153,7 @@ export function BackupsSection() {
               {status.running?.kind === 'backup' ? t('backups.backingUp') : t('backups.now')}
             </button>
           </div>
-          {failure && (
-            <Notice tone="error" title={t(failure.title)}>
-              <p className="failure-message" data-source="main">
-                {failure.info.message}
-              </p>
-            </Notice>
-          )}
+          {failure && <FailureNotice title={t(failure.title)} failure={failure.info} />}
           <BackupList
             hasFolder={status.folder !== undefined}
             onRestore={(id) => setRestoring({ id })}

@@ -1,5 +1,6 @@
 import { useEffect, useId, useRef, useState } from 'react';
 import { Badge } from '../../components/badge';
+import { FailureNotice } from '../../components/failure-notice';
 import { Notice } from '../../components/notice';
 import { Spinner } from '../../components/spinner';
 import { Message, useT } from '../../i18n/i18n';
@@ -127,13 +128,7 @@ export function RestoreDialog({
             {t('backups.dialog.restored')}
           </p>
         )}
-        {failure && (
-          <Notice tone="error" title={t('backups.dialog.nothingRestored')}>
-            <p className="failure-message" data-source="main">
-              {failure.message}
-            </p>
-          </Notice>
-        )}
+        {failure && <FailureNotice title={t('backups.dialog.nothingRestored')} failure={failure} />}
       </div>
       <div className="dialog-actions">
         <button type="button" className="button" onClick={onClose} disabled={busy}>

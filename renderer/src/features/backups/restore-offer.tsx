@@ -1,5 +1,5 @@
+import { FailureNotice } from '../../components/failure-notice';
 import { useState } from 'react';
-import { Notice } from '../../components/notice';
 import { useT } from '../../i18n/i18n';
 import { failureOf, type FailureInfo } from '../../lib/errors';
 import { openBackupFile } from './backups-actions';
@@ -31,13 +31,7 @@ export function RestoreOffer() {
       <button type="button" className="button" onClick={() => void open()}>
         {t('backups.offer.action')}
       </button>
-      {failure && (
-        <Notice tone="error" title={t('backups.fileNotOpened')}>
-          <p className="failure-message" data-source="main">
-            {failure.message}
-          </p>
-        </Notice>
-      )}
+      {failure && <FailureNotice title={t('backups.fileNotOpened')} failure={failure} />}
       <RestoreDialog target={target} onClose={() => setTarget(undefined)} />
     </section>
   );

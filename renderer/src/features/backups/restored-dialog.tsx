@@ -1,4 +1,5 @@
 import { useEffect, useId, useRef, useState } from 'react';
+import { FailureNotice } from '../../components/failure-notice';
 import { KeyEntry } from '../../components/key-entry';
 import { Notice } from '../../components/notice';
 import { Message, useT } from '../../i18n/i18n';
@@ -123,13 +124,7 @@ export function RestoredDialog() {
               </p>
             </Notice>
           )}
-          {failure && (
-            <Notice tone="error" title={t('backups.restored.failed')}>
-              <p className="failure-message" data-source="main">
-                {failure.message}
-              </p>
-            </Notice>
-          )}
+          {failure && <FailureNotice title={t('backups.restored.failed')} failure={failure} />}
         </div>
       )}
       <div className="dialog-actions">

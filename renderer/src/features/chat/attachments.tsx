@@ -15,14 +15,23 @@ import {
   type ClipboardEvent,
   type DragEvent,
 } from 'react';
-import { imagesRefused } from '../../../../electron/shared/images-accepted';
 import { Icon } from '../../components/icon';
 import { formatFileSize, formatNumber } from '../../i18n/format';
 import { t, useT } from '../../i18n/i18n';
-import { failureOf, mainMessageText, useMainMessageText } from '../../lib/errors';
-import { relayBridge, requireBridge } from '../../lib/relay-bridge';
-import { showSavedToast, showToast } from '../../lib/toasts';
+import { useMainMessageText } from '../../lib/errors';
+import { runAction } from '../../lib/run-action';
+import {
+  attachDroppedFiles,
+  attachPicked,
+  discardAttachments,
+  openFile,
+  saveFile,
+  thumbnailOf,
+  type Attached,
+} from './attachments-actions';
 import type { AttachmentInfo, AttachmentRefusal } from './chat-types';
+
+export { imagesWarning } from './attachments-actions';
 
 /**
  * What a file chip says after the name: its size, pages or pixels, and its estimated tokens
@@ -45,14 +54,6 @@ function fileFacts(file: AttachmentInfo, withTokens: boolean): string {
 /** About four characters a token, as main estimates it. */
 export function estimateTokens(text: string): number {
   return Math.ceil(text.length / 4);
-}
-
-async function base64Of(file: File): Promise<string> {
-  const bytes = new Uint8Array(await file.arrayBuffer());
-  let binary = '';
-  for (let i = 0; i < bytes.length; i += 0x8000)
-    binary += String.fromCharCode(...bytes.subarray(i, i + 0x8000));
-  return btoa(binary);
 }
 
 export interface AttachmentDrafts {
@@ -91,52 +92,27 @@ export function useAttachmentDrafts(conversationId: string): AttachmentDrafts {
       const ids = current.current.map((f) => f.id);
       setFiles([]);
       setRefused([]);
-      if (ids.length > 0) void relayBridge()?.discardAttachments({ ids });
+      if (ids.length > 0) discardAttachments(ids);
     },
     [conversationId],
   );
 
-  const run = useCallback(
-    async (attach: () => Promise<{ attached: AttachmentInfo[]; refused: AttachmentRefusal[] }>) => {
-      setPending((n) => n + 1);
-      try {
-        const result = await attach();
-        setFiles((list) => [...list, ...result.attached]);
-        setRefused(result.refused);
-      } catch (error) {
-        setRefused([{ name: '', reason: 'failed', message: failureOf(error).message }]);
-      } finally {
-        setPending((n) => n - 1);
-      }
-    },
-    [],
-  );
+  const run = useCallback(async (attach: () => Promise<Attached>) => {
+    setPending((n) => n + 1);
+    const outcome = await runAction(attach);
+    if (outcome.ok) {
+      setFiles((list) => [...list, ...outcome.value.attached]);
+      setRefused(outcome.value.refused);
+    } else {
+      setRefused([{ name: '', reason: 'failed', message: outcome.failure.message }]);
+    }
+    setPending((n) => n - 1);
+  }, []);
 
   const attachDropped = useCallback(
     (list: readonly File[]) => {
       if (list.length === 0) return;
-      const bridge = requireBridge();
-      void run(async () => {
-        const granted = (await bridge.grantDroppedFiles?.(list, 'attach')) ?? list.map(() => null);
-        const grants = granted.filter((grant): grant is string => grant !== null);
-        const inMemory = list.filter((_, index) => granted[index] === null);
-        const attached: AttachmentInfo[] = [];
-        const refusedNow: AttachmentRefusal[] = [];
-        if (grants.length > 0) {
-          const result = await bridge.attachDropped({ grants });
-          attached.push(...result.attached);
-          refusedNow.push(...result.refused);
-        }
-        for (const file of inMemory) {
-          const result = await bridge.attachBytes({
-            name: file.name || t('chat.attachments.pastedName'),
-            base64: await base64Of(file),
-          });
-          attached.push(...result.attached);
-          refusedNow.push(...result.refused);
-        }
-        return { attached, refused: refusedNow };
-      });
+      void run(() => attachDroppedFiles(list));
     },
     [run],
   );
@@ -146,10 +122,10 @@ export function useAttachmentDrafts(conversationId: string): AttachmentDrafts {
     refused,
     reading: pending > 0,
     tokens: files.reduce((sum, f) => sum + f.tokens, 0),
-    pick: () => run(() => requireBridge().attachFiles()),
+    pick: () => run(attachPicked),
     remove(id) {
       setFiles((list) => list.filter((f) => f.id !== id));
-      void relayBridge()?.discardAttachments({ ids: [id] });
+      discardAttachments([id]);
     },
     dismissRefused: () => setRefused([]),
     sent() {
@@ -263,46 +239,6 @@ export function AttachmentChips({
 }
 
 /**
- * What stops a message with images to a model that reads none (as the model list says, with the
- * person's own setting), naming the model and each image; undefined when it may be sent. Main
- * refuses the same message with the same words if it gets there anyway.
- */
-export async function imagesWarning(
-  model: string,
-  files: readonly AttachmentInfo[],
-): Promise<string | undefined> {
-  if (!files.some((f) => f.kind === 'image')) return undefined;
-  let accepts: boolean | undefined;
-  try {
-    accepts = (await requireBridge().listModels()).models.find(
-      (m) => m.id === model,
-    )?.acceptsImages;
-  } catch {
-    return undefined; // No list to go by: main and the relay decide.
-  }
-  // The same check, and the same words, as main's refusal of such a message.
-  const refused = imagesRefused(model, accepts, files);
-  return refused
-    ? mainMessageText({ message: refused.english, messageId: refused.id, values: refused.values })
-    : undefined;
-}
-
-/** Thumbnails of sent images, by attachment id, kept while the page lives (they never change). */
-const thumbnails = new Map<string, Promise<string | null>>();
-
-function thumbnailOf(id: string): Promise<string | null> {
-  let url = thumbnails.get(id);
-  if (url === undefined) {
-    url = requireBridge()
-      .attachmentThumbnail({ id })
-      .then((answer) => answer.url)
-      .catch(() => null);
-    thumbnails.set(id, url);
-  }
-  return url;
-}
-
-/**
  * An image's thumbnail (a data: URL made in main: the page loads no file and no remote image), or
  * the file icon for any other file and while the thumbnail comes.
  */
@@ -320,30 +256,6 @@ function AttachmentIcon({ file }: { file: AttachmentInfo }) {
   }, [file.id, file.kind, file.thumbnail]);
   if (url === null) return <Icon name="file" />;
   return <img className="chat-attachment-thumbnail" src={url} alt="" draggable={false} />;
-}
-
-async function openFile(file: AttachmentInfo) {
-  try {
-    await requireBridge().openAttachment({ id: file.id });
-  } catch (error) {
-    showToast(
-      t('chat.attachments.notOpened', { name: file.name, message: failureOf(error).message }),
-      { tone: 'error' },
-    );
-  }
-}
-
-async function saveFile(file: AttachmentInfo) {
-  try {
-    const result = await requireBridge().saveAttachment({ id: file.id });
-    if (result.saved && result.path)
-      showSavedToast(t('chat.attachments.saved', { name: file.name }), result.savedId);
-  } catch (error) {
-    showToast(
-      t('chat.attachments.notSaved', { name: file.name, message: failureOf(error).message }),
-      { tone: 'error' },
-    );
-  }
 }
 
 /** The files sent with a message, each with Open and Save as. */

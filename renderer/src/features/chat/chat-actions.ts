@@ -3,7 +3,13 @@ import { formatList } from '../../i18n/format';
 import { t } from '../../i18n/i18n';
 import { copyText } from '../../lib/clipboard';
 import { failureOf } from '../../lib/errors';
-import { requireBridge } from '../../lib/relay-bridge';
+import {
+  relayBridge,
+  requireBridge,
+  type Answer,
+  type ConnectionSummary,
+  type Settings,
+} from '../../lib/relay-bridge';
 import { recall, remember } from '../../lib/session-memory';
 import { showSavedToast, showToast } from '../../lib/toasts';
 import { selectConnection } from '../connect/connect-actions';
@@ -802,4 +808,36 @@ export function watchChatEvents(): () => void {
   return () => {
     for (const unsubscribe of off) unsubscribe();
   };
+}
+
+/*
+ * Reads for the chat's components that main answers outside the stores. Each is undefined
+ * outside the app (a plain browser, a component test), where there is nothing to read.
+ */
+
+/** The settings the composer starts from (the chat defaults, the attachments' budget). */
+export function readComposerSettings(): Promise<Settings> | undefined {
+  return relayBridge()?.getSettings();
+}
+
+/** The saved connections, for a failure that names the active one. */
+export function readConnections(): Promise<ConnectionSummary[]> | undefined {
+  return relayBridge()?.listConnections();
+}
+
+/** The snippets the `/` list offers. */
+export function readSnippets(): Promise<Answer<'listPrompts'>> | undefined {
+  return relayBridge()?.listPrompts({ kind: 'snippet' });
+}
+
+/** The saved prompt a conversation was started from, if any. */
+export function readConversationPrompt(
+  conversationId: string,
+): Promise<Answer<'getConversationPrompt'>> | undefined {
+  return relayBridge()?.getConversationPrompt({ conversationId });
+}
+
+/** Calls `changed` after each change of the prompt library; returns the unsubscribe. */
+export function watchPrompts(changed: () => void): (() => void) | undefined {
+  return relayBridge()?.onPromptsChanged(changed);
 }

@@ -2,7 +2,7 @@ import { lazy, Suspense, useEffect, useId, useState } from 'react';
 import { Icon } from '../../components/icon';
 import { PopoverButton } from '../../components/popover-button';
 import { useT } from '../../i18n/i18n';
-import { relayBridge } from '../../lib/relay-bridge';
+import { readConversationPrompt, watchPrompts } from './chat-actions';
 import { NEW_CHAT_ID, useChatStore } from './chat-store';
 import type { ConversationSummary } from './chat-types';
 import { shownTitle } from './conversation-title';
@@ -68,12 +68,12 @@ function PromptOrigin({ conversationId }: { conversationId: string }) {
   const t = useT();
   const [origin, setOrigin] = useState<{ name: string; icon: string } | undefined>();
   const [changes, setChanges] = useState(0);
-  useEffect(() => relayBridge()?.onPromptsChanged(() => setChanges((n) => n + 1)), []);
+  useEffect(() => watchPrompts(() => setChanges((n) => n + 1)), []);
   useEffect(() => {
-    const bridge = relayBridge();
-    if (!bridge) return;
+    const reading = readConversationPrompt(conversationId);
+    if (!reading) return;
     let current = true;
-    bridge.getConversationPrompt({ conversationId }).then(
+    reading.then(
       (found) => {
         if (current)
           setOrigin(found?.promptId ? { name: found.name, icon: found.icon } : undefined);

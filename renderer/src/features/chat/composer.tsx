@@ -2,7 +2,6 @@ import { useEffect, useRef, useState, type KeyboardEvent } from 'react';
 import { Icon } from '../../components/icon';
 import { formatNumber } from '../../i18n/format';
 import { useT, type MessageKey } from '../../i18n/i18n';
-import { relayBridge } from '../../lib/relay-bridge';
 import {
   AttachmentChips,
   estimateTokens,
@@ -11,7 +10,12 @@ import {
   type AttachmentDrafts,
 } from './attachments';
 import { CompareLauncher } from './compare-view';
-import { saveConversationSettings, sendMessage, stopStreaming } from './chat-actions';
+import {
+  readComposerSettings,
+  saveConversationSettings,
+  sendMessage,
+  stopStreaming,
+} from './chat-actions';
 import { useChatStore } from './chat-store';
 import type { ConversationSummary } from './chat-types';
 import { readRequestFields, type RequestFieldErrors } from './composer-fields';
@@ -112,12 +116,10 @@ export function Composer({
   }, [composerFor]);
 
   useEffect(() => {
-    void relayBridge()
-      ?.getSettings()
-      .then((s) => {
-        setDefaultTemperature(s.chatDefaults.temperature);
-        setContextTokens(s.attachments.contextTokens);
-      });
+    void readComposerSettings()?.then((s) => {
+      setDefaultTemperature(s.chatDefaults.temperature);
+      setContextTokens(s.attachments.contextTokens);
+    });
   }, []);
 
   async function send() {

@@ -1,8 +1,12 @@
 import { useEffect, useState } from 'react';
 import { RelayFailure, type RelayFailureProps } from '../../components/relay-failure';
 import { Message, useT } from '../../i18n/i18n';
-import { relayBridge } from '../../lib/relay-bridge';
-import { regenerateReply, replaceKeyAndRegenerate, stopReply } from './chat-actions';
+import {
+  readConnections,
+  regenerateReply,
+  replaceKeyAndRegenerate,
+  stopReply,
+} from './chat-actions';
 import { useChatStore } from './chat-store';
 import type { ReplyError } from './chat-types';
 
@@ -71,12 +75,10 @@ function useActiveConnection(kind: string): RelayFailureProps['connection'] {
   useEffect(() => {
     if (kind !== 'insufficient_balance' && kind !== 'unauthorized') return;
     let live = true;
-    void relayBridge()
-      ?.listConnections()
-      .then((list) => {
-        const active = list.find((c) => c.active);
-        if (live && active) setConnection({ name: active.name, consoleUrl: active.consoleUrl });
-      });
+    void readConnections()?.then((list) => {
+      const active = list.find((c) => c.active);
+      if (live && active) setConnection({ name: active.name, consoleUrl: active.consoleUrl });
+    });
     return () => {
       live = false;
     };

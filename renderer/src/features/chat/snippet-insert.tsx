@@ -2,7 +2,8 @@ import { useEffect, useId, useRef, useState, type KeyboardEvent, type RefObject 
 import { PromptVariablesForm } from '../../components/prompt-variables-form';
 import { useT } from '../../i18n/i18n';
 import { failureOf } from '../../lib/errors';
-import { relayBridge, type Answer } from '../../lib/relay-bridge';
+import type { Answer } from '../../lib/relay-bridge';
+import { readSnippets, watchPrompts } from './chat-actions';
 
 type Snippet = Answer<'listPrompts'>[number];
 
@@ -60,10 +61,10 @@ export function useSnippetInsert({
     // Read when the composer appears (its placeholder mentions `/` when there are snippets) and
     // again after each change of the library.
     if (snippets !== undefined || loading.current) return;
-    const bridge = relayBridge();
-    if (!bridge) return;
+    const reading = readSnippets();
+    if (!reading) return;
     loading.current = true;
-    bridge.listPrompts({ kind: 'snippet' }).then(
+    reading.then(
       (list) => {
         setSnippets(list);
         setFailure(undefined);
@@ -77,7 +78,7 @@ export function useSnippetInsert({
   }, [open, snippets]);
 
   // The library changed: read it again the next time the list opens.
-  useEffect(() => relayBridge()?.onPromptsChanged(() => setSnippets(undefined)), []);
+  useEffect(() => watchPrompts(() => setSnippets(undefined)), []);
 
   const shown = open && snippets ? matchSnippets(snippets, query ?? '').slice(0, SHOWN) : [];
   useEffect(() => setActive(0), [query]);

@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import { Badge } from '../../components/badge';
 import { ConfirmDialog } from '../../components/confirm-dialog';
-import { Notice } from '../../components/notice';
+import { FailureNotice } from '../../components/failure-notice';
 import { useT } from '../../i18n/i18n';
 import { failureOf, type FailureInfo } from '../../lib/errors';
 import type { ConnectionSummary } from '../../lib/relay-bridge';
@@ -117,13 +117,7 @@ export function ConnectionCard({ connection }: { connection: ConnectionSummary }
         </dl>
       )}
 
-      {failure && (
-        <Notice tone="error" title={t('connect.card.failed')}>
-          <p className="failure-message" data-source="main">
-            {failure.message}
-          </p>
-        </Notice>
-      )}
+      {failure && <FailureNotice title={t('connect.card.failed')} failure={failure} />}
 
       <ConfirmDialog
         open={confirming}

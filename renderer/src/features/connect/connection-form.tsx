@@ -1,6 +1,6 @@
 import { useId, useRef, useState, type FormEvent } from 'react';
+import { FailureNotice } from '../../components/failure-notice';
 import { Field } from '../../components/field';
-import { Notice } from '../../components/notice';
 import { Spinner } from '../../components/spinner';
 import { useT, type MessageKey } from '../../i18n/i18n';
 import { failureOf, failureTitle, type FailureInfo } from '../../lib/errors';
@@ -226,13 +226,7 @@ export function ConnectionForm({
       )}
 
       {testResult && <TestResult result={testResult} />}
-      {saveFailure && (
-        <Notice tone="error" title={failureTitle(saveFailure)}>
-          <p className="failure-message" data-source="main">
-            {saveFailure.message}
-          </p>
-        </Notice>
-      )}
+      {saveFailure && <FailureNotice title={failureTitle(saveFailure)} failure={saveFailure} />}
 
       <div className="form-actions">
         <button

@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { Notice } from '../../components/notice';
+import { FailureNotice } from '../../components/failure-notice';
 import { Spinner } from '../../components/spinner';
 import { useT } from '../../i18n/i18n';
 import { failureOf, type FailureInfo } from '../../lib/errors';
@@ -32,13 +32,7 @@ export function DemoOffer({ onStarted }: { onStarted?: (connection: ConnectionSu
         {t('connect.demo.title')}
       </h2>
       <p>{t('connect.demo.body')}</p>
-      {failure && (
-        <Notice tone="error" title={t('connect.demo.failed')}>
-          <p className="failure-message" data-source="main">
-            {failure.message}
-          </p>
-        </Notice>
-      )}
+      {failure && <FailureNotice title={t('connect.demo.failed')} failure={failure} />}
       <button type="button" className="button" onClick={() => void start()} disabled={busy}>
         {busy && <Spinner label={t('connect.demo.starting')} />}
         {t('connect.demo.try')}

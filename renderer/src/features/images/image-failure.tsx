@@ -2,7 +2,8 @@ import { Notice } from '../../components/notice';
 import { RelayFailure } from '../../components/relay-failure';
 import { useNamespace } from '../../i18n/use-namespace';
 import type { FailureInfo } from '../../lib/errors';
-import { requireBridge, type ConnectionSummary } from '../../lib/relay-bridge';
+import type { ConnectionSummary } from '../../lib/relay-bridge';
+import { replaceImagesKey } from './images-actions';
 
 /**
  * Why a Generate failed, with the remedy in place, as chat shows it: a refused key opens a
@@ -15,7 +16,7 @@ export function ImageFailure({
   onRetry,
 }: {
   connection: ConnectionSummary;
-  failure: FailureInfo & { param?: string };
+  failure: FailureInfo;
   onRetry(): void;
 }) {
   const t = useNamespace('images');
@@ -33,7 +34,7 @@ export function ImageFailure({
       failure={failure}
       connection={connection}
       onKey={async (key) => {
-        await requireBridge().updateConnection({ id: connection.id, changes: { apiKey: key } });
+        await replaceImagesKey(connection.id, key);
         onRetry();
       }}
       balanceNote={false}

@@ -9,11 +9,6 @@ import { useImagesStore, type ImageForm } from './images-store';
 const FIRST_PAGE = 120;
 const NEXT_PAGE = 600;
 
-function paramOf(error: unknown): { param?: string } {
-  const param = (error as { param?: unknown } | null)?.param;
-  return typeof param === 'string' ? { param } : {};
-}
-
 /** The size the form asks for, or why it cannot be sent. */
 export function sizeOf(form: ImageForm) {
   return form.sizeChoice === 'custom'
@@ -43,9 +38,14 @@ export async function generate(model: string): Promise<void> {
     });
     useImagesStore.getState().generationFinished({ total: images.length, identical });
   } catch (error) {
-    useImagesStore.getState().generationFailed({ ...failureOf(error), ...paramOf(error) });
+    useImagesStore.getState().generationFailed(failureOf(error));
   }
   void loadGallery();
+}
+
+/** Saves the right key for the connection a Generate was refused by (throws if it is not saved). */
+export async function replaceImagesKey(connectionId: string, apiKey: string): Promise<void> {
+  await requireBridge().updateConnection({ id: connectionId, changes: { apiKey } });
 }
 
 export async function cancelGeneration(): Promise<void> {

@@ -31,7 +31,7 @@ export interface ImagesState {
   form: ImageForm;
   generation?: Generation | undefined;
   /** Why the last Generate failed; cleared by the next one. */
-  failure?: (FailureInfo & { param?: string }) | undefined;
+  failure?: FailureInfo | undefined;
   /** What the last Generate made: how many images, how many the gallery held already. */
   lastOutcome?: { total: number; identical: number } | undefined;
 
@@ -60,7 +60,7 @@ export interface ImagesState {
   }): void;
   retryScheduled(requestId: string, retry: Generation['retry']): void;
   generationFinished(outcome: { total: number; identical: number }): void;
-  generationFailed(failure: FailureInfo & { param?: string }): void;
+  generationFailed(failure: FailureInfo): void;
   galleryRequested(): void;
   galleryLoaded(page: Answer<'listImages'>, append: boolean): void;
   galleryFailed(failure: FailureInfo): void;

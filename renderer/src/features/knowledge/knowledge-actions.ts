@@ -1,8 +1,9 @@
 import { t } from '../../i18n/i18n';
 import { failureOf } from '../../lib/errors';
 import { requireBridge } from '../../lib/relay-bridge';
+import { runAction, type Outcome } from '../../lib/run-action';
 import { showToast } from '../../lib/toasts';
-import { useKnowledgeStore as store } from './knowledge-store';
+import { useKnowledgeStore as store, type KnowledgeHit } from './knowledge-store';
 
 let loadSeq = 0;
 
@@ -184,4 +185,20 @@ export async function changeModel(id: string, model: string): Promise<void> {
   await requireBridge().setKnowledgeModel({ id, model });
   // Passages found with the old model's vectors say nothing about the new one.
   store.setState({ hits: undefined, searchFailure: undefined });
+}
+
+/** The passages of base `id` nearest to `question`, for the comparison of two bases. */
+export function searchBase(
+  id: string,
+  question: string,
+  topK: number,
+): Promise<Outcome<KnowledgeHit[]>> {
+  return runAction(
+    async () => (await requireBridge().searchKnowledgeBase({ id, question, topK })).hits,
+  );
+}
+
+/** A copy of base `id` (the same files) embedded with another model; answers the copy's id. */
+export function copyBaseWithModel(id: string, model: string): Promise<Outcome<string>> {
+  return runAction(async () => (await requireBridge().copyKnowledgeBase({ id, model })).id);
 }

@@ -5,8 +5,7 @@
  */
 import { useId, useState } from 'react';
 import { useT } from '../../i18n/i18n';
-import { failureOf } from '../../lib/errors';
-import { requireBridge } from '../../lib/relay-bridge';
+import { copyBaseWithModel, searchBase } from './knowledge-actions';
 import type { KnowledgeBase, KnowledgeBaseDetail, KnowledgeHit } from './knowledge-store';
 import { formatScore, positionText } from './knowledge-format';
 import { ModelSelect } from './model-select';
@@ -37,12 +36,8 @@ export function questionsOf(text: string): string[] {
 }
 
 async function searchColumn(id: string, question: string): Promise<Column> {
-  try {
-    const { hits } = await requireBridge().searchKnowledgeBase({ id, question, topK: TOP_K });
-    return { hits };
-  } catch (error) {
-    return { failure: failureOf(error).message };
-  }
+  const found = await searchBase(id, question, TOP_K);
+  return found.ok ? { hits: found.value } : { failure: found.failure.message };
 }
 
 function HitsColumn({ column, other }: { column: Column; other: Column }) {
@@ -120,12 +115,9 @@ export function CompareModels({
     const model = copyModel || otherModels[0];
     if (!model) return;
     setFailure(undefined);
-    try {
-      const made = await requireBridge().copyKnowledgeBase({ id: base.id, model });
-      setChosen(made.id);
-    } catch (error) {
-      setFailure(failureOf(error).message);
-    }
+    const made = await copyBaseWithModel(base.id, model);
+    if (made.ok) setChosen(made.value);
+    else setFailure(made.failure.message);
   }
 
   return (

@@ -1,3 +1,4 @@
+import { FailureNotice } from '../../components/failure-notice';
 import { ReadFailure } from '../../components/read-failure';
 import { useEffect, useMemo, useState } from 'react';
 import { useShallow } from 'zustand/react/shallow';
@@ -209,13 +210,7 @@ function ModelGroups({
 
   return (
     <>
-      {failure && (
-        <Notice tone="error" title={t('models.changeNotSaved')}>
-          <p className="failure-message" data-source="main">
-            {failure.message}
-          </p>
-        </Notice>
-      )}
+      {failure && <FailureNotice title={t('models.changeNotSaved')} failure={failure} />}
       {pricesFailure && (
         <ReadFailure
           title={t('models.pricesUnreadable')}

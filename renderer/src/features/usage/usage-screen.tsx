@@ -1,3 +1,4 @@
+import { FailureNotice } from '../../components/failure-notice';
 import { ReadFailure } from '../../components/read-failure';
 import './usage.css';
 import { lazy, Suspense, useCallback, useEffect, useId, useMemo, useState } from 'react';
@@ -6,13 +7,13 @@ import { Notice } from '../../components/notice';
 import { Spinner } from '../../components/spinner';
 import { formatDate, formatList, formatNumber } from '../../i18n/format';
 import { i18n, useT } from '../../i18n/i18n';
-import { failureOf, type FailureInfo } from '../../lib/errors';
+import { type FailureInfo } from '../../lib/errors';
 import { formatCost, formatTokens } from '../../lib/money';
-import { requireBridge, type UsageReport } from '../../lib/relay-bridge';
+import type { UsageReport } from '../../lib/relay-bridge';
+import { loadUsage, USAGE_DAYS } from './usage-actions';
 import { chartData, hasUsage, OTHER, totals, type Metric, type ModelUsage } from './usage-data';
 
-/** The period shown: the last 30 days, today included. */
-export const USAGE_DAYS = 30;
+export { USAGE_DAYS };
 
 const UsageChart = lazy(() => import('./usage-chart'));
 
@@ -47,14 +48,14 @@ export function UsageScreen({ onModels }: { onModels(): void }) {
 
   const load = useCallback(async () => {
     setLoading(true);
-    try {
-      setReport(await requireBridge().getUsage({ days: USAGE_DAYS }));
+    const outcome = await loadUsage();
+    if (outcome.ok) {
+      setReport(outcome.value);
       setFailure(undefined);
-    } catch (error) {
-      setFailure(failureOf(error));
-    } finally {
-      setLoading(false);
+    } else {
+      setFailure(outcome.failure);
     }
+    setLoading(false);
   }, []);
   useEffect(() => void load(), [load]);
 
@@ -131,13 +132,7 @@ export function UsageScreen({ onModels }: { onModels(): void }) {
   return (
     <div className="page usage-page">
       {header}
-      {failure && (
-        <Notice tone="error" title={t('usage.notRefreshed')}>
-          <p className="failure-message" data-source="main">
-            {failure.message}
-          </p>
-        </Notice>
-      )}
+      {failure && <FailureNotice title={t('usage.notRefreshed')} failure={failure} />}
       <dl className="usage-totals">
         <div>
           <dt>{t('usage.tokens')}</dt>

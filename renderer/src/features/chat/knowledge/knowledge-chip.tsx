@@ -8,9 +8,16 @@ import { useEffect, useId, useState } from 'react';
 import { PopoverButton } from '../../../components/popover-button';
 import { loadNamespace, useT, type MessageKey } from '../../../i18n/i18n';
 import { failureOf } from '../../../lib/errors';
-import { relayBridge, requireBridge, type Answer } from '../../../lib/relay-bridge';
+import type { Answer } from '../../../lib/relay-bridge';
 import { NEW_CHAT_ID, useChatStore } from '../chat-store';
 import { draftKnowledgeFor, useDraftKnowledge } from './draft-knowledge';
+import {
+  changeConversationKnowledge,
+  readConversationKnowledge,
+  watchConversationKnowledge,
+  watchRetrievals,
+  type KnowledgeChange,
+} from './knowledge-chat-actions';
 import { useKnowledgeChatStore } from './knowledge-chat-store';
 import './knowledge-chat.css';
 
@@ -31,18 +38,13 @@ const STATUS: Record<KnowledgeBase['status'], MessageKey> = {
 
 function useRetrievalReplies(conversationId: string) {
   useEffect(() => {
-    const bridge = relayBridge();
-    if (!bridge || conversationId === NEW_CHAT_ID) return;
+    if (conversationId === NEW_CHAT_ID) return;
     let current = true;
-    const load = () =>
-      void bridge.listRetrievals({ conversationId }).then(
-        (ids) => current && useKnowledgeChatStore.getState().repliesLoaded(ids),
-        () => undefined,
-      );
-    load();
-    const off = bridge.onChatReplyFinished((finished) => {
-      if (finished.conversationId === conversationId) load();
-    });
+    const off = watchRetrievals(
+      conversationId,
+      (ids) => current && useKnowledgeChatStore.getState().repliesLoaded(ids),
+    );
+    if (!off) return;
     return () => {
       current = false;
       off();
@@ -65,48 +67,31 @@ export default function KnowledgeChip({ conversationId }: { conversationId: stri
   useRetrievalReplies(conversationId);
 
   useEffect(() => {
-    const bridge = relayBridge();
-    if (!bridge) return;
     let current = true;
-    const load = () => {
-      if (!drafting)
-        void bridge.getConversationKnowledge({ conversationId }).then(
-          (found) => current && setSettings(found),
-          (error: unknown) => current && setFailure(failureOf(error).message),
-        );
-      void bridge.listKnowledgeBases().then(
-        (list) => current && setBases(list),
-        () => current && setBases([]),
-      );
-    };
-    load();
-    const off = bridge.onKnowledgeChanged(load);
+    const off = watchConversationKnowledge(conversationId, {
+      // The new chat has no settings of its own in main yet.
+      ...(drafting ? {} : { settings: (found) => current && setSettings(found) }),
+      failed: (found) => current && setFailure(found.message),
+      bases: (list) => current && setBases(list),
+    });
+    if (!off) return;
     return () => {
       current = false;
       off();
     };
   }, [conversationId, drafting]);
 
-  function change(
-    changes: Omit<
-      Parameters<ReturnType<typeof requireBridge>['setConversationKnowledge']>[0],
-      'conversationId'
-    >,
-  ) {
-    requireBridge()
-      .setConversationKnowledge({ conversationId, ...changes })
-      .then(
-        (next) => {
-          setSettings(next);
-          setFailure(undefined);
-        },
-        (error: unknown) => {
-          setFailure(failureOf(error).message);
-          void requireBridge()
-            .getConversationKnowledge({ conversationId })
-            .then(setSettings, () => undefined);
-        },
-      );
+  function change(changes: KnowledgeChange) {
+    changeConversationKnowledge(conversationId, changes).then(
+      (next) => {
+        setSettings(next);
+        setFailure(undefined);
+      },
+      (error: unknown) => {
+        setFailure(failureOf(error).message);
+        void readConversationKnowledge(conversationId).then(setSettings, () => undefined);
+      },
+    );
   }
 
   const linked = drafting

@@ -10,7 +10,7 @@ import { Icon } from '../../../components/icon';
 import { formatNumber } from '../../../i18n/format';
 import { loadNamespace, t, useT, type MessageKey } from '../../../i18n/i18n';
 import { failureOf, type FailureInfo } from '../../../lib/errors';
-import { requireBridge, type Answer } from '../../../lib/relay-bridge';
+import type { Answer } from '../../../lib/relay-bridge';
 import '../../embeddings/embeddings.css';
 import type { ShownAnalysis } from '../../embeddings/embeddings-store';
 import { PcaScatter } from '../../embeddings/pca-scatter';
@@ -18,6 +18,13 @@ import { SimilarityHeatmap } from '../../embeddings/similarity-heatmap';
 import { orderBySimilarity, pca2, similarityMatrix, unitRows } from '../../embeddings/vector-math';
 import { regenerateReply } from '../chat-actions';
 import { useChatStore } from '../chat-store';
+import {
+  changeConversationKnowledge,
+  readConversationKnowledge,
+  readRetrieval,
+  revealRetrievedFile,
+  steerRetrieval,
+} from './knowledge-chat-actions';
 import { useKnowledgeChatStore } from './knowledge-chat-store';
 import './knowledge-chat.css';
 
@@ -68,12 +75,10 @@ export default function ReplySources({
   const t = useT();
   useEffect(() => {
     let current = true;
-    requireBridge()
-      .getRetrieval({ messageId: replyId })
-      .then(
-        (found) => current && setRecord(found),
-        (error: unknown) => current && setFailure(failureOf(error)),
-      );
+    readRetrieval(replyId).then(
+      (found) => current && setRecord(found),
+      (error: unknown) => current && setFailure(failureOf(error)),
+    );
     return () => {
       current = false;
     };
@@ -109,12 +114,10 @@ function FileActions({ record, chunk }: { record: RetrievalRecord; chunk: Retrie
   const [failure, setFailure] = useState<string>();
   const t = useT();
   const reveal = (action: 'show' | 'open') =>
-    requireBridge()
-      .revealRetrievedFile({ messageId: record.messageId, chunkId: chunk.chunkId, action })
-      .then(
-        () => setFailure(undefined),
-        (error: unknown) => setFailure(failureOf(error).message),
-      );
+    revealRetrievedFile(record.messageId, chunk.chunkId, action).then(
+      () => setFailure(undefined),
+      (error: unknown) => setFailure(failureOf(error).message),
+    );
   return (
     <>
       <button type="button" className="button button-small" onClick={() => void reveal('show')}>
@@ -232,12 +235,10 @@ function RetrievalXray({ record }: { record: RetrievalRecord }) {
 
   useEffect(() => {
     let current = true;
-    requireBridge()
-      .getConversationKnowledge({ conversationId })
-      .then(
-        (found) => current && setSettings(found),
-        (error: unknown) => current && setFailure(failureOf(error).message),
-      );
+    readConversationKnowledge(conversationId).then(
+      (found) => current && setSettings(found),
+      (error: unknown) => current && setFailure(failureOf(error).message),
+    );
     return () => {
       current = false;
     };
@@ -256,7 +257,7 @@ function RetrievalXray({ record }: { record: RetrievalRecord }) {
       },
     );
   const steer = (chunkId: string, action: 'pin' | 'unpin' | 'exclude' | 'include') =>
-    void run(() => requireBridge().steerRetrieval({ conversationId, chunkId, action }));
+    void run(() => steerRetrieval(conversationId, chunkId, action));
 
   async function askAgain() {
     const k = Number(topK);
@@ -270,7 +271,7 @@ function RetrievalXray({ record }: { record: RetrievalRecord }) {
       return;
     }
     const saved = await run(() =>
-      requireBridge().setConversationKnowledge({ conversationId, topK: k, minScore: score }),
+      changeConversationKnowledge(conversationId, { topK: k, minScore: score }),
     );
     if (!saved) return;
     close();
