@@ -60,6 +60,8 @@ describe('prompt library', () => {
     const chat = new ChatPage(page);
     await chat.message.waitFor();
     await expect.poll(() => chat.replies().count()).toBe(1);
+    // The starter's reply written to its end: a send meanwhile would be asked to wait.
+    await expect(chat.finishedReplyStatus()).resolves.toBe('complete');
     expect(invoked('chat:create').at(-1)).toMatchObject({
       title: 'Trip planner',
       systemPrompt: 'You plan trips to Lisbon.',
