@@ -48,7 +48,8 @@ export interface PromptsServiceOptions {
   dialogs?: PromptDialogs;
 }
 
-interface PromptRow {
+/** A row of the prompts table, as `SELECT *` reads it (sync reads the same rows). */
+export interface PromptRow {
   id: string;
   kind: PromptKind;
   name: string;

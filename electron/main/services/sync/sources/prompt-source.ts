@@ -8,7 +8,7 @@
  */
 import { AppError } from '../../app-error';
 import type { Db } from '../../database';
-import type { PromptsService } from '../../prompts/prompts-service';
+import type { PromptRow, PromptsService } from '../../prompts/prompts-service';
 import type {
   ApplyResult,
   Change,
@@ -18,23 +18,6 @@ import type {
   JsonValue,
   ReadResult,
 } from '../source';
-
-interface PromptRow {
-  id: string;
-  kind: string;
-  name: string;
-  icon: string;
-  description: string;
-  tags: string;
-  text: string;
-  model: string | null;
-  temperature: number | null;
-  max_tokens: number | null;
-  starters: string;
-  builtin: string | null;
-  hidden: number;
-  created_at: string;
-}
 
 const BUILTIN = 'builtin:';
 
