@@ -78,7 +78,7 @@ describe('prices and usage', () => {
     // A reply of a model without a price: its cost is unknown, and so is part of the total.
     await chat.chooseModel('demo-chat-mini');
     await chat.send('And this one?');
-    await expect.poll(() => chat.replies().count()).toBe(2);
+    await chat.replyAfter('And this one?').waitFor();
     await expect(chat.finishedReplyStatus()).resolves.toBe('complete');
     await expect(chat.lastReply().locator('.chat-cost').textContent()).resolves.toBe(
       'cost unknown',

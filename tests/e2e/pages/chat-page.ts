@@ -101,6 +101,17 @@ export class ChatPage {
     return this.sidebar.getByRole('list', { name: 'Search results' });
   }
 
+  /**
+   * The reply right after the person's message `text` (mounted only while near the view: the
+   * list is virtualized, so wait for this rather than count rows).
+   */
+  replyAfter(text: string): Locator {
+    const user = `article.chat-message[data-role="user"]:has-text(${JSON.stringify(text)})`;
+    return this.page.locator(
+      `div[data-index]:has(> ${user}) + div[data-index] > article.chat-message[data-role="assistant"]`,
+    );
+  }
+
   /** A message row by its id (mounted only while near the view). */
   messageById(id: string): Locator {
     return this.page.locator(`article.chat-message[data-message-id="${id}"]`);
