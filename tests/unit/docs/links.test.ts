@@ -1,7 +1,8 @@
 /**
  * The docs' links: every relative link in the README and the pages under docs/ leads to a file
- * that exists, and to a heading of it when it names one (GitHub's anchors); the guide stays a
- * guide (docs/architecture.md, at most 160 lines) and lists every design page of docs/design.
+ * that exists, and to a heading of it when it names one (GitHub's anchors), and so does every
+ * docs/….md a source file names; the guide stays a guide (docs/architecture.md, at most 160
+ * lines) and lists every design page of docs/design.
  */
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
@@ -20,6 +21,16 @@ function markdownFiles(folder: string): string[] {
 }
 
 const PAGES = [join(ROOT, 'README.md'), ...markdownFiles(join(ROOT, 'docs'))];
+const SOURCE_FOLDERS = ['electron', 'renderer', 'tests', 'scripts'];
+const SOURCE = /\.(ts|tsx|js|mjs|cjs|css|html)$/;
+
+function sourceFiles(folder: string): string[] {
+  return readdirSync(folder, { withFileTypes: true }).flatMap((entry) => {
+    const path = join(folder, entry.name);
+    if (entry.isDirectory()) return entry.name === 'node_modules' ? [] : sourceFiles(path);
+    return SOURCE.test(entry.name) ? [path] : [];
+  });
+}
 
 /** The text outside fenced code blocks and inline code, where links and headings are read. */
 function prose(markdown: string): string {
@@ -72,6 +83,27 @@ describe('the docs', () => {
     const links = PAGES.flatMap((path) => linksOf(path).map((link) => ({ path, link })));
     expect(links.length).toBeGreaterThan(20);
     expect(links.map(({ path, link }) => broken(path, link)).filter(Boolean)).toEqual([]);
+  });
+
+  it('are there wherever a source file names one', () => {
+    const files = [
+      ...SOURCE_FOLDERS.flatMap((folder) => sourceFiles(join(ROOT, folder))),
+      ...readdirSync(ROOT)
+        .filter((name) => SOURCE.test(name))
+        .map((name) => join(ROOT, name)),
+    ];
+    const named = files.flatMap((path) =>
+      [...readFileSync(path, 'utf8').matchAll(/\bdocs\/[\w./-]+\.md\b/g)].map((match) => ({
+        path,
+        page: match[0],
+      })),
+    );
+    expect(named.length).toBeGreaterThan(5);
+    expect(
+      named
+        .filter(({ page }) => !existsSync(join(ROOT, page)))
+        .map(({ path, page }) => `${relative(ROOT, path)}: ${page}`),
+    ).toEqual([]);
   });
 
   it('keep docs/architecture.md a guide of at most 160 lines', () => {
