@@ -7,7 +7,7 @@ import globals from 'globals';
 import tseslint from 'typescript-eslint';
 
 /**
- * Lint configuration, including the import rules of the architecture (shared/design/architecture.md):
+ * Lint configuration, including the import rules of the architecture (docs/architecture.md, "Layers"):
  * which folder may import which, and who may import `electron` or Node's modules.
  */
 

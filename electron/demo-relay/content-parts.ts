@@ -1,5 +1,5 @@
 /**
- * `content` as an array of parts (the OpenAI convention the app follows, docs/architecture.md):
+ * `content` as an array of parts (the OpenAI convention the app follows, docs/design/attachments.md):
  * `{type:'text', text}` and `{type:'image_url', image_url:{url:'data:image/…;base64,…'}}`. Each
  * part is checked, and a bad one is a 400 whose `param` names it
  * (`messages[0].content[1].image_url.url`). The demo relay fetches no remote image: an image

@@ -16,7 +16,7 @@ const modelName = z
   .min(1, { error: 'model must be the name of a model' });
 
 /**
- * One part of a `content` array (the OpenAI convention, docs/architecture.md): text, or an image
+ * One part of a `content` array (the OpenAI convention, docs/design/attachments.md): text, or an image
  * as a data: URL of a PNG, JPEG, WebP or GIF.
  */
 export const contentPartSchema = z.discriminatedUnion(

@@ -12,7 +12,7 @@
  * a structured clone (`v8.serialize`), as IPC does, and answers and events reach the preload's
  * world in the one order they were produced (each by `Runtime.callFunctionOn`, on one session).
  *
- * What this cannot show, and what covers it, is listed in docs/design/electron-boundary.md.
+ * What this cannot show, and what covers it, is listed in docs/design/harness.md.
  */
 import { randomBytes } from 'node:crypto';
 import { readFile, writeFile } from 'node:fs/promises';

@@ -11,7 +11,7 @@
  * (a base deleted since it was linked, nothing embedded yet, the relay refusing) throws before
  * the reply is written, so nothing is sent and the person's text stays in the message box.
  *
- * The prompt format (docs/architecture.md): a system message saying how to use and cite the
+ * The prompt format (docs/design/knowledge.md): a system message saying how to use and cite the
  * sources, and the question followed by a `<knowledge-sources>` block with one
  * `[n] file · where` header and the chunk's text per source.
  */

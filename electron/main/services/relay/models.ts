@@ -53,7 +53,7 @@ function kindFromHints(raw: Record<string, unknown>): ModelKind | undefined {
 }
 
 /**
- * Whether a model reads images, where its record says (docs/architecture.md, "Images with a
+ * Whether a model reads images, where its record says (docs/design/attachments.md, "Images with a
  * message"): `architecture.input_modalities` (OpenRouter's list, e.g. `["text","image"]`), or
  * `vision` / `image_input` / `image` among `capabilities` or `input_modalities` at the top level
  * (a list, or an object of flags). Undefined when the record says nothing about its input: the

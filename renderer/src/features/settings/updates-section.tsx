@@ -23,7 +23,7 @@ function StatusLine({ status }: { status: UpdateStatus }) {
   const mainText = useMainMessageText();
   switch (status.state) {
     case 'unsupported':
-      // Main's own words, from its catalogue by their key (see docs/architecture.md, Languages).
+      // Main's own words, from its catalogue by their key (see docs/design/languages.md).
       return (
         <p className="muted" data-source="main">
           {mainText({ ...status, message: status.reason })}
