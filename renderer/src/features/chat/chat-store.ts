@@ -436,11 +436,14 @@ export const useChatStore = create<ChatState>()((set) => ({
               timing: finished.timing,
             }
           : m;
+      // Only what holds the reply is new: a compared reply is not in the list, and the list
+      // (with its rows) is not rendered again for it.
+      const listed = state.messages.some((m) => m.id === finished.replyId);
       return {
         streaming,
         retries,
-        messages: state.messages.map(update),
-        ...(state.pathEnd ? { pathEnd: update(state.pathEnd) } : {}),
+        ...(listed ? { messages: state.messages.map(update) } : {}),
+        ...(state.pathEnd?.id === finished.replyId ? { pathEnd: update(state.pathEnd) } : {}),
         ...(state.compare
           ? { compare: { ...state.compare, replies: state.compare.replies.map(update) } }
           : {}),

@@ -5,7 +5,7 @@
  * alone, and "Continue with this one" makes a reply the conversation's path (the others stay
  * reachable as its versions).
  */
-import { useEffect, useRef, useState } from 'react';
+import { memo, useEffect, useRef, useState } from 'react';
 import { Icon } from '../../components/icon';
 import { RelayFailure } from '../../components/relay-failure';
 import { formatList, formatNumber } from '../../i18n/format';
@@ -111,7 +111,8 @@ function useFollowedScroll(streaming: boolean) {
   return { scroller, content };
 }
 
-function CompareColumn({ reply }: { reply: ChatMessage }) {
+/** A column, rendered again only when its reply changes (one finishing leaves the others be). */
+const CompareColumn = memo(function CompareColumn({ reply }: { reply: ChatMessage }) {
   const t = useT();
   const streaming = useChatStore((s) => s.streaming[reply.id] === true);
   const model = reply.model ?? t('chat.compare.model');
@@ -177,7 +178,7 @@ function CompareColumn({ reply }: { reply: ChatMessage }) {
       </footer>
     </article>
   );
-}
+});
 
 /** The replies of the open compare, side by side. */
 export function CompareColumns() {

@@ -59,6 +59,12 @@ export function MessageList({ conversationId }: { conversationId: string }) {
 
   const scroller = useRef<HTMLElement | null>(null);
   const [scrollerElement, setScrollerElement] = useState<HTMLElement | null>(null);
+  // One function for the list's life: the list sets its scroller up again (and measures it,
+  // forcing a layout of the page) whenever it is given a new one, at every render of this list.
+  const takeScroller = useCallback((element: HTMLElement | Window | null) => {
+    scroller.current = element instanceof HTMLElement ? element : null;
+    setScrollerElement(scroller.current);
+  }, []);
   // Each jump once, when its message is loaded: not again when later pages or replies arrive.
   const jumped = useRef<number | undefined>(undefined);
 
@@ -135,10 +141,7 @@ export function MessageList({ conversationId }: { conversationId: string }) {
     <div className="chat-thread">
       <Virtuoso
         ref={list}
-        scrollerRef={(element) => {
-          scroller.current = element instanceof HTMLElement ? element : null;
-          setScrollerElement(scroller.current);
-        }}
+        scrollerRef={takeScroller}
         className="chat-messages"
         data={messages}
         firstItemIndex={firstItemIndex}

@@ -13,6 +13,7 @@ import rehypeKatex, {
   subscribeRenderedMath,
   type RehypeKatexCachedOptions,
 } from './rehype-katex-cached';
+import { isPlainParagraph } from './plain-paragraph';
 import { renderedBlock } from './rendered-blocks';
 import remarkSyntax from './remark-syntax';
 import { ImageAsLink, keepUrl, SafeLink } from './safe-links';
@@ -99,5 +100,7 @@ export const MarkdownBlockView = memo(function MarkdownBlockView({
 }: MarkdownBlockProps) {
   // Renders again when a formula it left as TeX has been rendered (only this block).
   const math = useSyncExternalStore(subscribeRenderedMath, () => mathRenderedFor(markdown));
+  // Prose without markup is its own paragraph: no parse, and nothing to keep in the cache.
+  if (isPlainParagraph(markdown)) return <p>{markdown}</p>;
   return renderedBlock(markdown, complete, math, parseBlock);
 });
