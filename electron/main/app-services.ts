@@ -33,6 +33,7 @@ import { networkHandlers } from './ipc/handlers/network';
 import { promptsHandlers } from './ipc/handlers/prompts';
 import { openQuickAsk, quickAskHandlers, type AppWindows } from './ipc/handlers/quick-ask';
 import { settingsHandlers } from './ipc/handlers/settings';
+import { syncHandlers } from './ipc/handlers/sync';
 import { toolsHandlers } from './ipc/handlers/tools';
 import { updatesHandlers } from './ipc/handlers/updates';
 import type { Handlers } from './ipc/router';
@@ -70,6 +71,9 @@ import type { FetchLike, RelayClient } from './services/relay/relay-client';
 import { stopKeepingKeysInFile, type SecretStore } from './services/secret-store';
 import type { Changes } from './services/changes';
 import { SettingsService } from './services/settings/settings';
+import { SyncService, syncConfigured, type SyncTiming } from './services/sync/sync-service';
+import type { ScryptCost } from './services/sync/sync-crypto';
+import { SYNC_MIGRATIONS } from './services/sync/sync-tables';
 import { inMainLanguage, localeFor, said, setMainLocale, type Said } from './services/words';
 import { UpdateService, type Updater } from './services/updates/update-service';
 
@@ -124,6 +128,8 @@ export interface AppServicesOptions {
   readClipboard?: () => Promise<ClipboardText | undefined>;
   /** Where MCP servers' processes start and end; the machine's own (child_process) if absent. */
   processHost?: ProcessHost;
+  /** Sync's background timing and a new storage's key cost, for tests; the real ones by default. */
+  syncSeams?: { timing?: Partial<SyncTiming>; scryptCost?: ScryptCost; deviceLabel?: string };
 }
 
 /** The routes of the services over the user data folder: all but backups, which reopen them. */
@@ -141,6 +147,7 @@ interface SessionServices {
   desktop: DesktopService;
   updates: UpdateService;
   network: NetworkService;
+  sync: SyncService;
   close(): Promise<void>;
 }
 
@@ -152,6 +159,7 @@ export const KNOWN_SCHEMA: Record<string, number> = Object.fromEntries(
     images: IMAGE_MIGRATIONS,
     knowledge: KNOWLEDGE_MIGRATIONS,
     prompts: PROMPTS_MIGRATIONS,
+    sync: SYNC_MIGRATIONS,
   } satisfies Record<string, readonly Migration[]>).map(([domain, migrations]) => [
     domain,
     Math.max(0, ...migrations.map((m) => m.version)),
@@ -178,6 +186,8 @@ export interface AppServices {
   network: NetworkService;
   /** MCP servers: the chat's tool loop offers and calls their tools. */
   mcp: McpService;
+  /** Sync through the person's own storage, and its background job. */
+  sync: SyncService;
   close(): Promise<void>;
 }
 
@@ -306,6 +316,7 @@ const SESSION_FIELDS = [
   'updates',
   'network',
   'mcp',
+  'sync',
 ] as const satisfies ReadonlyArray<keyof SessionServices>;
 
 /**
@@ -476,21 +487,46 @@ async function openServices(
     },
     discard: (conversationIds) => knowledge?.discard(conversationIds),
   };
+  // With sync set up, a deleted conversation stays in a restorable trash for 30 days (another
+  // computer may still answer in it); without, it goes at the next start.
+  const syncOn = await syncConfigured(options.userDataDir);
+  const chat = await chatHandlers(context, retrieval, records, { trashDays: syncOn ? 30 : 0 });
+  const prompts = await promptsHandlers(context);
+  // After chat and prompts: their tables are sync's sources.
+  const sync = await SyncService.open({
+    userDataDir: options.userDataDir,
+    db,
+    secrets: options.secretStore,
+    settings,
+    prices: models.prices,
+    dialogs,
+    ...(options.fetch ? { fetch: options.fetch } : {}),
+    onStatus: (status) => emit('syncStatusChanged', status),
+    onApplied: (applied) => {
+      if (applied.conversation || applied.message) emit('conversationsChanged', null);
+      if (applied.prompt) emit('promptsChanged', null);
+    },
+    onError: (event, error) => log.error(event, error),
+    ...options.syncSeams,
+  });
+  // Before the database closes: a running sync ends first.
+  context.onClose(() => sync.close());
   const handlers: Handlers<SessionRoutes> = {
     ...appHandlers(context),
     ...connectionsHandlers(context),
     ...modelsHandlers(context),
     ...settingsHandlers(context),
-    ...(await chatHandlers(context, retrieval, records)),
+    ...chat,
     ...(await embeddingsHandlers(context)),
     ...(await imagesHandlers(context, gallery)),
     ...quickAskHandlers(context, quickAsk, options.windows),
     ...desktopHandlers(desktop),
     ...updatesHandlers(context, updates),
     ...networkHandlers(context, network),
-    ...(await promptsHandlers(context)),
+    ...prompts,
     ...(await knowledgeHandlers(context, (opened) => (knowledge = opened))),
     ...toolsHandlers(mcp),
+    ...syncHandlers(sync),
   };
 
   logMigrations(log, db, startedAt);
@@ -507,6 +543,7 @@ async function openServices(
     desktop,
     updates,
     network,
+    sync,
     async close() {
       for (const cleanup of cleanups.reverse()) await cleanup();
       await connections.close();

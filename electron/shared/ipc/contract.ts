@@ -21,6 +21,7 @@ import { NETWORK_ROUTES } from './routes/network';
 import { PROMPTS_EVENTS, PROMPTS_ROUTES } from './routes/prompts';
 import { QUICK_ASK_EVENTS, QUICK_ASK_ROUTES } from './routes/quick-ask';
 import { SETTINGS_EVENTS, SETTINGS_ROUTES } from './routes/settings';
+import { SYNC_EVENTS, SYNC_ROUTES } from './routes/sync';
 import { TOOLS_EVENTS, TOOLS_ROUTES } from './routes/tools';
 import { UPDATES_EVENTS, UPDATES_ROUTES } from './routes/updates';
 
@@ -40,6 +41,7 @@ export const ROUTES = {
   ...PROMPTS_ROUTES,
   ...KNOWLEDGE_ROUTES,
   ...TOOLS_ROUTES,
+  ...SYNC_ROUTES,
 } as const;
 
 export const EVENTS = {
@@ -56,6 +58,7 @@ export const EVENTS = {
   ...KNOWLEDGE_EVENTS,
   ...SETTINGS_EVENTS,
   ...TOOLS_EVENTS,
+  ...SYNC_EVENTS,
 } as const;
 
 export type Routes = typeof ROUTES;

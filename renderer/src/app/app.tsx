@@ -16,6 +16,8 @@ import { BackupStatusBadge } from '../features/backups/backup-status-badge';
 import { loadBackupStatus, watchBackupStatus } from '../features/backups/backups-actions';
 import { useBackupsStore } from '../features/backups/backups-store';
 import { loadSettings } from '../features/settings/settings-actions';
+import { loadSyncStatus, watchSyncStatus } from '../features/sync/sync-actions';
+import { SyncStatusBadge } from '../features/sync/sync-status-badge';
 import { selectTheme, useSettingsStore } from '../features/settings/settings-store';
 import { loadNamespace, useT, type MessageKey } from '../i18n/i18n';
 import { useAppLocale } from '../i18n/locale';
@@ -58,9 +60,12 @@ export function App() {
     void loadSettings();
     void loadBackupStatus();
     const stopBackups = watchBackupStatus();
+    void loadSyncStatus();
+    const stopSync = watchSyncStatus();
     const stopConnections = watchConnections();
     return () => {
       stopBackups();
+      stopSync();
       stopConnections();
     };
   }, [inside]);
@@ -99,8 +104,10 @@ const loadSettingsScreen = () =>
   Promise.all([
     import('../features/settings/settings-screen'),
     import('../features/backups/backups-section'),
+    import('../features/sync/sync-section'),
     loadNamespace('settings'),
     loadNamespace('backups'),
+    loadNamespace('sync'),
   ]);
 // Models (the screen of a start with no screen remembered) and the first-run screen are not on
 // the path of a start that opens the chat: each is fetched when shown, Models after the first
@@ -114,13 +121,16 @@ const ConnectScreen = lazy(() =>
   ),
 );
 const SettingsScreen = lazy(() =>
-  loadSettingsScreen().then(([{ SettingsScreen: Screen }, { BackupsSection }]) => ({
-    default: ({ testUrl }: { testUrl: string | undefined }) => (
-      <Screen testUrl={testUrl}>
-        <BackupsSection />
-      </Screen>
-    ),
-  })),
+  loadSettingsScreen().then(
+    ([{ SettingsScreen: Screen }, { BackupsSection }, { SyncSection }]) => ({
+      default: ({ testUrl }: { testUrl: string | undefined }) => (
+        <Screen testUrl={testUrl}>
+          <SyncSection />
+          <BackupsSection />
+        </Screen>
+      ),
+    }),
+  ),
 );
 const ConnectionsScreen = lazy(() =>
   Promise.all([import('../features/connect/connections-screen'), loadNamespace('connect')]).then(
@@ -378,6 +388,12 @@ function Shell({ screen, onScreen, onShortcuts, link, onLinkDone }: ScreenProps)
             onOpen={() => {
               onScreen('settings');
               requestAnimationFrame(() => document.getElementById('backups')?.scrollIntoView());
+            }}
+          />
+          <SyncStatusBadge
+            onOpen={() => {
+              onScreen('settings');
+              requestAnimationFrame(() => document.getElementById('sync')?.scrollIntoView());
             }}
           />
           <UpdateBanner onDetails={() => onScreen('settings')} />

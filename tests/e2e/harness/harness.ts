@@ -129,6 +129,8 @@ export interface OpenAppOptions {
   userDataDir?: string;
   /** The backups' clock, file system or computer name. */
   backupSeams?: AppServicesOptions['backupSeams'];
+  /** Sync's timing and a new storage's key cost (a cheap one for tests). */
+  syncSeams?: AppServicesOptions['syncSeams'];
   /**
    * The platform pieces a spec stands in for: an updater, the desktop integration and shell
    * (`desktop`: show in folder, open a file), the proxy stack.
@@ -248,6 +250,7 @@ export async function startE2e(): Promise<E2eSession> {
       startImportWorker: startSourceImportWorker,
       reloadWindow: () => void target.page?.reload().catch(() => undefined),
       ...(options.backupSeams ? { backupSeams: options.backupSeams } : {}),
+      ...(options.syncSeams ? { syncSeams: options.syncSeams } : {}),
       version: appVersion,
       platform: process.platform,
       ...options.platform,

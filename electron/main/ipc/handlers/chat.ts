@@ -72,8 +72,10 @@ export async function chatHandlers(
   retrieval?: ReplyRetrieval,
   /** The replies' retrieval records, which exports and imports carry. */
   records?: RetrievalRecords,
+  /** Days a deleted conversation stays restorable (sync keeps 30); purged at start if 0. */
+  options: { trashDays?: number } = {},
 ): Promise<Handlers<typeof CHAT_ROUTES>> {
-  const store = await ChatStore.open(context.db);
+  const store = await ChatStore.open(context.db, undefined, options);
   const attachments = new AttachmentStore(context.db);
   const drafts = new AttachmentDrafts(context.readDocuments, async () => {
     const { attachments: limits } = await context.settings.get();

@@ -1,0 +1,412 @@
+/**
+ * Sync as the app wires it, through the real router and bridge: two computers (two user data
+ * folders, each with its own keychain) syncing through a folder chosen in main's dialog, set up
+ * and joined by the routes, the background job, and every refusal a page can meet.
+ */
+import { cp, mkdir, mkdtemp, readdir, readFile, rm, stat } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import type { Dialogs } from '../../electron/main/app-context';
+import { createAppServices, type AppServices } from '../../electron/main/app-services';
+import { createRouter, trustedSender } from '../../electron/main/ipc/router';
+import { ChatStore } from '../../electron/main/services/chat/store';
+import { MemorySecretStore } from '../../electron/main/services/secret-store';
+import { ROUTES } from '../../electron/shared/ipc/contract';
+import { checkedEvents } from '../fakes/contract-events';
+import { pageBridge, type PageBridge } from '../fakes/page-bridge';
+import { startWebdav, type RunningWebdav } from '../fakes/sync-servers';
+
+const sender = { url: 'app://relay/index.html', isMainFrame: true, webContentsId: 7 };
+const stranger = { url: 'https://evil.example/', isMainFrame: true, webContentsId: 9 };
+const TEST_COST = { N: 2 ** 12, r: 8, p: 1 };
+
+interface Computer {
+  dir: string;
+  secrets: MemorySecretStore;
+  services: AppServices;
+  api: PageBridge;
+  events: Array<{ channel: string; payload: unknown }>;
+  dispatch(channel: string, payload: unknown, from?: typeof sender): Promise<unknown>;
+  /** The folder main's dialog answers next (undefined: the person cancels). */
+  folder: string | undefined;
+}
+
+let root: string;
+let storage: string;
+let open: Computer[] = [];
+
+async function computer(
+  name: string,
+  options: { dir?: string; secrets?: MemorySecretStore; background?: boolean } = {},
+): Promise<Computer> {
+  const dir = options.dir ?? join(root, name);
+  const secrets = options.secrets ?? new MemorySecretStore();
+  const events: Computer['events'] = [];
+  const self = { dir, secrets, events, folder: storage } as Computer;
+  const dialogs: Dialogs = {
+    chooseSavePath: async () => undefined,
+    chooseOpenPaths: async () => [],
+    chooseFolder: async () => self.folder,
+  };
+  self.services = await createAppServices({
+    userDataDir: dir,
+    secretStore: secrets,
+    dialogs,
+    emit: checkedEvents((channel, payload) => events.push({ channel, payload })),
+    syncSeams: {
+      scryptCost: TEST_COST,
+      deviceLabel: name,
+      // The background job only where a test looks at it; elsewhere the routes drive each sync.
+      timing: options.background
+        ? {
+            startDelayMs: 20,
+            debounceMs: 30,
+            pollMs: 20,
+            maxWaitMs: 200,
+            intervalMs: 150,
+            paceMs: 10,
+          }
+        : { startDelayMs: 3_600_000, pollMs: 3_600_000, intervalMs: 3_600_000 },
+    },
+  });
+  const router = createRouter(ROUTES, self.services.handlers, {
+    isTrustedSender: trustedSender(['app://relay'], () => [7]),
+  });
+  self.dispatch = (channel, payload, from = sender) => router.dispatch(channel, payload, from);
+  self.api = pageBridge(
+    (channel, payload) => router.dispatch(channel, payload, sender),
+    () => () => undefined,
+    (channel, payload) => void router.receive(channel, payload, sender),
+  );
+  open.push(self);
+  return self;
+}
+
+async function closeAll() {
+  for (const c of open) await c.services.close();
+  open = [];
+}
+
+async function filesIn(dir: string): Promise<string[]> {
+  try {
+    return (await readdir(dir, { recursive: true })).sort();
+  } catch {
+    return [];
+  }
+}
+
+async function exists(path: string): Promise<boolean> {
+  return stat(path).then(
+    () => true,
+    () => false,
+  );
+}
+
+beforeEach(async () => {
+  root = await mkdtemp(join(tmpdir(), 'relay-sync-app-'));
+  storage = join(root, 'Dropbox', 'Relay');
+  await mkdir(storage, { recursive: true });
+});
+afterEach(async () => {
+  await closeAll();
+  await rm(root, { recursive: true, force: true });
+});
+
+describe('sync routes refuse what a page must not ask', () => {
+  it('refuses a path, an unknown storage, a bad address or bucket, and a stranger', async () => {
+    const a = await computer('a');
+    const refused = async (channel: string, payload: unknown, from = sender) => {
+      const answer = (await a.dispatch(channel, payload, from)) as {
+        ok: boolean;
+        error?: { kind: string };
+      };
+      expect(answer.ok, `${channel} ${JSON.stringify(payload)}`).toBe(false);
+      return answer.error!.kind;
+    };
+    // The page never names the folder: a path beside the kind is refused.
+    expect(await refused('sync:start-new', { target: { kind: 'folder', location: '/etc' } })).toBe(
+      'invalid_request',
+    );
+    expect(await refused('sync:test', { target: { kind: 'ftp' } })).toBe('invalid_request');
+    expect(
+      await refused('sync:test', {
+        target: { kind: 'webdav', url: 'file:///etc/passwd', username: 'x', password: 'y' },
+      }),
+    ).toBe('invalid_request');
+    expect(
+      await refused('sync:test', {
+        target: {
+          kind: 's3',
+          endpoint: 'https://s3.example',
+          region: 'eu',
+          bucket: '../Up',
+          accessKeyId: 'id',
+          secretAccessKey: 's',
+        },
+      }),
+    ).toBe('invalid_request');
+    expect(await refused('sync:join', { target: { kind: 'folder' } })).toBe('invalid_request');
+    expect(await refused('sync:pause', { paused: 'yes' })).toBe('invalid_request');
+    expect(await refused('sync:history', { limit: 10_000 })).toBe('invalid_request');
+    expect(await refused('sync:status', undefined, stranger)).toBe('forbidden');
+    expect(await refused('sync:choose-folder', undefined, stranger)).toBe('forbidden');
+    expect(await filesIn(storage)).toEqual([]);
+  });
+
+  it('says what is missing: no folder chosen, no secret, not set up', async () => {
+    const a = await computer('a');
+    a.folder = undefined;
+    expect(await a.api.chooseSyncFolder()).toEqual({ cancelled: true });
+    await expect(a.api.startNewSync({ target: { kind: 'folder' } })).rejects.toMatchObject({
+      messageId: 'sync.setup.noFolder',
+    });
+    await expect(
+      a.api.testSyncTarget({
+        target: { kind: 'webdav', url: 'https://dav.example/', username: 'me' },
+      }),
+    ).rejects.toMatchObject({ messageId: 'sync.setup.noSecret' });
+    await expect(a.api.syncNow()).rejects.toMatchObject({ messageId: 'sync.setup.off' });
+    await expect(a.api.setSyncPaused({ paused: true })).rejects.toMatchObject({
+      messageId: 'sync.setup.off',
+    });
+    expect((await a.api.getSyncStatus()).state).toBe('off');
+    expect(await a.api.getSyncHistory()).toEqual([]);
+  });
+
+  it('joining an empty storage, or with a wrong phrase, writes nothing anywhere', async () => {
+    const a = await computer('a');
+    await a.api.chooseSyncFolder();
+    const phrase = 'legal winner thank year wave sausage worth useful legal winner thank yellow';
+    await expect(a.api.joinSync({ target: { kind: 'folder' }, phrase })).rejects.toMatchObject({
+      messageId: 'sync.setup.storageEmpty',
+    });
+    expect(await filesIn(storage)).toEqual([]);
+
+    const b = await computer('b');
+    await b.api.chooseSyncFolder();
+    const { phrase: right } = await b.api.startNewSync({ target: { kind: 'folder' } });
+    await b.api.syncNow();
+    const before = await filesIn(storage);
+    await expect(a.api.joinSync({ target: { kind: 'folder' }, phrase })).rejects.toMatchObject({
+      messageId: 'sync.phrase.wrong',
+    });
+    // A mistyped word is named before any key is derived.
+    await expect(
+      a.api.joinSync({
+        target: { kind: 'folder' },
+        phrase: right.replace(/^\S+/, 'lgeal'),
+      }),
+    ).rejects.toMatchObject({ messageId: 'sync.phrase.unknownWord' });
+    expect(await filesIn(storage)).toEqual(before);
+    expect((await a.api.getSyncStatus()).state).toBe('off');
+    expect(await exists(join(a.dir, 'sync.json'))).toBe(false);
+    expect(await a.secrets.getAll()).toEqual(new Map());
+    // A storage in use is not set up anew over the other computer's data.
+    await expect(a.api.startNewSync({ target: { kind: 'folder' } })).rejects.toMatchObject({
+      messageId: 'sync.setup.storageInUse',
+    });
+    expect(await filesIn(storage)).toEqual(before);
+  });
+});
+
+describe('two computers syncing through a folder', () => {
+  it('sets up with a phrase shown once, joins with it, and both keep each other’s changes', async () => {
+    const laptop = await computer('laptop');
+    const chosen = await laptop.api.chooseSyncFolder();
+    expect(chosen).toEqual({ cancelled: false, location: storage });
+    expect(await laptop.api.testSyncTarget({ target: { kind: 'folder' } })).toEqual({ ok: true });
+    const made = await laptop.api.createConversation({ title: 'Ferry times' });
+    const started = await laptop.api.startNewSync({ target: { kind: 'folder' } });
+    expect(started.phrase.split(' ')).toHaveLength(12);
+    expect(started.status).toMatchObject({
+      state: expect.stringMatching(/idle|syncing/),
+      target: { kind: 'folder', location: storage },
+    });
+    // The phrase is kept nowhere: not in the status, the settings or the keychain.
+    const words = started.phrase.split(' ');
+    expect(JSON.stringify(await laptop.api.getSyncStatus())).not.toContain(words.join(' '));
+    for (const secret of (await laptop.secrets.getAll()).values())
+      expect(secret).not.toContain(words[0]);
+    expect(await readFile(join(laptop.dir, 'sync.json'), 'utf8')).not.toContain(words[0]);
+    expect([...(await laptop.secrets.getAll()).keys()].sort()).toEqual(['sync.device', 'sync.key']);
+
+    await laptop.api.syncNow();
+    const desktop = await computer('desktop');
+    await desktop.api.chooseSyncFolder();
+    const joined = await desktop.api.joinSync({
+      target: { kind: 'folder' },
+      // As a person types it: spaces and capitals.
+      phrase: `  ${started.phrase.toUpperCase().replace(/ /g, '   ')} `,
+    });
+    expect(joined.state).not.toBe('off');
+    const first = await desktop.api.syncNow();
+    expect(first).toMatchObject({ state: 'idle', firstSyncDone: true, problem: null });
+    expect(first.devices).toBeGreaterThanOrEqual(1);
+    const listed = await desktop.api.listConversations();
+    expect(listed.map((c: { title: string }) => c.title)).toContain('Ferry times');
+    const history = await desktop.api.getSyncHistory();
+    expect(history[0]).toMatchObject({ ok: true });
+    expect(history[0]!.applied.conversation).toBeGreaterThanOrEqual(1);
+    expect(desktop.events.some((e) => e.channel === 'chat:conversations-changed')).toBe(true);
+    expect(desktop.events.some((e) => e.channel === 'sync:status-changed')).toBe(true);
+
+    // Both answer while apart; both keep both answers.
+    const question = new ChatStore(laptop.services.db).append(made.id, [
+      { role: 'user', content: 'When does it leave?', status: 'complete' },
+    ])[0]!;
+    await laptop.api.syncNow();
+    await desktop.api.syncNow();
+    new ChatStore(laptop.services.db).append(
+      made.id,
+      [{ role: 'assistant', content: 'At seven.', status: 'complete' }],
+      question.id,
+    );
+    new ChatStore(desktop.services.db).append(
+      made.id,
+      [{ role: 'assistant', content: 'Hourly.', status: 'complete' }],
+      question.id,
+    );
+    await desktop.api.renameConversation({ id: made.id, title: 'Ferry, renamed' });
+    for (const c of [laptop, desktop, laptop]) await c.api.syncNow();
+    for (const c of [laptop, desktop]) {
+      const replies = new ChatStore(c.services.db)
+        .children(question.id)
+        .map((m) => m.content)
+        .sort();
+      expect(replies).toEqual(['At seven.', 'Hourly.']);
+      expect((await c.api.getConversation({ id: made.id })).conversation.title).toBe(
+        'Ferry, renamed',
+      );
+    }
+    // The storage holds only ciphertext.
+    for (const name of await filesIn(storage)) {
+      if (name === 'keyring' || (await stat(join(storage, name))).isDirectory()) continue;
+      const bytes = await readFile(join(storage, name));
+      for (const word of ['Ferry', 'seven', 'Hourly', 'laptop'])
+        expect(bytes.includes(word), `${name} holds ${word}`).toBe(false);
+    }
+  });
+
+  it('pauses, resumes and turns off: the storage and the data stay, the key goes', async () => {
+    const a = await computer('a');
+    await a.api.chooseSyncFolder();
+    await a.api.startNewSync({ target: { kind: 'folder' } });
+    await a.api.syncNow();
+    expect((await a.api.setSyncPaused({ paused: true })).state).toBe('paused');
+    expect((await a.api.getSyncStatus()).state).toBe('paused');
+    expect((await a.api.setSyncPaused({ paused: false })).state).not.toBe('paused');
+    const inStorage = await filesIn(storage);
+    expect((await a.api.turnOffSync()).state).toBe('off');
+    expect(await a.secrets.getAll()).toEqual(new Map());
+    expect(await exists(join(a.dir, 'sync.json'))).toBe(false);
+    expect(await filesIn(storage)).toEqual(inStorage);
+    expect(await a.api.getSyncHistory()).toEqual([]);
+    // Turned off, changes are no longer tracked.
+    await a.api.createConversation({ title: 'After' });
+    expect(a.services.db.one<{ n: number }>('SELECT count(*) AS n FROM sync_dirty')!.n).toBe(0);
+  });
+
+  it('syncs by itself after a change, and stops cleanly when the app quits', async () => {
+    const a = await computer('a', { background: true });
+    await a.api.chooseSyncFolder();
+    const { phrase } = await a.api.startNewSync({ target: { kind: 'folder' } });
+    await vi.waitFor(async () => expect((await a.api.getSyncStatus()).firstSyncDone).toBe(true));
+    const b = await computer('b', { background: true });
+    await b.api.chooseSyncFolder();
+    await b.api.joinSync({ target: { kind: 'folder' }, phrase });
+    await a.api.createConversation({ title: 'Made on A, synced by itself' });
+    await vi.waitFor(
+      async () => {
+        const titles = (await b.api.listConversations()).map((c: { title: string }) => c.title);
+        expect(titles).toContain('Made on A, synced by itself');
+      },
+      { timeout: 20_000, interval: 50 },
+    );
+    await closeAll();
+    // Closed mid-job: nothing more is written to the storage.
+    const after = await filesIn(storage);
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(await filesIn(storage)).toEqual(after);
+  });
+
+  it('starts as a new computer when its database was copied from another', async () => {
+    const a = await computer('a');
+    await a.api.chooseSyncFolder();
+    const { phrase } = await a.api.startNewSync({ target: { kind: 'folder' } });
+    await a.api.createConversation({ title: 'Only once' });
+    await a.api.syncNow();
+    const b = await computer('b');
+    await b.api.chooseSyncFolder();
+    await b.api.joinSync({ target: { kind: 'folder' }, phrase });
+    await b.api.syncNow();
+    const [deviceA, deviceB] = [
+      await a.secrets.get('sync.device'),
+      await b.secrets.get('sync.device'),
+    ];
+    expect(deviceA).not.toBe(deviceB);
+    await closeAll();
+    // A's data folder copied over B's: B's keychain still says which computer it is.
+    await rm(join(root, 'b'), { recursive: true });
+    await cp(join(root, 'a'), join(root, 'b'), { recursive: true });
+    const bAgain = await computer('b', { secrets: b.secrets });
+    const copied = await bAgain.api.syncNow();
+    expect(copied.problem).toBeNull();
+    const device = await b.secrets.get('sync.device');
+    expect(device).not.toBe(deviceA);
+    expect(
+      bAgain.services.db.one<{ value: string }>("SELECT value FROM sync_state WHERE key = 'device'")
+        ?.value,
+    ).toBe(device);
+    const aAgain = await computer('a', { secrets: a.secrets });
+    expect((await aAgain.api.syncNow()).problem).toBeNull();
+    for (const c of [aAgain, bAgain]) {
+      const titles = (await c.api.listConversations()).map((x: { title: string }) => x.title);
+      expect(titles.filter((t) => t === 'Only once')).toHaveLength(1);
+    }
+  });
+
+  it('asks to join again when the key has gone from the keychain', async () => {
+    const a = await computer('a');
+    await a.api.chooseSyncFolder();
+    await a.api.startNewSync({ target: { kind: 'folder' } });
+    await closeAll();
+    const again = await computer('a', { secrets: new MemorySecretStore() });
+    expect(await again.api.getSyncStatus()).toMatchObject({
+      state: 'attention',
+      problem: { messageId: 'sync.setup.keyMissing' },
+    });
+    expect((await again.api.turnOffSync()).state).toBe('off');
+  });
+});
+
+describe('a storage with a secret', () => {
+  let webdav: RunningWebdav;
+  beforeAll(async () => {
+    webdav = await startWebdav();
+  });
+  afterAll(() => webdav.stop());
+
+  it('keeps the WebDAV password in the keychain, never in the file or an answer', async () => {
+    const a = await computer('a');
+    const url = await webdav.folder();
+    await expect(
+      a.api.testSyncTarget({
+        target: { kind: 'webdav', url, username: webdav.username, password: 'wrong' },
+      }),
+    ).resolves.toMatchObject({ ok: false, step: 'list', problem: 'auth' });
+    const target = { kind: 'webdav' as const, url, username: webdav.username };
+    expect(
+      await a.api.testSyncTarget({ target: { ...target, password: webdav.password } }),
+    ).toEqual({ ok: true });
+    await a.api.startNewSync({ target: { ...target, password: webdav.password } });
+    expect(await a.secrets.get('sync.secret')).toBe(webdav.password);
+    expect(await readFile(join(a.dir, 'sync.json'), 'utf8')).not.toContain(webdav.password);
+    const status = await a.api.syncNow();
+    expect(status).toMatchObject({ state: 'idle', problem: null, target });
+    expect(JSON.stringify(status)).not.toContain(webdav.password);
+    // Testing again without the password uses the one kept.
+    expect(await a.api.testSyncTarget({ target })).toEqual({ ok: true });
+    for (const e of a.events) expect(JSON.stringify(e.payload)).not.toContain(webdav.password);
+  });
+});
