@@ -147,6 +147,95 @@ describe('embeddings playground', () => {
     expect(luminance).toBeLessThan(0.1);
   });
 
+  for (const [size, colorScheme] of [
+    [{ width: 900, height: 650 }, 'dark'],
+    [{ width: 1280, height: 800 }, 'light'],
+  ] as const) {
+    it(`labels the map's points apart, past 40 inputs too, and always the one in focus, readable (${size.width}×${size.height}, ${colorScheme})`, async () => {
+      const page = await connected({ colorScheme });
+      await suite.app.page.setViewportSize(size);
+      const words = [
+        'cat',
+        'invoice',
+        'rain',
+        'guitar',
+        'orbit',
+        'bread',
+        'tax',
+        'river',
+        'chess',
+        'tulip',
+      ];
+      const texts = Array.from(
+        { length: 50 },
+        (_, i) => `${words[i % 10]} ${words[(i * 3 + 1) % 10]} ${i + 1}`,
+      );
+      await page.embedLines(texts);
+      await page.waitForPictures();
+      const box = async (locator: Locator) => {
+        const found = (await locator.boundingBox())!;
+        return {
+          left: found.x,
+          top: found.y,
+          right: found.x + found.width,
+          bottom: found.y + found.height,
+        };
+      };
+      const apart = (a: Awaited<ReturnType<typeof box>>, b: Awaited<ReturnType<typeof box>>) =>
+        a.right <= b.left || b.right <= a.left || a.bottom <= b.top || b.bottom <= a.top;
+      await page.scatter.scrollIntoViewIfNeeded();
+      const plot = await box(page.scatter);
+      const labels = suite.app.page.locator('.scatter-label');
+      await expect.poll(() => labels.count()).toBeGreaterThanOrEqual(5);
+      const boxes = await Promise.all((await labels.all()).map(box));
+      for (const [i, a] of boxes.entries()) {
+        expect(a.left).toBeGreaterThanOrEqual(plot.left);
+        expect(a.right).toBeLessThanOrEqual(plot.right);
+        for (const b of boxes.slice(i + 1)) expect(apart(a, b)).toBe(true);
+      }
+
+      // The point in focus (End: the last input) is named on the map, over no other label.
+      await page.scatter.focus();
+      await suite.app.page.keyboard.press('End');
+      const focused = suite.app.page.locator(
+        '.scatter-label[data-active="true"], .scatter-callout',
+      );
+      await expect.poll(() => focused.textContent()).toBe(texts[49]);
+      if ((await suite.app.page.locator('.scatter-callout').count()) === 0) {
+        const mine = await box(focused);
+        for (const other of await suite.app.page.locator('.scatter-label:not([data-active])').all())
+          expect(apart(mine, await box(other))).toBe(true);
+      }
+
+      // Readable in the theme: the labels' text against what is behind it, at least 4.5:1.
+      const ratio = await labels.first().evaluate((label) => {
+        type Style = { color: string; backgroundColor: string };
+        const view = globalThis as unknown as {
+          getComputedStyle(e: unknown): Style;
+        };
+        const card = (label as unknown as { closest(s: string): unknown }).closest('.card');
+        const rgba = (text: string) => {
+          const [r, g, b, a = 1] = (text.match(/[\d.]+/g) ?? []).map(Number);
+          return { r: r!, g: g!, b: b!, a };
+        };
+        const under = rgba(view.getComputedStyle(card).backgroundColor);
+        const over = rgba(view.getComputedStyle(label).backgroundColor);
+        const mix = (k: 'r' | 'g' | 'b') => over[k] * over.a + under[k] * (1 - over.a);
+        const back = { r: mix('r'), g: mix('g'), b: mix('b') };
+        const ink = rgba(view.getComputedStyle(label).color);
+        const lum = (c: { r: number; g: number; b: number }) => {
+          const l = (v: number) =>
+            (v /= 255) <= 0.04045 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4;
+          return 0.2126 * l(c.r) + 0.7152 * l(c.g) + 0.0722 * l(c.b);
+        };
+        const [hi, lo] = [lum(back), lum(ink)].sort((a, b) => b - a);
+        return (hi! + 0.05) / (lo! + 0.05);
+      });
+      expect(ratio).toBeGreaterThanOrEqual(4.5);
+      await suite.app.screenshot(`embeddings-map-labels-${size.width}-${colorScheme}`);
+    });
+  }
+
   it('the vectors table reads: whole column headers, scrollbars that show, every row reachable', async () => {
     const page = await connected({ colorScheme: 'dark' });
     const texts = Array.from({ length: 14 }, (_, i) => `sentence number ${i + 1} about cats`);

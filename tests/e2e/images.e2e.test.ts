@@ -32,8 +32,12 @@ describe('image studio', () => {
 
     const folder = join(userDataDir, 'Relay Desktop');
     const files = await readdir(folder);
-    expect(files.filter((f) => /^[0-9a-f]{64}\.png$/.test(f))).toHaveLength(1);
-    expect(files.filter((f) => /^[0-9a-f]{64}\.json$/.test(f))).toHaveLength(1);
+    // Named from the prompt and the date, the hash of its bytes kept in the sidecar.
+    const day = new Date().toISOString().slice(0, 10);
+    expect(files.sort()).toEqual([
+      `a-lighthouse-in-a-storm-${day}-1.json`,
+      `a-lighthouse-in-a-storm-${day}-1.png`,
+    ]);
 
     await images.thumbnails.first().click();
     await images.lightbox.waitFor();
@@ -51,6 +55,40 @@ describe('image studio', () => {
     await again.thumbnails.first().click();
     expect(await again.meta('Prompt').textContent()).toBe('a lighthouse in a storm');
   });
+
+  for (const size of [
+    { width: 900, height: 650 },
+    { width: 1280, height: 800 },
+  ]) {
+    it(`browses the gallery with ← and → in the open image (${size.width}×${size.height})`, async () => {
+      const images = await studio();
+      await suite.app.page.setViewportSize(size);
+      for (const prompt of ['a red kite', 'a green kite', 'a blue kite']) {
+        await images.generate(prompt, { size: '256x256' });
+        await expect.poll(() => images.generateButton.isEnabled()).toBe(true);
+      }
+      await images.waitForThumbnails(3);
+      // Newest first, as the gallery shows them.
+      await images.thumbnails.first().click();
+      await images.lightbox.waitFor();
+      const prompt = () => images.meta('Prompt').textContent();
+      await expect.poll(prompt).toBe('a blue kite');
+      const keyboard = suite.app.page.keyboard;
+      await keyboard.press('ArrowRight');
+      await expect.poll(prompt).toBe('a green kite');
+      await keyboard.press('ArrowRight');
+      await expect.poll(prompt).toBe('a red kite');
+      expect(await images.meta('File').textContent()).toContain('a-red-kite-');
+      // The last stays the last; ← goes back.
+      await keyboard.press('ArrowRight');
+      await expect.poll(prompt).toBe('a red kite');
+      await keyboard.press('ArrowLeft');
+      await expect.poll(prompt).toBe('a green kite');
+      expect(await images.lightbox.evaluate((d) => (d as unknown as { open: boolean }).open)).toBe(
+        true,
+      );
+    });
+  }
 
   it('makes several images with repeated requests and shows progress', async () => {
     const images = await studio();

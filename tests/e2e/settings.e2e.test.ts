@@ -105,6 +105,23 @@ describe('settings', () => {
     await page.keyboard.press('Enter');
     // Focus moves to the screen that opened, so the next Tab is inside it.
     await expect.poll(focused).toBe('main Settings');
+    // The section index comes first: Enter on an entry moves the focus to its section.
+    await page.keyboard.press('Tab');
+    const index = page.getByRole('navigation', { name: 'On this page' });
+    await expect
+      .poll(() =>
+        index
+          .getByRole('button', { name: 'Appearance' })
+          .evaluate(
+            (b) =>
+              b ===
+              (globalThis as unknown as { document: { activeElement: unknown } }).document
+                .activeElement,
+          ),
+      )
+      .toBe(true);
+    await page.keyboard.press('Enter');
+    await expect.poll(focused).toBe('h2 ');
     await page.keyboard.press('Tab');
     await expect(focused()).resolves.toBe('input system');
     await page.keyboard.press('ArrowRight');
@@ -114,16 +131,20 @@ describe('settings', () => {
     await expect.poll(async () => (await pageColours(page)).theme).toBe('dark');
   });
 
-  it('checks chat defaults and timeouts with a clear message, and saves good values', async () => {
+  it('saves chat defaults and timeouts as they are typed; an invalid value shows its error, keeps the typing and saves nothing', async () => {
     const settings = await openSettings();
+    const { page } = suite.app;
+    const updates = () => suite.app.messages.filter((m) => m.channel === 'settings:update');
     await expect(settings.temperature.inputValue()).resolves.toBe('1');
     await expect(settings.maxTokens.inputValue()).resolves.toBe('');
+    // No Save to find below the fold: a change is saved like the theme.
+    await expect(page.getByRole('button', { name: 'Save', exact: true }).count()).resolves.toBe(0);
 
     await settings.temperature.fill('3');
     await settings.maxTokens.fill('0');
     await settings.requestTimeout.fill('2');
     await settings.idleTimeout.fill('ten');
-    await settings.save();
+    await page.keyboard.press('Tab');
     await expect(settings.fieldError(settings.temperature).textContent()).resolves.toBe(
       'Temperature must be a number from 0 to 2, such as 0.7.',
     );
@@ -139,30 +160,114 @@ describe('settings', () => {
     await expect(settings.temperature.getAttribute('aria-invalid')).resolves.toBe('true');
     await suite.app.screenshot('settings-invalid');
     // Nothing invalid reached main.
-    expect(suite.app.messages.some((m) => m.channel === 'settings:update')).toBe(false);
+    expect(updates()).toEqual([]);
 
+    // Leaving and coming back keeps what was typed, with its errors, still unsaved.
+    const shell = new ShellPage(page);
+    await shell.open('Models');
+    await shell.open('Settings');
+    await expect(settings.temperature.inputValue()).resolves.toBe('3');
+    await expect(settings.idleTimeout.inputValue()).resolves.toBe('ten');
+    await expect(settings.fieldError(settings.idleTimeout).count()).resolves.toBe(1);
+    expect(updates()).toEqual([]);
+
+    // Put right, one field after another: saved once the last is valid, no button pressed.
     await settings.temperature.fill('0.7');
     await settings.maxTokens.fill('512');
     await settings.requestTimeout.fill('90');
+    expect(updates()).toEqual([]);
     await settings.idleTimeout.fill('30');
-    await settings.save();
     await settings.saved.waitFor();
-    await expect(suite.app.page.locator('.field-error').count()).resolves.toBe(0);
+    await expect(page.locator('.field-error').count()).resolves.toBe(0);
+    await expect
+      .poll(async () => (await suite.app.services.settings.get()).timeouts)
+      .toEqual({ requestSeconds: 90, idleSeconds: 30 });
 
-    await suite.app.page.reload();
-    await new ShellPage(suite.app.page).open('Settings');
+    await page.reload();
+    await new ShellPage(page).open('Settings');
     await expect(settings.temperature.inputValue()).resolves.toBe('0.7');
     await expect(settings.maxTokens.inputValue()).resolves.toBe('512');
     await expect(settings.requestTimeout.inputValue()).resolves.toBe('90');
     await expect(settings.idleTimeout.inputValue()).resolves.toBe('30');
 
-    // Emptying max tokens means no limit.
+    // Emptying max tokens means no limit, saved at once; typing goes on undisturbed by the save.
     await settings.maxTokens.fill('');
-    await settings.save();
-    await settings.saved.waitFor();
-    const last = suite.app.messages.filter((m) => m.channel === 'settings:update').at(-1);
-    expect(last?.payload).toMatchObject({ chatDefaults: { temperature: 0.7, maxTokens: null } });
+    await expect
+      .poll(() => updates().at(-1)?.payload)
+      .toMatchObject({ chatDefaults: { temperature: 0.7, maxTokens: null } });
+    await settings.temperature.press('End');
+    await settings.temperature.pressSequentially('5');
+    await expect.poll(() => settings.temperature.inputValue()).toBe('0.75');
+    await expect
+      .poll(async () => (await suite.app.services.settings.get()).chatDefaults.temperature)
+      .toBe(0.75);
   });
+
+  for (const size of [
+    { width: 900, height: 650 },
+    { width: 1280, height: 800 },
+  ]) {
+    it(`lists its sections, jumps to one and marks the one in view (${size.width}×${size.height})`, async () => {
+      await openSettings();
+      const { page } = suite.app;
+      await page.setViewportSize(size);
+      const index = page.getByRole('navigation', { name: 'On this page' });
+      const entries = index.getByRole('button');
+      await expect
+        .poll(() => entries.allTextContents())
+        .toEqual(
+          expect.arrayContaining([
+            'Appearance',
+            'Chat defaults',
+            'Requests',
+            'Network',
+            'Updates',
+            'Logs for support',
+          ]),
+        );
+      const current = () => index.locator('[aria-current="location"]').allTextContents();
+      await expect.poll(current).toEqual(['Appearance']);
+
+      // Beside the sections on a wide window, above them on a narrow one; in view either way.
+      const nav = (await index.boundingBox())!;
+      const first = (await page.getByRole('region', { name: 'Appearance' }).boundingBox())!;
+      if (size.width >= 1280) expect(nav.x + nav.width).toBeLessThanOrEqual(first.x);
+      else expect(nav.y + nav.height).toBeLessThanOrEqual(first.y);
+      expect(nav.y + nav.height).toBeLessThanOrEqual(size.height);
+
+      // Jump to a section: it comes into view below the index, the focus goes to it, it is marked.
+      await index.getByRole('button', { name: 'Network' }).click();
+      const heading = page.getByRole('heading', { level: 2, name: 'Network' });
+      await expect.poll(current).toEqual(['Network']);
+      await expect
+        .poll(() =>
+          heading.evaluate(
+            (h) =>
+              h ===
+              (globalThis as unknown as { document: { activeElement: unknown } }).document
+                .activeElement,
+          ),
+        )
+        .toBe(true);
+      const shown = (await heading.boundingBox())!;
+      const navNow = (await index.boundingBox())!;
+      expect(shown.y).toBeGreaterThanOrEqual(size.width >= 1280 ? 0 : navNow.y + navNow.height - 1);
+      expect(shown.y + shown.height).toBeLessThanOrEqual(size.height);
+
+      // The last section, which cannot scroll to the top, is marked when jumped to.
+      await index.getByRole('button', { name: 'Logs for support' }).click();
+      await expect.poll(current).toEqual(['Logs for support']);
+
+      // Scrolling by hand marks the section at the top of the view.
+      await page
+        .getByRole('heading', { level: 2, name: 'Requests' })
+        .evaluate((h) =>
+          (h as unknown as { scrollIntoView(o: object): void }).scrollIntoView({ block: 'start' }),
+        );
+      await expect.poll(current).toEqual(['Requests']);
+      await suite.app.screenshot(`settings-index-${size.width}`);
+    });
+  }
 
   it('offers the explicit choice of a key file only where no keychain works, and saves it', async () => {
     await openSettings();

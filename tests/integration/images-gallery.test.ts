@@ -20,7 +20,8 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { openDatabase, type Db } from '../../electron/main/services/database';
-import { sha256Hex } from '../../electron/main/services/images/gallery-files';
+import { renameLegacyImage, sha256Hex } from '../../electron/main/services/images/gallery-files';
+import { nameDate } from '../../electron/main/services/images/image-names';
 import { ImageGallery, type NewImage } from '../../electron/main/services/images/gallery';
 
 const PNG_SIGNATURE = [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a];
@@ -54,7 +55,7 @@ async function openGallery(dbFile = join(root, 'data', 'relay.db'), at = folder)
   return gallery;
 }
 
-/** `count` distinct PNG files with sidecars in `at`, as the gallery writes them; their ids. */
+/** `count` distinct PNG files with sidecars in `at`, named by hash as before 0.2; their ids. */
 async function fillFolder(at: string, count: number): Promise<string[]> {
   await mkdir(at, { recursive: true });
   const ids: string[] = [];
@@ -83,14 +84,15 @@ afterEach(async () => {
 });
 
 describe('saving an image', () => {
-  it('writes the file by content hash, its sidecar, then the row; no temp file stays', async () => {
+  it('writes the file named by its prompt and date, its sidecar with the hash, then the row; no temp file stays', async () => {
     const gallery = await openGallery();
     const bytes = fakePng(4096);
     const saved = await gallery.save(image({ bytes, revisedPrompt: 'a tall lighthouse' }));
     const id = sha256Hex(bytes);
+    const stem = `a-lighthouse-at-dusk-${nameDate(new Date(saved.createdAt))}-1`;
     expect(saved).toMatchObject({
       id,
-      fileName: `${id}.png`,
+      fileName: `${stem}.png`,
       url: `/gallery/${id}.png`,
       mimeType: 'image/png',
       prompt: 'a lighthouse at dusk',
@@ -99,25 +101,27 @@ describe('saving an image', () => {
       size: '512x512',
       bytes: 4096,
     });
-    expect(new Uint8Array(await readFile(join(folder, `${id}.png`)))).toEqual(bytes);
-    const sidecar = JSON.parse(await readFile(join(folder, `${id}.json`), 'utf8'));
+    expect(new Uint8Array(await readFile(join(folder, `${stem}.png`)))).toEqual(bytes);
+    const sidecar = JSON.parse(await readFile(join(folder, `${stem}.json`), 'utf8'));
     expect(sidecar).toMatchObject({
       prompt: 'a lighthouse at dusk',
       revisedPrompt: 'a tall lighthouse',
       model: 'demo-image',
       size: '512x512',
+      sha256: id,
     });
     expect(Date.parse(sidecar.createdAt)).not.toBeNaN();
-    expect((await readdir(folder)).sort()).toEqual([`${id}.json`, `${id}.png`]);
+    expect((await readdir(folder)).sort()).toEqual([`${stem}.json`, `${stem}.png`]);
     expect(gallery.list().images.map((i) => i.id)).toEqual([id]);
-    expect((await gallery.get(id)).path).toBe(join(await gallery.realFolder(), `${id}.png`));
+    expect((await gallery.get(id)).path).toBe(join(await gallery.realFolder(), `${stem}.png`));
   });
 
   it('names the file after the type its bytes show, whatever it was called', async () => {
     const gallery = await openGallery();
     const jpeg = new Uint8Array([0xff, 0xd8, 0xff, 0xe0, ...randomBytes(64)]);
     const saved = await gallery.save(image({ bytes: jpeg, mimeType: 'image/jpeg' }));
-    expect(saved.fileName).toBe(`${sha256Hex(jpeg)}.jpg`);
+    expect(saved.fileName).toMatch(/^a-lighthouse-at-dusk-\d{4}-\d\d-\d\d-1\.jpg$/);
+    expect(saved.url).toBe(`/gallery/${sha256Hex(jpeg)}.jpg`);
     await expect(gallery.save(image({ mimeType: 'image/svg+xml' }))).rejects.toThrow(
       /image\/svg\+xml are not saved/,
     );
@@ -190,10 +194,14 @@ for (let i = 0; ; i++) {
       });
       expect(proc.signalCode).toBe('SIGKILL');
 
-      // Before anything tidies up: every image at its final name is whole.
+      // Before anything tidies up: every image at its final name is whole (its sidecar, written
+      // first, says the hash of its bytes).
       for (const name of await readdir(folder)) {
-        const match = /^([0-9a-f]{64})\.png$/.exec(name);
-        if (match) expect(sha256Hex(await readFile(join(folder, name)))).toBe(match[1]);
+        if (!name.endsWith('.png') || name.startsWith('.')) continue;
+        const sidecar = JSON.parse(
+          await readFile(join(folder, name.replace(/\.png$/, '.json')), 'utf8'),
+        ) as { sha256: string };
+        expect(sha256Hex(await readFile(join(folder, name)))).toBe(sidecar.sha256);
       }
     }
 
@@ -221,19 +229,23 @@ describe('names and links that try to leave the folder', () => {
     const saved = await gallery.save(
       image({ prompt: hostile, revisedPrompt: '..\\..\\evil', model: '/etc/passwd' }),
     );
-    expect((await readdir(folder)).sort()).toEqual([`${saved.id}.json`, `${saved.id}.png`]);
+    const stem = `outside-evil-png-${nameDate(new Date(saved.createdAt))}-1`;
+    expect((await readdir(folder)).sort()).toEqual([`${stem}.json`, `${stem}.png`]);
     expect(await readdir(join(root, 'Pictures'))).toEqual(['Relay Desktop']);
     expect((await gallery.get(saved.id)).prompt).toBe(hostile);
   });
 
-  it('serves only gallery files by their hash names', async () => {
+  it('serves only gallery images by their hashes, never a file name the page says', async () => {
     const gallery = await openGallery();
     const saved = await gallery.save(image());
     await writeFile(join(root, 'secret.txt'), 'secret');
-    expect(await gallery.servedFile(`/gallery/${saved.fileName}`)).toBe(
+    expect(saved.url).toBe(`/gallery/${saved.id}.png`);
+    expect(await gallery.servedFile(saved.url)).toBe(
       join(await gallery.realFolder(), saved.fileName),
     );
     for (const path of [
+      `/gallery/${saved.fileName}`,
+      `/gallery/${saved.id}.jpg`,
       '/gallery/../../secret.txt',
       '/gallery/..%2f..%2fsecret.txt',
       `/gallery/${saved.id}.json`,
@@ -257,15 +269,18 @@ describe('names and links that try to leave the folder', () => {
     await writeFile(outsideImage, 'do not touch');
     await writeFile(outsideSidecar, 'do not touch');
     await mkdir(folder, { recursive: true });
-    await symlink(outsideImage, join(folder, `${id}.png`));
-    await symlink(outsideSidecar, join(folder, `${id}.json`));
+    const stem = `a-lighthouse-at-dusk-${nameDate(new Date())}-1`;
+    await symlink(outsideImage, join(folder, `${stem}.png`));
+    await symlink(outsideSidecar, join(folder, `${stem}.json`));
 
-    await gallery.save(image({ bytes }));
+    const saved = await gallery.save(image({ bytes }));
+    expect(saved.id).toBe(id);
     expect(await readFile(outsideImage, 'utf8')).toBe('do not touch');
     expect(await readFile(outsideSidecar, 'utf8')).toBe('do not touch');
-    expect((await lstat(join(folder, `${id}.png`))).isFile()).toBe(true);
-    expect((await lstat(join(folder, `${id}.json`))).isFile()).toBe(true);
-    expect(new Uint8Array(await readFile(join(folder, `${id}.png`)))).toEqual(bytes);
+    // The name a link holds is taken: the image goes to the next one, a file of its own.
+    expect(saved.fileName).toBe(`${stem.replace(/-1$/, '-2')}.png`);
+    expect((await lstat(join(folder, saved.fileName))).isFile()).toBe(true);
+    expect(new Uint8Array(await readFile(join(folder, saved.fileName)))).toEqual(bytes);
   });
 
   it('neither indexes nor serves a link to an image outside the folder', async () => {
@@ -297,7 +312,7 @@ describe('names and links that try to leave the folder', () => {
       if (name === saved.fileName || !name.endsWith('.png')) continue;
       expect(await gallery.servedFile(`/gallery/${name}`), name).toBeUndefined();
     }
-    expect(await gallery.servedFile(`/gallery/${saved.fileName}`)).toBe(
+    expect(await gallery.servedFile(saved.url)).toBe(
       join(await gallery.realFolder(), saved.fileName),
     );
   });
@@ -377,7 +392,10 @@ describe('the folder is the source of truth', () => {
       await rm(path);
     });
     const real = await gallery.realFolder();
-    expect(trashed).toEqual([join(real, saved.fileName), join(real, `${saved.id}.json`)]);
+    expect(trashed).toEqual([
+      join(real, saved.fileName),
+      join(real, saved.fileName.replace(/\.png$/, '.json')),
+    ]);
     expect(gallery.list().total).toBe(0);
   });
 });
@@ -523,5 +541,100 @@ describe('indexing put off at start (indexAfterMs)', () => {
     await closed.close();
     await settle();
     expect(rowsIn(other)).toBe(0);
+  });
+});
+
+describe('files saved before 0.2 under their hashes', () => {
+  /** A `<hash>.png` with its `<hash>.json`, as 0.1 saved them; its id. */
+  async function legacy(prompt: string, createdAt = '2026-11-24T14:01:13.085Z') {
+    await mkdir(folder, { recursive: true });
+    const png = fakePng(128);
+    const id = sha256Hex(png);
+    await writeFile(join(folder, `${id}.png`), png);
+    await writeFile(
+      join(folder, `${id}.json`),
+      JSON.stringify({ prompt, model: 'demo-image', size: '64x64', createdAt }),
+    );
+    return { id, png, day: nameDate(new Date(createdAt)) };
+  }
+
+  it('are renamed from their prompts and dates, the hash kept in the sidecar, nothing lost', async () => {
+    const fox = await legacy('Fox in snow');
+    const emoji = await legacy('🦊/🌨️');
+    const gallery = await openGallery();
+    expect((await readdir(folder)).sort()).toEqual(
+      [
+        `fox-in-snow-${fox.day}-1.json`,
+        `fox-in-snow-${fox.day}-1.png`,
+        `image-${emoji.day}-1.json`,
+        `image-${emoji.day}-1.png`,
+      ].sort(),
+    );
+    const sidecar = JSON.parse(
+      await readFile(join(folder, `fox-in-snow-${fox.day}-1.json`), 'utf8'),
+    );
+    expect(sidecar).toMatchObject({ prompt: 'Fox in snow', model: 'demo-image', sha256: fox.id });
+    expect(new Uint8Array(await readFile(join(folder, `fox-in-snow-${fox.day}-1.png`)))).toEqual(
+      fox.png,
+    );
+    const shown = await gallery.get(fox.id);
+    expect(shown).toMatchObject({
+      fileName: `fox-in-snow-${fox.day}-1.png`,
+      url: `/gallery/${fox.id}.png`,
+      prompt: 'Fox in snow',
+    });
+    expect(await gallery.servedFile(shown.url)).toBe(shown.path);
+    // Opened again, nothing moves.
+    await openGallery();
+    expect((await readdir(folder)).length).toBe(4);
+  });
+
+  it('take the next number when the name is taken, by the person’s own file or another image', async () => {
+    const first = await legacy('a red bicycle');
+    const second = await legacy('a red bicycle');
+    await writeFile(join(folder, `a-red-bicycle-${first.day}-1.png`), 'the person’s own file');
+    const gallery = await openGallery();
+    expect(await readFile(join(folder, `a-red-bicycle-${first.day}-1.png`), 'utf8')).toBe(
+      'the person’s own file',
+    );
+    const names = [(await gallery.get(first.id)).fileName, (await gallery.get(second.id)).fileName];
+    expect(names.sort()).toEqual([
+      `a-red-bicycle-${first.day}-2.png`,
+      `a-red-bicycle-${first.day}-3.png`,
+    ]);
+    expect(gallery.list().total).toBe(2);
+  });
+
+  it('leave a sidecar without its image, and an image whose bytes are not its hash, as they are', async () => {
+    await mkdir(folder, { recursive: true });
+    const orphan = sha256Hex(fakePng());
+    await writeFile(join(folder, `${orphan}.json`), JSON.stringify({ prompt: 'gone' }));
+    const wrong = `${'0'.repeat(64)}.png`;
+    await writeFile(join(folder, wrong), fakePng());
+    const gallery = await openGallery();
+    expect((await readdir(folder)).sort()).toEqual([`${orphan}.json`, wrong].sort());
+    expect(gallery.list().total).toBe(0);
+  });
+
+  it('are left as they were when the image goes missing during the rename', async () => {
+    const gone = await legacy('a lighthouse at dusk');
+    await unlink(join(folder, `${gone.id}.png`));
+    await expect(renameLegacyImage(folder, gone.id, 'png', new Date())).resolves.toBeUndefined();
+    expect(await readdir(folder)).toEqual([`${gone.id}.json`]);
+  });
+
+  it('pick up a rename a crash cut short, under the name it had begun', async () => {
+    const cut = await legacy('a lighthouse at dusk');
+    // The crash came after the new sidecar was written, before the image was linked to its name.
+    await writeFile(
+      join(folder, `a-lighthouse-at-dusk-${cut.day}-1.json`),
+      JSON.stringify({ prompt: 'a lighthouse at dusk', sha256: cut.id }),
+    );
+    const gallery = await openGallery();
+    expect((await readdir(folder)).sort()).toEqual([
+      `a-lighthouse-at-dusk-${cut.day}-1.json`,
+      `a-lighthouse-at-dusk-${cut.day}-1.png`,
+    ]);
+    expect((await gallery.get(cut.id)).fileName).toBe(`a-lighthouse-at-dusk-${cut.day}-1.png`);
   });
 });

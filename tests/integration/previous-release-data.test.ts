@@ -94,6 +94,30 @@ it('opens a 0.1 data folder with every conversation, message, run, image and set
       return { total: page.total, indexing: page.indexing !== undefined };
     })
     .toEqual({ total: 2, indexing: false });
+  // 0.1 named images by their hashes; they are named by their prompts and dates now, the hash
+  // in the sidecar, and the page still finds each by its id.
+  const gallery = await api.listImages();
+  expect(gallery.images.map((i) => i.fileName)).toEqual([
+    'a-red-bicycle-2026-11-24-1.png',
+    'a-lighthouse-at-dusk-2026-11-24-1.png',
+  ]);
+  const folder = join(dir, 'Pictures', 'Relay Desktop');
+  expect((await readdir(folder)).sort()).toEqual([
+    'a-lighthouse-at-dusk-2026-11-24-1.json',
+    'a-lighthouse-at-dusk-2026-11-24-1.png',
+    'a-red-bicycle-2026-11-24-1.json',
+    'a-red-bicycle-2026-11-24-1.png',
+  ]);
+  for (const image of gallery.images) {
+    expect(image.url).toBe(`/gallery/${image.id}.png`);
+    const sidecar = JSON.parse(
+      await readFile(join(folder, image.fileName.replace(/\.png$/, '.json')), 'utf8'),
+    );
+    expect(sidecar.sha256).toBe(image.id);
+    expect(await app.services.gallery.servedFile(image.url)).toBe(
+      join(await app.services.gallery.realFolder(), image.fileName),
+    );
+  }
 });
 
 it("binds 0.1's keys to the address each connection had, so a changed address needs its key again", async () => {

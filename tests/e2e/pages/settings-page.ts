@@ -26,10 +26,6 @@ export class SettingsPage {
     await this.theme(label).check();
   }
 
-  async save(): Promise<void> {
-    await this.page.getByRole('button', { name: 'Save', exact: true }).click();
-  }
-
   /** The error shown under a field, read through its aria-describedby. */
   fieldError(field: Locator): Locator {
     return field.locator('xpath=following-sibling::p[contains(@class,"field-error")]');

@@ -1,15 +1,21 @@
 /**
  * The gallery folder on disk: how images and their sidecars are named, written, found and read.
  *
- * Every name here is built from a SHA-256 hash and a fixed extension chosen by the image's own
- * first bytes, so nothing the relay, the model or the page says ever becomes a path. Reads go
- * through `lstat` or `realpath`, so a symlink planted in the folder cannot lead outside it.
+ * An image is saved as `<words of its prompt>-<date>-<n>.<ext>` (`image-names.ts`) with its
+ * sidecar `<same stem>.json` beside it, which keeps the SHA-256 of the image's bytes: the image's
+ * id. Nothing the relay or the model says becomes a path but those letters and digits, and the
+ * extension is chosen by the image's own first bytes; the page names an image by its id only.
+ * Releases before 0.2 named files by the hash itself (`<64 hex>.<ext>`): those are renamed when
+ * the folder is read (`renameLegacyImage`). Reads go through `lstat` or `realpath`, so a symlink
+ * planted in the folder cannot lead outside it.
  */
 import { createHash } from 'node:crypto';
-import { lstat, readdir, readFile, realpath, rm } from 'node:fs/promises';
+import { constants } from 'node:fs';
+import { copyFile, link, lstat, readdir, readFile, realpath, rm, unlink } from 'node:fs/promises';
 import { join, sep } from 'node:path';
 import { z } from 'zod';
 import { writeFileAtomic } from '../data-files';
+import { freeStem } from './image-names';
 
 export const IMAGE_TYPES = {
   png: 'image/png',
@@ -23,10 +29,14 @@ const EXTENSION_OF: Record<string, ImageExtension> = Object.fromEntries(
   Object.entries(IMAGE_TYPES).map(([ext, mime]) => [mime, ext as ImageExtension]),
 );
 
-/** `<64 hex>.<ext>`: the only names of image files the gallery reads, serves or indexes. */
-export const IMAGE_FILE_PATTERN = /^([0-9a-f]{64})\.(png|jpg|webp|gif)$/;
+/** `<64 hex>.<ext>`: an image file named by its hash, as releases before 0.2 saved them. */
+export const LEGACY_IMAGE_FILE_PATTERN = /^([0-9a-f]{64})\.(png|jpg|webp|gif)$/;
+/** The image files the gallery reads: a name that is no dot file, with an image extension. */
+const IMAGE_FILE_PATTERN = /^([^.].*)\.(png|jpg|webp|gif)$/;
 /** Temp files `writeFileAtomic` leaves when a process dies mid-write: `.<name>.<pid>.<hex>.tmp`. */
-const TEMP_FILE_PATTERN = /^\.[0-9a-f]{64}\.(png|jpg|webp|gif|json)\.\d+\.[0-9a-f]{12}\.tmp$/;
+const TEMP_FILE_PATTERN = /^\.[^/\\]+\.(png|jpg|webp|gif|json)\.\d+\.[0-9a-f]{12}\.tmp$/;
+/** `/gallery/<id>.<ext>`: how the page names an image, by its hash, never by its file name. */
+const GALLERY_URL_PATTERN = /^\/gallery\/([0-9a-f]{64})\.(png|jpg|webp|gif)$/;
 
 /** Where the page loads gallery images from, on the app's own origin. */
 export const GALLERY_URL_PREFIX = '/gallery/';
@@ -39,22 +49,28 @@ export function extensionOfType(mimeType: string): ImageExtension | undefined {
   return EXTENSION_OF[mimeType];
 }
 
-export function imageFileName(id: string, ext: ImageExtension): string {
-  return `${id}.${ext}`;
+/** The image's file: `<stem>.<ext>` (a stem is a hash for a file saved before 0.2). */
+export function imageFileName(stem: string, ext: ImageExtension): string {
+  return `${stem}.${ext}`;
 }
 
-export function sidecarFileName(id: string): string {
-  return `${id}.json`;
+/** The sidecar beside the image of this stem. */
+export function sidecarFileName(stem: string): string {
+  return `${stem}.json`;
+}
+
+/** The stem of an image file's name (its name without the extension). */
+export function stemOf(fileName: string): string {
+  return fileName.replace(/\.[^.]+$/, '');
 }
 
 /**
- * The image file a page path names (`/gallery/<hash>.<ext>`), or undefined for anything else:
- * other folders, dot segments, encoded separators, other names. The answer is a bare file name.
+ * The image a page path names (`/gallery/<hash>.<ext>`), or undefined for anything else: other
+ * folders, dot segments, encoded separators, file names.
  */
-export function galleryFileNameOf(pathname: string): string | undefined {
-  if (!pathname.startsWith(GALLERY_URL_PREFIX)) return undefined;
-  const name = pathname.slice(GALLERY_URL_PREFIX.length);
-  return IMAGE_FILE_PATTERN.test(name) ? name : undefined;
+export function galleryImageOf(pathname: string): { id: string; ext: ImageExtension } | undefined {
+  const match = GALLERY_URL_PATTERN.exec(pathname);
+  return match ? { id: match[1] as string, ext: match[2] as ImageExtension } : undefined;
 }
 
 /** What is kept beside each image, and what the index is rebuilt from. */
@@ -64,6 +80,12 @@ export const sidecarSchema = z.object({
   model: z.string().max(500).catch(''),
   size: z.string().max(40).catch(''),
   createdAt: z.iso.datetime().catch(''),
+  /** The SHA-256 of the image's bytes, in hex: its id (absent in sidecars before 0.2). */
+  sha256: z
+    .string()
+    .regex(/^[0-9a-f]{64}$/)
+    .optional()
+    .catch(undefined),
 });
 export type Sidecar = z.infer<typeof sidecarSchema>;
 
@@ -116,9 +138,17 @@ export async function fileInsideFolder(folder: string, name: string): Promise<st
   }
 }
 
+export interface ListedImage {
+  name: string;
+  stem: string;
+  ext: ImageExtension;
+  /** The hash a file saved before 0.2 is named by. */
+  legacyId?: string;
+}
+
 export interface FolderListing {
-  /** Image files by id: the entries named `<hash>.<ext>` that are regular files, not links. */
-  images: Map<string, { name: string; ext: ImageExtension }>;
+  /** Image files by name: the entries with an image extension that are regular files. */
+  images: Map<string, ListedImage>;
 }
 
 /**
@@ -139,7 +169,14 @@ export async function listGalleryFolder(folder: string): Promise<FolderListing> 
     if (!entry.isFile()) continue;
     const match = IMAGE_FILE_PATTERN.exec(entry.name);
     if (!match) continue;
-    images.set(match[1] as string, { name: entry.name, ext: match[2] as ImageExtension });
+    const listed: ListedImage = {
+      name: entry.name,
+      stem: match[1] as string,
+      ext: match[2] as ImageExtension,
+    };
+    const legacy = LEGACY_IMAGE_FILE_PATTERN.exec(entry.name);
+    if (legacy) listed.legacyId = legacy[1] as string;
+    images.set(entry.name, listed);
   }
   return { images };
 }
@@ -168,8 +205,8 @@ export async function sweepTempFiles(folder: string): Promise<number> {
 }
 
 /** The sidecar beside an image, or undefined when it is missing, a link or not valid JSON. */
-export async function readSidecar(folder: string, id: string): Promise<Sidecar | undefined> {
-  const path = join(folder, sidecarFileName(id));
+export async function readSidecar(folder: string, stem: string): Promise<Sidecar | undefined> {
+  const path = join(folder, sidecarFileName(stem));
   if (!(await isRegularFile(path))) return undefined;
   try {
     const text = await readFile(path, 'utf8');
@@ -187,4 +224,77 @@ export async function fileMatchesHash(path: string, id: string): Promise<boolean
   } catch {
     return false;
   }
+}
+
+/** Whether anything (a file, a folder, a link) has this name in the folder. */
+export async function nameTaken(folder: string, name: string): Promise<boolean> {
+  try {
+    await lstat(join(folder, name));
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code !== 'ENOENT';
+  }
+}
+
+/** The sidecar's text as written to disk. */
+export function sidecarText(sidecar: Sidecar): string {
+  return `${JSON.stringify(sidecar, null, 2)}\n`;
+}
+
+/**
+ * Gives an image saved under its hash (`<hash>.<ext>`, before 0.2) its name from its prompt and
+ * date, its sidecar the hash; answers the new file name, or undefined when it is left as it is.
+ *
+ * No file is ever lost or replaced: the new sidecar is written first, the image then linked (or,
+ * where links are refused, copied) to a name nothing has, and only once it is there under that
+ * name are the old name and the old sidecar removed. An image whose bytes do not match its name
+ * is not the gallery's and stays; one gone meanwhile leaves everything as it was. A sidecar
+ * without its image is never touched. Run again after a crash, it picks up what was begun.
+ */
+export async function renameLegacyImage(
+  folder: string,
+  id: string,
+  ext: ImageExtension,
+  mtime: Date,
+): Promise<string | undefined> {
+  const from = join(folder, imageFileName(id, ext));
+  if (!(await fileMatchesHash(from, id))) return undefined;
+  const old = await readSidecar(folder, id);
+  const createdAt = old?.createdAt || mtime.toISOString();
+  const stem = await freeStem(old?.prompt ?? '', new Date(createdAt), async (candidate) => {
+    if (await nameTaken(folder, imageFileName(candidate, ext))) return true;
+    if (!(await nameTaken(folder, sidecarFileName(candidate)))) return false;
+    // A sidecar for this very image, left by a rename a crash cut short, is taken up again.
+    return (await readSidecar(folder, candidate))?.sha256 !== id;
+  });
+  const sidecar: Sidecar = {
+    prompt: old?.prompt ?? '',
+    ...(old?.revisedPrompt === undefined ? {} : { revisedPrompt: old.revisedPrompt }),
+    model: old?.model ?? '',
+    size: old?.size ?? '',
+    createdAt,
+    sha256: id,
+  };
+  const name = imageFileName(stem, ext);
+  const to = join(folder, name);
+  await writeGalleryFile(folder, sidecarFileName(stem), sidecarText(sidecar));
+  try {
+    try {
+      await link(from, to);
+    } catch (error) {
+      const code = (error as NodeJS.ErrnoException).code;
+      if (code === 'ENOENT' || code === 'EEXIST') throw error;
+      // A file system without hard links (FAT, some network shares): a copy, never over a file.
+      await copyFile(from, to, constants.COPYFILE_EXCL);
+    }
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code !== 'ENOENT' && code !== 'EEXIST') throw error;
+    await rm(join(folder, sidecarFileName(stem)), { force: true });
+    return undefined;
+  }
+  if (!(await fileMatchesHash(to, id))) return undefined;
+  await unlink(from).catch(() => undefined);
+  if (old !== undefined) await rm(join(folder, sidecarFileName(id)), { force: true });
+  return name;
 }

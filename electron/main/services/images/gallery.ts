@@ -23,19 +23,24 @@ import {
   fileInsideFolder,
   fileInfo,
   fileMatchesHash,
-  galleryFileNameOf,
+  galleryImageOf,
   imageFileName,
   isRegularFile,
   listGalleryFolder,
+  nameTaken,
   readSidecar,
+  renameLegacyImage,
   sha256Hex,
   sidecarFileName,
+  sidecarText,
+  stemOf,
   sweepTempFiles,
   writeGalleryFile,
   type ImageExtension,
   type Sidecar,
 } from './gallery-files';
 import { said } from '../words';
+import { freeStem } from './image-names';
 
 export interface GalleryImage {
   id: string;
@@ -107,6 +112,15 @@ export const IMAGE_MIGRATIONS: readonly Migration[] = [
       db.exec('CREATE TABLE images_state (key TEXT PRIMARY KEY, value TEXT NOT NULL)');
     },
   },
+  {
+    version: 2,
+    name: 'image file names',
+    // The file's name, from its prompt and date; NULL for a file still named by its hash
+    // (`<id>.<ext>`, saved before 0.2), until the folder is read and the file renamed.
+    up(db) {
+      db.exec('ALTER TABLE images ADD COLUMN file TEXT');
+    },
+  },
 ];
 
 interface Row {
@@ -118,14 +132,17 @@ interface Row {
   size: string;
   created_at: string;
   bytes: number;
+  file: string | null;
 }
 
+const fileNameOf = (row: Pick<Row, 'id' | 'ext' | 'file'>) =>
+  row.file ?? imageFileName(row.id, row.ext);
+
 function toImage(row: Row): GalleryImage {
-  const fileName = imageFileName(row.id, row.ext);
   const image: GalleryImage = {
     id: row.id,
-    fileName,
-    url: `${GALLERY_URL_PREFIX}${fileName}`,
+    fileName: fileNameOf(row),
+    url: `${GALLERY_URL_PREFIX}${imageFileName(row.id, row.ext)}`,
     mimeType: IMAGE_TYPES[row.ext],
     prompt: row.prompt,
     model: row.model,
@@ -322,15 +339,18 @@ export class ImageGallery {
         this.#db.run('DELETE FROM images');
         this.#setState('indexed_folder', folder);
       }
+      // Files saved before 0.2 under their hash get their names from their prompts first.
+      await this.#renameLegacy(folder, live);
       // Rows are read before the folder is: an image saved in between has its file in the
       // listing (indexed again, harmlessly) rather than a row without its file (dropped).
-      const rows = this.#db.all<{ id: string; ext: string }>('SELECT id, ext FROM images');
+      const rows = this.#db.all<Pick<Row, 'id' | 'ext' | 'file'>>(
+        'SELECT id, ext, file FROM images',
+      );
       const { images: files } = await listGalleryFolder(folder);
       live();
-      const stale = rows.filter((r) => files.get(r.id)?.ext !== r.ext).map((r) => r.id);
-      const staleSet = new Set(stale);
-      const indexed = new Set(rows.map((r) => r.id));
-      const fresh = [...files].filter(([id]) => !indexed.has(id) || staleSet.has(id));
+      const stale = rows.filter((r) => !files.has(fileNameOf(r))).map((r) => r.id);
+      const indexed = new Set(rows.map(fileNameOf));
+      const fresh = [...files.values()].filter((file) => !indexed.has(file.name));
       this.#progress = { done: 0, total: fresh.length };
       if (stale.length > 0) {
         this.#db.transaction(() => {
@@ -345,11 +365,15 @@ export class ImageGallery {
         const read = await mapInGroups(
           batch,
           HASH_CONCURRENCY,
-          async ([id, file]): Promise<Row | undefined> => {
+          async (file): Promise<Row | undefined> => {
+            // A named file is the gallery's when its sidecar gives the hash of its bytes; one
+            // named by its hash (left by a rename that failed) when its bytes match its name.
+            const sidecar = await readSidecar(folder, file.stem);
+            const id = file.legacyId ?? sidecar?.sha256;
+            if (id === undefined) return undefined;
             if (!(await fileMatchesHash(join(folder, file.name), id))) return undefined;
             const info = await fileInfo(join(folder, file.name));
             if (info === undefined) return undefined;
-            const sidecar = await readSidecar(folder, id);
             return {
               id,
               ext: file.ext,
@@ -359,6 +383,7 @@ export class ImageGallery {
               size: sidecar?.size ?? '',
               created_at: sidecar?.createdAt || info.mtime.toISOString(),
               bytes: info.size,
+              file: file.legacyId === undefined ? file.name : null,
             };
           },
         );
@@ -382,6 +407,33 @@ export class ImageGallery {
     }
   }
 
+  /**
+   * Renames the files saved under their hashes (`renameLegacyImage`), a batch at a time, and
+   * points their rows at the new names. A file that cannot be renamed stays as it is, shown.
+   */
+  async #renameLegacy(folder: string, live: () => void): Promise<void> {
+    const { images } = await listGalleryFolder(folder);
+    const legacy = [...images.values()].filter((file) => file.legacyId !== undefined);
+    const batchSize = Math.max(1, this.#options.batchSize ?? 64);
+    for (let start = 0; start < legacy.length; start += batchSize) {
+      // One at a time: two images of the same prompt and day must not pick the same name. Each
+      // row follows its file at once, so the page never asks for a name that has just gone.
+      for (const file of legacy.slice(start, start + batchSize)) {
+        const id = file.legacyId as string;
+        const info = await fileInfo(join(folder, file.name));
+        if (info === undefined) continue;
+        const name = await renameLegacyImage(folder, id, file.ext, info.mtime).catch(
+          () => undefined,
+        );
+        if (name !== undefined) {
+          this.#db.run('UPDATE images SET file = ? WHERE id = ? AND ext = ?', [name, id, file.ext]);
+        }
+      }
+      await yieldToEventLoop();
+      live();
+    }
+  }
+
   #lastChange = 0;
 
   /** Tells the page the index changed, at most every `changeIntervalMs` unless `now`. */
@@ -395,11 +447,11 @@ export class ImageGallery {
 
   #insert(row: Row): void {
     this.#db.run(
-      `INSERT INTO images (id, ext, prompt, revised_prompt, model, size, created_at, bytes)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+      `INSERT INTO images (id, ext, prompt, revised_prompt, model, size, created_at, bytes, file)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
        ON CONFLICT (id) DO UPDATE SET ext = excluded.ext, prompt = excluded.prompt,
          revised_prompt = excluded.revised_prompt, model = excluded.model, size = excluded.size,
-         created_at = excluded.created_at, bytes = excluded.bytes`,
+         created_at = excluded.created_at, bytes = excluded.bytes, file = excluded.file`,
       [
         row.id,
         row.ext,
@@ -409,36 +461,66 @@ export class ImageGallery {
         row.size,
         row.created_at,
         row.bytes,
+        row.file,
       ],
     );
   }
 
+  /** Saves run one after another, so two saves of one prompt never pick the same name. */
+  #saving: Promise<unknown> = Promise.resolve();
+
   /**
-   * Saves one image: the sidecar, then the image (each atomically), then the index row. A crash
-   * at any point leaves either nothing, a sidecar without an image (ignored), or an image the
-   * next start indexes from its sidecar; never a partial file or a row without its file.
+   * Saves one image as `<prompt's words>-<date>-<n>.<ext>`: the sidecar (with the hash), then the
+   * image (each atomically), then the index row. A crash at any point leaves either nothing, a
+   * sidecar without an image (ignored), or an image the next start indexes from its sidecar;
+   * never a partial file or a row without its file. The same bytes saved again keep their file.
    */
-  async save(image: NewImage): Promise<GalleryImage> {
+  save(image: NewImage): Promise<GalleryImage> {
+    const run = this.#saving.catch(() => undefined).then(() => this.#save(image));
+    this.#saving = run;
+    return run;
+  }
+
+  async #save(image: NewImage): Promise<GalleryImage> {
     const ext = extensionOfType(image.mimeType);
     if (ext === undefined) {
       throw new AppError('invalid_request', said('images.typeNotSaved', { type: image.mimeType }));
     }
     const folder = this.folder().path;
     const id = sha256Hex(image.bytes);
-    const fileName = imageFileName(id, ext);
+    const now = this.#now();
+    await mkdir(folder, { recursive: true });
+    const before = this.#db.one<Row>('SELECT * FROM images WHERE id = ? AND ext = ?', [id, ext]);
+    const kept =
+      before !== undefined &&
+      (await isRegularFile(join(folder, fileNameOf(before)), image.bytes.length)) &&
+      (await fileMatchesHash(join(folder, fileNameOf(before)), id))
+        ? fileNameOf(before)
+        : undefined;
+    const fileName =
+      kept ??
+      imageFileName(
+        await freeStem(
+          image.prompt,
+          now,
+          async (stem) =>
+            (await nameTaken(folder, imageFileName(stem, ext))) ||
+            (await nameTaken(folder, sidecarFileName(stem))),
+        ),
+        ext,
+      );
+    const stem = stemOf(fileName);
+    const legacy = kept !== undefined && before?.file === null;
     const sidecar: Sidecar = {
       prompt: image.prompt,
       model: image.model,
       size: image.size,
-      createdAt: this.#now().toISOString(),
+      createdAt: now.toISOString(),
       ...(image.revisedPrompt === undefined ? {} : { revisedPrompt: image.revisedPrompt }),
+      ...(legacy ? {} : { sha256: id }),
     };
-    await mkdir(folder, { recursive: true });
-    await writeGalleryFile(folder, sidecarFileName(id), `${JSON.stringify(sidecar, null, 2)}\n`);
-    // The same bytes were saved before: the file is already right (a rename put it there whole).
-    if (!(await isRegularFile(join(folder, fileName), image.bytes.length))) {
-      await writeGalleryFile(folder, fileName, image.bytes);
-    }
+    await writeGalleryFile(folder, sidecarFileName(stem), sidecarText(sidecar));
+    if (kept === undefined) await writeGalleryFile(folder, fileName, image.bytes);
     const row: Row = {
       id,
       ext,
@@ -448,6 +530,7 @@ export class ImageGallery {
       size: sidecar.size,
       created_at: sidecar.createdAt,
       bytes: image.bytes.length,
+      file: legacy ? null : fileName,
     };
     this.#insert(row);
     return toImage(row);
@@ -513,10 +596,15 @@ export class ImageGallery {
     return path;
   }
 
-  /** The file a page path (`/gallery/<hash>.<ext>`) names, inside the folder; else undefined. */
+  /** The file of the image a page path (`/gallery/<hash>.<ext>`) names, inside the folder. */
   async servedFile(pathname: string): Promise<string | undefined> {
-    const name = galleryFileNameOf(pathname);
-    return name === undefined ? undefined : fileInsideFolder(this.folder().path, name);
+    const named = galleryImageOf(pathname);
+    if (named === undefined) return undefined;
+    const row = this.#db.one<Pick<Row, 'id' | 'ext' | 'file'>>(
+      'SELECT id, ext, file FROM images WHERE id = ? AND ext = ?',
+      [named.id, named.ext],
+    );
+    return row === undefined ? undefined : fileInsideFolder(this.folder().path, fileNameOf(row));
   }
 
   /**
@@ -528,7 +616,7 @@ export class ImageGallery {
     const folder = this.folder().path;
     const path = await fileInsideFolder(folder, image.fileName);
     if (path !== undefined) await trash(path);
-    const sidecar = await fileInsideFolder(folder, sidecarFileName(id));
+    const sidecar = await fileInsideFolder(folder, sidecarFileName(stemOf(image.fileName)));
     if (sidecar !== undefined) await trash(sidecar).catch(() => undefined);
     this.#db.run('DELETE FROM images WHERE id = ?', [id]);
   }

@@ -38,13 +38,16 @@ function candidates(x: number, y: number, width: number, height: number, gap: nu
 /**
  * Places a label beside each point where one fits inside `width`×`height` without covering
  * another label or point; a point with no such place gets none (its text shows on hover and
- * focus instead). `sizeOf` gives a label's width and height.
+ * focus instead). `sizeOf` gives a label's width and height. `first` (the point in focus or
+ * under the pointer) is placed before all others, so theirs make way for it; at most `limit`
+ * labels are placed.
  */
 export function placeLabels(
   points: ReadonlyArray<readonly [number, number]>,
   sizeOf: (index: number) => { width: number; height: number },
   bounds: { width: number; height: number },
   radius: number,
+  options: { first?: number | undefined; limit?: number } = {},
 ): PlacedLabel[] {
   const taken: Rect[] = points.map(([x, y]) => ({
     left: x - radius,
@@ -53,7 +56,16 @@ export function placeLabels(
     bottom: y + radius,
   }));
   const placed: PlacedLabel[] = [];
-  points.forEach(([x, y], index) => {
+  const limit = options.limit ?? Infinity;
+  const first = options.first;
+  const order = points.map((_, index) => index);
+  if (first !== undefined && first >= 0 && first < points.length) {
+    order.splice(first, 1);
+    order.unshift(first);
+  }
+  for (const index of order) {
+    if (placed.length >= limit) break;
+    const [x, y] = points[index] as readonly [number, number];
     const { width, height } = sizeOf(index);
     const spot = candidates(x, y, width, height, radius + 3).find(
       (rect) =>
@@ -63,10 +75,10 @@ export function placeLabels(
         rect.bottom <= bounds.height &&
         !taken.some((other) => overlaps(rect, other)),
     );
-    if (!spot) return;
+    if (!spot) continue;
     taken.push(spot);
     placed.push({ index, ...spot });
-  });
+  }
   return placed;
 }
 

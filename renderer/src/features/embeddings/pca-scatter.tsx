@@ -8,8 +8,11 @@ import { calloutAt, placeLabels } from './label-placement';
 
 const SIZE = 420;
 const PAD = 24;
-/** Up to this many inputs, points carry their text where it fits; above, only the one in focus. */
-const LABEL_ALL_UP_TO = 40;
+/**
+ * At most this many labels: each point carries its text where it fits, the first inputs first,
+ * and beyond this the map would be more text than points. The point in focus always has its own.
+ */
+const LABELS_AT_MOST = 60;
 /**
  * A label's height and its padding either side (as `.scatter-label` in embeddings.css); the
  * callout for the point in focus comes after the labels in the page, so it stands over them.
@@ -104,11 +107,21 @@ export function PcaScatter({
       height: LABEL_HEIGHT,
     });
     const bounds = { width: shown.width, height: shown.width };
-    const placed = n <= LABEL_ALL_UP_TO ? placeLabels(points, sizeOf, bounds, radius * scale) : [];
+    const placed = placeLabels(points, sizeOf, bounds, radius * scale, {
+      first: active,
+      limit: LABELS_AT_MOST,
+    });
+    // The point in focus with no free place for its label (a crowded spot): a callout over the
+    // others, which stand back while it shows.
     const callout =
       active === undefined || placed.some((label) => label.index === active)
         ? undefined
-        : calloutAt(points[active] as readonly [number, number], sizeOf(active), bounds, radius);
+        : calloutAt(
+            points[active] as readonly [number, number],
+            sizeOf(active),
+            bounds,
+            radius * scale,
+          );
     return { placed, callout, scale };
     // textOf and short read run and analysis, which `place` follows.
   }, [shown, n, place, radius, active]);

@@ -43,7 +43,19 @@ export function ImageLightbox({
       ref={ref}
       className="lightbox"
       aria-label={t('images.lightbox')}
+      aria-keyshortcuts="ArrowLeft ArrowRight"
       onClose={() => void openImage(undefined)}
+      onKeyDown={(event) => {
+        // ← and → browse to the image before or after this one, in the gallery's order.
+        const step = { ArrowLeft: -1, ArrowRight: 1 }[event.key];
+        if (step === undefined || confirming) return;
+        if (event.altKey || event.ctrlKey || event.metaKey || event.shiftKey) return;
+        const { gallery } = useImagesStore.getState();
+        const at = gallery.findIndex((i) => i.id === openId);
+        const next = at === -1 ? undefined : gallery[at + step];
+        event.preventDefault();
+        if (next) void openImage(next.id);
+      }}
     >
       {image && (
         <div className="lightbox-body">

@@ -1,5 +1,5 @@
 import { ReadFailure } from '../../components/read-failure';
-import { useEffect, useId, useState, type FormEvent, type ReactNode } from 'react';
+import { useEffect, useId, useRef, useState, type ReactNode, type RefObject } from 'react';
 import { CheckboxField } from '../../components/checkbox-field';
 import { Field } from '../../components/field';
 import { Notice } from '../../components/notice';
@@ -39,7 +39,6 @@ const THEMES: { value: Theme; label: MessageKey; hint: MessageKey }[] = [
 ];
 
 /**
-/**
  * Settings: theme, default chat parameters and request timeouts, quick ask, the tray and start-up,
  * the network, updates, where keys are kept and the support log; `children` are sections of other
  * features the app shell places here (backups).
@@ -51,10 +50,11 @@ export function SettingsScreen({
   const status = useSettingsStore((state) => state.status);
   const settings = useSettingsStore((state) => state.settings);
   const failure = useSettingsStore((state) => state.failure);
+  const content = useRef<HTMLDivElement>(null);
   const t = useT();
 
   return (
-    <div className="page">
+    <div className="page settings-page">
       <header className="page-header">
         <div>
           <h1 className="page-title">{t('settings.title')}</h1>
@@ -72,18 +72,116 @@ export function SettingsScreen({
           onRetry={() => void loadSettings()}
         />
       ) : (
-        <>
-          <ThemeChoice theme={settings.theme} language={settings.language} />
-          <DefaultsForm settings={settings} />
-          <DesktopSection settings={settings} />
-          <NetworkSection settings={settings} testUrl={testUrl} />
-          <UpdatesSection settings={settings} />
-          {children}
-          <KeyStorageChoice allowed={settings.allowPlaintextKeys} />
-          <SupportLogChoice included={settings.includePromptsInLogs} />
-        </>
+        <div className="settings-layout">
+          <SectionIndex content={content} />
+          <div className="settings-content" ref={content}>
+            <ThemeChoice theme={settings.theme} language={settings.language} />
+            <DefaultsForm settings={settings} />
+            <DesktopSection settings={settings} />
+            <NetworkSection settings={settings} testUrl={testUrl} />
+            <UpdatesSection settings={settings} />
+            {children}
+            <KeyStorageChoice allowed={settings.allowPlaintextKeys} />
+            <SupportLogChoice included={settings.includePromptsInLogs} />
+          </div>
+        </div>
       )}
     </div>
+  );
+}
+
+/** The sections' headings in the page, in order: what the index lists. */
+const HEADINGS = 'section[aria-labelledby] > h2[id]';
+
+/** How much of the view's top the index covers: its height above the sections, none beside. */
+function coveredBy(content: HTMLElement): number {
+  const index = content.parentElement?.querySelector<HTMLElement>('.settings-index');
+  if (!index) return 0;
+  const beside = index.getBoundingClientRect().right <= content.getBoundingClientRect().left;
+  return beside ? 0 : index.offsetHeight;
+}
+
+/**
+ * The list of the page's sections, beside them on a wide window and above them on a narrow one:
+ * each jumps to its section (and moves the focus there), and the one in view is marked.
+ */
+function SectionIndex({ content }: { content: RefObject<HTMLDivElement | null> }) {
+  const t = useT();
+  const [sections, setSections] = useState<Array<{ id: string; title: string }>>([]);
+  const [current, setCurrent] = useState<string | undefined>();
+  /** The section last jumped to: the last ones cannot scroll to the top, yet are in view. */
+  const chosen = useRef<string | undefined>(undefined);
+
+  useEffect(() => {
+    const root = content.current;
+    if (!root) return;
+    const scroller = root.closest<HTMLElement>('.screen') ?? document.documentElement;
+    const headings = () => Array.from(root.querySelectorAll<HTMLElement>(HEADINGS));
+    const follow = () => {
+      const all = headings();
+      const top = scroller.getBoundingClientRect().top;
+      const covered = coveredBy(root);
+      let at = all[0]?.id;
+      for (const heading of all) {
+        if (heading.getBoundingClientRect().top - top <= covered + 48) at = heading.id;
+      }
+      const atEnd = scroller.scrollTop + scroller.clientHeight >= scroller.scrollHeight - 2;
+      if (atEnd && chosen.current && all.some((h) => h.id === chosen.current)) {
+        at = chosen.current;
+      }
+      setCurrent(at);
+    };
+    const read = () => {
+      const next = headings().map((h) => ({ id: h.id, title: h.textContent ?? '' }));
+      setSections((before) => (JSON.stringify(before) === JSON.stringify(next) ? before : next));
+      follow();
+    };
+    read();
+    const observer = new MutationObserver(read);
+    observer.observe(root, { childList: true, subtree: true, characterData: true });
+    const onScroll = () => {
+      if (!(scroller.scrollTop + scroller.clientHeight >= scroller.scrollHeight - 2)) {
+        chosen.current = undefined;
+      }
+      follow();
+    };
+    scroller.addEventListener('scroll', onScroll, { passive: true });
+    return () => {
+      observer.disconnect();
+      scroller.removeEventListener('scroll', onScroll);
+    };
+  }, [content]);
+
+  const jump = (id: string) => {
+    const heading = document.getElementById(id);
+    const root = content.current;
+    if (!heading || !root) return;
+    chosen.current = id;
+    // Below the index when it stands above the sections, however many lines it takes.
+    heading.style.scrollMarginTop = `${coveredBy(root) + 16}px`;
+    heading.scrollIntoView({ block: 'start' });
+    heading.tabIndex = -1;
+    heading.focus({ preventScroll: true });
+    setCurrent(id);
+  };
+
+  return (
+    <nav className="settings-index" aria-label={t('settings.index')}>
+      <ul className="settings-index-list">
+        {sections.map((section) => (
+          <li key={section.id}>
+            <button
+              type="button"
+              className="settings-index-link"
+              aria-current={section.id === current ? 'location' : undefined}
+              onClick={() => jump(section.id)}
+            >
+              {section.title}
+            </button>
+          </li>
+        ))}
+      </ul>
+    </nav>
   );
 }
 
@@ -183,66 +281,131 @@ function ThemeChoice({ theme, language }: { theme: Theme; language: LanguageChoi
   );
 }
 
+type Card = 'chat' | 'requests';
+
+/** Which card each field is in: its save is said there. */
+const CARD_OF: Record<keyof SettingsFields, Card> = {
+  temperature: 'chat',
+  maxTokens: 'chat',
+  attachmentMb: 'chat',
+  contextTokens: 'chat',
+  imageMaxSide: 'chat',
+  requestSeconds: 'requests',
+  idleSeconds: 'requests',
+};
+
+/**
+ * The chat defaults and request timeouts, saved as they are typed, like the theme: a change that
+ * reads as valid goes to main at once; one that does not shows its error under its field and
+ * waits, as typed, until it is put right (kept in the store if the person leaves meanwhile).
+ */
 function DefaultsForm({ settings }: { settings: Settings }) {
-  const [fields, setFields] = useState<SettingsFields>(() => fieldsOf(settings));
-  const [errors, setErrors] = useState<SettingsErrors>({});
-  const [saving, setSaving] = useState(false);
-  const [outcome, setOutcome] = useState<'saved' | FailureInfo | undefined>();
+  const draft = useSettingsStore((state) => state.defaultsDraft);
+  const [fields, setFields] = useState<SettingsFields>(() => draft ?? fieldsOf(settings));
+  const [shown, setShown] = useState<ReadonlySet<keyof SettingsFields>>(() =>
+    draft ? new Set(Object.keys(draft) as Array<keyof SettingsFields>) : new Set(),
+  );
+  const [outcome, setOutcome] = useState<
+    { card: Card; state: 'saving' | 'saved' | FailureInfo } | undefined
+  >();
+  const latest = useRef(0);
+  /** The fields as the last save will show them: its own answer is not an outside change. */
+  const ownSave = useRef<string | undefined>(undefined);
   const t = useT();
 
-  // Saved values that change (not the theme alone) replace what the fields show.
+  const read = readSettingsFields(fields);
+  const errors: SettingsErrors = read.ok ? {} : read.errors;
+
+  // Saved values changed from elsewhere (a restore, another window) replace what the fields
+  // show, unless the person is in the middle of putting a value right.
   const savedValues = JSON.stringify(fieldsOf(settings));
   useEffect(() => {
+    if (savedValues === ownSave.current || useSettingsStore.getState().defaultsDraft) return;
     setFields(JSON.parse(savedValues) as SettingsFields);
   }, [savedValues]);
 
-  const edit = (name: keyof SettingsFields) => (event: { target: { value: string } }) => {
-    setFields((current) => ({ ...current, [name]: event.target.value }));
-    setOutcome(undefined);
-  };
-
-  async function save(event: FormEvent) {
-    event.preventDefault();
-    const read = readSettingsFields(fields);
-    if (!read.ok) {
-      setErrors(read.errors);
-      setOutcome(undefined);
-      return;
-    }
-    setErrors({});
-    setSaving(true);
+  async function save(card: Card, changes: Partial<Settings>) {
+    const attempt = ++latest.current;
+    ownSave.current = JSON.stringify(fieldsOf({ ...settings, ...changes }));
+    setOutcome({ card, state: 'saving' });
     try {
-      await saveSettings(read.changes);
-      setOutcome('saved');
+      await saveSettings(changes);
+      if (attempt === latest.current) setOutcome({ card, state: 'saved' });
     } catch (error) {
-      setOutcome(failureOf(error));
-    } finally {
-      setSaving(false);
+      if (attempt === latest.current) setOutcome({ card, state: failureOf(error) });
     }
   }
 
+  const edit =
+    (name: keyof SettingsFields, card: Card) => (event: { target: { value: string } }) => {
+      const next = { ...fields, [name]: event.target.value };
+      setFields(next);
+      const result = readSettingsFields(next);
+      const store = useSettingsStore.getState();
+      if (!result.ok) {
+        store.defaultsDrafted(next);
+        setOutcome(undefined);
+        return;
+      }
+      store.defaultsDrafted(undefined);
+      setShown(new Set());
+      const current = {
+        chatDefaults: settings.chatDefaults,
+        timeouts: settings.timeouts,
+        attachments: settings.attachments,
+      };
+      if (JSON.stringify(result.changes) === JSON.stringify(current)) return;
+      void save(card, result.changes);
+    };
+
+  const field = (name: keyof SettingsFields) => ({
+    value: fields[name],
+    onChange: edit(name, CARD_OF[name]),
+    onBlur: () => setShown((current) => new Set(current).add(name)),
+    error: shown.has(name) ? errors[name] : undefined,
+  });
+  const props = Object.fromEntries(
+    (Object.keys(CARD_OF) as Array<keyof SettingsFields>).map((name) => [name, field(name)]),
+  ) as Record<keyof SettingsFields, ReturnType<typeof field>>;
+
+  const status = (card: Card) =>
+    outcome?.card !== card ? null : outcome.state === 'saving' || outcome.state === 'saved' ? (
+      <p className="save-status" role="status">
+        {outcome.state === 'saved' ? t('defaults.saved') : t('defaults.saving')}
+      </p>
+    ) : (
+      <Notice tone="error" title={t('defaults.notSaved')}>
+        <p className="failure-message">{outcome.state.message}</p>
+      </Notice>
+    );
+
+  const chatStatus = status('chat');
+  const requestsStatus = status('requests');
+
   return (
-    <form className="settings-form" onSubmit={save} noValidate aria-label={t('defaults.form')}>
+    <form
+      className="settings-form"
+      onSubmit={(event) => event.preventDefault()}
+      noValidate
+      aria-label={t('defaults.form')}
+    >
       <section className="card settings-section" aria-labelledby="chat-defaults-title">
         <h2 className="card-title" id="chat-defaults-title">
           {t('defaults.chat.title')}
         </h2>
         <p className="card-lead">{t('defaults.chat.lead')}</p>
+        <p className="muted small">{t('defaults.atOnce')}</p>
         <div className="field-row">
           <Field
             label={t('defaults.temperature')}
             inputMode="decimal"
-            value={fields.temperature}
-            onChange={edit('temperature')}
-            error={errors.temperature}
+            {...props.temperature}
             hint={t('defaults.temperature.hint')}
           />
           <Field
             label={t('defaults.maxTokens')}
             inputMode="numeric"
-            value={fields.maxTokens}
-            onChange={edit('maxTokens')}
-            error={errors.maxTokens}
+            {...props.maxTokens}
             placeholder={t('defaults.maxTokens.placeholder')}
             hint={t('defaults.maxTokens.hint')}
           />
@@ -251,28 +414,23 @@ function DefaultsForm({ settings }: { settings: Settings }) {
           <Field
             label={t('defaults.attachmentMb')}
             inputMode="numeric"
-            value={fields.attachmentMb}
-            onChange={edit('attachmentMb')}
-            error={errors.attachmentMb}
+            {...props.attachmentMb}
             hint={t('defaults.attachmentMb.hint')}
           />
           <Field
             label={t('defaults.contextTokens')}
             inputMode="numeric"
-            value={fields.contextTokens}
-            onChange={edit('contextTokens')}
-            error={errors.contextTokens}
+            {...props.contextTokens}
             hint={t('defaults.contextTokens.hint')}
           />
           <Field
             label={t('defaults.imageMaxSide')}
             inputMode="numeric"
-            value={fields.imageMaxSide}
-            onChange={edit('imageMaxSide')}
-            error={errors.imageMaxSide}
+            {...props.imageMaxSide}
             hint={t('defaults.imageMaxSide.hint')}
           />
         </div>
+        {chatStatus}
       </section>
       <section className="card settings-section" aria-labelledby="timeouts-title">
         <h2 className="card-title" id="timeouts-title">
@@ -282,37 +440,18 @@ function DefaultsForm({ settings }: { settings: Settings }) {
           <Field
             label={t('defaults.requestSeconds')}
             inputMode="numeric"
-            value={fields.requestSeconds}
-            onChange={edit('requestSeconds')}
-            error={errors.requestSeconds}
+            {...props.requestSeconds}
             hint={t('defaults.requestSeconds.hint')}
           />
           <Field
             label={t('defaults.idleSeconds')}
             inputMode="numeric"
-            value={fields.idleSeconds}
-            onChange={edit('idleSeconds')}
-            error={errors.idleSeconds}
+            {...props.idleSeconds}
             hint={t('defaults.idleSeconds.hint')}
           />
         </div>
+        {requestsStatus}
       </section>
-      <div className="form-actions">
-        {outcome === 'saved' && (
-          <span className="save-status" role="status">
-            {t('defaults.saved')}
-          </span>
-        )}
-        {outcome && outcome !== 'saved' && (
-          <Notice tone="error" title={t('defaults.notSaved')}>
-            <p className="failure-message">{outcome.message}</p>
-          </Notice>
-        )}
-        <span className="form-actions-spacer" />
-        <button type="submit" className="button button-primary" disabled={saving}>
-          {saving ? t('defaults.saving') : t('defaults.save')}
-        </button>
-      </div>
     </form>
   );
 }

@@ -2,11 +2,17 @@ import { create } from 'zustand';
 import type { FailureInfo } from '../../lib/errors';
 import type { LoadStatus } from '../../lib/load-state';
 import type { Settings, Theme } from '../../lib/relay-bridge';
+import type { SettingsFields } from './settings-form';
 
 export interface SettingsState {
   status: Exclude<LoadStatus, 'idle'>;
   settings?: Settings | undefined;
   failure?: FailureInfo | undefined;
+  /**
+   * The defaults form as typed while a value in it is not valid (nothing saved yet): kept when
+   * the person leaves Settings, shown again with its errors when they come back.
+   */
+  defaultsDraft?: SettingsFields | undefined;
 
   settingsLoaded(settings: Settings): void;
   settingsFailed(failure: FailureInfo): void;
@@ -16,6 +22,8 @@ export interface SettingsState {
   themeChosen(theme: Theme): void;
   /** The person picked a language: it shows at once, before main has saved it. */
   languageChosen(language: Settings['language']): void;
+  /** The defaults form holds a value that is not valid (or, undefined, no longer does). */
+  defaultsDrafted(fields: SettingsFields | undefined): void;
 }
 
 export const useSettingsStore = create<SettingsState>()((set) => ({
@@ -27,6 +35,7 @@ export const useSettingsStore = create<SettingsState>()((set) => ({
     set((state) => (state.settings ? { settings: { ...state.settings, theme } } : {})),
   languageChosen: (language) =>
     set((state) => (state.settings ? { settings: { ...state.settings, language } } : {})),
+  defaultsDrafted: (fields) => set({ defaultsDraft: fields }),
 }));
 
 /** The theme to show: the saved choice, or the system's until settings arrive. */

@@ -35,6 +35,34 @@ describe('map label placement', () => {
     }
   });
 
+  it('always labels the point in focus, the others making way for it', () => {
+    // Two points side by side: only one label fits right of them; the one in focus gets it.
+    const points = [
+      [60, 100],
+      [60, 104],
+      [60, 108],
+    ] as const;
+    const before = placeLabels(points, size, bounds, 4);
+    expect(before.some((label) => label.index === 2)).toBe(false);
+    const placed = placeLabels(points, size, bounds, 4, { first: 2 });
+    expect(placed[0]?.index).toBe(2);
+    for (const [i, a] of placed.entries())
+      for (const b of placed.slice(i + 1)) expect(apart(a, b)).toBe(true);
+  });
+
+  it('places at most the labels asked for, the point in focus among them', () => {
+    const points = Array.from(
+      { length: 100 },
+      (_, i) => [10 + (i % 10) * 19, 10 + Math.floor(i / 10) * 19] as const,
+    );
+    const placed = placeLabels(points, () => ({ width: 8, height: 6 }), bounds, 1, {
+      first: 99,
+      limit: 5,
+    });
+    expect(placed).toHaveLength(5);
+    expect(placed[0]?.index).toBe(99);
+  });
+
   it('a callout for a point in a corner stays inside the map', () => {
     const rect = calloutAt([2, 2], { width: 300, height: 16 }, bounds, 4);
     expect(rect.left).toBeGreaterThanOrEqual(0);
