@@ -24,6 +24,7 @@ import type usageEn from './messages/en/usage.json';
 import type backupsEn from './messages/en/backups.json';
 import type embeddingsEn from './messages/en/embeddings.json';
 import type imagesEn from './messages/en/images.json';
+import type toolsEn from './messages/en/tools.json';
 
 /** Every namespace's English messages: the source of the keys. */
 interface Catalogues {
@@ -39,6 +40,7 @@ interface Catalogues {
   backups: typeof backupsEn;
   embeddings: typeof embeddingsEn;
   images: typeof imagesEn;
+  tools: typeof toolsEn;
   /** Main's messages that reach the page (`electron/shared/messages`): see `lib/errors.ts`. */
   errors: typeof errorsEn;
 }
@@ -57,6 +59,7 @@ export const NAMESPACES = [
   'backups',
   'embeddings',
   'images',
+  'tools',
 ] as const satisfies readonly Namespace[];
 
 /** A message's key: a key not in the English catalogues fails the type check. */
