@@ -491,7 +491,7 @@ describe.each(['light', 'dark'] as const)('screenshots in the %s theme', (theme)
       ['de', 'Embeddings'],
       ['fr', 'Embeddings'],
     ] as const) {
-      await screen(8).click();
+      await screen(9).click();
       await language.selectOption(locale);
       await expect.poll(() => page.locator('html').getAttribute('lang')).toBe(locale);
       await screen(4).click();
@@ -502,7 +502,7 @@ describe.each(['light', 'dark'] as const)('screenshots in the %s theme', (theme)
       await shoot(`embeddings-${locale}`);
     }
     // Back to the system's language (English here) for the screens after this one.
-    await screen(8).click();
+    await screen(9).click();
     await language.selectOption('system');
     await expect.poll(() => page.locator('html').getAttribute('lang')).toBe('en');
   });
