@@ -30,8 +30,20 @@ export async function stopServer(id: string): Promise<void> {
   serverChanged(await requireBridge().stopMcpServer({ id }));
 }
 
+/** Shown at once (the switch follows the hand), then as main saved it; put back on a failure. */
 export async function setToolEnabled(id: string, tool: string, enabled: boolean): Promise<void> {
-  serverChanged(await requireBridge().setMcpToolEnabled({ id, tool, enabled }));
+  const before = useToolsStore.getState().servers.find((s) => s.id === id);
+  if (before) {
+    const tools = before.tools.map((t) => (t.name === tool ? { ...t, enabled } : t));
+    const toolTokens = tools.filter((t) => t.enabled).reduce((sum, t) => sum + t.tokens, 0);
+    serverChanged({ ...before, tools, toolTokens });
+  }
+  try {
+    serverChanged(await requireBridge().setMcpToolEnabled({ id, tool, enabled }));
+  } catch (error) {
+    if (before) serverChanged(before);
+    throw error;
+  }
 }
 
 export async function setServerRule(id: string, rule: McpRule): Promise<void> {
