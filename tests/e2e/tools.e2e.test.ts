@@ -81,8 +81,9 @@ describe('the Tools screen', { timeout: 120_000 }, () => {
     const cost = async () =>
       Number(/about ([\d,]+)/.exec((await summary.textContent()) ?? '')?.[1]?.replace(/,/g, ''));
     await expect.poll(cost).toBeLessThan(Number(tokens!.replace(/,/g, '')));
-    const offered = await suite.app.services.mcp.offeredTools();
-    expect(offered.map((tool) => tool.tool)).not.toContain('echo');
+    await expect
+      .poll(async () => (await suite.app.services.mcp.offeredTools()).map((tool) => tool.tool))
+      .not.toContain('echo');
 
     // The secret went to the key store: never back to the page, in an answer or an event.
     const crossed = JSON.stringify(
@@ -102,7 +103,10 @@ describe('the Tools screen', { timeout: 120_000 }, () => {
     const rows = tools.permissions.locator('li.tools-permission > span');
     await expect
       .poll(() => rows.allTextContents())
-      .toEqual(['Every tool of Everything: always allowed', 'get-sum of Everything: always denied']);
+      .toEqual([
+        'Every tool of Everything: always allowed',
+        'get-sum of Everything: always denied',
+      ]);
     const id = (await suite.app.services.mcp.list())[0]!.id;
     await expect(suite.app.services.mcp.permissions()).resolves.toEqual({
       servers: { [id]: 'allow' },
@@ -112,7 +116,9 @@ describe('the Tools screen', { timeout: 120_000 }, () => {
     await tools.permissions
       .getByRole('button', { name: 'Revoke: Every tool of Everything: always allowed' })
       .click();
-    await expect.poll(() => rows.allTextContents()).toEqual(['get-sum of Everything: always denied']);
+    await expect
+      .poll(() => rows.allTextContents())
+      .toEqual(['get-sum of Everything: always denied']);
     await expect
       .poll(() => card.getByLabel('When a model calls a tool of Everything').inputValue())
       .toBe('ask');
