@@ -25,6 +25,7 @@ import { ImagesPage } from '../e2e/pages/images-page';
 import { ModelsPage } from '../e2e/pages/models-page';
 import { KnowledgePage } from '../e2e/pages/knowledge-page';
 import { PromptsPage } from '../e2e/pages/prompts-page';
+import { ToolsPage } from '../e2e/pages/tools-page';
 import { QuickAskPage } from '../e2e/pages/quick-ask-page';
 import { scriptedChat, SIMILARITY_PROMPT, SIMILARITY_REPLY } from '../e2e/pages/scripted-chat';
 import { ShortcutsPage } from '../e2e/pages/shortcuts-page';
@@ -419,6 +420,31 @@ describe.each(['light', 'dark'] as const)('screenshots in the %s theme', (theme)
     await shoot('prompts-insert');
     await form.getByRole('button', { name: 'Cancel' }).click();
     await chat.message.fill('');
+  });
+
+  it('tools: an MCP server with its tools, their cost and a rule per tool', async () => {
+    const page = shared.app.page;
+    const tools = new ToolsPage(page);
+    await tools.open();
+    await tools.ready();
+    await tools.fillLocal({
+      name: 'Everything',
+      command: 'node',
+      args: [join(ROOT, 'node_modules/@modelcontextprotocol/server-everything/dist/index.js')],
+    });
+    await tools.save();
+    const card = tools.card('Everything');
+    await card.waitFor();
+    // The command line allowed in main's own question, as the person would.
+    dialogs.confirmAnswers.push(true);
+    await card.getByRole('button', { name: 'Test Everything' }).click();
+    await card.getByRole('checkbox', { name: 'Offer echo' }).waitFor({ timeout: 60_000 });
+    await card.getByRole('button', { name: 'Close' }).click();
+    await card.getByRole('checkbox', { name: 'Offer get-env' }).click();
+    await card.getByRole('combobox', { name: 'Rule for get-sum' }).selectOption('allow');
+    await tools.permissions.locator('li.tools-permission').waitFor();
+    await blur();
+    await shoot('tools');
   });
 
   it('usage: tokens and cost per model and per day', async () => {
