@@ -443,6 +443,10 @@ describe.each(['light', 'dark'] as const)('screenshots in the %s theme', (theme)
     await card.getByRole('checkbox', { name: 'Offer get-env' }).click();
     await card.getByRole('combobox', { name: 'Rule for get-sum' }).selectOption('allow');
     await tools.permissions.locator('li.tools-permission').waitFor();
+    // The command line as a person would write it, not this checkout's folder.
+    await page.evaluate(
+      `document.querySelector('.tools-server-target code').textContent = 'npx -y @modelcontextprotocol/server-everything'`,
+    );
     await blur();
     await shoot('tools');
   });
