@@ -34,6 +34,7 @@ export const SHORTCUT_COMMANDS = [
   'showChat',
   'showEmbeddings',
   'showImages',
+  'showTools',
   'showShortcuts',
   'focusNotice',
 ] as const;
@@ -102,6 +103,7 @@ export const SHORTCUTS: readonly Shortcut[] = [
     keys: [mod('2')],
   },
   { id: 'showImages', label: 'Go to Images', group: 'Screens', scope: 'command', keys: [mod('3')] },
+  { id: 'showTools', label: 'Go to Tools', group: 'Screens', scope: 'command', keys: [mod('4')] },
   {
     id: 'stopGenerating',
     label: 'Stop generating',

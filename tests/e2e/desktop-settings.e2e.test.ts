@@ -204,7 +204,7 @@ describe('quick ask and the desktop', () => {
     await suite.app.services.settings.update({ language: 'de' });
     await page.reload();
     // Settings is the navigation's last screen, whatever its name.
-    await page.locator('nav.sidebar .nav-item').nth(8).click();
+    await page.locator('nav.sidebar .nav-item').nth(9).click();
     await page
       .getByRole('status')
       .getByText('Das System hat Ctrl+Alt+Space abgelehnt', { exact: false })

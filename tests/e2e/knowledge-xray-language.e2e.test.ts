@@ -41,7 +41,7 @@ describe('the retrieval X-ray in another language', () => {
     await expect(chat.finishedReplyStatus()).resolves.toBe('complete');
 
     // German from here on, without a reload; the Embeddings screen is never opened.
-    await screen(8).click();
+    await screen(9).click();
     await page.locator('section[aria-labelledby="appearance-title"] select').selectOption('de');
     await expect.poll(() => page.locator('html').getAttribute('lang')).toBe('de');
     await screen(0).click();

@@ -50,9 +50,10 @@ const SCREEN = {
   models: 3,
   embeddings: 4,
   images: 5,
-  usage: 6,
-  connections: 7,
-  settings: 8,
+  tools: 6,
+  usage: 7,
+  connections: 8,
+  settings: 9,
 };
 
 /** The translated parts of the shell and of Settings. */
@@ -301,6 +302,28 @@ describe.each(LEGS)('the tour in the $theme theme, in $language', (leg) => {
       await check('a confirmation dialog', { keyboard: true });
       await confirm.getByRole('button', { name: say('Cancel'), exact: true }).click();
       await confirm.waitFor({ state: 'hidden' });
+    },
+    STATION_TIMEOUT,
+  );
+
+  it(
+    'tools: no server yet, and the form of a local one',
+    async () => {
+      await screen('tools').click();
+      await page().locator('.tools-page .empty-state').waitFor();
+      await check('tools, no server yet', { words: { parts: ['.tools-page'] }, keyboard: true });
+
+      await page().locator('.page-header-actions .button-primary').click();
+      const form = page().locator('section.tools-form');
+      await form.waitFor();
+      await form.getByRole('button', { name: say('Add variable') }).click();
+      // The placeholders' examples are commands and addresses, not words.
+      await check('tools, adding a local server', {
+        words: { parts: ['section.tools-form'], own: ['npx', 'uvx', 'node'] },
+        keyboard: true,
+      });
+      await form.getByRole('button', { name: say('Cancel'), exact: true }).click();
+      await form.waitFor({ state: 'detached' });
     },
     STATION_TIMEOUT,
   );

@@ -196,6 +196,50 @@ describe('server-everything over stdio', { timeout: 60_000 }, () => {
   });
 });
 
+describe('the person’s rules for calls', () => {
+  it('keeps a default per server and rules per tool, through an edit and a restart, until revoked', async () => {
+    const service = await open();
+    const { id } = await service.add({ name: 'Files', transport: 'stdio', command: 'node' });
+    expect(await service.get(id)).toMatchObject({ rule: 'ask', toolRules: [] });
+    await service.setServerRule(id, 'allow');
+    await service.setToolRule(id, 'write_file', 'deny');
+    const ruled = await service.setToolRule(id, 'read_file', 'allow');
+    expect(ruled).toMatchObject({
+      rule: 'allow',
+      toolRules: [
+        { tool: 'read_file', rule: 'allow' },
+        { tool: 'write_file', rule: 'deny' },
+      ],
+    });
+    // Settings edited: the rules stay; the app started again: they are read back.
+    await service.update(id, {
+      name: 'My files',
+      transport: 'stdio',
+      command: 'node',
+      args: ['x'],
+    });
+    await service.close();
+    const again = new McpService({
+      dataDir,
+      secrets: new MemorySecretStore(),
+      host: nodeProcessHost(),
+    });
+    services.push(again);
+    expect(await again.permissions()).toEqual({
+      servers: { [id]: 'allow' },
+      tools: { [id]: { read_file: 'allow', write_file: 'deny' } },
+    });
+    await again.setToolRule(id, 'read_file', null);
+    await again.setServerRule(id, 'ask');
+    expect(await again.permissions()).toEqual({
+      servers: {},
+      tools: { [id]: { write_file: 'deny' } },
+    });
+    await again.remove(id);
+    expect(await again.permissions()).toEqual({ servers: {}, tools: {} });
+  });
+});
+
 describe('server-everything over Streamable HTTP', { timeout: 60_000 }, () => {
   let child: ChildProcess | undefined;
   afterEach(() => {

@@ -25,6 +25,7 @@ import { ImagesPage } from '../e2e/pages/images-page';
 import { ModelsPage } from '../e2e/pages/models-page';
 import { KnowledgePage } from '../e2e/pages/knowledge-page';
 import { PromptsPage } from '../e2e/pages/prompts-page';
+import { ToolsPage } from '../e2e/pages/tools-page';
 import { QuickAskPage } from '../e2e/pages/quick-ask-page';
 import { scriptedChat, SIMILARITY_PROMPT, SIMILARITY_REPLY } from '../e2e/pages/scripted-chat';
 import { ShortcutsPage } from '../e2e/pages/shortcuts-page';
@@ -421,6 +422,35 @@ describe.each(['light', 'dark'] as const)('screenshots in the %s theme', (theme)
     await chat.message.fill('');
   });
 
+  it('tools: an MCP server with its tools, their cost and a rule per tool', async () => {
+    const page = shared.app.page;
+    const tools = new ToolsPage(page);
+    await tools.open();
+    await tools.ready();
+    await tools.fillLocal({
+      name: 'Everything',
+      command: 'node',
+      args: [join(ROOT, 'node_modules/@modelcontextprotocol/server-everything/dist/index.js')],
+    });
+    await tools.save();
+    const card = tools.card('Everything');
+    await card.waitFor();
+    // The command line allowed in main's own question, as the person would.
+    dialogs.confirmAnswers.push(true);
+    await card.getByRole('button', { name: 'Test Everything' }).click();
+    await card.getByRole('checkbox', { name: 'Offer echo' }).waitFor({ timeout: 60_000 });
+    await card.getByRole('button', { name: 'Close' }).click();
+    await card.getByRole('checkbox', { name: 'Offer get-env' }).click();
+    await card.getByRole('combobox', { name: 'Rule for get-sum' }).selectOption('allow');
+    await tools.permissions.locator('li.tools-permission').waitFor();
+    // The command line as a person would write it, not this checkout's folder.
+    await page.evaluate(
+      `document.querySelector('.tools-server-target code').textContent = 'npx -y @modelcontextprotocol/server-everything'`,
+    );
+    await blur();
+    await shoot('tools');
+  });
+
   it('usage: tokens and cost per model and per day', async () => {
     // Three weeks of earlier replies, as a person using the app daily would have.
     const models = ['demo-chat', 'demo-chat-fast', 'demo-chat-mini'];
@@ -491,7 +521,7 @@ describe.each(['light', 'dark'] as const)('screenshots in the %s theme', (theme)
       ['de', 'Embeddings'],
       ['fr', 'Embeddings'],
     ] as const) {
-      await screen(8).click();
+      await screen(9).click();
       await language.selectOption(locale);
       await expect.poll(() => page.locator('html').getAttribute('lang')).toBe(locale);
       await screen(4).click();
@@ -502,7 +532,7 @@ describe.each(['light', 'dark'] as const)('screenshots in the %s theme', (theme)
       await shoot(`embeddings-${locale}`);
     }
     // Back to the system's language (English here) for the screens after this one.
-    await screen(8).click();
+    await screen(9).click();
     await language.selectOption('system');
     await expect.poll(() => page.locator('html').getAttribute('lang')).toBe('en');
   });

@@ -124,6 +124,7 @@ export function appMenuTemplate(options: AppMenuOptions): MenuItemConstructorOpt
       command('showChat', 'menu.showChat'),
       command('showEmbeddings', 'menu.showEmbeddings'),
       command('showImages', 'menu.showImages'),
+      command('showTools', 'menu.showTools'),
       separator,
       command('toggleConversations', 'menu.toggleConversations'),
       command('focusNotice', 'menu.focusNotice'),

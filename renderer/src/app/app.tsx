@@ -142,6 +142,11 @@ const PromptsScreen = lazy(() =>
     ([m]) => ({ default: m.PromptsScreen }),
   ),
 );
+const ToolsScreen = lazy(() =>
+  Promise.all([import('../features/tools/tools-screen'), loadNamespace('tools')]).then(
+    ([m]) => ({ default: m.ToolsScreen }),
+  ),
+);
 const KnowledgeScreen = lazy(() =>
   Promise.all([import('../features/knowledge/knowledge-screen'), loadNamespace('knowledge')]).then(
     ([m]) => ({ default: m.KnowledgeScreen }),
@@ -468,6 +473,7 @@ function Shell({ screen, onScreen, onShortcuts, link, onLinkDone }: ScreenProps)
           {screen === 'settings' && <SettingsScreen testUrl={active?.baseUrl} />}
           {screen === 'connections' && <ConnectionsScreen link={link} onLinkDone={onLinkDone} />}
           {screen === 'knowledge' && <KnowledgeScreen />}
+          {screen === 'tools' && <ToolsScreen />}
           {screen === 'prompts' && (
             <PromptsScreen
               onChatStarted={(id, starter) => {

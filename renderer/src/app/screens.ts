@@ -8,6 +8,7 @@ export const SCREENS = [
   { id: 'models', title: 'screen.models' },
   { id: 'embeddings', title: 'screen.embeddings' },
   { id: 'images', title: 'screen.images' },
+  { id: 'tools', title: 'screen.tools' },
   { id: 'usage', title: 'screen.usage' },
   { id: 'connections', title: 'screen.connections' },
   { id: 'settings', title: 'screen.settings' },

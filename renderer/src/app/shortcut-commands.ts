@@ -8,6 +8,7 @@ const SCREEN_OF: Partial<Record<ShortcutCommand, ScreenId>> = {
   showChat: 'chat',
   showEmbeddings: 'embeddings',
   showImages: 'images',
+  showTools: 'tools',
   openSettings: 'settings',
 };
 

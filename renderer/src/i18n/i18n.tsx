@@ -25,6 +25,7 @@ import type backupsEn from './messages/en/backups.json';
 import type embeddingsEn from './messages/en/embeddings.json';
 import type imagesEn from './messages/en/images.json';
 import type syncEn from './messages/en/sync.json';
+import type toolsEn from './messages/en/tools.json';
 
 /** Every namespace's English messages: the source of the keys. */
 interface Catalogues {
@@ -41,6 +42,7 @@ interface Catalogues {
   embeddings: typeof embeddingsEn;
   images: typeof imagesEn;
   sync: typeof syncEn;
+  tools: typeof toolsEn;
   /** Main's messages that reach the page (`electron/shared/messages`): see `lib/errors.ts`. */
   errors: typeof errorsEn;
 }
@@ -60,6 +62,7 @@ export const NAMESPACES = [
   'embeddings',
   'images',
   'sync',
+  'tools',
 ] as const satisfies readonly Namespace[];
 
 /** A message's key: a key not in the English catalogues fails the type check. */

@@ -76,6 +76,7 @@ describe('matching a key press', () => {
     expect(matchShortcut(press('1', ctrl), 'linux')).toBe('showChat');
     expect(matchShortcut(press('2', ctrl), 'linux')).toBe('showEmbeddings');
     expect(matchShortcut(press('3', ctrl), 'linux')).toBe('showImages');
+    expect(matchShortcut(press('4', ctrl), 'linux')).toBe('showTools');
     expect(matchShortcut(press('p', ctrl), 'linux')).toBe('newChatFromPrompt');
     expect(matchShortcut(press('/', ctrl), 'linux')).toBe('showShortcuts');
     expect(matchShortcut(press('?', { shiftKey: true }), 'linux')).toBe('showShortcuts');

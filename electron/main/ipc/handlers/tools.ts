@@ -12,6 +12,8 @@ export function toolsHandlers(mcp: McpService): Handlers<typeof TOOLS_ROUTES> {
     setMcpToolEnabled: ({ id, tool, enabled }) => mcp.setToolEnabled(id, tool, enabled),
     testMcpServer: ({ id }) => mcp.test(id),
     stopMcpServer: ({ id }) => mcp.stop(id),
+    setMcpServerRule: ({ id, rule }) => mcp.setServerRule(id, rule),
+    setMcpToolRule: ({ id, tool, rule }) => mcp.setToolRule(id, tool, rule),
     importMcpServers: () => mcp.importFromFile(),
   };
 }

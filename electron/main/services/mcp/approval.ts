@@ -10,8 +10,10 @@
  * call without approval.
  */
 
-export const TOOL_RULES = ['ask', 'allow', 'deny'] as const;
-export type ToolRule = (typeof TOOL_RULES)[number];
+import { TOOL_RULES, type ToolRuleName } from '../../../shared/ipc/routes/tools';
+
+export { TOOL_RULES };
+export type ToolRule = ToolRuleName;
 
 /** The person's standing rules: a default per server, and rules per tool by its own name. */
 export interface ToolPermissions {

@@ -85,10 +85,15 @@ function entryOf(name: string, value: unknown): ImportEntry | ImportRefusal {
 /** The servers of a file's text: each a draft, or refused by name. */
 export function readServersFile(text: string): ImportRead {
   let json: unknown;
+  const body = text.replace(/^\uFEFF/, '');
   try {
-    json = JSON.parse(text.replace(/^\uFEFF/, ''));
-  } catch {
-    return { ok: false, reason: said('import.tools.notJson') };
+    json = JSON.parse(body);
+  } catch (error) {
+    const at = errorPosition(error, body);
+    return {
+      ok: false,
+      reason: at === undefined ? said('import.tools.notJson') : said('import.tools.notJsonAt', at),
+    };
   }
   const list = isObject(json) ? (json.mcpServers ?? json.servers) : undefined;
   if (!isObject(list)) return { ok: false, reason: said('import.tools.noServers') };
@@ -100,4 +105,24 @@ export function readServersFile(text: string): ImportRead {
     else refused.push(read);
   }
   return { ok: true, entries, refused };
+}
+
+/**
+ * Where a JSON parse stopped, as line and column (from 1): V8 names the position ("… in JSON at
+ * position 45"), or the input ended too soon (the place is then its end).
+ */
+export function errorPosition(
+  error: unknown,
+  text: string,
+): { line: number; column: number } | undefined {
+  const message = error instanceof Error ? error.message : '';
+  const found = /at position (\d+)/.exec(message);
+  const offset = found
+    ? Math.min(Number(found[1]), text.length)
+    : /end of (JSON )?input|unterminated/i.test(message)
+      ? text.length
+      : undefined;
+  if (offset === undefined) return undefined;
+  const before = text.slice(0, offset).split(/\r\n|\r|\n/);
+  return { line: before.length, column: before.at(-1)!.length + 1 };
 }

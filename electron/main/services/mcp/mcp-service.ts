@@ -35,6 +35,7 @@ import { readJsonFile, writeFileAtomic } from '../data-files';
 import { readRegularFile, type RegularFileRead } from '../files/regular-file';
 import type { SecretStore } from '../secret-store';
 import { nativeText, said, type Said } from '../words';
+import type { ToolPermissions, ToolRule } from './approval';
 import { CommandSearch, installHintFor } from './command-search';
 import { readServersFile } from './import-file';
 import { launchFingerprint, launchQuestion } from './launch-question';
@@ -247,6 +248,42 @@ export class McpService {
       server.updatedAt = this.#clock.now().toISOString();
       return server;
     }).then((server) => this.#changed(server));
+  }
+
+  /** The server's default for calls to its tools ("ask" is no standing permission). */
+  setServerRule(id: string, rule: ToolRule): Promise<McpServerSummary> {
+    return this.#mutate(async (file) => {
+      const server = this.#find(file, id);
+      if (rule === 'ask') delete server.rule;
+      else server.rule = rule;
+      server.updatedAt = this.#clock.now().toISOString();
+      return server;
+    }).then((server) => this.#changed(server));
+  }
+
+  /** A tool's own rule (the approval's "always allow" is `allow`), or none with null. */
+  setToolRule(id: string, tool: string, rule: ToolRule | null): Promise<McpServerSummary> {
+    return this.#mutate(async (file) => {
+      const server = this.#find(file, id);
+      const rules = { ...server.toolRules };
+      if (rule === null) delete rules[tool];
+      else rules[tool] = rule;
+      server.toolRules = rules;
+      server.updatedAt = this.#clock.now().toISOString();
+      return server;
+    }).then((server) => this.#changed(server));
+  }
+
+  /** The person's standing rules of every server, for the tool loop's decisions. */
+  async permissions(): Promise<ToolPermissions> {
+    const file = await this.#read();
+    const servers: Record<string, ToolRule> = {};
+    const tools: Record<string, Record<string, ToolRule>> = {};
+    for (const server of file.servers) {
+      if (server.rule !== undefined) servers[server.id] = server.rule;
+      if (Object.keys(server.toolRules).length > 0) tools[server.id] = { ...server.toolRules };
+    }
+    return { servers, tools };
   }
 
   /** Asks for an `mcpServers` file through main's dialog and adds its servers. */
@@ -786,6 +823,10 @@ export class McpService {
       toolsListed: server.tools !== undefined,
       toolTokens: tools.filter((t) => t.enabled).reduce((sum, t) => sum + t.tokens, 0),
       serverInfo: server.serverInfo ?? null,
+      rule: server.rule ?? 'ask',
+      toolRules: Object.entries(server.toolRules)
+        .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
+        .map(([tool, rule]) => ({ tool, rule })),
     };
   }
 
@@ -819,6 +860,7 @@ export class McpService {
       env: [],
       headers: [],
       disabledTools: [],
+      toolRules: {},
       createdAt: now,
       updatedAt: now,
     };
@@ -852,6 +894,8 @@ export class McpService {
       env: store(checked.env, 'env'),
       headers: store(checked.headers, 'headers'),
       disabledTools: current.disabledTools,
+      toolRules: current.toolRules,
+      ...(current.rule !== undefined ? { rule: current.rule } : {}),
       createdAt: current.createdAt,
       updatedAt: this.#clock.now().toISOString(),
       ...(checked.command !== undefined ? { command: checked.command } : {}),

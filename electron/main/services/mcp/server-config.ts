@@ -14,6 +14,7 @@ import {
   type McpServerDraft,
 } from '../../../shared/ipc/routes/tools';
 import { AppError } from '../app-error';
+import { TOOL_RULES } from './approval';
 import { isLocalNetworkHost } from '../relay/base-url';
 import { said } from '../words';
 
@@ -48,6 +49,10 @@ export const storedServerSchema = z.object({
   headers: z.array(storedPairSchema).default([]),
   /** Tools the person turned off, by name. */
   disabledTools: z.array(z.string()).default([]),
+  /** What a call to one of its tools does without a rule of its own (absent: ask). */
+  rule: z.enum(TOOL_RULES).optional(),
+  /** The person's rules for its tools, by the tool's own name (they outlive the tool list). */
+  toolRules: z.record(z.string(), z.enum(TOOL_RULES)).default({}),
   /** The tools as last listed, so the screen and the token count need no start. */
   tools: z.array(storedToolSchema).optional(),
   serverInfo: z.object({ name: z.string(), version: z.string() }).optional(),

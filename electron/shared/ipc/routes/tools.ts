@@ -105,6 +105,14 @@ export const mcpServerDraftSchema = z.strictObject({
 });
 export type McpServerDraft = z.infer<typeof mcpServerDraftSchema>;
 
+/**
+ * What a call to a tool does: ask the person first, run, or be refused (the model is told). A
+ * server has a default (ask unless the person chose another) and a tool may have its own rule,
+ * which wins; "always allow" on an approval is a tool's `allow` rule.
+ */
+export const TOOL_RULES = ['ask', 'allow', 'deny'] as const;
+export type ToolRuleName = (typeof TOOL_RULES)[number];
+
 export const mcpToolSchema = z.object({
   name: z.string(),
   title: z.string().nullable(),
@@ -144,6 +152,10 @@ export const mcpServerSummarySchema = z.object({
   toolTokens: z.number().int().nonnegative(),
   /** The server's name and version, as it gave them in the handshake. */
   serverInfo: z.object({ name: z.string(), version: z.string() }).nullable(),
+  /** What a call to its tools does unless a tool has a rule of its own. */
+  rule: z.enum(TOOL_RULES),
+  /** The person's rules for single tools, by name (a tool no longer listed keeps its rule). */
+  toolRules: z.array(z.object({ tool: z.string(), rule: z.enum(TOOL_RULES) })),
 });
 export type McpServerSummary = z.infer<typeof mcpServerSummarySchema>;
 
@@ -192,6 +204,18 @@ export const TOOLS_ROUTES = {
   /** Starts the server afresh and lists its tools; a failure comes back with its diagnosis. */
   testMcpServer: route('tools:test-server', z.strictObject({ id }), mcpTestResultSchema),
   stopMcpServer: route('tools:stop-server', z.strictObject({ id }), mcpServerSummarySchema),
+  /** The server's default for calls to its tools. */
+  setMcpServerRule: route(
+    'tools:set-server-rule',
+    z.strictObject({ id, rule: z.enum(TOOL_RULES) }),
+    mcpServerSummarySchema,
+  ),
+  /** A tool's own rule, or none (null): its server's default then applies. */
+  setMcpToolRule: route(
+    'tools:set-tool-rule',
+    z.strictObject({ id, tool: text(500), rule: z.enum(TOOL_RULES).nullable() }),
+    mcpServerSummarySchema,
+  ),
   /** Asks for an `mcpServers` JSON file (main's dialog) and adds its servers; bad ones by name. */
   importMcpServers: route('tools:import-servers', z.null().optional(), mcpImportResultSchema),
 } satisfies Record<string, RouteSpec>;

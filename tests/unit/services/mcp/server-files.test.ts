@@ -173,6 +173,18 @@ describe('an mcpServers file', () => {
     );
   });
 
+  it('says the line and column of a JSON mistake, the end of a file cut short', () => {
+    const trailingComma = '{\n  "mcpServers": {\n    "a": { "command": "x" },\n  }\n}';
+    expect(readServersFile(trailingComma)).toMatchObject({
+      ok: false,
+      reason: { id: 'import.tools.notJsonAt', values: { line: 4, column: 3 } },
+    });
+    expect(readServersFile('{\r\n  "mcpServers": {')).toMatchObject({
+      ok: false,
+      reason: { id: 'import.tools.notJsonAt', values: { line: 2, column: 18 } },
+    });
+  });
+
   it('reads VS Code’s servers list with types, and refuses a file that is not one', () => {
     const read = readServersFile(
       JSON.stringify({
@@ -185,7 +197,10 @@ describe('an mcpServers file', () => {
     expect(read.ok && read.entries.map((e) => e.draft.transport)).toEqual(['stdio', 'http']);
     expect(readServersFile('{ not json')).toEqual({
       ok: false,
-      reason: expect.objectContaining({ id: 'import.tools.notJson' }),
+      reason: expect.objectContaining({
+        id: 'import.tools.notJsonAt',
+        values: { line: 1, column: 3 },
+      }),
     });
     expect(readServersFile('{"provider": {}}')).toEqual({
       ok: false,
