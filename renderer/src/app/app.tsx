@@ -143,9 +143,9 @@ const PromptsScreen = lazy(() =>
   ),
 );
 const ToolsScreen = lazy(() =>
-  Promise.all([import('../features/tools/tools-screen'), loadNamespace('tools')]).then(
-    ([m]) => ({ default: m.ToolsScreen }),
-  ),
+  Promise.all([import('../features/tools/tools-screen'), loadNamespace('tools')]).then(([m]) => ({
+    default: m.ToolsScreen,
+  })),
 );
 const KnowledgeScreen = lazy(() =>
   Promise.all([import('../features/knowledge/knowledge-screen'), loadNamespace('knowledge')]).then(
