@@ -273,6 +273,24 @@ function DefaultsForm({ settings }: { settings: Settings }) {
             hint={t('defaults.imageMaxSide.hint')}
           />
         </div>
+        <div className="field-row">
+          <Field
+            label={t('defaults.toolTokenBudget')}
+            inputMode="numeric"
+            value={fields.toolTokenBudget}
+            onChange={edit('toolTokenBudget')}
+            error={errors.toolTokenBudget}
+            hint={t('defaults.toolTokenBudget.hint')}
+          />
+          <Field
+            label={t('defaults.toolMaxSteps')}
+            inputMode="numeric"
+            value={fields.toolMaxSteps}
+            onChange={edit('toolMaxSteps')}
+            error={errors.toolMaxSteps}
+            hint={t('defaults.toolMaxSteps.hint')}
+          />
+        </div>
       </section>
       <section className="card settings-section" aria-labelledby="timeouts-title">
         <h2 className="card-title" id="timeouts-title">
