@@ -287,7 +287,7 @@ it('turns every 0.1 conversation into one path with nothing lost, after a backup
         "SELECT version FROM schema_migrations WHERE domain = 'chat' ORDER BY version",
       )
       .map((r) => r.version),
-  ).toEqual([1, 2, 3, 4]);
+  ).toEqual([1, 2, 3, 4, 5]);
 });
 
 it('adds the tables of files sent with messages to a 0.1 folder, and a 0.1 conversation takes one', async () => {
@@ -322,6 +322,56 @@ it('adds the tables of files sent with messages to a 0.1 folder, and a 0.1 conve
   expect(
     db.all("SELECT rowid FROM chat_attachments_fts WHERE chat_attachments_fts MATCH 'circl*'"),
   ).toHaveLength(1);
+  expect(db.integrityCheck()).toBe('ok');
+});
+
+it('adds tool calls to a 0.1 folder: its replies have none, and a tool reply is kept and read back', async () => {
+  app = await open();
+  const db = app.services.db;
+  const { api } = app;
+  // Rows 0.1 wrote have no tool calls, no servers and no grants.
+  expect(
+    db.one<{ n: number }>('SELECT count(*) AS n FROM chat_messages WHERE tool_calls IS NOT NULL')
+      ?.n,
+  ).toBe(0);
+  const maths = (await api.listConversations()).find((c) => c.title === 'Maths notes')!;
+  expect(maths.toolServerIds).toEqual([]);
+  const before = (await api.getConversation({ id: maths.id })).messages;
+  expect(before.every((m) => m.tools === undefined)).toBe(true);
+
+  // The conversation remembers its servers; a reply written with tools keeps its calls.
+  const updated = await api.updateConversationSettings({ id: maths.id, toolServerIds: ['srv-1'] });
+  expect(updated.toolServerIds).toEqual(['srv-1']);
+  const reply = before.findLast((m) => m.role === 'assistant')!;
+  const tools = {
+    steps: [
+      {
+        text: '',
+        calls: [
+          {
+            callId: 'call-1',
+            functionName: 'add',
+            serverId: 'srv-1',
+            serverName: 'Everything',
+            tool: 'add',
+            arguments: '{"a":2,"b":3}',
+            state: 'done' as const,
+            result: '5',
+            toolError: false,
+            durationMs: 12,
+          },
+        ],
+      },
+    ],
+    leftOut: [],
+    budget: 8000,
+    stoppedAtLimit: false,
+    maxSteps: 10,
+  };
+  db.run('UPDATE chat_messages SET tool_calls = ? WHERE id = ?', [JSON.stringify(tools), reply.id]);
+  const after = (await api.getConversation({ id: maths.id })).messages;
+  expect(after.find((m) => m.id === reply.id)?.tools).toEqual(tools);
+  expect(after.filter((m) => m.id !== reply.id)).toEqual(before.filter((m) => m.id !== reply.id));
   expect(db.integrityCheck()).toBe('ok');
 });
 

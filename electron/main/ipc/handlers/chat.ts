@@ -18,6 +18,9 @@ import { conversationCost, usageReport } from '../../services/chat/usage';
 import type { Handlers } from '../router';
 import { saved } from './saved-files';
 import { said } from '../../services/words';
+import type { ChatTools } from '../../services/chat/chat-tools';
+import { withToolRule, type ToolPermissions, type ToolRule } from '../../services/mcp/approval';
+import type { McpService } from '../../services/mcp/mcp-service';
 
 /** What the attach dialog offers first; "All files" lets any text file with another name in. */
 const ATTACHABLE_EXTENSIONS = [
@@ -66,6 +69,35 @@ function found<T>(value: T | undefined): T {
   return value;
 }
 
+/**
+ * The chat's view of the MCP servers. The person's rules are read from the MCP service where it
+ * keeps them (`permissions`, `setToolRule`); "always allow" is also kept for the session, so it
+ * holds even where no rule can be saved.
+ */
+function chatTools(mcp: McpService, context: AppContext): ChatTools {
+  const rules = mcp as McpService & {
+    permissions?: () => Promise<ToolPermissions>;
+    setToolRule?: (id: string, tool: string, rule: 'allow') => Promise<unknown>;
+  };
+  let allowed: ToolPermissions = { servers: {}, tools: {} };
+  return {
+    mcp,
+    permissions: async () => {
+      const saved = (await rules.permissions?.()) ?? { servers: {}, tools: {} };
+      const tools: Record<string, Record<string, ToolRule>> = {};
+      for (const [server, own] of Object.entries(allowed.tools)) tools[server] = { ...own };
+      for (const [server, own] of Object.entries(saved.tools))
+        tools[server] = { ...tools[server], ...own };
+      return { servers: saved.servers, tools };
+    },
+    alwaysAllow: async (serverId, tool) => {
+      allowed = withToolRule(allowed, serverId, tool, 'allow');
+      await rules.setToolRule?.(serverId, tool, 'allow');
+    },
+    settings: async () => (await context.settings.get()).tools,
+  };
+}
+
 /** The handlers of the chat routes: a line or two each, over the chat services. */
 export async function chatHandlers(
   context: AppContext,
@@ -93,6 +125,7 @@ export async function chatHandlers(
     client: async (requestId) => (await context.activeClient(requestId)).client,
     acceptsImages: (model) => context.models.acceptsImages(model),
     defaults: async () => (await context.settings.get()).chatDefaults,
+    ...(context.mcp ? { tools: chatTools(context.mcp, context) } : {}),
   });
   context.onClose(() => chat.close());
   // Off main's event loop where the app gives a worker; on it otherwise (some tests).
@@ -209,6 +242,7 @@ export async function chatHandlers(
     },
     saveAttachment: async ({ id }) =>
       saved(context, await saveAttachment(attachments, context.dialogs, id)),
+    answerToolCall: ({ replyId, callId, answer }) => chat.answerToolCall(replyId, callId, answer),
     stopReply: ({ replyId }) => ({ stopped: chat.stop(replyId) }),
     regenerateReply: ({ conversationId, replyId, options }) =>
       chat.regenerate(conversationId, { ...options, replyId }),

@@ -29,7 +29,16 @@ import {
   type ReplyError,
   type ReplyTiming,
 } from '../../../shared/ipc/routes/chat';
-import type { ChatMessage } from '../../../shared/relay-requests';
+import type { ChatMessage, RelayMessage } from '../../../shared/relay-requests';
+import { grantKey, type ApprovalAnswer } from '../mcp/approval';
+import { runToolTurn } from '../mcp/tool-loop';
+import {
+  PendingAnswers,
+  ReplyToolsRecord,
+  toolMessages,
+  withinBudget,
+  type ChatTools,
+} from './chat-tools';
 import { RelayError, REPLY_TOO_LONG, type RelayClient } from '../relay/relay-client';
 import { AppError } from '../app-error';
 import { replyErrorOf } from './reply-error';
@@ -61,6 +70,8 @@ export interface ChatServiceOptions {
   acceptsImages?: (model: string) => Promise<boolean | undefined>;
   /** Temperature and max tokens for conversations that keep the defaults. */
   defaults: () => Promise<{ temperature: number; maxTokens: number | null }>;
+  /** MCP tools for conversations that choose servers; without it, replies use no tools. */
+  tools?: ChatTools;
   /** Default 250 ms: at most four writes a second while a reply streams. */
   persistIntervalMs?: number;
   /**
@@ -152,6 +163,7 @@ export class ChatService {
   readonly #active = new Map<string, ActiveReply>();
   readonly #deltas: DeltaCoalescer;
   readonly #now: () => number;
+  readonly #answers = new PendingAnswers();
 
   constructor(options: ChatServiceOptions) {
     this.#store = options.store;
@@ -475,6 +487,11 @@ export class ChatService {
     this.#deltas.frameShown();
   }
 
+  /** The person's answer to a call of a reply that waits for it; false when none waits. */
+  answerToolCall(replyId: string, callId: string, answer: ApprovalAnswer): boolean {
+    return this.#answers.answer(replyId, callId, answer);
+  }
+
   stop(replyId: string): boolean {
     const reply = this.#active.get(replyId);
     if (reply === undefined) return false;
@@ -541,6 +558,7 @@ export class ChatService {
       options,
       controller.signal,
       continuing,
+      batchId,
     ).finally(() => this.#active.delete(replyId));
   }
 
@@ -553,9 +571,9 @@ export class ChatService {
     conversationId: string,
     reply: ChatMessageRecord,
     model: string,
-  ): Promise<ChatMessage[]> {
+  ): Promise<RelayMessage[]> {
     const conversation = this.#conversation(conversationId);
-    const out: ChatMessage[] = [];
+    const out: RelayMessage[] = [];
     if (conversation.systemPrompt.trim() !== '')
       out.push({ role: 'system', content: conversation.systemPrompt });
     if (reply.parentId === null) return out;
@@ -567,6 +585,11 @@ export class ChatService {
     const hasImages = [...files.values()].some((list) => list.some((f) => f.kind === 'image'));
     const images = !hasImages || (await this.#options.acceptsImages?.(model)) !== false;
     for (const message of path) {
+      // A reply that used tools: its calls and their results, as the model had them.
+      if (message.role === 'assistant' && message.tools !== undefined) {
+        out.push(...toolMessages(message.tools, message.content));
+        continue;
+      }
       // Failed replies with no text say nothing to the model.
       if (message.role === 'assistant' && message.content === '') continue;
       const all = files.get(message.id) ?? [];
@@ -576,6 +599,117 @@ export class ChatService {
     return out;
   }
 
+  /**
+   * A reply that may use the conversation's tools: each call decided by the person's rules (and
+   * their answers on the approval card), its record sent to the page as it changes. Steps past
+   * the limit end the turn with a note on the reply; a tool list past the budget is cut, the
+   * tools left out named on the reply.
+   */
+  async #toolTurn(
+    tools: ChatTools,
+    client: RelayClient,
+    turn: {
+      conversationId: string;
+      replyId: string;
+      model: string;
+      messages: RelayMessage[];
+      servers: readonly string[];
+      signal: AbortSignal;
+      onDelta: (text: string) => void;
+      setRecord: (record: ReplyToolsRecord) => void;
+      extra: { temperature: number; max_tokens?: number };
+      resetText: () => void;
+    },
+  ): Promise<{
+    content: string;
+    finishReason: string | null;
+    interrupted: boolean;
+    usage?: ChatUsage;
+  }> {
+    const { conversationId, replyId } = turn;
+    const settings = await tools.settings();
+    const record = new ReplyToolsRecord(
+      settings.tokenBudget,
+      settings.maxSteps,
+      (changed) => {
+        this.#deltas.flush();
+        this.#options.emit('chatReplyTools', { replyId, conversationId, tools: changed });
+      },
+      this.#now,
+    );
+    turn.setRecord(record);
+    const grants = new Set(this.#store.toolGrants(conversationId));
+    // The calls as the model wrote them, for the card of a call that waits.
+    const made = new Map<string, { name: string; arguments: string }>();
+    const result = await runToolTurn({
+      client: {
+        chat: (request, options) => client.chat({ ...request, ...turn.extra }, options),
+      },
+      mcp: tools.mcp,
+      model: turn.model,
+      messages: turn.messages,
+      serverIds: turn.servers,
+      permissions: await tools.permissions(),
+      grants,
+      maxSteps: settings.maxSteps,
+      signal: turn.signal,
+      onDelta: turn.onDelta,
+      selectTools: (offered) => {
+        const { kept, leftOut } = withinBudget(offered, settings.tokenBudget);
+        record.leftOut(leftOut);
+        return kept;
+      },
+      onStep: ({ text, calls }) => {
+        for (const call of calls)
+          if (call.id !== undefined)
+            made.set(call.id, { name: call.name ?? '', arguments: call.arguments });
+        record.step(text);
+        turn.resetText();
+      },
+      approve: async (request) => {
+        record.upsert({
+          callId: request.callId,
+          functionName: made.get(request.callId)?.name ?? request.tool,
+          serverId: request.serverId,
+          serverName: request.serverName,
+          tool: request.tool,
+          arguments: made.get(request.callId)?.arguments ?? JSON.stringify(request.input),
+          state: 'waiting',
+          result: '',
+          toolError: false,
+          why: request.why,
+        });
+        const answer = await this.#answers.wait(replyId, request.callId, turn.signal);
+        if (answer === 'conversation') {
+          grants.add(grantKey(request.serverId, request.tool));
+          this.#store.setToolGrants(conversationId, [...grants]);
+        }
+        return answer;
+      },
+      alwaysAllow: (serverId, tool) => tools.alwaysAllow(serverId, tool),
+      onCallRunning: (call) =>
+        record.upsert({ ...call, state: 'running', result: '', toolError: false }),
+      onCallDone: (run) =>
+        record.upsert({
+          callId: run.callId,
+          functionName: run.functionName,
+          serverId: run.serverId,
+          serverName: run.serverName,
+          tool: run.tool,
+          arguments: run.arguments,
+          state: run.outcome,
+          result: run.sent,
+          toolError: run.toolError,
+          durationMs: Math.max(0, Math.round(run.durationMs)),
+        }),
+    });
+    if (result.stoppedAtLimit) {
+      record.tools.stoppedAtLimit = true;
+      record.changed();
+    }
+    return { content: result.content, finishReason: result.finishReason, interrupted: false };
+  }
+
   async #run(
     client: RelayClient,
     conversationId: string,
@@ -583,6 +717,7 @@ export class ChatService {
     options: ReplyOptions,
     signal: AbortSignal,
     continuing?: Continuing,
+    batchId?: string,
   ): Promise<void> {
     const { emit } = this.#options;
     const stream = options.stream ?? true;
@@ -602,6 +737,7 @@ export class ChatService {
     let usage: ChatUsage | undefined;
     let error: ReplyError | undefined;
     let finishReason: string | null = null;
+    let record: ReplyToolsRecord | undefined;
     try {
       const conversation = this.#conversation(conversationId);
       const reply = this.#message(replyId);
@@ -610,23 +746,49 @@ export class ChatService {
       const model = reply.model ?? conversation.model ?? '';
       const history = await this.#history(conversationId, reply, model);
       if (continuing) history.push({ role: 'assistant', content: prefix });
-      const result = await client.chat(
-        {
-          model,
-          messages: options.messages ? await options.messages(history) : history,
-          temperature: reply.temperature ?? conversation.temperature ?? defaults.temperature,
-          ...(maxTokens === null ? {} : { max_tokens: maxTokens }),
-          stream,
-        },
-        {
-          signal,
-          onDelta: (text) => {
-            if (text !== '') firstAt ??= this.#now();
-            content += text;
-            if (stream) this.#deltas.push(replyId, conversationId, text);
-          },
-        },
-      );
+      const messages = options.messages
+        ? await options.messages(history as ChatMessage[])
+        : history;
+      const temperature = reply.temperature ?? conversation.temperature ?? defaults.temperature;
+      const onDelta = (text: string) => {
+        if (text !== '') firstAt ??= this.#now();
+        content += text;
+        if (stream) this.#deltas.push(replyId, conversationId, text);
+      };
+      const servers = conversation.toolServerIds ?? [];
+      const tools = this.#options.tools;
+      const result =
+        tools !== undefined &&
+        servers.length > 0 &&
+        continuing === undefined &&
+        batchId === undefined
+          ? await this.#toolTurn(tools, client, {
+              conversationId,
+              replyId,
+              model,
+              messages,
+              servers,
+              signal,
+              onDelta,
+              setRecord: (made) => (record = made),
+              extra: {
+                temperature,
+                ...(maxTokens === null ? {} : { max_tokens: maxTokens }),
+              },
+              resetText: () => {
+                content = prefix;
+              },
+            })
+          : await client.chat(
+              {
+                model,
+                messages,
+                temperature,
+                ...(maxTokens === null ? {} : { max_tokens: maxTokens }),
+                stream,
+              },
+              { signal, onDelta },
+            );
       content = prefix + result.content;
       usage = addUsage(continuing?.usage, result.usage);
       finishReason = result.finishReason;
@@ -639,7 +801,7 @@ export class ChatService {
       usage = continuing?.usage;
       const kind = caught instanceof RelayError ? caught.kind : 'internal';
       const cut = caught instanceof RelayError && caught.code === REPLY_TOO_LONG;
-      if (kind === 'aborted') status = 'interrupted';
+      if (kind === 'aborted' || signal.aborted) status = 'interrupted';
       else {
         error = replyErrorOf(caught);
         // A continued reply that fails stays a reply that stopped early, with its text.
@@ -659,9 +821,11 @@ export class ChatService {
       timing.firstTokenMs = continuing.timing.firstTokenMs;
     else if (firstAt !== undefined) timing.firstTokenMs = Math.round(firstAt - startedAt);
     this.#deltas.flush();
+    record?.stopAll();
     const update = { content, status, finishReason, timing } as Parameters<
       ChatStore['saveReply']
     >[1];
+    if (record?.used) update.tools = record.tools;
     if (usage !== undefined) update.usage = usage;
     if (error !== undefined) update.error = error;
     try {

@@ -27,6 +27,12 @@
  * copy, and the last row naming a content deletes it. The text read from each file (what the model
  * is sent) is indexed for search by an FTS5 table of its own, kept in step by triggers like the
  * messages'.
+ *
+ * Version 5 keeps the tool calls of replies that used tools (`tool_calls`, JSON: each step's text
+ * and calls, with the arguments and what the model was sent back), so a conversation reopened
+ * shows them and its next request sends them again as the model first had them; and the MCP
+ * servers each conversation may use (`tool_servers`, a JSON list of ids) with the tools allowed
+ * for the rest of it (`tool_grants`). Rows written before have none of these: NULL.
  */
 import type { Migration } from '../database';
 
@@ -217,6 +223,15 @@ export const CHAT_MIGRATIONS: readonly Migration[] = [
         INSERT INTO chat_attachments_fts (chat_attachments_fts, rowid, text)
           VALUES ('delete', old.rowid, old.text);
       END`);
+    },
+  },
+  {
+    version: 5,
+    name: 'tool calls kept with replies; the tool servers and grants of each conversation',
+    up(db) {
+      db.exec('ALTER TABLE chat_messages ADD COLUMN tool_calls TEXT');
+      db.exec('ALTER TABLE chat_conversations ADD COLUMN tool_servers TEXT');
+      db.exec('ALTER TABLE chat_conversations ADD COLUMN tool_grants TEXT');
     },
   },
 ];

@@ -14,6 +14,7 @@ import { randomUUID } from 'node:crypto';
 import { plainSnippet } from './snippet-text';
 import {
   MAX_TITLE_CHARS,
+  replyToolsSchema,
   type Branch,
   type ChatMessageRecord,
   type ChatUsage,
@@ -22,6 +23,7 @@ import {
   type MessageStatus,
   type ReplyError,
   type ReplyTiming,
+  type ReplyTools,
   type SearchHit,
 } from '../../../shared/ipc/routes/chat';
 import { BRANCH_SUFFIX, DEFAULT_TITLE } from '../../../shared/conversation-titles';
@@ -53,6 +55,7 @@ interface ConversationRow {
   completion_tokens: number;
   total_tokens: number;
   forked_from: string | null;
+  tool_servers: string | null;
 }
 
 interface MessageRow {
@@ -74,17 +77,18 @@ interface MessageRow {
   temperature: number | null;
   first_token_ms: number | null;
   duration_ms: number | null;
+  tool_calls: string | null;
 }
 
 /** Counts and sums are kept in each conversation's row by triggers (migration 2). */
 const SUMMARY_SQL = `SELECT c.id, c.title, c.created_at, c.updated_at, c.pinned, c.model,
     c.system_prompt, c.temperature, c.max_tokens, c.forked_from, c.message_count,
-    c.prompt_tokens, c.completion_tokens, c.total_tokens
+    c.prompt_tokens, c.completion_tokens, c.total_tokens, c.tool_servers
   FROM chat_conversations c`;
 
 const MESSAGE_COLUMNS = `id, conversation_id, seq, role, content, status, error, prompt_tokens,
   completion_tokens, total_tokens, model, finish_reason, created_at, parent_id, batch_id,
-  temperature, first_token_ms, duration_ms`;
+  temperature, first_token_ms, duration_ms, tool_calls`;
 
 /** The same columns, read from the table aliased `m`. */
 const M_COLUMNS = MESSAGE_COLUMNS.split(',')
@@ -116,7 +120,30 @@ function toSummary(row: ConversationRow): ConversationSummary {
       totalTokens: row.total_tokens,
     },
     forkedFrom: row.forked_from === null ? null : forkOrigin(row.forked_from),
+    toolServerIds: jsonStrings(row.tool_servers),
   };
+}
+
+/** A stored JSON list of strings; anything else reads as none. */
+function jsonStrings(json: string | null): string[] {
+  if (json === null) return [];
+  try {
+    const value: unknown = JSON.parse(json);
+    return Array.isArray(value) ? value.filter((v): v is string => typeof v === 'string') : [];
+  } catch {
+    return [];
+  }
+}
+
+/** A reply's stored tool calls, checked as they are read; a damaged record reads as none. */
+function storedTools(json: string | null): ReplyTools | undefined {
+  if (json === null) return undefined;
+  try {
+    const parsed = replyToolsSchema.safeParse(JSON.parse(json));
+    return parsed.success ? parsed.data : undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 function forkOrigin(json: string): ConversationSummary['forkedFrom'] {
@@ -157,6 +184,8 @@ function toMessage(row: MessageRow): ChatMessageRecord {
   if (row.duration_ms !== null) timing.durationMs = row.duration_ms;
   if (Object.keys(timing).length > 0) message.timing = timing;
   if (row.batch_id !== null) message.batchId = row.batch_id;
+  const tools = storedTools(row.tool_calls);
+  if (tools !== undefined) message.tools = tools;
   return message;
 }
 
@@ -217,6 +246,7 @@ export interface NewMessage {
   temperature?: number;
   timing?: ReplyTiming;
   batchId?: string;
+  tools?: ReplyTools;
 }
 
 export interface ReplyUpdate {
@@ -226,6 +256,8 @@ export interface ReplyUpdate {
   usage?: ChatUsage;
   finishReason?: string | null;
   timing?: ReplyTiming;
+  /** The reply's tool calls (kept as they were when absent). */
+  tools?: ReplyTools;
 }
 
 /** A page of a path, oldest first. */
@@ -373,6 +405,7 @@ export class ChatStore {
       systemPrompt?: string | undefined;
       temperature?: number | null | undefined;
       maxTokens?: number | null | undefined;
+      toolServerIds?: readonly string[] | undefined;
       /** Set by sync: the last activity as the device it came from had it. */
       updatedAt?: string | undefined;
     },
@@ -387,6 +420,10 @@ export class ChatStore {
       system_prompt: changes.systemPrompt,
       temperature: changes.temperature,
       max_tokens: changes.maxTokens,
+      tool_servers:
+        changes.toolServerIds === undefined
+          ? undefined
+          : JSON.stringify([...new Set(changes.toolServerIds)]),
     };
     const set = Object.entries(columns).filter(([, value]) => value !== undefined);
     if (set.length > 0) {
@@ -397,6 +434,22 @@ export class ChatStore {
       );
     }
     return this.get(id);
+  }
+
+  /** The tools allowed for the rest of a conversation (`grantKey`s of the tool loop). */
+  toolGrants(conversationId: string): string[] {
+    const row = this.db.one<{ tool_grants: string | null }>(
+      'SELECT tool_grants FROM chat_conversations WHERE id = ?',
+      [conversationId],
+    );
+    return jsonStrings(row?.tool_grants ?? null);
+  }
+
+  setToolGrants(conversationId: string, grants: readonly string[]): void {
+    this.db.run('UPDATE chat_conversations SET tool_grants = ? WHERE id = ?', [
+      JSON.stringify([...new Set(grants)]),
+      conversationId,
+    ]);
   }
 
   /** Hides a conversation until `restore`, or for good when the app next starts. */
@@ -706,8 +759,8 @@ export class ChatStore {
     this.db.run(
       `INSERT INTO chat_messages (id, conversation_id, seq, role, content, status, error,
         prompt_tokens, completion_tokens, total_tokens, model, finish_reason, created_at,
-        parent_id, batch_id, temperature, first_token_ms, duration_ms)
-        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+        parent_id, batch_id, temperature, first_token_ms, duration_ms, tool_calls)
+        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
       [
         id,
         conversationId,
@@ -727,6 +780,7 @@ export class ChatStore {
         message.temperature ?? null,
         message.timing?.firstTokenMs ?? null,
         message.timing?.durationMs ?? null,
+        message.tools === undefined ? null : JSON.stringify(message.tools),
       ],
     );
     return id;
@@ -807,6 +861,11 @@ export class ChatStore {
         temperature: source.temperature,
         maxTokens: source.maxTokens,
       });
+      if ((source.toolServerIds ?? []).length > 0)
+        this.db.run('UPDATE chat_conversations SET tool_servers = ? WHERE id = ?', [
+          JSON.stringify(source.toolServerIds),
+          created.id,
+        ]);
       this.db.run('UPDATE chat_conversations SET forked_from = ? WHERE id = ?', [
         JSON.stringify({
           conversationId: source.id,
@@ -833,6 +892,7 @@ export class ChatStore {
             ...(copy.finishReason === undefined ? {} : { finishReason: copy.finishReason }),
             ...(copy.temperature === undefined ? {} : { temperature: copy.temperature }),
             ...(copy.timing === undefined ? {} : { timing: copy.timing }),
+            ...(copy.tools === undefined ? {} : { tools: copy.tools }),
           },
           this.#stamp(),
         );
@@ -850,7 +910,8 @@ export class ChatStore {
       this.db.run(
         `UPDATE chat_messages SET content = ?, status = ?, error = ?, prompt_tokens = ?,
           completion_tokens = ?, total_tokens = ?, finish_reason = ?,
-          first_token_ms = coalesce(?, first_token_ms), duration_ms = coalesce(?, duration_ms)
+          first_token_ms = coalesce(?, first_token_ms), duration_ms = coalesce(?, duration_ms),
+          tool_calls = coalesce(?, tool_calls)
           WHERE id = ?`,
         [
           update.content,
@@ -862,6 +923,7 @@ export class ChatStore {
           update.finishReason ?? null,
           update.timing?.firstTokenMs ?? null,
           update.timing?.durationMs ?? null,
+          update.tools === undefined ? null : JSON.stringify(update.tools),
           id,
         ],
       );

@@ -10,7 +10,7 @@
  * with why, so the model can say so instead of waiting.
  */
 import type { RelayMessage, ToolMessage } from '../../../shared/relay-requests';
-import type { ChatOptions, RelayClient, ToolCall } from '../relay/relay-client';
+import type { ChatOptions, RelayClient, ToolCall, ToolCallOutcome } from '../relay/relay-client';
 import {
   answerEffect,
   decide,
@@ -53,6 +53,12 @@ export interface ToolCallRun {
   durationMs: number;
 }
 
+/** A call as it starts to run. */
+export type RunningCall = Pick<
+  ToolCallRun,
+  'callId' | 'functionName' | 'serverId' | 'serverName' | 'tool' | 'arguments'
+>;
+
 export interface ToolTurnOptions {
   client: Pick<RelayClient, 'chat'>;
   mcp: Pick<McpService, 'offeredTools' | 'callTool'>;
@@ -72,8 +78,14 @@ export interface ToolTurnOptions {
   signal?: AbortSignal;
   onDelta?: ChatOptions['onDelta'];
   onToolCall?: ChatOptions['onToolCall'];
+  /** A model reply ended with calls (its text, and the calls it made), before any runs. */
+  onStep?: (step: { text: string; calls: readonly ToolCallOutcome[] }) => void;
+  /** A call is about to run on its server (decided, or approved). */
+  onCallRunning?: (call: RunningCall) => void;
   /** Each call once it is answered. */
   onCallDone?: (run: ToolCallRun) => void;
+  /** Narrows the tools offered (a token budget); all of them when absent. */
+  selectTools?: (tools: OfferedTool[]) => OfferedTool[];
   /** How time is read for a call's duration. */
   now?: () => number;
 }
@@ -97,7 +109,8 @@ export const DENIED_BY_RULE = 'The person’s settings do not allow this tool to
 export async function runToolTurn(options: ToolTurnOptions): Promise<ToolTurnResult> {
   const maxSteps = options.maxSteps ?? DEFAULT_MAX_STEPS;
   const now = options.now ?? (() => performance.now());
-  const offered = await options.mcp.offeredTools(options.serverIds);
+  const all = await options.mcp.offeredTools(options.serverIds);
+  const offered = options.selectTools ? options.selectTools(all) : all;
   const byName = new Map(offered.map((tool) => [tool.functionName, tool]));
   const messages: RelayMessage[] = [...options.messages];
   const added: RelayMessage[] = [];
@@ -144,6 +157,7 @@ export async function runToolTurn(options: ToolTurnOptions): Promise<ToolTurnRes
         function: { name: call.name ?? 'unknown', arguments: call.arguments },
       })),
     };
+    options.onStep?.({ text: reply.content, calls: answered });
     const results: ToolMessage[] = [];
     for (const call of answered) {
       options.signal?.throwIfAborted();
@@ -202,6 +216,7 @@ async function runCall(
   if (!allowed) {
     return { ...base, outcome: 'denied', sent: denial, toolError: false, durationMs: 0 };
   }
+  options.onCallRunning?.(base);
   const started = now();
   try {
     const result = await options.mcp.callTool(tool.serverId, tool.tool, call.input, {

@@ -9,6 +9,7 @@ import { DEFAULT_PROXY_SETTINGS } from '../../../shared/ipc/routes/network';
 import { DEFAULT_QUICK_ASK_SETTINGS } from '../../../shared/ipc/routes/quick-ask';
 import {
   DEFAULT_ATTACHMENT_SETTINGS,
+  DEFAULT_TOOL_SETTINGS,
   settingsSchema,
   type Settings,
 } from '../../../shared/ipc/routes/settings';
@@ -29,6 +30,7 @@ export const DEFAULT_SETTINGS: Settings = {
   updates: DEFAULT_UPDATE_SETTINGS,
   proxy: DEFAULT_PROXY_SETTINGS,
   attachments: DEFAULT_ATTACHMENT_SETTINGS,
+  tools: DEFAULT_TOOL_SETTINGS,
   language: 'system',
 };
 

@@ -170,6 +170,8 @@ export const conversationSummarySchema = z.object({
   }),
   /** Set on a conversation made by "Branch from here". */
   forkedFrom: forkOriginSchema.nullable(),
+  /** The MCP servers whose tools its replies may use (none: replies use no tools). */
+  toolServerIds: z.array(z.string()).optional(),
 });
 export type ConversationSummary = z.infer<typeof conversationSummarySchema>;
 
@@ -190,6 +192,57 @@ export const replyTimingSchema = z.object({
   durationMs: z.number().int().nonnegative().optional(),
 });
 export type ReplyTiming = z.infer<typeof replyTimingSchema>;
+
+/**
+ * What became of one tool call of a reply: waiting for the person's answer, running, done (the
+ * tool answered, `toolError` when it said its result is an error), failed (it could not be run or
+ * answered), or denied (by the person or their rules; the model was told). `result` is what the
+ * model was sent: untrusted text, shown as text only.
+ */
+export const TOOL_CALL_STATES = ['waiting', 'running', 'done', 'failed', 'denied'] as const;
+export type ToolCallState = (typeof TOOL_CALL_STATES)[number];
+
+export const toolCallRecordSchema = z.object({
+  callId: z.string(),
+  /** The name the model called it by. */
+  functionName: z.string(),
+  serverId: z.string().nullable(),
+  serverName: z.string().nullable(),
+  /** The tool's own name on its server; null when no offered tool had the name. */
+  tool: z.string().nullable(),
+  /** The arguments as the model wrote them (JSON text, or what it wrote instead). */
+  arguments: z.string(),
+  state: z.enum(TOOL_CALL_STATES),
+  result: z.string(),
+  toolError: z.boolean(),
+  /** How long the server took; while running, how long it has run so far. */
+  durationMs: z.number().nonnegative(),
+  /** While waiting: why the person is asked (their rule, or a tool marked destructive). */
+  why: z.enum(['rule', 'destructive']).optional(),
+});
+export type ToolCallRecord = z.infer<typeof toolCallRecordSchema>;
+
+/** A tool left out of a request because the tool list would have gone past the token budget. */
+export const leftOutToolSchema = z.object({
+  serverName: z.string(),
+  tool: z.string(),
+  tokens: z.number().int().nonnegative(),
+});
+
+/**
+ * The tools of one reply: each step (a model reply that called tools: its text and its calls),
+ * the tools left out for the budget, and whether the turn ended at the step limit.
+ */
+export const replyToolsSchema = z.object({
+  steps: z.array(z.object({ text: z.string(), calls: z.array(toolCallRecordSchema) })),
+  leftOut: z.array(leftOutToolSchema),
+  /** The budget the tool list was held to, in tokens. */
+  budget: z.number().int().nonnegative(),
+  stoppedAtLimit: z.boolean(),
+  /** The step limit of the turn. */
+  maxSteps: z.number().int().nonnegative(),
+});
+export type ReplyTools = z.infer<typeof replyToolsSchema>;
 
 export const chatMessageRecordSchema = z.object({
   id,
@@ -216,6 +269,8 @@ export const chatMessageRecordSchema = z.object({
   branch: branchSchema.optional(),
   /** Files sent with the message, in the order they were attached. */
   attachments: z.array(attachmentInfoSchema).optional(),
+  /** For replies that used tools: their calls and results, step by step. */
+  tools: replyToolsSchema.optional(),
 });
 export type ChatMessageRecord = z.infer<typeof chatMessageRecordSchema>;
 
@@ -413,6 +468,8 @@ export const CHAT_ROUTES = {
       model: text(500).trim().min(1).nullable().optional(),
       temperature: temperatureSchema.nullable().optional(),
       maxTokens: maxTokensSchema.nullable().optional(),
+      /** The MCP servers whose tools its replies may use. */
+      toolServerIds: z.array(text(200)).max(100).optional(),
     }),
     conversationSummarySchema,
   ),
@@ -501,6 +558,20 @@ export const CHAT_ROUTES = {
       path: z.string().optional(),
       savedId: savedIdSchema.optional(),
     }),
+  ),
+  /**
+   * The person's answer to a tool call waiting for it (`chatReplyTools` shows it `waiting`): run
+   * it once, for the rest of the conversation, always (a rule for the tool), or deny it (the
+   * model is told). false when no such call waits (it was stopped, or answered already).
+   */
+  answerToolCall: route(
+    'chat:answer-tool-call',
+    z.strictObject({
+      replyId: id,
+      callId: text(200),
+      answer: z.enum(['once', 'conversation', 'always', 'deny']),
+    }),
+    z.boolean(),
   ),
   /** Aborts the reply's request in main; the reply ends 'interrupted' with its text kept. */
   stopReply: route(
@@ -670,6 +741,11 @@ export const CHAT_EVENTS = {
       error: replyErrorSchema.optional(),
       timing: replyTimingSchema.optional(),
     }),
+  ),
+  /** A reply's tool calls changed (a call asked, waiting, running, answered): all of them. */
+  chatReplyTools: event(
+    'chat:reply-tools',
+    z.object({ replyId: id, conversationId: id, tools: replyToolsSchema }),
   ),
   /** The list changed in main (a reply finished, an import): fetch `listConversations` again. */
   conversationsChanged: event('chat:conversations-changed', z.null()),

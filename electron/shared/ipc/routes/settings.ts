@@ -34,6 +34,16 @@ export const DEFAULT_ATTACHMENT_SETTINGS: AttachmentSettings = {
   imageMaxSide: 1536,
 };
 
+/** Tools in chat: how many tokens the tool list may cost a request, and steps per reply. */
+export const toolSettingsSchema = z.strictObject({
+  /** Past this estimate, tools are left out of a request (the reply says which and why). */
+  tokenBudget: z.number().int().min(0).max(1_000_000),
+  /** Model replies that call tools in one turn; the turn ends there with a note. */
+  maxSteps: z.number().int().min(1).max(100),
+});
+export type ToolSettings = z.infer<typeof toolSettingsSchema>;
+export const DEFAULT_TOOL_SETTINGS: ToolSettings = { tokenBudget: 8000, maxSteps: 10 };
+
 export const settingsSchema = z.object({
   theme: z.enum(['system', 'light', 'dark']),
   chatDefaults: z.object({ temperature: temperatureSchema, maxTokens: maxTokensSchema.nullable() }),
@@ -54,6 +64,7 @@ export const settingsSchema = z.object({
   updates: storedUpdateSettingsSchema,
   proxy: proxySettingsSchema.default(DEFAULT_PROXY_SETTINGS),
   attachments: attachmentSettingsSchema.default(DEFAULT_ATTACHMENT_SETTINGS),
+  tools: toolSettingsSchema.default(DEFAULT_TOOL_SETTINGS),
   /** The app's language: the system's (resolved by main at start) unless one is chosen. */
   language: z.enum(LANGUAGE_CHOICES).default('system'),
 });
@@ -71,6 +82,7 @@ export const settingsChangesSchema = settingsSchema
     allowPlaintextKeys: true,
     includePromptsInLogs: true,
     attachments: true,
+    tools: true,
     language: true,
   })
   .partial()

@@ -1,4 +1,5 @@
 /** What the chat screen asks of main; outcomes go to the stores as events. */
+import { watchToolEvents } from './tools/tool-actions';
 import { formatList } from '../../i18n/format';
 import { t } from '../../i18n/i18n';
 import { copyText } from '../../lib/clipboard';
@@ -800,6 +801,7 @@ export function watchChatEvents(): () => void {
       chat().replyFinished(finished);
       useStreamStore.getState().streamEnded(finished.replyId);
     }),
+    watchToolEvents(),
     bridge.onConversationsChanged(() => void refreshConversations()),
     bridge.onRetryScheduled(({ requestId, attempt, delayMs, message }) =>
       chat().retryScheduled(requestId, { attempt, retryAt: Date.now() + delayMs, message }),

@@ -8,6 +8,7 @@ import type { ConversationSummary } from './chat-types';
 import { shownTitle } from './conversation-title';
 import { ModelPicker } from './model-picker';
 import { ConversationCostSummary } from './reply-cost';
+import { ToolsChip } from './tools/tools-chip';
 
 /** The knowledge bases the conversation asks with, loaded after the chat screen. */
 const KnowledgeChip = lazy(() => import('./knowledge/knowledge-chip'));
@@ -53,6 +54,13 @@ export function ChatHeader({
           <Suspense fallback={null}>
             <KnowledgeChip key={conversation.id} conversationId={conversation.id} />
           </Suspense>
+          {!drafting && (
+            <ToolsChip
+              key={conversation.id}
+              conversationId={conversation.id}
+              chosen={conversation.toolServerIds ?? []}
+            />
+          )}
           <ChatOptions />
         </>
       )}

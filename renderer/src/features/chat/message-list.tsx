@@ -18,6 +18,7 @@ import { useChatStore } from './chat-store';
 import { sendsMessage } from './send-key';
 import type { ChatMessage } from './chat-types';
 import { ReplyErrorView, RetryCountdown } from './reply-error';
+import { ReplyToolCalls } from './tools/tool-calls';
 import { SourcesButton } from './knowledge/sources-button';
 import { ReplyBody } from './streaming-reply';
 import { useStreamStore } from './stream-store';
@@ -353,7 +354,10 @@ const MessageRow = memo(function MessageRow({
       ) : message.role === 'user' ? (
         <div className="chat-user-text">{message.content}</div>
       ) : (
-        <ReplyBody replyId={message.id} content={message.content} />
+        <>
+          <ReplyToolCalls replyId={message.id} stored={message.tools} streaming={streaming} />
+          <ReplyBody replyId={message.id} content={message.content} />
+        </>
       )}
       {message.attachments && message.attachments.length > 0 && (
         <MessageAttachments files={message.attachments} />

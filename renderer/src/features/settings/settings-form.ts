@@ -19,18 +19,24 @@ export interface SettingsFields {
   contextTokens: string;
   /** The longest side an attached image is scaled down to, in pixels. */
   imageMaxSide: string;
+  /** The tokens the tool list may cost a request. */
+  toolTokenBudget: string;
+  /** Model replies that call tools in one turn. */
+  toolMaxSteps: string;
 }
 
 export type SettingsErrors = Partial<Record<keyof SettingsFields, string>>;
 
 export type ReadResult =
-  | { ok: true; changes: Pick<Settings, 'chatDefaults' | 'timeouts' | 'attachments'> }
+  | { ok: true; changes: Pick<Settings, 'chatDefaults' | 'timeouts' | 'attachments' | 'tools'> }
   | { ok: false; errors: SettingsErrors };
 
 export const TIMEOUT_RANGE = { min: 5, max: 3600 } as const;
 export const ATTACHMENT_MB_RANGE = { min: 1, max: 50 } as const;
 export const CONTEXT_TOKENS_RANGE = { min: 1000, max: 10_000_000 } as const;
 export const IMAGE_SIDE_RANGE = { min: 256, max: 4096 } as const;
+export const TOOL_BUDGET_RANGE = { min: 0, max: 1_000_000 } as const;
+export const TOOL_STEPS_RANGE = { min: 1, max: 100 } as const;
 
 /** A whole number in a range, or the sentence (`mistake`, given the range) that says what it must be. */
 function readWhole(text: string, range: { min: number; max: number }, mistake: MessageKey) {
@@ -51,6 +57,8 @@ export function fieldsOf(settings: Settings): SettingsFields {
     attachmentMb: String(settings.attachments.maxFileMb),
     contextTokens: String(settings.attachments.contextTokens),
     imageMaxSide: String(settings.attachments.imageMaxSide),
+    toolTokenBudget: String(settings.tools.tokenBudget),
+    toolMaxSteps: String(settings.tools.maxSteps),
   };
 }
 
@@ -111,6 +119,14 @@ export function readSettingsFields(fields: SettingsFields): ReadResult {
     'defaults.error.imageMaxSide',
   );
   if (typeof imageMaxSide === 'string') errors.imageMaxSide = imageMaxSide;
+  const tokenBudget = readWhole(
+    fields.toolTokenBudget,
+    TOOL_BUDGET_RANGE,
+    'defaults.error.toolTokenBudget',
+  );
+  if (typeof tokenBudget === 'string') errors.toolTokenBudget = tokenBudget;
+  const maxSteps = readWhole(fields.toolMaxSteps, TOOL_STEPS_RANGE, 'defaults.error.toolMaxSteps');
+  if (typeof maxSteps === 'string') errors.toolMaxSteps = maxSteps;
 
   if (
     Object.keys(errors).length > 0 ||
@@ -118,7 +134,9 @@ export function readSettingsFields(fields: SettingsFields): ReadResult {
     typeof idleSeconds === 'string' ||
     typeof maxFileMb === 'string' ||
     typeof contextTokens === 'string' ||
-    typeof imageMaxSide === 'string'
+    typeof imageMaxSide === 'string' ||
+    typeof tokenBudget === 'string' ||
+    typeof maxSteps === 'string'
   ) {
     return { ok: false, errors };
   }
@@ -128,6 +146,7 @@ export function readSettingsFields(fields: SettingsFields): ReadResult {
       chatDefaults: { temperature, maxTokens },
       timeouts: { requestSeconds, idleSeconds },
       attachments: { maxFileMb, contextTokens, imageMaxSide },
+      tools: { tokenBudget, maxSteps },
     },
   };
 }

@@ -290,6 +290,8 @@ const CARD_OF: Record<keyof SettingsFields, Card> = {
   attachmentMb: 'chat',
   contextTokens: 'chat',
   imageMaxSide: 'chat',
+  toolTokenBudget: 'chat',
+  toolMaxSteps: 'chat',
   requestSeconds: 'requests',
   idleSeconds: 'requests',
 };
@@ -353,6 +355,7 @@ function DefaultsForm({ settings }: { settings: Settings }) {
         chatDefaults: settings.chatDefaults,
         timeouts: settings.timeouts,
         attachments: settings.attachments,
+        tools: settings.tools,
       };
       if (JSON.stringify(result.changes) === JSON.stringify(current)) return;
       void save(card, result.changes);
@@ -428,6 +431,20 @@ function DefaultsForm({ settings }: { settings: Settings }) {
             inputMode="numeric"
             {...props.imageMaxSide}
             hint={t('defaults.imageMaxSide.hint')}
+          />
+        </div>
+        <div className="field-row">
+          <Field
+            label={t('defaults.toolTokenBudget')}
+            inputMode="numeric"
+            {...props.toolTokenBudget}
+            hint={t('defaults.toolTokenBudget.hint')}
+          />
+          <Field
+            label={t('defaults.toolMaxSteps')}
+            inputMode="numeric"
+            {...props.toolMaxSteps}
+            hint={t('defaults.toolMaxSteps.hint')}
           />
         </div>
         {chatStatus}

@@ -1,0 +1,122 @@
+/**
+ * Tools in chat, end to end: the demo relay's `demo-tools` model and a real MCP server
+ * (server-everything over stdio, started by main when first needed). The header's chip gives the
+ * conversation the server; each call waits on an approval card (focused, its arguments as
+ * indented text) for Allow once, Deny, or Allow for this conversation (the next call then runs
+ * unasked); Stop ends a long call and the reply; the page read again shows the stored cards.
+ */
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+import type { Dialogs } from '../../electron/main/app-context';
+import { e2eSuite } from './harness/suite';
+import { blocking, describeViolations, scanPage } from './pages/axe';
+import { ChatPage } from './pages/chat-page';
+
+const root = fileURLToPath(new URL('../..', import.meta.url));
+const EVERYTHING = join(root, 'node_modules/@modelcontextprotocol/server-everything/dist/index.js');
+
+const suite = e2eSuite({ connectionName: 'Tools relay' });
+
+/** The file dialogs cancelled; main's question before it starts a local server answered yes. */
+const dialogs: Dialogs = {
+  chooseSavePath: async () => undefined,
+  chooseOpenPaths: async () => [],
+  confirm: async () => true,
+};
+
+describe.each(['light', 'dark'] as const)('tools in chat (%s)', (colorScheme) => {
+  it('asks before each call, runs, denies and allows for the conversation; Stop ends a call; the cards are kept', async () => {
+    const page = await suite.connected(ChatPage, { colorScheme, dialogs });
+    const app = page.page;
+    const services = suite.app.services;
+    await services.mcp.add({
+      name: 'Everything',
+      transport: 'stdio',
+      command: process.execPath,
+      args: [EVERYTHING, 'stdio'],
+    });
+    await page.chooseModel('demo-tools');
+    await page.send('Hello there');
+    await expect(page.finishedReplyStatus()).resolves.toBe('complete');
+
+    // The chip gives the conversation the server's tools.
+    await app.getByRole('button', { name: 'Tools: none' }).click();
+    await app.getByRole('checkbox', { name: 'Everything' }).check();
+    await app.keyboard.press('Escape');
+    await app.getByRole('button', { name: 'Tools: 1 server' }).waitFor();
+
+    // Allow once: the card takes the focus and shows the arguments as indented JSON.
+    await page.send('What is the sum of 2 and 3?');
+    const card = app.getByRole('group', { name: /^Run the tool get-sum on Everything\?$/ });
+    await card.waitFor({ timeout: 60_000 });
+    await expect.poll(() => page.isFocused(card)).toBe(true);
+    await expect(card.locator('pre').textContent()).resolves.toMatch(
+      /\{\n {2}"a": 2,\n {2}"b": 3\n\}/,
+    );
+    const violations = blocking(await scanPage(app, '.chat-tool-approval'));
+    expect(violations, describeViolations('the approval card', violations)).toEqual([]);
+    await card.getByRole('button', { name: 'Allow once' }).click();
+    await expect(page.finishedReplyStatus()).resolves.toBe('complete');
+    const done = page.lastReply().locator('.chat-tool-call');
+    await expect(done.getAttribute('data-state')).resolves.toBe('done');
+    await expect(done.getAttribute('open')).resolves.toBeNull();
+    await expect(done.locator('summary').textContent()).resolves.toContain('get-sum');
+    await expect(page.lastReply().textContent()).resolves.toContain('5');
+
+    // Deny: the model is told, and the card says so.
+    await page.send('What is the sum of 4 and 5?');
+    await card.waitFor();
+    await card.getByRole('button', { name: 'Deny' }).click();
+    await expect(page.finishedReplyStatus()).resolves.toBe('complete');
+    await expect(
+      page.lastReply().locator('.chat-tool-call').getAttribute('data-state'),
+    ).resolves.toBe('denied');
+
+    // Allow for this conversation: the next call to the tool runs without asking.
+    await page.send('What is the sum of 6 and 7?');
+    await card.waitFor();
+    await card.getByRole('button', { name: 'Allow for this conversation' }).click();
+    await expect(page.finishedReplyStatus()).resolves.toBe('complete');
+    await page.send('What is the sum of 10 and 20?');
+    await expect(page.finishedReplyStatus()).resolves.toBe('complete');
+    await expect(
+      page.lastReply().locator('.chat-tool-call').getAttribute('data-state'),
+    ).resolves.toBe('done');
+    await expect(page.lastReply().textContent()).resolves.toContain('30');
+
+    // Stop during a long call: the call and the reply end, said on the card.
+    await page.send('Run a long running operation with a duration of 60 seconds');
+    const long = app.getByRole('group', { name: /^Run the tool trigger-long-running-operation/ });
+    await long.waitFor();
+    await long.getByRole('button', { name: 'Allow once' }).click();
+    const running = page.lastReply().locator('.chat-tool-call[data-state="running"]');
+    await running.waitFor();
+    await app.getByRole('button', { name: 'Stop', exact: true }).click();
+    await expect(page.finishedReplyStatus()).resolves.toBe('interrupted');
+    const stopped = page.lastReply().locator('.chat-tool-call');
+    await expect(stopped.getAttribute('data-state')).resolves.toBe('failed');
+    await stopped.locator('summary').click();
+    await expect(stopped.textContent()).resolves.toContain('stopped this call');
+
+    // Read again from main: every reply's cards as they were stored.
+    await app.reload();
+    await page.sidebar.locator('.chat-conversation-open').first().waitFor();
+    await page.openConversation('Hello there');
+    const states = () =>
+      app
+        .locator('.chat-tool-call')
+        .evaluateAll((cards) =>
+          cards.map((c) =>
+            (c as unknown as { getAttribute(name: string): string | null }).getAttribute(
+              'data-state',
+            ),
+          ),
+        );
+    // The latest messages' cards first; the oldest ones' once the list is scrolled to its top.
+    await expect.poll(states).toEqual(['done', 'done', 'failed']);
+    await expect
+      .poll(async () => (await page.scrollToTop(), (await states()).slice(0, 2)))
+      .toEqual(['done', 'denied']);
+  });
+});
