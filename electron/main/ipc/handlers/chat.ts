@@ -19,7 +19,6 @@ import type { Handlers } from '../router';
 import { saved } from './saved-files';
 import { said } from '../../services/words';
 import type { ChatTools } from '../../services/chat/chat-tools';
-import { withToolRule, type ToolPermissions, type ToolRule } from '../../services/mcp/approval';
 import type { McpService } from '../../services/mcp/mcp-service';
 
 /** What the attach dialog offers first; "All files" lets any text file with another name in. */
@@ -70,29 +69,15 @@ function found<T>(value: T | undefined): T {
 }
 
 /**
- * The chat's view of the MCP servers. The person's rules are read from the MCP service where it
- * keeps them (`permissions`, `setToolRule`); "always allow" is also kept for the session, so it
- * holds even where no rule can be saved.
+ * The chat's view of the MCP servers: the person's rules are the MCP service's, kept with each
+ * server, so "Always allow" holds after a restart and shows (revocable) on the Tools screen.
  */
 function chatTools(mcp: McpService, context: AppContext): ChatTools {
-  const rules = mcp as McpService & {
-    permissions?: () => Promise<ToolPermissions>;
-    setToolRule?: (id: string, tool: string, rule: 'allow') => Promise<unknown>;
-  };
-  let allowed: ToolPermissions = { servers: {}, tools: {} };
   return {
     mcp,
-    permissions: async () => {
-      const saved = (await rules.permissions?.()) ?? { servers: {}, tools: {} };
-      const tools: Record<string, Record<string, ToolRule>> = {};
-      for (const [server, own] of Object.entries(allowed.tools)) tools[server] = { ...own };
-      for (const [server, own] of Object.entries(saved.tools))
-        tools[server] = { ...tools[server], ...own };
-      return { servers: saved.servers, tools };
-    },
+    permissions: () => mcp.permissions(),
     alwaysAllow: async (serverId, tool) => {
-      allowed = withToolRule(allowed, serverId, tool, 'allow');
-      await rules.setToolRule?.(serverId, tool, 'allow');
+      await mcp.setToolRule(serverId, tool, 'allow');
     },
     settings: async () => (await context.settings.get()).tools,
   };
