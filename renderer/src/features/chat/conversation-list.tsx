@@ -12,6 +12,7 @@ import { useShallow } from 'zustand/react/shallow';
 import { Icon } from '../../components/icon';
 import { Menu, MenuButton, useMenu, type MenuItem } from '../../components/menu';
 import { opensContextMenu } from '../../components/menu-keys';
+import { formatDate } from '../../i18n/format';
 import { useT, type MessageKey } from '../../i18n/i18n';
 import {
   deleteConversation,
@@ -28,15 +29,19 @@ import {
 } from './chat-actions';
 import { useChatStore } from './chat-store';
 import type { ConversationSummary, SearchHit } from './chat-types';
-import { sectionHeading } from './conversation-pages';
+import { sectionHeading, type ListSection } from './conversation-pages';
 import { shownTitle } from './conversation-title';
 
-/** The sidebar of the chat screen: search, new, the conversations (pinned first, then latest). */
+/**
+ * The sidebar of the chat screen: search, new, the conversations (pinned first, then latest, under
+ * a heading per day or month).
+ */
 export function ConversationList() {
   const t = useT();
   const conversations = useChatStore((s) => s.conversations);
   const activeId = useChatStore((s) => s.activeId);
   const query = useChatStore((s) => s.searchQuery);
+  const now = useToday();
   const [selecting, setSelecting] = useState(false);
   const [selected, setSelected] = useState<ReadonlySet<string>>(new Set());
   const selectButton = useRef<HTMLButtonElement>(null);
@@ -137,7 +142,7 @@ export function ConversationList() {
           endReached={() => void loadMoreConversations()}
           itemContent={(index, conversation) => (
             <>
-              <SectionHeading section={sectionHeading(conversations, index)} />
+              <SectionHeading section={sectionHeading(conversations, index, now)} />
               <ConversationItem
                 conversation={conversation}
                 active={conversation.id === activeId}
@@ -158,15 +163,39 @@ export function ConversationList() {
  */
 const OVERSCAN = { top: 300, bottom: 300 };
 
-/** "Pinned" over the pinned conversations, "Recent" over the others once there are pins. */
-function SectionHeading({ section }: { section: 'pinned' | 'recent' | undefined }) {
+/** A section's heading: "Pinned", "Today", "Yesterday", … then the month ("March 2026"). */
+function SectionHeading({ section }: { section: ListSection | undefined }) {
   const t = useT();
   if (!section) return null;
   return (
     <h2 className="chat-list-heading">
-      {t(section === 'pinned' ? 'chat.list.pinned' : 'chat.list.recent')}
+      {typeof section === 'object'
+        ? formatDate(new Date(section.year, section.month - 1, 1), MONTH)
+        : t(SECTION_NAMES[section])}
     </h2>
   );
+}
+
+/** A month's heading: "March 2026", "März 2026", "2026年3月". */
+const MONTH: Intl.DateTimeFormatOptions = { month: 'long', year: 'numeric' };
+
+const SECTION_NAMES = {
+  pinned: 'chat.list.pinned',
+  today: 'chat.list.today',
+  yesterday: 'chat.list.yesterday',
+  week: 'chat.list.week',
+  month: 'chat.list.month',
+} as const satisfies Record<string, MessageKey>;
+
+/** Now, as the list's sections see it: read again at each local midnight. */
+function useToday(): Date {
+  const [now, setNow] = useState(() => new Date());
+  useEffect(() => {
+    const next = new Date(now.getFullYear(), now.getMonth(), now.getDate() + 1);
+    const timer = setTimeout(() => setNow(new Date()), next.getTime() - now.getTime() + 1000);
+    return () => clearTimeout(timer);
+  }, [now]);
+  return now;
 }
 
 /** The list element Virtuoso renders the rows in: a `ul`, named when `label` is given. */
