@@ -175,7 +175,7 @@ describe('chat history', () => {
       await page.search.fill('quokka');
       const results = page.searchResults();
       await results.waitFor({ timeout: 8000 });
-      await results.getByRole('button').first().click();
+      await results.getByRole('option').first().click();
       await target.waitFor({ timeout: 8000 });
       await expect.poll(() => target.getAttribute('data-highlighted')).toBe('true');
       await expect.poll(() => page.isInView(target)).toBe(true);
@@ -306,7 +306,7 @@ describe('chat history', () => {
     expect(snippet).toContain('which nobody expected, they said');
     expect(snippet).not.toMatch(/[#*`[\]]|https:/);
 
-    await results.getByRole('button').first().click();
+    await results.getByRole('option').first().click();
     const target = page.messageById(targetId);
     await target.waitFor({ timeout: 8000 });
     await expect.poll(() => target.getAttribute('data-highlighted')).toBe('true');

@@ -47,6 +47,37 @@ export function ConversationList() {
   const selectButton = useRef<HTMLButtonElement>(null);
   // Only conversations still in the list count (one may have been deleted meanwhile).
   const chosen = conversations.filter((c) => selected.has(c.id)).map((c) => c.id);
+  const searching = query.trim() !== '';
+  const hits = useChatStore((s) => s.searchHits);
+  const [active, setActive] = useState(0);
+  const activeHit = searching ? hits[Math.min(active, hits.length - 1)] : undefined;
+  const returnTo = useRef<HTMLElement | null>(null);
+
+  /** The search as a palette: arrows choose a hit, Enter opens it, Esc closes and goes back. */
+  function onSearchKey(event: KeyboardEvent<HTMLInputElement>) {
+    if (event.key === 'ArrowDown' || event.key === 'ArrowUp') {
+      if (hits.length === 0) return;
+      event.preventDefault();
+      const step = event.key === 'ArrowDown' ? 1 : -1;
+      const next = (Math.min(active, hits.length - 1) + step + hits.length) % hits.length;
+      setActive(next);
+      document.getElementById(hitId(hits[next]!.messageId))?.scrollIntoView({ block: 'nearest' });
+    } else if (event.key === 'Enter') {
+      if (!activeHit) return;
+      event.preventDefault();
+      void jumpToHit(activeHit, termsOf(activeHit));
+    } else if (event.key === 'Escape') {
+      // Esc closes the search; it must not also stop a reply streaming in the chat.
+      event.preventDefault();
+      event.stopPropagation();
+      setActive(0);
+      void searchMessages('');
+      const back = returnTo.current;
+      returnTo.current = null;
+      if (back?.isConnected) back.focus();
+      else document.querySelector<HTMLElement>('.chat-composer textarea')?.focus();
+    }
+  }
 
   function leaveSelection() {
     setSelecting(false);
@@ -101,13 +132,27 @@ export function ConversationList() {
       <input
         className="input chat-search"
         type="search"
+        role="combobox"
+        aria-expanded={searching}
+        aria-controls={searching ? HITS_ID : undefined}
+        aria-autocomplete="list"
+        aria-activedescendant={activeHit === undefined ? undefined : hitId(activeHit.messageId)}
         placeholder={t('chat.search')}
         aria-label={t('chat.search')}
         value={query}
-        onChange={(event) => void searchMessages(event.target.value)}
+        onFocus={(event) => {
+          // Where Esc sends focus back: what had it before (Ctrl+K from the message box).
+          const from = event.relatedTarget;
+          if (from instanceof HTMLElement && !from.closest('.chat-hits')) returnTo.current = from;
+        }}
+        onChange={(event) => {
+          setActive(0);
+          void searchMessages(event.target.value);
+        }}
+        onKeyDown={onSearchKey}
       />
-      {query.trim() !== '' ? (
-        <SearchResults />
+      {searching ? (
+        <SearchResults active={activeHit?.messageId} />
       ) : selecting ? (
         <Virtuoso
           className="chat-conversations-scroller"
@@ -488,7 +533,11 @@ function focusRow(id: string) {
   );
 }
 
-function SearchResults() {
+const HITS_ID = 'chat-search-hits';
+const hitId = (messageId: string) => `chat-hit-${messageId}`;
+
+/** The hits, a list the field drives (arrows, Enter); a click opens one too. */
+function SearchResults({ active }: { active: string | undefined }) {
   const t = useT();
   const { hits, status } = useChatStore(
     useShallow((s) => ({ hits: s.searchHits, status: s.searchStatus })),
@@ -499,23 +548,22 @@ function SearchResults() {
   if (status === 'ready' && hits.length === 0)
     return <p className="muted">{t('chat.search.none')}</p>;
   return (
-    <ul className="chat-hits" aria-label={t('chat.search.results')}>
+    <ul id={HITS_ID} role="listbox" className="chat-hits" aria-label={t('chat.search.results')}>
       {hits.map((hit) => (
-        <li key={hit.messageId}>
-          <button
-            type="button"
-            className="chat-hit"
-            onClick={() => void jumpToHit(hit, termsOf(hit))}
-          >
-            <span className="chat-hit-title">
-              {shownTitle({ title: hit.conversationTitle }, t)}
-            </span>
-            <span className="chat-hit-snippet">
-              {hit.snippet.map((part, i) =>
-                part.hit ? <mark key={i}>{part.text}</mark> : <span key={i}>{part.text}</span>,
-              )}
-            </span>
-          </button>
+        <li
+          key={hit.messageId}
+          id={hitId(hit.messageId)}
+          role="option"
+          aria-selected={hit.messageId === active}
+          className="chat-hit"
+          onClick={() => void jumpToHit(hit, termsOf(hit))}
+        >
+          <span className="chat-hit-title">{shownTitle({ title: hit.conversationTitle }, t)}</span>
+          <span className="chat-hit-snippet">
+            {hit.snippet.map((part, i) =>
+              part.hit ? <mark key={i}>{part.text}</mark> : <span key={i}>{part.text}</span>,
+            )}
+          </span>
         </li>
       ))}
     </ul>
