@@ -347,7 +347,7 @@ function ConversationItem({
   const t = useT();
   const shown = shownTitle(conversation, t);
   const [renaming, setRenaming] = useState(false);
-  const [title, setTitle] = useState(conversation.title);
+  const [title, setTitle] = useState(shown);
   // A key for the words the page writes; main's own message as it gave it.
   const [error, setError] = useState<{ key: MessageKey } | { message: string }>();
   const menu = useMenu();
@@ -372,6 +372,13 @@ function ConversationItem({
       setError({ key: 'chat.rename.empty' });
       return;
     }
+    // The title as shown, untouched (main's default or a branch's, in the person's language):
+    // nothing to save, and the stored one keeps following the language.
+    if (title.trim() === shown) {
+      setError(undefined);
+      endRename();
+      return;
+    }
     try {
       await renameConversation(conversation.id, title.trim());
       setError(undefined);
@@ -386,7 +393,8 @@ function ConversationItem({
     {
       label: t('chat.menu.rename'),
       onSelect: () => {
-        setTitle(conversation.title);
+        // The title as the person reads it: "Neue Unterhaltung", not the stored English.
+        setTitle(shown);
         setRenaming(true);
       },
     },
