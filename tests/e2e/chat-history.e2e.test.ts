@@ -175,7 +175,7 @@ describe('chat history', () => {
       await page.search.fill('quokka');
       const results = page.searchResults();
       await results.waitFor({ timeout: 8000 });
-      await results.getByRole('button').first().click();
+      await results.getByRole('option').first().click();
       await target.waitFor({ timeout: 8000 });
       await expect.poll(() => target.getAttribute('data-highlighted')).toBe('true');
       await expect.poll(() => page.isInView(target)).toBe(true);
@@ -306,7 +306,7 @@ describe('chat history', () => {
     expect(snippet).toContain('which nobody expected, they said');
     expect(snippet).not.toMatch(/[#*`[\]]|https:/);
 
-    await results.getByRole('button').first().click();
+    await results.getByRole('option').first().click();
     const target = page.messageById(targetId);
     await target.waitFor({ timeout: 8000 });
     await expect.poll(() => target.getAttribute('data-highlighted')).toBe('true');
@@ -411,7 +411,8 @@ describe('chat history', () => {
     await expect
       .poll(() => titles.allTextContents())
       .toEqual(['Gamma ideas', 'Beta plans', 'Alpha notes']);
-    await expect(headings.count()).resolves.toBe(0);
+    // All three from March 2026: one heading, the month's.
+    await expect(headings.allTextContents()).resolves.toEqual(['March 2026']);
 
     // Shift+F10 on a focused row opens its menu on the first item; arrows move; Esc closes it
     // and focus is back on the row.
@@ -441,7 +442,7 @@ describe('chat history', () => {
     await keys.press('ArrowDown');
     await keys.press('Enter');
     await menu.waitFor({ state: 'detached' });
-    await expect.poll(() => headings.allTextContents()).toEqual(['Pinned', 'Recent']);
+    await expect.poll(() => headings.allTextContents()).toEqual(['Pinned', 'March 2026']);
     await expect
       .poll(() => titles.allTextContents())
       .toEqual(['Beta plans', 'Gamma ideas', 'Alpha notes']);
@@ -456,7 +457,7 @@ describe('chat history', () => {
       .toEqual(['Beta plans', 'Gamma ideas', 'Alpha notes']);
     await expect(again.sidebar.getByRole('heading').allTextContents()).resolves.toEqual([
       'Pinned',
-      'Recent',
+      'March 2026',
     ]);
     await expect(
       again.sidebar.locator('.chat-conversation-row').first().getByRole('heading').textContent(),

@@ -50,7 +50,7 @@ describe('updates', () => {
       type: 'progress',
       progress: { percent: 45.2, transferred: 47_400_000, total: 104_857_600, bytesPerSecond: 2e6 },
     });
-    await updates.getByText('45% (45.2 of 100 MB)').waitFor();
+    await updates.getByText('45% (47.4 MB of 104.9 MB)').waitFor();
     await expect(updates.getByRole('progressbar').getAttribute('value')).resolves.toBe('45.2');
 
     updater.emit({ type: 'downloaded', release });

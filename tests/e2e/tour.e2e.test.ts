@@ -442,7 +442,7 @@ describe.each(LEGS)('the tour in the $theme theme, in $language', (leg) => {
           /^Ṽéŕšîöñ/,
         );
 
-      // A second conversation, and the first pinned: the list has its "Pinned" and "Recent".
+      // A second conversation, and the first pinned: the list has its "Pinned" and "Today".
       await page().locator('.chat-sidebar-actions .button-primary').click();
       await message.fill(SECOND_CHAT);
       await message.press('Enter');
@@ -460,7 +460,7 @@ describe.each(LEGS)('the tour in the $theme theme, in $language', (leg) => {
       await chat.lastReply().locator('.chat-versions').waitFor();
       await expect(page().locator('.chat-list-heading').allTextContents()).resolves.toEqual([
         say('Pinned'),
-        say('Recent'),
+        say('Today'),
       ]);
       const chatOwn = await chatNames();
       await check('chat with a reply and its versions', {

@@ -98,7 +98,7 @@ export class ChatPage {
 
   /** The list of search hits in the sidebar. */
   searchResults(): Locator {
-    return this.sidebar.getByRole('list', { name: 'Search results' });
+    return this.sidebar.getByRole('listbox', { name: 'Search results' });
   }
 
   /**

@@ -10,6 +10,7 @@ import {
   placeConversation,
   refreshFirstPage,
   sectionHeading,
+  sectionOf,
 } from '../../../renderer/src/features/chat/conversation-pages';
 
 function conversation(id: string, updatedAt: string, pinned = false): ConversationSummary {
@@ -99,36 +100,80 @@ describe('conversation pages', () => {
 });
 
 describe('the list’s sections', () => {
+  // Local times (the sections follow this machine's days), now: 31 January 2026, 10:00.
+  const now = new Date(2026, 0, 31, 10);
+  const at = (month: number, date: number, hour = 12) =>
+    new Date(2026, month - 1, date, hour).toISOString();
   const headings = (list: ConversationSummary[]) =>
-    list.map((_, index) => sectionHeading(list, index) ?? null);
+    list.map((_, index) => sectionHeading(list, index, now) ?? null);
 
-  it('heads the pinned rows as pinned and the others as recent, only once there are pins', () => {
-    const none = [conversation('a', day(3)), conversation('b', day(2))];
-    expect(headings(none)).toEqual([null, null]);
-    const some = [
-      conversation('p1', day(1), true),
-      conversation('p2', day(1), true),
-      conversation('a', day(3)),
-      conversation('b', day(2)),
+  it('puts each conversation under today, yesterday, the last 7 or 30 days, or its month', () => {
+    const cases: [string, ReturnType<typeof sectionOf>][] = [
+      [at(1, 31, 0), 'today'],
+      [at(1, 31, 23), 'today'],
+      // A clock set back: activity "in the future" is today's.
+      [at(2, 3), 'today'],
+      [at(1, 30, 23), 'yesterday'],
+      [at(1, 30, 0), 'yesterday'],
+      [at(1, 29), 'week'],
+      [at(1, 24, 0), 'week'],
+      [at(1, 23, 23), 'month'],
+      [at(1, 1, 0), 'month'],
+      [new Date(2025, 11, 31, 23).toISOString(), { year: 2025, month: 12 }],
+      [new Date(2025, 2, 1).toISOString(), { year: 2025, month: 3 }],
     ];
-    expect(headings(some)).toEqual(['pinned', null, 'recent', null]);
-    const all = [conversation('p1', day(1), true), conversation('p2', day(1), true)];
-    expect(headings(all)).toEqual(['pinned', null]);
-    expect(sectionHeading(some, 9)).toBeUndefined();
+    for (const [updatedAt, section] of cases)
+      expect(sectionOf(conversation('x', updatedAt), now), updatedAt).toEqual(section);
+    expect(sectionOf(conversation('x', at(1, 31), true), now)).toBe('pinned');
+  });
+
+  it('heads each run of rows once: pinned first, then by day, then by month', () => {
+    const list = [
+      conversation('p1', at(1, 2), true),
+      conversation('p2', new Date(2024, 5, 1).toISOString(), true),
+      conversation('a', at(1, 31, 9)),
+      conversation('b', at(1, 31, 8)),
+      conversation('c', at(1, 30)),
+      conversation('d', at(1, 26)),
+      conversation('e', at(1, 20)),
+      conversation('f', at(1, 2)),
+      conversation('g', new Date(2025, 11, 20).toISOString()),
+      conversation('h', new Date(2025, 11, 2).toISOString()),
+      conversation('i', new Date(2025, 10, 2).toISOString()),
+    ];
+    expect(headings(list)).toEqual([
+      'pinned',
+      null,
+      'today',
+      null,
+      'yesterday',
+      'week',
+      'month',
+      null,
+      { year: 2025, month: 12 },
+      null,
+      { year: 2025, month: 11 },
+    ]);
+    expect(sectionHeading(list, 99, now)).toBeUndefined();
   });
 
   it('keeps one heading each as a pin moves a row and pages come in', () => {
-    let list = [conversation('a', day(5)), conversation('b', day(4)), conversation('c', day(3))];
-    // "c" pinned: it moves to the top, under "Pinned", and "Recent" heads the rest.
+    let list = [
+      conversation('a', at(1, 31, 5)),
+      conversation('b', at(1, 31, 4)),
+      conversation('c', at(1, 31, 3)),
+    ];
+    expect(headings(list)).toEqual(['today', null, null]);
+    // "c" pinned: it moves to the top, under "Pinned", and "Today" heads the rest.
     list = placeConversation(list, { ...list[2]!, pinned: true });
     expect(ids(list)).toEqual(['c', 'a', 'b']);
-    expect(headings(list)).toEqual(['pinned', 'recent', null]);
-    // A later page, older conversations: no heading added.
-    list = appendPage(list, [conversation('d', day(2)), conversation('e', day(1))]);
-    expect(headings(list)).toEqual(['pinned', 'recent', null, null, null]);
-    // Unpinned again: back among the others by its activity, and no heading at all.
+    expect(headings(list)).toEqual(['pinned', 'today', null]);
+    // A later page, older conversations: their sections follow.
+    list = appendPage(list, [conversation('d', at(1, 30)), conversation('e', at(1, 29))]);
+    expect(headings(list)).toEqual(['pinned', 'today', null, 'yesterday', 'week']);
+    // Unpinned again: back among the others by its activity, under "Today".
     list = placeConversation(list, { ...list[0]!, pinned: false });
     expect(ids(list)).toEqual(['a', 'b', 'c', 'd', 'e']);
-    expect(headings(list)).toEqual([null, null, null, null, null]);
+    expect(headings(list)).toEqual(['today', null, null, 'yesterday', 'week']);
   });
 });

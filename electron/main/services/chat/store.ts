@@ -97,6 +97,8 @@ const M_COLUMNS = MESSAGE_COLUMNS.split(',')
 
 /** Messages loaded before a search hit opened in an older part, so that it can be centred. */
 const HIT_CONTEXT = 5;
+/** Matches read per hit asked for: versions of one message count once (see `search`). */
+const VERSIONS_READ = 4;
 
 /** Marks the start and end of a search hit inside a snippet; stripped from text before. */
 const HIT_START = '\u0002';
@@ -982,8 +984,15 @@ export class ChatStore {
    * Messages holding every word typed (the last one as a prefix), newest first. Newest first
    * rather than by relevance: FTS5 then reads the index backwards and stops at `limit`, where
    * ranking would score every match of a common word.
+   *
+   * One hit per message, not one per version of it: versions (a regenerated reply, an edited
+   * message) share their parent, and only the newest matching one is kept. Matches are read a few
+   * times over `limit` so that versions left out still leave `limit` hits.
    */
   search(input: string, limit = 50): SearchHit[] {
+    /** Where a message stands in its conversation's tree: its versions share it. */
+    const placeOf = (row: { conversation_id: string; parent_id: string | null; role: string }) =>
+      `${row.conversation_id}/${row.parent_id ?? ''}/${row.role}`;
     const query = ftsQuery(input);
     if (query === undefined) return [];
     const rows = this.db.all<{
@@ -994,21 +1003,23 @@ export class ChatStore {
       seq: number;
       role: 'user' | 'assistant';
       created_at: string;
+      parent_id: string | null;
       snippet: string;
     }>(
-      `SELECT m.rowid, m.id, m.conversation_id, c.title, m.seq, m.role, m.created_at,
+      `SELECT m.rowid, m.id, m.conversation_id, c.title, m.seq, m.role, m.created_at, m.parent_id,
           snippet(chat_messages_fts, 0, '${HIT_START}', '${HIT_END}', '…', 16) AS snippet
         FROM chat_messages_fts
         JOIN chat_messages m ON m.rowid = chat_messages_fts.rowid
         JOIN chat_conversations c ON c.id = m.conversation_id
         WHERE chat_messages_fts MATCH ? AND c.deleted_at IS NULL
         ORDER BY chat_messages_fts.rowid DESC LIMIT ?`,
-      [query, limit],
+      [query, limit * VERSIONS_READ],
     );
     // The text of files sent with messages (migration 4) is searched too: a hit in a file is a
     // hit on its message, its snippet led by the file's name.
     const files = this.db.all<(typeof rows)[number] & { name: string }>(
-      `SELECT m.rowid, m.id, m.conversation_id, c.title, m.seq, m.role, m.created_at, a.name,
+      `SELECT m.rowid, m.id, m.conversation_id, c.title, m.seq, m.role, m.created_at, m.parent_id,
+          a.name,
           snippet(chat_attachments_fts, 0, '${HIT_START}', '${HIT_END}', '…', 16) AS snippet
         FROM chat_attachments_fts
         JOIN chat_attachments a ON a.rowid = chat_attachments_fts.rowid
@@ -1016,7 +1027,7 @@ export class ChatStore {
         JOIN chat_conversations c ON c.id = m.conversation_id
         WHERE chat_attachments_fts MATCH ? AND c.deleted_at IS NULL
         ORDER BY m.rowid DESC LIMIT ?`,
-      [query, limit],
+      [query, limit * VERSIONS_READ],
     );
     /** A hit on a message; one in a file has its snippet led by the file's name. */
     const toHit = (row: (typeof rows)[number], file?: string) => ({
@@ -1034,16 +1045,18 @@ export class ChatStore {
         ],
       } satisfies SearchHit,
     });
-    const hits = rows.map((row) => toHit(row));
-    if (files.length === 0) return hits.map((h) => h.hit);
+    const hits = rows.map((row) => ({ ...toHit(row), place: placeOf(row) }));
     const seen = new Set(hits.map((h) => h.hit.messageId));
     for (const row of files) {
       if (seen.has(row.id)) continue;
       seen.add(row.id);
-      hits.push(toHit(row, row.name));
+      hits.push({ ...toHit(row, row.name), place: placeOf(row) });
     }
+    // Newest first, then the first hit of each place in the tree: the newest version's.
+    const places = new Set<string>();
     return hits
       .sort((a, b) => b.rowid - a.rowid)
+      .filter((h) => !places.has(h.place) && places.add(h.place))
       .slice(0, limit)
       .map((h) => h.hit);
   }

@@ -12,6 +12,7 @@ import { useShallow } from 'zustand/react/shallow';
 import { Icon } from '../../components/icon';
 import { Menu, MenuButton, useMenu, type MenuItem } from '../../components/menu';
 import { opensContextMenu } from '../../components/menu-keys';
+import { formatDate } from '../../i18n/format';
 import { useT, type MessageKey } from '../../i18n/i18n';
 import {
   deleteConversation,
@@ -28,20 +29,55 @@ import {
 } from './chat-actions';
 import { useChatStore } from './chat-store';
 import type { ConversationSummary, SearchHit } from './chat-types';
-import { sectionHeading } from './conversation-pages';
+import { sectionHeading, type ListSection } from './conversation-pages';
 import { shownTitle } from './conversation-title';
 
-/** The sidebar of the chat screen: search, new, the conversations (pinned first, then latest). */
+/**
+ * The sidebar of the chat screen: search, new, the conversations (pinned first, then latest, under
+ * a heading per day or month).
+ */
 export function ConversationList() {
   const t = useT();
   const conversations = useChatStore((s) => s.conversations);
   const activeId = useChatStore((s) => s.activeId);
   const query = useChatStore((s) => s.searchQuery);
+  const now = useToday();
   const [selecting, setSelecting] = useState(false);
   const [selected, setSelected] = useState<ReadonlySet<string>>(new Set());
   const selectButton = useRef<HTMLButtonElement>(null);
   // Only conversations still in the list count (one may have been deleted meanwhile).
   const chosen = conversations.filter((c) => selected.has(c.id)).map((c) => c.id);
+  const searching = query.trim() !== '';
+  const hits = useChatStore((s) => s.searchHits);
+  const [active, setActive] = useState(0);
+  const activeHit = searching ? hits[Math.min(active, hits.length - 1)] : undefined;
+  const returnTo = useRef<HTMLElement | null>(null);
+
+  /** The search as a palette: arrows choose a hit, Enter opens it, Esc closes and goes back. */
+  function onSearchKey(event: KeyboardEvent<HTMLInputElement>) {
+    if (event.key === 'ArrowDown' || event.key === 'ArrowUp') {
+      if (hits.length === 0) return;
+      event.preventDefault();
+      const step = event.key === 'ArrowDown' ? 1 : -1;
+      const next = (Math.min(active, hits.length - 1) + step + hits.length) % hits.length;
+      setActive(next);
+      document.getElementById(hitId(hits[next]!.messageId))?.scrollIntoView({ block: 'nearest' });
+    } else if (event.key === 'Enter') {
+      if (!activeHit) return;
+      event.preventDefault();
+      void jumpToHit(activeHit, termsOf(activeHit));
+    } else if (event.key === 'Escape') {
+      // Esc closes the search; it must not also stop a reply streaming in the chat.
+      event.preventDefault();
+      event.stopPropagation();
+      setActive(0);
+      void searchMessages('');
+      const back = returnTo.current;
+      returnTo.current = null;
+      if (back?.isConnected) back.focus();
+      else document.querySelector<HTMLElement>('.chat-composer textarea')?.focus();
+    }
+  }
 
   function leaveSelection() {
     setSelecting(false);
@@ -96,13 +132,27 @@ export function ConversationList() {
       <input
         className="input chat-search"
         type="search"
+        role="combobox"
+        aria-expanded={searching}
+        aria-controls={searching ? HITS_ID : undefined}
+        aria-autocomplete="list"
+        aria-activedescendant={activeHit === undefined ? undefined : hitId(activeHit.messageId)}
         placeholder={t('chat.search')}
         aria-label={t('chat.search')}
         value={query}
-        onChange={(event) => void searchMessages(event.target.value)}
+        onFocus={(event) => {
+          // Where Esc sends focus back: what had it before (Ctrl+K from the message box).
+          const from = event.relatedTarget;
+          if (from instanceof HTMLElement && !from.closest('.chat-hits')) returnTo.current = from;
+        }}
+        onChange={(event) => {
+          setActive(0);
+          void searchMessages(event.target.value);
+        }}
+        onKeyDown={onSearchKey}
       />
-      {query.trim() !== '' ? (
-        <SearchResults />
+      {searching ? (
+        <SearchResults active={activeHit?.messageId} />
       ) : selecting ? (
         <Virtuoso
           className="chat-conversations-scroller"
@@ -137,7 +187,7 @@ export function ConversationList() {
           endReached={() => void loadMoreConversations()}
           itemContent={(index, conversation) => (
             <>
-              <SectionHeading section={sectionHeading(conversations, index)} />
+              <SectionHeading section={sectionHeading(conversations, index, now)} />
               <ConversationItem
                 conversation={conversation}
                 active={conversation.id === activeId}
@@ -158,15 +208,39 @@ export function ConversationList() {
  */
 const OVERSCAN = { top: 300, bottom: 300 };
 
-/** "Pinned" over the pinned conversations, "Recent" over the others once there are pins. */
-function SectionHeading({ section }: { section: 'pinned' | 'recent' | undefined }) {
+/** A section's heading: "Pinned", "Today", "Yesterday", … then the month ("March 2026"). */
+function SectionHeading({ section }: { section: ListSection | undefined }) {
   const t = useT();
   if (!section) return null;
   return (
     <h2 className="chat-list-heading">
-      {t(section === 'pinned' ? 'chat.list.pinned' : 'chat.list.recent')}
+      {typeof section === 'object'
+        ? formatDate(new Date(section.year, section.month - 1, 1), MONTH)
+        : t(SECTION_NAMES[section])}
     </h2>
   );
+}
+
+/** A month's heading: "March 2026", "März 2026", "2026年3月". */
+const MONTH: Intl.DateTimeFormatOptions = { month: 'long', year: 'numeric' };
+
+const SECTION_NAMES = {
+  pinned: 'chat.list.pinned',
+  today: 'chat.list.today',
+  yesterday: 'chat.list.yesterday',
+  week: 'chat.list.week',
+  month: 'chat.list.month',
+} as const satisfies Record<string, MessageKey>;
+
+/** Now, as the list's sections see it: read again at each local midnight. */
+function useToday(): Date {
+  const [now, setNow] = useState(() => new Date());
+  useEffect(() => {
+    const next = new Date(now.getFullYear(), now.getMonth(), now.getDate() + 1);
+    const timer = setTimeout(() => setNow(new Date()), next.getTime() - now.getTime() + 1000);
+    return () => clearTimeout(timer);
+  }, [now]);
+  return now;
 }
 
 /** The list element Virtuoso renders the rows in: a `ul`, named when `label` is given. */
@@ -273,7 +347,7 @@ function ConversationItem({
   const t = useT();
   const shown = shownTitle(conversation, t);
   const [renaming, setRenaming] = useState(false);
-  const [title, setTitle] = useState(conversation.title);
+  const [title, setTitle] = useState(shown);
   // A key for the words the page writes; main's own message as it gave it.
   const [error, setError] = useState<{ key: MessageKey } | { message: string }>();
   const menu = useMenu();
@@ -298,6 +372,13 @@ function ConversationItem({
       setError({ key: 'chat.rename.empty' });
       return;
     }
+    // The title as shown, untouched (main's default or a branch's, in the person's language):
+    // nothing to save, and the stored one keeps following the language.
+    if (title.trim() === shown) {
+      setError(undefined);
+      endRename();
+      return;
+    }
     try {
       await renameConversation(conversation.id, title.trim());
       setError(undefined);
@@ -312,7 +393,8 @@ function ConversationItem({
     {
       label: t('chat.menu.rename'),
       onSelect: () => {
-        setTitle(conversation.title);
+        // The title as the person reads it: "Neue Unterhaltung", not the stored English.
+        setTitle(shown);
         setRenaming(true);
       },
     },
@@ -459,7 +541,11 @@ function focusRow(id: string) {
   );
 }
 
-function SearchResults() {
+const HITS_ID = 'chat-search-hits';
+const hitId = (messageId: string) => `chat-hit-${messageId}`;
+
+/** The hits, a list the field drives (arrows, Enter); a click opens one too. */
+function SearchResults({ active }: { active: string | undefined }) {
   const t = useT();
   const { hits, status } = useChatStore(
     useShallow((s) => ({ hits: s.searchHits, status: s.searchStatus })),
@@ -470,23 +556,22 @@ function SearchResults() {
   if (status === 'ready' && hits.length === 0)
     return <p className="muted">{t('chat.search.none')}</p>;
   return (
-    <ul className="chat-hits" aria-label={t('chat.search.results')}>
+    <ul id={HITS_ID} role="listbox" className="chat-hits" aria-label={t('chat.search.results')}>
       {hits.map((hit) => (
-        <li key={hit.messageId}>
-          <button
-            type="button"
-            className="chat-hit"
-            onClick={() => void jumpToHit(hit, termsOf(hit))}
-          >
-            <span className="chat-hit-title">
-              {shownTitle({ title: hit.conversationTitle }, t)}
-            </span>
-            <span className="chat-hit-snippet">
-              {hit.snippet.map((part, i) =>
-                part.hit ? <mark key={i}>{part.text}</mark> : <span key={i}>{part.text}</span>,
-              )}
-            </span>
-          </button>
+        <li
+          key={hit.messageId}
+          id={hitId(hit.messageId)}
+          role="option"
+          aria-selected={hit.messageId === active}
+          className="chat-hit"
+          onClick={() => void jumpToHit(hit, termsOf(hit))}
+        >
+          <span className="chat-hit-title">{shownTitle({ title: hit.conversationTitle }, t)}</span>
+          <span className="chat-hit-snippet">
+            {hit.snippet.map((part, i) =>
+              part.hit ? <mark key={i}>{part.text}</mark> : <span key={i}>{part.text}</span>,
+            )}
+          </span>
         </li>
       ))}
     </ul>

@@ -80,16 +80,57 @@ export function refreshFirstPage<T extends ConversationCursor>(
 }
 
 /**
- * The section a row starts: "Pinned" over the pinned conversations, "Recent" over the others,
- * once there are pinned ones (main's order puts them first, on every page). The list names them
- * in the person's language.
+ * The section a conversation is listed under: "Pinned", then by its last activity in this
+ * machine's time zone, as `now` sees it: today, yesterday, the 7 days before, the 30 days before,
+ * then its month (`2026-03`). Main's order (pinned, then newest first) keeps each section in one
+ * run of rows.
+ */
+export type ListSection =
+  'pinned' | 'today' | 'yesterday' | 'week' | 'month' | { year: number; month: number };
+
+const DAY_MS = 86_400_000;
+
+/** Days from the start of `at`'s local day to the start of `now`'s (0: the same day). */
+function daysBefore(at: Date, now: Date): number {
+  const start = (d: Date) => new Date(d.getFullYear(), d.getMonth(), d.getDate()).getTime();
+  // Rounded: a day with a clock change is 23 or 25 hours long.
+  return Math.round((start(now) - start(at)) / DAY_MS);
+}
+
+export function sectionOf(
+  conversation: { pinned: boolean; updatedAt: string },
+  now: Date,
+): ListSection {
+  if (conversation.pinned) return 'pinned';
+  const at = new Date(conversation.updatedAt);
+  if (Number.isNaN(at.getTime())) return 'month';
+  const days = daysBefore(at, now);
+  // A clock set back leaves activity "in the future": it counts as today.
+  if (days <= 0) return 'today';
+  if (days === 1) return 'yesterday';
+  if (days <= 7) return 'week';
+  if (days <= 30) return 'month';
+  return { year: at.getFullYear(), month: at.getMonth() + 1 };
+}
+
+function sameSection(a: ListSection, b: ListSection): boolean {
+  if (typeof a === 'string' || typeof b === 'string') return a === b;
+  return a.year === b.year && a.month === b.month;
+}
+
+/**
+ * The section a row starts, when it starts one (the first row, or one whose section differs from
+ * the row above's). The list names it in the person's language.
  */
 export function sectionHeading(
-  list: readonly { pinned: boolean }[],
+  list: readonly { pinned: boolean; updatedAt: string }[],
   index: number,
-): 'pinned' | 'recent' | undefined {
+  now: Date,
+): ListSection | undefined {
   const row = list[index];
   if (!row) return undefined;
-  if (index === 0) return row.pinned ? 'pinned' : undefined;
-  return !row.pinned && list[index - 1]?.pinned ? 'recent' : undefined;
+  const section = sectionOf(row, now);
+  const above = list[index - 1];
+  if (above && sameSection(sectionOf(above, now), section)) return undefined;
+  return section;
 }

@@ -24,6 +24,7 @@ import { ReplyBody } from './streaming-reply';
 import { useStreamStore } from './stream-store';
 import { VersionSwitcher } from './version-switcher';
 import { ReplyCost } from './reply-cost';
+import { highlightTerms } from './search-highlight';
 
 /**
  * The conversation as a virtualized list: only the rows in view are mounted. It opens with the
@@ -164,6 +165,7 @@ export function MessageList({ conversationId }: { conversationId: string }) {
             isLastReply={message.id === lastReplyId}
             isLast={message.id === lastId}
             highlighted={focus?.messageId === message.id}
+            terms={focus?.messageId === message.id ? focus.terms : undefined}
           />
         )}
       />
@@ -305,6 +307,7 @@ const MessageRow = memo(function MessageRow({
   isLastReply,
   isLast,
   highlighted,
+  terms,
 }: {
   message: ChatMessage;
   conversationId: string;
@@ -312,9 +315,17 @@ const MessageRow = memo(function MessageRow({
   /** The path's end: a stopped reply here can be continued. */
   isLast: boolean;
   highlighted: boolean;
+  /** The words a search found in this message, marked in its text. */
+  terms?: readonly string[] | undefined;
 }) {
   const t = useT();
   const streaming = useChatStore((s) => s.streaming[message.id] === true);
+  const row = useRef<HTMLElement>(null);
+  const termsKey = terms?.join('\u0000');
+  useEffect(() => {
+    if (!row.current || !termsKey) return;
+    return highlightTerms(row.current, termsKey.split('\u0000'));
+  }, [termsKey]);
   const [editing, setEditing] = useState(false);
   const [draft, setDraft] = useState(message.content);
   const copy = () => copyMessage(useStreamStore.getState().texts[message.id] ?? message.content);
@@ -326,6 +337,7 @@ const MessageRow = memo(function MessageRow({
   const stopped = message.role === 'assistant' && message.status === 'interrupted' && !streaming;
   return (
     <article
+      ref={row}
       className="chat-message"
       data-role={message.role}
       data-status={streaming ? 'streaming' : message.status}

@@ -2,17 +2,12 @@ import { useEffect, useState } from 'react';
 import { CheckboxField } from '../../components/checkbox-field';
 import { Notice } from '../../components/notice';
 import { Spinner } from '../../components/spinner';
-import { formatDate, formatNumber } from '../../i18n/format';
+import { formatDate, formatFileSize, formatNumber } from '../../i18n/format';
 import { useT } from '../../i18n/i18n';
 import { failureOf, useMainMessageText, type FailureInfo } from '../../lib/errors';
 import type { Settings, UpdateStatus } from '../../lib/relay-bridge';
 import { checkForUpdates, configureUpdates, installUpdate, watchUpdates } from './updates-actions';
 import { useUpdatesStore } from './updates-store';
-
-/** Mebibytes, as the download's progress has always been given (the unit is in the message). */
-function megabytes(bytes: number): string {
-  return formatNumber(bytes / 1_048_576, { maximumFractionDigits: 1 });
-}
 
 function time(iso: string): string {
   return formatDate(iso, { dateStyle: 'medium', timeStyle: 'short' });
@@ -54,8 +49,8 @@ function StatusLine({ status }: { status: UpdateStatus }) {
               ? t('updates.downloadingProgress', {
                   version: status.release.version,
                   percent: formatNumber(Math.floor(progress.percent) / 100, { style: 'percent' }),
-                  done: megabytes(progress.transferred),
-                  total: megabytes(progress.total),
+                  done: formatFileSize(progress.transferred),
+                  total: formatFileSize(progress.total),
                 })
               : t('updates.downloading', { version: status.release.version })}
           </p>
