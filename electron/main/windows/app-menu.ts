@@ -122,8 +122,13 @@ export function appMenuTemplate(options: AppMenuOptions): MenuItemConstructorOpt
     label: title('menu.view'),
     submenu: [
       command('showChat', 'menu.showChat'),
+      command('showPrompts', 'menu.showPrompts'),
+      command('showKnowledge', 'menu.showKnowledge'),
+      command('showModels', 'menu.showModels'),
       command('showEmbeddings', 'menu.showEmbeddings'),
       command('showImages', 'menu.showImages'),
+      command('showUsage', 'menu.showUsage'),
+      command('showConnections', 'menu.showConnections'),
       separator,
       command('toggleConversations', 'menu.toggleConversations'),
       command('focusNotice', 'menu.focusNotice'),

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import {
   SHORTCUTS,
+  SCREEN_COMMANDS,
   SHORTCUT_COMMANDS,
   chordKeys,
   chordText,
@@ -74,12 +75,29 @@ describe('matching a key press', () => {
     expect(matchShortcut(press('k', ctrl), 'linux')).toBe('searchConversations');
     expect(matchShortcut(press(',', ctrl), 'linux')).toBe('openSettings');
     expect(matchShortcut(press('1', ctrl), 'linux')).toBe('showChat');
-    expect(matchShortcut(press('2', ctrl), 'linux')).toBe('showEmbeddings');
-    expect(matchShortcut(press('3', ctrl), 'linux')).toBe('showImages');
     expect(matchShortcut(press('p', ctrl), 'linux')).toBe('newChatFromPrompt');
     expect(matchShortcut(press('/', ctrl), 'linux')).toBe('showShortcuts');
     expect(matchShortcut(press('?', { shiftKey: true }), 'linux')).toBe('showShortcuts');
     expect(matchShortcut(press('Escape'), 'linux')).toBe('stopGenerating');
+  });
+
+  it('numbers the screens in the order the rail shows them', () => {
+    const ctrl = { ctrlKey: true };
+    const reached = SCREEN_COMMANDS.map((_, index) =>
+      matchShortcut(press(String(index + 1), ctrl), 'linux'),
+    );
+    expect(reached).toEqual(SCREEN_COMMANDS.map(([command]) => command));
+    expect(SCREEN_COMMANDS.map(([, screen]) => screen)).toEqual([
+      'chat',
+      'prompts',
+      'knowledge',
+      'models',
+      'embeddings',
+      'images',
+      'usage',
+      'connections',
+      'settings',
+    ]);
   });
 
   it('finds digits and punctuation on layouts that need Shift for them', () => {
