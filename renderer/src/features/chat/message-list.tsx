@@ -350,7 +350,11 @@ const MessageRow = memo(function MessageRow({
       ) : message.role === 'user' ? (
         <div className="chat-user-text">{message.content}</div>
       ) : (
-        <ReplyBody replyId={message.id} content={message.content} />
+        <ReplyBody
+          replyId={message.id}
+          content={message.content}
+          cutShort={message.status === 'interrupted' || message.status === 'error'}
+        />
       )}
       {message.attachments && message.attachments.length > 0 && (
         <MessageAttachments files={message.attachments} />
