@@ -457,7 +457,7 @@ async function openServices(
   context.onClose(() => mcp.close());
 
   const gallery = await openImageGallery(context);
-  const network = new NetworkService(options.proxyStack);
+  const network = new NetworkService(options.proxyStack, watchSecrets(options.secretStore, log));
   await network.apply((await settings.get()).proxy).catch((error: unknown) => {
     log.error('network.proxy-not-applied', error);
   });

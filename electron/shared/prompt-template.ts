@@ -6,7 +6,8 @@
  * The syntax, inside double braces (spaces around the parts are allowed):
  * - `{{topic}}`: a required field, empty at first;
  * - `{{tone=friendly}}`: a field filled with a default the person may change (still required);
- * - `{{notes?}}`: an optional field, which may be left empty;
+ * - `{{notes?}}`: an optional field, which may be left empty (see `fillTemplate` for what an
+ *   empty one takes with it);
  * - `{{notes?=none}}`: optional, with a default.
  *
  * A name starts with a letter and holds letters, digits, `_` and `-`. The same name may appear
@@ -201,20 +202,79 @@ export function missingValues(
     .map((v) => v.name);
 }
 
+type Piece = string | { placeholder: Placeholder; value: string; dropped: boolean };
+
+/** A line that is only a label ("Severity:", "- **Area:**") and punctuation, or only punctuation. */
+const LABEL_ONLY = /^(?:[^:\n]*:)?[\s\p{P}\p{S}]*$/u;
+/** A lead-in ending in a colon, back to the comma or semicolon before it (or the line's start). */
+const LEAD_IN = /(?:[,;][ \t]*|^)[^,;:\n]*:[ \t]*$/;
+
+/** The text of one line, an empty optional placeholder at a time taking its phrase with it. */
+function joinLine(pieces: readonly Piece[]): string {
+  let out = '';
+  for (const [index, piece] of pieces.entries()) {
+    if (typeof piece === 'string') {
+      out += out === '' && index > 0 ? piece.replace(/^[ \t]+/, '') : piece;
+      continue;
+    }
+    if (!piece.dropped) {
+      out += piece.value;
+      continue;
+    }
+    if (LEAD_IN.test(out)) {
+      out = out.replace(LEAD_IN, '');
+      continue;
+    }
+    const next = pieces[index + 1];
+    const after = typeof next === 'string' ? next : '';
+    if (after === '' || /^[\s,.;:!?)\]]/.test(after)) out = out.replace(/[ \t]+$/, '');
+  }
+  return out;
+}
+
 /**
  * The text with each placeholder replaced by its value (the default where `values` has none).
  * A value is inserted as it is: braces in it are not read as placeholders again.
+ *
+ * An optional variable left empty (or only spaces) takes with it, so that no "Severity: ." is
+ * left behind:
+ * - its whole line, when every placeholder of the line is an empty optional one and the rest of
+ *   the line is a label ending in a colon ("Severity:", "- **Area:**") or punctuation;
+ * - otherwise, when it follows a colon, the lead-in it ends, back to the comma or semicolon
+ *   before it or the start of the line ("Dear {{name}}, in plain words: {{extra?}}." gives
+ *   "Dear Ada.");
+ * - otherwise itself and the space before it, when a space or punctuation follows, so that no
+ *   double space or space before a full stop is left ("a {{style?}} poem" gives "a poem").
  */
 export function fillTemplate(text: string, values: Readonly<Record<string, string>>): string {
   const scanned = scan(text);
   if (!scanned.ok) return text;
-  let out = '';
-  let at = 0;
   const variables = new Map(templateVariables(text).map((v) => [v.name, v]));
+  const lines: Piece[][] = [[]];
+  let at = 0;
+  const addText = (chunk: string) => {
+    const [first = '', ...rest] = chunk.split('\n');
+    lines[lines.length - 1]!.push(first);
+    for (const line of rest) lines.push([line]);
+  };
   for (const p of scanned.placeholders) {
-    out += text.slice(at, p.start);
-    out += values[p.name] ?? variables.get(p.name)?.defaultValue ?? '';
+    addText(text.slice(at, p.start));
+    const value = values[p.name] ?? variables.get(p.name)?.defaultValue ?? '';
+    lines[lines.length - 1]!.push({
+      placeholder: p,
+      value,
+      dropped: p.optional && value.trim() === '',
+    });
     at = p.end;
   }
-  return out + text.slice(at);
+  addText(text.slice(at));
+  const kept: string[] = [];
+  for (const line of lines) {
+    const holders = line.filter((piece) => typeof piece !== 'string');
+    const onlyEmpty = holders.length > 0 && holders.every((piece) => piece.dropped);
+    const rest = line.filter((piece) => typeof piece === 'string').join('');
+    if (onlyEmpty && LABEL_ONLY.test(rest)) continue;
+    kept.push(joinLine(line));
+  }
+  return kept.join('\n');
 }

@@ -32,9 +32,14 @@ export const SHORTCUT_COMMANDS = [
   'toggleConversations',
   'openSettings',
   'showChat',
+  'showPrompts',
+  'showKnowledge',
+  'showModels',
   'showEmbeddings',
   'showImages',
   'showTools',
+  'showUsage',
+  'showConnections',
   'showShortcuts',
   'focusNotice',
 ] as const;
@@ -63,6 +68,35 @@ export type Shortcut =
 
 const mod = (key: string): KeyChord => ({ key, mod: true });
 
+/**
+ * The screens in the order of the sidebar, with the command that shows each: Mod+1 is the first,
+ * Mod+9 the ninth; Settings, the tenth, has Mod+, alone.
+ */
+export const SCREEN_COMMANDS = [
+  ['showChat', 'chat'],
+  ['showPrompts', 'prompts'],
+  ['showKnowledge', 'knowledge'],
+  ['showModels', 'models'],
+  ['showEmbeddings', 'embeddings'],
+  ['showImages', 'images'],
+  ['showTools', 'tools'],
+  ['showUsage', 'usage'],
+  ['showConnections', 'connections'],
+  ['openSettings', 'settings'],
+] as const satisfies readonly (readonly [ShortcutCommand, string])[];
+
+const screenKey = (
+  id: ShortcutCommand & `show${string}`,
+  label: string,
+  digit: string,
+): Shortcut => ({
+  id,
+  label,
+  group: 'Screens',
+  scope: 'command',
+  keys: [mod(digit)],
+});
+
 export const SHORTCUTS: readonly Shortcut[] = [
   { id: 'newChat', label: 'New chat', group: 'General', scope: 'command', keys: [mod('n')] },
   {
@@ -79,7 +113,13 @@ export const SHORTCUTS: readonly Shortcut[] = [
     scope: 'command',
     keys: [mod('k')],
   },
-  { id: 'openSettings', label: 'Settings', group: 'General', scope: 'command', keys: [mod(',')] },
+  {
+    id: 'openSettings',
+    label: 'Settings',
+    group: 'General',
+    scope: 'command',
+    keys: [mod(',')],
+  },
   {
     id: 'showShortcuts',
     label: 'Keyboard shortcuts',
@@ -94,16 +134,16 @@ export const SHORTCUTS: readonly Shortcut[] = [
     scope: 'command',
     keys: [{ key: 'F6' }],
   },
+  // Mod+1 to Mod+9 follow the screens' order in the sidebar; Settings, the tenth, is Mod+,.
   { id: 'showChat', label: 'Go to Chat', group: 'Screens', scope: 'command', keys: [mod('1')] },
-  {
-    id: 'showEmbeddings',
-    label: 'Go to Embeddings',
-    group: 'Screens',
-    scope: 'command',
-    keys: [mod('2')],
-  },
-  { id: 'showImages', label: 'Go to Images', group: 'Screens', scope: 'command', keys: [mod('3')] },
-  { id: 'showTools', label: 'Go to Tools', group: 'Screens', scope: 'command', keys: [mod('4')] },
+  'showTools',
+  screenKey('showPrompts', 'Go to Prompts', '2'),
+  screenKey('showKnowledge', 'Go to Knowledge', '3'),
+  screenKey('showModels', 'Go to Models', '4'),
+  screenKey('showEmbeddings', 'Go to Embeddings', '5'),
+  screenKey('showImages', 'Go to Images', '6'),
+  screenKey('showUsage', 'Go to Usage', '7'),
+  screenKey('showConnections', 'Go to Connections', '8'),
   {
     id: 'stopGenerating',
     label: 'Stop generating',

@@ -157,8 +157,22 @@ describe('network', () => {
       .waitFor();
 
     await network.getByLabel('Reach directly (bypass list)').fill('<local>\n.corp.example.com');
+    // A proxy that asks who is there: its user name in the setting, its password in the keychain.
+    await expect(network.getByText('No password kept.').count()).resolves.toBe(1);
+    await network.getByLabel('User name (if the proxy asks)').fill('ada');
+    await network.getByLabel('Password', { exact: true }).fill('correct horse');
     await network.getByRole('button', { name: 'Save proxy' }).click();
     await network.getByText('Saved and in use').waitFor();
+    await network
+      .getByText('A password is kept in the system keychain', { exact: false })
+      .waitFor();
+    await expect(network.getByLabel('Password', { exact: true }).inputValue()).resolves.toBe('');
+    expect(JSON.stringify(await suite.app.services.settings.get())).not.toContain('correct horse');
+    // The page sent it once; nothing main sent the page (answers, events) holds it.
+    const toPage = suite.app.messages.map((m) =>
+      m.direction === 'invoke' ? m.result : m.direction === 'event' ? m.payload : null,
+    );
+    expect(JSON.stringify(toPage)).not.toContain('correct horse');
     expect(dialogs.confirmRequests.map((q) => q.message)).toEqual([
       'Send the app’s requests through the proxy http://proxy.example.com:3128?',
     ]);
@@ -170,6 +184,7 @@ describe('network', () => {
     expect((await suite.app.services.settings.get()).proxy).toMatchObject({
       mode: 'manual',
       port: 3128,
+      username: 'ada',
     });
 
     // The test starts with the connection in use: the demo relay, on this computer.

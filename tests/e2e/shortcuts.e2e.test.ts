@@ -21,14 +21,28 @@ async function connected(): Promise<{ chat: ChatPage; shortcuts: ShortcutsPage }
 const heading = (name: string) => suite.app.page.getByRole('heading', { level: 1, name });
 
 describe('keyboard shortcuts (Control on Linux)', () => {
-  it('switches between chat, embeddings, images and settings', async () => {
+  it('switches between the screens in the order of the rail, and to settings', async () => {
     const { chat, shortcuts } = await connected();
     const keyboard = suite.app.page.keyboard;
 
     await keyboard.press('Control+2');
-    await heading('Embeddings').waitFor();
+    await heading('Prompts').waitFor();
     await keyboard.press('Control+3');
+    await heading('Knowledge').waitFor();
+    await keyboard.press('Control+4');
+    await heading('Models').waitFor();
+    await keyboard.press('Control+5');
+    await heading('Embeddings').waitFor();
+    await keyboard.press('Control+6');
     await heading('Images').waitFor();
+    await keyboard.press('Control+7');
+    await heading('Tools').waitFor();
+    await keyboard.press('Control+8');
+    await heading('Usage').waitFor();
+    await keyboard.press('Control+9');
+    await heading('Connections').waitFor();
+    await keyboard.press('Control+2');
+    await heading('Prompts').waitFor();
     await keyboard.press('Control+,');
     await heading('Settings').waitFor();
     await keyboard.press('Control+1');
@@ -114,7 +128,7 @@ describe('the shortcut sheet', () => {
     await expect(shortcuts.row('New chat').textContent()).resolves.toContain('Ctrl+N');
     await expect(shortcuts.row('Settings').textContent()).resolves.toContain('Ctrl+Comma');
     await expect(shortcuts.row('Stop generating').textContent()).resolves.toContain('Esc');
-    await expect(shortcuts.row('Go to Images').textContent()).resolves.toContain('Ctrl+3');
+    await expect(shortcuts.row('Go to Images').textContent()).resolves.toContain('Ctrl+6');
     await expect(shortcuts.row('Send the message').isVisible()).resolves.toBe(true);
 
     for (let i = 0; i < 4; i += 1) {
@@ -155,7 +169,7 @@ describe('the shortcut sheet', () => {
     await page.getByRole('heading', { level: 1, name: 'Models' }).waitFor();
     await page.keyboard.press('Control+2');
     await expect(shortcuts.currentScreen()).resolves.toBe('Models');
-    await page.keyboard.press('Meta+2');
+    await page.keyboard.press('Meta+5');
     await heading('Embeddings').waitFor();
     await page.keyboard.press('Meta+/');
     await shortcuts.sheet.waitFor();

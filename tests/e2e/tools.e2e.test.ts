@@ -230,7 +230,7 @@ describe('the Tools screen', { timeout: 120_000 }, () => {
     await tools.card('notes').waitFor();
   });
 
-  it('is named in every language, reached from the rail and with Ctrl+4', async () => {
+  it('is named in every language, reached from the rail and with Ctrl+7', async () => {
     const tools = await suite.connected(ToolsPage);
     const page = tools.page;
     const titles: Record<string, string> = {};
@@ -256,7 +256,7 @@ describe('the Tools screen', { timeout: 120_000 }, () => {
       .getByRole('button', { name: 'Chat', exact: true })
       .click();
     await page.locator('h1.page-title', { hasText: 'Tools' }).waitFor({ state: 'detached' });
-    await page.locator('body').press('Control+4');
+    await page.locator('body').press('Control+7');
     await tools.heading.waitFor();
   });
 });

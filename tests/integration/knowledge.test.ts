@@ -247,6 +247,29 @@ describe('building and searching a knowledge base', () => {
     });
   });
 
+  it('ranks a chunk that is only a heading below the passages', async () => {
+    const a = await open();
+    const base = await connectedBase(a);
+    const folder = join(dir, 'tides');
+    await mkdir(folder, { recursive: true });
+    // A section too long to share a chunk with its heading: the heading is a chunk of its own.
+    const long = Array.from(
+      { length: 40 },
+      (_, i) => `Spring tides rise high at the harbour wall on day ${i + 1}.`,
+    ).join(' ');
+    await writeFile(join(folder, 'tides.md'), `# Tide tables\n\n${long}\n`);
+    a.dialogs.folders.push(folder);
+    const done = ended(a, base.id);
+    await a.api.addKnowledgeSources({ id: base.id, kind: 'folder' });
+    expect(await done).toMatchObject({ status: 'ready' });
+
+    const found = await a.api.searchKnowledgeBase({ id: base.id, question: 'Tide tables' });
+    expect(found.hits.some((h) => h.text === '# Tide tables')).toBe(true);
+    expect(found.hits[0]!.text).not.toBe('# Tide tables');
+    expect(found.hits.at(-1)!.text).toBe('# Tide tables');
+    expect(found.hits.map((h) => h.rank)).toEqual(found.hits.map((_, i) => i + 1));
+  });
+
   it('re-reads only the changed file, drops a removed one, and keeps unchanged vectors', async () => {
     const a = await open();
     const { base, folder, before } = await builtBase(a);

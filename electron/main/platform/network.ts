@@ -1,4 +1,4 @@
-import { session } from 'electron';
+import { app, session } from 'electron';
 import type { ProxyStack } from '../services/network/network-service';
 
 /**
@@ -24,4 +24,17 @@ export const electronProxyStack: ProxyStack = {
     }
   },
   resolveProxy: (url) => session.defaultSession.resolveProxy(url),
+  // A proxy asking for credentials (HTTP 407) on a request of main's `net.fetch`: Electron asks
+  // the app with `login`. Answered from the setting and the keychain, for the proxy only.
+  onProxyLogin(answer) {
+    app.on('login', (event, _webContents, _details, authInfo, callback) => {
+      if (!authInfo.isProxy) return;
+      event.preventDefault();
+      answer({ host: authInfo.host, port: authInfo.port }).then(
+        (credentials) =>
+          credentials ? callback(credentials.username, credentials.password) : callback(),
+        () => callback(),
+      );
+    });
+  },
 };

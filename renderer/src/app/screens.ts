@@ -1,6 +1,10 @@
+import { SCREEN_COMMANDS, type ShortcutCommand } from '../../../electron/shared/shortcuts';
 import type { MessageKey } from '../i18n/i18n';
 
-/** The screens of the app, in the order the sidebar shows them, with their names' message keys. */
+/**
+ * The screens of the app, in the order the sidebar shows them, with their names' message keys.
+ * Their order is also that of SCREEN_COMMANDS (the keys Mod+1 to Mod+9).
+ */
 export const SCREENS = [
   { id: 'chat', title: 'screen.chat' },
   { id: 'prompts', title: 'screen.prompts' },
@@ -20,3 +24,7 @@ export const SCREEN_TITLES = Object.fromEntries(SCREENS.map((s) => [s.id, s.titl
   ScreenId,
   MessageKey
 >;
+
+/** The screen each "go to" command shows: Mod+1 to Mod+9 in the sidebar's order. */
+export const SCREEN_OF_COMMAND: Partial<Record<ShortcutCommand, ScreenId>> =
+  Object.fromEntries(SCREEN_COMMANDS);

@@ -1,16 +1,7 @@
 /** What each shortcut command does in the shell: the one place that reaches into the features. */
-import type { ShortcutCommand } from '../../../electron/shared/shortcuts';
 import { focusNewestToast } from '../lib/toasts';
-import type { ScreenId } from './screens';
+import { SCREEN_OF_COMMAND, type ScreenId } from './screens';
 import { focusWhenShown, useShortcutCommands } from './shortcuts';
-
-const SCREEN_OF: Partial<Record<ShortcutCommand, ScreenId>> = {
-  showChat: 'chat',
-  showEmbeddings: 'embeddings',
-  showImages: 'images',
-  showTools: 'tools',
-  openSettings: 'settings',
-};
 
 /**
  * The chat's actions and store, fetched when a command first needs them: they are the chat
@@ -88,7 +79,7 @@ export function useAppShortcuts({
     if (command === 'showShortcuts') return onSheet(!sheetOpen);
     if (!connected) return;
     if (sheetOpen) onSheet(false);
-    const target = SCREEN_OF[command];
+    const target = SCREEN_OF_COMMAND[command];
     if (target) return onScreen(target);
     switch (command) {
       case 'newChat':

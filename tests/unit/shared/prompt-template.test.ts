@@ -57,12 +57,47 @@ describe('prompt variables', () => {
 
   it('fills values and defaults, and never reads a value as a placeholder', () => {
     const text = 'Dear {{name}}, in {{tone=plain}} words: {{extra?}}.';
-    expect(fillTemplate(text, { name: 'Ada {{tone}}' })).toBe(
-      'Dear Ada {{tone}}, in plain words: .',
+    expect(fillTemplate(text, { name: 'Ada {{tone}}', extra: 'x' })).toBe(
+      'Dear Ada {{tone}}, in plain words: x.',
     );
     expect(fillTemplate(text, { name: 'Ada', tone: 'kind', extra: 'hi' })).toBe(
       'Dear Ada, in kind words: hi.',
     );
+  });
+
+  describe('an optional variable left empty', () => {
+    it('drops its line when the rest of the line is a label', () => {
+      const text = 'Bug: {{title}}\nSeverity: {{severity?}}.\n- **Area:** {{area?}}\nThanks.';
+      expect(fillTemplate(text, { title: 'Crash' })).toBe('Bug: Crash\nThanks.');
+      expect(fillTemplate(text, { title: 'Crash', severity: ' ' })).toBe('Bug: Crash\nThanks.');
+      expect(fillTemplate(text, { title: 'Crash', severity: 'high', area: 'UI' })).toBe(
+        'Bug: Crash\nSeverity: high.\n- **Area:** UI\nThanks.',
+      );
+      expect(fillTemplate('Notes: {{notes?}}', {})).toBe('');
+    });
+
+    it('drops the phrase it ends, from the last comma or semicolon', () => {
+      const text = 'Dear {{name}}, in plain words: {{extra?}}.';
+      expect(fillTemplate(text, { name: 'Ada' })).toBe('Dear Ada.');
+      expect(fillTemplate('Summarise {{text}}; focus: {{focus?}}', { text: 'it' })).toBe(
+        'Summarise it',
+      );
+    });
+
+    it('drops itself and one space beside it, never leaving a double space', () => {
+      expect(fillTemplate('Write a {{style?}} poem about {{topic}}.', { topic: 'rain' })).toBe(
+        'Write a poem about rain.',
+      );
+      expect(fillTemplate('About {{topic}} {{detail?}}.', { topic: 'rain' })).toBe('About rain.');
+      expect(fillTemplate('Rain ({{note?}})', {})).toBe('Rain ()');
+      expect(fillTemplate('({{note?}})', {})).toBe('');
+    });
+
+    it('keeps a line whose label has a value, and other lines as they are', () => {
+      const text = 'Severity: {{severity?=low}}.\n\nEnd';
+      expect(fillTemplate(text, {})).toBe('Severity: low.\n\nEnd');
+      expect(fillTemplate(text, { severity: '' })).toBe('\nEnd');
+    });
   });
 
   it('names the required fields left empty', () => {

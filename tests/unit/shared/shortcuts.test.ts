@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import {
   SHORTCUTS,
+  SCREEN_COMMANDS,
   SHORTCUT_COMMANDS,
   chordKeys,
   chordText,
@@ -74,13 +75,32 @@ describe('matching a key press', () => {
     expect(matchShortcut(press('k', ctrl), 'linux')).toBe('searchConversations');
     expect(matchShortcut(press(',', ctrl), 'linux')).toBe('openSettings');
     expect(matchShortcut(press('1', ctrl), 'linux')).toBe('showChat');
-    expect(matchShortcut(press('2', ctrl), 'linux')).toBe('showEmbeddings');
-    expect(matchShortcut(press('3', ctrl), 'linux')).toBe('showImages');
-    expect(matchShortcut(press('4', ctrl), 'linux')).toBe('showTools');
     expect(matchShortcut(press('p', ctrl), 'linux')).toBe('newChatFromPrompt');
     expect(matchShortcut(press('/', ctrl), 'linux')).toBe('showShortcuts');
     expect(matchShortcut(press('?', { shiftKey: true }), 'linux')).toBe('showShortcuts');
     expect(matchShortcut(press('Escape'), 'linux')).toBe('stopGenerating');
+  });
+
+  it('numbers the screens in the order the rail shows them', () => {
+    const ctrl = { ctrlKey: true };
+    // Mod+1 to Mod+9 reach the first nine; Settings, the tenth, is Mod+, alone.
+    const reached = SCREEN_COMMANDS.slice(0, 9).map((_, index) =>
+      matchShortcut(press(String(index + 1), ctrl), 'linux'),
+    );
+    expect(reached).toEqual(SCREEN_COMMANDS.slice(0, 9).map(([command]) => command));
+    expect(matchShortcut(press(',', ctrl), 'linux')).toBe(SCREEN_COMMANDS[9]?.[0]);
+    expect(SCREEN_COMMANDS.map(([, screen]) => screen)).toEqual([
+      'chat',
+      'prompts',
+      'knowledge',
+      'models',
+      'embeddings',
+      'images',
+      'tools',
+      'usage',
+      'connections',
+      'settings',
+    ]);
   });
 
   it('finds digits and punctuation on layouts that need Shift for them', () => {

@@ -22,5 +22,7 @@ export function networkHandlers(
       return service.save(proxy, context.settings);
     },
     testProxy: ({ url }) => service.test(url),
+    proxyPasswordStatus: async () => ({ set: await service.passwordSet() }),
+    setProxyPassword: async ({ password }) => ({ set: await service.setPassword(password) }),
   };
 }

@@ -1,6 +1,7 @@
 /**
  * Cuts a document's text into chunks for embedding, along its structure: a Markdown heading
- * starts a new chunk (and names the chunk's heading path), a fenced code block is kept whole
+ * starts a new chunk (and names the chunk's heading path; a heading with no text before the next
+ * heading shares the next one's chunk), a fenced code block is kept whole
  * when it fits, paragraphs are packed together up to `maxChars`, and a PDF is cut page by page.
  * A block longer than `maxChars` is cut at line ends, else at spaces, else anywhere.
  *
@@ -56,6 +57,15 @@ interface Block {
 
 const HEADING = /^ {0,3}(#{1,6})[ \t]+(.*?)[ \t#]*$/;
 const FENCE = /^ {0,3}(`{3,}|~{3,})/;
+
+/**
+ * Whether a chunk's text is Markdown headings and nothing else: a few words that match a question
+ * better than the passage they name, so search ranks such a chunk after the passages.
+ */
+export function isHeadingsOnly(text: string): boolean {
+  const lines = text.split('\n').filter((line) => line.trim() !== '');
+  return lines.length > 0 && lines.every((line) => HEADING.test(line));
+}
 
 /** The offsets where each line starts. */
 function lineStarts(text: string): number[] {
@@ -190,14 +200,28 @@ export function chunkText(
   const max = Math.max(1, Math.floor(options.maxChars));
   const overlap = Math.max(0, Math.floor(options.overlapChars));
   const pieces = blocks(text, format === 'markdown').flatMap((b) => splitBlock(text, b, max));
-  const ranges: Array<{ start: number; end: number; headings: string[]; opensSection: boolean }> =
-    [];
+  const ranges: Array<{
+    start: number;
+    end: number;
+    headings: string[];
+    opensSection: boolean;
+    /** Only heading lines so far: the next piece joins it, whatever it is, if it fits. */
+    headingsOnly: boolean;
+  }> = [];
   for (const piece of pieces) {
     const current = ranges.at(-1);
-    if (current && !piece.opensSection && piece.end - current.start <= max) {
+    const fits = current !== undefined && piece.end - current.start <= max;
+    if (current && fits && current.headingsOnly) {
+      // A heading with nothing under it yet (a title, then a sub-heading) is not a chunk of its
+      // own: alone, its few words match a question better than the text it names.
       current.end = piece.end;
+      current.headings = piece.headings;
+      current.headingsOnly = piece.opensSection;
+    } else if (current && fits && !piece.opensSection) {
+      current.end = piece.end;
+      current.headingsOnly = false;
     } else {
-      ranges.push({ ...piece });
+      ranges.push({ ...piece, headingsOnly: piece.opensSection });
     }
   }
   const starts = lineStarts(text);

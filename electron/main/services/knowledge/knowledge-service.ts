@@ -38,7 +38,7 @@ import type { ReadDocuments } from '../documents/read-documents';
 import { bytesToVector, vectorToBytes } from '../embeddings/run-store';
 import { MAX_CONCURRENT_REQUESTS } from '../relay/limiter';
 import { RelayError, type RelayClient } from '../relay/relay-client';
-import { CHUNK_OPTIONS, chunkDocument, type ChunkOptions } from './chunking';
+import { CHUNK_OPTIONS, chunkDocument, isHeadingsOnly, type ChunkOptions } from './chunking';
 import { KNOWLEDGE_DOMAIN, KNOWLEDGE_MIGRATIONS } from './migrations';
 import { ProgressPacer } from './progress-pacer';
 import { PackedVectors } from './vector-search';
@@ -172,6 +172,9 @@ function hashFile(path: string): Promise<string | undefined> {
       .on('error', () => resolve(undefined));
   });
 }
+
+/** How many chunks past `k` a search looks at, to have passages to rank before a heading. */
+const HEADING_SPARES = 4;
 
 export class KnowledgeService {
   readonly #options: KnowledgeServiceOptions;
@@ -900,7 +903,13 @@ export class KnowledgeService {
     });
   }
 
-  /** The `k` embedded chunks most similar to `vector`, best first, with their vectors. */
+  /**
+   * The `k` embedded chunks most similar to `vector`, best first, with their vectors. A chunk
+   * that is only headings (a base indexed before headings were folded into the text under them,
+   * or a heading before a section too long to share its chunk) ranks after the passages found
+   * with it, keeping its own score: a heading's few words resemble a question more than the
+   * passage that answers it.
+   */
   nearest(
     id: string,
     vector: readonly number[],
@@ -908,17 +917,22 @@ export class KnowledgeService {
   ): Array<KnowledgeHit & { vector: Float32Array | null }> {
     const base = this.#row(id);
     if (base.dimensions === null) return [];
-    const top = this.#pack(id, Number(base.dimensions)).top(vector, k);
+    const top = this.#pack(id, Number(base.dimensions)).top(vector, k + HEADING_SPARES);
     const found = new Map(
       this.chunks(
         id,
         top.map((t) => String(t.id)),
       ).map((c) => [c.chunkId, c]),
     );
-    return top.flatMap(({ id: chunkId, score }, i) => {
+    const scored = top.flatMap(({ id: chunkId, score }) => {
       const chunk = found.get(String(chunkId));
-      return chunk ? [{ ...chunk, rank: i + 1, score }] : [];
+      return chunk ? [{ ...chunk, score, headingsOnly: isHeadingsOnly(chunk.text) }] : [];
     });
+    const ranked = [
+      ...scored.filter((hit) => !hit.headingsOnly),
+      ...scored.filter((hit) => hit.headingsOnly),
+    ].slice(0, k);
+    return ranked.map(({ headingsOnly: _headingsOnly, ...hit }, i) => ({ ...hit, rank: i + 1 }));
   }
 
   /** Embeds the question with the base's model and ranks its embedded chunks by cosine. */

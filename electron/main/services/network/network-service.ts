@@ -20,6 +20,32 @@ export interface ProxyStack {
   setProxy(config: SessionProxyConfig): Promise<void>;
   /** `session.resolveProxy`: Chromium's answer, such as `PROXY host:8080; DIRECT`. */
   resolveProxy(url: string): Promise<string>;
+  /**
+   * Hands the stack the answer to a proxy's request for credentials (HTTP 407): Electron's
+   * `login` event with `authInfo.isProxy`. Undefined from the answer cancels the request.
+   */
+  onProxyLogin?(answer: (challenge: ProxyChallenge) => Promise<ProxyCredentials | undefined>): void;
+}
+
+/** A proxy asking who is there: Electron's `AuthInfo` with `isProxy` true. */
+export interface ProxyChallenge {
+  host: string;
+  port: number;
+}
+
+export interface ProxyCredentials {
+  username: string;
+  password: string;
+}
+
+/** The keychain account the proxy's password is kept under (never settings.json). */
+export const PROXY_PASSWORD_ACCOUNT = 'proxy:password';
+
+/** Where the proxy's password is kept: the OS keychain (the secret store of the API keys). */
+export interface ProxySecrets {
+  get(account: string): Promise<string | undefined>;
+  set(account: string, secret: string): Promise<void>;
+  delete(account: string): Promise<boolean>;
 }
 
 /** Where the proxy setting is kept (the settings service). */
@@ -30,10 +56,48 @@ export interface ProxySettingsStore {
 
 export class NetworkService {
   readonly #stack: ProxyStack | undefined;
+  readonly #secrets: ProxySecrets | undefined;
   #applied: SessionProxyConfig | undefined;
+  #proxy: ProxySettings | undefined;
 
-  constructor(stack: ProxyStack | undefined) {
+  constructor(stack: ProxyStack | undefined, secrets?: ProxySecrets) {
     this.#stack = stack;
+    this.#secrets = secrets;
+    stack?.onProxyLogin?.((challenge) => this.credentialsFor(challenge));
+  }
+
+  /**
+   * The user name and password for a proxy asking for them: only the proxy of the setting (its
+   * host and port), only with a user name set, the password read from the keychain each time.
+   * Any other proxy that asks (the system's, one in a PAC file) gets nothing.
+   */
+  async credentialsFor(challenge: ProxyChallenge): Promise<ProxyCredentials | undefined> {
+    const proxy = this.#proxy;
+    if (proxy?.mode !== 'manual' || !proxy.username) return undefined;
+    const host = (h: string) =>
+      h
+        .trim()
+        .toLowerCase()
+        .replace(/^\[|\]$/g, '');
+    if (host(challenge.host) !== host(proxy.host) || challenge.port !== proxy.port)
+      return undefined;
+    const password = await this.#secrets?.get(PROXY_PASSWORD_ACCOUNT).catch(() => undefined);
+    return { username: proxy.username, password: password ?? '' };
+  }
+
+  /** Whether a proxy password is kept in the keychain. */
+  async passwordSet(): Promise<boolean> {
+    const password = await this.#secrets?.get(PROXY_PASSWORD_ACCOUNT);
+    return password !== undefined && password !== '';
+  }
+
+  /** Keeps the proxy's password in the keychain, or removes it (null). */
+  async setPassword(password: string | null): Promise<boolean> {
+    if (this.#secrets === undefined)
+      throw new AppError('invalid_request', said('network.notApplied', { detail: 'no keychain' }));
+    if (password === null) await this.#secrets.delete(PROXY_PASSWORD_ACCOUNT);
+    else await this.#secrets.set(PROXY_PASSWORD_ACCOUNT, password);
+    return this.passwordSet();
   }
 
   /** What was last given to the stack, if anything. */
@@ -43,6 +107,7 @@ export class NetworkService {
 
   async apply(settings: ProxySettings): Promise<void> {
     const config = proxyConfigFor(settings);
+    this.#proxy = settings;
     if (this.#stack === undefined) {
       this.#applied = config;
       return;

@@ -38,6 +38,11 @@ const manualProxySchema = z.strictObject({
     .max(65535, {
       error: worded('form.network.portRange', 'The port is a number from 1 to 65535.'),
     }),
+  /**
+   * The user name the proxy asks for, if it asks (Basic or Digest authentication). Its password
+   * is not here: it is kept in the OS keychain, like the API keys, and never reaches the page.
+   */
+  username: text(200).optional(),
   /** Addresses reached without the proxy, in Chromium's bypass syntax, one rule each. */
   bypass: z
     .array(text(300))
@@ -97,6 +102,18 @@ export const NETWORK_ROUTES = {
     'network:set-proxy',
     z.strictObject({ proxy: proxySettingsSchema }),
     proxySettingsSchema,
+  ),
+  /** Whether a proxy password is kept in the keychain: the page learns no more than that. */
+  proxyPasswordStatus: route(
+    'network:proxy-password-status',
+    z.null().optional(),
+    z.object({ set: z.boolean() }),
+  ),
+  /** Keeps the proxy's password in the keychain (null removes it); answers whether one is kept. */
+  setProxyPassword: route(
+    'network:set-proxy-password',
+    z.strictObject({ password: z.string().min(1).max(500).nullable() }),
+    z.object({ set: z.boolean() }),
   ),
   /** Which proxy, if any, a request to `url` would go through now. */
   testProxy: route(

@@ -93,7 +93,13 @@ export function ChatScreen() {
         {actionFailure && (
           <Notice
             tone="error"
-            title={failureTitle(actionFailure)}
+            title={
+              // Main refuses a message while a compare waits for a reply to be chosen: it is
+              // that compare which is unfinished, not a form to check.
+              actionFailure.messageId === 'chat.chooseReply'
+                ? t('chat.compare.unfinished')
+                : failureTitle(actionFailure)
+            }
             actions={
               <button
                 type="button"

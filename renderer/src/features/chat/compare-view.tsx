@@ -140,7 +140,11 @@ const CompareColumn = memo(function CompareColumn({ reply }: { reply: ChatMessag
       {/* A scrolled region reached by keyboard too (its text may hold nothing focusable). */}
       <div className="chat-compare-body" ref={body.scroller} tabIndex={0}>
         <div ref={body.content}>
-          <ReplyBody replyId={reply.id} content={reply.content} />
+          <ReplyBody
+            replyId={reply.id}
+            content={reply.content}
+            cutShort={reply.status === 'interrupted' || reply.status === 'error'}
+          />
           {streaming && <RetryCountdown replyId={reply.id} />}
           {!streaming && reply.error && (
             <RelayFailure

@@ -368,7 +368,11 @@ const MessageRow = memo(function MessageRow({
       ) : (
         <>
           <ReplyToolCalls replyId={message.id} stored={message.tools} streaming={streaming} />
-          <ReplyBody replyId={message.id} content={message.content} />
+          <ReplyBody
+            replyId={message.id}
+            content={message.content}
+            cutShort={message.status === 'interrupted' || message.status === 'error'}
+          />
         </>
       )}
       {message.attachments && message.attachments.length > 0 && (

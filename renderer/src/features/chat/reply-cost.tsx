@@ -33,7 +33,10 @@ export function ReplyCost({
   );
 }
 
-/** The conversation's tokens and cost, every branch (each reply was paid for), for its header. */
+/**
+ * The conversation's cost, every branch (each reply was paid for), for its header: shown once the
+ * person uses prices. Its token count is the composer's to show (once, not twice).
+ */
 export function ConversationCostSummary({ conversation }: { conversation: ConversationSummary }) {
   const t = useT();
   const cost = useCostStore((s) =>
@@ -41,10 +44,11 @@ export function ConversationCostSummary({ conversation }: { conversation: Conver
   );
   const prices = useCostStore((s) => s.prices);
   const tokens = conversation.usage.totalTokens;
+  const usesPrices = prices !== undefined && Object.keys(prices.prices).length > 0;
   useEffect(() => {
-    if (tokens > 0) void loadConversationCost(conversation.id);
-  }, [conversation.id, tokens, prices]);
-  if (tokens === 0) return null;
+    if (tokens > 0 && usesPrices) void loadConversationCost(conversation.id);
+  }, [conversation.id, tokens, prices, usesPrices]);
+  if (tokens === 0 || !usesPrices) return null;
 
   const unpriced = cost?.unpriced ?? [];
   const amount =
@@ -65,7 +69,6 @@ export function ConversationCostSummary({ conversation }: { conversation: Conver
       title={title}
       aria-label={t('chat.cost.summary', { count: tokens, amount })}
     >
-      <span>{t('chat.cost.tokens', { count: tokens })}</span>
       <span className="chat-header-cost-amount" data-known={cost?.amount != null || undefined}>
         {amount}
       </span>

@@ -11,15 +11,21 @@ export interface ReplyBodyProps {
   replyId: string;
   /** The stored text, shown once the reply is no longer streaming. */
   content: string;
+  /** The reply stopped or failed before its end: markup left open at its end stays hidden. */
+  cutShort?: boolean;
 }
 
 /** A reply's markdown: its streaming text while it arrives, then its stored text. */
-export function ReplyBody({ replyId, content }: ReplyBodyProps) {
+export function ReplyBody({ replyId, content, cutShort = false }: ReplyBodyProps) {
   const streamed = useStreamStore((state) => state.texts[replyId]);
   const open = useKnowledgeChatStore((s) => (s.open?.replyId === replyId ? s.open : undefined));
   return (
     <CitingReplyProvider replyId={replyId}>
-      <StreamingMarkdown text={streamed ?? content} streaming={streamed !== undefined} />
+      <StreamingMarkdown
+        text={streamed ?? content}
+        streaming={streamed !== undefined}
+        cutShort={cutShort}
+      />
       {open && (
         <Suspense fallback={null}>
           <ReplySources replyId={replyId} source={open.source} />

@@ -38,6 +38,8 @@ export function ConnectScreen({
         <KeyStorageNotice />
         {link && <LinkNotice link={link} onDismiss={() => onLinkDone?.()} />}
         <div className="welcome-grid">
+          {/* First, in the tab order and on the left: the one-step way in, before the form. */}
+          <DemoOffer onStarted={onConnected} />
           <section className="card" aria-labelledby="new-connection-title">
             <h2 className="card-title" id="new-connection-title">
               {t('connect.yourRelay')}
@@ -52,7 +54,6 @@ export function ConnectScreen({
               autoFocus
             />
           </section>
-          <DemoOffer onStarted={onConnected} />
         </div>
         {children}
       </div>

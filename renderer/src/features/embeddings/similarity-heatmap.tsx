@@ -54,9 +54,12 @@ function describe(
 export function SimilarityHeatmap({
   run,
   analysis,
+  caption,
 }: {
   run: Pick<EmbeddingRun, 'items'>;
   analysis: ShownAnalysis;
+  /** The words under the picture where it is shown outside the playground (the X-ray). */
+  caption?: string | undefined;
 }) {
   const t = useNamespace('embeddings');
   const canvas = useRef<HTMLCanvasElement>(null);
@@ -202,8 +205,12 @@ export function SimilarityHeatmap({
         <span>{t('embeddings.heatmap.alike')}</span>
       </p>
       <p className="muted small">
-        {numbers ? `${t('embeddings.heatmap.numbered')} ` : ''}
-        {t('embeddings.heatmap.middle')}
+        {caption ?? (
+          <>
+            {numbers ? `${t('embeddings.heatmap.numbered')} ` : ''}
+            {t('embeddings.heatmap.middle')}
+          </>
+        )}
       </p>
     </section>
   );

@@ -9,7 +9,7 @@ import { Spinner } from '../../components/spinner';
 import { formatDate, formatNumber } from '../../i18n/format';
 import { Message, useT } from '../../i18n/i18n';
 import { failureOf, type FailureInfo } from '../../lib/errors';
-import type { ConnectionSummary } from '../../lib/relay-bridge';
+import type { ConnectionSummary, Feature, ModelKind, RelayModel } from '../../lib/relay-bridge';
 import { groupModels, KIND_TITLES, type ModelGroup } from './group-models';
 import { ModelRow } from './model-row';
 import {
@@ -160,7 +160,7 @@ export function ModelsScreen({ connection }: { connection: ConnectionSummary }) 
       ) : (
         <>
           {failure && <ModelsFailure connection={connection} failure={failure} />}
-          <ModelGroups connectionId={connection.id} groups={groups} query={query} />
+          <ModelGroups connectionId={connection.id} groups={groups} query={query} models={models} />
         </>
       )}
     </div>
@@ -183,16 +183,43 @@ function LoadingModels({ name }: { name: string }) {
   );
 }
 
+const KIND_OF_FEATURE: Record<Feature, ModelKind> = {
+  chat: 'chat',
+  embeddings: 'embedding',
+  images: 'image',
+};
+
+/**
+ * The model each screen uses: the one chosen last if the relay still has it, else the relay's
+ * first of its kind, as Chat, Embeddings and Images pick it when none was chosen yet.
+ */
+function effectiveChoices(
+  saved: { [F in Feature]?: string | undefined },
+  models: readonly RelayModel[],
+): { [F in Feature]?: string | undefined } {
+  const out: { [F in Feature]?: string | undefined } = {};
+  for (const feature of Object.keys(KIND_OF_FEATURE) as Feature[]) {
+    const ofKind = models.filter((m) => m.kind === KIND_OF_FEATURE[feature]);
+    const last = saved[feature];
+    out[feature] = last && ofKind.some((m) => m.id === last) ? last : ofKind[0]?.id;
+  }
+  return out;
+}
+
 function ModelGroups({
   connectionId,
   groups,
   query,
+  models,
 }: {
   connectionId: string;
   groups: ModelGroup[];
   query: string;
+  /** Every model of the connection, in the relay's order. */
+  models: readonly RelayModel[];
 }) {
-  const chosen = useModelsStore(useShallow((state) => state.chosen));
+  const saved = useModelsStore(useShallow((state) => state.chosen));
+  const chosen = effectiveChoices(saved, models);
   const prices = useModelsStore((state) => state.prices);
   const pricesFailure = useModelsStore((state) => state.pricesFailure);
   const [failure, setFailure] = useState<FailureInfo | undefined>();

@@ -12,3 +12,13 @@ export async function saveProxy(proxy: ProxySettings): Promise<ProxySettings> {
 export function testProxy(url: string): Promise<ProxyTestResult> {
   return requireBridge().testProxy({ url });
 }
+
+/** Whether a proxy password is kept in the keychain (main never sends the password itself). */
+export async function proxyPasswordKept(): Promise<boolean> {
+  return (await requireBridge().proxyPasswordStatus(null)).set;
+}
+
+/** Keeps the proxy's password in the keychain; answers whether one is kept. */
+export async function saveProxyPassword(password: string): Promise<boolean> {
+  return (await requireBridge().setProxyPassword({ password })).set;
+}

@@ -5,7 +5,7 @@ import { Notice } from '../../components/notice';
 import { Spinner } from '../../components/spinner';
 import { failureOf, fieldProblemText, type FailureInfo } from '../../lib/errors';
 import type { ProxySettings, ProxyTestResult, Settings } from '../../lib/relay-bridge';
-import { saveProxy, testProxy } from './network-actions';
+import { proxyPasswordKept, saveProxy, saveProxyPassword, testProxy } from './network-actions';
 
 type Mode = ProxySettings['mode'];
 type Scheme = Extract<ProxySettings, { mode: 'manual' }>['scheme'];
@@ -26,6 +26,9 @@ interface Fields {
   host: string;
   port: string;
   bypass: string;
+  username: string;
+  /** A new password to keep in the keychain; empty keeps the one kept, if any. */
+  password: string;
 }
 
 function fieldsOf(proxy: ProxySettings): Fields {
@@ -36,8 +39,18 @@ function fieldsOf(proxy: ProxySettings): Fields {
         host: proxy.host,
         port: String(proxy.port),
         bypass: proxy.bypass.join('\n'),
+        username: proxy.username ?? '',
+        password: '',
       }
-    : { mode: proxy.mode, scheme: 'http', host: '', port: DEFAULT_PORTS.http, bypass: '<local>' };
+    : {
+        mode: proxy.mode,
+        scheme: 'http',
+        host: '',
+        port: DEFAULT_PORTS.http,
+        bypass: '<local>',
+        username: '',
+        password: '',
+      };
 }
 
 type Errors = Partial<Record<'host' | 'port' | 'bypass', string>>;
@@ -58,6 +71,7 @@ function read(fields: Fields): { proxy: ProxySettings } | { errors: Errors } {
       scheme: fields.scheme,
       host: fields.host.trim(),
       port,
+      ...(fields.username.trim() === '' ? {} : { username: fields.username.trim() }),
       bypass: fields.bypass
         .split(/[\n,;]+/)
         .map((rule) => rule.trim())
@@ -106,6 +120,11 @@ export function NetworkSection({
   const t = useT();
   const [testing, setTesting] = useState(false);
   const [tested, setTested] = useState<ProxyTestResult | FailureInfo | undefined>();
+  // Whether a proxy password is kept in the keychain: all the page learns of it.
+  const [passwordKept, setPasswordKept] = useState(false);
+  useEffect(() => {
+    void proxyPasswordKept().then(setPasswordKept, () => undefined);
+  }, []);
 
   const saved = JSON.stringify(settings.proxy);
   useEffect(() => {
@@ -128,6 +147,10 @@ export function NetworkSection({
     setSaving(true);
     try {
       await saveProxy(result.proxy);
+      if (fields.mode === 'manual' && fields.password !== '') {
+        setPasswordKept(await saveProxyPassword(fields.password));
+        edit({ password: '' });
+      }
       setOutcome('saved');
     } catch (error) {
       const field = fieldOf(error);
@@ -227,6 +250,23 @@ export function NetworkSection({
                 value={fields.port}
                 onChange={(event) => edit({ port: event.target.value })}
                 error={errors.port}
+              />
+            </div>
+            <div className="field-row proxy-login">
+              <Field
+                label={t('network.username')}
+                value={fields.username}
+                autoComplete="off"
+                spellCheck={false}
+                onChange={(event) => edit({ username: event.target.value })}
+              />
+              <Field
+                label={t('network.password')}
+                type="password"
+                value={fields.password}
+                autoComplete="new-password"
+                onChange={(event) => edit({ password: event.target.value })}
+                hint={t(passwordKept ? 'network.passwordKept' : 'network.passwordNotKept')}
               />
             </div>
             <div className="field">

@@ -45,6 +45,17 @@ describe('chunkText', () => {
     ]);
   });
 
+  it('folds a heading with nothing under it into the chunk that follows', () => {
+    const text = ['# Guide', '', '## Install', '', 'Run the installer.', '', '## Use', ''].join(
+      '\n',
+    );
+    const chunks = chunkText(text, 'markdown', { maxChars: 1000, overlapChars: 100 });
+    expect(chunks.map((c) => [c.headings, c.text])).toEqual([
+      [['Guide', 'Install'], '# Guide\n\n## Install\n\nRun the installer.'],
+      [['Guide', 'Use'], '## Use'],
+    ]);
+  });
+
   it('keeps a fenced code block whole, and a # inside it is not a heading', () => {
     const code = '```sh\n# not a heading\n\necho hi\n```';
     const text = `# Title\n\n${code}\n\nAfter.`;

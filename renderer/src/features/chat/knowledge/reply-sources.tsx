@@ -217,10 +217,18 @@ function RetrievalMap({ record }: { record: RetrievalRecord }) {
   }, [record, t]);
   if (!shown) return <p className="reply-sources-meta">{t('knowledge.xray.noMap')}</p>;
   return (
-    <div className="reply-xray-map">
-      <PcaScatter run={shown.run} analysis={shown.analysis} />
-      <SimilarityHeatmap run={shown.run} analysis={shown.analysis} />
-    </div>
+    // A box of bounded height that scrolls on its own (by keyboard too): the two pictures at the
+    // playground's size would open a reply over a screen and a half tall.
+    <section className="reply-xray-map" tabIndex={0} aria-label={t('knowledge.xray.mapLabel')}>
+      <div className="reply-xray-map-pictures">
+        <PcaScatter run={shown.run} analysis={shown.analysis} />
+        <SimilarityHeatmap
+          run={shown.run}
+          analysis={shown.analysis}
+          caption={t('knowledge.xray.mapCaption')}
+        />
+      </div>
+    </section>
   );
 }
 

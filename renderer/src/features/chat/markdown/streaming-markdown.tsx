@@ -95,15 +95,22 @@ export interface StreamingMarkdownProps {
   text: string;
   /** True while the text is still arriving: its last block is still growing. */
   streaming: boolean;
+  /**
+   * True for a reply that ended before its end (stopped, failed): its last block keeps hiding
+   * the markup that opened and never closed, as it did while it streamed, rather than showing
+   * a bare `**` or backtick.
+   */
+  cutShort?: boolean;
 }
 
 /**
  * Markdown that may still be arriving. Complete blocks are rendered once and kept (memoized,
  * keyed by index and hash, in groups that a frame skips whole); only the last, growing block
  * renders again on each update, and only the text from its start is lexed again. While it streams, markup that opened in the last block
- * and has not closed yet waits (see `hideUnclosedMarkup`), and a caret marks where the text ends.
+ * and has not closed yet waits (see `hideUnclosedMarkup`), and a caret marks where the text ends. A reply cut short keeps the last block's unclosed
+ * markup hidden once it has stopped: only that block is read again, never the whole reply.
  */
-export function StreamingMarkdown({ text, streaming }: StreamingMarkdownProps) {
+export function StreamingMarkdown({ text, streaming, cutShort = false }: StreamingMarkdownProps) {
   const splitter = useRef<ReturnType<typeof createBlockSplitter>>(null);
   splitter.current ??= createBlockSplitter();
   const split = useMemo(() => {
@@ -129,7 +136,7 @@ export function StreamingMarkdown({ text, streaming }: StreamingMarkdownProps) {
         <SafeBlock
           key={streaming ? `${tailIndex}:tail` : `${tailIndex}:last`}
           markdown={withDefinitions(
-            streaming ? hideUnclosedMarkup(split.tail) : split.tail,
+            streaming || cutShort ? hideUnclosedMarkup(split.tail) : split.tail,
             split.definitions,
           )}
           complete={!streaming}
