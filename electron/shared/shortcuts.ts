@@ -136,14 +136,14 @@ export const SHORTCUTS: readonly Shortcut[] = [
   },
   // Mod+1 to Mod+9 follow the screens' order in the sidebar; Settings, the tenth, is Mod+,.
   { id: 'showChat', label: 'Go to Chat', group: 'Screens', scope: 'command', keys: [mod('1')] },
-  'showTools',
   screenKey('showPrompts', 'Go to Prompts', '2'),
   screenKey('showKnowledge', 'Go to Knowledge', '3'),
   screenKey('showModels', 'Go to Models', '4'),
   screenKey('showEmbeddings', 'Go to Embeddings', '5'),
   screenKey('showImages', 'Go to Images', '6'),
-  screenKey('showUsage', 'Go to Usage', '7'),
-  screenKey('showConnections', 'Go to Connections', '8'),
+  screenKey('showTools', 'Go to Tools', '7'),
+  screenKey('showUsage', 'Go to Usage', '8'),
+  screenKey('showConnections', 'Go to Connections', '9'),
   {
     id: 'stopGenerating',
     label: 'Stop generating',
