@@ -148,22 +148,29 @@ describe('model picker', () => {
     const models = await connected();
     await models.waitForModels();
     await models.choose('demo-chat-fast');
-    await models.choose('demo-embedding');
+    // The relay's first embedding model shows as chosen already (the one used until one is
+    // chosen): choosing the other is remembered.
+    await expect(models.row('demo-embedding').getByRole('radio').isChecked()).resolves.toBe(true);
+    await models.choose('demo-embedding-small');
     await expect
       .poll(() =>
         suite.app.messages.filter((m) => m.channel === 'models:set-last').map((m) => m.payload),
       )
       .toEqual([
         { feature: 'chat', modelId: 'demo-chat-fast' },
-        { feature: 'embeddings', modelId: 'demo-embedding' },
+        { feature: 'embeddings', modelId: 'demo-embedding-small' },
       ]);
 
     await suite.app.page.reload();
     await models.waitForModels();
     await expect(models.row('demo-chat-fast').getByRole('radio').isChecked()).resolves.toBe(true);
     await expect(models.row('demo-chat').getByRole('radio').isChecked()).resolves.toBe(false);
-    await expect(models.row('demo-embedding').getByRole('radio').isChecked()).resolves.toBe(true);
-    await expect(models.row('demo-image').getByRole('radio').isChecked()).resolves.toBe(false);
+    await expect(models.row('demo-embedding-small').getByRole('radio').isChecked()).resolves.toBe(
+      true,
+    );
+    await expect(models.row('demo-embedding').getByRole('radio').isChecked()).resolves.toBe(false);
+    // Images: none chosen, so the one the Images screen uses is the one shown.
+    await expect(models.row('demo-image').getByRole('radio').isChecked()).resolves.toBe(true);
   });
 
   it('shows a designed loading state, then a designed empty state', async () => {

@@ -719,6 +719,38 @@ describe.each(['light', 'dark'] as const)('screenshots in the %s theme', (theme)
     await xray.getByRole('button', { name: 'Close' }).click();
   });
 
+  it('sync: set up through a folder, synced, and what each sync brought', async () => {
+    const page = shared.app.page;
+    const syncFolder = join(suite.scratch, `sync-${theme}`);
+    await mkdir(syncFolder);
+    const nav = page.getByRole('navigation', { name: 'Screens' });
+    await nav.getByRole('button', { name: 'Settings', exact: true }).click();
+    const section = page.getByRole('region', { name: 'Sync', exact: true });
+    await section.waitFor();
+    dialogs.folders.push(syncFolder);
+    await section.getByRole('button', { name: 'Choose folder…' }).click();
+    await section.getByRole('button', { name: 'Set up new sync' }).click();
+    await section.getByTestId('sync-phrase').waitFor({ timeout: 60_000 });
+    await section.getByRole('button', { name: 'I have kept it' }).click();
+    await section.getByRole('button', { name: 'Sync now' }).click();
+    await expect.poll(() => section.getByTestId('sync-state').textContent()).toBe('Synced');
+    await section
+      .getByRole('list', { name: 'Recent syncs' })
+      .getByRole('listitem')
+      .first()
+      .waitFor();
+    // The folder as a person's would read, not this run's scratch folder.
+    await page.evaluate(
+      `document.querySelector('.sync-target').textContent = 'Folder: /home/ada/Dropbox/Relay sync'`,
+    );
+    await showSection('Sync');
+    await blur();
+    await shoot('sync');
+    // The scenes after this one show the app without sync.
+    await section.getByRole('button', { name: 'Turn off sync' }).click();
+    await section.getByRole('button', { name: 'Set up new sync' }).waitFor();
+  });
+
   it('the shortcut sheet', async () => {
     const shortcuts = new ShortcutsPage(shared.app.page);
     await shared.app.page.keyboard.press('Control+/');
