@@ -239,7 +239,7 @@ describe('languages on the chat screen', () => {
 
     const sidebar = page.page.getByRole('complementary', { name: 'Unterhaltungen' });
     await sidebar.getByRole('button', { name: 'Neuer Chat' }).waitFor();
-    await expect(sidebar.getByRole('searchbox').getAttribute('placeholder')).resolves.toBe(
+    await expect(sidebar.locator('input.chat-search').getAttribute('placeholder')).resolves.toBe(
       'Nachrichten durchsuchen',
     );
     const reply = page.page.getByRole('article', { name: 'Antwort' }).last();
