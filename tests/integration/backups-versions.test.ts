@@ -21,6 +21,7 @@ import { EMBEDDINGS_MIGRATIONS } from '../../electron/main/services/embeddings/r
 import { IMAGE_MIGRATIONS } from '../../electron/main/services/images/gallery';
 import { KNOWLEDGE_MIGRATIONS } from '../../electron/main/services/knowledge/migrations';
 import { PROMPTS_MIGRATIONS } from '../../electron/main/services/prompts/migrations';
+import { SYNC_MIGRATIONS } from '../../electron/main/services/sync/sync-tables';
 import { MemorySecretStore } from '../../electron/main/services/secret-store';
 import { openChatApp, type ChatApp } from '../fakes/chat-app';
 import { FakeClock } from '../fakes/fake-clock';
@@ -54,6 +55,7 @@ const CURRENT_SCHEMA = {
   images: newest(IMAGE_MIGRATIONS),
   knowledge: newest(KNOWLEDGE_MIGRATIONS),
   prompts: newest(PROMPTS_MIGRATIONS),
+  sync: newest(SYNC_MIGRATIONS),
 };
 /** The chat step this (later) release adds. */
 const LATER_CHAT = CURRENT_SCHEMA.chat + 1;

@@ -179,7 +179,10 @@ describe('the schema versions a backup is checked against', () => {
     const applied = app.services.db.all<{ domain: string; version: number }>(
       'SELECT domain, max(version) AS version FROM schema_migrations GROUP BY domain',
     );
-    expect(Object.fromEntries(applied.map((r) => [r.domain, r.version]))).toEqual(KNOWN_SCHEMA);
+    // Sync's tables are made when sync is first set up; every other domain's at the app's start.
+    const { sync, ...atStart } = KNOWN_SCHEMA;
+    expect(sync).toBeGreaterThan(0);
+    expect(Object.fromEntries(applied.map((r) => [r.domain, r.version]))).toEqual(atStart);
   });
 });
 

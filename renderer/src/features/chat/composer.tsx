@@ -99,9 +99,16 @@ export function Composer({
   }, [draft]);
 
   // The app reopened this conversation at start: the message box is where typing goes.
+  // A request that arrives late never takes the typing from another field the person is in (the
+  // conversation search, say): only from a button, the page, or nothing.
   useEffect(() => {
     if (!focusAsked) return;
-    input.current?.focus();
+    const active = document.activeElement;
+    const typingElsewhere =
+      active instanceof HTMLElement &&
+      active !== input.current &&
+      (active.matches('input, textarea, select') || active.isContentEditable);
+    if (!typingElsewhere) input.current?.focus();
     useChatStore.getState().composerFocusRequested(false);
   }, [focusAsked]);
 
