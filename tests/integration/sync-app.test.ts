@@ -288,6 +288,25 @@ describe('two computers syncing through a folder', () => {
     }
   });
 
+  it('sets up on a data folder written by 0.1: its conversations reach a new computer', async () => {
+    // The previous release's folder (tests/fixtures/data-0.1) gets sync's tables at set-up.
+    const dir = join(root, 'old-release');
+    await cp(join(import.meta.dirname, '../fixtures/data-0.1/user-data'), dir, { recursive: true });
+    const old = await computer('old-release', { dir });
+    const titles = (await old.api.listConversations()).map((c: { title: string }) => c.title);
+    expect(titles.length).toBeGreaterThan(0);
+    await old.api.chooseSyncFolder();
+    const started = await old.api.startNewSync({ target: { kind: 'folder' } });
+    expect(await old.api.syncNow()).toMatchObject({ state: 'idle', problem: null });
+
+    const fresh = await computer('fresh');
+    await fresh.api.chooseSyncFolder();
+    await fresh.api.joinSync({ target: { kind: 'folder' }, phrase: started.phrase });
+    expect(await fresh.api.syncNow()).toMatchObject({ state: 'idle', problem: null });
+    const arrived = (await fresh.api.listConversations()).map((c: { title: string }) => c.title);
+    expect(arrived.sort()).toEqual([...titles].sort());
+  });
+
   it('pauses, resumes and turns off: the storage and the data stay, the key goes', async () => {
     const a = await computer('a');
     await a.api.chooseSyncFolder();

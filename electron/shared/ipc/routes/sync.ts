@@ -3,8 +3,8 @@
  * prompts, settings and prices the same on each of their computers, through storage they own
  * (a folder, WebDAV, S3-compatible storage). The engine is `electron/main/services/sync`.
  *
- * The page never names a path: a folder is chosen in main's own dialog (`chooseSyncFolder`) and
- * main keeps it. Secrets (a WebDAV password, an S3 secret key) go to main once, to be kept in the
+ * Nothing the page sends names a place on disk: the storage is chosen in main's own dialog
+ * (`chooseSyncFolder`) and main keeps it. Secrets (a WebDAV password, an S3 secret key) go to main once, to be kept in the
  * keychain, and never come back; the recovery phrase comes back once, when sync is set up here
  * first, and is kept nowhere.
  */
