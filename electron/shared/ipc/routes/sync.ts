@@ -5,8 +5,8 @@
  *
  * Nothing the page sends names a place on disk: the storage is chosen in main's own dialog
  * (`chooseSyncFolder`) and main keeps it. Secrets (a WebDAV password, an S3 secret key) go to
- * main once, to be kept in the keychain, and never come back; the recovery phrase comes back once, when sync is set up here
- * first, and is kept nowhere.
+ * main once, to be kept in the keychain, and never come back; the recovery phrase comes back
+ * once, when sync is set up here first, and is kept nowhere.
  */
 import { z } from 'zod';
 import { event, messageRefFields, route, type EventSpec, type RouteSpec } from '../define';
