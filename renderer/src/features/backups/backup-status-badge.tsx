@@ -1,3 +1,4 @@
+import { RailBadge } from '../../components/rail-badge';
 import { formatRelativeTime } from '../../i18n/format';
 import { useT } from '../../i18n/i18n';
 import { useMainMessageText } from '../../lib/errors';
@@ -35,27 +36,9 @@ export function BackupStatusBadge({ onOpen }: { onOpen: () => void }) {
         : status.lastVerified
           ? t('backup.done', { ago: ago(status.lastVerified.at, now, () => t('backup.justNow')) })
           : t('backup.none');
-  // The visible words first, so speech and voice control find the button by what it shows.
   const label =
     status.problem && status.tone !== 'off'
       ? t('backup.labelProblem', { text, problem: problem ?? '' })
       : t('backup.label', { text });
-  // In the narrow icon rail only the dot shows; the words come as a tooltip, as the screens' do.
-  return (
-    <div className="nav-entry backup-badge-entry">
-      <button
-        type="button"
-        className={`backup-badge backup-badge-${tone}`}
-        onClick={onOpen}
-        aria-label={label}
-        title={problem}
-      >
-        <span className="backup-badge-dot" aria-hidden="true" />
-        <span className="backup-badge-text">{text}</span>
-      </button>
-      <span className="tooltip" aria-hidden="true">
-        {text}
-      </span>
-    </div>
-  );
+  return <RailBadge tone={tone} text={text} label={label} problem={problem} onOpen={onOpen} />;
 }

@@ -1,3 +1,4 @@
+import { RailBadge } from '../../components/rail-badge';
 import { useT } from '../../i18n/i18n';
 import { useMainMessageText } from '../../lib/errors';
 import { useSyncStore } from './sync-store';
@@ -41,21 +42,13 @@ export function SyncStatusBadge({ onOpen }: { onOpen: () => void }) {
     ? t('syncRail.labelProblem', { text, problem })
     : t('syncRail.label', { text });
   return (
-    <div className="nav-entry backup-badge-entry">
-      <button
-        type="button"
-        className={`backup-badge backup-badge-${tone}`}
-        onClick={onOpen}
-        aria-label={label}
-        title={problem}
-        data-testid="sync-badge"
-      >
-        <span className="backup-badge-dot" aria-hidden="true" />
-        <span className="backup-badge-text">{text}</span>
-      </button>
-      <span className="tooltip" aria-hidden="true">
-        {text}
-      </span>
-    </div>
+    <RailBadge
+      tone={tone}
+      text={text}
+      label={label}
+      problem={problem}
+      onOpen={onOpen}
+      data-testid="sync-badge"
+    />
   );
 }
