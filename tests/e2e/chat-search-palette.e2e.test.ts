@@ -75,14 +75,14 @@ describe('search as a palette', () => {
         },
       });
       await page.page.setViewportSize(size);
-      await page.message.waitFor({ timeout: 8000 });
+      await page.message.waitFor();
       await page.message.focus();
 
       await page.page.keyboard.press('Control+k');
       await expect.poll(() => page.isFocused(page.search)).toBe(true);
       await page.page.keyboard.type('pangolin');
       const results = page.searchResults();
-      await results.waitFor({ timeout: 8000 });
+      await results.waitFor();
       const options = results.getByRole('option');
       await expect.poll(() => options.count()).toBe(2);
       await expect(options.allTextContents()).resolves.toEqual([
@@ -106,7 +106,7 @@ describe('search as a palette', () => {
       // Enter opens it at the message, in view, the word marked in the rendered text.
       await page.page.keyboard.press('Enter');
       const target = page.messageById(deepId);
-      await target.waitFor({ timeout: 8000 });
+      await target.waitFor();
       await expect.poll(() => target.getAttribute('data-highlighted')).toBe('true');
       await expect.poll(() => page.isInView(target)).toBe(true);
       await expect.poll(() => marked(page, deepId)).toEqual([{ text: 'pangolin', inRow: true }]);

@@ -318,7 +318,10 @@ describe('languages on the library, knowledge and quick ask', () => {
     await expect(start.locator('pre').textContent()).resolves.toMatch(/Schreibe auf Deutsch\.$/);
     await start.getByRole('button', { name: 'Chat beginnen' }).click();
 
-    // The chat starts with the German system prompt, and its knowledge chip speaks German.
+    // The chat starts with the German system prompt, and its knowledge chip speaks German. The
+    // chat screen shows before the new conversation is open in it, and opening it makes the
+    // header's chips anew (a panel opened meanwhile closes): its title first.
+    await page.locator('.chat-header-title').getByText('Lektor', { exact: true }).waitFor();
     const chip = page.getByRole('button', { name: 'Wissensbasen', exact: true });
     await chip.click();
     const panel = page.getByRole('dialog', { name: 'Wissensbasen' });
