@@ -11,7 +11,7 @@
 import type { z } from 'zod';
 import { issuePathToParam } from '../../shared/relay-requests';
 import type { IpcError, IpcResult, RouteSpec } from '../../shared/ipc/define';
-import { errorInfo } from '../services/app-error';
+import { errorInfo, faultInfo } from '../services/app-error';
 import { issueSaid, said, type Said } from '../services/words';
 
 /** What the router knows of who is calling: the frame that sent the message. */
@@ -184,20 +184,14 @@ export function createRouter<Routes extends Record<string, RouteSpec>>(
       const answer = entry.spec.response.safeParse(value);
       if (!answer.success) {
         options.onInternalError?.(channel, answer.error);
-        return fail({
-          kind: 'internal',
-          message: `The app produced an answer to ${channel} that does not fit its contract.`,
-        });
+        return fail(faultInfo(undefined, 'app.fault.contract', { channel: String(channel) }));
       }
       return { ok: true, value: answer.data };
     } catch (error) {
       const known = errorInfo(error);
       if (known) return fail(known);
       options.onInternalError?.(channel, error);
-      return fail({
-        kind: 'internal',
-        message: `Something went wrong in the app while handling ${channel}.`,
-      });
+      return fail(faultInfo(undefined, 'app.fault.handling', { channel: String(channel) }));
     }
   };
 

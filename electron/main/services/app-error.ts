@@ -93,6 +93,25 @@ export function errorInfo(error: unknown): IpcError | undefined {
   return undefined;
 }
 
+/**
+ * A fault of the app itself, in words the page shows in the person's language: the fault's detail
+ * is logged where it happened, never shown. `faultInfo(error, 'app.fault.indexing')` keeps an
+ * `AppError` or `RelayError` as it is.
+ */
+export function faultInfo(
+  error: unknown,
+  id: ErrorMessageKey,
+  values?: Record<string, string | number>,
+): IpcError {
+  const known = errorInfo(error);
+  if (known) return known;
+  const words = said(id, values);
+  return withDefined(
+    { kind: 'internal', message: words.english },
+    { messageId: words.id, values: words.values },
+  );
+}
+
 /** Something refused by name (a file, an entry), with the reason in words the page formats. */
 export interface Refusal {
   name: string;

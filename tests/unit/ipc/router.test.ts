@@ -207,7 +207,15 @@ describe('the router', () => {
       error: { kind: 'invalid_request', message: 'Give a name.', param: 'name' },
     });
     const result = await router.dispatch('test:fail', undefined, ours);
-    expect(result).toMatchObject({ ok: false, error: { kind: 'internal' } });
+    // Said in the person's language from its key, like every other error.
+    expect(result).toMatchObject({
+      ok: false,
+      error: {
+        kind: 'internal',
+        messageId: 'app.fault.handling',
+        values: { channel: 'test:fail' },
+      },
+    });
     expect(JSON.stringify(result)).not.toContain('/home/person');
     expect(onInternalError).toHaveBeenCalledOnce();
   });
@@ -223,7 +231,7 @@ describe('the router', () => {
     const wrong = makeRouter({ greet: () => ({ text: 7 }) as never });
     expect(await wrong.router.dispatch('test:greet', { name: 'Ada' }, ours)).toMatchObject({
       ok: false,
-      error: { kind: 'internal' },
+      error: { kind: 'internal', messageId: 'app.fault.contract' },
     });
   });
 

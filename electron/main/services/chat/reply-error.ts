@@ -1,5 +1,5 @@
 import { replyErrorSchema, type ReplyError } from '../../../shared/ipc/routes/chat';
-import { errorInfo } from '../app-error';
+import { errorInfo, faultInfo } from '../app-error';
 
 /**
  * What a failed reply keeps, in chat and in quick ask: the relay's error (its kind, status, field,
@@ -8,11 +8,7 @@ import { errorInfo } from '../app-error';
  */
 export function replyErrorOf(error: unknown): ReplyError {
   const info = errorInfo(error);
-  if (info === undefined)
-    return {
-      kind: 'internal',
-      message: 'Something went wrong in the app while asking for a reply.',
-    };
+  if (info === undefined) return faultInfo(error, 'app.fault.reply') as ReplyError;
   const { partialText: _partialText, kind, ...rest } = info;
   const replyKind = replyErrorSchema.shape.kind.safeParse(kind);
   return { kind: replyKind.success ? replyKind.data : 'bad_request', ...rest };

@@ -16,7 +16,7 @@ import {
 import type { Db } from '../database';
 import { migrate } from '../database';
 import { writeFileAtomic } from '../data-files';
-import { AppError, errorInfo } from '../app-error';
+import { AppError, faultInfo } from '../app-error';
 import { RelayError, type RelayClient } from '../relay/relay-client';
 import { MAX_CONCURRENT_REQUESTS } from '../relay/limiter';
 import { runToCsv, runToJson } from './export-run';
@@ -45,12 +45,7 @@ export interface EmbeddingsServiceOptions {
 
 /** Why a run ended: the relay's error or the app's refusal; a fault in the app, said plainly. */
 function runError(error: unknown): IpcError {
-  return (
-    errorInfo(error) ?? {
-      kind: 'internal',
-      message: 'Something went wrong in the app while embedding.',
-    }
-  );
+  return faultInfo(error, 'app.fault.embedding');
 }
 
 export class EmbeddingsService {

@@ -30,7 +30,7 @@ import {
   type KnowledgeStatus,
   type KnowledgeFile,
 } from '../../../shared/ipc/routes/knowledge';
-import { AppError, errorInfo, refusal, type Refusal } from '../app-error';
+import { AppError, faultInfo, refusal, type Refusal } from '../app-error';
 import { CHARS_PER_TOKEN } from '../chat/attachments';
 import { migrate, type Db } from '../database';
 import type { DocumentResult } from '../documents/document-text';
@@ -154,12 +154,7 @@ function parseError(json: string | null): IpcError | undefined {
 
 /** Why indexing stopped: the relay's error or the app's refusal; a fault, said plainly. */
 function indexError(error: unknown): IpcError {
-  return (
-    errorInfo(error) ?? {
-      kind: 'internal',
-      message: 'Something went wrong in the app while indexing.',
-    }
-  );
+  return faultInfo(error, 'app.fault.indexing');
 }
 
 /** sha256 of a file's bytes, read as a stream (a large PDF never sits whole in main). */

@@ -25,9 +25,10 @@ it('keeps the kind, status, param, retry delay, message key and values of the re
   });
 });
 
-it('names any other failure as the app’s own, with no detail of it', () => {
+it('names any other failure as the app’s own, with no detail of it, in words of the catalogue', () => {
   expect(replyErrorOf(new Error('secret detail'))).toEqual({
     kind: 'internal',
     message: 'Something went wrong in the app while asking for a reply.',
+    messageId: 'app.fault.reply',
   });
 });
