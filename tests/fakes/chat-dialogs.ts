@@ -5,6 +5,8 @@ export class ScriptedDialogs implements Dialogs {
   readonly savePaths: Array<string | undefined> = [];
   readonly openPaths: string[][] = [];
   readonly saveRequests: Array<{ title: string; defaultName: string }> = [];
+  /** What each open dialog said: its title and its filters' names. */
+  readonly openRequests: Array<{ title: string; filters: string[] }> = [];
   /** Answers to questions; a question with no answer queued counts as cancelled. */
   readonly confirmAnswers: boolean[] = [];
   readonly confirmRequests: ConfirmOptions[] = [];
@@ -21,7 +23,11 @@ export class ScriptedDialogs implements Dialogs {
     return this.savePaths.shift();
   }
 
-  async chooseOpenPaths() {
+  async chooseOpenPaths(options: { title: string; filters?: Array<{ name: string }> }) {
+    this.openRequests.push({
+      title: options.title,
+      filters: (options.filters ?? []).map((f) => f.name),
+    });
     return this.openPaths.shift() ?? [];
   }
 

@@ -16,6 +16,7 @@ import {
   messageWithAttachments,
 } from '../../electron/main/services/chat/attachments';
 import { NOTES_PAGES } from '../fixtures/documents/contents';
+import { setMainLocale } from '../../electron/main/services/words';
 import { openChatApp, type ChatApp } from '../fakes/chat-app';
 
 const KEY = 'sk-demo-attachments-test-8d2e';
@@ -49,6 +50,19 @@ async function file(name: string, content: string | Uint8Array): Promise<string>
 }
 
 describe('attaching files', () => {
+  it('asks in main’s dialog in the language shown', async () => {
+    setMainLocale('de');
+    try {
+      await app.api.attachFiles();
+    } finally {
+      setMainLocale('en');
+    }
+    expect(app.dialogs.openRequests.at(-1)).toEqual({
+      title: 'Dateien anhängen',
+      filters: ['Text, Code, PDF und Bilder', 'Alle Dateien'],
+    });
+  });
+
   it('reads text and PDF files chosen in the dialog, and sends them as delimited blocks', async () => {
     const notes = await file('notes.md', '# Tide table\nHigh water at 06:12 on Monday.\n');
     const pdf = join(dir, 'notes.pdf');

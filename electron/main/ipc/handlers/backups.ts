@@ -1,6 +1,7 @@
 import type { BACKUPS_ROUTES } from '../../../shared/ipc/routes/backups';
 import type { DesktopShell, Dialogs } from '../../app-context';
 import type { BackupsService } from '../../services/backups/backups-service';
+import { nativeText } from '../../services/words';
 import type { Handlers } from '../router';
 
 export interface BackupsHandlersContext {
@@ -27,7 +28,7 @@ export function backupsHandlers({
     chooseBackupFolder: async () => {
       const current = await backups.folder();
       const chosen = await dialogs.chooseFolder?.({
-        title: 'Choose a folder for backups',
+        title: nativeText('dialog.chooseBackupFolder'),
         ...(current ? { defaultPath: current } : {}),
       });
       return chosen === undefined ? backups.status() : backups.setFolder(chosen);
@@ -38,8 +39,8 @@ export function backupsHandlers({
     previewBackup: ({ id }) => backups.preview(id),
     openBackupFile: async () => {
       const [path] = await dialogs.chooseOpenPaths({
-        title: 'Open a Relay Desktop backup',
-        filters: [{ name: 'Relay Desktop backup', extensions: ['db'] }],
+        title: nativeText('dialog.openBackup'),
+        filters: [{ name: nativeText('dialog.backupFilter'), extensions: ['db'] }],
       });
       if (path === undefined) return { cancelled: true };
       return { cancelled: false, preview: await backups.preview(backups.pick(path)) };

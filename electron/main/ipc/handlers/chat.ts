@@ -17,7 +17,7 @@ import { importFromFiles, type RetrievalRecords } from '../../services/chat/tran
 import { conversationCost, usageReport } from '../../services/chat/usage';
 import type { Handlers } from '../router';
 import { saved } from './saved-files';
-import { said } from '../../services/words';
+import { nativeText, said } from '../../services/words';
 import type { ChatTools } from '../../services/chat/chat-tools';
 import type { McpService } from '../../services/mcp/mcp-service';
 
@@ -201,14 +201,14 @@ export async function chatHandlers(
     },
     attachFiles: async () => {
       const paths = await context.dialogs.chooseOpenPaths({
-        title: 'Attach files',
+        title: nativeText('dialog.attachFiles'),
         multiple: true,
         filters: [
           {
-            name: 'Text, code, PDF and images',
+            name: nativeText('dialog.attachableFilter'),
             extensions: ATTACHABLE_EXTENSIONS,
           },
-          { name: 'All files', extensions: ['*'] },
+          { name: nativeText('dialog.allFiles'), extensions: ['*'] },
         ],
       });
       return drafts.attachPaths(paths.slice(0, MAX_ATTACHMENTS));

@@ -34,7 +34,7 @@ import { PromptsService } from '../prompts/prompts-service';
 import type { FetchLike } from '../relay/relay-client';
 import type { SecretStore } from '../secret-store';
 import type { SettingsService } from '../settings/settings';
-import { said, type Said } from '../words';
+import { nativeText, said, type Said } from '../words';
 import { ChatSource } from './sources/chat-source';
 import { PricesSource, SettingsSource } from './sources/file-sources';
 import { PromptSource } from './sources/prompt-source';
@@ -267,7 +267,7 @@ export class SyncService {
   /** Asks for the folder in main's dialog and keeps it for the next test or set-up. */
   async chooseFolder(): Promise<{ cancelled: boolean; location?: string }> {
     const chosen = await this.#options.dialogs.chooseFolder?.({
-      title: 'Choose a folder for sync',
+      title: nativeText('dialog.chooseSyncFolder'),
       ...(this.#chosenFolder ? { defaultPath: this.#chosenFolder } : {}),
     });
     if (chosen === undefined) return { cancelled: true };
