@@ -196,5 +196,11 @@ describe('quick ask', () => {
       return response.headers.get('content-security-policy');
     });
     expect(csp).toContain("script-src 'self'");
+    // Main's reason in the language shown, from its key.
+    await app.services.settings.update({ language: 'de' });
+    await quick.page.reload();
+    await quick.page
+      .getByText('Verbinden Sie sich zuerst mit einem Relay:', { exact: false })
+      .waitFor();
   });
 });

@@ -3,6 +3,8 @@ import type { AppContext } from '../../app-context';
 import { ChatStore } from '../../services/chat/store';
 import { QuickAskService, type ClipboardText } from '../../services/quick-ask/quick-ask-service';
 import type { Handlers } from '../router';
+import { errorInfo } from '../../services/app-error';
+import { said, type Said } from '../../services/words';
 
 /** The app's two windows, as the quick window's routes use them. */
 export interface AppWindows {
@@ -15,21 +17,23 @@ export interface AppWindows {
 /** The chat model quick ask uses: the one last chosen in Chat, else the relay's first. */
 async function defaultModel(
   context: AppContext,
-): Promise<{ model: string | null; problem?: string }> {
+): Promise<{ model: string | null; problem?: Said }> {
   if ((await context.connections.activeId()) === undefined) {
-    return { model: null, problem: 'Connect to a relay first: open Relay Desktop to add one.' };
+    return { model: null, problem: said('quickAsk.connectFirst') };
   }
   let listing;
   try {
     listing = await context.models.list();
   } catch (error) {
-    const why = error instanceof Error ? error.message : String(error);
-    return { model: null, problem: `The relay's models could not be listed: ${why}` };
+    // The relay's own words stay as it said them (in English when they have no key here).
+    const why =
+      errorInfo(error)?.message ?? (error instanceof Error ? error.message : String(error));
+    return { model: null, problem: said('quickAsk.modelsUnlisted', { why }) };
   }
   const chat = (listing?.models ?? []).filter((m) => m.kind === 'chat').map((m) => m.id);
   const last = listing?.lastModel.chat;
   const model = last !== undefined && chat.includes(last) ? last : (chat[0] ?? null);
-  return model === null ? { model, problem: 'The relay in use lists no chat model.' } : { model };
+  return model === null ? { model, problem: said('quickAsk.noChatModel') } : { model };
 }
 
 export function openQuickAsk(
@@ -71,7 +75,13 @@ export function quickAskHandlers(
       const clip = service.context;
       return {
         model,
-        ...(problem === undefined ? {} : { problem }),
+        ...(problem === undefined
+          ? {}
+          : {
+              problem: problem.english,
+              messageId: problem.id,
+              ...(problem.values ? { values: problem.values } : {}),
+            }),
         ...(active ? { connectionName: active.name } : {}),
         isDemo: active?.isDemo ?? false,
         ...(clip ? { context: clip } : {}),

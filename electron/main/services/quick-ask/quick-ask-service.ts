@@ -19,7 +19,7 @@ import { replyErrorOf } from '../chat/reply-error';
 import type { ChatStore } from '../chat/store';
 import { AppError } from '../app-error';
 import { RelayError, type RelayClient } from '../relay/relay-client';
-import { said } from '../words';
+import { said, type Said } from '../words';
 
 /** Text taken from the system as context. */
 export interface ClipboardText {
@@ -32,7 +32,7 @@ export interface QuickAskServiceOptions {
   /** A relay client for the active connection (throws when there is none). */
   client: (requestId: string) => Promise<RelayClient>;
   /** The chat model to ask, or why there is none. */
-  defaultModel: () => Promise<{ model: string | null; problem?: string }>;
+  defaultModel: () => Promise<{ model: string | null; problem?: Said }>;
   /** Temperature and max tokens, as new chats start with them. */
   defaults: () => Promise<{ temperature: number; maxTokens: number | null }>;
   settings: () => Promise<QuickAskSettings>;

@@ -7,7 +7,7 @@
  * `openConversation`, which asks the main window to show a conversation.
  */
 import { z } from 'zod';
-import { event, route, type EventSpec, type RouteSpec } from '../define';
+import { event, messageRefFields, route, type EventSpec, type RouteSpec } from '../define';
 import { boundedText as text, idSchema as id } from '../schemas';
 import { MAX_MESSAGE_CHARS, MESSAGE_STATUSES, replyErrorSchema } from './chat';
 import { worded } from '../../messages/worded';
@@ -55,8 +55,10 @@ export const MAX_QUICK_CONTEXT_CHARS = 20_000;
 export const quickAskStateSchema = z.object({
   /** The chat model quick ask uses: the one last chosen in Chat, else the first chat model. */
   model: z.string().nullable(),
-  /** Why there is no model, when there is none. */
+  /** Why there is no model, when there is none: in English; `messageId` and `values` give it in
+   * the person's language. */
   problem: z.string().optional(),
+  ...messageRefFields,
   connectionName: z.string().optional(),
   isDemo: z.boolean(),
   /** The clipboard text read as the window opened, when the setting is on and it held text. */

@@ -3,7 +3,7 @@ import { Badge } from '../../components/badge';
 import { Notice } from '../../components/notice';
 import { Spinner } from '../../components/spinner';
 import { useT } from '../../i18n/i18n';
-import { failureTitle } from '../../lib/errors';
+import { failureTitle, useMainMessageText } from '../../lib/errors';
 import {
   askQuestion,
   copyReply,
@@ -36,6 +36,7 @@ export function QuickAskScreen({ renderReply }: QuickAskScreenProps) {
   const [prompt, setPrompt] = useState('');
   const input = useRef<HTMLTextAreaElement>(null);
   const t = useT();
+  const mainText = useMainMessageText();
 
   useEffect(() => {
     void loadQuickAsk().then(() => input.current?.focus());
@@ -108,7 +109,11 @@ export function QuickAskScreen({ renderReply }: QuickAskScreenProps) {
       )}
       {status === 'ready' && !model && (
         <Notice tone="warning" title={t('quickAsk.nothing.title')}>
-          <p>{info?.problem ?? t('quickAsk.nothing.body')}</p>
+          <p>
+            {info?.problem
+              ? mainText({ ...info, message: info.problem })
+              : t('quickAsk.nothing.body')}
+          </p>
         </Notice>
       )}
 
