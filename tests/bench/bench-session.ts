@@ -59,6 +59,10 @@ export interface BenchSessionOptions {
   eventStream?: boolean;
   /** Starts the document worker as the app does; without it, documents are read in process. */
   startDocumentWorker?: AppServicesOptions['startDocumentWorker'];
+  /** Where MCP servers are started (a timing one); the machine's own if absent. */
+  processHost?: AppServicesOptions['processHost'];
+  /** Main's dialogs; without them every one counts as cancelled. */
+  dialogs?: AppServicesOptions['dialogs'];
 }
 
 export interface BenchPage {
@@ -124,6 +128,8 @@ export async function withBenchSession<T>(
       secretStore: new MemorySecretStore(),
       ...(options.fetch ? { fetch: options.fetch } : {}),
       ...(options.startDocumentWorker ? { startDocumentWorker: options.startDocumentWorker } : {}),
+      ...(options.processHost ? { processHost: options.processHost } : {}),
+      ...(options.dialogs ? { dialogs: options.dialogs } : {}),
       emit: (channel, payload) => {
         options.onEmit?.(channel, payload);
         if (!options.eventStream || !events.open) return;

@@ -21,6 +21,7 @@ const BENCHMARKS: Record<string, () => Promise<Benchmark>> = {
   'kb-query': async () => (await import('./kb-query')).kbQuery,
   'kb-index': async () => (await import('./kb-index')).kbIndex,
   sync: async () => (await import('./sync')).syncBench,
+  tools: async () => (await import('./tools')).toolsBench,
 };
 
 async function main(args: string[]): Promise<number> {

@@ -170,6 +170,8 @@ it("reads 0.1's settings with the later groups at their defaults, and keeps its 
     desktop: { showTray: true, closeToTray: false, openAtLogin: false },
     updates: { channel: 'stable', autoCheck: true },
     proxy: { mode: 'system' },
+    // 0.1 had no tools: the default budget, steps and largest result kept of a tool's answer.
+    tools: { tokenBudget: 8000, maxSteps: 10, maxResultChars: 100_000 },
     // 0.1 had no language setting: the system's language, as before.
     language: 'system',
   });
@@ -185,6 +187,29 @@ it("reads 0.1's settings with the later groups at their defaults, and keeps its 
     chatDefaults: { temperature: 0.7, maxTokens: 512 },
     proxy: { mode: 'none' },
   });
+});
+
+it('reads tool settings saved before the largest result was one, and keeps them on a change', async () => {
+  // The settings file of a release with tools but no limit on a result's size.
+  const file = join(dir, 'user-data', 'settings.json');
+  const before = JSON.parse(await readFile(file, 'utf8')) as Record<string, unknown>;
+  await writeFile(file, JSON.stringify({ ...before, tools: { tokenBudget: 2000, maxSteps: 4 } }));
+  app = await open();
+  const { api } = app;
+  expect((await api.getSettings()).tools).toEqual({
+    tokenBudget: 2000,
+    maxSteps: 4,
+    maxResultChars: 100_000,
+  });
+  await api.updateSettings({ tools: { tokenBudget: 2000, maxSteps: 4, maxResultChars: 5000 } });
+  const saved = JSON.parse(await readFile(file, 'utf8')) as { theme: string; tools: unknown };
+  expect(saved.theme).toBe('dark');
+  expect(saved.tools).toEqual({ tokenBudget: 2000, maxSteps: 4, maxResultChars: 5000 });
+  // Out of range, refused with the field named; the saved value stays.
+  await expect(
+    api.updateSettings({ tools: { tokenBudget: 2000, maxSteps: 4, maxResultChars: 10 } }),
+  ).rejects.toThrow(/maxResultChars/);
+  expect((await api.getSettings()).tools.maxResultChars).toBe(5000);
 });
 
 it('keeps a language chosen over 0.1 settings, and refuses one the app does not speak', async () => {

@@ -82,6 +82,11 @@ export const SECTIONS: Array<{ section: number; title: string; how: string }> = 
     title: 'Sync',
     how: 'Two computers with user data folders of their own syncing through a storage folder slowed to 25 ms a request. One is killed with SIGKILL at a uniform random moment of each sync while it sends a dozen new conversations (a process of its own, started again after each kill), then a new computer is killed likewise while it takes everything in; both then sync to the end and are compared conversation by conversation, message by message, with the storage checked for heads left behind. Then fast-check: random interleavings of creating, answering (under any message), renaming, pinning, deleting and restoring conversations and changing the theme on three computers, each syncing whenever the sequence says, then all syncing in a random order: every computer must end with the same conversations, trash, messages and theme.',
   },
+  {
+    section: 14,
+    title: 'Tools',
+    how: 'MCP servers that fail, met by the app’s own MCP service (and, for results, by the chat service with the demo relay’s demo-tools model): a server on the official SDK started over stdio, asked to crash in the middle of a call (exit code 3), to hang (a 0.5 s time limit), to flood its error output (20,000 lines of 190 characters), and to answer 10 MB of text (the largest result set to 20,000 characters; and the default, 100,000); a fresh service for each crash. Quits: the app’s services on a temp user data folder with a server running that started a process of its own, closed as the app quits, then both processes looked up by their ids (kill 0 and /proc).',
+  },
 ];
 
 function load(dir: string): Map<number, SectionResult> {

@@ -652,6 +652,7 @@ export class ChatService {
       permissions: await tools.permissions(),
       grants,
       maxSteps: settings.maxSteps,
+      maxResultChars: settings.maxResultChars,
       signal: turn.signal,
       onDelta: turn.onDelta,
       selectTools: (offered) => {

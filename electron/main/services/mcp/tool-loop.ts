@@ -75,6 +75,8 @@ export interface ToolTurnOptions {
   /** The person chose "always allow" for a tool: keep the rule. */
   alwaysAllow?: (serverId: string, tool: string) => Promise<void> | void;
   maxSteps?: number;
+  /** The characters of a result kept (the settings'); the default cap when absent. */
+  maxResultChars?: number;
   signal?: AbortSignal;
   onDelta?: ChatOptions['onDelta'];
   onToolCall?: ChatOptions['onToolCall'];
@@ -221,6 +223,7 @@ async function runCall(
   try {
     const result = await options.mcp.callTool(tool.serverId, tool.tool, call.input, {
       ...(options.signal ? { signal: options.signal } : {}),
+      ...(options.maxResultChars === undefined ? {} : { maxResultChars: options.maxResultChars }),
     });
     return {
       ...base,

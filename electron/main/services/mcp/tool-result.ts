@@ -5,9 +5,10 @@
  * whole is capped, so a 10 MB result is cut with a note rather than filling the context or main.
  */
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { DEFAULT_TOOL_SETTINGS } from '../../../shared/ipc/routes/settings';
 
-/** The text a result keeps (all its text parts together), by default. */
-export const MAX_RESULT_CHARS = 100_000;
+/** The text a result keeps (all its text parts together) unless the settings say otherwise. */
+export const MAX_RESULT_CHARS = DEFAULT_TOOL_SETTINGS.maxResultChars;
 /** An image or audio part larger than this (base64 characters) is left out. */
 export const MAX_MEDIA_CHARS = 8 * 1024 * 1024;
 /** At most this many parts are kept. */

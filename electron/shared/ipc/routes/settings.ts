@@ -34,15 +34,28 @@ export const DEFAULT_ATTACHMENT_SETTINGS: AttachmentSettings = {
   imageMaxSide: 1536,
 };
 
-/** Tools in chat: how many tokens the tool list may cost a request, and steps per reply. */
+/**
+ * Tools in chat: how many tokens the tool list may cost a request, steps per reply, and how much
+ * of a tool's result is kept.
+ */
 export const toolSettingsSchema = z.strictObject({
   /** Past this estimate, tools are left out of a request (the reply says which and why). */
   tokenBudget: z.number().int().min(0).max(1_000_000),
   /** Model replies that call tools in one turn; the turn ends there with a note. */
   maxSteps: z.number().int().min(1).max(100),
+  /**
+   * The characters of a tool's result kept and sent to the model; a longer one is cut with a
+   * note saying how much it held (added after the first release with tools: a settings file
+   * without it gets the default).
+   */
+  maxResultChars: z.number().int().min(1000).max(1_000_000).default(100_000),
 });
 export type ToolSettings = z.infer<typeof toolSettingsSchema>;
-export const DEFAULT_TOOL_SETTINGS: ToolSettings = { tokenBudget: 8000, maxSteps: 10 };
+export const DEFAULT_TOOL_SETTINGS: ToolSettings = {
+  tokenBudget: 8000,
+  maxSteps: 10,
+  maxResultChars: 100_000,
+};
 
 export const settingsSchema = z.object({
   theme: z.enum(['system', 'light', 'dark']),

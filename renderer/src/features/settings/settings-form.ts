@@ -23,6 +23,8 @@ export interface SettingsFields {
   toolTokenBudget: string;
   /** Model replies that call tools in one turn. */
   toolMaxSteps: string;
+  /** The characters of a tool's result kept. */
+  toolMaxResultChars: string;
 }
 
 export type SettingsErrors = Partial<Record<keyof SettingsFields, string>>;
@@ -37,6 +39,7 @@ export const CONTEXT_TOKENS_RANGE = { min: 1000, max: 10_000_000 } as const;
 export const IMAGE_SIDE_RANGE = { min: 256, max: 4096 } as const;
 export const TOOL_BUDGET_RANGE = { min: 0, max: 1_000_000 } as const;
 export const TOOL_STEPS_RANGE = { min: 1, max: 100 } as const;
+export const TOOL_RESULT_CHARS_RANGE = { min: 1000, max: 1_000_000 } as const;
 
 /** A whole number in a range, or the sentence (`mistake`, given the range) that says what it must be. */
 function readWhole(text: string, range: { min: number; max: number }, mistake: MessageKey) {
@@ -59,6 +62,7 @@ export function fieldsOf(settings: Settings): SettingsFields {
     imageMaxSide: String(settings.attachments.imageMaxSide),
     toolTokenBudget: String(settings.tools.tokenBudget),
     toolMaxSteps: String(settings.tools.maxSteps),
+    toolMaxResultChars: String(settings.tools.maxResultChars),
   };
 }
 
@@ -127,6 +131,12 @@ export function readSettingsFields(fields: SettingsFields): ReadResult {
   if (typeof tokenBudget === 'string') errors.toolTokenBudget = tokenBudget;
   const maxSteps = readWhole(fields.toolMaxSteps, TOOL_STEPS_RANGE, 'defaults.error.toolMaxSteps');
   if (typeof maxSteps === 'string') errors.toolMaxSteps = maxSteps;
+  const maxResultChars = readWhole(
+    fields.toolMaxResultChars,
+    TOOL_RESULT_CHARS_RANGE,
+    'defaults.error.toolMaxResultChars',
+  );
+  if (typeof maxResultChars === 'string') errors.toolMaxResultChars = maxResultChars;
 
   if (
     Object.keys(errors).length > 0 ||
@@ -136,7 +146,8 @@ export function readSettingsFields(fields: SettingsFields): ReadResult {
     typeof contextTokens === 'string' ||
     typeof imageMaxSide === 'string' ||
     typeof tokenBudget === 'string' ||
-    typeof maxSteps === 'string'
+    typeof maxSteps === 'string' ||
+    typeof maxResultChars === 'string'
   ) {
     return { ok: false, errors };
   }
@@ -146,7 +157,7 @@ export function readSettingsFields(fields: SettingsFields): ReadResult {
       chatDefaults: { temperature, maxTokens },
       timeouts: { requestSeconds, idleSeconds },
       attachments: { maxFileMb, contextTokens, imageMaxSide },
-      tools: { tokenBudget, maxSteps },
+      tools: { tokenBudget, maxSteps, maxResultChars },
     },
   };
 }

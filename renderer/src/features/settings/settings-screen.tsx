@@ -292,6 +292,7 @@ const CARD_OF: Record<keyof SettingsFields, Card> = {
   imageMaxSide: 'chat',
   toolTokenBudget: 'chat',
   toolMaxSteps: 'chat',
+  toolMaxResultChars: 'chat',
   requestSeconds: 'requests',
   idleSeconds: 'requests',
 };
@@ -445,6 +446,14 @@ function DefaultsForm({ settings }: { settings: Settings }) {
             inputMode="numeric"
             {...props.toolMaxSteps}
             hint={t('defaults.toolMaxSteps.hint')}
+          />
+        </div>
+        <div className="field-row">
+          <Field
+            label={t('defaults.toolMaxResultChars')}
+            inputMode="numeric"
+            {...props.toolMaxResultChars}
+            hint={t('defaults.toolMaxResultChars.hint')}
           />
         </div>
         {chatStatus}
