@@ -28,6 +28,7 @@ import { desktopHandlers, openDesktop } from './ipc/handlers/desktop';
 import { embeddingsHandlers } from './ipc/handlers/embeddings';
 import { imagesHandlers, openImageGallery } from './ipc/handlers/images';
 import { knowledgeHandlers } from './ipc/handlers/knowledge';
+import type { KnowledgeService } from './services/knowledge/knowledge-service';
 import { modelsHandlers } from './ipc/handlers/models';
 import { networkHandlers } from './ipc/handlers/network';
 import { promptsHandlers } from './ipc/handlers/prompts';
@@ -492,8 +493,13 @@ async function openServices(
   const syncOn = await syncConfigured(options.userDataDir);
   const chat = await chatHandlers(context, retrieval, records, { trashDays: syncOn ? 30 : 0 });
   const prompts = await promptsHandlers(context);
+  // The knowledge bases open after sync (their handlers come with the others below).
+  let knowledgeOpened: (service: KnowledgeService) => void = () => undefined;
+  const knowledgeService = new Promise<KnowledgeService>((resolve) => (knowledgeOpened = resolve));
   // After chat and prompts: their tables are sync's sources.
   const sync = await SyncService.open({
+    connections: context.connections,
+    knowledge: knowledgeService,
     userDataDir: options.userDataDir,
     db,
     secrets: options.secretStore,
@@ -505,6 +511,12 @@ async function openServices(
     onApplied: (applied) => {
       if (applied.conversation || applied.message) emit('conversationsChanged', null);
       if (applied.prompt) emit('promptsChanged', null);
+      if (applied.connection) emit('connectionsChanged', null);
+      if (applied.price)
+        void models.prices.get().then(
+          (prices) => emit('pricesChanged', prices),
+          (error: unknown) => log.error('sync.prices', error),
+        );
     },
     onError: (event, error) => log.error(event, error),
     ...options.syncSeams,
@@ -524,7 +536,11 @@ async function openServices(
     ...updatesHandlers(context, updates),
     ...networkHandlers(context, network),
     ...prompts,
-    ...(await knowledgeHandlers(context, (opened) => (knowledge = opened))),
+    ...(await knowledgeHandlers(
+      context,
+      (opened) => (knowledge = opened),
+      (service) => knowledgeOpened(service),
+    )),
     ...toolsHandlers(mcp),
     ...syncHandlers(sync),
   };

@@ -125,7 +125,24 @@ describe('sync', () => {
 
     // Turned off: the set-up shows again, the rail's line goes, the storage stays.
     const inStorage = await readdir(folder, { recursive: true });
-    await section.getByRole('button', { name: 'Turn off sync' }).click();
+    // It asks first, saying what goes and what stays; Escape leaves sync on.
+    const turnOff = section.getByRole('button', { name: 'Turn off sync' }).first();
+    await turnOff.click();
+    const dialog = page.getByRole('dialog', { name: 'Turn off sync on this computer?' });
+    await dialog.waitFor();
+    await expect.poll(() => dialog.textContent()).toMatch(/forgets the storage/);
+    await expect.poll(() => dialog.textContent()).toMatch(/Nothing is deleted/);
+    await expectAccessible('sync turn off asks, dark');
+    await page.keyboard.press('Escape');
+    await dialog.waitFor({ state: 'hidden' });
+    expect(await rail.count()).toBe(1);
+    // By keyboard: Enter on the button, Tab from Cancel to the dialog's own, Enter.
+    await turnOff.focus();
+    await page.keyboard.press('Enter');
+    await dialog.waitFor();
+    await page.keyboard.press('Tab');
+    expect(await page.evaluate('document.activeElement?.textContent')).toBe('Turn off sync');
+    await page.keyboard.press('Enter');
     await section.getByRole('button', { name: 'Set up new sync' }).waitFor();
     expect(await rail.count()).toBe(0);
     expect((await readdir(folder, { recursive: true })).sort()).toEqual(inStorage.sort());

@@ -3,7 +3,7 @@
  * folders, each with its own keychain) syncing through a folder chosen in main's dialog, set up
  * and joined by the routes, the background job, and every refusal a page can meet.
  */
-import { cp, mkdir, mkdtemp, readdir, readFile, rm, stat } from 'node:fs/promises';
+import { cp, mkdir, mkdtemp, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
@@ -30,6 +30,8 @@ interface Computer {
   dispatch(channel: string, payload: unknown, from?: typeof sender): Promise<unknown>;
   /** The folder main's dialog answers next (undefined: the person cancels). */
   folder: string | undefined;
+  /** The files main's open dialog answers next. */
+  paths: string[];
 }
 
 let root: string;
@@ -43,10 +45,10 @@ async function computer(
   const dir = options.dir ?? join(root, name);
   const secrets = options.secrets ?? new MemorySecretStore();
   const events: Computer['events'] = [];
-  const self = { dir, secrets, events, folder: storage } as Computer;
+  const self = { dir, secrets, events, folder: storage, paths: [] } as unknown as Computer;
   const dialogs: Dialogs = {
     chooseSavePath: async () => undefined,
-    chooseOpenPaths: async () => [],
+    chooseOpenPaths: async () => self.paths,
     chooseFolder: async () => self.folder,
   };
   self.services = await createAppServices({
@@ -396,6 +398,156 @@ describe('two computers syncing through a folder', () => {
       problem: { messageId: 'sync.setup.keyMissing' },
     });
     expect((await again.api.turnOffSync()).state).toBe('off');
+  });
+});
+
+describe('connections, knowledge bases and prices', () => {
+  async function pair() {
+    const laptop = await computer('laptop');
+    await laptop.api.chooseSyncFolder();
+    const { phrase } = await laptop.api.startNewSync({ target: { kind: 'folder' } });
+    const desktop = await computer('desktop');
+    await desktop.api.chooseSyncFolder();
+    await desktop.api.joinSync({ target: { kind: 'folder' }, phrase });
+    // The first syncs (set-up and join start one each) end before the test goes on.
+    await round(laptop, desktop);
+    return { laptop, desktop };
+  }
+  async function round(...computers: Computer[]) {
+    for (const c of computers) expect(await c.api.syncNow()).toMatchObject({ problem: null });
+  }
+
+  it('syncs a connection without its key: asked once by name, then kept apart', async () => {
+    const { laptop, desktop } = await pair();
+    const KEY = 'sk-laptop-only-0123456789';
+    const HEADER = 'gateway-secret-value';
+    const made = await laptop.api.createConnection({
+      name: 'Work relay',
+      baseUrl: 'https://relay.example.com',
+      apiKey: KEY,
+      consoleUrl: 'https://console.example.com',
+      headers: [
+        { name: 'X-Team', value: 'blue' },
+        { name: 'X-Gateway-Key', value: HEADER, secret: true },
+      ],
+    });
+    await round(laptop, desktop);
+    const there = await desktop.api.listConnections();
+    expect(there).toHaveLength(1);
+    expect(there[0]).toMatchObject({
+      name: 'Work relay',
+      baseUrl: 'https://relay.example.com',
+      consoleUrl: 'https://console.example.com',
+      hasKey: false,
+      // A secret header cannot be kept without its value: it is asked for with the key.
+      headers: [{ name: 'X-Team', secret: false, value: 'blue' }],
+    });
+    expect(desktop.events.some((e) => e.channel === 'connections:changed')).toBe(true);
+    // Neither the key nor the secret header left the laptop: not in the storage, not here.
+    for (const name of await filesIn(storage)) {
+      if ((await stat(join(storage, name))).isDirectory()) continue;
+      const bytes = await readFile(join(storage, name));
+      expect(bytes.includes(KEY) || bytes.includes(HEADER)).toBe(false);
+    }
+    expect([...(await desktop.secrets.getAll()).values()].join()).not.toContain(KEY);
+    // Asked for once, by name.
+    const needed = await desktop.api.getSyncKeysNeeded();
+    expect(needed).toEqual([
+      { id: there[0]!.id, name: 'Work relay', key: true, headers: ['X-Gateway-Key'] },
+    ]);
+    await desktop.api.updateConnection({
+      id: there[0]!.id,
+      changes: {
+        apiKey: 'sk-desktop-own-9876543210',
+        headers: [
+          { name: 'X-Team', value: 'blue' },
+          { name: 'X-Gateway-Key', value: 'desktop-gateway', secret: true },
+        ],
+      },
+    });
+    await desktop.api.syncKeyAsked({ id: there[0]!.id });
+    expect(await desktop.api.getSyncKeysNeeded()).toEqual([]);
+    expect(await laptop.api.getSyncKeysNeeded()).toEqual([]);
+
+    // A rename here and a new address there, both arrive; syncing again doubles nothing.
+    await laptop.api.updateConnection({ id: made.id, changes: { name: 'Work relay (EU)' } });
+    await round(laptop, desktop, laptop, desktop);
+    for (const c of [laptop, desktop]) {
+      const list = await c.api.listConnections();
+      expect(list).toHaveLength(1);
+      expect(list[0]).toMatchObject({ name: 'Work relay (EU)' });
+    }
+    // Each computer keeps its own key.
+    expect((await laptop.api.listConnections())[0]!.keyLast4).toBe('6789');
+    expect((await desktop.api.listConnections())[0]!.keyLast4).toBe('3210');
+
+    // Deleted on the desktop: gone on the laptop too, its key with it.
+    await desktop.api.deleteConnection({ id: there[0]!.id });
+    await round(desktop, laptop, desktop);
+    expect(await laptop.api.listConnections()).toEqual([]);
+    expect(await desktop.api.listConnections()).toEqual([]);
+    expect(await laptop.secrets.get(made.id)).toBeUndefined();
+  });
+
+  it('syncs a knowledge base’s sources and settings; a file not on this computer is missing', async () => {
+    const { laptop, desktop } = await pair();
+    await laptop.api.createConnection({ name: 'Relay', baseUrl: 'https://relay.example.com' });
+    // One file both computers have at the same place, one only the laptop has.
+    const shared = join(root, 'Shared', 'handbook.md');
+    await mkdir(join(root, 'Shared'), { recursive: true });
+    await writeFile(shared, '# Handbook\n\nThe ferry leaves at seven.\n');
+    const own = join(laptop.dir, 'private-notes.md');
+    await writeFile(own, '# Notes\n');
+    const base = await laptop.api.createKnowledgeBase({ name: 'Travel', model: 'embed-small' });
+    laptop.paths = [shared, own];
+    await laptop.api.addKnowledgeSources({ id: base.id, kind: 'files' });
+    await round(laptop);
+    // As if on another computer: the laptop's own file is not there.
+    await rm(own);
+    await round(desktop);
+    const bases = await desktop.api.listKnowledgeBases();
+    expect(bases).toHaveLength(1);
+    expect(bases[0]).toMatchObject({ name: 'Travel', model: 'embed-small' });
+    // Its connection came too, and the base uses it.
+    const relay = (await desktop.api.listConnections())[0]!;
+    expect(bases[0]!.connectionId).toBe(relay.id);
+    const detail = await desktop.api.getKnowledgeBase({ id: bases[0]!.id });
+    const sources = detail.sources.map((s) => [s.path, s.missing === true]);
+    expect(sources.sort()).toEqual(
+      [
+        [own, true],
+        [shared, false],
+      ].sort(),
+    );
+    expect((await desktop.api.getSyncHistory())[0]!.applied.knowledge).toBe(1);
+
+    // Renamed on the desktop, a source removed there: both arrive; nothing is made twice.
+    await desktop.api.renameKnowledgeBase({ id: bases[0]!.id, name: 'Travel notes' });
+    const missing = detail.sources.find((s) => s.missing)!;
+    await desktop.api.removeKnowledgeSource({ id: bases[0]!.id, sourceId: missing.id });
+    await round(desktop, laptop, desktop, laptop);
+    for (const c of [laptop, desktop]) {
+      const list = await c.api.listKnowledgeBases();
+      expect(list.map((b: { name: string }) => b.name)).toEqual(['Travel notes']);
+      const d = await c.api.getKnowledgeBase({ id: list[0]!.id });
+      expect(d.sources.map((s) => s.path)).toEqual([shared]);
+    }
+  });
+
+  it('tells the page when prices changed on another computer', async () => {
+    const { laptop, desktop } = await pair();
+    await round(laptop, desktop);
+    await laptop.api.setModelPrice({
+      modelId: 'gpt-test',
+      price: { inputPerMillion: 1.5, outputPerMillion: 6 },
+    });
+    desktop.events.length = 0;
+    await round(laptop, desktop);
+    await vi.waitFor(() =>
+      expect(
+        desktop.events.find((e) => e.channel === 'models:prices-changed')?.payload,
+      ).toMatchObject({ prices: { 'gpt-test': { inputPerMillion: 1.5, outputPerMillion: 6 } } }),
+    );
   });
 });
 

@@ -16,7 +16,7 @@ import { DESKTOP_EVENTS, DESKTOP_ROUTES } from './routes/desktop';
 import { EMBEDDINGS_EVENTS, EMBEDDINGS_ROUTES } from './routes/embeddings';
 import { IMAGES_EVENTS, IMAGES_ROUTES } from './routes/images';
 import { KNOWLEDGE_EVENTS, KNOWLEDGE_ROUTES } from './routes/knowledge';
-import { MODELS_ROUTES } from './routes/models';
+import { MODELS_EVENTS, MODELS_ROUTES } from './routes/models';
 import { NETWORK_ROUTES } from './routes/network';
 import { PROMPTS_EVENTS, PROMPTS_ROUTES } from './routes/prompts';
 import { QUICK_ASK_EVENTS, QUICK_ASK_ROUTES } from './routes/quick-ask';
@@ -47,6 +47,7 @@ export const ROUTES = {
 export const EVENTS = {
   ...APP_EVENTS,
   ...CONNECTIONS_EVENTS,
+  ...MODELS_EVENTS,
   ...CHAT_EVENTS,
   ...EMBEDDINGS_EVENTS,
   ...IMAGES_EVENTS,

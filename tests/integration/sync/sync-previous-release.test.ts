@@ -58,7 +58,7 @@ it('adds its tables to a 0.1 data folder and sends what was there to a new compu
       "SELECT domain, version FROM schema_migrations WHERE domain = 'sync'",
     )
     .map((r) => r.version);
-  expect(applied).toEqual([1]);
+  expect(applied).toEqual([1, 2]);
   // A copy of the file was kept before the new tables were added.
   expect((await readdir(userData)).some((name) => name.includes('.before-sync-1-'))).toBe(true);
   // The old data is as it was.

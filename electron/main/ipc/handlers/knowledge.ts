@@ -16,6 +16,8 @@ export async function knowledgeHandlers(
   context: AppContext,
   /** Given the retrieval the chat service asks before each reply. */
   onRetrieval?: (retrieval: KnowledgeRetrieval) => void,
+  /** Given the service, for sync (its bases' sources and settings). */
+  onService?: (service: KnowledgeService) => void,
 ): Promise<Handlers<typeof KNOWLEDGE_ROUTES>> {
   const knowledge = await KnowledgeService.open({
     db: context.db,
@@ -36,6 +38,7 @@ export async function knowledgeHandlers(
   context.onClose(() => knowledge.close());
   const retrieval = new KnowledgeRetrieval(context.db, knowledge);
   onRetrieval?.(retrieval);
+  onService?.(knowledge);
   return {
     listKnowledgeBases: () => knowledge.list(),
     getKnowledgeBase: ({ id }) => knowledge.get(id),

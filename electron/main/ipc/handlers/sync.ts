@@ -14,5 +14,7 @@ export function syncHandlers(sync: SyncService): Handlers<typeof SYNC_ROUTES> {
     setSyncPaused: ({ paused }) => sync.setPaused(paused),
     turnOffSync: () => sync.turnOff(),
     getSyncHistory: (request) => sync.history(request?.limit ?? 20),
+    getSyncKeysNeeded: () => sync.keysNeeded(),
+    syncKeyAsked: ({ id }) => (sync.keyAsked(id), null),
   };
 }

@@ -254,12 +254,20 @@ export class KnowledgeService {
     const row = this.#row(id);
     const summary = this.#summary(row, await this.#options.connectionNames());
     // A source is named to the page by its row id: the page removes it by that, never by path.
-    const sources = this.#db
-      .all<{ id: number; path: string; kind: 'file' | 'folder' }>(
-        'SELECT rowid AS id, path, kind FROM knowledge_sources WHERE kb_id = ? ORDER BY added_at, path',
-        [id],
-      )
-      .map((source) => ({ ...source, id: String(source.id) }));
+    const rows = this.#db.all<{ id: number; path: string; kind: 'file' | 'folder' }>(
+      'SELECT rowid AS id, path, kind FROM knowledge_sources WHERE kb_id = ? ORDER BY added_at, path',
+      [id],
+    );
+    // A source not on this computer (synced from another where it is) is said to be missing.
+    const sources = await Promise.all(
+      rows.map(async (source) => {
+        const found = await lstat(source.path).then(
+          (info) => (source.kind === 'folder' ? info.isDirectory() : info.isFile()),
+          () => false,
+        );
+        return { ...source, id: String(source.id), ...(found ? {} : { missing: true }) };
+      }),
+    );
     // The files listed first, then the chunks of those alone: counting every file's chunks
     // read every chunk of the base (a quarter of a second at 50,000) for rows never shown.
     const files = this.#db.all<FileRow>(

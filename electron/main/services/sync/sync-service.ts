@@ -35,7 +35,11 @@ import type { FetchLike } from '../relay/relay-client';
 import type { SecretStore } from '../secret-store';
 import type { SettingsService } from '../settings/settings';
 import { nativeText, said, type Said } from '../words';
+import type { ConnectionsService } from '../connections/connections';
+import type { KnowledgeService } from '../knowledge/knowledge-service';
 import { ChatSource } from './sources/chat-source';
+import { ConnectionSource, type KeyNeeded } from './sources/connection-source';
+import { KnowledgeSource } from './sources/knowledge-source';
 import { PricesSource, SettingsSource } from './sources/file-sources';
 import { PromptSource } from './sources/prompt-source';
 import { DEFAULT_SCRYPT_COST, newRecoveryPhrase, type ScryptCost } from './sync-crypto';
@@ -79,6 +83,8 @@ const SYNC_TABLES = [
   'sync_blobs_wanted',
   'sync_history',
 ];
+// Not `sync_links`: which connection and knowledge base here came from which synced one stays
+// true when sync is turned off and set up again, so joining again makes none of them twice.
 
 interface SyncFile {
   version: 1;
@@ -123,6 +129,10 @@ export interface SyncServiceOptions {
   /** Another computer's changes were applied here, by kind: the page refreshes them. */
   onApplied?: (applied: Record<string, number>) => void;
   onError?: (event: string, error: unknown) => void;
+  /** The saved connections: their names, addresses and headers sync, never their keys. */
+  connections?: ConnectionsService;
+  /** The knowledge bases, once open (after sync): their sources and settings sync. */
+  knowledge?: Promise<KnowledgeService>;
   timing?: Partial<SyncTiming>;
   /** The recovery phrase's key derivation cost for a new storage (tests use a cheap one). */
   scryptCost?: ScryptCost;
@@ -200,6 +210,7 @@ export class SyncService {
   /** Set-up, join and turn-off, one at a time. */
   #busy: Promise<unknown> = Promise.resolve();
   #stopSettings: (() => void) | undefined;
+  #connections: ConnectionSource | undefined;
 
   private constructor(options: SyncServiceOptions) {
     this.#options = options;
@@ -536,12 +547,39 @@ export class SyncService {
         new PromptSource(db, prompts),
         new SettingsSource(this.#options.settings),
         new PricesSource(this.#options.prices),
+        ...this.#syncedSources(),
       ],
       ...(this.#options.deviceLabel ? { deviceLabel: this.#options.deviceLabel } : {}),
       onEvent: (event) => this.#onEngineEvent(event),
     });
     if (kept !== this.#engine.device) await secrets.set(SYNC_DEVICE_ACCOUNT, this.#engine.device);
     this.#lastDirty = this.#dirtyCount();
+  }
+
+  /** Connections and knowledge bases, where the app gave their services. */
+  #syncedSources(): Array<ConnectionSource | KnowledgeSource> {
+    const { db, connections, knowledge } = this.#options;
+    const sources: Array<ConnectionSource | KnowledgeSource> = [];
+    this.#connections =
+      connections === undefined
+        ? undefined
+        : new ConnectionSource(db, connections, () => this.#options.onApplied?.({ connection: 1 }));
+    if (this.#connections !== undefined) sources.push(this.#connections);
+    if (knowledge !== undefined) sources.push(new KnowledgeSource(db, knowledge));
+    return sources;
+  }
+
+  /**
+   * The connections another computer synced here that need their key, each asked for once:
+   * the page asks by name, and `keyAsked` says it did (a key given, or not now).
+   */
+  async keysNeeded(): Promise<KeyNeeded[]> {
+    if (this.#engine === undefined || this.#connections === undefined) return [];
+    return this.#connections.keysNeeded();
+  }
+
+  keyAsked(connectionId: string): void {
+    this.#connections?.asked(connectionId);
   }
 
   #deviceInDb(): string | undefined {

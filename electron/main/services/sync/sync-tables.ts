@@ -21,6 +21,8 @@
  * - `sync_uploaded`: this device's log objects in the storage, for compaction.
  * - `sync_blobs_sent`, `sync_blobs_wanted`: file bytes uploaded, and awaited with their files.
  * - `sync_history`: what each sync brought and sent.
+ * - `sync_links`: a connection or knowledge base made here from another computer's, by its
+ *   synced id, with the fields last applied.
  */
 import type { Db, Migration } from '../database';
 
@@ -55,6 +57,17 @@ export const SYNC_MIGRATIONS: readonly Migration[] = [
         PRIMARY KEY (sha256, message_id)) WITHOUT ROWID`);
       db.exec(`CREATE TABLE sync_history (id INTEGER PRIMARY KEY, at TEXT NOT NULL,
         report TEXT NOT NULL)`);
+    },
+  },
+  {
+    version: 2,
+    name: 'links from synced ids to what sync made here (connections, knowledge bases)',
+    up(db) {
+      // A connection or a knowledge base made here by sync has an id of this computer's; the
+      // fields last applied are kept with the link, and whether its key was asked for.
+      db.exec(`CREATE TABLE sync_links (kind TEXT NOT NULL, sync_id TEXT NOT NULL,
+        local_id TEXT, fields TEXT NOT NULL, asked INTEGER NOT NULL DEFAULT 0,
+        PRIMARY KEY (kind, sync_id)) WITHOUT ROWID`);
     },
   },
 ];

@@ -80,6 +80,11 @@ export const knowledgeSourceSchema = z.object({
   id,
   path: z.string(),
   kind: z.enum(['file', 'folder']),
+  /**
+   * Not found on this computer (a source synced from another where it is, or one deleted
+   * since): kept in the list, read again when it appears.
+   */
+  missing: z.boolean().optional(),
 });
 
 export const knowledgeBaseDetailSchema = knowledgeBaseSchema.extend({

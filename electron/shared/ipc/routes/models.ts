@@ -3,7 +3,7 @@
  * chat, embeddings and images, with the person's overrides and last choices.
  */
 import { z } from 'zod';
-import { route, type RouteSpec } from '../define';
+import { event, route, type EventSpec, type RouteSpec } from '../define';
 import { boundedText as text, idSchema as id } from '../schemas';
 import { worded } from '../../messages/worded';
 
@@ -134,3 +134,8 @@ export const MODELS_ROUTES = {
     z.object({ saved: z.boolean(), path: z.string().optional() }),
   ),
 } as const satisfies Record<string, RouteSpec>;
+
+export const MODELS_EVENTS = {
+  /** The prices changed on another computer (sync brought them): the page reads them again. */
+  pricesChanged: event('models:prices-changed', priceListSchema),
+} satisfies Record<string, EventSpec>;

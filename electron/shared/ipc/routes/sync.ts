@@ -10,6 +10,7 @@
  */
 import { z } from 'zod';
 import { event, messageRefFields, route, type EventSpec, type RouteSpec } from '../define';
+import { idSchema } from '../schemas';
 
 const address = z
   .string()
@@ -184,6 +185,24 @@ export const SYNC_ROUTES = {
     z.strictObject({ limit: z.number().int().min(1).max(100).optional() }).optional(),
     z.array(syncReportSchema),
   ),
+  /**
+   * The connections another computer synced here that had a key there and have none here, not
+   * yet asked about: the page asks for each key once, by name (keys never sync).
+   */
+  getSyncKeysNeeded: route(
+    'sync:keys-needed',
+    z.undefined(),
+    z.array(
+      z.object({
+        id: z.string(),
+        name: z.string(),
+        key: z.boolean(),
+        headers: z.array(z.string()),
+      }),
+    ),
+  ),
+  /** The key of this connection was asked for (given, or "not now"): not asked again. */
+  syncKeyAsked: route('sync:key-asked', z.strictObject({ id: idSchema }), z.null()),
 } as const satisfies Record<string, RouteSpec>;
 
 export const SYNC_EVENTS = {

@@ -17,7 +17,7 @@ import { ChatWelcome } from './chat-welcome';
 import { ChatInput } from './composer';
 import { ConversationList } from './conversation-list';
 import { shownTitle } from './conversation-title';
-import { loadPrices } from './cost-store';
+import { loadPrices, watchPrices } from './cost-store';
 import { MessageList } from './message-list';
 
 /** The chat screen: conversations on the left, the open one with its composer on the right. */
@@ -43,8 +43,10 @@ export function ChatScreen() {
     void loadChatModels();
     void loadPrices();
     const stop = watchChatEvents();
+    const stopPrices = watchPrices();
     return () => {
       stop();
+      stopPrices();
       useChatStore.getState().screenLeft();
     };
   }, []);

@@ -34,6 +34,11 @@ export async function loadPrices(): Promise<void> {
   }
 }
 
+/** Takes the prices main sends when another computer changed them (sync). */
+export function watchPrices(): () => void {
+  return requireBridge().onPricesChanged((prices) => useCostStore.getState().pricesLoaded(prices));
+}
+
 let latest = 0;
 
 /** Asks main what the conversation cost; only the newest answer is kept. */

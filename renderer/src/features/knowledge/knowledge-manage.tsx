@@ -248,6 +248,9 @@ export function SourcesAndFiles({
             <span className="knowledge-source-path" title={source.path}>
               {source.path}
             </span>
+            {source.missing === true && (
+              <span className="knowledge-source-missing">{t('knowledge.sources.missing')}</span>
+            )}
             <button
               type="button"
               className="button button-small"

@@ -72,6 +72,13 @@ export async function loadPrices(): Promise<void> {
   }
 }
 
+/** Takes the prices main sends when another computer changed them (sync). */
+export function watchPrices(): () => void {
+  return requireBridge().onPricesChanged((prices) =>
+    useModelsStore.getState().pricesLoaded(prices),
+  );
+}
+
 /** Saves a model's price (null removes it); rejects with main's error when it is refused. */
 export async function saveModelPrice(modelId: string, price: ModelPrice | null): Promise<void> {
   useModelsStore.getState().pricesLoaded(await requireBridge().setModelPrice({ modelId, price }));

@@ -18,6 +18,7 @@ import {
   importPriceList,
   loadModels,
   loadPrices,
+  watchPrices,
   overrideImageInput,
   overrideModelKind,
   saveModelPrice,
@@ -69,6 +70,7 @@ export function ModelsScreen({ connection }: { connection: ConnectionSummary }) 
   }, [connection.id]);
   useEffect(() => watchRetries(), []);
   useEffect(() => void loadPrices(), []);
+  useEffect(() => watchPrices(), []);
 
   const updated = current ? timeOf(fetchedAt) : undefined;
 

@@ -75,3 +75,21 @@ export async function turnOffSync(): Promise<void> {
   useSyncStore.getState().statusReceived(await requireBridge().turnOffSync());
   useSyncStore.getState().historyReceived([]);
 }
+
+export type KeyNeeded = Answer<'getSyncKeysNeeded'>[number];
+
+/** The connections another computer synced here that need their key, each asked for once. */
+export function loadKeysNeeded(): Promise<KeyNeeded[]> {
+  return requireBridge().getSyncKeysNeeded();
+}
+
+/** Saves this computer's key for a synced connection; it is not asked for again. */
+export async function saveSyncedKey(id: string, apiKey: string): Promise<void> {
+  await requireBridge().updateConnection({ id, changes: { apiKey } });
+  await requireBridge().syncKeyAsked({ id });
+}
+
+/** "Not now": not asked again (the connection's own form takes the key any time). */
+export async function skipSyncedKey(id: string): Promise<void> {
+  await requireBridge().syncKeyAsked({ id });
+}

@@ -1,4 +1,5 @@
 import { useEffect, useId, useState, type FormEvent } from 'react';
+import { ConfirmDialog } from '../../components/confirm-dialog';
 import { FailureNotice } from '../../components/failure-notice';
 import { Field } from '../../components/field';
 import { Notice } from '../../components/notice';
@@ -10,7 +11,11 @@ import { failureOf, useMainMessageText, type FailureInfo } from '../../lib/error
 import {
   chooseSyncFolder,
   joinSync,
+  loadKeysNeeded,
   loadSyncHistory,
+  saveSyncedKey,
+  skipSyncedKey,
+  type KeyNeeded,
   loadSyncStatus,
   setSyncPaused,
   startNewSync,
@@ -38,6 +43,8 @@ const APPLIED_KINDS: Array<[string, MessageKey]> = [
   ['prompt', 'sync.count.prompt'],
   ['setting', 'sync.count.setting'],
   ['price', 'sync.count.price'],
+  ['connection', 'sync.count.connection'],
+  ['knowledge', 'sync.count.knowledge'],
 ];
 
 function time(iso: string): string {
@@ -434,6 +441,8 @@ function Running({ status }: { status: SyncStatus }) {
   const syncing = useSyncStore((s) => s.syncing);
   const history = useSyncStore((s) => s.history);
   const [failure, setFailure] = useState<{ title: MessageKey; info: FailureInfo } | undefined>();
+  const [confirmingOff, setConfirmingOff] = useState(false);
+  const [turningOff, setTurningOff] = useState(false);
 
   async function act(title: MessageKey, work: () => Promise<unknown>) {
     setFailure(undefined);
@@ -442,6 +451,13 @@ function Running({ status }: { status: SyncStatus }) {
     } catch (error) {
       setFailure({ title, info: failureOf(error) });
     }
+  }
+
+  async function turnOff() {
+    setTurningOff(true);
+    await act('sync.off.failed', turnOffSync);
+    setTurningOff(false);
+    setConfirmingOff(false);
   }
 
   const progress = status.progress;
@@ -511,14 +527,132 @@ function Running({ status }: { status: SyncStatus }) {
         <button
           type="button"
           className="button button-danger"
-          onClick={() => void act('sync.off.failed', turnOffSync)}
+          onClick={() => setConfirmingOff(true)}
         >
           {t('sync.off')}
         </button>
       </div>
+      <ConfirmDialog
+        open={confirmingOff}
+        title={t('sync.off.title')}
+        confirmLabel={t('sync.off.confirm')}
+        danger
+        busy={turningOff}
+        onCancel={() => setConfirmingOff(false)}
+        onConfirm={() => void turnOff()}
+      >
+        <p>{t('sync.off.body.stops')}</p>
+        <p>{t('sync.off.body.keeps')}</p>
+        <p>{t('sync.off.body.again')}</p>
+      </ConfirmDialog>
       {failure && <FailureNotice title={t(failure.title)} failure={failure.info} />}
+      <KeysNeeded lastSyncAt={status.lastSyncAt} />
+      <p className="sync-knowledge muted">{t('sync.knowledge.vectors')}</p>
       <History reports={history} />
     </>
+  );
+}
+
+/**
+ * Connections another computer synced here without their key (keys never sync): each key is
+ * asked for once, by the connection's name; "Not now" does not ask again.
+ */
+function KeysNeeded({ lastSyncAt }: { lastSyncAt: string | null }) {
+  const t = useT();
+  const [needed, setNeeded] = useState<KeyNeeded[]>([]);
+  const [failure, setFailure] = useState<FailureInfo | undefined>();
+  useEffect(() => {
+    let live = true;
+    loadKeysNeeded().then(
+      (list) => live && setNeeded(list),
+      () => undefined,
+    );
+    return () => {
+      live = false;
+    };
+  }, [lastSyncAt]);
+  if (needed.length === 0) return null;
+  const done = (id: string) => setNeeded((list) => list.filter((k) => k.id !== id));
+  return (
+    <Notice tone="warning" title={t('sync.keys.title')}>
+      <p>{t('sync.keys.body')}</p>
+      <ul className="sync-keys">
+        {needed.map((item) => (
+          <KeyRow key={item.id} item={item} onDone={done} onFailure={setFailure} />
+        ))}
+      </ul>
+      {failure && <FailureNotice title={t('sync.keys.failed')} failure={failure} />}
+    </Notice>
+  );
+}
+
+function KeyRow({
+  item,
+  onDone,
+  onFailure,
+}: {
+  item: KeyNeeded;
+  onDone: (id: string) => void;
+  onFailure: (failure: FailureInfo | undefined) => void;
+}) {
+  const t = useT();
+  const [key, setKey] = useState('');
+  const [saving, setSaving] = useState(false);
+  async function run(work: () => Promise<void>) {
+    onFailure(undefined);
+    setSaving(true);
+    try {
+      await work();
+      onDone(item.id);
+    } catch (error) {
+      onFailure(failureOf(error));
+    } finally {
+      setSaving(false);
+    }
+  }
+  function submit(event: FormEvent) {
+    event.preventDefault();
+    if (key.trim() !== '') void run(() => saveSyncedKey(item.id, key.trim()));
+  }
+  return (
+    <li>
+      <form className="sync-key-form" onSubmit={submit}>
+        {item.key && (
+          <Field
+            label={t('sync.keys.label', { name: item.name })}
+            type="password"
+            autoComplete="off"
+            spellCheck={false}
+            value={key}
+            onChange={(event) => setKey(event.target.value)}
+          />
+        )}
+        {item.headers.length > 0 && (
+          <p className="muted">
+            {t('sync.keys.headers', { name: item.name, names: item.headers.join(', ') })}
+          </p>
+        )}
+        <div className="form-actions">
+          {item.key && (
+            <button
+              type="submit"
+              className="button button-primary"
+              disabled={saving || key.trim() === ''}
+            >
+              {t('sync.keys.save')}
+            </button>
+          )}
+          <button
+            type="button"
+            className="button"
+            disabled={saving}
+            onClick={() => void run(() => skipSyncedKey(item.id))}
+          >
+            {t('sync.keys.later')}
+          </button>
+        </div>
+      </form>
+    </li>
   );
 }
 

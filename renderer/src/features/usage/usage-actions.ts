@@ -9,3 +9,8 @@ export const USAGE_DAYS = 30;
 export function loadUsage(): Promise<Outcome<UsageReport>> {
   return runAction(() => requireBridge().getUsage({ days: USAGE_DAYS }));
 }
+
+/** Calls `changed` when another computer changed the prices (sync): the costs are read again. */
+export function watchPrices(changed: () => void): () => void {
+  return requireBridge().onPricesChanged(() => changed());
+}

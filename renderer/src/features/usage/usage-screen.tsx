@@ -10,7 +10,7 @@ import { i18n, useT } from '../../i18n/i18n';
 import { type FailureInfo } from '../../lib/errors';
 import { formatCost, formatTokens } from '../../lib/money';
 import type { UsageReport } from '../../lib/relay-bridge';
-import { loadUsage, USAGE_DAYS } from './usage-actions';
+import { loadUsage, USAGE_DAYS, watchPrices } from './usage-actions';
 import { chartData, hasUsage, OTHER, totals, type Metric, type ModelUsage } from './usage-data';
 
 export { USAGE_DAYS };
@@ -58,6 +58,7 @@ export function UsageScreen({ onModels }: { onModels(): void }) {
     setLoading(false);
   }, []);
   useEffect(() => void load(), [load]);
+  useEffect(() => watchPrices(() => void load()), [load]);
 
   const data = useMemo(() => (report ? chartData(report, metric) : undefined), [report, metric]);
   const sums = useMemo(() => (report ? totals(report) : undefined), [report]);
