@@ -166,4 +166,51 @@ describe('frame coalescer', () => {
     drawn.frame();
     expect(log.at(-1)).toBe('frame');
   });
+
+  it('applies every other frame while several replies grow, telling main when the wait is over', () => {
+    const frames = manualFrames();
+    const log: string[] = [];
+    const coalescer = createFrameCoalescer(
+      (batch) => log.push(`apply ${[...batch].map(([id, text]) => `${id}:${text}`).join('|')}`),
+      frames.schedule,
+      () => log.push('frame'),
+      undefined,
+      2,
+    );
+    coalescer.pushAll([
+      ['a', '1'],
+      ['b', '1'],
+    ]);
+    expect(log).toEqual(['apply a:1|b:1']);
+    frames.frame();
+    // Main is not told yet: it gathers on. Text arriving anyway (its stall timer) waits.
+    expect(log).toEqual(['apply a:1|b:1']);
+    coalescer.pushAll([['a', '2']]);
+    frames.frame();
+    expect(log).toEqual(['apply a:1|b:1', 'apply a:2', 'frame']);
+    // Told at the frame that ended the wait: main's answer, then, is shown at once.
+    frames.frame();
+    coalescer.pushAll([
+      ['a', '3'],
+      ['b', '3'],
+    ]);
+    expect(log.at(-1)).toBe('apply a:3|b:3');
+    frames.frame();
+    expect(log.at(-1)).toBe('apply a:3|b:3');
+    frames.frame();
+    expect(log.at(-1)).toBe('frame');
+    // Text of one reply alone goes back to every frame.
+    coalescer.pushAll([['a', '4x']]);
+    expect(log.at(-1)).toBe('apply a:4x');
+    frames.frame();
+    coalescer.pushAll([['a', '4']]);
+    expect(log.at(-1)).toBe('apply a:4');
+    // A reply's end is shown at once, whatever the pace.
+    coalescer.pushAll([
+      ['a', '5'],
+      ['b', '5'],
+    ]);
+    coalescer.flush();
+    expect(log.at(-1)).toBe('apply a:5|b:5');
+  });
 });
