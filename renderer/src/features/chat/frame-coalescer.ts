@@ -8,12 +8,6 @@
  * Said after the frame's style, layout and paint (`afterRendering`), not at its start: said at
  * the start, main's answer reached a page still drawing that frame (several milliseconds with
  * four long replies side by side) and waited behind it before it could be shown.
- *
- * While several replies grow at once (a compare), an apply may be followed by more than one
- * frame's wait (`framesWhenSeveral`): main is told only once the wait is over, so what it
- * gathered meanwhile arrives in one message and is shown at once, all replies together; nothing
- * is dropped, and a reply's end (`flush`) is shown at once. Four columns drawn at every frame
- * cost the page more CPU than a 2-core machine can spare.
  */
 export interface FrameCoalescer {
   /** Appends `text` to reply `id`'s text: now if this frame has had no apply, else next frame. */
@@ -43,10 +37,7 @@ export function createFrameCoalescer(
    * frame's callback, which runs after that frame's rendering. By default, at once.
    */
   afterRendering: FrameScheduler = (callback) => callback(),
-  /** Frames between two applies once an apply held several replies (1: every frame). */
-  framesWhenSeveral = 1,
 ): FrameCoalescer {
-  let framesLeft = 0;
   let pending = new Map<string, string[]>();
   // True from an apply until the next frame: text arriving then waits for that frame. Text
   // arriving in a frame with no apply yet is applied at once (leading edge), so a stream already
@@ -58,16 +49,12 @@ export function createFrameCoalescer(
     const batch = new Map<string, string>();
     for (const [id, parts] of pending) batch.set(id, parts.join(''));
     pending = new Map();
-    framesLeft = batch.size > 1 ? framesWhenSeveral : 1;
     apply(batch);
   }
 
   function coolDown() {
     coolingDown = true;
     schedule(() => {
-      framesLeft--;
-      // Main is told only at the frame that ends the wait: what it sends then is shown at once.
-      if (framesLeft > 0) return coolDown();
       coolingDown = false;
       if (pending.size > 0) {
         flush();

@@ -40,8 +40,6 @@ const coalescer = createFrameCoalescer(
   () => relayBridge()?.chatFrameReady(),
   // Queued from the frame's callback, a task runs once the frame's rendering is done.
   (callback) => setTimeout(callback, 0),
-  // Several replies at once (a compare): shown every other frame, each time all that arrived.
-  2,
 );
 
 /**
