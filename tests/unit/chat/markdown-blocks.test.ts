@@ -76,6 +76,17 @@ describe('markdown blocks', () => {
     expect(splitBlocks('a\r\n\r\nb').map((b) => b.raw)).toEqual(['a', 'b']);
   });
 
+  it('reads Windows line endings streamed in pieces, a return and its newline apart', () => {
+    const text = 'One\r\n\r\nTwo\r\nstill two\r\n\r\n- a\r\n- b\r\n\r\nEnd';
+    for (const size of [1, 2, 3, 5]) {
+      expect(streamed(text, size).map((b) => b.raw)).toEqual(splitBlocks(text).map((b) => b.raw));
+    }
+    // A text without returns that grows one with them later is read again as a whole.
+    const splitter = createBlockSplitter();
+    splitter.update('a\n\nb');
+    expect(splitter.update('a\n\nb\r\n\r\nc').complete.map((b) => b.raw)).toEqual(['a', 'b']);
+  });
+
   it('keeps link reference definitions for the blocks that use them, also when they come last', () => {
     const text = [
       'See [the docs][d] and [home].',

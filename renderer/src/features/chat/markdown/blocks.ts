@@ -110,11 +110,25 @@ export function createBlockSplitter(): BlockSplitter {
   let definitions: string[] = [];
   let last: BlockSplit = { complete, tail: '', definitions: '' };
 
+  /** The last text given, as given, and whether it held a carriage return. */
+  let given = '';
+  let givenHadReturn = false;
+
   return {
     update(input) {
-      const text = normaliseMarkdown(input);
+      if (input === given) return last;
+      // A text that grew from the last one has a return only if the last one or its new part
+      // has: a streaming reply's text is not scanned whole at each frame for one.
+      const grown = input.length > given.length && input.startsWith(given);
+      const hasReturn = grown
+        ? givenHadReturn || input.includes('\r', Math.max(0, given.length - 1))
+        : input.includes('\r');
+      given = input;
+      givenHadReturn = hasReturn;
+      const text = hasReturn ? input.replace(/\r\n?/g, '\n') : input;
       if (text === seen) return last;
-      if (!text.startsWith(seen)) {
+      // Without returns, a text grown from the last one extends what was split (no second scan).
+      if (!(grown && !hasReturn) && !text.startsWith(seen)) {
         // Edited or replaced, not grown: start again.
         complete = [];
         tailStart = 0;

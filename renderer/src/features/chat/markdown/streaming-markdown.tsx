@@ -132,9 +132,14 @@ export function StreamingMarkdown({ text, streaming, cutShort = false }: Streami
       {groups.map((blocks, index) => (
         <BlockGroup key={index} blocks={blocks} definitions={split.definitions} />
       ))}
+      {/*
+       * While the reply streams, the growing block keeps one key as blocks complete before it: its
+       * element is kept and only its text changes (a new key at every completed block had the page
+       * remove and insert it at most frames, restyling its neighbours, four columns at a time).
+       */}
       {split.tail !== '' && (
         <SafeBlock
-          key={streaming ? `${tailIndex}:tail` : `${tailIndex}:last`}
+          key={streaming ? 'tail' : `${tailIndex}:last`}
           markdown={withDefinitions(
             streaming || cutShort ? hideUnclosedMarkup(split.tail) : split.tail,
             split.definitions,
