@@ -453,6 +453,7 @@ async function openServices(
     appVersion: context.version,
     onServerChanged: (summary) => emit('mcpServerChanged', summary),
     onServersChanged: () => emit('mcpServersChanged', null),
+    onListChanged: (id, list) => emit('mcpListChanged', { id, list }),
   });
   context.mcp = mcp;
   context.onClose(() => mcp.close());

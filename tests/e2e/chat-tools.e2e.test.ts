@@ -4,11 +4,16 @@
  * conversation the server; each call waits on an approval card (focused, its arguments as
  * indented text) for Allow once, Deny, or Allow for this conversation (the next call then runs
  * unasked); Stop ends a long call and the reply; the page read again shows the stored cards.
+ * Then, with one app and one call, the approval card and the call card in every language: the
+ * language switched in the settings, the cards' words checked against the catalogue, and each
+ * card scanned for accessibility.
  */
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import type { Dialogs } from '../../electron/main/app-context';
+import { LOCALES, type Locale } from '../../electron/shared/locales';
 import { e2eSuite } from './harness/suite';
 import { blocking, describeViolations, scanPage } from './pages/axe';
 import { ChatPage } from './pages/chat-page';
@@ -17,6 +22,18 @@ const root = fileURLToPath(new URL('../..', import.meta.url));
 const EVERYTHING = join(root, 'node_modules/@modelcontextprotocol/server-everything/dist/index.js');
 
 const suite = e2eSuite({ connectionName: 'Tools relay' });
+
+/** The chat screen's words in a language, from its catalogue. */
+function chatWords(locale: Locale): Record<string, string> {
+  return JSON.parse(
+    readFileSync(join(root, `renderer/src/i18n/messages/${locale}/chat.json`), 'utf8'),
+  ) as Record<string, string>;
+}
+
+/** A message with its simple `{name}` placeholders filled in. */
+function filled(message: string, values: Record<string, string>): string {
+  return message.replace(/\{(\w+)\}/g, (whole, name: string) => values[name] ?? whole);
+}
 
 /** The file dialogs cancelled; main's question before it starts a local server answered yes. */
 const dialogs: Dialogs = {
@@ -118,5 +135,70 @@ describe.each(['light', 'dark'] as const)('tools in chat (%s)', (colorScheme) =>
     await expect
       .poll(async () => (await page.scrollToTop(), (await states()).slice(0, 2)))
       .toEqual(['done', 'denied']);
+  });
+});
+
+describe('the approval card and the call card in every language', { timeout: 240_000 }, () => {
+  it('says their words in each language and passes the accessibility scan', async () => {
+    const page = await suite.connected(ChatPage, { colorScheme: 'light', dialogs });
+    const app = page.page;
+    const services = suite.app.services;
+    await services.mcp.add({
+      name: 'Everything',
+      transport: 'stdio',
+      command: process.execPath,
+      args: [EVERYTHING, 'stdio'],
+    });
+    await page.chooseModel('demo-tools');
+    await page.send('Hello there');
+    await expect(page.finishedReplyStatus()).resolves.toBe('complete');
+    await app.getByRole('button', { name: 'Tools: none' }).click();
+    await app.getByRole('checkbox', { name: 'Everything' }).check();
+    await app.keyboard.press('Escape');
+    await app.getByRole('button', { name: 'Tools: 1 server' }).waitFor();
+
+    // A language a turn: chosen, the page read again, a call asked for and allowed.
+    const box = app.locator('textarea.chat-input');
+    for (const [index, language] of LOCALES.entries()) {
+      await services.settings.update({ language });
+      await app.reload();
+      await app.locator(`html[lang="${language}"]`).waitFor();
+      // The sidebar's name is in the language shown: found by its class.
+      await app.locator('.chat-conversation-open', { hasText: 'Hello there' }).first().click();
+      await box.waitFor();
+      const words = chatWords(language);
+      await box.fill(`What is the sum of ${index} and 3?`);
+      await box.press('Enter');
+      const title = filled(words['chat.tools.approve']!, { tool: 'get-sum', server: 'Everything' });
+      const approval = app.getByRole('group', { name: title, exact: true });
+      await approval.waitFor({ timeout: 60_000 });
+      for (const key of [
+        'chat.tools.allowConversation',
+        'chat.tools.allowAlways',
+        'chat.tools.deny',
+      ])
+        await approval.getByRole('button', { name: words[key]!, exact: true }).waitFor();
+      await expect(approval.textContent()).resolves.toContain(words['chat.tools.arguments']);
+      const asked = blocking(await scanPage(app, '.chat-tool-approval'));
+      expect(asked, describeViolations(`the approval card (${language})`, asked)).toEqual([]);
+      await approval
+        .getByRole('button', { name: words['chat.tools.allowOnce']!, exact: true })
+        .click();
+      await expect(page.finishedReplyStatus()).resolves.toBe('complete');
+
+      const call = page.lastReply().locator('.chat-tool-call');
+      const summary = call.locator('summary');
+      await expect.poll(() => summary.textContent()).toContain(words['chat.tools.state.done']);
+      await expect(summary.textContent()).resolves.toContain(
+        filled(words['chat.tools.onServer']!, { server: 'Everything' }),
+      );
+      await summary.click();
+      await expect.poll(() => call.getAttribute('open')).not.toBeNull();
+      const body = await call.textContent();
+      expect(body).toContain(words['chat.tools.arguments']);
+      expect(body).toContain(words['chat.tools.result']);
+      const shown = blocking(await scanPage(app, '.chat-tool-call'));
+      expect(shown, describeViolations(`the call card (${language})`, shown)).toEqual([]);
+    }
   });
 });

@@ -14,7 +14,8 @@ export function PopoverButton({
   /** The button's accessible name and tooltip, and the panel's name. */
   label: string;
   icon: IconName;
-  children: ReactNode;
+  /** The panel's controls; a function gets what closes the panel (once a choice is made). */
+  children: ReactNode | ((close: () => void) => ReactNode);
 }) {
   const [open, setOpen] = useState(false);
   const button = useRef<HTMLButtonElement>(null);
@@ -73,7 +74,12 @@ export function PopoverButton({
             setOpen(false);
           }}
         >
-          {children}
+          {typeof children === 'function'
+            ? children(() => {
+                setOpen(false);
+                button.current?.focus();
+              })
+            : children}
         </div>
       )}
     </div>

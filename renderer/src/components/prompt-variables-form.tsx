@@ -15,6 +15,10 @@ export interface PromptVariablesFormProps {
   /** What each variable's field is called, by its name (the name itself when not given). */
   labels?: Readonly<Record<string, string>>;
   submitLabel: string;
+  /** A line under each variable's field, by its name (what an MCP prompt's argument is for). */
+  hints?: Readonly<Record<string, string>>;
+  /** Whether the final text is previewed (not for an MCP prompt, whose server makes the text). */
+  preview?: boolean;
   /** More fields below the variables (the starter message of an assistant). */
   children?: ReactNode;
   busy?: boolean;
@@ -54,6 +58,8 @@ function VariablesForm({
   text,
   variables,
   labels,
+  hints,
+  preview: showPreview = true,
   submitLabel,
   children,
   busy,
@@ -125,7 +131,11 @@ function VariablesForm({
                   className="input"
                   value={values[variable.name] ?? ''}
                   aria-invalid={isMissing ? true : undefined}
-                  aria-describedby={isMissing ? `${fieldId}-error` : undefined}
+                  aria-describedby={
+                    [isMissing && `${fieldId}-error`, hints?.[variable.name] && `${fieldId}-hint`]
+                      .filter(Boolean)
+                      .join(' ') || undefined
+                  }
                   onChange={(event) => {
                     const value = event.target.value;
                     setValues((old) => ({ ...old, [variable.name]: value }));
@@ -133,6 +143,11 @@ function VariablesForm({
                       setMissing((old) => old.filter((n) => n !== variable.name));
                   }}
                 />
+                {hints?.[variable.name] && (
+                  <p className="field-hint muted" id={`${fieldId}-hint`}>
+                    {hints[variable.name]}
+                  </p>
+                )}
                 {isMissing && (
                   <p className="field-error" id={`${fieldId}-error`}>
                     {t('prompts.variables.missing', {
@@ -146,14 +161,16 @@ function VariablesForm({
         </div>
       )}
       {children}
-      <div className="prompt-variables-preview">
-        <p className="field-label" id={`${id}-preview`}>
-          {t('prompts.variables.preview')}
-        </p>
-        <pre className="prompt-variables-text" aria-labelledby={`${id}-preview`} tabIndex={0}>
-          {preview}
-        </pre>
-      </div>
+      {showPreview && (
+        <div className="prompt-variables-preview">
+          <p className="field-label" id={`${id}-preview`}>
+            {t('prompts.variables.preview')}
+          </p>
+          <pre className="prompt-variables-text" aria-labelledby={`${id}-preview`} tabIndex={0}>
+            {preview}
+          </pre>
+        </div>
+      )}
       <div className="prompt-variables-actions">
         <button type="button" className="button" onClick={onCancel} disabled={busy}>
           {t('prompts.variables.cancel')}

@@ -1,4 +1,9 @@
-import { MAX_ATTACHMENTS, type CHAT_ROUTES } from '../../../shared/ipc/routes/chat';
+import {
+  MAX_ATTACHMENTS,
+  type AttachmentInfo,
+  type AttachmentRefusal,
+  type CHAT_ROUTES,
+} from '../../../shared/ipc/routes/chat';
 import type { AppContext } from '../../app-context';
 import { AppError } from '../../services/app-error';
 import { openAttachment, saveAttachment } from '../../services/chat/attachment-files';
@@ -20,6 +25,7 @@ import { saved } from './saved-files';
 import { nativeText, said } from '../../services/words';
 import type { ChatTools } from '../../services/chat/chat-tools';
 import type { McpService } from '../../services/mcp/mcp-service';
+import { resourceFiles } from '../../services/mcp/resource-files';
 
 /** What the attach dialog offers first; "All files" lets any text file with another name in. */
 const ATTACHABLE_EXTENSIONS = [
@@ -220,6 +226,26 @@ export async function chatHandlers(
     attachBytes: ({ name, base64 }) =>
       drafts.attachBytes(name, new Uint8Array(Buffer.from(base64, 'base64'))),
     discardAttachments: ({ ids }) => (drafts.discard(ids), null),
+    attachMcpResource: async ({ serverId, uri }) => {
+      if (!context.mcp) throw new AppError('not_found', said('tools.serverGone'));
+      const read = await context.mcp.readResource(serverId, uri);
+      const result: { attached: AttachmentInfo[]; refused: AttachmentRefusal[] } = {
+        attached: [],
+        refused: [],
+      };
+      for (const file of resourceFiles(read.resource, read.contents).slice(0, MAX_ATTACHMENTS)) {
+        if (!file.ok) {
+          result.refused.push(file.refusal);
+          continue;
+        }
+        const one = await drafts.attachBytes(file.name, file.bytes);
+        result.attached.push(...one.attached);
+        result.refused.push(...one.refused);
+      }
+      if (result.attached.length === 0 && result.refused.length === 0)
+        throw new AppError('invalid_request', said('tools.resource.empty', { uri }));
+      return result;
+    },
     attachmentThumbnail: async ({ id }) => ({ url: (await attachments.thumbnail(id)) ?? null }),
     openAttachment: async ({ id }) => {
       await openAttachment(attachments, context.files, id);

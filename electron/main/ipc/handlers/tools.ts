@@ -15,5 +15,8 @@ export function toolsHandlers(mcp: McpService): Handlers<typeof TOOLS_ROUTES> {
     setMcpServerRule: ({ id, rule }) => mcp.setServerRule(id, rule),
     setMcpToolRule: ({ id, tool, rule }) => mcp.setToolRule(id, tool, rule),
     importMcpServers: () => mcp.importFromFile(),
+    listMcpPrompts: ({ id }) => mcp.prompts(id),
+    getMcpPrompt: ({ id, prompt, arguments: values }) => mcp.getPrompt(id, prompt, values),
+    listMcpResources: ({ id }) => mcp.resources(id),
   };
 }

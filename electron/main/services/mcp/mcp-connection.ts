@@ -15,9 +15,13 @@ import {
   ErrorCode,
   ListRootsRequestSchema,
   McpError,
+  type GetPromptResult,
+  type Prompt,
+  type ReadResourceResult,
+  type Resource,
   type Tool,
 } from '@modelcontextprotocol/sdk/types.js';
-import { said } from '../words';
+import { said, type Said } from '../words';
 import { exitWords, McpFailure, type ProcessExit } from './failure';
 import type { LineRing } from './line-ring';
 import { MessageTooLarge, NotAMessage, ProcessTransport } from './process-transport';
@@ -46,6 +50,8 @@ export interface ConnectionOptions {
   appVersion: string;
   /** The server's tool list changed (it sent `notifications/tools/list_changed`). */
   onToolsChanged: (tools: StoredTool[]) => void;
+  /** The server's prompt or resource list changed (`notifications/…/list_changed`). */
+  onListChanged?: (list: 'prompts' | 'resources') => void;
   /** The session ended without being closed: the process exited, the connection dropped. */
   onLost: (exit: ProcessExit | undefined) => void;
   onSpawn?: (pid: number) => void;
@@ -88,6 +94,51 @@ export function storedTool(tool: Tool): StoredTool {
   };
 }
 
+/** A prompt as a server lists it: its name, words and arguments. */
+export interface ListedPrompt {
+  name: string;
+  title: string | null;
+  description: string;
+  arguments: { name: string; description: string; required: boolean }[];
+}
+
+/** A resource as a server lists it (templates are not listed). */
+export interface ListedResource {
+  uri: string;
+  name: string;
+  title: string | null;
+  description: string;
+  mimeType: string | null;
+  size: number | null;
+}
+
+/** At most this many pages of a list are read (a server that pages forever is cut off). */
+const MAX_PAGES = 50;
+
+function listedPrompt(prompt: Prompt): ListedPrompt {
+  return {
+    name: prompt.name,
+    title: prompt.title ?? null,
+    description: prompt.description ?? '',
+    arguments: (prompt.arguments ?? []).map((argument) => ({
+      name: argument.name,
+      description: argument.description ?? '',
+      required: argument.required === true,
+    })),
+  };
+}
+
+function listedResource(resource: Resource): ListedResource {
+  return {
+    uri: resource.uri,
+    name: resource.name,
+    title: resource.title ?? null,
+    description: resource.description ?? '',
+    mimeType: resource.mimeType ?? null,
+    size: typeof resource.size === 'number' ? resource.size : null,
+  };
+}
+
 export class McpConnection {
   readonly #options: ConnectionOptions;
   readonly #client: Client;
@@ -107,6 +158,16 @@ export class McpConnection {
             autoRefresh: false,
             debounceMs: 100,
             onChanged: () => void this.#refreshTools(),
+          },
+          prompts: {
+            autoRefresh: false,
+            debounceMs: 100,
+            onChanged: () => this.#options.onListChanged?.('prompts'),
+          },
+          resources: {
+            autoRefresh: false,
+            debounceMs: 100,
+            onChanged: () => this.#options.onListChanged?.('resources'),
           },
         },
       },
@@ -213,6 +274,104 @@ export class McpConnection {
         `[app] The tool list could not be read again: ${(error as Error).message}`,
       );
     }
+  }
+
+  /** The server's prompts (every page); none when it offers no prompts. */
+  async listPrompts(timeoutMs: number): Promise<ListedPrompt[]> {
+    if (this.#client.getServerCapabilities()?.prompts === undefined) return [];
+    try {
+      const prompts: ListedPrompt[] = [];
+      let cursor: string | undefined;
+      for (let page = 0; page < MAX_PAGES; page++) {
+        const listed = await this.#client.listPrompts(cursor === undefined ? {} : { cursor }, {
+          timeout: timeoutMs,
+        });
+        for (const prompt of listed.prompts) prompts.push(listedPrompt(prompt));
+        cursor = listed.nextCursor;
+        if (cursor === undefined) break;
+      }
+      return prompts;
+    } catch (error) {
+      throw this.#requestFailure(error, timeoutMs, (detail) =>
+        said('tools.prompts.failed', { name: this.#options.name, detail }),
+      );
+    }
+  }
+
+  /** A prompt's messages, with the arguments given. */
+  async getPrompt(
+    prompt: string,
+    args: Record<string, string>,
+    timeoutMs: number,
+  ): Promise<GetPromptResult> {
+    try {
+      return await this.#client.getPrompt(
+        { name: prompt, arguments: args },
+        { timeout: timeoutMs },
+      );
+    } catch (error) {
+      throw this.#requestFailure(error, timeoutMs, (detail) =>
+        said('tools.prompt.failed', { name: this.#options.name, prompt, detail }),
+      );
+    }
+  }
+
+  /** The server's resources (every page; not its templates); none when it offers none. */
+  async listResources(timeoutMs: number): Promise<ListedResource[]> {
+    if (this.#client.getServerCapabilities()?.resources === undefined) return [];
+    try {
+      const resources: ListedResource[] = [];
+      let cursor: string | undefined;
+      for (let page = 0; page < MAX_PAGES; page++) {
+        const listed = await this.#client.listResources(cursor === undefined ? {} : { cursor }, {
+          timeout: timeoutMs,
+        });
+        for (const resource of listed.resources) resources.push(listedResource(resource));
+        cursor = listed.nextCursor;
+        if (cursor === undefined) break;
+      }
+      return resources;
+    } catch (error) {
+      throw this.#requestFailure(error, timeoutMs, (detail) =>
+        said('tools.resources.failed', { name: this.#options.name, detail }),
+      );
+    }
+  }
+
+  /** A resource's contents. */
+  async readResource(uri: string, timeoutMs: number): Promise<ReadResourceResult> {
+    try {
+      return await this.#client.readResource({ uri }, { timeout: timeoutMs });
+    } catch (error) {
+      throw this.#requestFailure(error, timeoutMs, (detail) =>
+        said('tools.resource.failed', { name: this.#options.name, uri, detail }),
+      );
+    }
+  }
+
+  /** A request other than a call that got no answer: the server stopped, was late, or refused. */
+  #requestFailure(
+    error: unknown,
+    timeoutMs: number,
+    refused: (detail: string) => Said,
+  ): McpFailure {
+    const { name } = this.#options;
+    const exit = this.#transport instanceof ProcessTransport ? this.#transport.exit : undefined;
+    if (this.#lost || exit !== undefined)
+      return new McpFailure(
+        'crashed',
+        said('tools.lost', { name, how: exitWords(exit ?? { code: null, signal: null }) }),
+      );
+    if (error instanceof McpError && error.code === ErrorCode.RequestTimeout)
+      return new McpFailure(
+        'timed_out',
+        said('tools.request.timedOut', { name, seconds: seconds(timeoutMs) }),
+      );
+    const detail = clip(String((error as Error)?.message ?? error)).replace(
+      /^MCP error -?\d+: (MCP error -?\d+: )?/,
+      '',
+    );
+    return new McpFailure('other', refused(detail));
   }
 
   /** Calls a tool; a failure to get an answer is an `McpFailure` saying why. */

@@ -12,6 +12,11 @@
  * - A local server's command line runs only once the person chose Run in main's own dialog, which
  *   shows it (`launch-question.ts`); the page, which describes servers, can never say yes for them.
  *
+ * - Its prompts and resources are listed when first asked for (the composer's `/` list, the attach
+ *   menu), kept while it runs and read again after `notifications/…/list_changed`. A prompt is
+ *   got only by a name it listed, with its required arguments; a resource is read only by a URI
+ *   it listed.
+ *
  * The chat's tool loop uses `offeredTools` (the tools to send with a request, named for the model)
  * and `callTool` (run one, with a signal, a time limit and progress), then `resultForModel`.
  */
@@ -20,6 +25,10 @@ import { basename, join } from 'node:path';
 import type {
   McpDiagnosis,
   McpImportResult,
+  McpPromptList,
+  McpPromptMessages,
+  McpPromptPart,
+  McpResourceList,
   McpServerDraft,
   McpServerSummary,
   McpTestResult,
@@ -41,7 +50,13 @@ import { readServersFile } from './import-file';
 import { launchFingerprint, launchQuestion } from './launch-question';
 import { LineRing } from './line-ring';
 import { exitWords, McpFailure, type ProcessExit } from './failure';
-import type { ConnectionTarget, McpConnection, ToolProgress } from './mcp-connection';
+import type {
+  ConnectionTarget,
+  ListedPrompt,
+  ListedResource,
+  McpConnection,
+  ToolProgress,
+} from './mcp-connection';
 import { inheritedEnvironment, type ProcessHost } from './processes';
 import {
   checkDraft,
@@ -75,13 +90,19 @@ export interface McpTimeouts {
   callMs: number;
   /** The most a call may take. */
   callTotalMs: number;
+  /** A listing of prompts or resources, getting a prompt, reading a resource. */
+  requestMs: number;
 }
 
 export const DEFAULT_TIMEOUTS: McpTimeouts = {
   startMs: 60_000,
   callMs: 120_000,
   callTotalMs: 30 * 60_000,
+  requestMs: 30_000,
 };
+
+/** A prompt's text part longer than this is cut (the message box is no place for more). */
+export const MAX_PROMPT_TEXT_CHARS = 200_000;
 
 export interface McpServiceOptions {
   dataDir: string;
@@ -103,6 +124,8 @@ export interface McpServiceOptions {
   onServerChanged?: (summary: McpServerSummary) => void;
   /** Servers were added or removed. */
   onServersChanged?: () => void;
+  /** A running server's prompt or resource list changed. */
+  onListChanged?: (id: string, list: 'prompts' | 'resources') => void;
   /** The login shell's time limit (tests use a short one). */
   loginShellTimeoutMs?: number;
 }
@@ -143,6 +166,14 @@ interface Runtime {
   restartAt: number | undefined;
   /** Summary events of error output are sent at most twice a second. */
   outputTimer: (() => void) | undefined;
+  /** The prompts and resources the running session listed, until it says they changed. */
+  lists:
+    | {
+        connection: McpConnection;
+        prompts?: Promise<ListedPrompt[]>;
+        resources?: Promise<ListedResource[]>;
+      }
+    | undefined;
 }
 
 const EMPTY: ServersFile = { version: 1, servers: [] };
@@ -475,6 +506,141 @@ export class McpService {
     }
   }
 
+  // ---- prompts and resources ---------------------------------------------------------------
+
+  /** The server's prompts, starting it if needed; a start or listing that failed says why. */
+  async prompts(id: string): Promise<McpPromptList> {
+    const server = await this.#server(id);
+    try {
+      const prompts = await this.#listed(id, 'prompts');
+      return { id, name: server.name, prompts, problem: null };
+    } catch (error) {
+      if (!(error instanceof McpFailure)) throw error;
+      return { id, name: server.name, prompts: [], problem: problemOf(error) };
+    }
+  }
+
+  /** The server's resources (not its templates), as `prompts` does. */
+  async resources(id: string): Promise<McpResourceList> {
+    const server = await this.#server(id);
+    try {
+      const resources = await this.#listed(id, 'resources');
+      return { id, name: server.name, resources, problem: null };
+    } catch (error) {
+      if (!(error instanceof McpFailure)) throw error;
+      return { id, name: server.name, resources: [], problem: problemOf(error) };
+    }
+  }
+
+  /**
+   * A prompt's messages. Only a prompt the server listed, with every required argument given (not
+   * blank) and no argument it does not take; optional ones left blank are not sent.
+   */
+  async getPrompt(
+    id: string,
+    prompt: string,
+    values: Readonly<Record<string, string>>,
+  ): Promise<McpPromptMessages> {
+    const server = await this.#server(id);
+    try {
+      let listed = await this.#listed(id, 'prompts');
+      let found = listed.find((p) => p.name === prompt);
+      if (found === undefined) {
+        // Listed before it changed, perhaps: asked once more.
+        listed = await this.#listed(id, 'prompts', true);
+        found = listed.find((p) => p.name === prompt);
+      }
+      if (found === undefined)
+        throw new AppError(
+          'not_found',
+          said('tools.prompt.notListed', { name: server.name, prompt }),
+        );
+      const names = new Set(found.arguments.map((a) => a.name));
+      const unknown = Object.keys(values).find((key) => !names.has(key));
+      if (unknown !== undefined)
+        throw new AppError(
+          'invalid_request',
+          said('tools.prompt.unknownArgument', { name: server.name, prompt, argument: unknown }),
+        );
+      const missing = found.arguments
+        .filter((a) => a.required && (values[a.name] ?? '').trim() === '')
+        .map((a) => a.name);
+      if (missing.length > 0)
+        throw new AppError(
+          'invalid_request',
+          said('tools.prompt.missingArguments', {
+            name: server.name,
+            prompt,
+            count: missing.length,
+            arguments: missing.join(', '),
+          }),
+        );
+      const given = Object.fromEntries(
+        Object.entries(values).filter(([, value]) => value.trim() !== ''),
+      );
+      const connection = await this.#ensureRunning(id);
+      const result = await connection.getPrompt(prompt, given, this.#timeouts.requestMs);
+      return {
+        description: result.description ?? null,
+        messages: result.messages.map((message) => ({
+          role: message.role,
+          content: promptPart(message.content),
+        })),
+      };
+    } catch (error) {
+      throw asAppError(error);
+    }
+  }
+
+  /**
+   * Reads a resource the server listed (a URI it did not list is refused, whatever it names):
+   * the listing's entry and the contents it gave.
+   */
+  async readResource(
+    id: string,
+    uri: string,
+  ): Promise<{ resource: ListedResource; contents: ResourceContents[] }> {
+    const server = await this.#server(id);
+    try {
+      let resource = (await this.#listed(id, 'resources')).find((r) => r.uri === uri);
+      resource ??= (await this.#listed(id, 'resources', true)).find((r) => r.uri === uri);
+      if (resource === undefined)
+        throw new AppError(
+          'invalid_request',
+          said('tools.resource.notListed', { name: server.name }),
+        );
+      const connection = await this.#ensureRunning(id);
+      const read = await connection.readResource(uri, this.#timeouts.requestMs);
+      return { resource, contents: read.contents };
+    } catch (error) {
+      throw asAppError(error);
+    }
+  }
+
+  /** A list of the running session, read when first asked for (or `again`) and kept. */
+  async #listed<L extends 'prompts' | 'resources'>(
+    id: string,
+    list: L,
+    again = false,
+  ): Promise<L extends 'prompts' ? ListedPrompt[] : ListedResource[]> {
+    const connection = await this.#ensureRunning(id);
+    const runtime = this.#runtime(id);
+    if (runtime.lists?.connection !== connection) runtime.lists = { connection };
+    const lists = runtime.lists;
+    if (again || lists[list] === undefined) {
+      const reading =
+        list === 'prompts'
+          ? connection.listPrompts(this.#timeouts.requestMs)
+          : connection.listResources(this.#timeouts.requestMs);
+      (lists as unknown as Record<string, Promise<unknown>>)[list] = reading;
+      // A listing that failed is not kept: the next ask reads again.
+      reading.catch(() => {
+        if (lists[list] === reading) delete lists[list];
+      });
+    }
+    return (await lists[list]) as L extends 'prompts' ? ListedPrompt[] : ListedResource[];
+  }
+
   /** The process id of a running local server (for tests). */
   pidOf(id: string): number | undefined {
     return this.#runtimes.get(id)?.connection?.pid;
@@ -506,6 +672,7 @@ export class McpService {
         cancelRestart: undefined,
         restartAt: undefined,
         outputTimer: undefined,
+        lists: undefined,
       };
       this.#runtimes.set(id, runtime);
     }
@@ -550,6 +717,11 @@ export class McpService {
         stderr: runtime.stderr,
         appVersion: this.#options.appVersion ?? '0.0.0',
         onToolsChanged: (tools) => void this.#toolsListed(id, tools, undefined),
+        onListChanged: (list) => {
+          const lists = runtime.lists;
+          if (lists !== undefined && lists.connection === connection) delete lists[list];
+          if (!this.#closed) this.#options.onListChanged?.(id, list);
+        },
         onLost: (exit) => this.#lost(id, connection!, exit),
         onSpawn: (pid) => this.#pids.add(pid),
         onExit: (pid) => this.#pids.delete(pid),
@@ -967,6 +1139,43 @@ export class McpService {
     });
     this.#queue = next.catch(() => undefined);
     return next;
+  }
+}
+
+/** What a resource read gives: each entry's text, or its bytes as base64. */
+export type ResourceContents =
+  | { uri: string; mimeType?: string | undefined; text: string }
+  | { uri: string; mimeType?: string | undefined; blob: string };
+
+/** A part of a prompt's message as the page gets it: text, or what it is when not text. */
+function promptPart(content: { type: string } & Record<string, unknown>): McpPromptPart {
+  const clipText = (text: string) =>
+    text.length > MAX_PROMPT_TEXT_CHARS ? `${text.slice(0, MAX_PROMPT_TEXT_CHARS)}…` : text;
+  const mimeType = (value: unknown) => (typeof value === 'string' ? value : '');
+  switch (content.type) {
+    case 'text':
+      return { type: 'text', text: clipText(String(content.text ?? '')) };
+    case 'image':
+      return { type: 'image', mimeType: mimeType(content.mimeType) };
+    case 'audio':
+      return { type: 'audio', mimeType: mimeType(content.mimeType) };
+    case 'resource': {
+      const resource = (content.resource ?? {}) as Record<string, unknown>;
+      return {
+        type: 'resource',
+        uri: String(resource.uri ?? ''),
+        mimeType: typeof resource.mimeType === 'string' ? resource.mimeType : null,
+        text: typeof resource.text === 'string' ? clipText(resource.text) : null,
+      };
+    }
+    case 'resource_link':
+      return {
+        type: 'resource_link',
+        uri: String(content.uri ?? ''),
+        name: String(content.name ?? ''),
+      };
+    default:
+      return { type: 'image', mimeType: content.type };
   }
 }
 

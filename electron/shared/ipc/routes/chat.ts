@@ -530,6 +530,16 @@ export const CHAT_ROUTES = {
     }),
     attachResultSchema,
   ),
+  /**
+   * A resource of an MCP server, read by main and attached like a file: the page names the server
+   * and the resource's URI as the server listed it (`listMcpResources`); main refuses a URI the
+   * server did not list, and a type a message cannot carry.
+   */
+  attachMcpResource: route(
+    'chat:attach-resource',
+    z.strictObject({ serverId: id, uri: text(8192).min(1) }),
+    attachResultSchema,
+  ),
   /** Forgets attachment drafts the person removed from the composer. */
   discardAttachments: route(
     'chat:attach-discard',

@@ -5,6 +5,10 @@
  * HTTP). Its secret environment values and headers are kept in the key store like the API key:
  * the page sends one when the person types it and never gets it back, only whether one is set.
  * The page names no file: importing an `mcpServers` file goes through main's own dialog.
+ *
+ * A server's prompts (for the composer's `/` list) and resources (to attach to a message) are
+ * read through its id: the page sends a prompt's name and its arguments, or a resource's URI as
+ * the server listed it (main refuses one it did not list), never a path.
  */
 import { z } from 'zod';
 import { event, messageRefFields, route, type EventSpec, type RouteSpec } from '../define';
@@ -184,6 +188,86 @@ export const mcpImportResultSchema = z.object({
 });
 export type McpImportResult = z.infer<typeof mcpImportResultSchema>;
 
+export const MCP_PROMPT_LIMITS = {
+  /** Arguments a prompt may be given. */
+  arguments: 64,
+  argumentName: 200,
+  argumentValue: 16_384,
+  promptName: 500,
+  uri: 8192,
+} as const;
+
+export const mcpPromptSchema = z.object({
+  name: z.string(),
+  title: z.string().nullable(),
+  description: z.string(),
+  arguments: z.array(
+    z.object({ name: z.string(), description: z.string(), required: z.boolean() }),
+  ),
+});
+export type McpPrompt = z.infer<typeof mcpPromptSchema>;
+
+/** One server's prompts, or why it could not give them (it would not start, it refused). */
+export const mcpPromptListSchema = z.object({
+  id,
+  name: z.string(),
+  prompts: z.array(mcpPromptSchema),
+  problem: mcpProblemSchema.nullable(),
+});
+export type McpPromptList = z.infer<typeof mcpPromptListSchema>;
+
+/**
+ * A part of a prompt's message: text, or what the message box cannot hold (an image, a sound, a
+ * resource given by its address), said by its kind; an embedded text resource's text comes too.
+ */
+export const mcpPromptPartSchema = z.discriminatedUnion('type', [
+  z.object({ type: z.literal('text'), text: z.string() }),
+  z.object({ type: z.literal('image'), mimeType: z.string() }),
+  z.object({ type: z.literal('audio'), mimeType: z.string() }),
+  z.object({
+    type: z.literal('resource'),
+    uri: z.string(),
+    mimeType: z.string().nullable(),
+    /** An embedded resource's text; null for one given as bytes. */
+    text: z.string().nullable(),
+  }),
+  z.object({ type: z.literal('resource_link'), uri: z.string(), name: z.string() }),
+]);
+export type McpPromptPart = z.infer<typeof mcpPromptPartSchema>;
+
+export const mcpPromptMessagesSchema = z.object({
+  description: z.string().nullable(),
+  messages: z.array(
+    z.object({ role: z.enum(['user', 'assistant']), content: mcpPromptPartSchema }),
+  ),
+});
+export type McpPromptMessages = z.infer<typeof mcpPromptMessagesSchema>;
+
+export const mcpResourceSchema = z.object({
+  uri: z.string(),
+  name: z.string(),
+  title: z.string().nullable(),
+  description: z.string(),
+  mimeType: z.string().nullable(),
+  size: z.number().nonnegative().nullable(),
+});
+export type McpResource = z.infer<typeof mcpResourceSchema>;
+
+/** One server's resources (its templates are not listed), or why it could not give them. */
+export const mcpResourceListSchema = z.object({
+  id,
+  name: z.string(),
+  resources: z.array(mcpResourceSchema),
+  problem: mcpProblemSchema.nullable(),
+});
+export type McpResourceList = z.infer<typeof mcpResourceListSchema>;
+
+const promptArgumentsSchema = z
+  .record(text(MCP_PROMPT_LIMITS.argumentName), text(MCP_PROMPT_LIMITS.argumentValue))
+  .refine((values) => Object.keys(values).length <= MCP_PROMPT_LIMITS.arguments, {
+    message: `At most ${MCP_PROMPT_LIMITS.arguments} arguments`,
+  });
+
 export const TOOLS_ROUTES = {
   /** The servers, with their state and their tools as last listed. Starts nothing. */
   listMcpServers: route('tools:list-servers', z.null().optional(), z.array(mcpServerSummarySchema)),
@@ -218,6 +302,23 @@ export const TOOLS_ROUTES = {
   ),
   /** Asks for an `mcpServers` JSON file (main's dialog) and adds its servers; bad ones by name. */
   importMcpServers: route('tools:import-servers', z.null().optional(), mcpImportResultSchema),
+  /**
+   * A server's prompts, starting it if needed; one that would not start (or refused) comes back
+   * with no prompts and its problem, so the `/` list can say it.
+   */
+  listMcpPrompts: route('tools:list-prompts', z.strictObject({ id }), mcpPromptListSchema),
+  /** A listed prompt's messages, with its arguments (the required ones must be given). */
+  getMcpPrompt: route(
+    'tools:get-prompt',
+    z.strictObject({
+      id,
+      prompt: text(MCP_PROMPT_LIMITS.promptName),
+      arguments: promptArgumentsSchema,
+    }),
+    mcpPromptMessagesSchema,
+  ),
+  /** A server's resources, starting it if needed (a problem as for the prompts). */
+  listMcpResources: route('tools:list-resources', z.strictObject({ id }), mcpResourceListSchema),
 } satisfies Record<string, RouteSpec>;
 
 export const TOOLS_EVENTS = {
@@ -225,4 +326,9 @@ export const TOOLS_EVENTS = {
   mcpServerChanged: event('tools:server-changed', mcpServerSummarySchema),
   /** Servers were added or removed. */
   mcpServersChanged: event('tools:servers-changed', z.null()),
+  /** A running server said its prompts or its resources changed: the page reads them again. */
+  mcpListChanged: event(
+    'tools:list-changed',
+    z.object({ id, list: z.enum(['prompts', 'resources']) }),
+  ),
 } satisfies Record<string, EventSpec>;

@@ -24,6 +24,11 @@ export function attachPicked(): Promise<Attached> {
   return requireBridge().attachFiles();
 }
 
+/** A resource of an MCP server, by the server's id and the URI it listed (main reads it). */
+export function attachResource(serverId: string, uri: string): Promise<Attached> {
+  return requireBridge().attachMcpResource({ serverId, uri });
+}
+
 async function base64Of(file: File): Promise<string> {
   const bytes = new Uint8Array(await file.arrayBuffer());
   let binary = '';

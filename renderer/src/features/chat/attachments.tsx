@@ -23,6 +23,7 @@ import { runAction } from '../../lib/run-action';
 import {
   attachDroppedFiles,
   attachPicked,
+  attachResource,
   discardAttachments,
   openFile,
   saveFile,
@@ -64,6 +65,8 @@ export interface AttachmentDrafts {
   /** Estimated tokens of the files. */
   tokens: number;
   pick(): Promise<void>;
+  /** A resource of an MCP server, read in main and attached like a file. */
+  attachResource(serverId: string, uri: string): Promise<void>;
   remove(id: string): void;
   dismissRefused(): void;
   /** After a send: the files went with the message. */
@@ -123,6 +126,7 @@ export function useAttachmentDrafts(conversationId: string): AttachmentDrafts {
     reading: pending > 0,
     tokens: files.reduce((sum, f) => sum + f.tokens, 0),
     pick: () => run(attachPicked),
+    attachResource: (serverId, uri) => run(() => attachResource(serverId, uri)),
     remove(id) {
       setFiles((list) => list.filter((f) => f.id !== id));
       discardAttachments([id]);

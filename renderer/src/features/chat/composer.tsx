@@ -21,6 +21,7 @@ import type { ConversationSummary } from './chat-types';
 import { readRequestFields, type RequestFieldErrors } from './composer-fields';
 import { sendsMessage } from './send-key';
 import { useSnippetInsert } from './snippet-insert';
+import { ResourcePicker } from './tools/resource-picker';
 
 /**
  * The message box and the conversation's request settings (system prompt, sampling); the model
@@ -83,7 +84,12 @@ export function Composer({
   }, [choosing]);
   const input = useRef<HTMLTextAreaElement>(null);
   const focusAsked = useChatStore((s) => s.composerFocus);
-  const snippets = useSnippetInsert({ text, setText, input });
+  const snippets = useSnippetInsert({
+    text,
+    setText,
+    input,
+    serverIds: conversation.toolServerIds ?? [],
+  });
   const [contextTokens, setContextTokens] = useState<number | undefined>(undefined);
 
   // A suggestion chosen: it fills the message box, ready to edit or send.
@@ -269,6 +275,11 @@ export function Composer({
         >
           <Icon name="attach" />
         </button>
+        <ResourcePicker
+          serverIds={conversation.toolServerIds ?? []}
+          disabled={files.reading}
+          onChoose={(serverId, uri) => void files.attachResource(serverId, uri)}
+        />
         <textarea
           ref={input}
           {...snippets.inputProps}

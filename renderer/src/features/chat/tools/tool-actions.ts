@@ -1,6 +1,7 @@
 /** What the chat's tools (the header's chip, the approval card) ask of main. */
 import { relayBridge, requireBridge, type Answer } from '../../../lib/relay-bridge';
 import { runAction } from '../../../lib/run-action';
+import { useChatStore } from '../chat-store';
 import { flushStreamDeltas, useStreamStore } from '../stream-store';
 import { useToolCallsStore } from './tool-calls-store';
 
@@ -17,11 +18,19 @@ export function readMcpServers() {
   return runAction(() => requireBridge().listMcpServers());
 }
 
-/** The servers whose tools the conversation may use. */
+/**
+ * The servers whose tools the conversation may use (the composer's `/` list and resource panel
+ * follow the conversation as the store has it).
+ */
 export function setConversationTools(conversationId: string, toolServerIds: string[]) {
-  return runAction(() =>
-    requireBridge().updateConversationSettings({ id: conversationId, toolServerIds }),
-  );
+  return runAction(async () => {
+    const updated = await requireBridge().updateConversationSettings({
+      id: conversationId,
+      toolServerIds,
+    });
+    useChatStore.getState().conversationUpdated(updated);
+    return updated;
+  });
 }
 
 /** Calls `changed` when servers are added, removed or change; returns the unsubscribe. */
