@@ -18,6 +18,19 @@ const EVERYTHING = join(root, 'node_modules/@modelcontextprotocol/server-everyth
 
 const suite = e2eSuite({ connectionName: 'Tools relay' });
 
+/** The WCAG contrast ratio of two opaque colours as computed styles give them (`rgb(r, g, b)`). */
+function contrast(a: string, b: string): number {
+  const luminance = (css: string) => {
+    const [r, g, b] = (css.match(/[\d.]+/g) ?? []).slice(0, 3).map((v) => {
+      const c = Number(v) / 255;
+      return c <= 0.03928 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4;
+    });
+    return 0.2126 * r! + 0.7152 * g! + 0.0722 * b!;
+  };
+  const [x, y] = [luminance(a), luminance(b)].sort((m, n) => n - m);
+  return (x! + 0.05) / (y! + 0.05);
+}
+
 /** The file dialogs cancelled; main's question before it starts a local server answered yes. */
 const dialogs: Dialogs = {
   chooseSavePath: async () => undefined,
@@ -56,6 +69,16 @@ describe.each(['light', 'dark'] as const)('tools in chat (%s)', (colorScheme) =>
     );
     const violations = blocking(await scanPage(app, '.chat-tool-approval'));
     expect(violations, describeViolations('the approval card', violations)).toEqual([]);
+    // The reply waiting on the card says it is being written, readable in both themes.
+    const writing = page.lastReply().locator('.chat-badge-live');
+    await expect(writing.textContent()).resolves.toBe('Writing…');
+    const badge = await scanPage(app, '.chat-badge-live');
+    expect(badge.filter((v) => v.id === 'color-contrast')).toEqual([]);
+    const [text, background] = await writing.evaluate((element) => {
+      const style = getComputedStyle(element);
+      return [style.color, style.backgroundColor];
+    });
+    expect(contrast(text!, background!)).toBeGreaterThanOrEqual(4.5);
     await card.getByRole('button', { name: 'Allow once' }).click();
     await expect(page.finishedReplyStatus()).resolves.toBe('complete');
     const done = page.lastReply().locator('.chat-tool-call');
@@ -118,5 +141,45 @@ describe.each(['light', 'dark'] as const)('tools in chat (%s)', (colorScheme) =>
     await expect
       .poll(async () => (await page.scrollToTop(), (await states()).slice(0, 2)))
       .toEqual(['done', 'denied']);
+  });
+});
+
+describe('tools in a new chat', () => {
+  it('keeps the servers chosen before the first send, and the conversation made by it uses them', async () => {
+    const page = await suite.connected(ChatPage, { dialogs });
+    const app = page.page;
+    const server = await suite.app.services.mcp.add({
+      name: 'Everything',
+      transport: 'stdio',
+      command: process.execPath,
+      args: [EVERYTHING, 'stdio'],
+    });
+    await page.chooseModel('demo-tools');
+    // No conversation yet: the chip is there, and its choice is kept with the new chat.
+    await app.getByRole('button', { name: 'Tools: none' }).click();
+    await app.getByRole('checkbox', { name: 'Everything' }).check();
+    await app.keyboard.press('Escape');
+    await app.getByRole('button', { name: 'Tools: 1 server' }).waitFor();
+    const saved = () =>
+      suite.app.services.db.all<{ tool_servers: string | null }>(
+        'SELECT tool_servers FROM chat_conversations',
+      );
+    expect(saved()).toEqual([]);
+
+    // The first send makes the conversation with the server: its first reply calls the tool.
+    await page.send('What is the sum of 2 and 3?');
+    const card = app.getByRole('group', { name: /^Run the tool get-sum on Everything\?$/ });
+    await card.waitFor({ timeout: 60_000 });
+    await card.getByRole('button', { name: 'Allow once' }).click();
+    await expect(page.finishedReplyStatus()).resolves.toBe('complete');
+    await expect(
+      page.lastReply().locator('.chat-tool-call').getAttribute('data-state'),
+    ).resolves.toBe('done');
+    expect(saved()).toEqual([{ tool_servers: JSON.stringify([server.id]) }]);
+    await app.getByRole('button', { name: 'Tools: 1 server' }).waitFor();
+
+    // The next new chat starts with none.
+    await page.newChat();
+    await app.getByRole('button', { name: 'Tools: none' }).waitFor();
   });
 });

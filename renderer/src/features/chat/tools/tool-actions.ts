@@ -1,6 +1,7 @@
 /** What the chat's tools (the header's chip, the approval card) ask of main. */
 import { relayBridge, requireBridge, type Answer } from '../../../lib/relay-bridge';
 import { runAction } from '../../../lib/run-action';
+import { NEW_CHAT_ID, useChatStore } from '../chat-store';
 import { flushStreamDeltas, useStreamStore } from '../stream-store';
 import { useToolCallsStore } from './tool-calls-store';
 
@@ -17,8 +18,16 @@ export function readMcpServers() {
   return runAction(() => requireBridge().listMcpServers());
 }
 
-/** The servers whose tools the conversation may use. */
+/**
+ * The servers whose tools the conversation may use. The new chat keeps them until its first send
+ * makes it a conversation, which is then saved with them (`createFromNewChat`).
+ */
 export function setConversationTools(conversationId: string, toolServerIds: string[]) {
+  if (conversationId === NEW_CHAT_ID)
+    return runAction(() => {
+      useChatStore.getState().newChatChanged({ toolServerIds });
+      return useChatStore.getState().newChat;
+    });
   return runAction(() =>
     requireBridge().updateConversationSettings({ id: conversationId, toolServerIds }),
   );
