@@ -4,6 +4,9 @@
  * conversation the server; each call waits on an approval card (focused, its arguments as
  * indented text) for Allow once, Deny, or Allow for this conversation (the next call then runs
  * unasked); Stop ends a long call and the reply; the page read again shows the stored cards.
+ * The reply waiting on a card says "Writing…" at an AA contrast in both themes. In a new chat,
+ * the servers chosen before the first send are those of the conversation it makes, and search
+ * finds the reply by its call.
  */
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -144,7 +147,8 @@ describe.each(['light', 'dark'] as const)('tools in chat (%s)', (colorScheme) =>
   });
 });
 
-describe('tools in a new chat', () => {
+// A server started, a tool turn and a search: more than the default 30 s on a busy machine.
+describe('tools in a new chat', { timeout: 60_000 }, () => {
   it('keeps the servers chosen before the first send, and the conversation made by it uses them', async () => {
     const page = await suite.connected(ChatPage, { dialogs });
     const app = page.page;
@@ -177,6 +181,19 @@ describe('tools in a new chat', () => {
     ).resolves.toBe('done');
     expect(saved()).toEqual([{ tool_servers: JSON.stringify([server.id]) }]);
     await app.getByRole('button', { name: 'Tools: 1 server' }).waitFor();
+
+    // Search finds the reply by its call (the server's name is in no message's text): the
+    // palette shows the hit, its snippet led by the tool's name.
+    await page.message.focus();
+    await app.keyboard.press('Control+k');
+    await expect.poll(() => page.isFocused(page.search)).toBe(true);
+    await app.keyboard.type('Everything');
+    const hit = page.searchResults().getByRole('option');
+    await hit.first().waitFor({ timeout: 8000 });
+    await expect(hit.count()).resolves.toBe(1);
+    await expect(hit.locator('.chat-hit-snippet').textContent()).resolves.toMatch(/^get-sum: /);
+    await expect(hit.locator('mark').allTextContents()).resolves.toEqual(['Everything']);
+    await app.keyboard.press('Escape');
 
     // The next new chat starts with none.
     await page.newChat();
