@@ -78,7 +78,11 @@ describe.each(['light', 'dark'] as const)('tools in chat (%s)', (colorScheme) =>
     const badge = await scanPage(app, '.chat-badge-live');
     expect(badge.filter((v) => v.id === 'color-contrast')).toEqual([]);
     const [text, background] = await writing.evaluate((element) => {
-      const style = getComputedStyle(element);
+      const style = (
+        globalThis as unknown as {
+          getComputedStyle(e: unknown): { color: string; backgroundColor: string };
+        }
+      ).getComputedStyle(element);
       return [style.color, style.backgroundColor];
     });
     expect(contrast(text!, background!)).toBeGreaterThanOrEqual(4.5);
