@@ -7,6 +7,9 @@
  * Then, with one app and one call, the approval card and the call card in every language: the
  * language switched in the settings, the cards' words checked against the catalogue, and each
  * card scanned for accessibility.
+ * The reply waiting on a card says "Writing…" at an AA contrast in both themes. In a new chat,
+ * the servers chosen before the first send are those of the conversation it makes, and search
+ * finds the reply by its call.
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -33,6 +36,19 @@ function chatWords(locale: Locale): Record<string, string> {
 /** A message with its simple `{name}` placeholders filled in. */
 function filled(message: string, values: Record<string, string>): string {
   return message.replace(/\{(\w+)\}/g, (whole, name: string) => values[name] ?? whole);
+}
+
+/** The WCAG contrast ratio of two opaque colours as computed styles give them (`rgb(r, g, b)`). */
+function contrast(a: string, b: string): number {
+  const luminance = (css: string) => {
+    const [r, g, b] = (css.match(/[\d.]+/g) ?? []).slice(0, 3).map((v) => {
+      const c = Number(v) / 255;
+      return c <= 0.03928 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4;
+    });
+    return 0.2126 * r! + 0.7152 * g! + 0.0722 * b!;
+  };
+  const [x, y] = [luminance(a), luminance(b)].sort((m, n) => n - m);
+  return (x! + 0.05) / (y! + 0.05);
 }
 
 /** The file dialogs cancelled; main's question before it starts a local server answered yes. */
@@ -73,6 +89,20 @@ describe.each(['light', 'dark'] as const)('tools in chat (%s)', (colorScheme) =>
     );
     const violations = blocking(await scanPage(app, '.chat-tool-approval'));
     expect(violations, describeViolations('the approval card', violations)).toEqual([]);
+    // The reply waiting on the card says it is being written, readable in both themes.
+    const writing = page.lastReply().locator('.chat-badge-live');
+    await expect(writing.textContent()).resolves.toBe('Writing…');
+    const badge = await scanPage(app, '.chat-badge-live');
+    expect(badge.filter((v) => v.id === 'color-contrast')).toEqual([]);
+    const [text, background] = await writing.evaluate((element) => {
+      const style = (
+        globalThis as unknown as {
+          getComputedStyle(e: unknown): { color: string; backgroundColor: string };
+        }
+      ).getComputedStyle(element);
+      return [style.color, style.backgroundColor];
+    });
+    expect(contrast(text!, background!)).toBeGreaterThanOrEqual(4.5);
     await card.getByRole('button', { name: 'Allow once' }).click();
     await expect(page.finishedReplyStatus()).resolves.toBe('complete');
     const done = page.lastReply().locator('.chat-tool-call');
@@ -200,5 +230,59 @@ describe('the approval card and the call card in every language', { timeout: 240
       const shown = blocking(await scanPage(app, '.chat-tool-call'));
       expect(shown, describeViolations(`the call card (${language})`, shown)).toEqual([]);
     }
+  });
+});
+
+// A server started, a tool turn and a search: more than the default 30 s on a busy machine.
+describe('tools in a new chat', { timeout: 60_000 }, () => {
+  it('keeps the servers chosen before the first send, and the conversation made by it uses them', async () => {
+    const page = await suite.connected(ChatPage, { dialogs });
+    const app = page.page;
+    const server = await suite.app.services.mcp.add({
+      name: 'Everything',
+      transport: 'stdio',
+      command: process.execPath,
+      args: [EVERYTHING, 'stdio'],
+    });
+    await page.chooseModel('demo-tools');
+    // No conversation yet: the chip is there, and its choice is kept with the new chat.
+    await app.getByRole('button', { name: 'Tools: none' }).click();
+    await app.getByRole('checkbox', { name: 'Everything' }).check();
+    await app.keyboard.press('Escape');
+    await app.getByRole('button', { name: 'Tools: 1 server' }).waitFor();
+    const saved = () =>
+      suite.app.services.db.all<{ tool_servers: string | null }>(
+        'SELECT tool_servers FROM chat_conversations',
+      );
+    expect(saved()).toEqual([]);
+
+    // The first send makes the conversation with the server: its first reply calls the tool.
+    await page.send('What is the sum of 2 and 3?');
+    const card = app.getByRole('group', { name: /^Run the tool get-sum on Everything\?$/ });
+    await card.waitFor({ timeout: 60_000 });
+    await card.getByRole('button', { name: 'Allow once' }).click();
+    await expect(page.finishedReplyStatus()).resolves.toBe('complete');
+    await expect(
+      page.lastReply().locator('.chat-tool-call').getAttribute('data-state'),
+    ).resolves.toBe('done');
+    expect(saved()).toEqual([{ tool_servers: JSON.stringify([server.id]) }]);
+    await app.getByRole('button', { name: 'Tools: 1 server' }).waitFor();
+
+    // Search finds the reply by its call (the server's name is in no message's text): the
+    // palette shows the hit, its snippet led by the tool's name.
+    await page.message.focus();
+    await app.keyboard.press('Control+k');
+    await expect.poll(() => page.isFocused(page.search)).toBe(true);
+    await app.keyboard.type('Everything');
+    const hit = page.searchResults().getByRole('option');
+    await hit.first().waitFor();
+    await expect(hit.count()).resolves.toBe(1);
+    await expect(hit.locator('.chat-hit-snippet').textContent()).resolves.toMatch(/^get-sum: /);
+    await expect(hit.locator('mark').allTextContents()).resolves.toEqual(['Everything']);
+    await app.keyboard.press('Escape');
+
+    // The next new chat starts with none.
+    await page.newChat();
+    await app.getByRole('button', { name: 'Tools: none' }).waitFor();
   });
 });

@@ -2,7 +2,8 @@
  * Importing conversations through the real router and services: only regular files are read
  * (a FIFO or a folder is refused by name, never waited on), a large import leaves main's
  * event loop free, since the files are read and checked in a worker thread and written in slices,
- * and exports written by the release before files travelled with them (format version 2) import.
+ * and exports written by earlier releases import: before files travelled with them (format
+ * version 2), and before tool calls did (version 3).
  */
 import { execFileSync } from 'node:child_process';
 import { closeSync, constants, openSync } from 'node:fs';
@@ -14,6 +15,7 @@ import { EXPORT_FORMAT_ID, EXPORT_VERSION } from '../../electron/main/services/c
 import { openChatApp, type ChatApp } from '../fakes/chat-app';
 
 const EXPORTS_V2 = join(import.meta.dirname, '../fixtures/chat-export-v2');
+const EXPORTS_V3 = join(import.meta.dirname, '../fixtures/chat-export-v3');
 
 let dataDir: string;
 let app: ChatApp;
@@ -165,5 +167,37 @@ describe('importing conversations', () => {
     const notes = await app.api.getConversation({ id: ferry.id });
     expect(notes.messages[0]!.content).toBe('What do my notes say about the ferry?');
     expect(notes.messages[0]!.attachments).toBeUndefined();
+  });
+
+  it('imports exports written by the release before tool calls travelled (version 3), files and all', async () => {
+    app.dialogs.openPaths.push([join(EXPORTS_V3, 'one.json'), join(EXPORTS_V3, 'several.zip')]);
+    const result = await app.api.importConversations();
+    expect(result.refused).toEqual([]);
+    expect(result.conversationIds).toHaveLength(4);
+    const list = await app.api.listConversations();
+    expect(list.map((c) => c.title).sort()).toEqual([
+      'Ferry notes',
+      'Sea birds compared',
+      'Tides at the harbour',
+      'Tides at the harbour',
+    ]);
+    for (const c of list) {
+      const shown = await app.api.getConversation({ id: c.id });
+      // Written before tool calls: none of its replies has any.
+      expect(shown.messages.every((m) => m.tools === undefined)).toBe(true);
+      expect(shown.messages.filter((m) => m.role === 'assistant').length).toBeGreaterThan(0);
+    }
+    const tides = await app.api.getConversation({ id: result.conversationIds[0]! });
+    expect(tides.conversation.systemPrompt).toBe('Answer like a harbour master.');
+    expect(tides.messages[0]!.content).toBe('When is low tide at the harbour?');
+    expect(tides.messages[0]!.branch).toMatchObject({ index: 1, count: 2 });
+
+    // Version 3 carried the file sent with this question, and the zip its bytes.
+    const ferry = list.find((c) => c.title === 'Ferry notes')!;
+    const notes = await app.api.getConversation({ id: ferry.id });
+    expect(notes.messages[0]!.attachments?.map((a) => [a.name, a.kind])).toEqual([
+      ['ferry-notes.md', 'text'],
+    ]);
+    expect((await app.api.searchMessages({ query: 'first ferry' })).length).toBeGreaterThan(0);
   });
 });

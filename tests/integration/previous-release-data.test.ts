@@ -312,7 +312,7 @@ it('turns every 0.1 conversation into one path with nothing lost, after a backup
         "SELECT version FROM schema_migrations WHERE domain = 'chat' ORDER BY version",
       )
       .map((r) => r.version),
-  ).toEqual([1, 2, 3, 4, 5]);
+  ).toEqual([1, 2, 3, 4, 5, 6]);
 });
 
 it('adds the tables of files sent with messages to a 0.1 folder, and a 0.1 conversation takes one', async () => {
@@ -393,10 +393,16 @@ it('adds tool calls to a 0.1 folder: its replies have none, and a tool reply is 
     stoppedAtLimit: false,
     maxSteps: 10,
   };
+  // The index of tool calls starts empty, and finds the calls once a reply has them.
+  expect(db.all('SELECT rowid FROM chat_tool_calls_fts')).toEqual([]);
   db.run('UPDATE chat_messages SET tool_calls = ? WHERE id = ?', [JSON.stringify(tools), reply.id]);
   const after = (await api.getConversation({ id: maths.id })).messages;
   expect(after.find((m) => m.id === reply.id)?.tools).toEqual(tools);
   expect(after.filter((m) => m.id !== reply.id)).toEqual(before.filter((m) => m.id !== reply.id));
+  const [hit] = await api.searchMessages({ query: 'Everything' });
+  expect(hit).toMatchObject({ messageId: reply.id, conversationId: maths.id });
+  expect(hit!.snippet[0]!.text).toBe('add: ');
+  db.exec("INSERT INTO chat_tool_calls_fts (chat_tool_calls_fts) VALUES ('integrity-check')");
   expect(db.integrityCheck()).toBe('ok');
 });
 

@@ -31,7 +31,7 @@ import {
 } from '../../../shared/ipc/routes/chat';
 import type { ChatMessage, RelayMessage } from '../../../shared/relay-requests';
 import { grantKey, type ApprovalAnswer } from '../mcp/approval';
-import { runToolTurn } from '../mcp/tool-loop';
+import { runToolTurn, sumUsage } from '../mcp/tool-loop';
 import {
   PendingAnswers,
   ReplyToolsRecord,
@@ -118,14 +118,7 @@ export function addUsage(
   before: ChatUsage | undefined,
   now: ChatUsage | undefined,
 ): ChatUsage | undefined {
-  if (before === undefined || now === undefined) return now ?? before;
-  const usage: ChatUsage = {};
-  for (const key of ['promptTokens', 'completionTokens', 'totalTokens'] as const) {
-    const a = before[key];
-    const b = now[key];
-    if (a !== undefined || b !== undefined) usage[key] = (a ?? 0) + (b ?? 0);
-  }
-  return usage;
+  return sumUsage(before, now);
 }
 
 /** The reply's options with the retrieved sources added to what the model is asked with. */
@@ -617,6 +610,8 @@ export class ChatService {
       signal: AbortSignal;
       onDelta: (text: string) => void;
       setRecord: (record: ReplyToolsRecord) => void;
+      /** What each step's request spent, as it ends. */
+      onUsage: (usage: ChatUsage) => void;
       extra: { temperature: number; max_tokens?: number };
       resetText: () => void;
     },
@@ -655,6 +650,7 @@ export class ChatService {
       maxResultChars: settings.maxResultChars,
       signal: turn.signal,
       onDelta: turn.onDelta,
+      onUsage: turn.onUsage,
       selectTools: (offered) => {
         const { kept, leftOut } = withinBudget(offered, settings.tokenBudget);
         record.leftOut(leftOut);
@@ -708,7 +704,12 @@ export class ChatService {
       record.tools.stoppedAtLimit = true;
       record.changed();
     }
-    return { content: result.content, finishReason: result.finishReason, interrupted: false };
+    return {
+      content: result.content,
+      finishReason: result.finishReason,
+      interrupted: false,
+      ...(result.usage === undefined ? {} : { usage: result.usage }),
+    };
   }
 
   async #run(
@@ -739,6 +740,8 @@ export class ChatService {
     let error: ReplyError | undefined;
     let finishReason: string | null = null;
     let record: ReplyToolsRecord | undefined;
+    // The steps of a tool turn that ended, so that a turn stopped or failed later keeps them.
+    let toolUsage: ChatUsage | undefined;
     try {
       const conversation = this.#conversation(conversationId);
       const reply = this.#message(replyId);
@@ -772,6 +775,9 @@ export class ChatService {
               signal,
               onDelta,
               setRecord: (made) => (record = made),
+              onUsage: (spent) => {
+                toolUsage = addUsage(toolUsage, spent);
+              },
               extra: {
                 temperature,
                 ...(maxTokens === null ? {} : { max_tokens: maxTokens }),
@@ -799,7 +805,7 @@ export class ChatService {
         const partial = prefix + caught.partialText;
         content = partial.length >= content.length ? partial : content;
       }
-      usage = continuing?.usage;
+      usage = addUsage(continuing?.usage, toolUsage);
       const kind = caught instanceof RelayError ? caught.kind : 'internal';
       const cut = caught instanceof RelayError && caught.code === REPLY_TOO_LONG;
       if (kind === 'aborted' || signal.aborted) status = 'interrupted';

@@ -13,10 +13,17 @@
  *   unreadable, and a size cap on them would make what is kept depend on sizes the person does not
  *   see; the zip carries them as they are;
  * - Markdown names the files under the message that sent them, and the sources a reply cited
- *   under it; it carries neither bytes nor records.
+ *   under it; it carries neither bytes nor records. A reply's tool calls are written out in it,
+ *   each with its tool, server, state, arguments and result, those two in code fences: a result
+ *   is untrusted text, and inside a fence no HTML or link of it is rendered.
  */
 import { strToU8, Zip, ZipDeflate, ZipPassThrough } from 'fflate';
-import type { ConversationSummary, ChatMessageRecord } from '../../../shared/ipc/routes/chat';
+import type {
+  ConversationSummary,
+  ChatMessageRecord,
+  ReplyTools,
+  ToolCallRecord,
+} from '../../../shared/ipc/routes/chat';
 import type { Dialogs } from '../../app-context';
 import { AppError } from '../app-error';
 import { writeFileAtomic } from '../data-files';
@@ -61,6 +68,7 @@ function exportedMessage(message: ChatMessageRecord): ExportedMessage {
   if (message.temperature !== undefined) out.temperature = message.temperature;
   if (message.timing !== undefined) out.timing = message.timing;
   if (message.batchId !== undefined) out.batchId = message.batchId;
+  if (message.tools !== undefined) out.tools = message.tools;
   return out;
 }
 
@@ -111,6 +119,70 @@ function size(bytes: number): string {
 /** Markdown's own characters in a name, escaped so that the name reads as written. */
 const plain = (text: string) => text.replace(/[\\`*_[\]<>#|]/g, '\\$&').replace(/[\r\n]+/g, ' ');
 
+/** Text in a code fence longer than any run of backticks in it, so that nothing closes it early. */
+export function fenced(text: string): string[] {
+  const longest = Math.max(0, ...(text.match(/`+/g) ?? []).map((run) => run.length));
+  const fence = '`'.repeat(Math.max(3, longest + 1));
+  return [`${fence}text`, text, fence];
+}
+
+/** Arguments as the model wrote them: indented when they are JSON. */
+function readableArguments(text: string): string {
+  try {
+    return JSON.stringify(JSON.parse(text), null, 2);
+  } catch {
+    return text;
+  }
+}
+
+const CALL_STATE: Record<ToolCallRecord['state'], string> = {
+  waiting: 'waiting for an answer',
+  running: 'running',
+  done: 'done',
+  failed: 'failed',
+  denied: 'denied',
+};
+
+/** A reply's tool calls, each as a heading line and its arguments and result fenced. */
+function toolLines(tools: ReplyTools): string[] {
+  const lines: string[] = [];
+  for (const step of tools.steps) {
+    if (step.text.trim() !== '') lines.push(step.text, '');
+    for (const call of step.calls) {
+      const name = plain(call.tool ?? call.functionName);
+      const facts = [CALL_STATE[call.state]];
+      if (call.durationMs > 0) facts.push(`${Math.round(call.durationMs)} ms`);
+      lines.push(
+        `**Tool call: ${name}**${call.serverName === null ? '' : ` on ${plain(call.serverName)}`} · ${facts.join(' · ')}`,
+        '',
+        'Arguments:',
+        '',
+        ...fenced(readableArguments(call.arguments)),
+        '',
+      );
+      if (call.result !== '') {
+        const label =
+          call.state === 'failed' || call.toolError
+            ? 'Error:'
+            : call.state === 'denied'
+              ? 'The model was told:'
+              : 'Result:';
+        lines.push(label, '', ...fenced(call.result), '');
+      }
+    }
+  }
+  if (tools.stoppedAtLimit)
+    lines.push(`_(the turn stopped at its limit of ${tools.maxSteps} steps)_`, '');
+  if (tools.leftOut.length > 0)
+    lines.push(
+      `_Tools left out to keep the tool list within ${tools.budget} tokens: ${tools.leftOut
+        .map((t) => `${plain(t.tool)} (${plain(t.serverName)})`)
+        .join(', ')}_`,
+      '',
+    );
+  return lines;
+}
+
 export function toMarkdown(c: ExportedConversation): string {
   const lines = [`# ${c.title}`, ''];
   const facts = [`Created ${c.createdAt}`];
@@ -126,7 +198,9 @@ export function toMarkdown(c: ExportedConversation): string {
   for (const message of path) {
     const who =
       message.role === 'user' ? 'You' : `Assistant${message.model ? ` (${message.model})` : ''}`;
-    lines.push(`## ${who}`, '', message.content);
+    lines.push(`## ${who}`, '');
+    if (message.tools !== undefined) lines.push(...toolLines(message.tools));
+    lines.push(message.content);
     if (message.attachments !== undefined && message.attachments.length > 0)
       lines.push(
         '',

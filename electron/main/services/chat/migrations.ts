@@ -33,8 +33,33 @@
  * shows them and its next request sends them again as the model first had them; and the MCP
  * servers each conversation may use (`tool_servers`, a JSON list of ids) with the tools allowed
  * for the rest of it (`tool_grants`). Rows written before have none of these: NULL.
+ *
+ * Version 6 makes tool calls searchable: an FTS5 index over the text of each reply's calls (for
+ * each call its tool, its server, its arguments and its result), so that a word the model sent a
+ * tool, or one a tool answered, finds the reply. Like the messages' index it stores no second
+ * copy: its content is a view that reads the text out of `tool_calls` (`toolCallsText`), and
+ * triggers keep it in step, a damaged record indexing nothing rather than failing the write.
  */
 import type { Migration } from '../database';
+
+/**
+ * SQL for the searchable text of a stored `tool_calls` record (`column`): one line per call, its
+ * tool (or the name the model called it by), server, arguments and result. Anything but a record
+ * of steps with calls (NULL, damaged JSON, another shape) gives NULL: nothing is indexed and
+ * nothing fails. The same expression must give the same text for the same record each time: the
+ * index removes a record's words by computing its text again.
+ */
+export function toolCallsText(column: string): string {
+  return `(SELECT group_concat(
+      coalesce(json_extract(c.value, '$.tool'), json_extract(c.value, '$.functionName'), '')
+        || ' ' || coalesce(json_extract(c.value, '$.serverName'), '')
+        || ' ' || coalesce(json_extract(c.value, '$.arguments'), '')
+        || ' ' || coalesce(json_extract(c.value, '$.result'), ''),
+      char(10))
+    FROM json_each(CASE WHEN json_valid(${column}) THEN ${column} ELSE '{}' END, '$.steps') s,
+      json_each(CASE WHEN s.type = 'object' THEN s.value ELSE '{}' END, '$.calls') c
+    WHERE c.type = 'object')`;
+}
 
 export const CHAT_DOMAIN = 'chat';
 
@@ -232,6 +257,40 @@ export const CHAT_MIGRATIONS: readonly Migration[] = [
       db.exec('ALTER TABLE chat_messages ADD COLUMN tool_calls TEXT');
       db.exec('ALTER TABLE chat_conversations ADD COLUMN tool_servers TEXT');
       db.exec('ALTER TABLE chat_conversations ADD COLUMN tool_grants TEXT');
+    },
+  },
+  {
+    version: 6,
+    name: 'tool calls searchable: their tools, arguments and results in a full-text index',
+    up(db) {
+      const text = (row: string) => toolCallsText(`${row}.tool_calls`);
+      db.exec(`CREATE VIEW chat_tool_calls_text AS
+        SELECT m.rowid AS message_rowid, ${text('m')} AS text
+        FROM chat_messages m WHERE m.tool_calls IS NOT NULL`);
+      db.exec(`CREATE VIRTUAL TABLE chat_tool_calls_fts USING fts5(
+        text, content = 'chat_tool_calls_text', content_rowid = 'message_rowid',
+        tokenize = 'unicode61 remove_diacritics 2', prefix = '2 3'
+      )`);
+      db.exec(`CREATE TRIGGER chat_tool_calls_fts_insert AFTER INSERT ON chat_messages
+        WHEN new.tool_calls IS NOT NULL BEGIN
+        INSERT INTO chat_tool_calls_fts (rowid, text) VALUES (new.rowid, ${text('new')});
+      END`);
+      db.exec(`CREATE TRIGGER chat_tool_calls_fts_delete AFTER DELETE ON chat_messages
+        WHEN old.tool_calls IS NOT NULL BEGIN
+        INSERT INTO chat_tool_calls_fts (chat_tool_calls_fts, rowid, text)
+          VALUES ('delete', old.rowid, ${text('old')});
+      END`);
+      db.exec(`CREATE TRIGGER chat_tool_calls_fts_update AFTER UPDATE OF tool_calls ON chat_messages
+        WHEN old.tool_calls IS NOT new.tool_calls BEGIN
+        INSERT INTO chat_tool_calls_fts (chat_tool_calls_fts, rowid, text)
+          SELECT 'delete', old.rowid, ${text('old')} WHERE old.tool_calls IS NOT NULL;
+        INSERT INTO chat_tool_calls_fts (rowid, text)
+          SELECT new.rowid, ${text('new')} WHERE new.tool_calls IS NOT NULL;
+      END`);
+      // The calls kept by version 5. (Not FTS5's 'rebuild': its scan of the view cannot see
+      // json_each.)
+      db.exec(`INSERT INTO chat_tool_calls_fts (rowid, text)
+        SELECT message_rowid, text FROM chat_tool_calls_text`);
     },
   },
 ];

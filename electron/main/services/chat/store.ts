@@ -1029,6 +1029,24 @@ export class ChatStore {
         ORDER BY m.rowid DESC LIMIT ?`,
       [query, limit * VERSIONS_READ],
     );
+    // The tool calls of replies (migration 6) too: a hit in a call's arguments or result is a
+    // hit on the reply, its snippet led by the names of the tools it called.
+    const calls = this.db.all<(typeof rows)[number] & { name: string | null }>(
+      `SELECT m.rowid, m.id, m.conversation_id, c.title, m.seq, m.role, m.created_at, m.parent_id,
+          (SELECT group_concat(name, ', ') FROM (SELECT DISTINCT coalesce(
+              json_extract(k.value, '$.tool'), json_extract(k.value, '$.functionName')) AS name
+            FROM json_each(CASE WHEN json_valid(m.tool_calls) THEN m.tool_calls ELSE '{}' END,
+                '$.steps') s,
+              json_each(CASE WHEN s.type = 'object' THEN s.value ELSE '{}' END, '$.calls') k
+            WHERE k.type = 'object' AND name IS NOT NULL)) AS name,
+          snippet(chat_tool_calls_fts, 0, '${HIT_START}', '${HIT_END}', '…', 16) AS snippet
+        FROM chat_tool_calls_fts
+        JOIN chat_messages m ON m.rowid = chat_tool_calls_fts.rowid
+        JOIN chat_conversations c ON c.id = m.conversation_id
+        WHERE chat_tool_calls_fts MATCH ? AND c.deleted_at IS NULL
+        ORDER BY chat_tool_calls_fts.rowid DESC LIMIT ?`,
+      [query, limit * VERSIONS_READ],
+    );
     /** A hit on a message; one in a file has its snippet led by the file's name. */
     const toHit = (row: (typeof rows)[number], file?: string) => ({
       rowid: row.rowid,
@@ -1051,6 +1069,11 @@ export class ChatStore {
       if (seen.has(row.id)) continue;
       seen.add(row.id);
       hits.push({ ...toHit(row, row.name), place: placeOf(row) });
+    }
+    for (const row of calls) {
+      if (seen.has(row.id)) continue;
+      seen.add(row.id);
+      hits.push({ ...toHit(row, row.name ?? undefined), place: placeOf(row) });
     }
     // Newest first, then the first hit of each place in the tree: the newest version's.
     const places = new Set<string>();

@@ -11,8 +11,10 @@
  * shown); version 1 files, written before conversations were trees, import as one path. Version 3
  * adds what a message carries beside its text: the files attached to it (listed by name, kind,
  * size, SHA-256 and the text read from them; their bytes travel in a zip as `files/<sha256>`,
- * once each) and, on a reply asked with a knowledge base, the record of its retrieval. Markdown
- * holds the path shown, and says so when the conversation has other versions of messages.
+ * once each) and, on a reply asked with a knowledge base, the record of its retrieval. Version 4
+ * adds a reply's tool calls (each step's text and calls: tool, server, arguments, result, state,
+ * duration), so that the reply reads and is asked on with them as it was. Markdown holds the path
+ * shown, and says so when the conversation has other versions of messages.
  */
 import { z } from 'zod';
 import {
@@ -27,7 +29,9 @@ import {
   MESSAGE_STATUSES,
   replyErrorSchema,
   replyTimingSchema,
+  replyToolsSchema,
   usageSchema,
+  type ReplyTools,
 } from '../../../shared/ipc/routes/chat';
 import { retrievedChunkSchema, type RetrievalRecord } from '../../../shared/ipc/routes/knowledge';
 import { issuePathToParam } from '../../../shared/relay-requests';
@@ -41,7 +45,7 @@ import { looksLikeZip, readZip, ZipError, type ZipLimits } from './zip-reader';
 import { nativeText, said, type Said } from '../words';
 
 export const EXPORT_FORMAT_ID = 'relay-desktop-chat';
-export const EXPORT_VERSION = 3;
+export const EXPORT_VERSION = 4;
 /** Bigger files are refused before they are read. */
 export const MAX_IMPORT_BYTES = 256 * 1024 * 1024;
 /**
@@ -183,6 +187,8 @@ const exportedMessageSchema = z.object({
   attachments: z.array(exportedAttachmentSchema).max(MAX_ATTACHMENTS).optional(),
   /** Version 3: a reply's knowledge-base retrieval. */
   retrieval: exportedRetrievalSchema.optional(),
+  /** Version 4: a reply's tool calls and their results, step by step. */
+  tools: replyToolsSchema.optional(),
 });
 
 /**
@@ -249,7 +255,7 @@ export const chatExportSchema = z.object({
   format: z.literal(EXPORT_FORMAT_ID, {
     error: `it is not a Relay Desktop chat export (format must be "${EXPORT_FORMAT_ID}")`,
   }),
-  version: z.union([z.literal(1), z.literal(2), z.literal(EXPORT_VERSION)], {
+  version: z.union([z.literal(1), z.literal(2), z.literal(3), z.literal(EXPORT_VERSION)], {
     error: `it was written by a newer version of the app (this one reads versions 1 to ${EXPORT_VERSION})`,
   }),
   exportedAt: isoDate,
@@ -471,6 +477,24 @@ function batchIdOf(conversationId: string, batchId: string): string {
   return `${conversationId}:${batchId}`.slice(0, 200);
 }
 
+/**
+ * A reply's tool calls as imported: a call that was waiting for an answer or running when it was
+ * exported will never be answered now, so it reads as it would had the reply been stopped.
+ */
+export function importedTools(tools: ReplyTools): ReplyTools {
+  return {
+    ...tools,
+    steps: tools.steps.map((step) => ({
+      ...step,
+      calls: step.calls.map((call) => {
+        if (call.state !== 'waiting' && call.state !== 'running') return call;
+        const { why: _why, ...rest } = call;
+        return { ...rest, state: call.state === 'waiting' ? 'denied' : 'failed', toolError: true };
+      }),
+    })),
+  };
+}
+
 /** A message's files as stored, with their bytes (the reader left out those it had none for). */
 function filesOf(
   attachments: readonly ExportedAttachment[],
@@ -560,6 +584,7 @@ export async function importConversations(
               ...(m.temperature === undefined ? {} : { temperature: m.temperature }),
               ...(m.timing === undefined ? {} : { timing: m.timing }),
               ...(m.batchId === undefined ? {} : { batchId: batchIdOf(id, m.batchId) }),
+              ...(m.tools === undefined ? {} : { tools: importedTools(m.tools) }),
             });
             previous = messageId;
             if (m.attachments !== undefined && sinks.attachments !== undefined) {

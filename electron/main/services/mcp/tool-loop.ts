@@ -10,6 +10,7 @@
  * with why, so the model can say so instead of waiting.
  */
 import type { RelayMessage, ToolMessage } from '../../../shared/relay-requests';
+import type { Usage } from '../relay/chat-response';
 import type { ChatOptions, RelayClient, ToolCall, ToolCallOutcome } from '../relay/relay-client';
 import {
   answerEffect,
@@ -90,6 +91,8 @@ export interface ToolTurnOptions {
   selectTools?: (tools: OfferedTool[]) => OfferedTool[];
   /** How time is read for a call's duration. */
   now?: () => number;
+  /** What each step's request spent, as the relay said (also when the turn ends in an error). */
+  onUsage?: (usage: Usage) => void;
 }
 
 export interface ToolTurnResult {
@@ -103,6 +106,26 @@ export interface ToolTurnResult {
   steps: number;
   /** The turn ended at the step limit with calls left unmade. */
   stoppedAtLimit: boolean;
+  /** What the turn's requests spent, summed; absent when the relay said for none of them. */
+  usage?: Usage;
+}
+
+/** Token counts as the relay's reply or a stored message has them. */
+type UsageCounts = { [K in keyof Usage]?: number | undefined };
+
+/** Two usages summed, each count where either knows it; undefined when neither is known. */
+export function sumUsage(
+  a: UsageCounts | undefined,
+  b: UsageCounts | undefined,
+): Usage | undefined {
+  if (a === undefined && b === undefined) return undefined;
+  const sum: Usage = {};
+  for (const key of ['promptTokens', 'completionTokens', 'totalTokens'] as const) {
+    const x = a?.[key];
+    const y = b?.[key];
+    if (x !== undefined || y !== undefined) sum[key] = (x ?? 0) + (y ?? 0);
+  }
+  return sum;
 }
 
 export const DENIED_BY_PERSON = 'The person denied this tool call. Do not try it again unasked.';
@@ -117,6 +140,7 @@ export async function runToolTurn(options: ToolTurnOptions): Promise<ToolTurnRes
   const messages: RelayMessage[] = [...options.messages];
   const added: RelayMessage[] = [];
   const calls: ToolCallRun[] = [];
+  let usage: Usage | undefined;
   for (let step = 1; ; step++) {
     options.signal?.throwIfAborted();
     const reply = await options.client.chat(
@@ -132,6 +156,10 @@ export async function runToolTurn(options: ToolTurnOptions): Promise<ToolTurnRes
         ...(options.onToolCall ? { onToolCall: options.onToolCall } : {}),
       },
     );
+    if (reply.usage !== undefined) {
+      usage = sumUsage(usage, reply.usage);
+      options.onUsage?.(reply.usage);
+    }
     const answered = (reply.toolCalls ?? []).filter((call) => call.id !== undefined);
     const done = (stoppedAtLimit: boolean): ToolTurnResult => {
       if (reply.content !== '') {
@@ -145,6 +173,7 @@ export async function runToolTurn(options: ToolTurnOptions): Promise<ToolTurnRes
         calls,
         steps: step,
         stoppedAtLimit,
+        ...(usage === undefined ? {} : { usage }),
       };
     };
     if (answered.length === 0) return done(false);

@@ -236,11 +236,14 @@ async function createFromNewChat(): Promise<string | undefined> {
       ...(draft.model ? { model: draft.model } : {}),
       ...(draft.systemPrompt ? { systemPrompt: draft.systemPrompt } : {}),
     });
-    if (draft.temperature !== null || draft.maxTokens !== null)
+    // The sampling and the tool servers chosen before it existed, kept before its first send.
+    const toolServerIds = draft.toolServerIds ?? [];
+    if (draft.temperature !== null || draft.maxTokens !== null || toolServerIds.length > 0)
       created = await bridge.updateConversationSettings({
         id: created.id,
         temperature: draft.temperature,
         maxTokens: draft.maxTokens,
+        ...(toolServerIds.length > 0 ? { toolServerIds: [...toolServerIds] } : {}),
       });
     const kbIds = draftKnowledgeFor(useDraftKnowledge.getState(), chat().composerFor);
     chat().newChatSent(created);

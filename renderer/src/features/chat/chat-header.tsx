@@ -28,7 +28,7 @@ export function ChatHeader({
   const t = useT();
   const listHidden = useChatStore((s) => s.listHidden);
   // The new chat: no title or cost until its first message makes it a conversation (the
-  // knowledge bases chosen meanwhile are linked then).
+  // knowledge bases and tool servers chosen meanwhile are kept for it then).
   const drafting = conversation?.id === NEW_CHAT_ID;
   const toggleName = t(listHidden ? 'chat.list.show' : 'chat.list.hide');
   return (
@@ -54,13 +54,11 @@ export function ChatHeader({
           <Suspense fallback={null}>
             <KnowledgeChip key={conversation.id} conversationId={conversation.id} />
           </Suspense>
-          {!drafting && (
-            <ToolsChip
-              key={conversation.id}
-              conversationId={conversation.id}
-              chosen={conversation.toolServerIds ?? []}
-            />
-          )}
+          <ToolsChip
+            key={conversation.id}
+            conversationId={conversation.id}
+            chosen={conversation.toolServerIds ?? []}
+          />
           <ChatOptions />
         </>
       )}

@@ -205,7 +205,10 @@ export interface ChatState {
   /** The model, system prompt or sampling chosen for the new chat. */
   newChatChanged(
     changes: Partial<
-      Pick<ConversationSummary, 'model' | 'systemPrompt' | 'temperature' | 'maxTokens'>
+      Pick<
+        ConversationSummary,
+        'model' | 'systemPrompt' | 'temperature' | 'maxTokens' | 'toolServerIds'
+      >
     >,
   ): void;
   /** The new chat's first send made it a conversation in main: it is the open one now. */

@@ -1,7 +1,7 @@
 /** What the chat's tools (the header's chip, the approval card) ask of main. */
 import { relayBridge, requireBridge, type Answer } from '../../../lib/relay-bridge';
 import { runAction } from '../../../lib/run-action';
-import { useChatStore } from '../chat-store';
+import { NEW_CHAT_ID, useChatStore } from '../chat-store';
 import { flushStreamDeltas, useStreamStore } from '../stream-store';
 import { useToolCallsStore } from './tool-calls-store';
 
@@ -20,9 +20,15 @@ export function readMcpServers() {
 
 /**
  * The servers whose tools the conversation may use (the composer's `/` list and resource panel
- * follow the conversation as the store has it).
+ * follow the conversation as the store has it). The new chat keeps them until its first send
+ * makes it a conversation, which is then saved with them (`createFromNewChat`).
  */
 export function setConversationTools(conversationId: string, toolServerIds: string[]) {
+  if (conversationId === NEW_CHAT_ID)
+    return runAction(() => {
+      useChatStore.getState().newChatChanged({ toolServerIds });
+      return useChatStore.getState().newChat;
+    });
   return runAction(async () => {
     const updated = await requireBridge().updateConversationSettings({
       id: conversationId,
