@@ -349,9 +349,9 @@ describe('chat history', () => {
       }[];
     };
     expect(json.format).toBe('relay-desktop-chat');
-    // Version 3: each message with its id and its parent's, the whole tree (since version 2),
-    // and what it carries besides its text (files, a retrieval).
-    expect(json.version).toBe(3);
+    // Version 4: each message with its id and its parent's, the whole tree (since version 2),
+    // and what it carries besides its text (files, a retrieval, tool calls).
+    expect(json.version).toBe(4);
     expect(json.conversations).toHaveLength(1);
     const [exported] = json.conversations;
     expect(exported!.title).toBe(title);
