@@ -107,11 +107,14 @@ function removeDomains(db: Db, kept: Domain[]): void {
       "SELECT name, type, sql FROM sqlite_master WHERE name LIKE ? AND type IN ('table', 'trigger', 'view')",
       [DOMAINS[domain]],
     );
-    // Virtual tables first (they own their shadow tables), then the rest, children before parents.
+    // Virtual tables first (they own their shadow tables), then triggers and views, then the
+    // tables, children before parents.
     for (const o of objects.filter((o) => o.sql?.startsWith('CREATE VIRTUAL')))
       db.exec(`DROP TABLE IF EXISTS "${o.name}"`);
     for (const o of objects.filter((o) => o.type === 'trigger'))
       db.exec(`DROP TRIGGER IF EXISTS "${o.name}"`);
+    for (const o of objects.filter((o) => o.type === 'view'))
+      db.exec(`DROP VIEW IF EXISTS "${o.name}"`);
     for (const o of objects.filter((o) => o.type === 'table').reverse())
       db.exec(`DROP TABLE IF EXISTS "${o.name}"`);
     db.run('DELETE FROM schema_migrations WHERE domain = ?', [domain]);
