@@ -51,6 +51,26 @@ function contrast(a: string, b: string): number {
   return (x! + 0.05) / (y! + 0.05);
 }
 
+/**
+ * server-everything added, the demo-tools model chosen, a first exchange made (the conversation),
+ * and the header's chip giving it the server's tools.
+ */
+async function withEverythingChosen(page: ChatPage): Promise<void> {
+  await suite.app.services.mcp.add({
+    name: 'Everything',
+    transport: 'stdio',
+    command: process.execPath,
+    args: [EVERYTHING, 'stdio'],
+  });
+  await page.chooseModel('demo-tools');
+  await page.send('Hello there');
+  await expect(page.finishedReplyStatus()).resolves.toBe('complete');
+  await page.page.getByRole('button', { name: 'Tools: none' }).click();
+  await page.page.getByRole('checkbox', { name: 'Everything' }).check();
+  await page.page.keyboard.press('Escape');
+  await page.page.getByRole('button', { name: 'Tools: 1 server' }).waitFor();
+}
+
 /** The file dialogs cancelled; main's question before it starts a local server answered yes. */
 const dialogs: Dialogs = {
   chooseSavePath: async () => undefined,
@@ -62,22 +82,7 @@ describe.each(['light', 'dark'] as const)('tools in chat (%s)', (colorScheme) =>
   it('asks before each call, runs, denies and allows for the conversation; Stop ends a call; the cards are kept', async () => {
     const page = await suite.connected(ChatPage, { colorScheme, dialogs });
     const app = page.page;
-    const services = suite.app.services;
-    await services.mcp.add({
-      name: 'Everything',
-      transport: 'stdio',
-      command: process.execPath,
-      args: [EVERYTHING, 'stdio'],
-    });
-    await page.chooseModel('demo-tools');
-    await page.send('Hello there');
-    await expect(page.finishedReplyStatus()).resolves.toBe('complete');
-
-    // The chip gives the conversation the server's tools.
-    await app.getByRole('button', { name: 'Tools: none' }).click();
-    await app.getByRole('checkbox', { name: 'Everything' }).check();
-    await app.keyboard.press('Escape');
-    await app.getByRole('button', { name: 'Tools: 1 server' }).waitFor();
+    await withEverythingChosen(page);
 
     // Allow once: the card takes the focus and shows the arguments as indented JSON.
     await page.send('What is the sum of 2 and 3?');
@@ -173,19 +178,7 @@ describe('the approval card and the call card in every language', { timeout: 240
     const page = await suite.connected(ChatPage, { colorScheme: 'light', dialogs });
     const app = page.page;
     const services = suite.app.services;
-    await services.mcp.add({
-      name: 'Everything',
-      transport: 'stdio',
-      command: process.execPath,
-      args: [EVERYTHING, 'stdio'],
-    });
-    await page.chooseModel('demo-tools');
-    await page.send('Hello there');
-    await expect(page.finishedReplyStatus()).resolves.toBe('complete');
-    await app.getByRole('button', { name: 'Tools: none' }).click();
-    await app.getByRole('checkbox', { name: 'Everything' }).check();
-    await app.keyboard.press('Escape');
-    await app.getByRole('button', { name: 'Tools: 1 server' }).waitFor();
+    await withEverythingChosen(page);
 
     // A language a turn: chosen, the page read again, a call asked for and allowed.
     const box = app.locator('textarea.chat-input');

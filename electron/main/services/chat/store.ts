@@ -102,6 +102,9 @@ const VERSIONS_READ = 4;
 
 /** Marks the start and end of a search hit inside a snippet; stripped from text before. */
 const HIT_START = '\u0002';
+/** What a search hit reads of its message and conversation, whichever index found it. */
+const HIT_MESSAGE_COLUMNS =
+  'm.rowid, m.id, m.conversation_id, c.title, m.seq, m.role, m.created_at, m.parent_id';
 const HIT_END = '\u0003';
 
 function toSummary(row: ConversationRow): ConversationSummary {
@@ -1006,7 +1009,7 @@ export class ChatStore {
       parent_id: string | null;
       snippet: string;
     }>(
-      `SELECT m.rowid, m.id, m.conversation_id, c.title, m.seq, m.role, m.created_at, m.parent_id,
+      `SELECT ${HIT_MESSAGE_COLUMNS},
           snippet(chat_messages_fts, 0, '${HIT_START}', '${HIT_END}', '…', 16) AS snippet
         FROM chat_messages_fts
         JOIN chat_messages m ON m.rowid = chat_messages_fts.rowid
@@ -1018,7 +1021,7 @@ export class ChatStore {
     // The text of files sent with messages (migration 4) is searched too: a hit in a file is a
     // hit on its message, its snippet led by the file's name.
     const files = this.db.all<(typeof rows)[number] & { name: string }>(
-      `SELECT m.rowid, m.id, m.conversation_id, c.title, m.seq, m.role, m.created_at, m.parent_id,
+      `SELECT ${HIT_MESSAGE_COLUMNS},
           a.name,
           snippet(chat_attachments_fts, 0, '${HIT_START}', '${HIT_END}', '…', 16) AS snippet
         FROM chat_attachments_fts
@@ -1032,7 +1035,7 @@ export class ChatStore {
     // The tool calls of replies (migration 6) too: a hit in a call's arguments or result is a
     // hit on the reply, its snippet led by the names of the tools it called.
     const calls = this.db.all<(typeof rows)[number] & { name: string | null }>(
-      `SELECT m.rowid, m.id, m.conversation_id, c.title, m.seq, m.role, m.created_at, m.parent_id,
+      `SELECT ${HIT_MESSAGE_COLUMNS},
           (SELECT group_concat(name, ', ') FROM (SELECT DISTINCT coalesce(
               json_extract(k.value, '$.tool'), json_extract(k.value, '$.functionName')) AS name
             FROM json_each(CASE WHEN json_valid(m.tool_calls) THEN m.tool_calls ELSE '{}' END,
