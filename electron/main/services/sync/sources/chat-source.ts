@@ -370,9 +370,23 @@ export class ChatSource implements DbSource {
     return 'applied';
   }
 
+  /** Whether this computer has a file's bytes. */
+  hasContent(sha256: string): boolean {
+    return this.attachments.hasContent(sha256);
+  }
+
   /** The bytes of a file, to upload. */
   content(sha256: string): Uint8Array | undefined {
     return this.attachments.content(sha256);
+  }
+
+  /** The SHA-256 of every file a message here names (in the trash too): their bytes are kept. */
+  referencedBlobs(): Set<string> {
+    return new Set(
+      this.#db
+        .all<{ sha256: string }>('SELECT DISTINCT sha256 FROM chat_attachments')
+        .map((row) => row.sha256),
+    );
   }
 
   /** The SHA-256 of each file a message record names. */
