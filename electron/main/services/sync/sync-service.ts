@@ -565,7 +565,14 @@ export class SyncService {
         ? undefined
         : new ConnectionSource(db, connections, () => this.#options.onApplied?.({ connection: 1 }));
     if (this.#connections !== undefined) sources.push(this.#connections);
-    if (knowledge !== undefined) sources.push(new KnowledgeSource(db, knowledge));
+    if (knowledge !== undefined)
+      sources.push(
+        new KnowledgeSource(db, knowledge, {
+          ...(connections
+            ? { connectionIds: async () => new Set((await connections.list()).map((c) => c.id)) }
+            : {}),
+        }),
+      );
     return sources;
   }
 
