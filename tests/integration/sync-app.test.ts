@@ -50,7 +50,13 @@ let open: Computer[] = [];
 
 async function computer(
   name: string,
-  options: { dir?: string; secrets?: MemorySecretStore; background?: boolean } = {},
+  options: {
+    dir?: string;
+    secrets?: MemorySecretStore;
+    background?: boolean;
+    /** The background job's timer, where a test looks at what else starts a sync. */
+    intervalMs?: number;
+  } = {},
 ): Promise<Computer> {
   const dir = options.dir ?? join(root, name);
   const secrets = options.secrets ?? new MemorySecretStore();
@@ -76,7 +82,7 @@ async function computer(
             debounceMs: 30,
             pollMs: 20,
             maxWaitMs: 200,
-            intervalMs: 150,
+            intervalMs: options.intervalMs ?? 150,
             paceMs: 10,
           }
         : { startDelayMs: 3_600_000, pollMs: 3_600_000, intervalMs: 3_600_000 },
@@ -359,6 +365,47 @@ describe('two computers syncing through a folder', () => {
     const after = await filesIn(storage);
     await new Promise((resolve) => setTimeout(resolve, 300));
     expect(await filesIn(storage)).toEqual(after);
+  });
+
+  it('syncs by itself after a connection is added, renamed or edited', async () => {
+    // No timer to bring it: only the change does.
+    const a = await computer('a', { background: true, intervalMs: 3_600_000 });
+    await a.api.chooseSyncFolder();
+    const { phrase } = await a.api.startNewSync({ target: { kind: 'folder' } });
+    await vi.waitFor(async () => expect((await a.api.getSyncStatus()).firstSyncDone).toBe(true));
+    const sentConnections = async () =>
+      (await a.api.getSyncHistory()).filter(
+        (report: { sent: Record<string, number> }) => (report.sent.connection ?? 0) > 0,
+      ).length;
+    const made = await a.api.createConnection({
+      name: 'Relay',
+      baseUrl: 'https://relay.example.com',
+    });
+    await vi.waitFor(async () => expect(await sentConnections()).toBe(1), {
+      timeout: 20_000,
+      interval: 50,
+    });
+    await a.api.updateConnection({ id: made.id, changes: { name: 'Relay (EU)' } });
+    await vi.waitFor(async () => expect(await sentConnections()).toBe(2), {
+      timeout: 20_000,
+      interval: 50,
+    });
+    await a.api.updateConnection({
+      id: made.id,
+      changes: { headers: [{ name: 'X-Team', value: 'blue' }] },
+    });
+    await vi.waitFor(async () => expect(await sentConnections()).toBe(3), {
+      timeout: 20_000,
+      interval: 50,
+    });
+    // What those syncs sent is what another computer gets.
+    const b = await computer('b');
+    await b.api.chooseSyncFolder();
+    await b.api.joinSync({ target: { kind: 'folder' }, phrase });
+    expect((await b.api.syncNow()).problem).toBeNull();
+    expect(await b.api.listConnections()).toMatchObject([
+      { name: 'Relay (EU)', headers: [{ name: 'X-Team', value: 'blue' }] },
+    ]);
   });
 
   it('starts as a new computer when its database was copied from another', async () => {
