@@ -623,7 +623,10 @@ export class SyncEngine {
     let applied = row.applied;
     if (applied >= head.seq) return;
     if (applied + 1 < head.from) {
-      if (head.snap === null) return;
+      if (head.snap === null) {
+        this.#caughtUp = false;
+        return;
+      }
       const done = await this.#applySnapshot(head.d, head.snap);
       if (!done) {
         this.#caughtUp = false;
