@@ -199,3 +199,15 @@ it('a sync cut short after its new head, before deleting the old one, leaves one
   await b.engine.sync();
   expect(visibleState(b)).toEqual(visibleState(a));
 });
+
+it('a title the person blanked arrives as it was written, not as a new conversation', async () => {
+  const a = await device();
+  const b = await device();
+  const conversation = a.chat.create({ title: 'Named' });
+  a.chat.update(conversation.id, { title: ' ' });
+  a.chat.append(conversation.id, [{ role: 'user', content: 'hello', status: 'complete' }]);
+  await a.engine.sync();
+  await b.engine.sync();
+  expect(b.chat.get(conversation.id)?.title).toBe(' ');
+  expect(visibleState(b)).toEqual(visibleState(a));
+});
