@@ -3,13 +3,14 @@
  * folder and syncs through a folder storage whose every read and write takes `delay` ms, then
  * exits. The test kills it with SIGKILL at random moments, mid-upload or mid-download.
  *
- * Arguments: <user data folder> <storage folder> <master key, base64> <delay ms>. Prints
- * `syncing` once it has opened everything and starts the sync.
+ * Arguments: <user data folder> <storage folder> <master key, base64> <delay ms> [options as
+ * JSON: the device's `skewMs` and `compaction`]. Prints `syncing` once it has opened everything
+ * and starts the sync.
  */
 import { keysFromMaster } from '../../electron/main/services/sync/sync-crypto';
 import { FolderTarget } from '../../electron/main/services/sync/targets/folder-target';
 import type { SyncTarget } from '../../electron/main/services/sync/targets/target';
-import { openSyncDevice } from './sync-device';
+import { openSyncDevice, type SyncDeviceOptions } from './sync-device';
 
 /** A target whose requests each take `ms` first: a slow storage, so a kill lands mid-transfer. */
 export function slowTarget(inner: SyncTarget, ms: number): SyncTarget {
@@ -24,13 +25,14 @@ export function slowTarget(inner: SyncTarget, ms: number): SyncTarget {
 }
 
 async function main(): Promise<void> {
-  const [dir, storage, key, delay] = process.argv.slice(2);
+  const [dir, storage, key, delay, extra] = process.argv.slice(2);
   if (!dir || !storage || !key || !delay) throw new Error('usage: <dir> <storage> <key> <delay>');
   const target = slowTarget(new FolderTarget(storage), Number(delay));
   const device = await openSyncDevice({
     target,
     keys: keysFromMaster(Buffer.from(key, 'base64')),
     dir,
+    ...(extra ? (JSON.parse(extra) as Pick<SyncDeviceOptions, 'skewMs' | 'compaction'>) : {}),
   });
   process.stdout.write('syncing\n');
   const report = await device.engine.sync();

@@ -3,7 +3,17 @@
  * folders, each with its own keychain) syncing through a folder chosen in main's dialog, set up
  * and joined by the routes, the background job, and every refusal a page can meet.
  */
-import { cp, mkdir, mkdtemp, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
+import {
+  cp,
+  mkdir,
+  mkdtemp,
+  readdir,
+  readFile,
+  rename,
+  rm,
+  stat,
+  writeFile,
+} from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
@@ -40,7 +50,13 @@ let open: Computer[] = [];
 
 async function computer(
   name: string,
-  options: { dir?: string; secrets?: MemorySecretStore; background?: boolean } = {},
+  options: {
+    dir?: string;
+    secrets?: MemorySecretStore;
+    background?: boolean;
+    /** The background job's timer, where a test looks at what else starts a sync. */
+    intervalMs?: number;
+  } = {},
 ): Promise<Computer> {
   const dir = options.dir ?? join(root, name);
   const secrets = options.secrets ?? new MemorySecretStore();
@@ -66,7 +82,7 @@ async function computer(
             debounceMs: 30,
             pollMs: 20,
             maxWaitMs: 200,
-            intervalMs: 150,
+            intervalMs: options.intervalMs ?? 150,
             paceMs: 10,
           }
         : { startDelayMs: 3_600_000, pollMs: 3_600_000, intervalMs: 3_600_000 },
@@ -351,6 +367,47 @@ describe('two computers syncing through a folder', () => {
     expect(await filesIn(storage)).toEqual(after);
   });
 
+  it('syncs by itself after a connection is added, renamed or edited', async () => {
+    // No timer to bring it: only the change does.
+    const a = await computer('a', { background: true, intervalMs: 3_600_000 });
+    await a.api.chooseSyncFolder();
+    const { phrase } = await a.api.startNewSync({ target: { kind: 'folder' } });
+    await vi.waitFor(async () => expect((await a.api.getSyncStatus()).firstSyncDone).toBe(true));
+    const sentConnections = async () =>
+      (await a.api.getSyncHistory()).filter(
+        (report: { sent: Record<string, number> }) => (report.sent.connection ?? 0) > 0,
+      ).length;
+    const made = await a.api.createConnection({
+      name: 'Relay',
+      baseUrl: 'https://relay.example.com',
+    });
+    await vi.waitFor(async () => expect(await sentConnections()).toBe(1), {
+      timeout: 20_000,
+      interval: 50,
+    });
+    await a.api.updateConnection({ id: made.id, changes: { name: 'Relay (EU)' } });
+    await vi.waitFor(async () => expect(await sentConnections()).toBe(2), {
+      timeout: 20_000,
+      interval: 50,
+    });
+    await a.api.updateConnection({
+      id: made.id,
+      changes: { headers: [{ name: 'X-Team', value: 'blue' }] },
+    });
+    await vi.waitFor(async () => expect(await sentConnections()).toBe(3), {
+      timeout: 20_000,
+      interval: 50,
+    });
+    // What those syncs sent is what another computer gets.
+    const b = await computer('b');
+    await b.api.chooseSyncFolder();
+    await b.api.joinSync({ target: { kind: 'folder' }, phrase });
+    expect((await b.api.syncNow()).problem).toBeNull();
+    expect(await b.api.listConnections()).toMatchObject([
+      { name: 'Relay (EU)', headers: [{ name: 'X-Team', value: 'blue' }] },
+    ]);
+  });
+
   it('starts as a new computer when its database was copied from another', async () => {
     const a = await computer('a');
     await a.api.chooseSyncFolder();
@@ -531,6 +588,53 @@ describe('connections, knowledge bases and prices', () => {
       expect(list.map((b: { name: string }) => b.name)).toEqual(['Travel notes']);
       const d = await c.api.getKnowledgeBase({ id: list[0]!.id });
       expect(d.sources.map((s) => s.path)).toEqual([shared]);
+    }
+  });
+
+  it('makes a knowledge base whose connection arrives in a later sync than the base', async () => {
+    const laptop = await computer('laptop');
+    await laptop.api.chooseSyncFolder();
+    const { phrase } = await laptop.api.startNewSync({ target: { kind: 'folder' } });
+    const tablet = await computer('tablet');
+    await tablet.api.chooseSyncFolder();
+    await tablet.api.joinSync({ target: { kind: 'folder' }, phrase });
+    // The first syncs (set-up and join start one each) end before the test goes on.
+    await round(laptop, tablet);
+    await laptop.api.createConnection({ name: 'Relay', baseUrl: 'https://relay.example.com' });
+    await round(laptop, tablet);
+    // The tablet builds a base on the connection the laptop made.
+    await tablet.api.createKnowledgeBase({ name: 'Harbour', model: 'embed-small' });
+    await round(tablet);
+    // A third computer joins while its copy of the storage (a synced folder, which fills in
+    // any order) has the tablet's changes but not yet the laptop's.
+    const laptopHead = laptop.services.db.one<{ value: string }>(
+      "SELECT value FROM sync_state WHERE key = 'head'",
+    )!.value;
+    const aside = join(root, 'not-arrived-yet');
+    await rename(join(storage, laptopHead), aside);
+    const desktop = await computer('desktop');
+    await desktop.api.chooseSyncFolder();
+    await desktop.api.joinSync({ target: { kind: 'folder' }, phrase });
+    await round(desktop);
+    // The base waits for its connection; it is not made on a connection that is not here.
+    expect(await desktop.api.listKnowledgeBases()).toEqual([]);
+    await rename(aside, join(storage, laptopHead));
+    await round(desktop);
+    const relay = (await desktop.api.listConnections())[0]!;
+    const bases = await desktop.api.listKnowledgeBases();
+    expect(bases).toHaveLength(1);
+    expect(bases[0]).toMatchObject({
+      name: 'Harbour',
+      model: 'embed-small',
+      connectionId: relay.id,
+    });
+    // Nothing is made twice, and nothing goes back changed.
+    await round(desktop, laptop, tablet, desktop);
+    for (const c of [laptop, tablet, desktop]) {
+      expect((await c.api.listKnowledgeBases()).map((b: { name: string }) => b.name)).toEqual([
+        'Harbour',
+      ]);
+      expect(await c.api.listConnections()).toHaveLength(1);
     }
   });
 

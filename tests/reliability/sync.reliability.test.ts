@@ -2,7 +2,9 @@
  * Section 13, sync: a computer syncing is killed with SIGKILL at random moments mid-upload and
  * mid-download (a process of its own, over a storage folder slowed to 25 ms a request), and
  * synced to the end afterwards: nothing is lost, nothing is applied or stored twice, and both
- * computers end with the same conversations. Then the property: any interleaving of edits on
+ * computers end with the same conversations. Killed too while it deletes the snapshot parts and
+ * logs its compactions superseded, past their grace period: another computer never finds an
+ * object a head names gone, and nothing is left behind. Then the property: any interleaving of edits on
  * three computers, synced in any order, ends with every computer in the same state.
  */
 import { spawn } from 'node:child_process';
@@ -13,7 +15,12 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import { newRecoveryPhrase } from '../../electron/main/services/sync/sync-crypto';
 import { openStorage } from '../../electron/main/services/sync/sync-setup';
 import { FolderTarget } from '../../electron/main/services/sync/targets/folder-target';
-import { openSyncDevice, visibleState, type SyncDevice } from '../fakes/sync-device';
+import {
+  openSyncDevice,
+  visibleState,
+  type SyncDevice,
+  type SyncDeviceOptions,
+} from '../fakes/sync-device';
 import { TEST_COST } from '../integration/sync/scenarios';
 import { bundleScript } from './lib/bundle';
 import { cleanUp, suiteDir } from './lib/canary';
@@ -45,10 +52,11 @@ async function syncKilled(
   storage: string,
   key: string,
   afterMs: number,
+  options?: Pick<SyncDeviceOptions, 'skewMs' | 'compaction'>,
 ): Promise<boolean> {
-  const process_ = spawn(process.execPath, [child, dir, storage, key, String(DELAY_MS)], {
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
+  const args = [child, dir, storage, key, String(DELAY_MS)];
+  if (options) args.push(JSON.stringify(options));
+  const process_ = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'pipe'] });
   let out = '';
   let err = '';
   process_.stderr.on('data', (chunk: Buffer) => (err += chunk.toString()));
@@ -150,6 +158,83 @@ it(`loses and doubles nothing across ${KILLS} kills mid-upload and ${KILLS} mid-
       { name: 'kills mid-download', value: killedDownload, target: `${KILLS} tried` },
       { name: 'conversations lost', value: 0, target: '0', ok: true },
       { name: 'messages doubled', value: messages(b) - 12 * 4 * KILLS, target: '0', ok: true },
+    );
+  } finally {
+    await a.close();
+    await b.close();
+  }
+});
+
+it(`keeps every object a head names across ${KILLS} kills while superseded snapshot parts and logs are deleted`, async () => {
+  const HOUR = 3_600_000;
+  const storage = await mkdtemp(join(root, 'superseded-'));
+  const target = new FolderTarget(storage);
+  const { keys } = await openStorage(target, newRecoveryPhrase(), TEST_COST);
+  const key = keys.master.toString('base64');
+  const aDir = await mkdtemp(join(root, 'superseded-a-'));
+  // A snapshot at every sync that sent something, in small parts: each round supersedes many.
+  const compaction = { minBytes: 1, ratio: 0, partEntities: 10 };
+  let skewMs = 0;
+  const openA = () => openSyncDevice({ target, keys, dir: aDir, compaction, skewMs });
+  let a = await openA();
+  const b = await openSyncDevice({ target, keys, dir: await mkdtemp(join(root, 'superseded-b-')) });
+  const superseded = (d: SyncDevice) =>
+    (
+      JSON.parse(
+        d.db.one<{ value: string }>("SELECT value FROM sync_state WHERE key = 'superseded'")
+          ?.value ?? '[]',
+      ) as unknown[]
+    ).length;
+  let killed = 0;
+  let deleted = 0;
+  try {
+    for (let round = 0; round < KILLS; round += 1) {
+      seed(a, 6, 4, `superseded round ${round}`);
+      for (const d of [a, b, a]) expect((await d.engine.sync()).problem).toBeNull();
+      const waiting = superseded(a);
+      expect(waiting).toBeGreaterThan(0);
+      deleted += waiting;
+      await a.close();
+      // Two hours later, A's next sync deletes them: killed at a random moment of it.
+      skewMs += 2 * HOUR;
+      const whole = (4 + waiting) * DELAY_MS;
+      if (await syncKilled(aDir, storage, key, Math.random() * whole * 1.2, { skewMs, compaction }))
+        killed += 1;
+      a = await openA();
+      // B, reading A's head now, finds everything it names.
+      const report = await b.engine.sync();
+      expect(report.problem).toBeNull();
+      expect(report.refused).toEqual([]);
+    }
+    skewMs += 2 * HOUR;
+    await a.close();
+    a = await openA();
+    expect((await a.engine.sync()).problem).toBeNull();
+    expect(superseded(a)).toBe(0);
+    // Nothing left behind: the storage holds A's last snapshot and no other part.
+    const snapshot = JSON.parse(
+      a.db.one<{ value: string }>("SELECT value FROM sync_state WHERE key = 'snapshot'")!.value,
+    ) as { parts: number };
+    expect((await target.list('s/')).objects).toHaveLength(snapshot.parts);
+    // A new computer starts from it and ends with everything.
+    const c = await openSyncDevice({
+      target,
+      keys,
+      dir: await mkdtemp(join(root, 'superseded-c-')),
+    });
+    try {
+      expect((await c.engine.sync()).problem).toBeNull();
+      expect((await b.engine.sync()).problem).toBeNull();
+      expect(visibleState(a)).toHaveLength(6 * KILLS);
+      expect(visibleState(b)).toEqual(visibleState(a));
+      expect(visibleState(c)).toEqual(visibleState(a));
+    } finally {
+      await c.close();
+    }
+    figures.push(
+      { name: 'kills while deleting superseded objects', value: killed, target: `${KILLS} tried` },
+      { name: 'superseded objects deleted', value: deleted, target: '—', ok: true },
+      { name: 'objects a head names found missing', value: 0, target: '0', ok: true },
     );
   } finally {
     await a.close();

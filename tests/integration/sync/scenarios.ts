@@ -3,12 +3,16 @@
  * real S3-compatible server: two or three computers with their own user data folders syncing
  * through one storage.
  */
+import { createHash } from 'node:crypto';
 import { readdir, readFile, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { newRecoveryPhrase } from '../../../electron/main/services/sync/sync-crypto';
+import { newRecoveryPhrase, objectName } from '../../../electron/main/services/sync/sync-crypto';
+import type { SyncKeys } from '../../../electron/main/services/sync/sync-crypto';
+import type { SyncEngineOptions } from '../../../electron/main/services/sync/sync-engine';
 import { openStorage } from '../../../electron/main/services/sync/sync-setup';
-import type { SyncTarget } from '../../../electron/main/services/sync/targets/target';
+import { TargetError, type SyncTarget } from '../../../electron/main/services/sync/targets/target';
+import { said } from '../../../electron/main/services/words';
 import { openSyncDevice, visibleState, type SyncDevice } from '../../fakes/sync-device';
 
 /** A cheap scrypt for tests: the cost is stored with the salt, so every device uses it. */
@@ -43,12 +47,61 @@ export function syncScenarios(
       for (const device of devices) await device.destroy();
     });
 
-    async function device(label: string, skewMs = 0): Promise<SyncDevice> {
-      const target = store.target();
-      const { keys } = await openStorage(target, phrase, TEST_COST);
-      const opened = await openSyncDevice({ target, keys, label, skewMs });
+    let keys: SyncKeys;
+    async function device(
+      label: string,
+      skewMs = 0,
+      options: {
+        compaction?: SyncEngineOptions['compaction'];
+        wrap?: (target: SyncTarget) => SyncTarget;
+      } = {},
+    ): Promise<SyncDevice> {
+      const plain = store.target();
+      ({ keys } = await openStorage(plain, phrase, TEST_COST));
+      const target = options.wrap ? options.wrap(plain) : plain;
+      const opened = await openSyncDevice({
+        target,
+        keys,
+        label,
+        skewMs,
+        ...(options.compaction ? { compaction: options.compaction } : {}),
+      });
       devices.push(opened);
       return opened;
+    }
+
+    /** Moves every computer's clock on, as time passing would. */
+    function later(ms: number, ...list: SyncDevice[]): void {
+      for (const d of list) d.skewMs += ms;
+    }
+
+    function snapshotOf(d: SyncDevice): { id: string; parts: number } | undefined {
+      const saved = d.db.one<{ value: string }>(
+        "SELECT value FROM sync_state WHERE key = 'snapshot'",
+      )?.value;
+      return saved === undefined ? undefined : (JSON.parse(saved) as { id: string; parts: number });
+    }
+
+    function partNames(d: SyncDevice, snapshot: { id: string; parts: number }): string[] {
+      return Array.from({ length: snapshot.parts }, (_, part) =>
+        objectName(keys, 'snapshot', `${d.engine.device}:${snapshot.id}:${part}`),
+      );
+    }
+
+    /** Writes and syncs until the computer has written a snapshot other than `before`. */
+    async function compactAgain(d: SyncDevice, before: string | undefined): Promise<string> {
+      for (let round = 0; round < 30; round += 1) {
+        write(d, `more ${round}`);
+        const report = await d.engine.sync();
+        expect(report.problem, JSON.stringify(report.problem)).toBeNull();
+        const now = snapshotOf(d)?.id;
+        if (now !== undefined && now !== before) return now;
+      }
+      throw new Error('no new snapshot');
+    }
+
+    async function present(name: string): Promise<boolean> {
+      return (await store.target().get(name)) !== undefined;
     }
 
     async function syncAll(...list: SyncDevice[]): Promise<void> {
@@ -287,6 +340,127 @@ export function syncScenarios(
       expect(visibleState(b)).toEqual(before);
     });
 
+    // Small snapshot parts, and a snapshot after a few kilobytes of logs.
+    const SMALL = { minBytes: 2_000, ratio: 0.5, partEntities: 4 };
+
+    it('a computer reading a snapshot while another compacts and deletes files nothing names: the old parts stay for the grace period, nothing is lost', async () => {
+      const a = await device('a', 0, { compaction: SMALL });
+      const b = await device('b');
+      const keptFile = withFile(a, 'Kept', 'bytes of a file still in use');
+      const gone = withFile(a, 'Deleted for good', 'bytes of a file nothing names later');
+      for (let i = 0; i < 4; i += 1) write(a, `conversation ${i}`);
+      await syncAll(a, b);
+      expect((await store.target().list('b/')).objects).toHaveLength(2);
+      // Deleted, and purged from every computer's trash when its 30 days have passed.
+      a.chat.softDelete(gone.conversation);
+      await syncAll(a, b);
+      for (const d of [a, b]) expect(d.chat.purgeDeleted(0)).toBe(1);
+      // The day after, the file nothing names is noted; it goes the day after that.
+      later(25 * HOUR, a, b);
+      await syncAll(a, b);
+      expect((await store.target().list('b/')).objects).toHaveLength(2);
+      later(25 * HOUR, a, b);
+      const old = snapshotOf(a)!;
+      expect(old.parts).toBeGreaterThan(2);
+      // A new computer, in the middle of reading A's snapshot when A compacts again and
+      // deletes the file.
+      let partsRead = 0;
+      let newSnapshot: string | undefined;
+      const c = await device('c', 50 * HOUR, {
+        wrap: (inner) =>
+          hooked(inner, async (name) => {
+            if (!name.startsWith('s/') || (partsRead += 1) !== 2) return;
+            newSnapshot = await compactAgain(a, old.id);
+          }),
+      });
+      const reading = await c.engine.sync();
+      expect(reading.problem, JSON.stringify(reading.problem)).toBeNull();
+      expect(newSnapshot).toBeDefined();
+      expect(partsRead).toBeGreaterThanOrEqual(old.parts);
+      expect(reading.refused).toEqual([]);
+      // The file nothing named is gone from the storage; the one in use is not.
+      expect((await store.target().list('b/')).objects).toHaveLength(1);
+      expect(await present(objectName(keys, 'blob', keptFile.sha256))).toBe(true);
+      // The old parts are still there for a while…
+      for (const name of partNames(a, old)) expect(await present(name)).toBe(true);
+      await syncAll(a, b, c);
+      expect(visibleState(c)).toEqual(visibleState(a));
+      expect(visibleState(b)).toEqual(visibleState(a));
+      expect(c.attachments.content(keptFile.sha256)).toBeDefined();
+      // …and gone after it.
+      later(2 * HOUR, a, b, c);
+      await syncAll(a, b, c);
+      for (const name of partNames(a, old)) expect(await present(name)).toBe(false);
+      // The same bytes attached again are uploaded again, and reach the others.
+      const again = withFile(a, 'Attached again', 'bytes of a file nothing names later');
+      expect(again.sha256).toBe(gone.sha256);
+      await a.engine.sync();
+      expect(await present(objectName(keys, 'blob', gone.sha256))).toBe(true);
+      await syncAll(a, b, c);
+      expect(await present(objectName(keys, 'blob', gone.sha256))).toBe(true);
+      for (const d of [b, c]) expect(d.attachments.content(gone.sha256)).toBeDefined();
+    });
+
+    it('a computer cut off while reading a snapshot, away past the grace period, starts again from the new one; nothing is lost', async () => {
+      const a = await device('a', 0, { compaction: SMALL });
+      const b = await device('b');
+      for (let i = 0; i < 6; i += 1) write(a, `conversation ${i}`);
+      await syncAll(a, b);
+      const old = snapshotOf(a)!;
+      expect(old.parts).toBeGreaterThan(2);
+      // C's connection drops after the first part of A's snapshot.
+      let partsRead = 0;
+      let offline = false;
+      const c = await device('c', 0, {
+        wrap: (inner) =>
+          hooked(inner, async (name) => {
+            if (name.startsWith('s/') && (partsRead += 1) === 2) offline = true;
+            if (offline)
+              throw new TargetError(
+                'unreachable',
+                said('sync.target.unreachable', { host: 'storage', code: 'ECONNRESET' }),
+              );
+          }),
+      });
+      const cut = await c.engine.sync();
+      expect(cut.problem?.problem).toBe('unreachable');
+      // Written on C while away.
+      const away = c.chat.create({ title: 'Written while away' });
+      c.chat.append(away.id, [{ role: 'user', content: 'still here?', status: 'complete' }]);
+      // A moves on: a new snapshot, and two hours later the old one is gone.
+      await compactAgain(a, old.id);
+      await syncAll(a, b);
+      later(2 * HOUR, a, b, c);
+      await syncAll(a, b);
+      for (const name of partNames(a, old)) expect(await present(name)).toBe(false);
+      // Back online: C reads the new snapshot.
+      offline = false;
+      const back = await c.engine.sync();
+      expect(back.problem, JSON.stringify(back.problem)).toBeNull();
+      await syncAll(a, b, c);
+      expect(visibleState(c)).toEqual(visibleState(a));
+      expect(visibleState(b)).toEqual(visibleState(a));
+      expect(a.chat.get(away.id)?.title).toBe('Written while away');
+      expect(visibleState(a).length).toBeGreaterThan(6);
+    });
+
+    it('a file gone from the storage while a message still names it is uploaded again by a computer that has it', async () => {
+      const a = await device('a');
+      const b = await device('b');
+      const file = withFile(a, 'With a file', 'the bytes that went missing');
+      await syncAll(a, b);
+      expect(b.attachments.content(file.sha256)).toBeDefined();
+      // Deleted from the storage (by a computer that had not yet seen a message naming it).
+      await store.target().delete(objectName(keys, 'blob', file.sha256));
+      const c = await device('c');
+      await c.engine.sync();
+      expect(c.attachments.content(file.sha256)).toBeUndefined();
+      // C's head says it waits for it; B, reading it, uploads it again.
+      await syncAll(b, c);
+      expect(c.attachments.content(file.sha256)).toBeDefined();
+      expect(visibleState(c)).toEqual(visibleState(a));
+    });
+
     it('a wrong recovery phrase is said plainly and writes nothing', async () => {
       await device('a');
       const target = store.target();
@@ -302,6 +476,53 @@ export function syncScenarios(
       expect((await listed()).sort()).toEqual(before);
     });
   });
+}
+
+/** A conversation of a few messages. */
+function write(d: SyncDevice, title: string): string {
+  const conversation = d.chat.create({ title });
+  for (let i = 0; i < 3; i += 1)
+    d.chat.append(conversation.id, [
+      {
+        role: i % 2 ? 'assistant' : 'user',
+        content: `${title} ${i} ${'words '.repeat(30)}`,
+        status: 'complete',
+      },
+    ]);
+  return conversation.id;
+}
+
+/** A conversation whose message has a file; the file's SHA-256. */
+function withFile(
+  d: SyncDevice,
+  title: string,
+  text: string,
+): { conversation: string; sha256: string } {
+  const conversation = d.chat.create({ title });
+  const data = new TextEncoder().encode(text);
+  d.chat.transaction(() => {
+    const [message] = d.chat.append(conversation.id, [
+      { role: 'user', content: title, status: 'complete' },
+    ]);
+    d.attachments.add(message!.id, [
+      { name: 'file.txt', kind: 'text', mimeType: 'text/plain', data, text },
+    ]);
+  });
+  return { conversation: conversation.id, sha256: createHash('sha256').update(data).digest('hex') };
+}
+
+/** A target that calls `before` ahead of each read of an object. */
+function hooked(inner: SyncTarget, before: (name: string) => Promise<void>): SyncTarget {
+  return {
+    description: inner.description,
+    list: (prefix) => inner.list(prefix),
+    get: async (name) => {
+      await before(name);
+      return inner.get(name);
+    },
+    putIfAbsent: (name, bytes) => inner.putIfAbsent(name, bytes),
+    delete: (name) => inner.delete(name),
+  };
 }
 
 /** Every file under a folder, by its path inside it. */

@@ -56,7 +56,7 @@ function write(d: SyncDevice, title: string, messages = 3): string {
   return conversation.id;
 }
 
-it('compacts into a snapshot, deleting old logs only once every active computer has them', async () => {
+it('compacts into a snapshot, deleting old logs only once every active computer has them, an hour after', async () => {
   const a = await device({ small: true });
   const b = await device();
   for (let round = 0; round < 6; round += 1) {
@@ -71,6 +71,10 @@ it('compacts into a snapshot, deleting old logs only once every active computer 
   expect(kept).toBeGreaterThan(0);
   await b.engine.sync();
   await a.engine.sync();
+  await a.engine.sync();
+  // Kept an hour more for a computer that may be reading them, then deleted.
+  expect(await logs()).toBe(kept);
+  a.skewMs += 2 * 3_600_000;
   await a.engine.sync();
   expect(await logs()).toBeLessThan(kept);
   // A new computer starts from the snapshot and the logs after it.
@@ -193,5 +197,17 @@ it('a sync cut short after its new head, before deleting the old one, leaves one
   expect((await target.list('h/')).objects).toHaveLength(1);
   const b = await device();
   await b.engine.sync();
+  expect(visibleState(b)).toEqual(visibleState(a));
+});
+
+it('a title the person blanked arrives as it was written, not as a new conversation', async () => {
+  const a = await device();
+  const b = await device();
+  const conversation = a.chat.create({ title: 'Named' });
+  a.chat.update(conversation.id, { title: ' ' });
+  a.chat.append(conversation.id, [{ role: 'user', content: 'hello', status: 'complete' }]);
+  await a.engine.sync();
+  await b.engine.sync();
+  expect(b.chat.get(conversation.id)?.title).toBe(' ');
   expect(visibleState(b)).toEqual(visibleState(a));
 });

@@ -488,6 +488,7 @@ export class ConnectionsService {
   #demo: { relay: DemoRelay; connectionId: string } | undefined;
   readonly #limiters = new Map<string, RequestLimiter>();
   readonly #maxConcurrentRequests: number | undefined;
+  readonly #listeners = new Set<() => void>();
 
   constructor(options: ConnectionsServiceOptions) {
     this.#maxConcurrentRequests = options.maxConcurrentRequests;
@@ -500,6 +501,19 @@ export class ConnectionsService {
     this.#now = options.now ?? (() => new Date());
     this.#newId = options.newId ?? randomUUID;
     this.#confirmUnencrypted = options.confirmUnencrypted ?? (async () => false);
+  }
+
+  /**
+   * Calls `listener` after a connection was saved, removed, or had its name, address, console
+   * address or headers changed (sync sends those); not for a key alone or the one in use.
+   */
+  onChange(listener: () => void): () => void {
+    this.#listeners.add(listener);
+    return () => this.#listeners.delete(listener);
+  }
+
+  #changed(): void {
+    for (const listener of this.#listeners) listener();
   }
 
   /** How keys are kept (keychain, or memory for this session), to tell the person. */
@@ -579,7 +593,10 @@ export class ConnectionsService {
         throw error;
       }
       return connection;
-    }).then((connection) => this.#summary(connection));
+    }).then((connection) => {
+      this.#changed();
+      return this.#summary(connection);
+    });
   }
 
   /**
@@ -666,7 +683,16 @@ export class ConnectionsService {
         throw error;
       }
       return updated;
-    }).then((connection) => this.#summary(connection));
+    }).then((connection) => {
+      if (
+        valid.name !== undefined ||
+        valid.baseUrl !== undefined ||
+        valid.consoleUrl !== undefined ||
+        valid.headers !== undefined
+      )
+        this.#changed();
+      return this.#summary(connection);
+    });
   }
 
   /** Forgets a connection and removes its key from the key store. */
@@ -685,6 +711,7 @@ export class ConnectionsService {
       await this.#write(next);
       if (connection.isDemo && this.#demo?.connectionId === id) await this.#closeDemo();
     });
+    this.#changed();
   }
 
   /** Makes a saved connection the one the app uses. */

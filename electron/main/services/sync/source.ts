@@ -87,6 +87,11 @@ export interface FileSource extends SourceBase {
   applyAll(
     changes: Array<{ kind: string; id: string; won: Record<string, JsonValue> }>,
   ): Promise<void>;
+  /**
+   * After a sync applied every device's changes: what waited for another entity (a knowledge
+   * base for its connection) is made now that it may have arrived.
+   */
+  settle?(): Promise<void>;
 }
 
 export type SyncSource = DbSource | FileSource;

@@ -64,6 +64,18 @@ const MAX_OBJECT_JSON = 4 * 1024 * 1024;
 const DOWNLOAD_AHEAD = 4;
 /** A device whose head is older than this no longer holds back the deletion of old logs. */
 const ACTIVE_DEVICE_MS = 30 * 86_400_000;
+/**
+ * How long a snapshot part or log stays in the storage after the head that named it was
+ * replaced: a device that read the old head and is reading them finds them there.
+ */
+export const SUPERSEDED_GRACE_MS = 3_600_000;
+/**
+ * How often a device looks for files no message names any more, and how long such a file stays
+ * unnamed before it is deleted (it must be unnamed at two looks this far apart).
+ */
+export const BLOB_GC_INTERVAL_MS = 86_400_000;
+/** Files a head says its device waits for, at most. */
+const WANTS_IN_HEAD = 200;
 /** How many syncs the history keeps. */
 const HISTORY_KEPT = 100;
 /** Tries of one request that failed for a passing reason, before the sync gives up. */
@@ -131,9 +143,10 @@ export interface SyncEngineOptions {
   sleep?: (ms: number) => Promise<void>;
   /**
    * Own logs' bytes since the last snapshot past which a new snapshot is written (and the
-   * share of the last snapshot's size that also must be passed).
+   * share of the last snapshot's size that also must be passed), and how many entities a
+   * snapshot part holds (2,000; tests make parts small).
    */
-  compaction?: { minBytes: number; ratio: number };
+  compaction?: { minBytes: number; ratio: number; partEntities?: number };
 }
 
 const EMPTY_REPORT = (at: string): SyncReport => ({
@@ -228,7 +241,7 @@ export class SyncEngine {
   readonly #now: () => Date;
   readonly #sleep: (ms: number) => Promise<void>;
   readonly #onEvent: (event: SyncEvent) => void;
-  readonly #compaction: { minBytes: number; ratio: number };
+  readonly #compaction: { minBytes: number; ratio: number; partEntities?: number };
   readonly device: string;
   readonly #label: string;
   #clock!: HybridClock;
@@ -238,6 +251,10 @@ export class SyncEngine {
   #failures = 0;
   #status: SyncStatus;
   #closed = false;
+  /** Whether this sync applied every device's logs as far as their heads go. */
+  #caughtUp = true;
+  /** Whether this sync read a new head of another device. */
+  #newHeads = false;
 
   private constructor(options: SyncEngineOptions, device: string) {
     this.#db = options.db;
@@ -434,6 +451,8 @@ export class SyncEngine {
       await this.#uploadOutbox();
       if (this.#headOutdated()) await this.#writeHead();
       await this.#compact();
+      await this.#dropSuperseded();
+      await this.#collectBlobs();
       this.#failures = 0;
       this.#finish();
       this.#setStatus({
@@ -484,6 +503,7 @@ export class SyncEngine {
    * changes' own stamps are, as they are applied, so a change is stamped after what it saw.
    */
   async #readHeads(): Promise<void> {
+    this.#newHeads = false;
     const before = this.#now().getTime();
     const listing = await this.#request(() => this.#target.list('h/'));
     this.#measureClock(listing.serverTime, before);
@@ -518,6 +538,8 @@ export class SyncEngine {
         await this.#ownHead(object.name, head);
         continue;
       }
+      this.#newHeads = true;
+      this.#serveWants(head);
       const known = this.#db.one<DeviceRow>('SELECT * FROM sync_devices WHERE device = ?', [
         head.d,
       ]);
@@ -534,10 +556,13 @@ export class SyncEngine {
 
   /** Applies every device's logs (or snapshot) not applied here yet, then what waited. */
   async #pullLogs(): Promise<void> {
+    this.#caughtUp = true;
     const devices = this.#db.all<DeviceRow>('SELECT * FROM sync_devices');
     this.#setStatus({ devices: devices.filter((d) => d.device !== this.device).length });
     for (const row of devices) await this.#pullDevice(row);
     this.#retryPending();
+    for (const source of new Set(this.#sources.values()))
+      if (source.store === 'file') await source.settle?.();
     await this.#fetchBlobs();
   }
 
@@ -598,9 +623,15 @@ export class SyncEngine {
     let applied = row.applied;
     if (applied >= head.seq) return;
     if (applied + 1 < head.from) {
-      if (head.snap === null) return;
+      if (head.snap === null) {
+        this.#caughtUp = false;
+        return;
+      }
       const done = await this.#applySnapshot(head.d, head.snap);
-      if (!done) return;
+      if (!done) {
+        this.#caughtUp = false;
+        return;
+      }
       applied = this.#db.one<{ applied: number }>(
         'SELECT applied FROM sync_devices WHERE device = ?',
         [head.d],
@@ -624,8 +655,12 @@ export class SyncEngine {
       } finally {
         downloads.delete(index);
       }
-      // Deleted meanwhile by its compaction: the next sync reads its new head and snapshot.
-      if (opened === undefined) break;
+      // Deleted by its compaction (after the grace period): the next sync reads its new head
+      // and snapshot.
+      if (opened === undefined) {
+        this.#caughtUp = false;
+        break;
+      }
       const log = opened === 'refused' ? undefined : this.#parse(logSchema, opened, names[index]!);
       if (log !== undefined && (log.d !== head.d || log.s !== seq))
         this.#report.refused.push({ name: names[index]!, reason: 'foreign' });
@@ -904,8 +939,13 @@ export class SyncEngine {
   async #fetchBlobs(): Promise<void> {
     const chat = this.#chat();
     if (chat === undefined) return;
+    // A file not found ten times is looked for again when another device wrote a new head (one
+    // that had its bytes may have uploaded them again, seeing this device's want).
     const shas = this.#db
-      .all<{ sha256: string }>('SELECT DISTINCT sha256 FROM sync_blobs_wanted WHERE tries < 10')
+      .all<{ sha256: string }>(
+        'SELECT DISTINCT sha256 FROM sync_blobs_wanted WHERE tries < 10 OR ?',
+        [this.#newHeads ? 1 : 0],
+      )
       .map((r) => r.sha256);
     for (const sha256 of shas) {
       const name = this.#name('blob', sha256);
@@ -1213,23 +1253,38 @@ export class SyncEngine {
   #headOutdated(): boolean {
     return (
       Number(this.#stateValue('headSeq') ?? -1) !== this.#seq() ||
-      this.#stateValue('headSeen') !== JSON.stringify(this.#seen())
+      this.#stateValue('headSeen') !== JSON.stringify(this.#seen()) ||
+      (this.#stateValue('headSnap') ?? '') !== (this.#snapshot()?.id ?? '') ||
+      (this.#stateValue('headWant') ?? '[]') !== JSON.stringify(this.#wants())
     );
+  }
+
+  /** The files this device waits for and did not find in the storage. */
+  #wants(): string[] {
+    return this.#db
+      .all<{ sha256: string }>(
+        'SELECT DISTINCT sha256 FROM sync_blobs_wanted WHERE tries > 0 ORDER BY sha256 LIMIT ?',
+        [WANTS_IN_HEAD],
+      )
+      .map((row) => row.sha256);
   }
 
   async #writeHead(): Promise<void> {
     const seq = this.#seq();
     const seen = this.#seen();
+    const want = this.#wants();
+    const snap = this.#snapshot();
     const head: HeadObject = {
       v: 1,
       d: this.device,
       label: this.#label,
       seq,
       from: Math.max(1, Math.min(this.#logsFrom(), seq + 1)),
-      snap: this.#snapshot(),
+      snap,
       seen,
       hlc: this.#clock.now(),
       at: this.#now().toISOString(),
+      ...(want.length > 0 ? { want } : {}),
     };
     const name = this.#name('head', `${this.device}:${seq}:${randomBytes(6).toString('hex')}`);
     const bytes = sealObject(this.#keys, 'head', name, Buffer.from(JSON.stringify(head)));
@@ -1240,6 +1295,8 @@ export class SyncEngine {
       this.#setState('headSize', bytes.byteLength);
       this.#setState('headSeq', seq);
       this.#setState('headSeen', JSON.stringify(seen));
+      this.#setState('headSnap', snap?.id ?? '');
+      this.#setState('headWant', JSON.stringify(want));
       this.#db.run('INSERT OR IGNORE INTO sync_heads_read (name) VALUES (?)', [name]);
       // Kept until it is deleted: a sync stopped before then deletes it next time.
       if (previous !== undefined && previous !== name) this.#setState('headReplaced', previous);
@@ -1314,8 +1371,8 @@ export class SyncEngine {
             ? 'SELECT kind, id, fields FROM sync_meta ORDER BY kind, id LIMIT ?'
             : 'SELECT kind, id, fields FROM sync_meta WHERE (kind, id) > (?, ?) ORDER BY kind, id LIMIT ?',
           progress.after === null
-            ? [ENTITIES_PER_OBJECT]
-            : [...progress.after, ENTITIES_PER_OBJECT],
+            ? [this.#compaction.partEntities ?? ENTITIES_PER_OBJECT]
+            : [...progress.after, this.#compaction.partEntities ?? ENTITIES_PER_OBJECT],
         );
         if (rows.length === 0) {
           progress = { ...progress, phase: 'pending' };
@@ -1361,13 +1418,15 @@ export class SyncEngine {
     this.#db.transaction(() => {
       this.#setState('snapshot', JSON.stringify(info));
       this.#setState('snapshotProgress', null);
+      // The parts before go after the grace period, not now: a device may be reading them.
+      if (previous !== null && previous.id !== info.id)
+        this.#supersede(
+          Array.from({ length: previous.parts }, (_, part) =>
+            this.#name('snapshot', `${this.device}:${previous.id}:${part}`),
+          ),
+        );
     });
     await this.#writeHead();
-    if (previous !== null && previous.id !== info.id)
-      for (let part = 0; part < previous.parts; part += 1)
-        await this.#request(() =>
-          this.#target.delete(this.#name('snapshot', `${this.device}:${previous.id}:${part}`)),
-        );
   }
 
   #snapshotEntities(rows: Array<{ kind: string; id: string; fields: string }>): WireEntity[] {
@@ -1428,9 +1487,108 @@ export class SyncEngine {
       this.#setState('logsFrom', upTo + 1);
       await this.#writeHead();
     }
-    for (const { name } of old) {
-      await this.#request(() => this.#target.delete(name));
-      this.#db.run('DELETE FROM sync_uploaded WHERE name = ?', [name]);
+    this.#db.transaction(() => {
+      for (const { name } of old) this.#db.run('DELETE FROM sync_uploaded WHERE name = ?', [name]);
+      this.#supersede(old.map((row) => row.name));
+    });
+  }
+
+  // ---- deleting what nothing names any more ----------------------------------------------
+
+  #superseded(): Array<{ n: string; at: number }> {
+    return JSON.parse(this.#stateValue('superseded') ?? '[]') as Array<{ n: string; at: number }>;
+  }
+
+  /** Objects no head names any more, deleted after the grace period; inside a transaction. */
+  #supersede(names: string[]): void {
+    const at = this.#now().getTime();
+    this.#setState(
+      'superseded',
+      JSON.stringify([...this.#superseded(), ...names.map((n) => ({ n, at }))]),
+    );
+  }
+
+  /** Deletes the superseded objects whose grace period has passed. */
+  async #dropSuperseded(): Promise<void> {
+    const now = this.#now().getTime();
+    for (;;) {
+      const due = this.#superseded().find((entry) => now - entry.at >= SUPERSEDED_GRACE_MS);
+      if (due === undefined) return;
+      await this.#request(() => this.#target.delete(due.n));
+      this.#setState(
+        'superseded',
+        JSON.stringify(this.#superseded().filter((entry) => entry.n !== due.n)),
+      );
+    }
+  }
+
+  /**
+   * Once a day, deletes the files (`b/`) no message here names, none waits for and no device
+   * asks for, that were already unnamed at the look a day before: a file uploaded just before
+   * the log that names it is named by the time of the second look. Only after a sync that
+   * applied every device's logs. A file deleted all the same (a device away longer, naming it
+   * in changes it has not sent) is uploaded again by a device that has its bytes, when another
+   * asks for it (`want` in the heads).
+   */
+  async #collectBlobs(): Promise<void> {
+    const chat = this.#chat();
+    if (chat === undefined || !this.#caughtUp) return;
+    const now = this.#now().getTime();
+    const marks = JSON.parse(this.#stateValue('blobMarks') ?? '{"at":0,"names":[]}') as {
+      at: number;
+      names: string[];
+    };
+    if (now - marks.at < BLOB_GC_INTERVAL_MS) return;
+    const keep = new Set<string>();
+    const named = (sha256: string) => keep.add(this.#name('blob', sha256));
+    for (const sha256 of chat.referencedBlobs()) named(sha256);
+    for (const row of this.#db.all<{ sha256: string }>(
+      `SELECT sha256 FROM sync_blobs_wanted
+        UNION SELECT sha256 FROM sync_outbox WHERE kind = 'blob' AND sha256 IS NOT NULL`,
+    ))
+      named(row.sha256);
+    for (const row of this.#db.all<{ fields: string }>(
+      "SELECT fields FROM sync_pending WHERE kind = 'message'",
+    )) {
+      const fields = JSON.parse(row.fields) as Record<string, [JsonValue, string]>;
+      for (const sha256 of chat.blobsOf({ m: fields.m?.[0] ?? null })) named(sha256);
+    }
+    for (const row of this.#db.all<{ info: string }>('SELECT info FROM sync_devices'))
+      for (const sha256 of (JSON.parse(row.info) as HeadObject).want ?? []) named(sha256);
+    const listing = await this.#request(() => this.#target.list('b/'));
+    const unnamed = listing.objects.map((o) => o.name).filter((name) => !keep.has(name));
+    const marked = new Set(marks.names);
+    const gone = new Set(unnamed.filter((name) => marked.has(name)));
+    for (const name of gone) await this.#request(() => this.#target.delete(name));
+    this.#db.transaction(() => {
+      // Sent once, and gone: a message naming it again uploads it again.
+      for (const row of this.#db.all<{ sha256: string }>('SELECT sha256 FROM sync_blobs_sent'))
+        if (gone.has(this.#name('blob', row.sha256)))
+          this.#db.run('DELETE FROM sync_blobs_sent WHERE sha256 = ?', [row.sha256]);
+      this.#setState(
+        'blobMarks',
+        JSON.stringify({ at: now, names: unnamed.filter((name) => !gone.has(name)) }),
+      );
+    });
+  }
+
+  /** Another device waits for files this one has: they are uploaded again. */
+  #serveWants(head: HeadObject): void {
+    const chat = this.#chat();
+    if (chat === undefined || head.want === undefined) return;
+    for (const sha256 of head.want) {
+      if (!chat.hasContent(sha256)) continue;
+      if (
+        this.#db.one("SELECT 1 AS found FROM sync_outbox WHERE kind = 'blob' AND sha256 = ?", [
+          sha256,
+        ]) !== undefined
+      )
+        continue;
+      this.#db.run('DELETE FROM sync_blobs_sent WHERE sha256 = ?', [sha256]);
+      this.#db.run("INSERT INTO sync_outbox (name, kind, sha256) VALUES (?, 'blob', ?)", [
+        this.#name('blob', sha256),
+        sha256,
+      ]);
     }
   }
 }

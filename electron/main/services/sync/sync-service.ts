@@ -6,8 +6,8 @@
  *   on every other one by joining with that phrase. A wrong phrase, a storage already in use or
  *   one with nothing to join is said plainly and nothing is written, here or there.
  * - **When it syncs**: soon after the app starts, a few seconds after the last local change
- *   (the engine's journal, `sync_dirty`, is looked at every few seconds; a settings change says
- *   so at once), on a timer, and after a failure at the engine's `retryAt` (backoff). A sync runs
+ *   (the engine's journal, `sync_dirty`, is looked at every few seconds; a change of settings
+ *   or of a connection says so at once), on a timer, and after a failure at the engine's `retryAt` (backoff). A sync runs
  *   on main's event loop in small awaited steps and never holds up an answer to the page.
  * - **This computer's identity**: the engine's device id is kept in the keychain beside the key.
  *   A database copied from another computer carries that computer's id; when the two differ, the
@@ -210,6 +210,7 @@ export class SyncService {
   /** Set-up, join and turn-off, one at a time. */
   #busy: Promise<unknown> = Promise.resolve();
   #stopSettings: (() => void) | undefined;
+  #stopConnections: (() => void) | undefined;
   #connections: ConnectionSource | undefined;
 
   private constructor(options: SyncServiceOptions) {
@@ -226,6 +227,8 @@ export class SyncService {
       service.#startJob(service.#timing.startDelayMs);
     }
     service.#stopSettings = options.settings.onChange(() => service.#changed());
+    // A connection's name, address or headers: sent like any other change.
+    service.#stopConnections = options.connections?.onChange(() => service.#changed());
     return service;
   }
 
@@ -401,6 +404,7 @@ export class SyncService {
     this.#closed = true;
     this.#stopJob();
     this.#stopSettings?.();
+    this.#stopConnections?.();
     if (this.#paceTimer) clearTimeout(this.#paceTimer);
     await this.#busy.catch(() => undefined);
     await this.#engine?.close();
@@ -565,7 +569,14 @@ export class SyncService {
         ? undefined
         : new ConnectionSource(db, connections, () => this.#options.onApplied?.({ connection: 1 }));
     if (this.#connections !== undefined) sources.push(this.#connections);
-    if (knowledge !== undefined) sources.push(new KnowledgeSource(db, knowledge));
+    if (knowledge !== undefined)
+      sources.push(
+        new KnowledgeSource(db, knowledge, {
+          ...(connections
+            ? { connectionIds: async () => new Set((await connections.list()).map((c) => c.id)) }
+            : {}),
+        }),
+      );
     return sources;
   }
 

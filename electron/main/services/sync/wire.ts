@@ -3,7 +3,7 @@
  * zod when read: an object that opens but does not fit is refused by name like a damaged one.
  *
  * - head (`h/`): a device's latest log number, the oldest log it still keeps, its snapshot, how
- *   far it has applied every other device's log, and its clock. One per device; a new head is
+ *   far it has applied every other device's log, its clock, and the files it waits for. One per device; a new head is
  *   written beside the old one, which is deleted after.
  * - log (`o/`): one batch of a device's own changes, numbered 1, 2, 3… per device.
  * - snapshot (`s/`): a device's whole synced state in parts, with the log numbers it covers,
@@ -67,6 +67,14 @@ export const headSchema = z.object({
   seen: counts,
   hlc: stamp,
   at: z.string(),
+  /**
+   * Files this device waits for and did not find in the storage (by SHA-256): a device that has
+   * their bytes uploads them again. Absent when it waits for none (and from older versions).
+   */
+  want: z
+    .array(z.string().regex(/^[0-9a-f]{64}$/))
+    .max(200)
+    .optional(),
 });
 export type HeadObject = z.infer<typeof headSchema>;
 

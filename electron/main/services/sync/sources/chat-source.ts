@@ -276,9 +276,10 @@ export class ChatSource implements DbSource {
     if (row === undefined) {
       // Purged from this computer's trash: it stays purged.
       if (change.known === true && view.deleted === true) return 'dropped';
+      const title = typeof view.title === 'string' ? view.title : DEFAULT_TITLE;
       this.chat.create({
         id,
-        title: typeof view.title === 'string' ? view.title : DEFAULT_TITLE,
+        title,
         pinned: view.pinned === true,
         model: (view.model as string | null | undefined) ?? null,
         systemPrompt: typeof view.systemPrompt === 'string' ? view.systemPrompt : '',
@@ -288,6 +289,9 @@ export class ChatSource implements DbSource {
         ...(typeof view.updatedAt === 'string' ? { updatedAt: view.updatedAt } : {}),
         forkedFrom: (view.forkedFrom as ChatForkOrigin | undefined) ?? null,
       });
+      // A title the store does not take at creation (a blank one) is set as it was synced.
+      if (this.chat.get(id)?.title !== title)
+        this.chat.update(id, { title }, { evenIfDeleted: true });
       if (typeof view.leaf === 'string') this.chat.setLeaf(id, view.leaf);
       if (view.deleted === true) this.chat.softDelete(id);
       return 'applied';
@@ -370,9 +374,23 @@ export class ChatSource implements DbSource {
     return 'applied';
   }
 
+  /** Whether this computer has a file's bytes. */
+  hasContent(sha256: string): boolean {
+    return this.attachments.hasContent(sha256);
+  }
+
   /** The bytes of a file, to upload. */
   content(sha256: string): Uint8Array | undefined {
     return this.attachments.content(sha256);
+  }
+
+  /** The SHA-256 of every file a message here names (in the trash too): their bytes are kept. */
+  referencedBlobs(): Set<string> {
+    return new Set(
+      this.#db
+        .all<{ sha256: string }>('SELECT DISTINCT sha256 FROM chat_attachments')
+        .map((row) => row.sha256),
+    );
   }
 
   /** The SHA-256 of each file a message record names. */

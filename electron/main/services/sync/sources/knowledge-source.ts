@@ -14,7 +14,9 @@
  *
  * The base's connection travels by its synced id (a connection made here by sync has an id of
  * this computer's: `sync_links`). Writes go through `KnowledgeService`'s own API; a base made
- * here by sync gets an id of this computer's, linked like a connection's.
+ * here by sync gets an id of this computer's, linked like a connection's. A base whose connection
+ * has not arrived yet (another computer's changes came in another order) waits, kept as synced,
+ * and is made at the end of the sync that brings the connection (`settle`).
  */
 import { homedir } from 'node:os';
 import { isAbsolute, join, relative, sep } from 'node:path';
@@ -56,11 +58,21 @@ export class KnowledgeSource implements FileSource {
   readonly store = 'file' as const;
   readonly kinds = [KNOWLEDGE_KIND] as const;
 
+  readonly #home: string;
+  readonly #connectionIds: (() => Promise<ReadonlySet<string>>) | undefined;
+
   constructor(
     private readonly db: Db,
     private readonly knowledge: Promise<KnowledgeService>,
-    private readonly home = homedir(),
-  ) {}
+    options: {
+      /** The ids of the connections saved here, to tell a base's connection has not arrived. */
+      connectionIds?: () => Promise<ReadonlySet<string>>;
+      home?: string;
+    } = {},
+  ) {
+    this.#home = options.home ?? homedir();
+    this.#connectionIds = options.connectionIds;
+  }
 
   /** A connection's id as it syncs (its synced id when sync made it here). */
   #connectionSyncId(localId: string): string {
@@ -69,9 +81,15 @@ export class KnowledgeSource implements FileSource {
     );
   }
 
-  #connectionLocalId(syncId: string): string | undefined {
+  /**
+   * A synced connection's id here: undefined when this computer refused to make it (the base
+   * then uses the connection in use here), 'missing' when it has not arrived yet.
+   */
+  async #connectionLocalId(syncId: string): Promise<string | undefined | 'missing'> {
     const link = readLinks(this.db, CONNECTION_KIND).find((l) => l.syncId === syncId);
-    return link === undefined ? syncId : (link.localId ?? undefined);
+    if (link !== undefined) return link.localId ?? undefined;
+    if (this.#connectionIds === undefined) return syncId;
+    return (await this.#connectionIds()).has(syncId) ? syncId : 'missing';
   }
 
   async readAll() {
@@ -88,7 +106,7 @@ export class KnowledgeSource implements FileSource {
         connection: this.#connectionSyncId(base.connectionId),
         // By path, so two computers that added them in another order agree.
         sources: (await service.get(base.id)).sources
-          .map((s) => ({ path: portablePath(s.path, this.home), kind: s.kind }))
+          .map((s) => ({ path: portablePath(s.path, this.#home), kind: s.kind }))
           .sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0)),
       };
       out.push({
@@ -120,20 +138,7 @@ export class KnowledgeSource implements FileSource {
         continue;
       }
       if (local === undefined) {
-        if (after.v !== true || typeof after.name !== 'string' || typeof after.model !== 'string')
-          continue;
-        const connection =
-          typeof after.connection === 'string'
-            ? this.#connectionLocalId(after.connection)
-            : undefined;
-        try {
-          const made = await service.create(after.name, after.model, connection);
-          saveLink(this.db, KNOWLEDGE_KIND, id, made.id, after);
-          await this.#setSources(service, made.id, sourcesOf(after.sources) ?? []);
-        } catch {
-          // Refused here (no connection to build it with): kept as synced, not sent back.
-          saveLink(this.db, KNOWLEDGE_KIND, id, null, after, link?.held);
-        }
+        await this.#make(service, id, after, link?.held);
         continue;
       }
       const held = { ...(link?.held ?? {}) };
@@ -151,13 +156,51 @@ export class KnowledgeSource implements FileSource {
   }
 
   /**
+   * Makes a base another computer synced. Until its connection arrives, or when this computer
+   * refuses it (no connection to build it with), it is kept as synced, not sent back.
+   */
+  async #make(
+    service: KnowledgeService,
+    id: string,
+    after: Fields,
+    held: Record<string, JsonValue> | undefined,
+  ): Promise<void> {
+    if (after.v !== true || typeof after.name !== 'string' || typeof after.model !== 'string')
+      return;
+    const connection =
+      typeof after.connection === 'string'
+        ? await this.#connectionLocalId(after.connection)
+        : undefined;
+    if (connection !== 'missing')
+      try {
+        const made = await service.create(after.name, after.model, connection);
+        saveLink(this.db, KNOWLEDGE_KIND, id, made.id, after);
+        await this.#setSources(service, made.id, sourcesOf(after.sources) ?? []);
+        return;
+      } catch {
+        // Refused here: kept as synced below.
+      }
+    saveLink(this.db, KNOWLEDGE_KIND, id, null, after, held);
+  }
+
+  /** Bases kept as synced, made now if they can be (their connection arrived). */
+  async settle(): Promise<void> {
+    const waiting = readLinks(this.db, KNOWLEDGE_KIND).filter(
+      (link) => link.localId === null && link.fields.v === true,
+    );
+    if (waiting.length === 0) return;
+    const service = await this.knowledge;
+    for (const link of waiting) await this.#make(service, link.syncId, link.fields, link.held);
+  }
+
+  /**
    * Makes the base's sources the list synced: those gone are removed, the new ones added (a
    * source not on this computer is added all the same, and shown as missing). Indexing starts
    * as when the person adds a source; without a key for the connection it stops at once, said
    * on the base, and nothing else waits for it.
    */
   async #setSources(service: KnowledgeService, id: string, synced: SyncedSource[]): Promise<void> {
-    const wanted = new Map(synced.map((s) => [localPath(s.path, this.home), s.kind]));
+    const wanted = new Map(synced.map((s) => [localPath(s.path, this.#home), s.kind]));
     const current = (await service.get(id)).sources;
     const have = new Set(current.map((s) => s.path));
     for (const source of current)
