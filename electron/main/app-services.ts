@@ -32,7 +32,8 @@ import type { KnowledgeService } from './services/knowledge/knowledge-service';
 import { modelsHandlers } from './ipc/handlers/models';
 import { networkHandlers } from './ipc/handlers/network';
 import { promptsHandlers } from './ipc/handlers/prompts';
-import { openQuickAsk, quickAskHandlers, type AppWindows } from './ipc/handlers/quick-ask';
+import { quickAskHandlers } from './ipc/handlers/quick-ask';
+import { openQuickAsk, type AppWindows } from './services/quick-ask';
 import { settingsHandlers } from './ipc/handlers/settings';
 import { syncHandlers } from './ipc/handlers/sync';
 import { toolsHandlers } from './ipc/handlers/tools';
@@ -41,6 +42,7 @@ import type { Handlers } from './ipc/router';
 import { AppError } from './services/app-error';
 import { BackupsService, type BackupsServiceOptions } from './services/backups/backups-service';
 import { completePendingRestore } from './services/backups/restore-files';
+import { openChat } from './services/chat';
 import { CHAT_MIGRATIONS } from './services/chat/migrations';
 import { ConnectionHealthTracker } from './services/connections/connection-health';
 import { ConnectionsService } from './services/connections/connections';
@@ -463,7 +465,6 @@ async function openServices(
   await network.apply((await settings.get()).proxy).catch((error: unknown) => {
     log.error('network.proxy-not-applied', error);
   });
-  const quickAsk = openQuickAsk(context, options.readClipboard);
   const desktop = openDesktop(context, options.desktopIntegration);
   const updates = new UpdateService({
     currentVersion: context.version,
@@ -475,24 +476,37 @@ async function openServices(
   });
   context.onClose(() => updates.close());
   // Chat asks the knowledge bases before each reply; their tables open after chat's own.
-  let knowledge: KnowledgeRetrieval | undefined;
+  let knowledgeRetrieval: KnowledgeRetrieval | undefined;
   const retrieval: ReplyRetrieval = {
-    prepare: async (conversationId, question) => knowledge?.prepare(conversationId, question),
-    recorded: (replyId) => knowledge?.recorded(replyId),
+    prepare: async (conversationId, question) =>
+      knowledgeRetrieval?.prepare(conversationId, question),
+    recorded: (replyId) => knowledgeRetrieval?.recorded(replyId),
   };
   // Exports and imports carry the replies' retrieval records, which the knowledge tables keep.
   const records: RetrievalRecords = {
-    read: (messageIds) => knowledge?.read(messageIds) ?? new Map(),
+    read: (messageIds) => knowledgeRetrieval?.read(messageIds) ?? new Map(),
     write: (messageId, conversationId, kept) => {
-      if (knowledge === undefined) throw new Error('The knowledge tables are not open yet.');
-      knowledge.write(messageId, conversationId, kept);
+      if (knowledgeRetrieval === undefined)
+        throw new Error('The knowledge tables are not open yet.');
+      knowledgeRetrieval.write(messageId, conversationId, kept);
     },
-    discard: (conversationIds) => knowledge?.discard(conversationIds),
+    discard: (conversationIds) => knowledgeRetrieval?.discard(conversationIds),
   };
   // With sync set up, a deleted conversation stays in a restorable trash for 30 days (another
   // computer may still answer in it); without, it goes at the next start.
   const syncOn = await syncConfigured(options.userDataDir);
-  const chat = await chatHandlers(context, retrieval, records, { trashDays: syncOn ? 30 : 0 });
+  const chat = await openChat({
+    ...context,
+    retrieval,
+    records,
+    trashDays: syncOn ? 30 : 0,
+  });
+  const quickAsk = openQuickAsk({
+    ...context,
+    store: chat.store,
+    readClipboard: options.readClipboard,
+    windows: options.windows,
+  });
   const prompts = await promptsHandlers(context);
   // The knowledge bases open after sync (their handlers come with the others below).
   let knowledgeOpened: (service: KnowledgeService) => void = () => undefined;
@@ -529,17 +543,17 @@ async function openServices(
     ...connectionsHandlers(context),
     ...modelsHandlers(context),
     ...settingsHandlers(context),
-    ...chat,
+    ...chatHandlers(chat, context),
     ...(await embeddingsHandlers(context)),
     ...(await imagesHandlers(context, gallery)),
-    ...quickAskHandlers(context, quickAsk, options.windows),
+    ...quickAskHandlers(quickAsk),
     ...desktopHandlers(desktop),
     ...updatesHandlers(context, updates),
     ...networkHandlers(context, network),
     ...prompts,
     ...(await knowledgeHandlers(
       context,
-      (opened) => (knowledge = opened),
+      (opened) => (knowledgeRetrieval = opened),
       (service) => knowledgeOpened(service),
     )),
     ...toolsHandlers(mcp),
@@ -556,7 +570,7 @@ async function openServices(
     models,
     db,
     gallery,
-    quickAsk,
+    quickAsk: quickAsk.service,
     desktop,
     updates,
     network,
