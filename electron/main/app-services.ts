@@ -28,6 +28,7 @@ import { desktopHandlers, openDesktop } from './ipc/handlers/desktop';
 import { embeddingsHandlers } from './ipc/handlers/embeddings';
 import { imagesHandlers, openImageGallery } from './ipc/handlers/images';
 import { knowledgeHandlers } from './ipc/handlers/knowledge';
+import { openKnowledge } from './services/knowledge';
 import type { KnowledgeService } from './services/knowledge/knowledge-service';
 import { modelsHandlers } from './ipc/handlers/models';
 import { networkHandlers } from './ipc/handlers/network';
@@ -476,7 +477,7 @@ async function openServices(
   });
   context.onClose(() => updates.close());
   // Chat asks the knowledge bases before each reply; their tables open after chat's own.
-  let knowledgeRetrieval: KnowledgeRetrieval | undefined;
+  let knowledgeRetrieval: KnowledgeRetrieval | undefined = undefined;
   const retrieval: ReplyRetrieval = {
     prepare: async (conversationId, question) =>
       knowledgeRetrieval?.prepare(conversationId, question),
@@ -538,24 +539,25 @@ async function openServices(
   });
   // Before the database closes: a running sync ends first.
   context.onClose(() => sync.close());
+  const embeddings = await embeddingsHandlers(context);
+  const images = await imagesHandlers(context, gallery);
+  const knowledge = await openKnowledge(context);
+  knowledgeRetrieval = knowledge.retrieval;
+  knowledgeOpened(knowledge.service);
   const handlers: Handlers<SessionRoutes> = {
     ...appHandlers(context),
     ...connectionsHandlers(context),
     ...modelsHandlers(context),
     ...settingsHandlers(context),
     ...chatHandlers(chat, context),
-    ...(await embeddingsHandlers(context)),
-    ...(await imagesHandlers(context, gallery)),
+    ...embeddings,
+    ...images,
     ...quickAskHandlers(quickAsk),
     ...desktopHandlers(desktop),
     ...updatesHandlers(context, updates),
     ...networkHandlers(context, network),
     ...prompts,
-    ...(await knowledgeHandlers(
-      context,
-      (opened) => (knowledgeRetrieval = opened),
-      (service) => knowledgeOpened(service),
-    )),
+    ...knowledgeHandlers(knowledge, context),
     ...toolsHandlers(mcp),
     ...syncHandlers(sync),
   };
