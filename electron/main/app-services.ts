@@ -24,15 +24,19 @@ import { appHandlers } from './ipc/handlers/app';
 import { backupsHandlers } from './ipc/handlers/backups';
 import { chatHandlers } from './ipc/handlers/chat';
 import { connectionsHandlers } from './ipc/handlers/connections';
-import { desktopHandlers, openDesktop } from './ipc/handlers/desktop';
+import { desktopHandlers } from './ipc/handlers/desktop';
+import { openDesktop } from './services/desktop';
 import { embeddingsHandlers } from './ipc/handlers/embeddings';
-import { imagesHandlers, openImageGallery } from './ipc/handlers/images';
+import { openEmbeddings } from './services/embeddings';
+import { imagesHandlers } from './ipc/handlers/images';
+import { openImageGallery, openImages } from './services/images';
 import { knowledgeHandlers } from './ipc/handlers/knowledge';
 import { openKnowledge } from './services/knowledge';
 import type { KnowledgeService } from './services/knowledge/knowledge-service';
 import { modelsHandlers } from './ipc/handlers/models';
 import { networkHandlers } from './ipc/handlers/network';
 import { promptsHandlers } from './ipc/handlers/prompts';
+import { openPrompts } from './services/prompts';
 import { quickAskHandlers } from './ipc/handlers/quick-ask';
 import { openQuickAsk, type AppWindows } from './services/quick-ask';
 import { settingsHandlers } from './ipc/handlers/settings';
@@ -466,7 +470,7 @@ async function openServices(
   await network.apply((await settings.get()).proxy).catch((error: unknown) => {
     log.error('network.proxy-not-applied', error);
   });
-  const desktop = openDesktop(context, options.desktopIntegration);
+  const desktop = openDesktop({ ...context, integration: options.desktopIntegration });
   const updates = new UpdateService({
     currentVersion: context.version,
     ...(options.updater ? { updater: options.updater } : {}),
@@ -508,7 +512,7 @@ async function openServices(
     readClipboard: options.readClipboard,
     windows: options.windows,
   });
-  const prompts = await promptsHandlers(context);
+  const prompts = await openPrompts(context);
   // The knowledge bases open after sync (their handlers come with the others below).
   let knowledgeOpened: (service: KnowledgeService) => void = () => undefined;
   const knowledgeService = new Promise<KnowledgeService>((resolve) => (knowledgeOpened = resolve));
@@ -539,8 +543,8 @@ async function openServices(
   });
   // Before the database closes: a running sync ends first.
   context.onClose(() => sync.close());
-  const embeddings = await embeddingsHandlers(context);
-  const images = await imagesHandlers(context, gallery);
+  const embeddings = await openEmbeddings(context);
+  const images = openImages(context, gallery);
   const knowledge = await openKnowledge(context);
   knowledgeRetrieval = knowledge.retrieval;
   knowledgeOpened(knowledge.service);
@@ -550,13 +554,13 @@ async function openServices(
     ...modelsHandlers(context),
     ...settingsHandlers(context),
     ...chatHandlers(chat, context),
-    ...embeddings,
-    ...images,
+    ...embeddingsHandlers(embeddings, context),
+    ...imagesHandlers(images, gallery, context),
     ...quickAskHandlers(quickAsk),
     ...desktopHandlers(desktop),
     ...updatesHandlers(context, updates),
     ...networkHandlers(context, network),
-    ...prompts,
+    ...promptsHandlers(prompts, context),
     ...knowledgeHandlers(knowledge, context),
     ...toolsHandlers(mcp),
     ...syncHandlers(sync),
