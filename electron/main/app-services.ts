@@ -24,15 +24,21 @@ import { appHandlers } from './ipc/handlers/app';
 import { backupsHandlers } from './ipc/handlers/backups';
 import { chatHandlers } from './ipc/handlers/chat';
 import { connectionsHandlers } from './ipc/handlers/connections';
-import { desktopHandlers, openDesktop } from './ipc/handlers/desktop';
+import { desktopHandlers } from './ipc/handlers/desktop';
+import { openDesktop } from './services/desktop';
 import { embeddingsHandlers } from './ipc/handlers/embeddings';
-import { imagesHandlers, openImageGallery } from './ipc/handlers/images';
+import { openEmbeddings } from './services/embeddings';
+import { imagesHandlers } from './ipc/handlers/images';
+import { openImageGallery, openImages } from './services/images';
 import { knowledgeHandlers } from './ipc/handlers/knowledge';
+import { openKnowledge } from './services/knowledge';
 import type { KnowledgeService } from './services/knowledge/knowledge-service';
 import { modelsHandlers } from './ipc/handlers/models';
 import { networkHandlers } from './ipc/handlers/network';
 import { promptsHandlers } from './ipc/handlers/prompts';
-import { openQuickAsk, quickAskHandlers, type AppWindows } from './ipc/handlers/quick-ask';
+import { openPrompts } from './services/prompts';
+import { quickAskHandlers } from './ipc/handlers/quick-ask';
+import { openQuickAsk, type AppWindows } from './services/quick-ask';
 import { settingsHandlers } from './ipc/handlers/settings';
 import { syncHandlers } from './ipc/handlers/sync';
 import { toolsHandlers } from './ipc/handlers/tools';
@@ -41,6 +47,7 @@ import type { Handlers } from './ipc/router';
 import { AppError } from './services/app-error';
 import { BackupsService, type BackupsServiceOptions } from './services/backups/backups-service';
 import { completePendingRestore } from './services/backups/restore-files';
+import { openChat } from './services/chat';
 import { CHAT_MIGRATIONS } from './services/chat/migrations';
 import { ConnectionHealthTracker } from './services/connections/connection-health';
 import { ConnectionsService } from './services/connections/connections';
@@ -463,8 +470,7 @@ async function openServices(
   await network.apply((await settings.get()).proxy).catch((error: unknown) => {
     log.error('network.proxy-not-applied', error);
   });
-  const quickAsk = openQuickAsk(context, options.readClipboard);
-  const desktop = openDesktop(context, options.desktopIntegration);
+  const desktop = openDesktop({ ...context, integration: options.desktopIntegration });
   const updates = new UpdateService({
     currentVersion: context.version,
     ...(options.updater ? { updater: options.updater } : {}),
@@ -475,25 +481,38 @@ async function openServices(
   });
   context.onClose(() => updates.close());
   // Chat asks the knowledge bases before each reply; their tables open after chat's own.
-  let knowledge: KnowledgeRetrieval | undefined;
+  let knowledgeRetrieval: KnowledgeRetrieval | undefined = undefined;
   const retrieval: ReplyRetrieval = {
-    prepare: async (conversationId, question) => knowledge?.prepare(conversationId, question),
-    recorded: (replyId) => knowledge?.recorded(replyId),
+    prepare: async (conversationId, question) =>
+      knowledgeRetrieval?.prepare(conversationId, question),
+    recorded: (replyId) => knowledgeRetrieval?.recorded(replyId),
   };
   // Exports and imports carry the replies' retrieval records, which the knowledge tables keep.
   const records: RetrievalRecords = {
-    read: (messageIds) => knowledge?.read(messageIds) ?? new Map(),
+    read: (messageIds) => knowledgeRetrieval?.read(messageIds) ?? new Map(),
     write: (messageId, conversationId, kept) => {
-      if (knowledge === undefined) throw new Error('The knowledge tables are not open yet.');
-      knowledge.write(messageId, conversationId, kept);
+      if (knowledgeRetrieval === undefined)
+        throw new Error('The knowledge tables are not open yet.');
+      knowledgeRetrieval.write(messageId, conversationId, kept);
     },
-    discard: (conversationIds) => knowledge?.discard(conversationIds),
+    discard: (conversationIds) => knowledgeRetrieval?.discard(conversationIds),
   };
   // With sync set up, a deleted conversation stays in a restorable trash for 30 days (another
   // computer may still answer in it); without, it goes at the next start.
   const syncOn = await syncConfigured(options.userDataDir);
-  const chat = await chatHandlers(context, retrieval, records, { trashDays: syncOn ? 30 : 0 });
-  const prompts = await promptsHandlers(context);
+  const chat = await openChat({
+    ...context,
+    retrieval,
+    records,
+    trashDays: syncOn ? 30 : 0,
+  });
+  const quickAsk = openQuickAsk({
+    ...context,
+    store: chat.store,
+    readClipboard: options.readClipboard,
+    windows: options.windows,
+  });
+  const prompts = await openPrompts(context);
   // The knowledge bases open after sync (their handlers come with the others below).
   let knowledgeOpened: (service: KnowledgeService) => void = () => undefined;
   const knowledgeService = new Promise<KnowledgeService>((resolve) => (knowledgeOpened = resolve));
@@ -524,24 +543,25 @@ async function openServices(
   });
   // Before the database closes: a running sync ends first.
   context.onClose(() => sync.close());
+  const embeddings = await openEmbeddings(context);
+  const images = openImages(context, gallery);
+  const knowledge = await openKnowledge(context);
+  knowledgeRetrieval = knowledge.retrieval;
+  knowledgeOpened(knowledge.service);
   const handlers: Handlers<SessionRoutes> = {
     ...appHandlers(context),
     ...connectionsHandlers(context),
     ...modelsHandlers(context),
     ...settingsHandlers(context),
-    ...chat,
-    ...(await embeddingsHandlers(context)),
-    ...(await imagesHandlers(context, gallery)),
-    ...quickAskHandlers(context, quickAsk, options.windows),
+    ...chatHandlers(chat, context),
+    ...embeddingsHandlers(embeddings, context),
+    ...imagesHandlers(images, gallery, context),
+    ...quickAskHandlers(quickAsk),
     ...desktopHandlers(desktop),
     ...updatesHandlers(context, updates),
     ...networkHandlers(context, network),
-    ...prompts,
-    ...(await knowledgeHandlers(
-      context,
-      (opened) => (knowledge = opened),
-      (service) => knowledgeOpened(service),
-    )),
+    ...promptsHandlers(prompts, context),
+    ...knowledgeHandlers(knowledge, context),
     ...toolsHandlers(mcp),
     ...syncHandlers(sync),
   };
@@ -556,7 +576,7 @@ async function openServices(
     models,
     db,
     gallery,
-    quickAsk,
+    quickAsk: quickAsk.service,
     desktop,
     updates,
     network,

@@ -5,7 +5,7 @@
  * context only when asked for and sent only if kept.
  */
 import { describe, expect, it } from 'vitest';
-import type { AppWindows } from '../../electron/main/ipc/handlers/quick-ask';
+import type { AppWindows } from '../../electron/main/services/quick-ask';
 import type { ClipboardText } from '../../electron/main/services/quick-ask/quick-ask-service';
 import { EVENTS } from '../../electron/shared/ipc/contract';
 import { e2eSuite } from './harness/suite';

@@ -5,7 +5,9 @@ import type { Handlers } from '../router';
 import { said } from '../../services/words';
 
 /** The handlers of the app's own routes: its version, text to the clipboard, a saved file shown. */
-export function appHandlers(context: AppContext): Handlers<typeof APP_ROUTES> {
+export function appHandlers(
+  context: Pick<AppContext, 'version' | 'platform' | 'systemLocale' | 'desktop' | 'savedFiles'>,
+): Handlers<typeof APP_ROUTES> {
   return {
     getAppInfo: () => ({
       version: context.version,

@@ -5,7 +5,9 @@ import { logConnectionTest } from '../../services/log';
 import type { Handlers } from '../router';
 
 /** The handlers of the connections routes; every change is announced to the page. */
-export function connectionsHandlers(context: AppContext): Handlers<typeof CONNECTIONS_ROUTES> {
+export function connectionsHandlers(
+  context: Pick<AppContext, 'connections' | 'models' | 'secretStore' | 'log' | 'health' | 'emit'>,
+): Handlers<typeof CONNECTIONS_ROUTES> {
   const { connections, models, secretStore, log, health } = context;
 
   /** A summary as the page sees it: whether it is the connection in use. */

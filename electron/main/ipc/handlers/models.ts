@@ -6,7 +6,10 @@ import type { Handlers } from '../router';
 import { said } from '../../services/words';
 
 /** The handlers of the models routes, over the model catalog of the active connection. */
-export function modelsHandlers({ models, dialogs }: AppContext): Handlers<typeof MODELS_ROUTES> {
+export function modelsHandlers({
+  models,
+  dialogs,
+}: Pick<AppContext, 'models' | 'dialogs'>): Handlers<typeof MODELS_ROUTES> {
   return {
     listModels: async (request) => {
       const listing = await models.list({

@@ -8,7 +8,7 @@ import type { Handlers } from '../router';
 
 /** The handlers of the network routes: a few lines each, over the network service. */
 export function networkHandlers(
-  context: AppContext,
+  context: Pick<AppContext, 'settings' | 'dialogs'>,
   service: NetworkService,
 ): Handlers<typeof NETWORK_ROUTES> {
   return {

@@ -1,18 +1,14 @@
 import type { PROMPTS_ROUTES } from '../../../shared/ipc/routes/prompts';
 import type { AppContext } from '../../app-context';
-import { PromptsService } from '../../services/prompts/prompts-service';
+import type { PromptsService } from '../../services/prompts/prompts-service';
 import type { Handlers } from '../router';
 import { saved } from './saved-files';
 
 /** The handlers of the prompt library's routes: one line each, over the prompts service. */
-export async function promptsHandlers(
-  context: AppContext,
-): Promise<Handlers<typeof PROMPTS_ROUTES>> {
-  const prompts = await PromptsService.open({
-    db: context.db,
-    dialogs: context.dialogs,
-    onChange: () => context.emit('promptsChanged', null),
-  });
+export function promptsHandlers(
+  prompts: PromptsService,
+  shell: Pick<AppContext, 'savedFiles'>,
+): Handlers<typeof PROMPTS_ROUTES> {
   return {
     listPrompts: (request) => prompts.list(request ?? {}),
     createPrompt: (draft) => prompts.create(draft),
@@ -24,7 +20,7 @@ export async function promptsHandlers(
       null
     ),
     getConversationPrompt: ({ conversationId }) => prompts.conversationPrompt(conversationId),
-    exportPrompts: async (request) => saved(context, await prompts.exportToFile(request ?? {})),
+    exportPrompts: async (request) => saved(shell, await prompts.exportToFile(request ?? {})),
     importPrompts: () => prompts.importFromFile(),
   };
 }

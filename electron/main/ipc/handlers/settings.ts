@@ -4,7 +4,9 @@ import { updateSettings } from '../../services/settings/key-file-choice';
 import type { Handlers } from '../router';
 
 /** The handlers of the settings routes. */
-export function settingsHandlers(context: AppContext): Handlers<typeof SETTINGS_ROUTES> {
+export function settingsHandlers(
+  context: Pick<AppContext, 'settings' | 'userDataDir' | 'secretStore' | 'dialogs'>,
+): Handlers<typeof SETTINGS_ROUTES> {
   const { settings, userDataDir, secretStore, dialogs } = context;
   const confirm = async (question: Parameters<NonNullable<typeof dialogs.confirm>>[0]) =>
     (await dialogs.confirm?.(question)) ?? false;

@@ -6,7 +6,7 @@ import type { Handlers } from '../router';
 
 /** The handlers of the updates routes: a few lines each, over the update service. */
 export function updatesHandlers(
-  context: AppContext,
+  context: Pick<AppContext, 'settings'>,
   service: UpdateService,
 ): Handlers<typeof UPDATES_ROUTES> {
   return {
