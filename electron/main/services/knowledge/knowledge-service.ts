@@ -22,8 +22,8 @@ import { lstat, readdir } from 'node:fs/promises';
 import { basename, isAbsolute, join } from 'node:path';
 import type { Emit, Events } from '../../../shared/ipc/contract';
 import { messageRefFields, type IpcError, type PayloadOf } from '../../../shared/ipc/define';
+import { KNOWLEDGE_LIMITS } from '../../../shared/limits';
 import {
-  KNOWLEDGE_LIMITS,
   type KnowledgeBase,
   type KnowledgeBaseDetail,
   type KnowledgeHit,

@@ -18,10 +18,8 @@
 import { lstat } from 'node:fs/promises';
 import { basename } from 'node:path';
 import type { ChatMessage } from '../../../shared/relay-requests';
+import { KNOWLEDGE_LIMITS, RETRIEVAL_DEFAULTS, RETRIEVAL_LIMITS } from '../../../shared/limits';
 import {
-  KNOWLEDGE_LIMITS,
-  RETRIEVAL_DEFAULTS,
-  RETRIEVAL_LIMITS,
   type ChunkPosition,
   type ConversationKnowledge,
   type RetrievalRecord,
