@@ -30,7 +30,7 @@ import {
   type KnowledgeStatus,
   type KnowledgeFile,
 } from '../../../shared/ipc/routes/knowledge';
-import { AppError, faultInfo, refusal, type Refusal } from '../app-error';
+import { AppError, errorInfo, faultInfo, refusal, type Refusal } from '../app-error';
 import { CHARS_PER_TOKEN } from '../chat/attachments';
 import { migrate, type Db } from '../database';
 import type { DocumentResult } from '../documents/document-text';
@@ -187,12 +187,7 @@ export class KnowledgeService {
     // Indexing cut short by the app closing: its saved chunks and vectors stay; Index resumes.
     options.db.run(
       `UPDATE knowledge_bases SET status = 'cancelled', error = ? WHERE status = 'indexing'`,
-      [
-        JSON.stringify({
-          kind: 'aborted',
-          message: 'The app closed before indexing finished; what was embedded was kept.',
-        }),
-      ],
+      [JSON.stringify(errorInfo(new AppError('aborted', said('knowledge.closedWhileIndexing'))))],
     );
     return service;
   }

@@ -481,7 +481,7 @@ export class KnowledgeRetrieval implements ReplyRetrieval, RetrievalRecords {
     if (stat === undefined || !stat.isFile())
       throw new AppError(
         'not_found',
-        `${basename(path)} is not on this computer at ${path}: it was moved or deleted, or this conversation was imported from another computer. The passage itself is kept with the reply.`,
+        said('knowledge.sourceFileGone', { name: basename(path), path }),
       );
     return path;
   }
