@@ -12,7 +12,7 @@ import type { z } from 'zod';
 import { issuePathToParam } from '../../shared/relay-requests';
 import type { IpcError, IpcResult, RouteSpec } from '../../shared/ipc/define';
 import { errorInfo, faultInfo } from '../services/app-error';
-import { issueSaid, said, type Said } from '../services/words';
+import { issueSaid, messageFields, said, type Said } from '../services/words';
 
 /** What the router knows of who is calling: the frame that sent the message. */
 export interface IpcSender {
@@ -92,12 +92,7 @@ function requestRefused(channel: string, param: string, issue: z.core.$ZodIssue 
 
 /** A refusal of the router, in words of main's catalogue. */
 function refused(kind: IpcError['kind'], words: Said): IpcError {
-  return {
-    kind,
-    message: words.english,
-    messageId: words.id,
-    ...(words.values ? { values: words.values } : {}),
-  };
+  return { kind, ...messageFields(words) };
 }
 
 function fail(error: IpcError): IpcResult<never> {
