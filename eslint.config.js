@@ -32,9 +32,9 @@ const RENDERER_PATTERNS = [
     // The shortcut table is plain data that the renderer and the menu share; the prompt template
     // reader, the language list and the check of images for a model that reads none, and the
     // titles main writes (which the page shows translated) are pure functions and data that main
-    // and the renderer share.
+    // and the renderer share; so are the contract's limits, which the page's forms check too.
     regex:
-      '(^|/)electron/shared(?!/(shortcuts|prompt-template|locales|images-accepted|conversation-titles)$)(/|$)',
+      '(^|/)electron/shared(?!/(shortcuts|prompt-template|locales|images-accepted|conversation-titles|limits)$)(/|$)',
     allowTypeImports: true,
     message: 'The renderer uses only `import type` from electron/shared.',
   },
@@ -208,6 +208,24 @@ export default defineConfig(
           patterns: [
             noElectron('electron/shared'),
             noNode('electron/shared (loaded by every process)'),
+          ],
+        },
+      ],
+    },
+  },
+  {
+    // The page imports the limits as values: plain data, so no zod (nor anything else) comes with them.
+    files: ['electron/shared/limits.ts'],
+    rules: {
+      '@typescript-eslint/no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              regex: '.*',
+              message:
+                'electron/shared/limits.ts is plain data the page loads: it imports nothing (no zod).',
+            },
           ],
         },
       ],

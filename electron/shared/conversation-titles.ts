@@ -11,12 +11,13 @@ export type TitleParts =
   { kind: 'untitled' } | { kind: 'branch'; of: TitleParts } | { kind: 'named'; title: string };
 
 /**
- * A stored title read apart. Only exactly the default counts as untitled, and the branch mark
- * only on a conversation that is a branch (`forked`), so a title a person wrote stays theirs.
+ * A stored title read apart. Only exactly the default, or a title with no words (an import's, an
+ * older release's), counts as untitled, and the branch mark only on a conversation that is a
+ * branch (`forked`), so a title a person wrote stays theirs. The stored title is never changed.
  */
 export function titleParts(title: string, forked: boolean): TitleParts {
-  if (title === DEFAULT_TITLE) return { kind: 'untitled' };
-  if (forked && title.endsWith(BRANCH_SUFFIX) && title.length > BRANCH_SUFFIX.length)
+  if (title === DEFAULT_TITLE || title.trim() === '') return { kind: 'untitled' };
+  if (forked && title.endsWith(BRANCH_SUFFIX))
     return { kind: 'branch', of: titleParts(title.slice(0, -BRANCH_SUFFIX.length), true) };
   return { kind: 'named', title };
 }

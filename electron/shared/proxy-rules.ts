@@ -5,17 +5,13 @@
  * Plain functions, so the contract's schema (`ipc/routes/network.ts`) checks a setting the same
  * way whether it arrives from the Network settings, from a file or from a test.
  */
-import type { ErrorMessageKey, PlainValue } from './messages/keys';
+import type { ErrorMessageKey, PlainValue, Said } from './messages/keys';
 
 /**
  * A mistake in a proxy setting: its English sentence, with its key in main's `errors` catalogue
  * and its values, so the form shows it in the person's language.
  */
-export interface ProxyProblem {
-  id: ErrorMessageKey;
-  values?: Record<string, PlainValue>;
-  english: string;
-}
+type ProxyProblem = Said & { values?: Record<string, PlainValue> };
 
 function problem(
   id: ErrorMessageKey,

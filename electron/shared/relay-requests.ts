@@ -6,6 +6,7 @@
  * Only the fields that `model-relay-api.md` lists are allowed: a strict relay may reject others.
  */
 import { z } from 'zod';
+import { IMAGE_SIZE_PATTERN, TEMPERATURE_RANGE } from './limits';
 
 export const CHAT_ROLES = ['system', 'user', 'assistant'] as const;
 export type ChatRole = (typeof CHAT_ROLES)[number];
@@ -151,8 +152,8 @@ export const relayMessageSchema: z.ZodType<RelayMessage, unknown> = z
 
 export const temperatureSchema = z
   .number({ error: 'temperature must be a number from 0 to 2' })
-  .min(0, { error: 'temperature must be between 0 and 2' })
-  .max(2, { error: 'temperature must be between 0 and 2' });
+  .min(TEMPERATURE_RANGE.min, { error: 'temperature must be between 0 and 2' })
+  .max(TEMPERATURE_RANGE.max, { error: 'temperature must be between 0 and 2' });
 
 export const maxTokensSchema = z
   .number({ error: 'max_tokens must be a whole number of at least 1' })
@@ -240,9 +241,6 @@ export const embeddingRequestSchema = z.strictObject({
     { error: 'input must be a text or a list of texts' },
   ),
 });
-
-/** `<width>x<height>`: two positive integers and a lower-case x, as the spec writes sizes. */
-export const IMAGE_SIZE_PATTERN = /^[1-9][0-9]{0,5}x[1-9][0-9]{0,5}$/;
 
 export const imageRequestSchema = z.strictObject({
   model: modelName,

@@ -12,7 +12,7 @@ import type { z } from 'zod';
 import { issuePathToParam } from '../../shared/relay-requests';
 import type { IpcError, IpcResult, RouteSpec } from '../../shared/ipc/define';
 import { errorInfo, faultInfo } from '../services/app-error';
-import { issueSaid, said, type Said } from '../services/words';
+import { issueSaid, messageFields, said, type Said } from '../services/words';
 
 /** What the router knows of who is calling: the frame that sent the message. */
 export interface IpcSender {
@@ -77,7 +77,7 @@ type Entry = {
  */
 function requestRefused(channel: string, param: string, issue: z.core.$ZodIssue | undefined): Said {
   let detail: string | Said;
-  if (issue === undefined) detail = 'invalid';
+  if (issue === undefined) detail = said('router.doesNotFit');
   else if (issue.code === 'unrecognized_keys') {
     detail = said('form.unexpectedFields', {
       fields: issue.keys.map((k) => JSON.stringify(k)).join(', '),
@@ -88,6 +88,11 @@ function requestRefused(channel: string, param: string, issue: z.core.$ZodIssue 
   return param
     ? said('form.requestInvalidAt', { channel, param, detail })
     : said('form.requestInvalid', { channel, detail });
+}
+
+/** A refusal of the router, in words of main's catalogue. */
+function refused(kind: IpcError['kind'], words: Said): IpcError {
+  return { kind, ...messageFields(words) };
 }
 
 function fail(error: IpcError): IpcResult<never> {
@@ -119,15 +124,13 @@ export function createRouter<Routes extends Record<string, RouteSpec>>(
     if (entry === undefined || (entry.spec.oneWay === true) !== oneWay) {
       const name = String(channel).slice(0, 100);
       return {
-        error: {
-          kind: 'invalid_request',
-          message:
-            entry === undefined
-              ? `There is no route called ${name}.`
-              : oneWay
-                ? `${name} answers: it is called, not sent one way.`
-                : `${name} is sent one way: it has no answer to wait for.`,
-        },
+        error: refused(
+          'invalid_request',
+          said(
+            entry === undefined ? 'router.noRoute' : oneWay ? 'router.answers' : 'router.oneWay',
+            { channel: name },
+          ),
+        ),
       };
     }
     let trusted = false;
@@ -137,12 +140,7 @@ export function createRouter<Routes extends Record<string, RouteSpec>>(
       trusted = false;
     }
     if (!trusted) {
-      return {
-        error: {
-          kind: 'forbidden',
-          message: `${channel} was called from a page that is not the app's window.`,
-        },
-      };
+      return { error: refused('forbidden', said('router.foreignPage', { channel })) };
     }
     let allowed = true;
     try {
@@ -151,24 +149,13 @@ export function createRouter<Routes extends Record<string, RouteSpec>>(
       allowed = false;
     }
     if (!allowed) {
-      return {
-        error: {
-          kind: 'forbidden',
-          message: `${channel} is not open to the window that called it.`,
-        },
-      };
+      return { error: refused('forbidden', said('router.notOpenHere', { channel })) };
     }
     const parsed = entry.spec.request.safeParse(payload);
     if (!parsed.success) {
       const issue = parsed.error.issues[0];
       const param = issue ? issuePathToParam(issue.path) : '';
-      const said = requestRefused(channel, param, issue);
-      const error: IpcError = {
-        kind: 'invalid_request',
-        message: said.english,
-        messageId: said.id,
-        ...(said.values ? { values: said.values } : {}),
-      };
+      const error = refused('invalid_request', requestRefused(channel, param, issue));
       if (param) error.param = param;
       return { error };
     }

@@ -13,7 +13,7 @@
 import type { IpcError, IpcErrorKind } from '../../shared/ipc/define';
 import type { ErrorMessageKey, MessageValues } from '../../shared/messages/keys';
 import { RelayError } from './relay/relay-error';
-import { said, type Said } from './words';
+import { messageFields, said, type Said } from './words';
 
 /** A field of a form that is wrong, and why, in words for the person. */
 export interface FieldIssue {
@@ -61,12 +61,7 @@ export class AppError extends Error {
 
 /** A message said as part of several: its English, and its key and values when it has them. */
 function partInfo(part: Said | string): NonNullable<IpcError['parts']>[number] {
-  if (typeof part === 'string') return { message: part };
-  return {
-    message: part.english,
-    messageId: part.id,
-    ...(part.values ? { values: part.values } : {}),
-  };
+  return typeof part === 'string' ? { message: part } : messageFields(part);
 }
 
 /** The IPC form of an `AppError` or a `RelayError`; undefined for any other error (a fault). */
@@ -105,11 +100,7 @@ export function faultInfo(
 ): IpcError {
   const known = errorInfo(error);
   if (known) return known;
-  const words = said(id, values);
-  return withDefined(
-    { kind: 'internal', message: words.english },
-    { messageId: words.id, values: words.values },
-  );
+  return { kind: 'internal', ...messageFields(said(id, values)) };
 }
 
 /** Something refused by name (a file, an entry), with the reason in words the page formats. */

@@ -18,9 +18,11 @@ import {
 } from '../../shared/locales';
 import type {
   ErrorMessageKey,
+  MessageFields,
   MessageValues,
   NativeMessageKey,
   PlainValue,
+  Said,
 } from '../../shared/messages/keys';
 import { issueWords } from '../../shared/messages/worded';
 import deErrors from '../../shared/messages/de/errors.json';
@@ -79,13 +81,7 @@ function format(
   return runtime(locale)._(key, plainValues(locale, values));
 }
 
-/** A message of the page's `errors` catalogue, with its English text. */
-export interface Said {
-  id: ErrorMessageKey;
-  values?: MessageValues;
-  /** The message in English: the `message` of the error it becomes. */
-  english: string;
-}
+export type { Said };
 
 /**
  * A message for the page: its key, its values and its English text. A value may be another
@@ -103,6 +99,15 @@ export function said(id: ErrorMessageKey, values?: Record<string, PlainValue | S
     id,
     ...(plain ? { values: plain } : {}),
     english: format('en', id, plain),
+  };
+}
+
+/** A message's fields as they cross to the page: its English as `message`, its key and values. */
+export function messageFields(words: Said): MessageFields {
+  return {
+    message: words.english,
+    messageId: words.id,
+    ...(words.values ? { values: words.values } : {}),
   };
 }
 

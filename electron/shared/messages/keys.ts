@@ -30,3 +30,25 @@ export interface MessageRef {
 
 /** A message's values: text and numbers, or another message (its reason, say) formatted first. */
 export type MessageValues = Record<string, PlainValue | MessageRef>;
+
+/**
+ * Main's words as code holds them: a message of `errors` by its key and values, with its English
+ * text (what logs and an error's `message` keep). Made by `said(…)` in main; the proxy rules and
+ * the check of images write theirs with their English beside them.
+ */
+export interface Said {
+  id: ErrorMessageKey;
+  values?: MessageValues;
+  english: string;
+}
+
+/**
+ * The same words as they cross to the page (the contract's `messageRefFields`, inside an
+ * `IpcError`, a status, a refusal): the English text as `message`, with the key and values the
+ * page formats (`mainMessageText`). Made from a `Said` by `messageFields` in main.
+ */
+export interface MessageFields {
+  message: string;
+  messageId: ErrorMessageKey;
+  values?: MessageValues;
+}

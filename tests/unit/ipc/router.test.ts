@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it, vi } from 'vitest';
 import { z } from 'zod';
-import { oneWay, route } from '../../../electron/shared/ipc/define';
+import { oneWay, route, type IpcError } from '../../../electron/shared/ipc/define';
 import { ROUTES } from '../../../electron/shared/ipc/contract';
 import {
   createRouter,
@@ -12,6 +12,7 @@ import {
 } from '../../../electron/main/ipc/router';
 import { AppError } from '../../../electron/main/services/app-error';
 import { RelayError } from '../../../electron/main/services/relay/relay-client';
+import { errorText } from '../../../electron/main/services/words';
 
 const ours: IpcSender = { url: 'app://relay/index.html', isMainFrame: true, webContentsId: 1 };
 const isTrusted = trustedSender(['app://relay'], () => [1]);
@@ -310,5 +311,68 @@ describe('the trusted windows', () => {
     expect(trusted({ url: 'app://relay/quick.html', isMainFrame: true, webContentsId: 2 })).toBe(
       false,
     );
+  });
+});
+
+describe("the router's own words", () => {
+  /** The refusal's message is the English of its key in main's catalogue, with its values. */
+  function expectKeyed(error: IpcError): void {
+    expect(error.messageId, error.message).toBeDefined();
+    type Args = Parameters<typeof errorText>;
+    expect(errorText('en', error.messageId as Args[1], error.values as Args[2])).toBe(
+      error.message,
+    );
+  }
+
+  async function refusalsOf(): Promise<IpcError[]> {
+    const refused = vi.fn();
+    const { router } = makeRouter(
+      {
+        greet: () => ({ text: 42 }) as unknown as { text: string },
+      },
+      vi.fn(),
+      refused,
+    );
+    const closed = createRouter(
+      routes,
+      {
+        greet: () => ({ text: '' }),
+        fail: () => null,
+        tick: () => undefined,
+        crash: () => undefined,
+      },
+      { isTrustedSender: isTrusted, mayCall: () => false, onRefused: refused },
+    );
+    const answers = [
+      await router.dispatch('test:nope', undefined, ours),
+      await router.dispatch('test:tick', { frame: 1 }, ours),
+      await router.dispatch('test:greet', { name: 'Ada' }, { ...ours, isMainFrame: false }),
+      await closed.dispatch('test:greet', { name: 'Ada' }, ours),
+      await router.dispatch('test:greet', {}, ours),
+      await router.dispatch('test:greet', { name: 'Ada', extra: 1 }, ours),
+      await router.dispatch('test:greet', 'Ada', ours),
+      await router.dispatch('test:greet', { name: 'Ada' }, ours),
+      await router.dispatch('test:fail', undefined, ours),
+    ];
+    await router.receive('test:greet', { name: 'Ada' }, ours);
+    const errors = answers.flatMap((answer) => (answer.ok ? [] : [answer.error]));
+    expect(errors).toHaveLength(answers.length);
+    return [...errors, ...refused.mock.calls.map(([, error]) => error as IpcError)];
+  }
+
+  it('says every refusal and fault by a key of its catalogue, never in English alone', async () => {
+    const errors = await refusalsOf();
+    expect(errors.length).toBeGreaterThanOrEqual(10);
+    for (const error of errors) expectKeyed(error);
+  });
+
+  it('says them in the language the page shows', async () => {
+    const [noRoute, , untrusted, closed] = await refusalsOf();
+    for (const error of [noRoute!, untrusted!, closed!]) {
+      type Args = Parameters<typeof errorText>;
+      const german = errorText('de', error.messageId as Args[1], error.values as Args[2]);
+      expect(german).not.toBe(error.message);
+      expect(german).toContain('test:');
+    }
   });
 });

@@ -49,6 +49,30 @@ describe('import rules of the architecture', () => {
         "import { SHORTCUTS } from '../../electron/shared/shortcuts';",
       ),
     ).toEqual([]);
+    // The contract's limits, which the page's forms check too.
+    expect(
+      await violations(
+        'renderer/src/fixture.ts',
+        "import { SETTINGS_RANGES } from '../../electron/shared/limits';",
+      ),
+    ).toEqual([]);
+    // Only that module: the route the limits are used in stays a type import.
+    expect(
+      await violations(
+        'renderer/src/fixture.ts',
+        "import { priceSchema } from '../../electron/shared/ipc/routes/models';",
+      ),
+    ).toEqual([RESTRICTED_IMPORT]);
+  });
+
+  it('keeps the limits the page imports free of zod and of any other import', async () => {
+    expect(await violations('electron/shared/limits.ts', "import { z } from 'zod';")).toEqual([
+      RESTRICTED_IMPORT,
+    ]);
+    expect(await violations('electron/shared/limits.ts', "import { bidi } from './bidi';")).toEqual(
+      [RESTRICTED_IMPORT],
+    );
+    expect(await violations('electron/shared/other.ts', "import { z } from 'zod';")).toEqual([]);
   });
 
   it('keeps the renderer away from main-process code', async () => {

@@ -60,4 +60,15 @@ describe('conversation titles main writes, shown in the person’s language', ()
       of: { kind: 'branch', of: { kind: 'named', title: 'Tide pools' } },
     });
   });
+
+  it('shows the default for a stored title that is empty or only spaces, and leaves it stored so', () => {
+    const t = tIn('fr');
+    expect(shownTitle({ title: '' }, t)).toBe('Nouvelle conversation');
+    expect(shownTitle({ title: '   ' }, t)).toBe('Nouvelle conversation');
+    const forkedFrom = { conversationId: 'a', messageId: 'b', title: '' };
+    expect(shownTitle({ title: ' (branch)', forkedFrom }, t)).toBe(
+      'Nouvelle conversation (branche)',
+    );
+    expect(titleParts('', false)).toEqual({ kind: 'untitled' });
+  });
 });

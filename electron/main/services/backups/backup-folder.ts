@@ -11,7 +11,7 @@ import { constants } from 'node:fs';
 import { join } from 'node:path';
 import type { ErrorMessageKey, MessageValues } from '../../../shared/messages/keys';
 import type { AtomicWriteFs } from '../data-files';
-import { said, type Said } from '../words';
+import { messageFields, said, type Said } from '../words';
 import { CHECKSUM_SUFFIX, codeOf, type BackupReason } from './backup-file';
 
 /** The parts of the file system the service uses where a test injects a fault (a full disk). */
@@ -145,12 +145,7 @@ function megabytes(bytes: number): number {
 }
 
 function problem(kind: FolderProblem['kind'], sentence: Said): FolderProblem {
-  return {
-    kind,
-    message: sentence.english,
-    messageId: sentence.id,
-    ...(sentence.values ? { values: sentence.values } : {}),
-  };
+  return { kind, ...messageFields(sentence) };
 }
 
 /**

@@ -27,7 +27,6 @@ import {
 } from '../../../shared/ipc/routes/backups';
 import type { Emit } from '../../../shared/ipc/contract';
 import { messageRefFields, type ResponseOf } from '../../../shared/ipc/define';
-import type { MessageValues } from '../../../shared/messages/keys';
 import { AppError } from '../app-error';
 import { createPrivateFile, readJsonFile, writeFileAtomic } from '../data-files';
 import type { Db } from '../database';
@@ -81,7 +80,7 @@ import {
   systemClock,
   type Clock,
 } from './schedule';
-import { said, type Said } from '../words';
+import { messageFields, said, type Said } from '../words';
 
 export type BackupStatus = ResponseOf<(typeof BACKUPS_ROUTES)['getBackupStatus']>;
 export type BackupEntry = ResponseOf<(typeof BACKUPS_ROUTES)['backUpNow']>;
@@ -133,15 +132,6 @@ function saidOf(problem: FolderProblem): Said {
     id: problem.messageId,
     ...(problem.values ? { values: problem.values } : {}),
     english: problem.message,
-  };
-}
-
-/** A message's fields as the status carries them: English text, key, values. */
-function told(sentence: Said): { message: string; messageId: string; values?: MessageValues } {
-  return {
-    message: sentence.english,
-    messageId: sentence.id,
-    ...(sentence.values ? { values: sentence.values } : {}),
   };
 }
 
@@ -356,7 +346,7 @@ export class BackupsService {
       return {
         ...base,
         tone: 'off',
-        problem: { kind: 'no_folder', ...told(said('backups.status.off')) },
+        problem: { kind: 'no_folder', ...messageFields(said('backups.status.off')) },
       };
     }
     let folderProblem: FolderProblem | undefined;
@@ -399,14 +389,16 @@ export class BackupsService {
       (isOverdue(config.schedule, lastAt, now)
         ? {
             kind: 'overdue',
-            ...told(
+            ...messageFields(
               said('backups.status.overdue', {
                 age: interval === 3_600_000 ? 'hours' : interval === 86_400_000 ? 'days' : 'weeks',
               }),
             ),
           }
         : undefined) ??
-      (lastAt === undefined ? { kind: 'never', ...told(said('backups.status.never')) } : undefined);
+      (lastAt === undefined
+        ? { kind: 'never', ...messageFields(said('backups.status.never')) }
+        : undefined);
     return {
       ...base,
       folder: config.folder,

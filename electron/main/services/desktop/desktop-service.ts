@@ -19,7 +19,7 @@ import { AppError } from '../app-error';
 import type { LogFields } from '../log-policy';
 import { acceleratorLabel, readAccelerator } from './accelerator';
 import { readConnectLink } from './connect-link';
-import { said, type Said } from '../words';
+import { messageFields, said, type Said } from '../words';
 
 export interface DesktopIntegration {
   /**
@@ -77,16 +77,18 @@ export class DesktopService {
         accelerator: quickAsk.shortcut,
         label: acceleratorLabel(quickAsk.shortcut, this.#options.platform),
         registered: quickAsk.enabled && shortcut.registered,
-        ...(quickAsk.enabled && shortcut.problem ? { problem: mainMessage(shortcut.problem) } : {}),
+        ...(quickAsk.enabled && shortcut.problem
+          ? { problem: messageFields(shortcut.problem) }
+          : {}),
       },
       tray: {
         shown: this.#tray.shown,
-        ...(this.#tray.problem ? { problem: mainMessage(this.#tray.problem) } : {}),
+        ...(this.#tray.problem ? { problem: messageFields(this.#tray.problem) } : {}),
       },
       openAtLogin: {
         enabled: desktop.openAtLogin,
         ...(this.#login.detail ? { detail: this.#login.detail } : {}),
-        ...(this.#login.problem ? { problem: mainMessage(this.#login.problem) } : {}),
+        ...(this.#login.problem ? { problem: messageFields(this.#login.problem) } : {}),
       },
     };
   }
@@ -204,15 +206,6 @@ export class DesktopService {
 
 function refusedShortcutSaid(accelerator: string, platform: string): Said {
   return said('desktop.shortcutRefused', { keys: acceleratorLabel(accelerator, platform) });
-}
-
-/** A message as the status carries it: its English text, its key and its values. */
-function mainMessage(words: Said): NonNullable<DesktopStatus['shortcut']['problem']> {
-  return {
-    message: words.english,
-    messageId: words.id,
-    ...(words.values ? { values: words.values } : {}),
-  };
 }
 
 function errorText(error: unknown): string {

@@ -12,8 +12,8 @@
  * event loop must stay free meanwhile.
  */
 import { extname } from 'node:path';
-import { said, type Said } from '../words';
-import type { ErrorMessageKey, MessageValues } from '../../../shared/messages/keys';
+import { messageFields, said, type Said } from '../words';
+import type { ErrorMessageKey, MessageFields, MessageValues } from '../../../shared/messages/keys';
 
 /** What kind of text a document holds; decides how it is shown, split and delimited. */
 export type DocumentFormat =
@@ -240,16 +240,8 @@ function refusal(name: string, reason: DocumentRefusalReason, why: Said): Docume
 }
 
 /** "<name> was not added: <why>.", in English and by key, for a refused file. */
-export function notAdded(
-  name: string,
-  why: Said,
-): { message: string; messageId: ErrorMessageKey; values?: MessageValues } {
-  const sentence = said('documents.notAdded', { name, why });
-  return {
-    message: sentence.english,
-    messageId: sentence.id,
-    ...(sentence.values ? { values: sentence.values } : {}),
-  };
+export function notAdded(name: string, why: Said): MessageFields {
+  return messageFields(said('documents.notAdded', { name, why }));
 }
 
 function clip(text: string, limits: DocumentLimits): string {

@@ -16,7 +16,7 @@ import {
 import type { Db } from '../database';
 import { migrate } from '../database';
 import { writeFileAtomic } from '../data-files';
-import { AppError, faultInfo } from '../app-error';
+import { AppError, errorInfo, faultInfo } from '../app-error';
 import { RelayError, type RelayClient } from '../relay/relay-client';
 import { MAX_CONCURRENT_REQUESTS } from '../relay/limiter';
 import { runToCsv, runToJson } from './export-run';
@@ -61,10 +61,9 @@ export class EmbeddingsService {
   static async open(options: EmbeddingsServiceOptions): Promise<EmbeddingsService> {
     await migrate(options.db, 'embeddings', EMBEDDINGS_MIGRATIONS);
     const service = new EmbeddingsService(options);
-    service.#store.endInterrupted({
-      kind: 'aborted',
-      message: 'The app closed before this run finished; the finished batches were kept.',
-    });
+    service.#store.endInterrupted(
+      errorInfo(new AppError('aborted', said('embeddings.closedWhileRunning')))!,
+    );
     return service;
   }
 

@@ -5,10 +5,8 @@
  */
 import { readRegularFile } from '../files/regular-file';
 import { basename, extname } from 'node:path';
-import {
-  MAX_EMBEDDING_INPUTS,
-  MAX_EMBEDDING_INPUT_CHARS,
-} from '../../../shared/ipc/routes/embeddings';
+import { MAX_EMBEDDING_INPUT_CHARS } from '../../../shared/ipc/routes/embeddings';
+import { MAX_EMBEDDING_INPUTS } from '../../../shared/limits';
 import { AppError } from '../app-error';
 import { said, type Said } from '../words';
 

@@ -4,6 +4,8 @@
  */
 import type { Db, Migration } from '../database';
 import type { IpcError } from '../../../shared/ipc/define';
+import { AppError, errorInfo } from '../app-error';
+import { said } from '../words';
 
 export type RunStatus = 'running' | 'done' | 'cancelled' | 'failed';
 
@@ -82,7 +84,7 @@ function toRun(raw: RawRun): RunRow {
     try {
       run.error = JSON.parse(raw.error) as IpcError;
     } catch {
-      run.error = { kind: 'internal', message: 'The run stopped early.' };
+      run.error = errorInfo(new AppError('internal', said('embeddings.stoppedEarly')))!;
     }
   }
   return run;

@@ -22,15 +22,15 @@ import { lstat, readdir } from 'node:fs/promises';
 import { basename, isAbsolute, join } from 'node:path';
 import type { Emit, Events } from '../../../shared/ipc/contract';
 import { messageRefFields, type IpcError, type PayloadOf } from '../../../shared/ipc/define';
+import { KNOWLEDGE_LIMITS } from '../../../shared/limits';
 import {
-  KNOWLEDGE_LIMITS,
   type KnowledgeBase,
   type KnowledgeBaseDetail,
   type KnowledgeHit,
   type KnowledgeStatus,
   type KnowledgeFile,
 } from '../../../shared/ipc/routes/knowledge';
-import { AppError, faultInfo, refusal, type Refusal } from '../app-error';
+import { AppError, errorInfo, faultInfo, refusal, type Refusal } from '../app-error';
 import { CHARS_PER_TOKEN } from '../chat/attachments';
 import { migrate, type Db } from '../database';
 import type { DocumentResult } from '../documents/document-text';
@@ -187,12 +187,7 @@ export class KnowledgeService {
     // Indexing cut short by the app closing: its saved chunks and vectors stay; Index resumes.
     options.db.run(
       `UPDATE knowledge_bases SET status = 'cancelled', error = ? WHERE status = 'indexing'`,
-      [
-        JSON.stringify({
-          kind: 'aborted',
-          message: 'The app closed before indexing finished; what was embedded was kept.',
-        }),
-      ],
+      [JSON.stringify(errorInfo(new AppError('aborted', said('knowledge.closedWhileIndexing'))))],
     );
     return service;
   }

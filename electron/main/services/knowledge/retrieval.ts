@@ -18,10 +18,8 @@
 import { lstat } from 'node:fs/promises';
 import { basename } from 'node:path';
 import type { ChatMessage } from '../../../shared/relay-requests';
+import { KNOWLEDGE_LIMITS, RETRIEVAL_DEFAULTS, RETRIEVAL_LIMITS } from '../../../shared/limits';
 import {
-  KNOWLEDGE_LIMITS,
-  RETRIEVAL_DEFAULTS,
-  RETRIEVAL_LIMITS,
   type ChunkPosition,
   type ConversationKnowledge,
   type RetrievalRecord,
@@ -483,7 +481,7 @@ export class KnowledgeRetrieval implements ReplyRetrieval, RetrievalRecords {
     if (stat === undefined || !stat.isFile())
       throw new AppError(
         'not_found',
-        `${basename(path)} is not on this computer at ${path}: it was moved or deleted, or this conversation was imported from another computer. The passage itself is kept with the reply.`,
+        said('knowledge.sourceFileGone', { name: basename(path), path }),
       );
     return path;
   }

@@ -43,7 +43,7 @@ import { estimateTokens } from '../chat/attachments';
 import { readJsonFile, writeFileAtomic } from '../data-files';
 import { readRegularFile, type RegularFileRead } from '../files/regular-file';
 import type { SecretStore } from '../secret-store';
-import { nativeText, said, type Said } from '../words';
+import { nativeText, messageFields, said, type Said } from '../words';
 import type { ToolPermissions, ToolRule } from './approval';
 import { CommandSearch, installHintFor } from './command-search';
 import { readServersFile } from './import-file';
@@ -1180,12 +1180,7 @@ function promptPart(content: { type: string } & Record<string, unknown>): McpPro
 }
 
 function problemOf(failure: McpFailure): McpServerSummary['problem'] & object {
-  return {
-    diagnosis: failure.diagnosis,
-    message: failure.said.english,
-    messageId: failure.said.id,
-    ...(failure.said.values ? { values: failure.said.values } : {}),
-  };
+  return { diagnosis: failure.diagnosis, ...messageFields(failure.said) };
 }
 
 /**

@@ -22,7 +22,7 @@ import { AppError } from '../app-error';
 import type { Dialogs } from '../../app-context';
 import { readJsonFile, writeFileAtomic } from '../data-files';
 import { readRegularFile } from '../files/regular-file';
-import { nativeText, said } from '../words';
+import { issueSaid, nativeText, said } from '../words';
 
 export const MODEL_PRICES_FILE = 'model-prices.json';
 export const PRICE_LIST_FORMAT = 'relay-desktop-prices';
@@ -78,10 +78,12 @@ export function parsePriceList(
     : priceFileSchema.options[1].safeParse(data);
   if (!checked.success) {
     const issue = checked.error.issues[0];
-    const where = issue && issue.path.length > 0 ? ` (at ${issuePathToParam(issue.path)})` : '';
+    const reason = issue ? issueSaid(issue) : said('import.prices.why.notPriceList');
     throw new AppError(
       'invalid_request',
-      `${name} cannot be imported: ${issue?.message ?? 'it is not a price list'}${where}. No price was changed.`,
+      issue && issue.path.length > 0
+        ? said('import.prices.invalidAt', { name, reason, param: issuePathToParam(issue.path) })
+        : said('import.prices.invalid', { name, reason }),
     );
   }
   const value = checked.data;

@@ -23,7 +23,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
 import { migrate, type Db } from '../database';
-import { said, type Said } from '../words';
+import { messageFields, said, type Said } from '../words';
 import { encodeStamp, HybridClock, laterStamp } from './hlc';
 import type { ChatSource, BlobWanted } from './sources/chat-source';
 import type {
@@ -207,22 +207,11 @@ function fromState(state: EntityState): StoredFields {
 }
 
 function problemOf(error: unknown): SyncProblem {
-  if (error instanceof TargetError)
-    return {
-      problem: error.problem,
-      message: error.said.english,
-      messageId: error.said.id,
-      ...(error.said.values ? { values: error.said.values } : {}),
-    };
+  if (error instanceof TargetError) return { problem: error.problem, ...messageFields(error.said) };
   const sentence = said('sync.failed', {
     detail: error instanceof Error ? error.message : String(error),
   });
-  return {
-    problem: 'internal',
-    message: sentence.english,
-    messageId: sentence.id,
-    ...(sentence.values ? { values: sentence.values } : {}),
-  };
+  return { problem: 'internal', ...messageFields(sentence) };
 }
 
 interface DeviceRow {

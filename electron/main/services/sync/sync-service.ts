@@ -34,7 +34,7 @@ import { PromptsService } from '../prompts/prompts-service';
 import type { FetchLike } from '../relay/relay-client';
 import type { SecretStore } from '../secret-store';
 import type { SettingsService } from '../settings/settings';
-import { nativeText, said, type Said } from '../words';
+import { nativeText, messageFields, said, type Said } from '../words';
 import type { ConnectionsService } from '../connections/connections';
 import type { KnowledgeService } from '../knowledge/knowledge-service';
 import { ChatSource } from './sources/chat-source';
@@ -153,14 +153,6 @@ async function readSyncFile(userDataDir: string): Promise<SyncFile | undefined> 
   }
 }
 
-function pageSentence(sentence: Said) {
-  return {
-    message: sentence.english,
-    messageId: sentence.id,
-    ...(sentence.values ? { values: sentence.values } : {}),
-  };
-}
-
 /** A storage's failure as the page hears it: the sentence with its fix. */
 function refusal(error: unknown): unknown {
   if (error instanceof TargetError) {
@@ -251,7 +243,7 @@ export class SyncService {
         state: 'attention',
         target: file.target,
         ...empty,
-        problem: this.#problem ? { problem: 'setup', ...pageSentence(this.#problem) } : null,
+        problem: this.#problem ? { problem: 'setup', ...messageFields(this.#problem) } : null,
       };
     const s: EngineStatus = this.#engine.status();
     return {
@@ -297,7 +289,7 @@ export class SyncService {
       ok: false as const,
       step: result.step,
       problem: result.problem,
-      ...pageSentence(result.said),
+      ...messageFields(result.said),
     };
   }
 

@@ -9,10 +9,9 @@
 import { z } from 'zod';
 import { event, ipcErrorSchema, route, type EventSpec, type RouteSpec } from '../define';
 import { boundedText as text, idSchema as id, savedIdSchema } from '../schemas';
+import { MAX_EMBEDDING_INPUTS } from '../../limits';
 import { worded, wordedIssue } from '../../messages/worded';
 
-/** At most this many inputs in one run. */
-export const MAX_EMBEDDING_INPUTS = 5000;
 /** At most this many characters in one input. */
 export const MAX_EMBEDDING_INPUT_CHARS = 8000;
 /** At most this many characters over all the inputs of one run, so a run's summary stays bounded. */

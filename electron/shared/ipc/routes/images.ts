@@ -6,24 +6,10 @@
  * the model or the page ever becomes a path in main.
  */
 import { z } from 'zod';
-import { IMAGE_SIZE_PATTERN } from '../../relay-requests';
+import { IMAGE_SIZE_PATTERN, MAX_IMAGE_COUNT } from '../../limits';
 import { event, route, type EventSpec, type RouteSpec } from '../define';
 import { boundedText as text, savedIdSchema, shownText } from '../schemas';
 import { worded } from '../../messages/worded';
-
-/** The sizes offered as presets; any other `<width>x<height>` is allowed too. */
-export const IMAGE_SIZE_PRESETS = [
-  '256x256',
-  '512x512',
-  '1024x1024',
-  '1792x1024',
-  '1024x1792',
-  '1536x1024',
-  '1024x1536',
-] as const;
-
-/** How many images one Generate may ask for (each by its own request when the relay gives one). */
-export const MAX_IMAGE_COUNT = 10;
 
 /** The id of an image: the SHA-256 of its bytes, in lower-case hex. */
 export const imageIdSchema = z

@@ -20,17 +20,8 @@ import {
 } from '../define';
 import { grantIdSchema } from '../file-grants';
 import { boundedText as text, idSchema as id, shownText } from '../schemas';
+import { KNOWLEDGE_LIMITS, RETRIEVAL_LIMITS } from '../../limits';
 import { worded } from '../../messages/worded';
-
-export const KNOWLEDGE_LIMITS = {
-  name: 120,
-  model: 500,
-  question: 8000,
-  topK: 50,
-  droppedPaths: 100,
-  /** The most files a base's detail lists (its counts count them all). */
-  filesListed: 500,
-} as const;
 
 export const KNOWLEDGE_STATUSES = ['empty', 'indexing', 'ready', 'cancelled', 'failed'] as const;
 export type KnowledgeStatus = (typeof KNOWLEDGE_STATUSES)[number];
@@ -128,23 +119,14 @@ export const knowledgeProgressSchema = z.object({
 });
 export type KnowledgeProgress = z.infer<typeof knowledgeProgressSchema>;
 
-/** How a conversation retrieves until the person changes it. */
-export const RETRIEVAL_DEFAULTS = { topK: 6, minScore: 0.1, budgetTokens: 3000 } as const;
-export const RETRIEVAL_LIMITS = {
-  bases: 10,
-  budgetTokens: { min: 200, max: 64_000 },
-  /** The most chunks one conversation pins, and excludes. */
-  steered: 200,
-} as const;
-
 /** The knowledge bases a conversation asks with, and how it retrieves from them. */
 export const conversationKnowledgeSchema = z.object({
   conversationId: id,
   /** In the order linked; `missing` when the base was deleted since (asking then refuses). */
   bases: z.array(z.object({ id, name: shownText, missing: z.boolean() })),
-  topK: z.number().int().min(1).max(KNOWLEDGE_LIMITS.topK),
+  topK: z.number().int().min(RETRIEVAL_LIMITS.topK.min).max(RETRIEVAL_LIMITS.topK.max),
   /** Chunks scoring below it are not put in the prompt. */
-  minScore: z.number().min(-1).max(1),
+  minScore: z.number().min(RETRIEVAL_LIMITS.minScore.min).max(RETRIEVAL_LIMITS.minScore.max),
   /** The most tokens the sources may take in the prompt; the lowest-ranked are cut first. */
   budgetTokens: z
     .number()
@@ -293,7 +275,7 @@ export const KNOWLEDGE_ROUTES = {
     z.strictObject({
       id,
       question: text(KNOWLEDGE_LIMITS.question),
-      topK: z.number().int().min(1).max(KNOWLEDGE_LIMITS.topK).optional(),
+      topK: conversationKnowledgeSchema.shape.topK.optional(),
     }),
     z.object({ hits: z.array(knowledgeHitSchema), tokens: z.number().int().optional() }),
   ),

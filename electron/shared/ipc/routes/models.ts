@@ -5,6 +5,7 @@
 import { z } from 'zod';
 import { event, route, type EventSpec, type RouteSpec } from '../define';
 import { boundedText as text, idSchema as id } from '../schemas';
+import { MAX_PRICE_PER_MILLION } from '../../limits';
 import { worded } from '../../messages/worded';
 
 export const MODEL_KINDS = ['chat', 'embedding', 'image'] as const;
@@ -24,9 +25,6 @@ export const modelSchema = z.object({
 });
 
 export const FEATURES = ['chat', 'embeddings', 'images'] as const;
-
-/** The highest price per million tokens taken: far above any model's, low enough to catch typos. */
-export const MAX_PRICE_PER_MILLION = 100_000;
 
 /** A price per million tokens: a number, at least 0, at most `MAX_PRICE_PER_MILLION`. */
 function pricePerMillion(notNumber: string) {

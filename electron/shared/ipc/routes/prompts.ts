@@ -15,22 +15,11 @@ import { checkTemplate } from '../../prompt-template';
 import { maxTokensSchema, temperatureSchema } from '../../relay-requests';
 import { event, messageRefFields, route, type EventSpec, type RouteSpec } from '../define';
 import { boundedText as text, idSchema as id, savedIdSchema, shownText } from '../schemas';
+import { PROMPT_LIMITS } from '../../limits';
 import { worded, wordedIssue } from '../../messages/worded';
 
 export const PROMPT_KINDS = ['assistant', 'snippet'] as const;
 export type PromptKind = (typeof PROMPT_KINDS)[number];
-
-export const PROMPT_LIMITS = {
-  name: 120,
-  icon: 16,
-  description: 1000,
-  tags: 20,
-  tag: 40,
-  text: 100_000,
-  starters: 10,
-  starter: 4000,
-  model: 500,
-} as const;
 
 /** An import file larger than this is refused before it is read. */
 export const MAX_PROMPT_FILE_BYTES = 10 * 1024 * 1024;

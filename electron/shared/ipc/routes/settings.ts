@@ -4,6 +4,7 @@
  * network keep here (each changed through its own domain's routes).
  */
 import { z } from 'zod';
+import { SETTINGS_RANGES, type Range } from '../../limits';
 import { LANGUAGE_CHOICES } from '../../locales';
 import { maxTokensSchema, temperatureSchema } from '../../relay-requests';
 import { event, route, type EventSpec, type RouteSpec } from '../define';
@@ -12,20 +13,23 @@ import { DEFAULT_PROXY_SETTINGS, proxySettingsSchema } from './network';
 import { storedQuickAskSettingsSchema } from './quick-ask';
 import { storedUpdateSettingsSchema } from './updates';
 
+/** A whole number in one of the ranges the page checks too (`shared/limits.ts`). */
+const wholeIn = (range: Range) => z.number().int().min(range.min).max(range.max);
+
 /** Files sent with messages: the largest file, and the tokens a message with its files may hold. */
 export const attachmentSettingsSchema = z.strictObject({
   /** The largest file attached, in MB. */
-  maxFileMb: z.number().int().min(1).max(50),
+  maxFileMb: wholeIn(SETTINGS_RANGES.attachmentMb),
   /**
    * The model's context, in tokens, used where the model list does not say it: a message whose
    * text and files are estimated over it is not sent.
    */
-  contextTokens: z.number().int().min(1000).max(10_000_000),
+  contextTokens: wholeIn(SETTINGS_RANGES.contextTokens),
   /**
    * The longest side, in pixels, an attached image is scaled down to before it is stored and
    * sent (added after 0.1: a settings file without it gets the default).
    */
-  imageMaxSide: z.number().int().min(256).max(4096).default(1536),
+  imageMaxSide: wholeIn(SETTINGS_RANGES.imageMaxSide).default(1536),
 });
 export type AttachmentSettings = z.infer<typeof attachmentSettingsSchema>;
 export const DEFAULT_ATTACHMENT_SETTINGS: AttachmentSettings = {
@@ -40,15 +44,15 @@ export const DEFAULT_ATTACHMENT_SETTINGS: AttachmentSettings = {
  */
 export const toolSettingsSchema = z.strictObject({
   /** Past this estimate, tools are left out of a request (the reply says which and why). */
-  tokenBudget: z.number().int().min(0).max(1_000_000),
+  tokenBudget: wholeIn(SETTINGS_RANGES.toolTokenBudget),
   /** Model replies that call tools in one turn; the turn ends there with a note. */
-  maxSteps: z.number().int().min(1).max(100),
+  maxSteps: wholeIn(SETTINGS_RANGES.toolSteps),
   /**
    * The characters of a tool's result kept and sent to the model; a longer one is cut with a
    * note saying how much it held (added after the first release with tools: a settings file
    * without it gets the default).
    */
-  maxResultChars: z.number().int().min(1000).max(1_000_000).default(100_000),
+  maxResultChars: wholeIn(SETTINGS_RANGES.toolResultChars).default(100_000),
 });
 export type ToolSettings = z.infer<typeof toolSettingsSchema>;
 export const DEFAULT_TOOL_SETTINGS: ToolSettings = {

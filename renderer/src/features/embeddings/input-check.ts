@@ -5,8 +5,7 @@
 import { formatList, formatNumber } from '../../i18n/format';
 import { t } from '../../i18n/i18n';
 import type { InputMode, OpenedFile } from './embeddings-store';
-
-export const MAX_INPUTS = 5000;
+import { MAX_EMBEDDING_INPUTS } from '../../../../electron/shared/limits';
 
 /** The lines of a text area; the line break after the last line does not start an empty one. */
 export function linesOf(text: string): string[] {
@@ -50,12 +49,12 @@ export function collectInputs(
   if (empty.length > 0) {
     return { inputs, error: describeEmpty(empty, mode === 'list' ? 'items' : 'lines') };
   }
-  if (inputs.length > MAX_INPUTS)
+  if (inputs.length > MAX_EMBEDDING_INPUTS)
     return {
       inputs,
       error: t('embeddings.check.tooMany', {
         count: formatNumber(inputs.length),
-        max: formatNumber(MAX_INPUTS),
+        max: formatNumber(MAX_EMBEDDING_INPUTS),
       }),
     };
   return { inputs };

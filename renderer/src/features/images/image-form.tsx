@@ -2,10 +2,10 @@ import { useId, type FormEvent } from 'react';
 import { Field } from '../../components/field';
 import { formatDuration, formatNumber } from '../../i18n/format';
 import { useNamespace } from '../../i18n/use-namespace';
-import { SIZE_PRESETS } from './image-size';
 import { cancelGeneration, generate, sizeOf } from './images-actions';
 import { useImagesStore } from './images-store';
 import type { ImageModels } from './image-models';
+import { IMAGE_SIZE_PRESETS, MAX_IMAGE_COUNT } from '../../../../electron/shared/limits';
 
 /** Sizes in pixels are written without grouping, as the relay's own `1024x1024`. */
 const PIXELS: Intl.NumberFormatOptions = { useGrouping: false };
@@ -74,7 +74,7 @@ export function ImageForm({ models }: { models: ImageModels }) {
             value={form.sizeChoice}
             onChange={(e) => formChanged({ sizeChoice: e.target.value })}
           >
-            {SIZE_PRESETS.map((preset) => (
+            {IMAGE_SIZE_PRESETS.map((preset) => (
               <option key={preset} value={preset}>
                 {presetName(preset)}
               </option>
@@ -119,7 +119,7 @@ export function ImageForm({ models }: { models: ImageModels }) {
             className="input"
             type="number"
             min={1}
-            max={10}
+            max={MAX_IMAGE_COUNT}
             value={form.count}
             onChange={(e) =>
               formChanged({

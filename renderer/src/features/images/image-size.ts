@@ -1,20 +1,7 @@
-/** The size presets and the checks on a custom `<width>x<height>`, as the relay's spec writes it. */
-
-export const SIZE_PRESETS = [
-  '256x256',
-  '512x512',
-  '1024x1024',
-  '1792x1024',
-  '1024x1792',
-  '1536x1024',
-  '1024x1536',
-] as const;
-
+/** The checks on a custom `<width>x<height>`, as the relay's spec writes it. */
 import { formatNumber } from '../../i18n/format';
 import { t } from '../../i18n/i18n';
-
-/** Six digits at most on each side, as main's own check allows. */
-const MAX_SIDE = 999_999;
+import { MAX_IMAGE_SIDE } from '../../../../electron/shared/limits';
 
 export type SizeCheck =
   { ok: true; size: string } | { ok: false; field: 'width' | 'height'; error: string };
@@ -25,7 +12,8 @@ function side(value: string, name: 'width' | 'height'): number | string {
   if (!/^\d+$/.test(text)) return t('images.size.notWhole', { side: name });
   const n = Number(text);
   if (n < 1) return t('images.size.tooSmall', { side: name });
-  if (n > MAX_SIDE) return t('images.size.tooLarge', { side: name, max: formatNumber(MAX_SIDE) });
+  if (n > MAX_IMAGE_SIDE)
+    return t('images.size.tooLarge', { side: name, max: formatNumber(MAX_IMAGE_SIDE) });
   return n;
 }
 

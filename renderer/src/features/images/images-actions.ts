@@ -5,6 +5,7 @@ import { failureOf, type FailureInfo } from '../../lib/errors';
 import { requireBridge } from '../../lib/relay-bridge';
 import { checkCustomSize } from './image-size';
 import { useImagesStore, type ImageForm } from './images-store';
+import { IMAGE_SIZE_PRESETS } from '../../../../electron/shared/limits';
 
 const FIRST_PAGE = 120;
 const NEXT_PAGE = 600;
@@ -82,15 +83,7 @@ export async function runAgain(
   if (image.model !== '' && image.prompt.trim() !== '') await generate(image.model);
 }
 
-const PRESET_SET = new Set<string>([
-  '256x256',
-  '512x512',
-  '1024x1024',
-  '1792x1024',
-  '1024x1792',
-  '1536x1024',
-  '1024x1536',
-]);
+const PRESET_SET = new Set<string>(IMAGE_SIZE_PRESETS);
 
 /** Loads the newest images again, as many as are shown now (so the view does not jump). */
 export async function loadGallery(): Promise<void> {

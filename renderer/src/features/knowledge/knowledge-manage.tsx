@@ -17,6 +17,7 @@ import {
 } from './knowledge-actions';
 import type { KnowledgeBaseDetail } from './knowledge-store';
 import { ModelSelect } from './model-select';
+import { KNOWLEDGE_LIMITS } from '../../../../electron/shared/limits';
 
 /** The base's name, with Rename turning it into a field (Enter saves, Escape cancels). */
 export function BaseTitle({ base }: { base: KnowledgeBaseDetail }) {
@@ -72,7 +73,7 @@ export function BaseTitle({ base }: { base: KnowledgeBaseDetail }) {
         id={inputId}
         className="input"
         value={name}
-        maxLength={120}
+        maxLength={KNOWLEDGE_LIMITS.name}
         autoFocus
         aria-invalid={failure ? true : undefined}
         aria-describedby={failure ? `${inputId}-error` : undefined}

@@ -33,6 +33,7 @@ import {
   type KnowledgeProgress,
 } from './knowledge-store';
 import './knowledge.css';
+import { KNOWLEDGE_LIMITS } from '../../../../electron/shared/limits';
 
 const STATUS_TEXT: Record<KnowledgeBaseDetail['status'], MessageKey> = {
   empty: 'knowledge.status.empty',
@@ -82,7 +83,7 @@ function CreateForm({ models, first }: { models: string[]; first: boolean }) {
             id={nameId}
             className="input"
             value={name}
-            maxLength={120}
+            maxLength={KNOWLEDGE_LIMITS.name}
             placeholder={t('knowledge.create.name.placeholder')}
             onChange={(e) => setName(e.target.value)}
           />

@@ -5,9 +5,7 @@
  */
 import { formatNumber } from '../../i18n/format';
 import { t } from '../../i18n/i18n';
-
-/** Mirrors MAX_PRICE_PER_MILLION of the contract (a type import cannot carry the value). */
-export const MAX_PRICE = 100_000;
+import { MAX_PRICE_PER_MILLION } from '../../../../electron/shared/limits';
 
 /** A model's price, as the contract's `ModelPrice`. */
 export interface ModelPrice {
@@ -18,7 +16,7 @@ export interface ModelPrice {
 export type PriceFieldsResult =
   { ok: true; price: ModelPrice } | { ok: false; errors: { input?: string; output?: string } };
 
-/** One field: a decimal number, 0 or more, at most MAX_PRICE; a comma may stand for the point. */
+/** One field: a decimal number, 0 or more, at most MAX_PRICE_PER_MILLION; a comma may stand for the point. */
 function readPrice(text: string, which: 'input' | 'output'): number | string {
   const trimmed = text.trim().replace(/^\$\s*/, '');
   if (trimmed === '') return t('models.price.missing', { which });
@@ -28,8 +26,10 @@ function readPrice(text: string, which: 'input' | 'output'): number | string {
   const value = Number(normalised);
   if (!Number.isFinite(value)) return t('models.price.notNumber', { which });
   if (value < 0) return t('models.price.negative');
-  if (value > MAX_PRICE)
-    return t('models.price.tooHigh', { max: formatNumber(MAX_PRICE, { useGrouping: false }) });
+  if (value > MAX_PRICE_PER_MILLION)
+    return t('models.price.tooHigh', {
+      max: formatNumber(MAX_PRICE_PER_MILLION, { useGrouping: false }),
+    });
   return value;
 }
 

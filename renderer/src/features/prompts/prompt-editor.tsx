@@ -4,6 +4,7 @@ import { Message, useT } from '../../i18n/i18n';
 import { templateVariables } from '../../../../electron/shared/prompt-template';
 import { savePrompt } from './prompts-actions';
 import { usePromptsStore, type PromptForm } from './prompts-store';
+import { PROMPT_LIMITS } from '../../../../electron/shared/limits';
 
 /** The fields main may name when it refuses a draft; any other refusal is said below them. */
 const FIELDS = [
@@ -23,8 +24,6 @@ type Field = (typeof FIELDS)[number];
 const SYNTAX = { required: '{{name}}', filled: '{{name=default}}', optional: '{{name?}}' };
 
 /** The main-side limits, mirrored so the fields stop where main would refuse. */
-const LIMITS = { name: 120, icon: 16, description: 1000, text: 100_000 } as const;
-
 function TextField({
   label,
   hint,
@@ -143,7 +142,7 @@ export function PromptEditor() {
                 {...props}
                 ref={nameRef}
                 className="input"
-                maxLength={LIMITS.name}
+                maxLength={PROMPT_LIMITS.name}
                 value={form.name}
                 onChange={set('name')}
               />
@@ -158,7 +157,7 @@ export function PromptEditor() {
               <input
                 {...props}
                 className="input prompt-icon-input"
-                maxLength={LIMITS.icon}
+                maxLength={PROMPT_LIMITS.icon}
                 value={form.icon}
                 onChange={set('icon')}
               />
@@ -187,7 +186,7 @@ export function PromptEditor() {
               {...props}
               className="input prompt-text-input"
               rows={6}
-              maxLength={LIMITS.text}
+              maxLength={PROMPT_LIMITS.text}
               value={form.text}
               onChange={set('text')}
             />
@@ -203,7 +202,7 @@ export function PromptEditor() {
               <input
                 {...props}
                 className="input"
-                maxLength={LIMITS.description}
+                maxLength={PROMPT_LIMITS.description}
                 value={form.description}
                 onChange={set('description')}
               />

@@ -1,12 +1,13 @@
 /**
  * The settings form's text fields, read into settings with a clear message for each mistake.
- * The rules match the contract's (temperature 0 to 2, max tokens a whole number of at least 1,
- * timeouts 5 to 3600 seconds), so what passes here is not refused by main. Mistakes are said in
- * the app's language at the moment the fields are read.
+ * The ranges are the contract's own (`shared/limits.ts`, max tokens a whole number of at least 1),
+ * so what passes here is not refused by main. Mistakes are said in the app's language at the
+ * moment the fields are read.
  */
 import { formatNumber } from '../../i18n/format';
 import { t, type MessageKey } from '../../i18n/i18n';
 import type { Settings } from '../../lib/relay-bridge';
+import { SETTINGS_RANGES, TEMPERATURE_RANGE, type Range } from '../../../../electron/shared/limits';
 
 export interface SettingsFields {
   temperature: string;
@@ -33,16 +34,8 @@ export type ReadResult =
   | { ok: true; changes: Pick<Settings, 'chatDefaults' | 'timeouts' | 'attachments' | 'tools'> }
   | { ok: false; errors: SettingsErrors };
 
-export const TIMEOUT_RANGE = { min: 5, max: 3600 } as const;
-export const ATTACHMENT_MB_RANGE = { min: 1, max: 50 } as const;
-export const CONTEXT_TOKENS_RANGE = { min: 1000, max: 10_000_000 } as const;
-export const IMAGE_SIDE_RANGE = { min: 256, max: 4096 } as const;
-export const TOOL_BUDGET_RANGE = { min: 0, max: 1_000_000 } as const;
-export const TOOL_STEPS_RANGE = { min: 1, max: 100 } as const;
-export const TOOL_RESULT_CHARS_RANGE = { min: 1000, max: 1_000_000 } as const;
-
 /** A whole number in a range, or the sentence (`mistake`, given the range) that says what it must be. */
-function readWhole(text: string, range: { min: number; max: number }, mistake: MessageKey) {
+function readWhole(text: string, range: Range, mistake: MessageKey) {
   const value = text.trim();
   const number = Number(value);
   if (!WHOLE.test(value) || number < range.min || number > range.max)
@@ -71,10 +64,14 @@ const WHOLE = /^\d+$/;
 function readSeconds(text: string, mistake: MessageKey): number | string {
   const value = text.trim();
   const seconds = Number(value);
-  if (!WHOLE.test(value) || seconds < TIMEOUT_RANGE.min || seconds > TIMEOUT_RANGE.max) {
+  if (
+    !WHOLE.test(value) ||
+    seconds < SETTINGS_RANGES.timeoutSeconds.min ||
+    seconds > SETTINGS_RANGES.timeoutSeconds.max
+  ) {
     return t(mistake, {
-      min: formatNumber(TIMEOUT_RANGE.min, { useGrouping: false }),
-      max: formatNumber(TIMEOUT_RANGE.max, { useGrouping: false }),
+      min: formatNumber(SETTINGS_RANGES.timeoutSeconds.min, { useGrouping: false }),
+      max: formatNumber(SETTINGS_RANGES.timeoutSeconds.max, { useGrouping: false }),
     });
   }
   return seconds;
@@ -87,8 +84,15 @@ export function readSettingsFields(fields: SettingsFields): ReadResult {
   const temperature = Number(temperatureText);
   if (temperatureText === '') {
     errors.temperature = t('defaults.error.temperatureEmpty');
-  } else if (!/^\d*\.?\d+$/.test(temperatureText) || temperature < 0 || temperature > 2) {
-    errors.temperature = t('defaults.error.temperature');
+  } else if (
+    !/^\d*\.?\d+$/.test(temperatureText) ||
+    temperature < TEMPERATURE_RANGE.min ||
+    temperature > TEMPERATURE_RANGE.max
+  ) {
+    errors.temperature = t('defaults.error.temperature', {
+      min: formatNumber(TEMPERATURE_RANGE.min),
+      max: formatNumber(TEMPERATURE_RANGE.max),
+    });
   }
 
   const maxTokensText = fields.maxTokens.trim();
@@ -107,33 +111,37 @@ export function readSettingsFields(fields: SettingsFields): ReadResult {
 
   const maxFileMb = readWhole(
     fields.attachmentMb,
-    ATTACHMENT_MB_RANGE,
+    SETTINGS_RANGES.attachmentMb,
     'defaults.error.attachmentMb',
   );
   if (typeof maxFileMb === 'string') errors.attachmentMb = maxFileMb;
   const contextTokens = readWhole(
     fields.contextTokens,
-    CONTEXT_TOKENS_RANGE,
+    SETTINGS_RANGES.contextTokens,
     'defaults.error.contextTokens',
   );
   if (typeof contextTokens === 'string') errors.contextTokens = contextTokens;
   const imageMaxSide = readWhole(
     fields.imageMaxSide,
-    IMAGE_SIDE_RANGE,
+    SETTINGS_RANGES.imageMaxSide,
     'defaults.error.imageMaxSide',
   );
   if (typeof imageMaxSide === 'string') errors.imageMaxSide = imageMaxSide;
   const tokenBudget = readWhole(
     fields.toolTokenBudget,
-    TOOL_BUDGET_RANGE,
+    SETTINGS_RANGES.toolTokenBudget,
     'defaults.error.toolTokenBudget',
   );
   if (typeof tokenBudget === 'string') errors.toolTokenBudget = tokenBudget;
-  const maxSteps = readWhole(fields.toolMaxSteps, TOOL_STEPS_RANGE, 'defaults.error.toolMaxSteps');
+  const maxSteps = readWhole(
+    fields.toolMaxSteps,
+    SETTINGS_RANGES.toolSteps,
+    'defaults.error.toolMaxSteps',
+  );
   if (typeof maxSteps === 'string') errors.toolMaxSteps = maxSteps;
   const maxResultChars = readWhole(
     fields.toolMaxResultChars,
-    TOOL_RESULT_CHARS_RANGE,
+    SETTINGS_RANGES.toolResultChars,
     'defaults.error.toolMaxResultChars',
   );
   if (typeof maxResultChars === 'string') errors.toolMaxResultChars = maxResultChars;

@@ -11,7 +11,7 @@ import { openDatabase, type Db } from '../../../../electron/main/services/databa
 import { DOCUMENT_LIMITS } from '../../../../electron/main/services/documents/document-text';
 import { readDocumentsInProcess } from '../../../../electron/main/services/documents/read-documents';
 import { KnowledgeService } from '../../../../electron/main/services/knowledge/knowledge-service';
-import { KNOWLEDGE_LIMITS } from '../../../../electron/shared/ipc/routes/knowledge';
+import { KNOWLEDGE_LIMITS } from '../../../../electron/shared/limits';
 import { PackedVectors } from '../../../../electron/main/services/knowledge/vector-search';
 import type { RelayClient } from '../../../../electron/main/services/relay/relay-client';
 import { emitEvents } from '../../../../electron/shared/ipc/contract';

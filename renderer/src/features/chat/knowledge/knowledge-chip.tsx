@@ -20,6 +20,7 @@ import {
 } from './knowledge-chat-actions';
 import { useKnowledgeChatStore } from './knowledge-chat-store';
 import './knowledge-chat.css';
+import { RETRIEVAL_LIMITS } from '../../../../../electron/shared/limits';
 
 type ConversationKnowledge = Answer<'getConversationKnowledge'>;
 type KnowledgeBase = Answer<'listKnowledgeBases'>[number];
@@ -170,8 +171,8 @@ export default function KnowledgeChip({ conversationId }: { conversationId: stri
               id={`${id}-k`}
               className="input"
               type="number"
-              min={1}
-              max={50}
+              min={RETRIEVAL_LIMITS.topK.min}
+              max={RETRIEVAL_LIMITS.topK.max}
               defaultValue={settings.topK}
               onChange={numberChange('topK')}
             />
@@ -180,8 +181,8 @@ export default function KnowledgeChip({ conversationId }: { conversationId: stri
               id={`${id}-s`}
               className="input"
               type="number"
-              min={-1}
-              max={1}
+              min={RETRIEVAL_LIMITS.minScore.min}
+              max={RETRIEVAL_LIMITS.minScore.max}
               step={0.05}
               defaultValue={settings.minScore}
               onChange={numberChange('minScore')}
@@ -191,8 +192,8 @@ export default function KnowledgeChip({ conversationId }: { conversationId: stri
               id={`${id}-b`}
               className="input"
               type="number"
-              min={200}
-              max={64000}
+              min={RETRIEVAL_LIMITS.budgetTokens.min}
+              max={RETRIEVAL_LIMITS.budgetTokens.max}
               step={100}
               defaultValue={settings.budgetTokens}
               onChange={numberChange('budgetTokens')}

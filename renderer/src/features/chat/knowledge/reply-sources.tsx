@@ -27,6 +27,7 @@ import {
 } from './knowledge-chat-actions';
 import { useKnowledgeChatStore } from './knowledge-chat-store';
 import './knowledge-chat.css';
+import { RETRIEVAL_LIMITS } from '../../../../../electron/shared/limits';
 
 type RetrievalRecord = NonNullable<Answer<'getRetrieval'>>;
 type RetrievedChunk = RetrievalRecord['chunks'][number];
@@ -270,12 +271,23 @@ function RetrievalXray({ record }: { record: RetrievalRecord }) {
   async function askAgain() {
     const k = Number(topK);
     const score = Number(minScore);
-    if (!Number.isInteger(k) || k < 1 || k > 50) {
-      setFailure(t('knowledge.xray.badTopK'));
+    const { topK: kRange, minScore: scoreRange } = RETRIEVAL_LIMITS;
+    if (!Number.isInteger(k) || k < kRange.min || k > kRange.max) {
+      setFailure(
+        t('knowledge.xray.badTopK', {
+          min: formatNumber(kRange.min),
+          max: formatNumber(kRange.max),
+        }),
+      );
       return;
     }
-    if (!Number.isFinite(score) || score < -1 || score > 1) {
-      setFailure(t('knowledge.xray.badThreshold'));
+    if (!Number.isFinite(score) || score < scoreRange.min || score > scoreRange.max) {
+      setFailure(
+        t('knowledge.xray.badThreshold', {
+          min: formatNumber(scoreRange.min),
+          max: formatNumber(scoreRange.max),
+        }),
+      );
       return;
     }
     const saved = await run(() =>
@@ -389,8 +401,8 @@ function RetrievalXray({ record }: { record: RetrievalRecord }) {
           <input
             className="input"
             type="number"
-            min={1}
-            max={50}
+            min={RETRIEVAL_LIMITS.topK.min}
+            max={RETRIEVAL_LIMITS.topK.max}
             value={topK}
             onChange={(event) => setTopK(event.target.value)}
           />
@@ -400,8 +412,8 @@ function RetrievalXray({ record }: { record: RetrievalRecord }) {
           <input
             className="input"
             type="number"
-            min={-1}
-            max={1}
+            min={RETRIEVAL_LIMITS.minScore.min}
+            max={RETRIEVAL_LIMITS.minScore.max}
             step={0.05}
             value={minScore}
             onChange={(event) => setMinScore(event.target.value)}
