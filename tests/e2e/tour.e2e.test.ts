@@ -135,8 +135,11 @@ describe.each(LEGS)('the tour in the $theme theme, in $language', (leg) => {
     words?: { parts: string[]; own?: string[]; skip?: string; attributes?: boolean };
     /** Whether Tab reaches every control (in English). */
     keyboard?: boolean;
-    /** Whether axe scans it (default true). */
-    axe?: boolean;
+    /**
+     * What axe scans: the whole page (the default), only the part that changed since the screen's
+     * first state was scanned whole (a form opened in it, a dialog, a menu), or nothing (false).
+     */
+    axe?: boolean | string;
     /** Another window than the main one (the quick ask window). */
     on?: Page;
   }
@@ -157,8 +160,9 @@ describe.each(LEGS)('the tour in the $theme theme, in $language', (leg) => {
         `${where}: words outside the catalogues`,
       ).resolves.toEqual([]);
     }
-    if (checks.axe ?? true) {
-      const violations = await scanPage(on);
+    if (checks.axe !== false) {
+      const region = typeof checks.axe === 'string' ? checks.axe : undefined;
+      const violations = await scanPage(on, region);
       const failing = blocking(violations);
       const minor = violations.filter((v) => !failing.includes(v));
       if (minor.length > 0) console.info(describeViolations(`${where} (not failing)`, minor));
@@ -247,6 +251,7 @@ describe.each(LEGS)('the tour in the $theme theme, in $language', (leg) => {
       await page().locator('.price-form .field-error').first().waitFor();
       await check('models, a price form with a mistake', {
         words: { parts: ['.price-form'], own: relayNames },
+        axe: '.price-form',
       });
     },
     STATION_TIMEOUT,
@@ -290,7 +295,10 @@ describe.each(LEGS)('the tour in the $theme theme, in $language', (leg) => {
       const adding = page().getByRole('region', { name: say('New connection') });
       await adding.waitFor();
       await page().locator('.connection-form').waitFor();
-      await check('connections, adding one', { words: { parts: ['main.screen'] } });
+      await check('connections, adding one', {
+        words: { parts: ['main.screen'] },
+        axe: 'main.screen',
+      });
       await adding.getByRole('button', { name: say('Cancel'), exact: true }).click();
 
       // A confirmation, on the native modal dialog.
@@ -299,7 +307,7 @@ describe.each(LEGS)('the tour in the $theme theme, in $language', (leg) => {
         .click();
       const confirm = page().getByRole('dialog');
       await confirm.waitFor();
-      await check('a confirmation dialog', { keyboard: true });
+      await check('a confirmation dialog', { keyboard: true, axe: 'dialog[open]' });
       await confirm.getByRole('button', { name: say('Cancel'), exact: true }).click();
       await confirm.waitFor({ state: 'hidden' });
     },
@@ -321,6 +329,7 @@ describe.each(LEGS)('the tour in the $theme theme, in $language', (leg) => {
       await check('tools, adding a local server', {
         words: { parts: ['section.tools-form'], own: ['npx', 'uvx', 'node'] },
         keyboard: true,
+        axe: 'section.tools-form',
       });
       await form.getByRole('button', { name: say('Cancel'), exact: true }).click();
       await form.waitFor({ state: 'detached' });
@@ -345,6 +354,7 @@ describe.each(LEGS)('the tour in the $theme theme, in $language', (leg) => {
           parts: ['section.prompt-editor'],
           own: ['{{name=default}}', '{{name?}}', '{{name}}'],
         },
+        axe: 'section.prompt-editor',
       });
       await editor.getByRole('button', { name: say('Cancel'), exact: true }).click();
 
@@ -354,7 +364,10 @@ describe.each(LEGS)('the tour in the $theme theme, in $language', (leg) => {
         .click();
       const start = page().locator('dialog.prompt-start-dialog');
       await start.waitFor();
-      await check('prompts, starting a chat', { keyboard: true });
+      await check('prompts, starting a chat', {
+        keyboard: true,
+        axe: 'dialog.prompt-start-dialog',
+      });
       await start.getByRole('button', { name: say('Cancel'), exact: true }).click();
       await start.waitFor({ state: 'hidden' });
     },
@@ -476,6 +489,7 @@ describe.each(LEGS)('the tour in the $theme theme, in $language', (leg) => {
       await check('chat, the compare form', {
         columns: CHAT,
         words: { parts: CHAT, own: await chatNames(), skip: CONTENT, attributes: true },
+        axe: '.chat-main',
       });
     },
     STATION_TIMEOUT,
@@ -507,7 +521,7 @@ describe.each(LEGS)('the tour in the $theme theme, in $language', (leg) => {
       await page()
         .getByRole('dialog', { name: say('Chat options') })
         .waitFor();
-      await check('chat options', { columns: CHAT });
+      await check('chat options', { columns: CHAT, axe: '[role="dialog"]' });
       await page().keyboard.press('Escape');
 
       suite.relay.setFaults({ status: 500 });
@@ -517,7 +531,7 @@ describe.each(LEGS)('the tour in the $theme theme, in $language', (leg) => {
       await expect(chat.finishedReplyStatus()).resolves.toBe('error');
       suite.relay.setFaults(undefined);
       await chat.replyAlert().waitFor();
-      await check('chat with an error', { columns: CHAT });
+      await check('chat with an error', { columns: CHAT, axe: '.chat-main' });
     },
     STATION_TIMEOUT,
   );
@@ -621,6 +635,7 @@ describe.each(LEGS)('the tour in the $theme theme, in $language', (leg) => {
         columns: ['dialog.lightbox'],
         words: { parts: ['.image-meta dt', '.lightbox-actions', '.lightbox-close'], own: imageOwn },
         keyboard: true,
+        axe: 'dialog.lightbox',
       });
       await page().keyboard.press('Escape');
       await page().locator('dialog.lightbox').waitFor({ state: 'hidden' });
@@ -635,7 +650,11 @@ describe.each(LEGS)('the tour in the $theme theme, in $language', (leg) => {
       const sheet = page().locator('dialog.shortcut-sheet');
       await page().keyboard.press('Control+/');
       await sheet.locator('.shortcut-groups').waitFor();
-      await check('shortcut sheet', { columns: ['dialog.shortcut-sheet'], keyboard: true });
+      await check('shortcut sheet', {
+        columns: ['dialog.shortcut-sheet'],
+        keyboard: true,
+        axe: 'dialog.shortcut-sheet',
+      });
       await page().keyboard.press('Escape');
       await sheet.waitFor({ state: 'hidden' });
     },
@@ -694,7 +713,10 @@ describe.each(LEGS)('the tour in the $theme theme, in $language', (leg) => {
         .click();
       const menu = page().getByRole('menu');
       await menu.waitFor();
-      await check('900×650: a conversation’s menu', { columns: ['nav.sidebar'] });
+      await check('900×650: a conversation’s menu', {
+        columns: ['nav.sidebar'],
+        axe: '[role="menu"]',
+      });
       await page().keyboard.press('Escape');
       await menu.waitFor({ state: 'detached' });
     },
