@@ -163,7 +163,7 @@ export async function walkWithTab(page: Page, limit = 250): Promise<Walk> {
   let run = controls.length + 1;
   walk: while (pressed < limit) {
     run = Math.min(run, limit - pressed);
-    await pressTab(page, run);
+    for (let press = 0; press < run; press += 1) await page.keyboard.press('Tab');
     pressed += run;
     const { noted, presses } = await read();
     if (presses !== pressed || noted.length !== run)
@@ -182,24 +182,4 @@ export async function walkWithTab(page: Page, limit = 250): Promise<Walk> {
   const first =
     known.length > 0 ? stops.indexOf(known.reduce((a, b) => (b.index < a.index ? b : a))) : 0;
   return { controls, stops: [...stops.slice(first), ...stops.slice(0, first)] };
-}
-
-/**
- * Presses Tab `count` times, as `page.keyboard.press('Tab')` does (a key down and a key up from
- * the keyboard, no text), with every key event sent at once rather than each after the last was
- * answered: the page still handles them one after the other, in order.
- */
-async function pressTab(page: Page, count: number): Promise<void> {
-  const session = await page.context().newCDPSession(page);
-  try {
-    const key = { key: 'Tab', code: 'Tab', windowsVirtualKeyCode: 9, nativeVirtualKeyCode: 9 };
-    await Promise.all(
-      Array.from({ length: count }, () => [
-        session.send('Input.dispatchKeyEvent', { type: 'rawKeyDown', ...key }),
-        session.send('Input.dispatchKeyEvent', { type: 'keyUp', ...key }),
-      ]).flat(),
-    );
-  } finally {
-    await session.detach();
-  }
 }
