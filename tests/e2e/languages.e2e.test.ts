@@ -1,10 +1,10 @@
 /**
- * Languages, spec by spec (the pseudo-language over every screen is the tour's,
- * tour.e2e.test.ts):
+ * Languages, spec by spec (every screen in each language, the pseudo-language's included, is the
+ * tour's, tour.e2e.test.ts: its German walk reads the first run's, Models', Usage's, Connections'
+ * and Backups' words):
  *
  * - a choice in Settings changes the shell's and Settings' words at once and is kept over a
- *   reload; the first run, Models, Usage, Connections, Backups, Embeddings and Images follow it,
- *   their texts built in actions included;
+ *   reload; Embeddings and Images follow it, their texts built in actions included;
  * - the chat's words (the list, the composer, a reply's tools and version switcher, errors under
  *   the message box) change at once, numbers are written the language's way and a temperature
  *   written with a decimal comma is read;
@@ -17,8 +17,6 @@
  */
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
-import { LOCALES } from '../../electron/shared/locales';
-import { callFromPage } from './harness/page-calls';
 import { e2eSuite } from './harness/suite';
 import { ChatPage } from './pages/chat-page';
 import { ConnectPage } from './pages/connect-page';
@@ -83,87 +81,6 @@ describe('languages', () => {
     await page.getByRole('heading', { level: 1, name: 'Settings' }).waitFor();
     await page.getByRole('navigation', { name: 'Screens' }).waitFor();
   }, 60_000);
-
-  it('shows the first run, Models, Usage, Connections and Backups in German', async () => {
-    const app = await suite.openApp();
-    await suite.app.services.settings.update({ language: 'de' });
-    await app.page.reload();
-    const page = app.page;
-
-    // The first-run screen, its demo offer and the restore offer of the backups.
-    await page
-      .getByRole('heading', { level: 1, name: 'Mit einem Model Relay verbinden' })
-      .waitFor();
-    await page.getByRole('form', { name: 'Neue Verbindung' }).getByLabel('Basisadresse').waitFor();
-    await page.getByRole('button', { name: 'Aus einer Sicherung wiederherstellen …' }).waitFor();
-    await page.getByRole('button', { name: 'Demo-Relay ausprobieren' }).click();
-
-    const nav = page.getByRole('navigation', { name: 'Bereiche' });
-    await nav.getByRole('button', { name: 'Modelle', exact: true }).click();
-    await page.getByRole('heading', { level: 1, name: 'Modelle' }).waitFor();
-    await page.getByRole('searchbox', { name: 'Modelle durchsuchen' }).waitFor();
-    await page.getByRole('heading', { level: 2, name: 'Bilder' }).waitFor();
-    await expect(
-      page.getByRole('button', { name: /^Preis von demo-chat festlegen$/ }).count(),
-    ).resolves.toBe(1);
-
-    await nav.getByRole('button', { name: 'Verbrauch', exact: true }).click();
-    await page.getByText('Kein Verbrauch in den letzten 30 Tagen').waitFor();
-
-    await nav.getByRole('button', { name: 'Verbindungen', exact: true }).click();
-    await page.getByRole('heading', { level: 1, name: 'Verbindungen' }).waitFor();
-    await page
-      .getByRole('list', { name: 'Gespeicherte Verbindungen' })
-      .getByText('In Verwendung')
-      .waitFor();
-    await page.getByRole('button', { name: 'Verbindung hinzufügen' }).waitFor();
-
-    await nav.getByRole('button', { name: 'Einstellungen', exact: true }).click();
-    await page
-      .getByRole('region', { name: 'Sicherungen' })
-      .getByRole('button', { name: 'Ordner wählen …' })
-      .waitFor();
-  }, 60_000);
-
-  it('lays the conversation list’s buttons out alike in every language, wide and narrow', async () => {
-    const page = await connected();
-    await callFromPage(page, 'createConversation', { title: 'Tide pools' });
-    for (const language of LOCALES) {
-      await suite.app.services.settings.update({ language });
-      await page.reload();
-      await page.locator(`html[lang="${language}"]`).waitFor();
-      await page.locator('nav.sidebar .nav-item').first().click();
-      const buttons = page.locator('.chat-sidebar-actions .button');
-      await expect.poll(() => buttons.count()).toBe(3);
-      for (const size of [
-        { width: 1280, height: 800 },
-        { width: 900, height: 650 },
-      ]) {
-        await page.setViewportSize(size);
-        const where = `${language} at ${size.width}×${size.height}`;
-        const shown = await buttons.evaluateAll((elements) =>
-          elements.map((element) => {
-            const button = element as unknown as {
-              scrollWidth: number;
-              clientWidth: number;
-              getBoundingClientRect(): { top: number };
-            };
-            return {
-              top: Math.round(button.getBoundingClientRect().top),
-              cut: button.scrollWidth > button.clientWidth,
-            };
-          }),
-        );
-        // New chat on a row of its own, Import and Select side by side under it, all whole: no
-        // language's longer words push one button alone on to a line of its own.
-        const [newChat, importButton, select] = shown;
-        expect(importButton!.top, where).toBeGreaterThan(newChat!.top);
-        expect(select!.top, where).toBe(importButton!.top);
-        expect(shown.filter((button) => button.cut).length, where).toBe(0);
-        expect(await cutOff(page, '.chat-sidebar-actions'), where).toEqual([]);
-      }
-    }
-  }, 90_000);
 
   it('changes the Embeddings and Images screens, and their texts built in actions, to German', async () => {
     const page = await connected();

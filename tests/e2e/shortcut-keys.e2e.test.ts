@@ -56,21 +56,33 @@ interface Row {
   spoken: string[];
 }
 
-/** Each shortcut of the open sheet: its chords' key caps and what a screen reader hears. */
+/** The DOM the page-side code reads (the tests compile without the DOM library). */
+interface El {
+  textContent: string | null;
+  getAttribute(name: string): string | null;
+  querySelector(selector: string): El | null;
+  querySelectorAll(selector: string): ArrayLike<El>;
+}
+
+/**
+ * Each shortcut of the open sheet: its chords' key caps and what a screen reader hears. Read in
+ * one pass in the page (a locator call per cap would cost a round trip to the browser each).
+ */
 async function sheetRows(page: Page): Promise<Record<string, Row>> {
-  const rows: Record<string, Row> = {};
-  const sheet = page.locator('dialog.shortcut-sheet');
-  for (const row of await sheet.locator('[data-shortcut]').all()) {
-    const id = (await row.getAttribute('data-shortcut')) ?? '';
-    const chords = await row.locator('.shortcut-chord').all();
-    rows[id] = {
-      caps: await Promise.all(chords.map((chord) => chord.locator('kbd').allTextContents())),
-      spoken: await Promise.all(
-        chords.map(async (chord) => (await chord.locator('.visually-hidden').textContent()) ?? ''),
-      ),
-    };
-  }
-  return rows;
+  const rows = await page.locator('dialog.shortcut-sheet [data-shortcut]').evaluateAll((elements) =>
+    (elements as unknown as El[]).map((row) => ({
+      id: row.getAttribute('data-shortcut') ?? '',
+      row: {
+        caps: Array.from(row.querySelectorAll('.shortcut-chord')).map((chord) =>
+          Array.from(chord.querySelectorAll('kbd')).map((kbd) => kbd.textContent ?? ''),
+        ),
+        spoken: Array.from(row.querySelectorAll('.shortcut-chord')).map(
+          (chord) => chord.querySelector('.visually-hidden')?.textContent ?? '',
+        ),
+      },
+    })),
+  );
+  return Object.fromEntries(rows.map(({ id, row }) => [id, row]));
 }
 
 describe.each(['mac', 'windows', 'linux'] as const)('the shortcut sheet on %s', (platform) => {
@@ -81,7 +93,9 @@ describe.each(['mac', 'windows', 'linux'] as const)('the shortcut sheet on %s', 
       await suite.app.services.settings.update({ language: locale });
       await page.reload();
       await page.locator('nav.sidebar').waitFor();
-      await expect.poll(() => page.locator('html').getAttribute('lang')).toBe(locale);
+      await expect
+        .poll(() => page.locator('html').getAttribute('lang'), { timeout: 20_000 })
+        .toBe(locale);
       await page.keyboard.press(mac ? 'Meta+/' : 'Control+/');
       await page.locator('dialog.shortcut-sheet .shortcut-groups').waitFor();
       const rows = await sheetRows(page);

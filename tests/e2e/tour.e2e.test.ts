@@ -13,19 +13,24 @@
  * and in English, the same in a 900×650 window (the navigation as icons). The screens are reached
  * by their place in the navigation and their parts by their markup, so one walk serves every
  * language; names are the catalogue's English or its pseudo form (`say`).
+ *
+ * Then each of the six languages, at 1280×800 and 900×650, on one app: every screen of the rail
+ * opened once per language and size, no field's placeholder cut off on it, the conversation
+ * list's buttons laid out alike, and in German the first run's and the screens' own words.
  */
 import { copyFile, mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
-import { LANGUAGE_NAMES } from '../../electron/shared/locales';
+import { LANGUAGE_NAMES, LOCALES } from '../../electron/shared/locales';
 import { pseudoText } from '../../renderer/src/i18n/pseudo';
 import { ScriptedDialogs } from '../fakes/chat-dialogs';
+import { callFromPage } from './harness/page-calls';
 import { e2eSuite } from './harness/suite';
 import { blocking, describeViolations, scanPage } from './pages/axe';
 import { ChatPage } from './pages/chat-page';
 import { walkWithTab } from './pages/keyboard-walk';
-import { cutOff } from './pages/layout';
+import { cutOff, cutPlaceholders } from './pages/layout';
 import { scriptedChat, SIMILARITY_PROMPT, SIMILARITY_REPLY } from './pages/scripted-chat';
 import { plainWords } from './pages/untranslated';
 
@@ -135,8 +140,11 @@ describe.each(LEGS)('the tour in the $theme theme, in $language', (leg) => {
     words?: { parts: string[]; own?: string[]; skip?: string; attributes?: boolean };
     /** Whether Tab reaches every control (in English). */
     keyboard?: boolean;
-    /** Whether axe scans it (default true). */
-    axe?: boolean;
+    /**
+     * What axe scans: the whole page (the default), only the part that changed since the screen's
+     * first state was scanned whole (a form opened in it, a dialog, a menu), or nothing (false).
+     */
+    axe?: boolean | string;
     /** Another window than the main one (the quick ask window). */
     on?: Page;
   }
@@ -157,8 +165,9 @@ describe.each(LEGS)('the tour in the $theme theme, in $language', (leg) => {
         `${where}: words outside the catalogues`,
       ).resolves.toEqual([]);
     }
-    if (checks.axe ?? true) {
-      const violations = await scanPage(on);
+    if (checks.axe !== false) {
+      const region = typeof checks.axe === 'string' ? checks.axe : undefined;
+      const violations = await scanPage(on, region);
       const failing = blocking(violations);
       const minor = violations.filter((v) => !failing.includes(v));
       if (minor.length > 0) console.info(describeViolations(`${where} (not failing)`, minor));
@@ -247,6 +256,7 @@ describe.each(LEGS)('the tour in the $theme theme, in $language', (leg) => {
       await page().locator('.price-form .field-error').first().waitFor();
       await check('models, a price form with a mistake', {
         words: { parts: ['.price-form'], own: relayNames },
+        axe: '.price-form',
       });
     },
     STATION_TIMEOUT,
@@ -290,7 +300,10 @@ describe.each(LEGS)('the tour in the $theme theme, in $language', (leg) => {
       const adding = page().getByRole('region', { name: say('New connection') });
       await adding.waitFor();
       await page().locator('.connection-form').waitFor();
-      await check('connections, adding one', { words: { parts: ['main.screen'] } });
+      await check('connections, adding one', {
+        words: { parts: ['main.screen'] },
+        axe: 'main.screen',
+      });
       await adding.getByRole('button', { name: say('Cancel'), exact: true }).click();
 
       // A confirmation, on the native modal dialog.
@@ -299,7 +312,7 @@ describe.each(LEGS)('the tour in the $theme theme, in $language', (leg) => {
         .click();
       const confirm = page().getByRole('dialog');
       await confirm.waitFor();
-      await check('a confirmation dialog', { keyboard: true });
+      await check('a confirmation dialog', { keyboard: true, axe: 'dialog[open]' });
       await confirm.getByRole('button', { name: say('Cancel'), exact: true }).click();
       await confirm.waitFor({ state: 'hidden' });
     },
@@ -321,6 +334,7 @@ describe.each(LEGS)('the tour in the $theme theme, in $language', (leg) => {
       await check('tools, adding a local server', {
         words: { parts: ['section.tools-form'], own: ['npx', 'uvx', 'node'] },
         keyboard: true,
+        axe: 'section.tools-form',
       });
       await form.getByRole('button', { name: say('Cancel'), exact: true }).click();
       await form.waitFor({ state: 'detached' });
@@ -345,6 +359,7 @@ describe.each(LEGS)('the tour in the $theme theme, in $language', (leg) => {
           parts: ['section.prompt-editor'],
           own: ['{{name=default}}', '{{name?}}', '{{name}}'],
         },
+        axe: 'section.prompt-editor',
       });
       await editor.getByRole('button', { name: say('Cancel'), exact: true }).click();
 
@@ -354,7 +369,10 @@ describe.each(LEGS)('the tour in the $theme theme, in $language', (leg) => {
         .click();
       const start = page().locator('dialog.prompt-start-dialog');
       await start.waitFor();
-      await check('prompts, starting a chat', { keyboard: true });
+      await check('prompts, starting a chat', {
+        keyboard: true,
+        axe: 'dialog.prompt-start-dialog',
+      });
       await start.getByRole('button', { name: say('Cancel'), exact: true }).click();
       await start.waitFor({ state: 'hidden' });
     },
@@ -476,6 +494,7 @@ describe.each(LEGS)('the tour in the $theme theme, in $language', (leg) => {
       await check('chat, the compare form', {
         columns: CHAT,
         words: { parts: CHAT, own: await chatNames(), skip: CONTENT, attributes: true },
+        axe: '.chat-main',
       });
     },
     STATION_TIMEOUT,
@@ -507,7 +526,7 @@ describe.each(LEGS)('the tour in the $theme theme, in $language', (leg) => {
       await page()
         .getByRole('dialog', { name: say('Chat options') })
         .waitFor();
-      await check('chat options', { columns: CHAT });
+      await check('chat options', { columns: CHAT, axe: '[role="dialog"]' });
       await page().keyboard.press('Escape');
 
       suite.relay.setFaults({ status: 500 });
@@ -517,7 +536,7 @@ describe.each(LEGS)('the tour in the $theme theme, in $language', (leg) => {
       await expect(chat.finishedReplyStatus()).resolves.toBe('error');
       suite.relay.setFaults(undefined);
       await chat.replyAlert().waitFor();
-      await check('chat with an error', { columns: CHAT });
+      await check('chat with an error', { columns: CHAT, axe: '.chat-main' });
     },
     STATION_TIMEOUT,
   );
@@ -621,6 +640,7 @@ describe.each(LEGS)('the tour in the $theme theme, in $language', (leg) => {
         columns: ['dialog.lightbox'],
         words: { parts: ['.image-meta dt', '.lightbox-actions', '.lightbox-close'], own: imageOwn },
         keyboard: true,
+        axe: 'dialog.lightbox',
       });
       await page().keyboard.press('Escape');
       await page().locator('dialog.lightbox').waitFor({ state: 'hidden' });
@@ -635,7 +655,11 @@ describe.each(LEGS)('the tour in the $theme theme, in $language', (leg) => {
       const sheet = page().locator('dialog.shortcut-sheet');
       await page().keyboard.press('Control+/');
       await sheet.locator('.shortcut-groups').waitFor();
-      await check('shortcut sheet', { columns: ['dialog.shortcut-sheet'], keyboard: true });
+      await check('shortcut sheet', {
+        columns: ['dialog.shortcut-sheet'],
+        keyboard: true,
+        axe: 'dialog.shortcut-sheet',
+      });
       await page().keyboard.press('Escape');
       await sheet.waitFor({ state: 'hidden' });
     },
@@ -694,7 +718,10 @@ describe.each(LEGS)('the tour in the $theme theme, in $language', (leg) => {
         .click();
       const menu = page().getByRole('menu');
       await menu.waitFor();
-      await check('900×650: a conversation’s menu', { columns: ['nav.sidebar'] });
+      await check('900×650: a conversation’s menu', {
+        columns: ['nav.sidebar'],
+        axe: '[role="menu"]',
+      });
       await page().keyboard.press('Escape');
       await menu.waitFor({ state: 'detached' });
     },
@@ -712,6 +739,157 @@ describe.each(LEGS)('the tour in the $theme theme, in $language', (leg) => {
           keyboard: name === 'settings',
         });
       }
+    },
+    STATION_TIMEOUT,
+  );
+});
+
+/** The sizes every language is walked at: the usual window, and the navigation as icons. */
+const SIZES = [
+  { width: 1280, height: 800 },
+  { width: 900, height: 650 },
+];
+
+/**
+ * German's own words on the screens the walk opens, right after connecting to the demo relay
+ * (no usage yet, the demo relay's models): the navigation's names, the headings and what each
+ * screen's actions are called.
+ */
+const GERMAN: Partial<Record<number, (page: Page) => Promise<void>>> = {
+  [SCREEN.models]: async (page) => {
+    await page
+      .getByRole('navigation', { name: 'Bereiche' })
+      .getByRole('button', { name: 'Modelle', exact: true })
+      .waitFor();
+    await page.getByRole('heading', { level: 1, name: 'Modelle' }).waitFor();
+    await page.getByRole('searchbox', { name: 'Modelle durchsuchen' }).waitFor();
+    await page.getByRole('heading', { level: 2, name: 'Bilder' }).waitFor();
+    await expect(
+      page.getByRole('button', { name: /^Preis von demo-chat festlegen$/ }).count(),
+    ).resolves.toBe(1);
+  },
+  [SCREEN.usage]: async (page) => {
+    await page
+      .getByRole('navigation', { name: 'Bereiche' })
+      .getByRole('button', { name: 'Verbrauch', exact: true })
+      .waitFor();
+    await page.getByText('Kein Verbrauch in den letzten 30 Tagen').waitFor();
+  },
+  [SCREEN.connections]: async (page) => {
+    await page
+      .getByRole('navigation', { name: 'Bereiche' })
+      .getByRole('button', { name: 'Verbindungen', exact: true })
+      .waitFor();
+    await page.getByRole('heading', { level: 1, name: 'Verbindungen' }).waitFor();
+    await page
+      .getByRole('list', { name: 'Gespeicherte Verbindungen' })
+      .getByText('In Verwendung')
+      .waitFor();
+    await page.getByRole('button', { name: 'Verbindung hinzufügen' }).waitFor();
+  },
+  [SCREEN.settings]: async (page) => {
+    await page
+      .getByRole('navigation', { name: 'Bereiche' })
+      .getByRole('button', { name: 'Einstellungen', exact: true })
+      .waitFor();
+    await page
+      .getByRole('region', { name: 'Sicherungen' })
+      .getByRole('button', { name: 'Ordner wählen …' })
+      .waitFor();
+  },
+};
+
+/**
+ * The tour in each of the six languages, wide and narrow, on one app connected to the demo relay
+ * it offers: every screen of the rail opened once per language and size, with no field's
+ * placeholder cut off on it ("a text to compare wit"), and on the chat the conversation list's
+ * buttons laid out alike (New chat on a row of its own, Import and Select side by side under it,
+ * all whole). In German, the first run and the screens' own words too.
+ */
+describe('the tour in every language, wide and narrow', () => {
+  const shared = suite.sharedApp();
+  const page = (): Page => shared.app.page;
+
+  async function inLanguage(language: (typeof LOCALES)[number]): Promise<void> {
+    await shared.app.services.settings.update({ language });
+    await page().reload();
+    await page().locator(`html[lang="${language}"]`).waitFor({ timeout: 20_000 });
+  }
+
+  /** The conversation list's three buttons, as they are laid out now. */
+  async function expectChatButtonsAlike(where: string): Promise<void> {
+    const buttons = page().locator('.chat-sidebar-actions .button');
+    await expect.poll(() => buttons.count()).toBe(3);
+    const shown = await buttons.evaluateAll((elements) =>
+      elements.map((element) => {
+        const button = element as unknown as {
+          scrollWidth: number;
+          clientWidth: number;
+          getBoundingClientRect(): { top: number };
+        };
+        return {
+          top: Math.round(button.getBoundingClientRect().top),
+          cut: button.scrollWidth > button.clientWidth,
+        };
+      }),
+    );
+    // No language's longer words push one button alone on to a line of its own.
+    const [newChat, importButton, select] = shown;
+    expect(importButton!.top, where).toBeGreaterThan(newChat!.top);
+    expect(select!.top, where).toBe(importButton!.top);
+    expect(shown.filter((button) => button.cut).length, where).toBe(0);
+    expect(await cutOff(page(), '.chat-sidebar-actions'), where).toEqual([]);
+  }
+
+  it('in German: the first run, then the demo relay', async () => {
+    await inLanguage('de');
+    // The first-run screen, its demo offer and the restore offer of the backups.
+    await page()
+      .getByRole('heading', { level: 1, name: 'Mit einem Model Relay verbinden' })
+      .waitFor();
+    await page()
+      .getByRole('form', { name: 'Neue Verbindung' })
+      .getByLabel('Basisadresse')
+      .waitFor();
+    await page().getByRole('button', { name: 'Aus einer Sicherung wiederherstellen …' }).waitFor();
+    await page().getByRole('button', { name: 'Demo-Relay ausprobieren' }).click();
+    await page().locator('.chat-sidebar').waitFor();
+    await callFromPage(page(), 'createConversation', { title: 'Tide pools' });
+  });
+
+  it.each(LOCALES)(
+    'in %s',
+    async (language) => {
+      await inLanguage(language);
+      const screens = page().locator('nav.sidebar .nav-item');
+      await expect.poll(() => screens.count()).toBeGreaterThan(SCREEN.settings);
+      const count = await screens.count();
+      const cut: string[] = [];
+      for (const size of SIZES) {
+        await page().setViewportSize(size);
+        const where = `${language} at ${size.width}×${size.height}`;
+        for (let index = 0; index < count; index++) {
+          await screens.nth(index).click();
+          // A rail button that opens a sheet (the shortcuts) rather than a screen.
+          if ((await page().locator('dialog[open]').count()) > 0) {
+            await page().keyboard.press('Escape');
+            continue;
+          }
+          await page().locator('main.screen').waitFor();
+          if (index === SCREEN.chat) await expectChatButtonsAlike(where);
+          if (language === 'de' && size.width === 1280) await GERMAN[index]?.(page());
+          await page().evaluate(
+            () =>
+              (globalThis as unknown as { document: { fonts: { ready: Promise<unknown> } } })
+                .document.fonts.ready,
+          );
+          const name = (await page().locator('main.screen').getAttribute('aria-label')) ?? '';
+          for (const found of await cutPlaceholders(page(), 'body'))
+            cut.push(`${where} ${name}: ${found}`);
+        }
+      }
+      await page().setViewportSize(SIZES[0]!);
+      expect(cut).toEqual([]);
     },
     STATION_TIMEOUT,
   );

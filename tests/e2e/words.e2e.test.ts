@@ -1,17 +1,17 @@
 /**
  * Words in every language: the rename box starts with the title as the person reads it (main's
- * English default shown in their language, kept as the default when saved untouched), and no
- * field's placeholder is cut off on any screen, in any of the six languages, wide or narrow.
+ * English default shown in their language, kept as the default when saved untouched). That no
+ * field's placeholder is cut off, on any screen in any of the six languages, wide or narrow, is
+ * the tour's (tour.e2e.test.ts).
  */
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { ChatStore } from '../../electron/main/services/chat/store';
-import { LOCALES } from '../../electron/shared/locales';
+import type { LOCALES } from '../../electron/shared/locales';
 import { DEFAULT_TITLE } from '../../electron/shared/conversation-titles';
 import { callFromPage } from './harness/page-calls';
 import { e2eSuite } from './harness/suite';
 import { ChatPage } from './pages/chat-page';
-import { cutPlaceholders } from './pages/layout';
 
 const suite = e2eSuite({ connectionName: 'Words relay' });
 
@@ -40,40 +40,4 @@ describe('words', () => {
     const stored = new ChatStore(suite.app.services.db).get((created as { id: string }).id);
     expect(stored?.title).toBe(DEFAULT_TITLE);
   });
-
-  it('cuts off no placeholder on any screen, in six languages, at 1280×800 and 900×650', async () => {
-    const chat = await suite.connected(ChatPage, { ready: false });
-    const page = chat.page;
-    const cut: string[] = [];
-    for (const language of LOCALES) {
-      await inLanguage(page, language);
-      const screens = page.locator('nav.sidebar .nav-item');
-      await expect.poll(() => screens.count()).toBeGreaterThan(4);
-      const count = await screens.count();
-      for (const size of [
-        { width: 1280, height: 800 },
-        { width: 900, height: 650 },
-      ]) {
-        await page.setViewportSize(size);
-        for (let index = 0; index < count; index++) {
-          await screens.nth(index).click();
-          // A rail button that opens a sheet (the shortcuts) rather than a screen.
-          if ((await page.locator('dialog[open]').count()) > 0) {
-            await page.keyboard.press('Escape');
-            continue;
-          }
-          await page.locator('main.screen').waitFor();
-          await page.evaluate(
-            () =>
-              (globalThis as unknown as { document: { fonts: { ready: Promise<unknown> } } })
-                .document.fonts.ready,
-          );
-          const name = (await page.locator('main.screen').getAttribute('aria-label')) ?? '';
-          for (const found of await cutPlaceholders(page, 'body'))
-            cut.push(`${language} ${size.width}×${size.height} ${name}: ${found}`);
-        }
-      }
-    }
-    expect(cut).toEqual([]);
-  }, 120_000);
 });

@@ -44,6 +44,15 @@ interface Doc {
 }
 type Global = { document: Doc; getComputedStyle(el: El): Record<string, string> };
 
+/** The page's notes of a walk (see `walkWithTab`). */
+interface TabWalkRecorder {
+  noted: (TabStop | null)[];
+  /** Whether the next Tab's keydown notes nothing (the place was read already). */
+  skip: boolean;
+  presses: number;
+  stopNow(): TabStop | null;
+}
+
 /**
  * Marks the controls of the page (or of the open modal dialog, when there is one) and walks them
  * with Tab, at most `limit` presses.
@@ -86,13 +95,23 @@ export async function walkWithTab(page: Page, limit = 250): Promise<Walk> {
     return names;
   });
 
-  const stops: TabStop[] = [];
-  for (let press = 0; press < limit; press += 1) {
-    await page.keyboard.press('Tab');
-    const stop = await page.evaluate(() => {
-      const { document, getComputedStyle } = globalThis as unknown as Global;
+  // Where focus is after each press, noted by the page itself: a listener of Tab's keydown notes
+  // where the press before left it (as a read between presses would, after the page answered
+  // it), and each read adds where the last press left it. The presses go in a run with one read
+  // at its end, rather than a read after each.
+  await page.evaluate(() => {
+    const global = globalThis as unknown as Global & {
+      addEventListener(
+        type: string,
+        listener: (event: { key: string }) => void,
+        capture: boolean,
+      ): void;
+      __relayTabWalk?: TabWalkRecorder;
+    };
+    const { document, getComputedStyle } = global;
+    const stopNow = (): TabStop | null => {
       const el = document.activeElement;
-      if (!el || el === document.body) return undefined;
+      if (!el || el === document.body) return null;
       const style = getComputedStyle(el);
       const region = el.closest('dialog[open]')
         ? 'dialog'
@@ -111,10 +130,52 @@ export async function walkWithTab(page: Page, limit = 250): Promise<Walk> {
         outlineWidth: parseFloat(style['outlineWidth'] ?? '0'),
         outlineStyle: style['outlineStyle'] ?? 'none',
       };
+    };
+    const recorder: TabWalkRecorder = { noted: [], skip: true, presses: 0, stopNow };
+    if (!global.__relayTabWalk)
+      global.addEventListener(
+        'keydown',
+        (event) => {
+          const walk = global.__relayTabWalk;
+          if (!walk || event.key !== 'Tab') return;
+          walk.presses += 1;
+          // The first press of a run: where focus is now was read already (or is the start).
+          if (walk.skip) walk.skip = false;
+          else walk.noted.push(walk.stopNow());
+        },
+        true,
+      );
+    global.__relayTabWalk = recorder;
+  });
+  /** Where focus was after each press since the last read, and the presses the page saw. */
+  const read = () =>
+    page.evaluate(() => {
+      const walk = (globalThis as unknown as { __relayTabWalk: TabWalkRecorder }).__relayTabWalk;
+      const noted = [...walk.noted.splice(0), walk.stopNow()];
+      walk.skip = true;
+      return { noted, presses: walk.presses };
     });
-    if (!stop) continue;
-    if (stops.length > 0 && stop.index === stops[0]!.index) break;
-    stops.push(stop);
+
+  const stops: TabStop[] = [];
+  let pressed = 0;
+  // A first run as long as a full round should be (every control, then back to the first), then
+  // one press at a time: focus ends where a walk read after every press leaves it.
+  let run = controls.length + 1;
+  walk: while (pressed < limit) {
+    run = Math.min(run, limit - pressed);
+    for (let press = 0; press < run; press += 1) await page.keyboard.press('Tab');
+    pressed += run;
+    const { noted, presses } = await read();
+    if (presses !== pressed || noted.length !== run)
+      throw new Error(
+        `The keyboard walk saw ${presses} Tab presses of ${pressed} (${noted.length} noted of ${run}): the page stopped Tab's keydown.`,
+      );
+    for (const stop of noted) {
+      if (!stop) continue;
+      if (stops.length > 0 && stop.index === stops[0]!.index) break walk;
+      stops.push(stop);
+    }
+    run = 1;
   }
   // Tab starts where focus was last; the walk is a full round, so start it at the page's top.
   const known = stops.filter((stop) => stop.index >= 0);
