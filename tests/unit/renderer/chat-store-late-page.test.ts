@@ -65,6 +65,19 @@ beforeEach(() => {
   chat().conversationLoaded(CONVERSATION, [question], summary, false);
 });
 
+describe('a reply’s end', () => {
+  it('changes its conversation’s row in the list, moved to where it now sorts', () => {
+    const older = { ...summary, id: 'c0', title: 'Older', updatedAt: '2026-01-01T00:00:05.000Z' };
+    chat().listRefreshed([older, summary], 50);
+    const now = { ...summary, updatedAt: '2026-01-01T00:00:09.000Z', messageCount: 4 };
+    chat().replyFinished({ ...finished, conversation: now });
+    expect(chat().conversations.map((c) => [c.id, c.messageCount])).toEqual([
+      ['c1', 4],
+      ['c0', 2],
+    ]);
+  });
+});
+
 describe('a page older than the reply it shows', () => {
   it('keeps a reply that ended as it ended when the newest page read before its end arrives', () => {
     chat().replyFinished(finished);

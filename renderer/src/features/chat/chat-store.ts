@@ -498,6 +498,10 @@ export const useChatStore = create<ChatState>()((set) => ({
         streaming,
         retries,
         ended: withEnded(state.ended, finished),
+        // The reply's conversation as it stands now: its row only, not the whole list again.
+        ...(finished.conversation
+          ? { conversations: replaceSummary(state.conversations, finished.conversation) }
+          : {}),
         ...(listed ? { messages: state.messages.map(update) } : {}),
         ...(state.pathEnd?.id === finished.replyId ? { pathEnd: update(state.pathEnd) } : {}),
         ...(state.compare
