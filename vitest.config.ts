@@ -17,10 +17,23 @@ export default defineConfig({
     outputFile: { json: 'test-results/vitest.json' },
     projects: [
       {
+        // Unit specs: the files of a worker share its loaded modules (no fresh module graph per
+        // file), so a spec that changes a module's state (a locale, a cache, an injected import)
+        // puts it back itself; they pass in any order (`--sequence.shuffle`).
         extends: true,
         test: {
           name: 'node',
-          include: ['tests/unit/**/*.test.ts', 'tests/integration/**/*.test.ts'],
+          include: ['tests/unit/**/*.test.ts'],
+          isolate: false,
+        },
+      },
+      {
+        // Integration specs: main's services with real files, child processes and servers, each
+        // file in a fresh module graph.
+        extends: true,
+        test: {
+          name: 'integration',
+          include: ['tests/integration/**/*.test.ts'],
         },
       },
       {

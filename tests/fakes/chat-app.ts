@@ -13,7 +13,8 @@ import { windowRoutes } from '../../electron/main/ipc/window-routes';
 import type { AppLog } from '../../electron/main/services/log';
 import type { FetchLike } from '../../electron/main/services/relay/relay-client';
 import { MemorySecretStore, type SecretStore } from '../../electron/main/services/secret-store';
-import { ROUTES } from '../../electron/shared/ipc/contract';
+import { ROUTES, type Events } from '../../electron/shared/ipc/contract';
+import type { PayloadOf } from '../../electron/shared/ipc/define';
 import { PRELOAD_ROUTES, type GrantPurpose } from '../../electron/shared/ipc/file-grants';
 import { pageBridge } from './page-bridge';
 import { ScriptedDialogs } from './chat-dialogs';
@@ -135,15 +136,7 @@ export async function openChatApp(
       () =>
         events.filter((e) => e.channel === 'chat:reply-finished' && e.payload.replyId === replyId)[
           nth - 1
-        ]?.payload as
-          | {
-              replyId: string;
-              status: string;
-              content: string;
-              usage?: Record<string, number>;
-              error?: { kind: string; message: string; param?: string; status?: number };
-            }
-          | undefined,
+        ]?.payload as PayloadOf<Events['chatReplyFinished']> | undefined,
     );
   }
 

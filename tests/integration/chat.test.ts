@@ -85,6 +85,9 @@ describe('sending and streaming', () => {
     ]);
     expect(messages[1]?.content).toBe(end.content);
     expect(messages[1]?.model).toBe(MODEL);
+    // The end carries the conversation's row as it now stands; the list is not asked to refresh.
+    expect(end.conversation).toEqual(stored);
+    expect(app.events.filter((e) => e.channel === 'chat:conversations-changed')).toEqual([]);
   });
 
   it('coalesces deltas: far fewer events than tokens, at most one per ~16 ms', async () => {

@@ -7,6 +7,7 @@
  * that changes, a child process of its own).
  */
 import { spawn, type ChildProcess } from 'node:child_process';
+import { getEventListeners } from 'node:events';
 import { readFileSync } from 'node:fs';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { createServer } from 'node:net';
@@ -142,6 +143,31 @@ describe('server-everything over stdio', { timeout: 60_000 }, () => {
     expect(summary.state).toBe('running');
     expect(summary.serverInfo?.name).toBe('mcp-servers/everything');
     expect(summary.toolTokens).toBe(summary.tools.reduce((sum, tool) => sum + tool.tokens, 0));
+  });
+
+  it('leaves no listener on a reply’s signal after its calls, however many', async () => {
+    const service = await open();
+    const { id } = await service.add({
+      name: 'Everything',
+      transport: 'stdio',
+      command: 'node',
+      args: [EVERYTHING, 'stdio'],
+    });
+    // One reply's signal carries every call of the reply (the model may ask for many).
+    const reply = new AbortController();
+    const warnings: Error[] = [];
+    const warned = (warning: Error) => warnings.push(warning);
+    process.on('warning', warned);
+    try {
+      for (let call = 0; call < 12; call++)
+        await service.callTool(id, 'echo', { message: `call ${call}` }, { signal: reply.signal });
+      expect(getEventListeners(reply.signal, 'abort')).toHaveLength(0);
+      // Let a warning emitted at the 11th listener reach the handler.
+      await new Promise((resolve) => setImmediate(resolve));
+      expect(warnings.filter((w) => w.name === 'MaxListenersExceededWarning')).toEqual([]);
+    } finally {
+      process.off('warning', warned);
+    }
   });
 
   it('reports a long operation’s progress and returns a tiny image', async () => {

@@ -1,5 +1,5 @@
 import type { MenuItemConstructorOptions } from 'electron';
-import { describe, expect, it, vi } from 'vitest';
+import { beforeEach, describe, expect, it, vi } from 'vitest';
 import {
   SHORTCUT_COMMANDS,
   menuAccelerator,
@@ -112,6 +112,11 @@ describe.each(['darwin', 'win32', 'linux'])('on %s, every command item', (platfo
   const commandItems = items.filter((item) =>
     (SHORTCUT_COMMANDS as readonly string[]).includes(item.id ?? ''),
   );
+  // The specs share one menu: each starts with no click counted, whichever ran before it.
+  beforeEach(() => {
+    runCommand.mockClear();
+    openLogsFolder.mockClear();
+  });
 
   it('is in the menu once: every command of the shortcut table has an item', () => {
     const ids = commandItems.map((item) => item.id);
@@ -131,7 +136,6 @@ describe.each(['darwin', 'win32', 'linux'])('on %s, every command item', (platfo
   });
 
   it('asks the renderer to run its own command when chosen', () => {
-    runCommand.mockClear();
     for (const item of commandItems) {
       click(item);
       expect(runCommand).toHaveBeenLastCalledWith(item.id);
@@ -149,7 +153,6 @@ describe.each(['darwin', 'win32', 'linux'])('on %s, every command item', (platfo
     click(shortcuts);
     expect(runCommand).toHaveBeenLastCalledWith('showShortcuts');
     const logs = help.find((item) => item.label === 'Open logs folder');
-    openLogsFolder.mockClear();
     click(logs);
     expect(openLogsFolder).toHaveBeenCalledTimes(1);
   });

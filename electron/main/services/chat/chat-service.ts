@@ -24,6 +24,7 @@ import type { PayloadOf } from '../../../shared/ipc/define';
 import {
   type ChatMessageRecord,
   type ChatUsage,
+  type ConversationSummary,
   type CompareTarget,
   type MessageStatus,
   type ReplyError,
@@ -835,9 +836,11 @@ export class ChatService {
     if (record?.used) update.tools = record.tools;
     if (usage !== undefined) update.usage = usage;
     if (error !== undefined) update.error = error;
+    let conversation: ConversationSummary | undefined;
     try {
       this.#store.saveReply(replyId, update);
       this.#store.touch(conversationId);
+      conversation = this.#store.get(conversationId);
     } catch {
       // The conversation was deleted meanwhile; the page is told the reply ended all the same.
     }
@@ -850,8 +853,8 @@ export class ChatService {
     };
     if (usage !== undefined) finished.usage = usage;
     if (error !== undefined) finished.error = error;
+    if (conversation !== undefined) finished.conversation = conversation;
     emit('chatReplyFinished', finished);
-    emit('conversationsChanged', null);
   }
 }
 

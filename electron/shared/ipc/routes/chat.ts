@@ -739,7 +739,11 @@ export const CHAT_EVENTS = {
       deltas: z.array(z.object({ replyId: id, conversationId: id, text: z.string() })).min(1),
     }),
   ),
-  /** A reply ended; `content` is its whole final text. */
+  /**
+   * A reply ended; `content` is its whole final text, `conversation` its conversation's row as it
+   * stands now (absent when the conversation was deleted meanwhile): the list changes that row
+   * only, rather than being fetched again.
+   */
   chatReplyFinished: event(
     'chat:reply-finished',
     z.object({
@@ -750,6 +754,7 @@ export const CHAT_EVENTS = {
       usage: usageSchema.optional(),
       error: replyErrorSchema.optional(),
       timing: replyTimingSchema.optional(),
+      conversation: conversationSummarySchema.optional(),
     }),
   ),
   /** A reply's tool calls changed (a call asked, waiting, running, answered): all of them. */
@@ -757,6 +762,6 @@ export const CHAT_EVENTS = {
     'chat:reply-tools',
     z.object({ replyId: id, conversationId: id, tools: replyToolsSchema }),
   ),
-  /** The list changed in main (a reply finished, an import): fetch `listConversations` again. */
+  /** The list changed in main (an import, quick ask, a sync): fetch `listConversations` again. */
   conversationsChanged: event('chat:conversations-changed', z.null()),
 } as const satisfies Record<string, EventSpec>;

@@ -134,13 +134,7 @@ export async function openConversation(id: string, fromId?: string): Promise<voi
       limit: PAGE_SIZE,
       ...(fromId === undefined ? {} : { fromId }),
     });
-    const streams = useStreamStore.getState();
-    for (const message of [...detail.messages, ...(detail.compare?.replies ?? [])]) {
-      // A reply that was already streaming before we looked: start from what main has stored.
-      if (message.status === 'streaming' && streams.texts[message.id] === undefined) {
-        streams.streamStarted(message.id, message.content);
-      }
-    }
+    adoptStreams([...detail.messages, ...(detail.compare?.replies ?? [])]);
     chat().conversationLoaded(
       id,
       detail.messages,
@@ -526,6 +520,7 @@ export async function continueReply(
   stream = true,
 ): Promise<boolean> {
   const streams = useStreamStore.getState();
+  chat().replyResumed(replyId);
   streams.streamStarted(replyId, text);
   const continued = await afterSend(() =>
     requireBridge().continueReply({ replyId, options: { stream } }),
@@ -548,11 +543,19 @@ export async function copyMessage(text: string): Promise<void> {
   }
 }
 
-/** Replies already streaming before we looked: their text starts from what main has stored. */
+/**
+ * Replies already streaming before we looked: their text starts from what main has stored. One
+ * that main said has ended since it answered the read is not.
+ */
 function adoptStreams(messages: readonly { id: string; status: string; content: string }[]) {
   const streams = useStreamStore.getState();
+  const { ended } = chat();
   for (const message of messages)
-    if (message.status === 'streaming' && streams.texts[message.id] === undefined)
+    if (
+      message.status === 'streaming' &&
+      streams.texts[message.id] === undefined &&
+      ended[message.id] === undefined
+    )
       streams.streamStarted(message.id, message.content);
 }
 

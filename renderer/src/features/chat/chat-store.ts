@@ -104,6 +104,11 @@ export interface ChatState {
   pathEnd?: ChatMessage | undefined;
   /** Replies still arriving, by id. */
   streaming: Record<string, true>;
+  /**
+   * The latest replies main said had ended, by id: a page main read before a reply's end can
+   * arrive after it, and must not show the reply as still being written (see `settled`).
+   */
+  ended: Record<string, ReplyFinished>;
   retries: Record<string, PendingRetry>;
   searchQuery: string;
   searchHits: SearchHit[];
@@ -183,6 +188,8 @@ export interface ChatState {
   conversationUpdated(summary: ConversationSummary): void;
   conversationDeleted(summary: ConversationSummary): void;
   replyFinished(finished: ReplyFinished): void;
+  /** "Continue": an ended reply is written on, under the same id. */
+  replyResumed(replyId: string): void;
   retryScheduled(replyId: string, retry: PendingRetry): void;
   searchChanged(query: string): void;
   searchLoaded(query: string, hits: SearchHit[]): void;
@@ -239,6 +246,52 @@ function withStreaming(streaming: Record<string, true>, messages: readonly ChatM
   return out;
 }
 
+/** What a reply's end changes in it. */
+function withEnd(message: ChatMessage, finished: ReplyFinished): ChatMessage {
+  return {
+    ...message,
+    content: finished.content,
+    status: finished.status,
+    error: finished.error,
+    usage: finished.usage,
+    timing: finished.timing,
+  };
+}
+
+/**
+ * A page as it stands now: a reply it shows still being written that main has since said ended
+ * (the read was answered before the end, and arrived after it) takes what the end said.
+ */
+function settled<T extends ChatMessage | undefined>(
+  ended: Record<string, ReplyFinished>,
+  message: T,
+): T {
+  if (message === undefined || message.status !== 'streaming') return message;
+  const finished = ended[message.id];
+  return finished === undefined ? message : (withEnd(message, finished) as T);
+}
+
+function settledAll(ended: Record<string, ReplyFinished>, messages: ChatMessage[]) {
+  return messages.some((m) => m.status === 'streaming' && ended[m.id] !== undefined)
+    ? messages.map((m) => settled(ended, m))
+    : messages;
+}
+
+function settledCompare(ended: Record<string, ReplyFinished>, compare: OpenCompare | undefined) {
+  return compare === undefined
+    ? undefined
+    : { ...compare, replies: settledAll(ended, compare.replies) };
+}
+
+/** How many ended replies are remembered: a late page is at most one read behind. */
+const ENDED_KEPT = 64;
+
+function withEnded(ended: Record<string, ReplyFinished>, finished: ReplyFinished) {
+  const ids = Object.keys(ended).filter((id) => id !== finished.replyId);
+  const kept = ids.slice(Math.max(0, ids.length - (ENDED_KEPT - 1)));
+  return Object.fromEntries([...kept.map((id) => [id, ended[id]!]), [finished.replyId, finished]]);
+}
+
 /** Where the person's chat choices are kept (read as the store is made, so defined before it). */
 const LIST_HIDDEN_KEY = 'relay.chat.listHidden';
 const ENTER_SENDS_KEY = 'relay.chat.enterSends';
@@ -249,6 +302,7 @@ export const useChatStore = create<ChatState>()((set) => ({
   viewStatus: 'idle',
   ...EMPTY_VIEW,
   streaming: {},
+  ended: {},
   retries: {},
   searchQuery: '',
   searchHits: [],
@@ -305,9 +359,11 @@ export const useChatStore = create<ChatState>()((set) => ({
             composerFor: id,
           },
     ),
-  conversationLoaded: (id, page, summary, pageHasOlder, compare) =>
+  conversationLoaded: (id, loadedPage, summary, pageHasOlder, loadedCompare) =>
     set((state) => {
       if (state.activeId !== id) return {};
+      const page = settledAll(state.ended, loadedPage);
+      const compare = settledCompare(state.ended, loadedCompare);
       const streaming = withStreaming(state.streaming, [...page, ...(compare?.replies ?? [])]);
       const view =
         state.viewStatus === 'ready'
@@ -336,9 +392,12 @@ export const useChatStore = create<ChatState>()((set) => ({
         conversations: replaceSummary(state.conversations, summary),
       };
     }),
-  pathSwitched: (id, fromVersion, summary, hasNewer, compare, end) =>
+  pathSwitched: (id, switchedPath, summary, hasNewer, switchedCompare, switchedEnd) =>
     set((state) => {
       if (state.activeId !== id || state.viewStatus !== 'ready') return {};
+      const fromVersion = settledAll(state.ended, switchedPath);
+      const compare = settledCompare(state.ended, switchedCompare);
+      const end = settled(state.ended, switchedEnd);
       // A compare at the path's end shows once the end is loaded.
       const shownCompare = hasNewer ? undefined : compare;
       const pathEnd = hasNewer ? end : undefined;
@@ -384,9 +443,11 @@ export const useChatStore = create<ChatState>()((set) => ({
     set((state) =>
       state.activeId === id ? { newerStatus: 'loading', newerFailure: undefined } : {},
     ),
-  newerLoaded: (id, page, hasNewer, compare) =>
+  newerLoaded: (id, newerPage, hasNewer, newerCompare) =>
     set((state) => {
       if (state.activeId !== id || !state.hasNewer) return {};
+      const page = settledAll(state.ended, newerPage);
+      const compare = settledCompare(state.ended, newerCompare);
       const shownCompare = hasNewer ? undefined : compare;
       const messages = appendNewerPage(state.messages, page);
       // The path's end shown ahead of its page: a message of the list once its page is in.
@@ -429,28 +490,31 @@ export const useChatStore = create<ChatState>()((set) => ({
       const retries = { ...state.retries };
       delete retries[finished.replyId];
       const update = (m: ChatMessage): ChatMessage =>
-        m.id === finished.replyId
-          ? {
-              ...m,
-              content: finished.content,
-              status: finished.status,
-              error: finished.error,
-              usage: finished.usage,
-              timing: finished.timing,
-            }
-          : m;
+        m.id === finished.replyId ? withEnd(m, finished) : m;
       // Only what holds the reply is new: a compared reply is not in the list, and the list
       // (with its rows) is not rendered again for it.
       const listed = state.messages.some((m) => m.id === finished.replyId);
       return {
         streaming,
         retries,
+        ended: withEnded(state.ended, finished),
+        // The reply's conversation as it stands now: its row only, not the whole list again.
+        ...(finished.conversation
+          ? { conversations: replaceSummary(state.conversations, finished.conversation) }
+          : {}),
         ...(listed ? { messages: state.messages.map(update) } : {}),
         ...(state.pathEnd?.id === finished.replyId ? { pathEnd: update(state.pathEnd) } : {}),
         ...(state.compare
           ? { compare: { ...state.compare, replies: state.compare.replies.map(update) } }
           : {}),
       };
+    }),
+  replyResumed: (replyId) =>
+    set((state) => {
+      if (state.ended[replyId] === undefined) return {};
+      const ended = { ...state.ended };
+      delete ended[replyId];
+      return { ended };
     }),
   // Kept even before the reply is known here: a 429 on the first request can arrive before the
   // conversation is fetched again after the send. The countdown shows only while it streams.

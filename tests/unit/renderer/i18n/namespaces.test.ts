@@ -41,6 +41,8 @@ describe('namespaces and language switches', () => {
   });
 
   it('loads a screen asked for later in the language shown', async () => {
+    // A screen loaded before the switch follows it; one asked for after it comes in its words.
+    await loadNamespace('connect');
     await activateLocale('fr');
     await loadNamespace('models');
     expect(t('models.title')).toBe('Modèles');

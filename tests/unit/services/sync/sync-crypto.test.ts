@@ -28,8 +28,10 @@ describe('the recovery phrase and the keys', () => {
       position: 12,
     });
     expect(phraseProblem(words.slice(0, 11).join(' '))).toEqual({ problem: 'length', count: 11 });
-    expect(phraseProblem([words[1], words[0], ...words.slice(2)].join(' '))?.problem).toMatch(
-      /checksum|undefined/,
+    // Two words swapped: the 4-bit checksum catches it, or (one time in 16, or when the two are
+    // the same word) the phrase is another valid one.
+    expect([undefined, 'checksum']).toContain(
+      phraseProblem([words[1], words[0], ...words.slice(2)].join(' '))?.problem,
     );
     expect(() => checkPhrase('abandon '.repeat(12))).toThrow(/do not fit together/);
   });
