@@ -591,6 +591,37 @@ describe('connections, knowledge bases and prices', () => {
     }
   });
 
+  it('syncs by itself after a knowledge base is made, renamed or given sources', async () => {
+    // No timer to bring it: only the change does.
+    const a = await computer('a', { background: true, intervalMs: 3_600_000 });
+    await a.api.chooseSyncFolder();
+    await a.api.startNewSync({ target: { kind: 'folder' } });
+    await vi.waitFor(async () => expect((await a.api.getSyncStatus()).firstSyncDone).toBe(true));
+    const sentBases = async () =>
+      (await a.api.getSyncHistory()).filter(
+        (report: { sent: Record<string, number> }) => (report.sent.knowledge ?? 0) > 0,
+      ).length;
+    await a.api.createConnection({ name: 'Relay', baseUrl: 'https://relay.example.com' });
+    const base = await a.api.createKnowledgeBase({ name: 'Travel', model: 'embed-small' });
+    await vi.waitFor(async () => expect(await sentBases()).toBe(1), {
+      timeout: 20_000,
+      interval: 50,
+    });
+    await a.api.renameKnowledgeBase({ id: base.id, name: 'Travel notes' });
+    await vi.waitFor(async () => expect(await sentBases()).toBe(2), {
+      timeout: 20_000,
+      interval: 50,
+    });
+    const handbook = join(root, 'handbook.md');
+    await writeFile(handbook, '# Handbook\n\nThe ferry leaves at seven.\n');
+    a.paths = [handbook];
+    await a.api.addKnowledgeSources({ id: base.id, kind: 'files' });
+    await vi.waitFor(async () => expect(await sentBases()).toBe(3), {
+      timeout: 20_000,
+      interval: 50,
+    });
+  });
+
   it('makes a knowledge base whose connection arrives in a later sync than the base', async () => {
     const laptop = await computer('laptop');
     await laptop.api.chooseSyncFolder();

@@ -206,8 +206,21 @@ export class KnowledgeService {
     return row;
   }
 
-  #changed(kbId: string | null): void {
+  /**
+   * Tells the page a base changed; `synced` (a base made, renamed, deleted, its sources or model
+   * changed, not its indexing) also tells whoever listens with `onChange`: sync.
+   */
+  #changed(kbId: string | null, synced = true): void {
     this.#options.emit('knowledgeChanged', { kbId });
+    if (synced) for (const listener of this.#listeners) listener();
+  }
+
+  readonly #listeners = new Set<() => void>();
+
+  /** Calls `listener` after each change of what syncs of a base; returns the unsubscribe. */
+  onChange(listener: () => void): () => void {
+    this.#listeners.add(listener);
+    return () => this.#listeners.delete(listener);
   }
 
   #summary(row: BaseRow, names: Map<string, string>): KnowledgeBase {
@@ -444,7 +457,7 @@ export class KnowledgeService {
     const controller = new AbortController();
     const finished = this.#process(id, controller.signal).finally(() => this.#running.delete(id));
     this.#running.set(id, { controller, finished });
-    this.#changed(id);
+    this.#changed(id, false);
   }
 
   cancel(id: string): void {
@@ -473,7 +486,7 @@ export class KnowledgeService {
         kbId: id,
         ...(error ? { status, error } : { status }),
       });
-      this.#changed(id);
+      this.#changed(id, false);
     };
     try {
       await this.#read(id, signal);

@@ -6,8 +6,8 @@
  *   on every other one by joining with that phrase. A wrong phrase, a storage already in use or
  *   one with nothing to join is said plainly and nothing is written, here or there.
  * - **When it syncs**: soon after the app starts, a few seconds after the last local change
- *   (the engine's journal, `sync_dirty`, is looked at every few seconds; a change of settings
- *   or of a connection says so at once), on a timer, and after a failure at the engine's `retryAt` (backoff). A sync runs
+ *   (the engine's journal, `sync_dirty`, is looked at every few seconds; a change of settings,
+ *   of a connection or of a knowledge base says so at once), on a timer, and after a failure at the engine's `retryAt` (backoff). A sync runs
  *   on main's event loop in small awaited steps and never holds up an answer to the page.
  * - **This computer's identity**: the engine's device id is kept in the keychain beside the key.
  *   A database copied from another computer carries that computer's id; when the two differ, the
@@ -203,6 +203,7 @@ export class SyncService {
   #busy: Promise<unknown> = Promise.resolve();
   #stopSettings: (() => void) | undefined;
   #stopConnections: (() => void) | undefined;
+  #stopKnowledge: (() => void) | undefined;
   #connections: ConnectionSource | undefined;
 
   private constructor(options: SyncServiceOptions) {
@@ -221,6 +222,13 @@ export class SyncService {
     service.#stopSettings = options.settings.onChange(() => service.#changed());
     // A connection's name, address or headers: sent like any other change.
     service.#stopConnections = options.connections?.onChange(() => service.#changed());
+    // A base made, renamed or deleted, its sources or model changed (the bases open after sync).
+    void options.knowledge?.then(
+      (knowledge) => {
+        if (!service.#closed) service.#stopKnowledge = knowledge.onChange(() => service.#changed());
+      },
+      () => undefined, // The bases failed to open: what they say of it is told elsewhere.
+    );
     return service;
   }
 
@@ -397,6 +405,7 @@ export class SyncService {
     this.#stopJob();
     this.#stopSettings?.();
     this.#stopConnections?.();
+    this.#stopKnowledge?.();
     if (this.#paceTimer) clearTimeout(this.#paceTimer);
     await this.#busy.catch(() => undefined);
     await this.#engine?.close();
