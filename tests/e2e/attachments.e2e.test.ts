@@ -154,6 +154,8 @@ describe('attaching files to a message', () => {
     const kept = again.page
       .locator('article.chat-message[data-role="user"]')
       .getByRole('list', { name: 'Files sent' });
+    // The conversation opens first (on a busy machine, longer than a poll's second).
+    await kept.waitFor();
     await expect
       .poll(() => kept.locator('.chat-attachment-name').allTextContents())
       .toEqual(['tides.md', 'notes.pdf', 'dropped.csv']);
