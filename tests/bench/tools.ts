@@ -408,10 +408,7 @@ export const toolsBench: Benchmark = {
             script = { calls: 0 };
             await chat.send('Hello there');
             await chat.finishedReplyStatus();
-            await page.getByRole('button', { name: 'Tools: none' }).click();
-            await page.getByRole('checkbox', { name: 'Echo' }).check();
-            await page.keyboard.press('Escape');
-            await page.getByRole('button', { name: 'Tools: 1 server' }).waitFor();
+            await chat.chooseToolServer('Echo');
             await page.evaluate(() => {
               const page = globalThis as unknown as PageGlobals;
               page.__benchLong = [];

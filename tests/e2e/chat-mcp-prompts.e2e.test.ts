@@ -41,10 +41,7 @@ describe.each(['light', 'dark'] as const)(
       });
       await page.send('Hello there');
       await expect(page.finishedReplyStatus()).resolves.toBe('complete');
-      await app.getByRole('button', { name: 'Tools: none' }).click();
-      await app.getByRole('checkbox', { name: 'Everything' }).check();
-      await app.keyboard.press('Escape');
-      await app.getByRole('button', { name: 'Tools: 1 server' }).waitFor();
+      await page.chooseToolServer('Everything');
 
       // `/` lists the server's prompts in a group of its own, filtered as typed.
       await page.message.fill('/');

@@ -65,10 +65,7 @@ async function withEverythingChosen(page: ChatPage): Promise<void> {
   await page.chooseModel('demo-tools');
   await page.send('Hello there');
   await expect(page.finishedReplyStatus()).resolves.toBe('complete');
-  await page.page.getByRole('button', { name: 'Tools: none' }).click();
-  await page.page.getByRole('checkbox', { name: 'Everything' }).check();
-  await page.page.keyboard.press('Escape');
-  await page.page.getByRole('button', { name: 'Tools: 1 server' }).waitFor();
+  await page.chooseToolServer('Everything');
 }
 
 /** The file dialogs cancelled; main's question before it starts a local server answered yes. */
@@ -239,10 +236,7 @@ describe('tools in a new chat', { timeout: 60_000 }, () => {
     });
     await page.chooseModel('demo-tools');
     // No conversation yet: the chip is there, and its choice is kept with the new chat.
-    await app.getByRole('button', { name: 'Tools: none' }).click();
-    await app.getByRole('checkbox', { name: 'Everything' }).check();
-    await app.keyboard.press('Escape');
-    await app.getByRole('button', { name: 'Tools: 1 server' }).waitFor();
+    await page.chooseToolServer('Everything');
     const saved = () =>
       suite.app.services.db.all<{ tool_servers: string | null }>(
         'SELECT tool_servers FROM chat_conversations',

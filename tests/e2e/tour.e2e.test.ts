@@ -750,6 +750,14 @@ const SIZES = [
   { width: 900, height: 650 },
 ];
 
+/** The rail's button of a screen, by its German name. */
+function germanRailButton(page: Page, name: string): Promise<void> {
+  return page
+    .getByRole('navigation', { name: 'Bereiche' })
+    .getByRole('button', { name, exact: true })
+    .waitFor();
+}
+
 /**
  * German's own words on the screens the walk opens, right after connecting to the demo relay
  * (no usage yet, the demo relay's models): the navigation's names, the headings and what each
@@ -757,10 +765,7 @@ const SIZES = [
  */
 const GERMAN: Partial<Record<number, (page: Page) => Promise<void>>> = {
   [SCREEN.models]: async (page) => {
-    await page
-      .getByRole('navigation', { name: 'Bereiche' })
-      .getByRole('button', { name: 'Modelle', exact: true })
-      .waitFor();
+    await germanRailButton(page, 'Modelle');
     await page.getByRole('heading', { level: 1, name: 'Modelle' }).waitFor();
     await page.getByRole('searchbox', { name: 'Modelle durchsuchen' }).waitFor();
     await page.getByRole('heading', { level: 2, name: 'Bilder' }).waitFor();
@@ -769,17 +774,11 @@ const GERMAN: Partial<Record<number, (page: Page) => Promise<void>>> = {
     ).resolves.toBe(1);
   },
   [SCREEN.usage]: async (page) => {
-    await page
-      .getByRole('navigation', { name: 'Bereiche' })
-      .getByRole('button', { name: 'Verbrauch', exact: true })
-      .waitFor();
+    await germanRailButton(page, 'Verbrauch');
     await page.getByText('Kein Verbrauch in den letzten 30 Tagen').waitFor();
   },
   [SCREEN.connections]: async (page) => {
-    await page
-      .getByRole('navigation', { name: 'Bereiche' })
-      .getByRole('button', { name: 'Verbindungen', exact: true })
-      .waitFor();
+    await germanRailButton(page, 'Verbindungen');
     await page.getByRole('heading', { level: 1, name: 'Verbindungen' }).waitFor();
     await page
       .getByRole('list', { name: 'Gespeicherte Verbindungen' })
@@ -788,10 +787,7 @@ const GERMAN: Partial<Record<number, (page: Page) => Promise<void>>> = {
     await page.getByRole('button', { name: 'Verbindung hinzufügen' }).waitFor();
   },
   [SCREEN.settings]: async (page) => {
-    await page
-      .getByRole('navigation', { name: 'Bereiche' })
-      .getByRole('button', { name: 'Einstellungen', exact: true })
-      .waitFor();
+    await germanRailButton(page, 'Einstellungen');
     await page
       .getByRole('region', { name: 'Sicherungen' })
       .getByRole('button', { name: 'Ordner wählen …' })

@@ -96,6 +96,16 @@ async function until<T>(
   }
 }
 
+/** server-everything over stdio, added to the service (started when first needed). */
+function addEverything(service: McpService) {
+  return service.add({
+    name: 'Everything',
+    transport: 'stdio',
+    command: 'node',
+    args: [EVERYTHING, 'stdio'],
+  });
+}
+
 function textOf(result: Awaited<ReturnType<McpService['callTool']>>): string {
   return result.parts.map((part) => (part.type === 'text' ? part.text : '')).join('');
 }
@@ -103,12 +113,7 @@ function textOf(result: Awaited<ReturnType<McpService['callTool']>>): string {
 describe('server-everything over stdio', { timeout: 60_000 }, () => {
   it('starts only when its tools are first needed, then lists and calls them', async () => {
     const service = await open();
-    const server = await service.add({
-      name: 'Everything',
-      transport: 'stdio',
-      command: 'node',
-      args: [EVERYTHING, 'stdio'],
-    });
+    const server = await addEverything(service);
     expect(server.state).toBe('stopped');
     expect(server.toolsListed).toBe(false);
     // Listing the servers starts nothing.
@@ -147,12 +152,7 @@ describe('server-everything over stdio', { timeout: 60_000 }, () => {
 
   it('leaves no listener on a reply’s signal after its calls, however many', async () => {
     const service = await open();
-    const { id } = await service.add({
-      name: 'Everything',
-      transport: 'stdio',
-      command: 'node',
-      args: [EVERYTHING, 'stdio'],
-    });
+    const { id } = await addEverything(service);
     // One reply's signal carries every call of the reply (the model may ask for many).
     const reply = new AbortController();
     const warnings: Error[] = [];
@@ -172,12 +172,7 @@ describe('server-everything over stdio', { timeout: 60_000 }, () => {
 
   it('reports a long operation’s progress and returns a tiny image', async () => {
     const service = await open();
-    const { id } = await service.add({
-      name: 'Everything',
-      transport: 'stdio',
-      command: 'node',
-      args: [EVERYTHING, 'stdio'],
-    });
+    const { id } = await addEverything(service);
     const progress: number[] = [];
     const long = await service.callTool(
       id,
@@ -204,12 +199,7 @@ describe('server-everything over stdio', { timeout: 60_000 }, () => {
 
   it('keeps tools turned off out of what is offered, and counts only the enabled ones', async () => {
     const service = await open();
-    const { id } = await service.add({
-      name: 'Everything',
-      transport: 'stdio',
-      command: 'node',
-      args: [EVERYTHING, 'stdio'],
-    });
+    const { id } = await addEverything(service);
     await service.offeredTools();
     const before = await service.get(id);
     const off = await service.setToolEnabled(id, 'echo', false);

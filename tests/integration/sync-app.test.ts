@@ -101,6 +101,30 @@ async function computer(
   return self;
 }
 
+/**
+ * The first computer of a new sync through a folder, syncing in the background with no timer to
+ * bring a sync (an hour): only a change does.
+ */
+async function syncingOnChangesOnly(): Promise<{ a: Computer; phrase: string }> {
+  const a = await computer('a', { background: true, intervalMs: 3_600_000 });
+  await a.api.chooseSyncFolder();
+  const { phrase } = await a.api.startNewSync({ target: { kind: 'folder' } });
+  await vi.waitFor(async () => expect((await a.api.getSyncStatus()).firstSyncDone).toBe(true));
+  return { a, phrase };
+}
+
+/** Waits until `times` of the computer's syncs have sent changes of `kind`. */
+async function untilSent(c: Computer, kind: string, times: number): Promise<void> {
+  const sending = async () =>
+    (await c.api.getSyncHistory()).filter(
+      (report: { sent: Record<string, number> }) => (report.sent[kind] ?? 0) > 0,
+    ).length;
+  await vi.waitFor(async () => expect(await sending()).toBe(times), {
+    timeout: 20_000,
+    interval: 50,
+  });
+}
+
 async function closeAll() {
   for (const c of open) await c.services.close();
   open = [];
@@ -368,36 +392,19 @@ describe('two computers syncing through a folder', () => {
   });
 
   it('syncs by itself after a connection is added, renamed or edited', async () => {
-    // No timer to bring it: only the change does.
-    const a = await computer('a', { background: true, intervalMs: 3_600_000 });
-    await a.api.chooseSyncFolder();
-    const { phrase } = await a.api.startNewSync({ target: { kind: 'folder' } });
-    await vi.waitFor(async () => expect((await a.api.getSyncStatus()).firstSyncDone).toBe(true));
-    const sentConnections = async () =>
-      (await a.api.getSyncHistory()).filter(
-        (report: { sent: Record<string, number> }) => (report.sent.connection ?? 0) > 0,
-      ).length;
+    const { a, phrase } = await syncingOnChangesOnly();
     const made = await a.api.createConnection({
       name: 'Relay',
       baseUrl: 'https://relay.example.com',
     });
-    await vi.waitFor(async () => expect(await sentConnections()).toBe(1), {
-      timeout: 20_000,
-      interval: 50,
-    });
+    await untilSent(a, 'connection', 1);
     await a.api.updateConnection({ id: made.id, changes: { name: 'Relay (EU)' } });
-    await vi.waitFor(async () => expect(await sentConnections()).toBe(2), {
-      timeout: 20_000,
-      interval: 50,
-    });
+    await untilSent(a, 'connection', 2);
     await a.api.updateConnection({
       id: made.id,
       changes: { headers: [{ name: 'X-Team', value: 'blue' }] },
     });
-    await vi.waitFor(async () => expect(await sentConnections()).toBe(3), {
-      timeout: 20_000,
-      interval: 50,
-    });
+    await untilSent(a, 'connection', 3);
     // What those syncs sent is what another computer gets.
     const b = await computer('b');
     await b.api.chooseSyncFolder();
@@ -592,34 +599,17 @@ describe('connections, knowledge bases and prices', () => {
   });
 
   it('syncs by itself after a knowledge base is made, renamed or given sources', async () => {
-    // No timer to bring it: only the change does.
-    const a = await computer('a', { background: true, intervalMs: 3_600_000 });
-    await a.api.chooseSyncFolder();
-    await a.api.startNewSync({ target: { kind: 'folder' } });
-    await vi.waitFor(async () => expect((await a.api.getSyncStatus()).firstSyncDone).toBe(true));
-    const sentBases = async () =>
-      (await a.api.getSyncHistory()).filter(
-        (report: { sent: Record<string, number> }) => (report.sent.knowledge ?? 0) > 0,
-      ).length;
+    const { a } = await syncingOnChangesOnly();
     await a.api.createConnection({ name: 'Relay', baseUrl: 'https://relay.example.com' });
     const base = await a.api.createKnowledgeBase({ name: 'Travel', model: 'embed-small' });
-    await vi.waitFor(async () => expect(await sentBases()).toBe(1), {
-      timeout: 20_000,
-      interval: 50,
-    });
+    await untilSent(a, 'knowledge', 1);
     await a.api.renameKnowledgeBase({ id: base.id, name: 'Travel notes' });
-    await vi.waitFor(async () => expect(await sentBases()).toBe(2), {
-      timeout: 20_000,
-      interval: 50,
-    });
+    await untilSent(a, 'knowledge', 2);
     const handbook = join(root, 'handbook.md');
     await writeFile(handbook, '# Handbook\n\nThe ferry leaves at seven.\n');
     a.paths = [handbook];
     await a.api.addKnowledgeSources({ id: base.id, kind: 'files' });
-    await vi.waitFor(async () => expect(await sentBases()).toBe(3), {
-      timeout: 20_000,
-      interval: 50,
-    });
+    await untilSent(a, 'knowledge', 3);
   });
 
   it('makes a knowledge base whose connection arrives in a later sync than the base', async () => {

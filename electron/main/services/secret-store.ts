@@ -10,7 +10,7 @@ import { readFile, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { ErrorMessageKey, MessageValues } from '../../shared/messages/keys';
 import { writeFileAtomic } from './data-files';
-import { said, type Said } from './words';
+import { messageFieldsAs, said, type Said } from './words';
 
 /** The file keys are kept in when the person chose that, inside the user data folder. */
 export const PLAINTEXT_KEYS_FILE = 'keys.insecure.json';
@@ -56,11 +56,7 @@ export class SecretStoreError extends Error {
 export function storageReason(
   sentence: Said,
 ): Pick<KeyStorageStatus, 'reason' | 'messageId' | 'values'> {
-  return {
-    reason: sentence.english,
-    messageId: sentence.id,
-    ...(sentence.values ? { values: sentence.values } : {}),
-  };
+  return messageFieldsAs('reason', sentence);
 }
 
 const memoryReason = (): Said => said('keys.storage.memory');

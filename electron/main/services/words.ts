@@ -104,11 +104,19 @@ export function said(id: ErrorMessageKey, values?: Record<string, PlainValue | S
 
 /** A message's fields as they cross to the page: its English as `message`, its key and values. */
 export function messageFields(words: Said): MessageFields {
+  return messageFieldsAs('message', words);
+}
+
+/** The same, its English under the name the contract gives it there (`reason`, `problem`). */
+export function messageFieldsAs<Field extends string>(
+  field: Field,
+  words: Said,
+): Record<Field, string> & Omit<MessageFields, 'message'> {
   return {
-    message: words.english,
+    [field]: words.english,
     messageId: words.id,
     ...(words.values ? { values: words.values } : {}),
-  };
+  } as Record<Field, string> & Omit<MessageFields, 'message'>;
 }
 
 /**

@@ -39,6 +39,14 @@ export class ChatPage {
     return this.page.getByRole('dialog', { name: 'Choose a chat model' });
   }
 
+  /** Gives the chat one tool server's tools through the header's chip (none were given). */
+  async chooseToolServer(name: string): Promise<void> {
+    await this.page.getByRole('button', { name: 'Tools: none' }).click();
+    await this.page.getByRole('checkbox', { name }).check();
+    await this.page.keyboard.press('Escape');
+    await this.page.getByRole('button', { name: 'Tools: 1 server' }).waitFor();
+  }
+
   /** Chooses a model of the connection in use (or of `connection`) in the picker. */
   async chooseModel(model: string, connection?: string): Promise<void> {
     if ((await this.model.getAttribute('aria-expanded')) !== 'true') await this.model.click();

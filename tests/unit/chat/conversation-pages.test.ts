@@ -4,6 +4,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import type { ConversationSummary } from '../../../electron/shared/ipc/routes/chat';
+import { conversationSummary } from '../../fakes/conversation-summary';
 import {
   appendPage,
   compareConversations,
@@ -14,20 +15,7 @@ import {
 } from '../../../renderer/src/features/chat/conversation-pages';
 
 function conversation(id: string, updatedAt: string, pinned = false): ConversationSummary {
-  return {
-    id,
-    title: id,
-    createdAt: updatedAt,
-    updatedAt,
-    pinned,
-    model: null,
-    systemPrompt: '',
-    temperature: null,
-    maxTokens: null,
-    messageCount: 0,
-    usage: { promptTokens: 0, completionTokens: 0, totalTokens: 0 },
-    forkedFrom: null,
-  };
+  return conversationSummary({ id, createdAt: updatedAt, updatedAt, pinned, model: null });
 }
 
 const day = (d: number) => `2026-01-${String(d).padStart(2, '0')}T00:00:00.000Z`;

@@ -5,26 +5,11 @@
  */
 import { beforeEach, describe, expect, it } from 'vitest';
 import { useChatStore } from '../../../renderer/src/features/chat/chat-store';
-import type {
-  ChatMessage,
-  ConversationSummary,
-} from '../../../renderer/src/features/chat/chat-types';
+import type { ChatMessage } from '../../../renderer/src/features/chat/chat-types';
+import { conversationSummary } from '../../fakes/conversation-summary';
 
 const CONVERSATION = 'c1';
-const summary: ConversationSummary = {
-  id: CONVERSATION,
-  title: 'Compared',
-  createdAt: '2026-01-01T00:00:00.000Z',
-  updatedAt: '2026-01-01T00:00:00.000Z',
-  pinned: false,
-  model: 'demo-chat',
-  systemPrompt: '',
-  temperature: null,
-  maxTokens: null,
-  messageCount: 0,
-  usage: { promptTokens: 0, completionTokens: 0, totalTokens: 0 },
-  forkedFrom: null,
-};
+const summary = conversationSummary({ id: CONVERSATION, title: 'Compared' });
 
 function message(id: string, role: 'user' | 'assistant', parentId: string | null): ChatMessage {
   return {

@@ -6,27 +6,12 @@
  */
 import { beforeEach, describe, expect, it } from 'vitest';
 import { useChatStore } from '../../../renderer/src/features/chat/chat-store';
-import type {
-  ChatMessage,
-  ConversationSummary,
-} from '../../../renderer/src/features/chat/chat-types';
+import type { ChatMessage } from '../../../renderer/src/features/chat/chat-types';
+import { conversationSummary } from '../../fakes/conversation-summary';
 import { appendNewerPage, FIRST_ITEM_BASE } from '../../../renderer/src/features/chat/paging';
 
 const CONVERSATION = 'c1';
-const summary: ConversationSummary = {
-  id: CONVERSATION,
-  title: 'Long',
-  createdAt: '2026-01-01T00:00:00.000Z',
-  updatedAt: '2026-01-01T00:00:00.000Z',
-  pinned: false,
-  model: 'demo-chat',
-  systemPrompt: '',
-  temperature: null,
-  maxTokens: null,
-  messageCount: 0,
-  usage: { promptTokens: 0, completionTokens: 0, totalTokens: 0 },
-  forkedFrom: null,
-};
+const summary = conversationSummary({ id: CONVERSATION, title: 'Long' });
 
 /** Messages `from` to `to` (exclusive) of a path, ids `${text}${n}`, the first under `parent`. */
 function path(from: number, to: number, text = 'm', parent?: string | null): ChatMessage[] {

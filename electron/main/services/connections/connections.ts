@@ -38,6 +38,7 @@ import type { DemoRelay, DemoRelayOptions } from '../../../demo-relay/index';
 import type { ErrorMessageKey, MessageValues } from '../../../shared/messages/keys';
 import type { RelayErrorKind } from '../../../shared/relay-errors';
 import { AppError, type FieldIssue } from '../app-error';
+import { Listeners } from '../listeners';
 import { issueSaid, said, type Said } from '../words';
 import { readJsonFile, writeFileAtomic, type DataFileProblem } from '../data-files';
 import {
@@ -488,7 +489,7 @@ export class ConnectionsService {
   #demo: { relay: DemoRelay; connectionId: string } | undefined;
   readonly #limiters = new Map<string, RequestLimiter>();
   readonly #maxConcurrentRequests: number | undefined;
-  readonly #listeners = new Set<() => void>();
+  readonly #listeners = new Listeners();
 
   constructor(options: ConnectionsServiceOptions) {
     this.#maxConcurrentRequests = options.maxConcurrentRequests;
@@ -508,12 +509,7 @@ export class ConnectionsService {
    * address or headers changed (sync sends those); not for a key alone or the one in use.
    */
   onChange(listener: () => void): () => void {
-    this.#listeners.add(listener);
-    return () => this.#listeners.delete(listener);
-  }
-
-  #changed(): void {
-    for (const listener of this.#listeners) listener();
+    return this.#listeners.add(listener);
   }
 
   /** How keys are kept (keychain, or memory for this session), to tell the person. */
@@ -594,7 +590,7 @@ export class ConnectionsService {
       }
       return connection;
     }).then((connection) => {
-      this.#changed();
+      this.#listeners.tell();
       return this.#summary(connection);
     });
   }
@@ -690,7 +686,7 @@ export class ConnectionsService {
         valid.consoleUrl !== undefined ||
         valid.headers !== undefined
       )
-        this.#changed();
+        this.#listeners.tell();
       return this.#summary(connection);
     });
   }
@@ -711,7 +707,7 @@ export class ConnectionsService {
       await this.#write(next);
       if (connection.isDemo && this.#demo?.connectionId === id) await this.#closeDemo();
     });
-    this.#changed();
+    this.#listeners.tell();
   }
 
   /** Makes a saved connection the one the app uses. */

@@ -42,6 +42,7 @@ import { CHUNK_OPTIONS, chunkDocument, isHeadingsOnly, type ChunkOptions } from 
 import { KNOWLEDGE_DOMAIN, KNOWLEDGE_MIGRATIONS } from './migrations';
 import { ProgressPacer } from './progress-pacer';
 import { PackedVectors } from './vector-search';
+import { Listeners } from '../listeners';
 import { nativeText, said } from '../words';
 
 export const KNOWLEDGE_BATCH_SIZE = 64;
@@ -212,15 +213,14 @@ export class KnowledgeService {
    */
   #changed(kbId: string | null, synced = true): void {
     this.#options.emit('knowledgeChanged', { kbId });
-    if (synced) for (const listener of this.#listeners) listener();
+    if (synced) this.#listeners.tell();
   }
 
-  readonly #listeners = new Set<() => void>();
+  readonly #listeners = new Listeners();
 
   /** Calls `listener` after each change of what syncs of a base; returns the unsubscribe. */
   onChange(listener: () => void): () => void {
-    this.#listeners.add(listener);
-    return () => this.#listeners.delete(listener);
+    return this.#listeners.add(listener);
   }
 
   #summary(row: BaseRow, names: Map<string, string>): KnowledgeBase {

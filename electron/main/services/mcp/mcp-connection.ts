@@ -381,20 +381,21 @@ export class McpConnection {
     options: CallOptions,
   ): Promise<ToolResult> {
     const started = performance.now();
-    const call = callSignal(options.signal);
+    // The call's own signal, following the reply's: the SDK listens on the signal it is given
+    // and never stops, so the reply's own would gather a listener per call for the reply's life
+    // (and Node's warning at the eleventh). `AbortSignal.any` puts no listener on the reply's.
+    const signal = options.signal ? AbortSignal.any([options.signal]) : undefined;
     try {
       const answer = await this.#client.callTool({ name: tool, arguments: input }, undefined, {
         timeout: options.timeoutMs,
         resetTimeoutOnProgress: true,
         ...(options.maxTotalMs === undefined ? {} : { maxTotalTimeout: options.maxTotalMs }),
-        ...(call ? { signal: call.signal } : {}),
+        ...(signal ? { signal } : {}),
         ...(options.onProgress ? { onprogress: (p: ToolProgress) => options.onProgress?.(p) } : {}),
       });
       return readToolResult(answer, performance.now() - started, options.maxResultChars);
     } catch (error) {
       throw this.#callFailure(tool, error, options);
-    } finally {
-      call?.release();
     }
   }
 
@@ -525,24 +526,4 @@ function hostOf(url: string): string {
   } catch {
     return url;
   }
-}
-
-/**
- * A signal of one call that follows the reply's. The SDK listens on the signal it is given and
- * never stops listening, so handing it the reply's own signal would leave one listener per call on
- * it for the reply's life (and Node's warning at the eleventh); the call's signal is let go when
- * the call ends, and with it the one listener put on the reply's.
- */
-function callSignal(
-  reply: AbortSignal | undefined,
-): { signal: AbortSignal; release(): void } | undefined {
-  if (reply === undefined) return undefined;
-  const call = new AbortController();
-  if (reply.aborted) {
-    call.abort(reply.reason);
-    return { signal: call.signal, release: () => undefined };
-  }
-  const follow = () => call.abort(reply.reason);
-  reply.addEventListener('abort', follow, { once: true });
-  return { signal: call.signal, release: () => reply.removeEventListener('abort', follow) };
 }

@@ -43,7 +43,7 @@ import { estimateTokens } from '../chat/attachments';
 import { readJsonFile, writeFileAtomic } from '../data-files';
 import { readRegularFile, type RegularFileRead } from '../files/regular-file';
 import type { SecretStore } from '../secret-store';
-import { nativeText, messageFields, said, type Said } from '../words';
+import { nativeText, messageFields, messageFieldsAs, said, type Said } from '../words';
 import type { ToolPermissions, ToolRule } from './approval';
 import { CommandSearch, installHintFor } from './command-search';
 import { readServersFile } from './import-file';
@@ -347,9 +347,7 @@ export class McpService {
       );
     const refused: McpImportResult['refused'] = parsed.refused.map(({ entry, reason }) => ({
       entry,
-      reason: reason.english,
-      messageId: reason.id,
-      ...(reason.values ? { values: reason.values } : {}),
+      ...messageFieldsAs('reason', reason),
     }));
     const added: string[] = [];
     let secrets = 0;

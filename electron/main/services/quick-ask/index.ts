@@ -4,6 +4,7 @@
  */
 import type { AppContext } from '../../app-context';
 import type { ChatStore } from '../chat/store';
+import { messageFieldsAs } from '../words';
 import { defaultModel } from './default-model';
 import { QuickAskService, type ClipboardText } from './quick-ask-service';
 
@@ -47,13 +48,7 @@ function viewOf(
 ) {
   return {
     model,
-    ...(problem === undefined
-      ? {}
-      : {
-          problem: problem.english,
-          messageId: problem.id,
-          ...(problem.values ? { values: problem.values } : {}),
-        }),
+    ...(problem === undefined ? {} : messageFieldsAs('problem', problem)),
     ...(active ? { connectionName: active.name } : {}),
     isDemo: active?.isDemo ?? false,
     ...(clip ? { context: clip } : {}),

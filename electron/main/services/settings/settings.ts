@@ -16,6 +16,7 @@ import {
 import { DEFAULT_UPDATE_SETTINGS } from '../../../shared/ipc/routes/updates';
 import { readJsonFile, writeFileAtomic, type DataFileProblem } from '../data-files';
 import { setFields, type Changes } from '../changes';
+import { Listeners } from '../listeners';
 
 export const SETTINGS_FILE = 'settings.json';
 
@@ -39,7 +40,7 @@ export class SettingsService {
   #current: Promise<Settings> | undefined;
   #problem: DataFileProblem | undefined;
   #queue: Promise<unknown> = Promise.resolve();
-  readonly #listeners = new Set<(settings: Settings) => void>();
+  readonly #listeners = new Listeners<Settings>();
 
   constructor(dataDir: string) {
     this.#path = join(dataDir, SETTINGS_FILE);
@@ -61,8 +62,7 @@ export class SettingsService {
 
   /** Calls `listener` with the settings after each saved change; returns a function that stops it. */
   onChange(listener: (settings: Settings) => void): () => void {
-    this.#listeners.add(listener);
-    return () => this.#listeners.delete(listener);
+    return this.#listeners.add(listener);
   }
 
   /** Applies a partial change (already checked against the contract) and saves it. */
@@ -73,7 +73,7 @@ export class SettingsService {
       if (this.#problem?.kind === 'unreadable') return next;
       await writeFileAtomic(this.#path, `${JSON.stringify(next, null, 2)}\n`);
       this.#current = Promise.resolve(next);
-      for (const listener of this.#listeners) listener(next);
+      this.#listeners.tell(next);
       return next;
     });
     this.#queue = run.catch(() => undefined);

@@ -51,6 +51,7 @@ import {
   logSchema,
   snapshotPartSchema,
   wireEntitySchema,
+  WANTS_IN_HEAD,
   type HeadObject,
   type SnapshotInfo,
   type WireEntity,
@@ -74,8 +75,6 @@ export const SUPERSEDED_GRACE_MS = 3_600_000;
  * unnamed before it is deleted (it must be unnamed at two looks this far apart).
  */
 export const BLOB_GC_INTERVAL_MS = 86_400_000;
-/** Files a head says its device waits for, at most. */
-const WANTS_IN_HEAD = 200;
 /** How many syncs the history keeps. */
 const HISTORY_KEPT = 100;
 /** Tries of one request that failed for a passing reason, before the sync gives up. */
@@ -1500,14 +1499,13 @@ export class SyncEngine {
   /** Deletes the superseded objects whose grace period has passed. */
   async #dropSuperseded(): Promise<void> {
     const now = this.#now().getTime();
-    for (;;) {
-      const due = this.#superseded().find((entry) => now - entry.at >= SUPERSEDED_GRACE_MS);
-      if (due === undefined) return;
+    // Read once: nothing else supersedes while the sync deletes (compaction ran before).
+    let left = this.#superseded();
+    for (const due of left.filter((entry) => now - entry.at >= SUPERSEDED_GRACE_MS)) {
       await this.#request(() => this.#target.delete(due.n));
-      this.#setState(
-        'superseded',
-        JSON.stringify(this.#superseded().filter((entry) => entry.n !== due.n)),
-      );
+      // Written after each deletion: a sync cut short leaves listed only what it did not delete.
+      left = left.filter((entry) => entry !== due);
+      this.#setState('superseded', JSON.stringify(left));
     }
   }
 

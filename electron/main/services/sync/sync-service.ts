@@ -7,8 +7,9 @@
  *   one with nothing to join is said plainly and nothing is written, here or there.
  * - **When it syncs**: soon after the app starts, a few seconds after the last local change
  *   (the engine's journal, `sync_dirty`, is looked at every few seconds; a change of settings,
- *   of a connection or of a knowledge base says so at once), on a timer, and after a failure at the engine's `retryAt` (backoff). A sync runs
- *   on main's event loop in small awaited steps and never holds up an answer to the page.
+ *   of a connection or of a knowledge base says so at once), on a timer, and after a failure at
+ *   the engine's `retryAt` (backoff). A sync runs on main's event loop in small awaited steps
+ *   and never holds up an answer to the page.
  * - **This computer's identity**: the engine's device id is kept in the keychain beside the key.
  *   A database copied from another computer carries that computer's id; when the two differ, the
  *   copy starts as a new computer (its sync tables emptied, every record sent again as its own).
@@ -201,9 +202,8 @@ export class SyncService {
   #closed = false;
   /** Set-up, join and turn-off, one at a time. */
   #busy: Promise<unknown> = Promise.resolve();
-  #stopSettings: (() => void) | undefined;
-  #stopConnections: (() => void) | undefined;
-  #stopKnowledge: (() => void) | undefined;
+  /** Stops hearing of the changes that start a sync (settings, connections, knowledge bases). */
+  readonly #stops: Array<() => void> = [];
   #connections: ConnectionSource | undefined;
 
   private constructor(options: SyncServiceOptions) {
@@ -219,13 +219,14 @@ export class SyncService {
       await service.#openEngine();
       service.#startJob(service.#timing.startDelayMs);
     }
-    service.#stopSettings = options.settings.onChange(() => service.#changed());
+    const changed = () => service.#changed();
+    service.#stops.push(options.settings.onChange(changed));
     // A connection's name, address or headers: sent like any other change.
-    service.#stopConnections = options.connections?.onChange(() => service.#changed());
+    if (options.connections) service.#stops.push(options.connections.onChange(changed));
     // A base made, renamed or deleted, its sources or model changed (the bases open after sync).
     void options.knowledge?.then(
       (knowledge) => {
-        if (!service.#closed) service.#stopKnowledge = knowledge.onChange(() => service.#changed());
+        if (!service.#closed) service.#stops.push(knowledge.onChange(changed));
       },
       () => undefined, // The bases failed to open: what they say of it is told elsewhere.
     );
@@ -403,9 +404,7 @@ export class SyncService {
   async close(): Promise<void> {
     this.#closed = true;
     this.#stopJob();
-    this.#stopSettings?.();
-    this.#stopConnections?.();
-    this.#stopKnowledge?.();
+    for (const stop of this.#stops.splice(0)) stop();
     if (this.#paceTimer) clearTimeout(this.#paceTimer);
     await this.#busy.catch(() => undefined);
     await this.#engine?.close();

@@ -3,8 +3,8 @@
  * zod when read: an object that opens but does not fit is refused by name like a damaged one.
  *
  * - head (`h/`): a device's latest log number, the oldest log it still keeps, its snapshot, how
- *   far it has applied every other device's log, its clock, and the files it waits for. One per device; a new head is
- *   written beside the old one, which is deleted after.
+ *   far it has applied every other device's log, its clock, and the files it waits for. One per
+ *   device; a new head is written beside the old one, which is deleted after.
  * - log (`o/`): one batch of a device's own changes, numbered 1, 2, 3… per device.
  * - snapshot (`s/`): a device's whole synced state in parts, with the log numbers it covers,
  *   which a new device starts from and which lets its writer delete its old logs.
@@ -56,6 +56,9 @@ export const snapshotInfoSchema = z.object({
 });
 export type SnapshotInfo = z.infer<typeof snapshotInfoSchema>;
 
+/** Files a head says its device waits for, at most. */
+export const WANTS_IN_HEAD = 200;
+
 export const headSchema = z.object({
   v: z.literal(1),
   d: deviceId,
@@ -73,7 +76,7 @@ export const headSchema = z.object({
    */
   want: z
     .array(z.string().regex(/^[0-9a-f]{64}$/))
-    .max(200)
+    .max(WANTS_IN_HEAD)
     .optional(),
 });
 export type HeadObject = z.infer<typeof headSchema>;

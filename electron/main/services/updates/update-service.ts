@@ -12,8 +12,8 @@
 import type { UpdateSettings, UpdateStatus } from '../../../shared/ipc/routes/updates';
 import { AppError } from '../app-error';
 import type { LogFields } from '../log-policy';
-import type { ErrorMessageKey, MessageValues } from '../../../shared/messages/keys';
-import { said, type Said } from '../words';
+import type { MessageFields } from '../../../shared/messages/keys';
+import { messageFields, messageFieldsAs, said, type Said } from '../words';
 
 /** A release as the feed describes it. */
 export interface UpdateRelease {
@@ -75,23 +75,20 @@ const NETWORK_CODES =
 /** What went wrong, in a sentence, from one of electron-updater's errors. */
 export function describeUpdateError(error: unknown): {
   failure: Extract<UpdateStatus, { state: 'failed' }>['failure'];
-  message: string;
-  messageId: ErrorMessageKey;
-  values?: MessageValues;
-} {
+} & MessageFields {
   const code = (error as { code?: unknown } | null)?.code;
   const text = error instanceof Error ? error.message : String(error);
   if (code === 'ERR_CHECKSUM_MISMATCH' || /checksum mismatch/i.test(text)) {
-    return { failure: 'checksum', ...toldAs('message', said('updates.failed.checksum')) };
+    return { failure: 'checksum', ...messageFields(said('updates.failed.checksum')) };
   }
   if (
     code === 'ERR_UPDATER_INVALID_SIGNATURE' ||
     /not signed by the application owner/i.test(text)
   ) {
-    return { failure: 'signature', ...toldAs('message', said('updates.failed.signature')) };
+    return { failure: 'signature', ...messageFields(said('updates.failed.signature')) };
   }
   if (NETWORK_CODES.test(text) || (typeof code === 'string' && NETWORK_CODES.test(code))) {
-    return { failure: 'offline', ...toldAs('message', said('updates.failed.offline')) };
+    return { failure: 'offline', ...messageFields(said('updates.failed.offline')) };
   }
   if (
     code === 'ERR_UPDATER_CHANNEL_FILE_NOT_FOUND' ||
@@ -101,13 +98,12 @@ export function describeUpdateError(error: unknown): {
     code === 'ERR_UPDATER_INVALID_RELEASE_FEED' ||
     /HttpError: 404/.test(text)
   ) {
-    return { failure: 'feed', ...toldAs('message', said('updates.failed.feed')) };
+    return { failure: 'feed', ...messageFields(said('updates.failed.feed')) };
   }
   const line = firstLine(text);
   return {
     failure: 'other',
-    ...toldAs(
-      'message',
+    ...messageFields(
       line === ''
         ? said('updates.failed.noReason')
         : said('updates.failed.other', { reason: line }),
@@ -118,18 +114,6 @@ export function describeUpdateError(error: unknown): {
 function firstLine(text: string): string {
   const line = text.split('\n')[0]?.trim() ?? '';
   return line.length > 300 ? `${line.slice(0, 300)}…` : line;
-}
-
-/** A message as a status carries it: the English text in `field`, with its key and values. */
-function toldAs<Field extends 'message' | 'reason'>(
-  field: Field,
-  sentence: Said,
-): Record<Field, string> & { messageId: ErrorMessageKey; values?: MessageValues } {
-  return {
-    [field]: sentence.english,
-    messageId: sentence.id,
-    ...(sentence.values ? { values: sentence.values } : {}),
-  } as Record<Field, string> & { messageId: ErrorMessageKey; values?: MessageValues };
 }
 
 /** Release notes as plain text: GitHub's are HTML, a multi-version list is joined. */
@@ -184,7 +168,10 @@ export class UpdateService {
       : {
           state: 'unsupported',
           currentVersion,
-          ...toldAs('reason', options.unsupportedReason ?? said('updates.unsupported.any')),
+          ...messageFieldsAs(
+            'reason',
+            options.unsupportedReason ?? said('updates.unsupported.any'),
+          ),
         };
     this.#unsubscribe = options.updater?.subscribe((event) => this.#onEvent(event));
   }
