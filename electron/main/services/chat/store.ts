@@ -467,6 +467,11 @@ export class ChatStore {
     );
   }
 
+  /** Deletes one conversation for good, its messages and files with it (another computer purged it). */
+  purge(id: string): boolean {
+    return this.db.run('DELETE FROM chat_conversations WHERE id = ?', [id]).changes > 0;
+  }
+
   restore(id: string): ConversationSummary | undefined {
     this.db.run('UPDATE chat_conversations SET deleted_at = NULL WHERE id = ?', [id]);
     return this.get(id);

@@ -832,10 +832,12 @@ export class SyncEngine {
         this.#db.run('DELETE FROM sync_pending WHERE kind = ? AND id = ?', [kind, id]);
       return;
     }
+    const owner = source.activityOf?.(kind, won);
     const result = source.apply(kind, id, {
       won,
       merged: state,
       activity: meta?.activity,
+      owner: owner === undefined ? undefined : this.#meta('conversation', owner),
       known: meta !== undefined && Object.keys(meta.state).length > 0,
     } as Change);
     if (result === 'waiting') {
