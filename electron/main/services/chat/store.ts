@@ -951,6 +951,22 @@ export class ChatStore {
     });
   }
 
+  /**
+   * Counts a reply's usage in `chat_usage` as spent at `at`, once: a reply made on another
+   * computer, arrived by sync. A reply counted already is left as it is.
+   */
+  addUsage(id: string, usage: ChatUsage, at: string): void {
+    const prompt = usage.promptTokens ?? 0;
+    const completion =
+      usage.completionTokens ?? Math.max(0, (usage.totalTokens ?? prompt) - prompt);
+    this.db.run(
+      `INSERT OR IGNORE INTO chat_usage
+          (message_id, conversation_id, model, prompt_tokens, completion_tokens, created_at)
+        SELECT id, conversation_id, coalesce(model, ''), ?, ?, ? FROM chat_messages WHERE id = ?`,
+      [prompt, completion, at, id],
+    );
+  }
+
   /** Tokens per model over a conversation's replies, every branch. */
   usageByModel(conversationId: string): ModelUsage[] {
     return this.db.all<ModelUsage>(

@@ -15,6 +15,9 @@
  *   device that still has the conversation deletes it for good too, unless a message was added
  *   there after the purge (by stamp); a device that joins later never makes it, and a message
  *   that arrives for a conversation purged here is dropped, never kept waiting.
+ * - A reply's usage travels in its record and is counted in the usage of every computer it
+ *   reaches (`chat_usage`, once per reply), unless its own computer did not count it (a copy: a
+ *   branch forked off, an import), which the record says (`unspent`).
  * - A file sent with a message travels as its record (name, kind, the text read from it) and its
  *   bytes once per SHA-256 (`b/` objects); a message whose bytes have not arrived yet is shown
  *   without them, and they are added the moment they do.
@@ -66,6 +69,7 @@ interface MessageRow {
   temperature: number | null;
   first_token_ms: number | null;
   duration_ms: number | null;
+  counted: number;
 }
 
 interface FileRow {
@@ -98,6 +102,8 @@ export interface MessageRecord {
   temperature: number | null;
   timing: { first: number | null; duration: number | null };
   files: SyncedAttachment[];
+  /** Present when the message has usage its computer did not count as spent (a copy). */
+  unspent?: true;
 }
 
 const JSON_IDS = 'SELECT value FROM json_each(?)';
@@ -172,7 +178,8 @@ export class ChatSource implements DbSource {
     const rows = this.#db.all<MessageRow>(
       `SELECT id, conversation_id, parent_id, role, content, status, error, prompt_tokens,
         completion_tokens, total_tokens, model, finish_reason, created_at, batch_id, temperature,
-        first_token_ms, duration_ms
+        first_token_ms, duration_ms,
+        EXISTS (SELECT 1 FROM chat_usage u WHERE u.message_id = chat_messages.id) AS counted
         FROM chat_messages WHERE id IN (${JSON_IDS}) ORDER BY rowid`,
       [JSON.stringify(ids)],
     );
@@ -222,6 +229,9 @@ export class ChatSource implements DbSource {
         timing: { first: row.first_token_ms, duration: row.duration_ms },
         files: files.get(row.id) ?? [],
       };
+      const hasUsage =
+        row.prompt_tokens !== null || row.completion_tokens !== null || row.total_tokens !== null;
+      if (row.role === 'assistant' && hasUsage && row.counted === 0) record.unspent = true;
       return [row.id, { m: record as unknown as JsonValue }];
     });
     for (const id of ids) if (!found.has(id)) out.push([id, undefined]);
@@ -371,6 +381,9 @@ export class ChatSource implements DbSource {
         ...(Object.keys(timing).length > 0 ? { timing } : {}),
         ...(record.batchId === null ? {} : { batchId: record.batchId }),
       });
+      // Spent on its computer: counted in the usage here too, as spent when it was asked.
+      if (record.role === 'assistant' && Object.keys(usage).length > 0 && record.unspent !== true)
+        this.chat.addUsage(id, usage, record.createdAt);
     } else {
       this.chat.saveReply(id, {
         content: record.content,
