@@ -853,7 +853,7 @@ export class SyncEngine {
     for (const entry of Object.values(won)) this.#clock.receive(entry.h);
     if (result !== 'applied') return;
     this.#count(this.#report.applied, kind);
-    const conversation = source.activityOf?.(kind, won);
+    const conversation = owner;
     if (kind === 'conversation') this.#noteConversation(id);
     if (conversation !== undefined) {
       this.#noteConversation(conversation);
