@@ -659,6 +659,33 @@ describe('connections, knowledge bases and prices', () => {
     }
   });
 
+  it('makes a knowledge base on the demo relay on the other computer’s own demo relay, never waiting for it', async () => {
+    const { laptop, desktop } = await pair();
+    await laptop.api.startDemoRelay();
+    const made = await laptop.api.createKnowledgeBase({
+      name: 'Demo notes',
+      model: 'demo-embedding',
+    });
+    await round(laptop, desktop);
+    // The demo relay runs on each computer on a port of its own: the base is made on this
+    // computer's, not kept waiting for the laptop's (which never syncs).
+    const bases = await desktop.api.listKnowledgeBases();
+    expect(bases.map((b: { name: string }) => b.name)).toEqual([made.name]);
+    const connections = await desktop.api.listConnections();
+    expect(connections.map((c: { isDemo: boolean }) => c.isDemo)).toEqual([true]);
+    expect(bases[0]!.connectionId).toBe(connections[0]!.id);
+    // Nothing goes back changed, and nothing is made twice.
+    await round(desktop, laptop, desktop, laptop);
+    for (const c of [laptop, desktop]) {
+      expect((await c.api.listKnowledgeBases()).map((b: { name: string }) => b.name)).toEqual([
+        made.name,
+      ]);
+      const list = await c.api.listConnections();
+      expect(list.map((x: { isDemo: boolean }) => x.isDemo)).toEqual([true]);
+      expect((await c.api.listKnowledgeBases())[0]!.connectionId).toBe(list[0]!.id);
+    }
+  });
+
   it('tells the page when prices changed on another computer', async () => {
     const { laptop, desktop } = await pair();
     await round(laptop, desktop);

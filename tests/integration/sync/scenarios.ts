@@ -257,6 +257,57 @@ export function syncScenarios(
       expect(a.chat.get(old.id)?.title).toBe('Old notes');
     });
 
+    it('a conversation purged on one computer is purged on the others and never reaches a computer that joins later', async () => {
+      const a = await device('a');
+      const b = await device('b');
+      const kept = write(a, 'Kept');
+      const purged = write(a, 'Purged');
+      const withBytes = withFile(a, 'Purged with a file', 'bytes of a purged conversation');
+      await syncAll(a, b);
+      a.chat.softDelete(purged);
+      a.chat.softDelete(withBytes.conversation);
+      await syncAll(a, b);
+      for (const d of [a, b]) expect(d.chat.deleted()).toHaveLength(2);
+      // Its 30 days passed on A (B, say, was off): A purges it at its next start.
+      expect(a.chat.purgeDeleted(0)).toBe(2);
+      await syncAll(a, b);
+      // Deleted for good on B as well: neither in its list nor in its trash.
+      expect(b.chat.deleted()).toEqual([]);
+      expect(b.chat.allMessages(purged)).toEqual([]);
+      // A new computer, reading logs that still name it, never shows it.
+      const c = await device('c');
+      await syncAll(c);
+      expect(c.chat.list().map((x) => x.id)).toEqual([kept]);
+      expect(c.chat.deleted()).toEqual([]);
+      expect(c.chat.allMessages(purged)).toEqual([]);
+      expect(c.attachments.content(withBytes.sha256)).toBeUndefined();
+      // Nothing waits for it.
+      expect(c.db.one<{ n: number }>('SELECT count(*) AS n FROM sync_pending')?.n).toBe(0);
+      await syncAll(a, b, c);
+      for (const d of [b, c]) expect(visibleState(d)).toEqual(visibleState(a));
+    });
+
+    it('a computer that joins from a snapshot written after a purge never shows the purged conversation', async () => {
+      const a = await device('a', 0, {
+        compaction: { minBytes: 2_000, ratio: 0.5, partEntities: 4 },
+      });
+      const purged = write(a, 'Purged');
+      await a.engine.sync();
+      a.chat.softDelete(purged);
+      await a.engine.sync();
+      expect(a.chat.purgeDeleted(0)).toBe(1);
+      await a.engine.sync();
+      const before = snapshotOf(a)?.id;
+      const kept = write(a, 'Kept');
+      await compactAgain(a, before);
+      const c = await device('c');
+      await syncAll(c);
+      expect(c.chat.list().map((x) => x.id)).toContain(kept);
+      expect(c.chat.get(purged)).toBeUndefined();
+      expect(c.chat.deleted()).toEqual([]);
+      expect(c.db.one<{ n: number }>('SELECT count(*) AS n FROM sync_pending')?.n).toBe(0);
+    });
+
     it('prompts, settings and prices merge per field; a deleted prompt stays deleted', async () => {
       const a = await device('a');
       const b = await device('b');

@@ -211,3 +211,41 @@ it('a title the person blanked arrives as it was written, not as a new conversat
   expect(b.chat.get(conversation.id)?.title).toBe(' ');
   expect(visibleState(b)).toEqual(visibleState(a));
 });
+
+it("counts the usage of replies made on another computer in this one's usage, once, and never a copy's", async () => {
+  const a = await device();
+  const b = await device();
+  const conversation = a.chat.create({ title: 'Spent on A' });
+  const [question] = a.chat.append(conversation.id, [
+    { role: 'user', content: 'How far is the moon?', status: 'complete' },
+  ]);
+  const [reply] = a.chat.append(
+    conversation.id,
+    [{ role: 'assistant', content: '', status: 'streaming', model: 'demo-chat' }],
+    question!.id,
+  );
+  a.chat.saveReply(reply!.id, {
+    content: 'About 384,000 km.',
+    status: 'complete',
+    usage: { promptTokens: 120, completionTokens: 30, totalTokens: 150 },
+  });
+  // A branch forked off copies the reply: its usage was spent once, on A, and is not again.
+  a.chat.fork(reply!.id);
+  const since = new Date(Date.now() - 86_400_000);
+  const spent = (d: SyncDevice) =>
+    d.chat.usageByDay(since).map((u) => [u.model, u.replies, u.promptTokens, u.completionTokens]);
+  expect(spent(a)).toEqual([['demo-chat', 1, 120, 30]]);
+  await a.engine.sync();
+  await b.engine.sync();
+  expect(b.chat.allMessages(conversation.id)).toHaveLength(2);
+  expect(spent(b)).toEqual([['demo-chat', 1, 120, 30]]);
+  // Synced again, both ways: counted once everywhere.
+  await b.engine.sync();
+  await a.engine.sync();
+  expect(spent(a)).toEqual([['demo-chat', 1, 120, 30]]);
+  expect(spent(b)).toEqual([['demo-chat', 1, 120, 30]]);
+  // A new computer counts it too.
+  const c = await device();
+  await c.engine.sync();
+  expect(spent(c)).toEqual([['demo-chat', 1, 120, 30]]);
+});

@@ -467,6 +467,11 @@ export class ChatStore {
     );
   }
 
+  /** Deletes one conversation for good, its messages and files with it (another computer purged it). */
+  purge(id: string): boolean {
+    return this.db.run('DELETE FROM chat_conversations WHERE id = ?', [id]).changes > 0;
+  }
+
   restore(id: string): ConversationSummary | undefined {
     this.db.run('UPDATE chat_conversations SET deleted_at = NULL WHERE id = ?', [id]);
     return this.get(id);
@@ -944,6 +949,22 @@ export class ChatStore {
         [prompt, completion, this.#stamp(), id],
       );
     });
+  }
+
+  /**
+   * Counts a reply's usage in `chat_usage` as spent at `at`, once: a reply made on another
+   * computer, arrived by sync. A reply counted already is left as it is.
+   */
+  addUsage(id: string, usage: ChatUsage, at: string): void {
+    const prompt = usage.promptTokens ?? 0;
+    const completion =
+      usage.completionTokens ?? Math.max(0, (usage.totalTokens ?? prompt) - prompt);
+    this.db.run(
+      `INSERT OR IGNORE INTO chat_usage
+          (message_id, conversation_id, model, prompt_tokens, completion_tokens, created_at)
+        SELECT id, conversation_id, coalesce(model, ''), ?, ?, ? FROM chat_messages WHERE id = ?`,
+      [prompt, completion, at, id],
+    );
   }
 
   /** Tokens per model over a conversation's replies, every branch. */

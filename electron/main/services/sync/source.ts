@@ -43,6 +43,11 @@ export interface Change {
   merged: EntityState;
   /** The latest stamp of any message in it (conversations only; see ChatSource). */
   activity?: string | undefined;
+  /**
+   * For an entity that belongs to another (a message, its conversation, as `activityOf` names
+   * it): that one's synced state here, if it has any.
+   */
+  owner?: { state: EntityState; activity: string | undefined } | undefined;
 }
 
 interface SourceBase {

@@ -832,10 +832,12 @@ export class SyncEngine {
         this.#db.run('DELETE FROM sync_pending WHERE kind = ? AND id = ?', [kind, id]);
       return;
     }
+    const owner = source.activityOf?.(kind, won);
     const result = source.apply(kind, id, {
       won,
       merged: state,
       activity: meta?.activity,
+      owner: owner === undefined ? undefined : this.#meta('conversation', owner),
       known: meta !== undefined && Object.keys(meta.state).length > 0,
     } as Change);
     if (result === 'waiting') {
@@ -851,7 +853,7 @@ export class SyncEngine {
     for (const entry of Object.values(won)) this.#clock.receive(entry.h);
     if (result !== 'applied') return;
     this.#count(this.#report.applied, kind);
-    const conversation = source.activityOf?.(kind, won);
+    const conversation = owner;
     if (kind === 'conversation') this.#noteConversation(id);
     if (conversation !== undefined) {
       this.#noteConversation(conversation);

@@ -573,7 +573,13 @@ export class SyncService {
       sources.push(
         new KnowledgeSource(db, knowledge, {
           ...(connections
-            ? { connectionIds: async () => new Set((await connections.list()).map((c) => c.id)) }
+            ? {
+                connectionIds: async () => new Set((await connections.list()).map((c) => c.id)),
+                demo: {
+                  id: async () => (await connections.list()).find((c) => c.isDemo === true)?.id,
+                  ensure: async () => (await connections.ensureDemo()).id,
+                },
+              }
             : {}),
         }),
       );

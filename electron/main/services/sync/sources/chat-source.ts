@@ -11,6 +11,13 @@
  *   and the conversation goes to the trash (restorable for 30 days) on every device. A message
  *   added after it (by stamp: on a device that had not seen the delete) brings the conversation
  *   back, since someone was still using it: every device works that out from the same stamps.
+ * - Purging (deleted for good: a trash's 30 days passed) is a second tombstone, `purged`: every
+ *   device that still has the conversation deletes it for good too, unless a message was added
+ *   there after the purge (by stamp); a device that joins later never makes it, and a message
+ *   that arrives for a conversation purged here is dropped, never kept waiting.
+ * - A reply's usage travels in its record and is counted in the usage of every computer it
+ *   reaches (`chat_usage`, once per reply), unless its own computer did not count it (a copy: a
+ *   branch forked off, an import), which the record says (`unspent`).
  * - A file sent with a message travels as its record (name, kind, the text read from it) and its
  *   bytes once per SHA-256 (`b/` objects); a message whose bytes have not arrived yet is shown
  *   without them, and they are added the moment they do.
@@ -62,6 +69,7 @@ interface MessageRow {
   temperature: number | null;
   first_token_ms: number | null;
   duration_ms: number | null;
+  counted: number;
 }
 
 interface FileRow {
@@ -94,6 +102,8 @@ export interface MessageRecord {
   temperature: number | null;
   timing: { first: number | null; duration: number | null };
   files: SyncedAttachment[];
+  /** Present when the message has usage its computer did not count as spent (a copy). */
+  unspent?: true;
 }
 
 const JSON_IDS = 'SELECT value FROM json_each(?)';
@@ -168,7 +178,8 @@ export class ChatSource implements DbSource {
     const rows = this.#db.all<MessageRow>(
       `SELECT id, conversation_id, parent_id, role, content, status, error, prompt_tokens,
         completion_tokens, total_tokens, model, finish_reason, created_at, batch_id, temperature,
-        first_token_ms, duration_ms
+        first_token_ms, duration_ms,
+        EXISTS (SELECT 1 FROM chat_usage u WHERE u.message_id = chat_messages.id) AS counted
         FROM chat_messages WHERE id IN (${JSON_IDS}) ORDER BY rowid`,
       [JSON.stringify(ids)],
     );
@@ -218,6 +229,9 @@ export class ChatSource implements DbSource {
         timing: { first: row.first_token_ms, duration: row.duration_ms },
         files: files.get(row.id) ?? [],
       };
+      const hasUsage =
+        row.prompt_tokens !== null || row.completion_tokens !== null || row.total_tokens !== null;
+      if (row.role === 'assistant' && hasUsage && row.counted === 0) record.unspent = true;
       return [row.id, { m: record as unknown as JsonValue }];
     });
     for (const id of ids) if (!found.has(id)) out.push([id, undefined]);
@@ -241,14 +255,16 @@ export class ChatSource implements DbSource {
     for (const [field, entry] of Object.entries(state)) if ('v' in entry) view[field] = entry.v!;
     if (kind === 'conversation' && state.deleted !== undefined)
       view.deleted = conversationDeleted(state, activity);
+    if (kind === 'conversation' && state.purged !== undefined)
+      view.purged = conversationPurged(state, activity);
     return view;
   }
 
   gone(kind: string, _id: string, state: EntityState): Fields | undefined {
-    // A conversation purged from the trash was deleted already; one deleted by other means
-    // (an import undone) is deleted now. Messages go only with their conversation.
-    if (kind !== 'conversation' || state.deleted?.v === true) return undefined;
-    return { deleted: true };
+    // A conversation purged from the trash is purged everywhere; one deleted by other means
+    // (an import undone) goes to the trash. Messages go only with their conversation.
+    if (kind !== 'conversation') return undefined;
+    return state.deleted?.v === true ? { deleted: true, purged: true } : { deleted: true };
   }
 
   activityOf(kind: string, won: Record<string, { v: JsonValue; h: string }>): string | undefined {
@@ -273,6 +289,12 @@ export class ChatSource implements DbSource {
   #applyConversation(id: string, change: Change & { known?: boolean }): ApplyResult {
     const view = this.localView('conversation', change.merged, change.activity);
     const row = this.#conversationRow(id);
+    if (view.purged === true) {
+      // Purged on another computer: purged here too, and never made on one that joins later.
+      if (row === undefined) return 'dropped';
+      this.chat.purge(id);
+      return 'applied';
+    }
     if (row === undefined) {
       // Purged from this computer's trash: it stays purged.
       if (change.known === true && view.deleted === true) return 'dropped';
@@ -319,7 +341,13 @@ export class ChatSource implements DbSource {
     if (won === undefined) return 'dropped';
     const record = won.v as unknown as MessageRecord;
     const conversation = this.#conversationRow(record.c);
-    if (conversation === undefined) return 'waiting';
+    if (conversation === undefined) {
+      // A conversation purged (here or on another computer) takes no more messages; one not
+      // arrived yet is waited for.
+      const owner = change.owner;
+      if (owner !== undefined && owner.state.deleted?.v === true) return 'dropped';
+      return 'waiting';
+    }
     if (
       record.p !== null &&
       this.#db.one('SELECT 1 AS found FROM chat_messages WHERE id = ?', [record.p]) === undefined
@@ -353,6 +381,9 @@ export class ChatSource implements DbSource {
         ...(Object.keys(timing).length > 0 ? { timing } : {}),
         ...(record.batchId === null ? {} : { batchId: record.batchId }),
       });
+      // Spent on its computer: counted in the usage here too, as spent when it was asked.
+      if (record.role === 'assistant' && Object.keys(usage).length > 0 && record.unspent !== true)
+        this.chat.addUsage(id, usage, record.createdAt);
     } else {
       this.chat.saveReply(id, {
         content: record.content,
@@ -410,6 +441,16 @@ export class ChatSource implements DbSource {
 }
 
 type ChatForkOrigin = NonNullable<ReturnType<ChatStore['get']>>['forkedFrom'];
+
+/**
+ * Whether a conversation was deleted for good, from its synced state: purged, unless a message
+ * was added after the purge (by stamp) on a computer that still had it.
+ */
+export function conversationPurged(state: EntityState, activity: string | undefined): boolean {
+  const purged = state.purged;
+  if (purged === undefined || purged.v !== true) return false;
+  return !(activity !== undefined && activity > purged.h);
+}
 
 /**
  * Whether a conversation is in the trash, from its synced state: deleted, unless a message was

@@ -17,6 +17,11 @@
  * here by sync gets an id of this computer's, linked like a connection's. A base whose connection
  * has not arrived yet (another computer's changes came in another order) waits, kept as synced,
  * and is made at the end of the sync that brings the connection (`settle`).
+ *
+ * The demo relay is not a synced connection: each computer runs its own, on a port of its own.
+ * A base on it travels with the connection `demo` (`DEMO_CONNECTION`) and is made on this
+ * computer's demo relay (its connection made and the relay started if need be), never kept
+ * waiting for the other computer's.
  */
 import { homedir } from 'node:os';
 import { isAbsolute, join, relative, sep } from 'node:path';
@@ -27,6 +32,17 @@ import { CONNECTION_KIND } from './connection-source';
 import { dropLink, readLinks, saveLink, withHeld } from './links';
 
 export const KNOWLEDGE_KIND = 'knowledge';
+
+/** The connection of a base on the demo relay, as it travels: each computer's own demo relay. */
+export const DEMO_CONNECTION = 'demo';
+
+/** This computer's demo relay connection, for bases on it. */
+export interface DemoConnection {
+  /** Its id, if it has been made here. */
+  id(): Promise<string | undefined>;
+  /** Its id, made (and its relay started) if need be. */
+  ensure(): Promise<string>;
+}
 
 type SyncedSource = { path: string; kind: 'file' | 'folder' };
 
@@ -60,6 +76,7 @@ export class KnowledgeSource implements FileSource {
 
   readonly #home: string;
   readonly #connectionIds: (() => Promise<ReadonlySet<string>>) | undefined;
+  readonly #demo: DemoConnection | undefined;
 
   constructor(
     private readonly db: Db,
@@ -67,11 +84,14 @@ export class KnowledgeSource implements FileSource {
     options: {
       /** The ids of the connections saved here, to tell a base's connection has not arrived. */
       connectionIds?: () => Promise<ReadonlySet<string>>;
+      /** The demo relay's connection here. */
+      demo?: DemoConnection;
       home?: string;
     } = {},
   ) {
     this.#home = options.home ?? homedir();
     this.#connectionIds = options.connectionIds;
+    this.#demo = options.demo;
   }
 
   /** A connection's id as it syncs (its synced id when sync made it here). */
@@ -86,6 +106,10 @@ export class KnowledgeSource implements FileSource {
    * then uses the connection in use here), 'missing' when it has not arrived yet.
    */
   async #connectionLocalId(syncId: string): Promise<string | undefined | 'missing'> {
+    // This computer's demo relay (made, started, here); when it cannot start, the base is kept
+    // as synced and tried again at the next sync.
+    if (syncId === DEMO_CONNECTION)
+      return this.#demo === undefined ? undefined : this.#demo.ensure();
     const link = readLinks(this.db, CONNECTION_KIND).find((l) => l.syncId === syncId);
     if (link !== undefined) return link.localId ?? undefined;
     if (this.#connectionIds === undefined) return syncId;
@@ -97,13 +121,17 @@ export class KnowledgeSource implements FileSource {
     const links = readLinks(this.db, KNOWLEDGE_KIND);
     const byLocal = new Map(links.filter((l) => l.localId !== null).map((l) => [l.localId, l]));
     const out: Array<{ kind: string; id: string; fields: Fields }> = [];
+    const demo = await this.#demo?.id();
     for (const base of await service.list()) {
       const link = byLocal.get(base.id);
       const fields: Fields = {
         v: true,
         name: base.name,
         model: base.model,
-        connection: this.#connectionSyncId(base.connectionId),
+        connection:
+          demo !== undefined && base.connectionId === demo
+            ? DEMO_CONNECTION
+            : this.#connectionSyncId(base.connectionId),
         // By path, so two computers that added them in another order agree.
         sources: (await service.get(base.id)).sources
           .map((s) => ({ path: portablePath(s.path, this.#home), kind: s.kind }))
