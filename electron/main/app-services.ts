@@ -75,14 +75,13 @@ import { openModels } from './services/models';
 import type { ModelCatalog } from './services/models/model-catalog';
 import { openNetwork } from './services/network';
 import type { NetworkService, ProxyStack } from './services/network/network-service';
-import { proxyNeedsConsent, proxyQuestion } from './services/network/proxy-question';
 import { PROMPTS_MIGRATIONS } from './services/prompts/migrations';
 import type { ClipboardText, QuickAskService } from './services/quick-ask/quick-ask-service';
 import type { FetchLike, RelayClient } from './services/relay/relay-client';
-import { stopKeepingKeysInFile, type SecretStore } from './services/secret-store';
-import type { Changes } from './services/changes';
+import type { SecretStore } from './services/secret-store';
 import { openSettings } from './services/settings';
-import { SettingsService } from './services/settings/settings';
+import { keepRestoredSettingsSafe } from './services/settings/restored-settings';
+import type { SettingsService } from './services/settings/settings';
 import { openSync } from './services/sync';
 import { syncConfigured, type SyncService, type SyncTiming } from './services/sync/sync-service';
 import type { ScryptCost } from './services/sync/sync-crypto';
@@ -289,33 +288,6 @@ export async function createAppServices(options: AppServicesOptions): Promise<Ap
       await session.close();
     },
   });
-}
-
-/**
- * What a restored `settings.json` may not change on its own, put right before the services open
- * on it (a backup can be edited before it is given back):
- * - a proxy of its own is used only once the person says yes in main's dialog; otherwise the
- *   proxy in use before the restore stays;
- * - keys are never put in a file because a backup says so: that needs the person's yes in
- *   Settings. And where the restored settings keep keys off disk, the key file goes at once
- *   (its keys stay in memory until the app quits), as when the person turns it off.
- */
-async function keepRestoredSettingsSafe(
-  options: AppServicesOptions,
-  before: Awaited<ReturnType<SettingsService['get']>>,
-): Promise<void> {
-  const settings = new SettingsService(options.userDataDir);
-  const restored = await settings.get();
-  const changes: Changes<Awaited<ReturnType<SettingsService['get']>>> = {};
-  if (restored.proxy.mode === 'manual' && proxyNeedsConsent(before.proxy, restored.proxy)) {
-    const agreed =
-      (await options.dialogs?.confirm?.(proxyQuestion(restored.proxy, 'restore'))) ?? false;
-    if (!agreed) changes.proxy = before.proxy;
-  }
-  if (restored.allowPlaintextKeys && !before.allowPlaintextKeys) changes.allowPlaintextKeys = false;
-  if (Object.keys(changes).length > 0) await settings.update(changes);
-  if (!(restored.allowPlaintextKeys && before.allowPlaintextKeys))
-    await stopKeepingKeysInFile(options.userDataDir, options.secretStore);
 }
 
 /** The session's services the shell and tests reach by name (each read from the open session). */
