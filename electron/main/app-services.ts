@@ -68,22 +68,27 @@ import {
 import { KNOWLEDGE_MIGRATIONS } from './services/knowledge/migrations';
 import type { RetrievalRecords } from './services/chat/transfer';
 import type { KnowledgeRetrieval, ReplyRetrieval } from './services/knowledge/retrieval';
-import { McpService } from './services/mcp/mcp-service';
-import { nodeProcessHost, type ProcessHost } from './services/mcp/processes';
-import { ModelCatalog } from './services/models/model-catalog';
-import { NetworkService, type ProxyStack } from './services/network/network-service';
-import { proxyNeedsConsent, proxyQuestion } from './services/network/proxy-question';
+import { openMcp } from './services/mcp';
+import type { McpService } from './services/mcp/mcp-service';
+import type { ProcessHost } from './services/mcp/processes';
+import { openModels } from './services/models';
+import type { ModelCatalog } from './services/models/model-catalog';
+import { openNetwork } from './services/network';
+import type { NetworkService, ProxyStack } from './services/network/network-service';
 import { PROMPTS_MIGRATIONS } from './services/prompts/migrations';
 import type { ClipboardText, QuickAskService } from './services/quick-ask/quick-ask-service';
 import type { FetchLike, RelayClient } from './services/relay/relay-client';
-import { stopKeepingKeysInFile, type SecretStore } from './services/secret-store';
-import type { Changes } from './services/changes';
-import { SettingsService } from './services/settings/settings';
-import { SyncService, syncConfigured, type SyncTiming } from './services/sync/sync-service';
+import type { SecretStore } from './services/secret-store';
+import { openSettings } from './services/settings';
+import { keepRestoredSettingsSafe } from './services/settings/restored-settings';
+import type { SettingsService } from './services/settings/settings';
+import { openSync } from './services/sync';
+import { syncConfigured, type SyncService, type SyncTiming } from './services/sync/sync-service';
 import type { ScryptCost } from './services/sync/sync-crypto';
 import { SYNC_MIGRATIONS } from './services/sync/sync-tables';
-import { inMainLanguage, localeFor, said, setMainLocale, type Said } from './services/words';
-import { UpdateService, type Updater } from './services/updates/update-service';
+import { inMainLanguage, said, type Said } from './services/words';
+import { openUpdates } from './services/updates';
+import type { UpdateService, Updater } from './services/updates/update-service';
 
 export interface AppServicesOptions {
   userDataDir: string;
@@ -285,33 +290,6 @@ export async function createAppServices(options: AppServicesOptions): Promise<Ap
   });
 }
 
-/**
- * What a restored `settings.json` may not change on its own, put right before the services open
- * on it (a backup can be edited before it is given back):
- * - a proxy of its own is used only once the person says yes in main's dialog; otherwise the
- *   proxy in use before the restore stays;
- * - keys are never put in a file because a backup says so: that needs the person's yes in
- *   Settings. And where the restored settings keep keys off disk, the key file goes at once
- *   (its keys stay in memory until the app quits), as when the person turns it off.
- */
-async function keepRestoredSettingsSafe(
-  options: AppServicesOptions,
-  before: Awaited<ReturnType<SettingsService['get']>>,
-): Promise<void> {
-  const settings = new SettingsService(options.userDataDir);
-  const restored = await settings.get();
-  const changes: Changes<Awaited<ReturnType<SettingsService['get']>>> = {};
-  if (restored.proxy.mode === 'manual' && proxyNeedsConsent(before.proxy, restored.proxy)) {
-    const agreed =
-      (await options.dialogs?.confirm?.(proxyQuestion(restored.proxy, 'restore'))) ?? false;
-    if (!agreed) changes.proxy = before.proxy;
-  }
-  if (restored.allowPlaintextKeys && !before.allowPlaintextKeys) changes.allowPlaintextKeys = false;
-  if (Object.keys(changes).length > 0) await settings.update(changes);
-  if (!(restored.allowPlaintextKeys && before.allowPlaintextKeys))
-    await stopKeepingKeysInFile(options.userDataDir, options.secretStore);
-}
-
 /** The session's services the shell and tests reach by name (each read from the open session). */
 const SESSION_FIELDS = [
   'connections',
@@ -359,17 +337,11 @@ async function openServices(
     confirmUnencrypted: async (origin) =>
       (await dialogs.confirm?.(unencryptedQuestion(origin))) ?? false,
   });
-  const settings = new SettingsService(options.userDataDir);
-  const health = new ConnectionHealthTracker(emit);
-  log.setIncludePrompts((await settings.get()).includePromptsInLogs);
-  // Main's words (menus, dialogs) follow the language setting, or the system's language.
   const systemLocale = options.systemLocale ?? 'en';
-  setMainLocale(localeFor((await settings.get()).language, systemLocale));
-  settings.onChange((changed) => {
-    log.setIncludePrompts(changed.includePromptsInLogs);
-    setMainLocale(localeFor(changed.language, systemLocale));
-    emit('settingsChanged', changed);
-  });
+  const base = { userDataDir: options.userDataDir, secretStore: options.secretStore, dialogs };
+  const settingsDomain = await openSettings({ ...base, systemLocale, emit, log });
+  const settings = settingsDomain.service;
+  const health = new ConnectionHealthTracker(emit);
 
   /** A client for a connection, with the person's timeouts and retry countdowns sent to the page. */
   async function clientFor(id: string, requestId: string = randomUUID()): Promise<RelayClient> {
@@ -402,14 +374,7 @@ async function openServices(
     });
   }
 
-  const models = new ModelCatalog({
-    dataDir: options.userDataDir,
-    active: async () => {
-      const id = await connections.activeId();
-      return id === undefined ? undefined : { id, client: await clientFor(id) };
-    },
-    clientFor: (id) => clientFor(id),
-  });
+  const models = openModels({ ...base, connections, clientFor: (id) => clientFor(id) });
 
   const db = await openDatabase({ path: databasePath(options.userDataDir) });
   const cleanups: Array<() => Promise<void> | void> = [];
@@ -450,36 +415,17 @@ async function openServices(
     onClose: (cleanup) => cleanups.push(cleanup),
   };
 
-  // MCP servers start when their tools are first needed; at close, each ends with its whole tree.
-  const mcp = new McpService({
-    dataDir: options.userDataDir,
-    secrets: watchSecrets(options.secretStore, log),
-    host: options.processHost ?? nodeProcessHost(),
-    ...(options.fetch ? { fetch: adaptFetch(options.fetch) } : {}),
-    dialogs,
-    appVersion: context.version,
-    onServerChanged: (summary) => emit('mcpServerChanged', summary),
-    onServersChanged: () => emit('mcpServersChanged', null),
-    onListChanged: (id, list) => emit('mcpListChanged', { id, list }),
-  });
+  const mcp = openMcp({ ...context, processHost: options.processHost });
   context.mcp = mcp;
-  context.onClose(() => mcp.close());
 
   const gallery = await openImageGallery(context);
-  const network = new NetworkService(options.proxyStack, watchSecrets(options.secretStore, log));
-  await network.apply((await settings.get()).proxy).catch((error: unknown) => {
-    log.error('network.proxy-not-applied', error);
-  });
+  const network = await openNetwork({ ...context, stack: options.proxyStack });
   const desktop = openDesktop({ ...context, integration: options.desktopIntegration });
-  const updates = new UpdateService({
-    currentVersion: context.version,
-    ...(options.updater ? { updater: options.updater } : {}),
-    ...(options.updatesUnsupported ? { unsupportedReason: options.updatesUnsupported } : {}),
-    settings: async () => (await settings.get()).updates,
-    emit: (status) => emit('updateStatus', status),
-    log: (event, fields) => log.info(event, fields),
+  const updates = openUpdates({
+    ...context,
+    updater: options.updater,
+    unsupportedReason: options.updatesUnsupported,
   });
-  context.onClose(() => updates.close());
   // Chat asks the knowledge bases before each reply; their tables open after chat's own.
   let knowledgeRetrieval: KnowledgeRetrieval | undefined = undefined;
   const retrieval: ReplyRetrieval = {
@@ -517,32 +463,11 @@ async function openServices(
   let knowledgeOpened: (service: KnowledgeService) => void = () => undefined;
   const knowledgeService = new Promise<KnowledgeService>((resolve) => (knowledgeOpened = resolve));
   // After chat and prompts: their tables are sync's sources.
-  const sync = await SyncService.open({
-    connections: context.connections,
+  const sync = await openSync({
+    ...context,
     knowledge: knowledgeService,
-    userDataDir: options.userDataDir,
-    db,
-    secrets: options.secretStore,
-    settings,
-    prices: models.prices,
-    dialogs,
-    ...(options.fetch ? { fetch: options.fetch } : {}),
-    onStatus: (status) => emit('syncStatusChanged', status),
-    onApplied: (applied) => {
-      if (applied.conversation || applied.message) emit('conversationsChanged', null);
-      if (applied.prompt) emit('promptsChanged', null);
-      if (applied.connection) emit('connectionsChanged', null);
-      if (applied.price)
-        void models.prices.get().then(
-          (prices) => emit('pricesChanged', prices),
-          (error: unknown) => log.error('sync.prices', error),
-        );
-    },
-    onError: (event, error) => log.error(event, error),
-    ...options.syncSeams,
+    seams: options.syncSeams,
   });
-  // Before the database closes: a running sync ends first.
-  context.onClose(() => sync.close());
   const embeddings = await openEmbeddings(context);
   const images = openImages(context, gallery);
   const knowledge = await openKnowledge(context);
@@ -551,15 +476,15 @@ async function openServices(
   const handlers: Handlers<SessionRoutes> = {
     ...appHandlers(context),
     ...connectionsHandlers(context),
-    ...modelsHandlers(context),
-    ...settingsHandlers(context),
+    ...modelsHandlers(models),
+    ...settingsHandlers(settingsDomain),
     ...chatHandlers(chat, context),
     ...embeddingsHandlers(embeddings, context),
     ...imagesHandlers(images, gallery, context),
     ...quickAskHandlers(quickAsk),
     ...desktopHandlers(desktop),
-    ...updatesHandlers(context, updates),
-    ...networkHandlers(context, network),
+    ...updatesHandlers(updates),
+    ...networkHandlers(network),
     ...promptsHandlers(prompts, context),
     ...knowledgeHandlers(knowledge, context),
     ...toolsHandlers(mcp),
@@ -587,11 +512,4 @@ async function openServices(
       db.close();
     },
   };
-}
-
-/** The app's fetch (a URL as text, init given) for the MCP SDK, which passes a URL or text. */
-function adaptFetch(
-  fetch: FetchLike,
-): (url: string | URL, init?: RequestInit) => Promise<Response> {
-  return (url, init) => fetch(typeof url === 'string' ? url : url.href, init ?? {});
 }

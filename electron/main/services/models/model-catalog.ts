@@ -6,9 +6,12 @@
 import { join } from 'node:path';
 import { z } from 'zod';
 import { FEATURES, MODEL_KINDS } from '../../../shared/ipc/routes/models';
+import type { Dialogs } from '../../app-context';
+import { AppError } from '../app-error';
 import { readJsonFile, writeFileAtomic } from '../data-files';
 import type { ModelKind, RelayClient, RelayModel } from '../relay/relay-client';
-import { PriceBook } from './price-book';
+import { said } from '../words';
+import { exportPriceFile, importPriceFile, PriceBook } from './price-book';
 
 export const MODEL_PREFERENCES_FILE = 'model-preferences.json';
 
@@ -46,6 +49,8 @@ export interface ModelCatalogOptions {
   active: () => Promise<{ id: string; client: RelayClient } | undefined>;
   /** A client for any saved connection (its models listed without making it the active one). */
   clientFor?: (connectionId: string) => Promise<RelayClient>;
+  /** The file dialogs of price list imports and exports (needed by those only). */
+  dialogs?: Dialogs;
   now?: () => Date;
 }
 
@@ -55,6 +60,7 @@ export class ModelCatalog {
   readonly #path: string;
   readonly #active: ModelCatalogOptions['active'];
   readonly #clientFor: ModelCatalogOptions['clientFor'];
+  readonly #dialogs: Dialogs | undefined;
   readonly #now: () => Date;
   readonly #cache = new Map<string, { models: RelayModel[]; fetchedAt: string }>();
   #preferences: Promise<Preferences> | undefined;
@@ -65,6 +71,7 @@ export class ModelCatalog {
     this.prices = new PriceBook(options.dataDir);
     this.#active = options.active;
     this.#clientFor = options.clientFor;
+    this.#dialogs = options.dialogs;
     this.#now = options.now ?? (() => new Date());
   }
 
@@ -112,6 +119,28 @@ export class ModelCatalog {
           : { id, kind, kindSource, ownedBy, ...images };
       }),
     };
+  }
+
+  /** Like `list`, for the person: with no connection set up, says to connect first. */
+  async listing(request: { refresh?: boolean; connectionId?: string } = {}): Promise<ModelListing> {
+    const listing = await this.list(request);
+    if (listing === undefined) throw new AppError('not_found', said('app.connectFirst'));
+    return listing;
+  }
+
+  /** Asks for a price list file and imports it (`price-book.ts`). */
+  importPrices(): ReturnType<typeof importPriceFile> {
+    return importPriceFile(this.prices, this.#fileDialogs());
+  }
+
+  /** Saves the prices to a file the person chooses. */
+  exportPrices(): ReturnType<typeof exportPriceFile> {
+    return exportPriceFile(this.prices, this.#fileDialogs());
+  }
+
+  #fileDialogs(): Dialogs {
+    if (this.#dialogs === undefined) throw new Error('The model catalog has no file dialogs.');
+    return this.#dialogs;
   }
 
   /** The connection named (a client made only when its list must be fetched), or the active one. */

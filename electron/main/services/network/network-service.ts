@@ -4,6 +4,7 @@
  * (`platform/network.ts`), a recording stand-in in tests.
  */
 import type { ProxySettings } from '../../../shared/ipc/routes/network';
+import type { ConfirmOptions } from '../../app-context';
 import { AppError } from '../app-error';
 import { displayAddress } from '../relay/base-url';
 import {
@@ -13,6 +14,7 @@ import {
   type ResolvedProxy,
   type SessionProxyConfig,
 } from './proxy';
+import { proxyNeedsConsent, proxyQuestion } from './proxy-question';
 import { said } from '../words';
 
 export interface ProxyStack {
@@ -54,16 +56,41 @@ export interface ProxySettingsStore {
   update(changes: { proxy: ProxySettings }): Promise<{ proxy: ProxySettings }>;
 }
 
+/** What the person's own proxy choices (`choose`) need: the saved setting and main's dialog. */
+export interface ProxyChoices {
+  settings: ProxySettingsStore;
+  /** Asks the person in main's own dialog; false where no one can be asked. */
+  confirm(question: ConfirmOptions): Promise<boolean>;
+}
+
 export class NetworkService {
   readonly #stack: ProxyStack | undefined;
   readonly #secrets: ProxySecrets | undefined;
+  readonly #choices: ProxyChoices | undefined;
   #applied: SessionProxyConfig | undefined;
   #proxy: ProxySettings | undefined;
 
-  constructor(stack: ProxyStack | undefined, secrets?: ProxySecrets) {
+  constructor(stack: ProxyStack | undefined, secrets?: ProxySecrets, choices?: ProxyChoices) {
     this.#stack = stack;
     this.#secrets = secrets;
+    this.#choices = choices;
     stack?.onProxyLogin?.((challenge) => this.credentialsFor(challenge));
+  }
+
+  /**
+   * The person's choice of proxy (from the page): a proxy of their own that is not the one in use
+   * is applied and saved only once they said yes in main's own dialog, which the page cannot
+   * answer for them; declined, nothing changes.
+   */
+  async choose(proxy: ProxySettings): Promise<ProxySettings> {
+    const choices = this.#choices;
+    if (choices === undefined) throw new Error('The network service has no settings to save to.');
+    const current = (await choices.settings.get()).proxy;
+    if (proxy.mode === 'manual' && proxyNeedsConsent(current, proxy)) {
+      if (!(await choices.confirm(proxyQuestion(proxy, 'settings'))))
+        throw new AppError('invalid_request', said('network.notConfirmed'));
+    }
+    return this.save(proxy, choices.settings);
   }
 
   /**

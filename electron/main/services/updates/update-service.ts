@@ -11,6 +11,7 @@
  */
 import type { UpdateSettings, UpdateStatus } from '../../../shared/ipc/routes/updates';
 import { AppError } from '../app-error';
+import { setFields, type Changes } from '../changes';
 import type { LogFields } from '../log-policy';
 import type { MessageFields } from '../../../shared/messages/keys';
 import { messageFields, messageFieldsAs, said, type Said } from '../words';
@@ -56,6 +57,8 @@ export interface UpdateServiceOptions {
   updater?: Updater | undefined;
   unsupportedReason?: Said;
   settings: () => Promise<UpdateSettings>;
+  /** Saves the update settings (the settings service); needed by `change` only. */
+  saveSettings?: (settings: UpdateSettings) => Promise<UpdateSettings>;
   /** Tells the page (the `updateStatus` event). */
   emit: (status: UpdateStatus) => void;
   /** Default: 10 s after start, then every 4 hours. */
@@ -187,6 +190,19 @@ export class UpdateService {
     const settings = await this.#options.settings();
     updater.setChannel(settings.channel === 'beta' ? 'beta' : 'latest');
     this.#schedule(this.#options.firstCheckDelayMs ?? 10_000);
+  }
+
+  /**
+   * The person's change to the update settings: the fields given replace those saved, the rest
+   * stay; the channel and the checking follow. Answers with the settings as saved.
+   */
+  async change(changes: Changes<UpdateSettings>): Promise<UpdateSettings> {
+    const save = this.#options.saveSettings;
+    if (save === undefined) throw new Error('The update service has no settings to save to.');
+    const before = await this.#options.settings();
+    const after = await save({ ...before, ...setFields(changes) });
+    await this.configure(after, before);
+    return after;
   }
 
   /** A changed channel or a change to checking by itself. */

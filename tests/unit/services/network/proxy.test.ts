@@ -176,3 +176,57 @@ describe('the network service', () => {
     );
   });
 });
+
+describe('the person’s choice of proxy', () => {
+  const manual = (host: string): ProxySettings => ({
+    mode: 'manual',
+    scheme: 'http',
+    host,
+    port: 8080,
+    bypass: [],
+  });
+
+  function choosing(current: ProxySettings, answers: boolean[]) {
+    const stack = recordingStack();
+    const saved: ProxySettings[] = [];
+    const questions: string[] = [];
+    const settings = {
+      get: async () => ({ proxy: saved.at(-1) ?? current }),
+      update: async ({ proxy }: { proxy: ProxySettings }) => (saved.push(proxy), { proxy }),
+    };
+    const service = new NetworkService(stack, undefined, {
+      settings,
+      confirm: async (question) => (questions.push(question.message), answers.shift() ?? false),
+    });
+    return { stack, saved, questions, service };
+  }
+
+  it('applies and saves a proxy of one’s own only once the person said yes', async () => {
+    const { stack, saved, questions, service } = choosing({ mode: 'system' }, [false, true]);
+    await expect(service.choose(manual('proxy.example.com'))).rejects.toMatchObject({
+      kind: 'invalid_request',
+      message: 'The proxy was not changed: it was not confirmed.',
+    });
+    expect(stack.applied).toEqual([]);
+    expect(saved).toEqual([]);
+
+    await expect(service.choose(manual('proxy.example.com'))).resolves.toEqual(
+      manual('proxy.example.com'),
+    );
+    expect(questions).toEqual([
+      'Send the app’s requests through the proxy http://proxy.example.com:8080?',
+      'Send the app’s requests through the proxy http://proxy.example.com:8080?',
+    ]);
+    expect(saved).toEqual([manual('proxy.example.com')]);
+    expect(stack.applied).toHaveLength(1);
+  });
+
+  it('does not ask again for the proxy in use, nor for the system’s or none', async () => {
+    const { saved, questions, service } = choosing(manual('proxy.example.com'), []);
+    await service.choose(manual('PROXY.example.com'));
+    await service.choose({ mode: 'none' });
+    await service.choose({ mode: 'system' });
+    expect(questions).toEqual([]);
+    expect(saved).toEqual([manual('PROXY.example.com'), { mode: 'none' }, { mode: 'system' }]);
+  });
+});

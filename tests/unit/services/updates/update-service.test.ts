@@ -211,6 +211,47 @@ describe('schedule and channel', () => {
     await vi.waitFor(() => expect(updater.checks).toBe(1));
     updates.close();
   });
+
+  it('saves a change over the settings before, and follows it', async () => {
+    vi.useFakeTimers();
+    const saved: UpdateSettings[] = [];
+    const updates = service({
+      saveSettings: async (next) => {
+        saved.push(next);
+        settings = next;
+        return next;
+      },
+    });
+    await updates.start();
+    // A field left out keeps its saved value; one given as undefined is not a change either.
+    await expect(updates.change({ channel: 'beta', autoCheck: undefined })).resolves.toEqual({
+      channel: 'beta',
+      autoCheck: true,
+    });
+    expect(saved).toEqual([{ channel: 'beta', autoCheck: true }]);
+    expect(updater.channel).toBe('beta');
+    await vi.waitFor(() => expect(updater.checks).toBe(1));
+
+    await expect(updates.change({ autoCheck: false })).resolves.toEqual({
+      channel: 'beta',
+      autoCheck: false,
+    });
+    await vi.advanceTimersByTimeAsync(3 * CHECK_INTERVAL_MS);
+    expect(updater.checks).toBe(1);
+    updates.close();
+  });
+
+  it('changes nothing when saving fails', async () => {
+    const updates = service({
+      saveSettings: async () => {
+        throw new Error('disk full');
+      },
+    });
+    await updates.start();
+    await expect(updates.change({ channel: 'beta' })).rejects.toThrow('disk full');
+    expect(updater.channel).toBe('latest');
+    updates.close();
+  });
 });
 
 describe('release notes', () => {
