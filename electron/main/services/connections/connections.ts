@@ -33,25 +33,19 @@ import type { DataFileProblem } from '../data-files';
 import type { FetchLike, RelayClient } from '../relay/relay-client';
 import type { RequestLimiter } from '../relay/limiter';
 import type { KeyStorageStatus, SecretStore } from '../secret-store';
-import type { Said } from '../words';
 import { RelayClientFactory, type ClientOptions } from './client-factory';
 import {
   checkChanges,
   checkNewConnection,
   keyInClear,
-  keyLast4,
   originOf,
   splitHeaders,
   unencryptedRefused,
 } from './connection-input';
 import { testConnection, type ConnectionDraft, type ConnectionTestResult } from './connection-test';
 import { DemoHost } from './demo-host';
-import {
-  ConnectionSecrets,
-  headerSecretsAccount,
-  keyStoreMessage,
-  type SavedSecrets,
-} from './secrets';
+import { summarize } from './summary';
+import { ConnectionSecrets, headerSecretsAccount } from './secrets';
 import { ConnectionsStore, findConnection, type Connection, type ConnectionsFile } from './store';
 import type { ConnectionChanges, ConnectionSummary, NewConnection } from './types';
 
@@ -145,11 +139,11 @@ export class ConnectionsService {
   async list(): Promise<ConnectionSummary[]> {
     const file = await this.#store.read();
     const saved = await this.#secrets.saved();
-    return Promise.all(file.connections.map((c) => this.#summary(c, saved)));
+    return Promise.all(file.connections.map((c) => summarize(this.#secrets, c, saved)));
   }
 
   async get(id: string): Promise<ConnectionSummary> {
-    return this.#summary(findConnection(await this.#store.read(), id));
+    return summarize(this.#secrets, findConnection(await this.#store.read(), id));
   }
 
   /** The connection in use, if any. */
@@ -198,7 +192,7 @@ export class ConnectionsService {
       })
       .then((connection) => {
         this.#listeners.tell();
-        return this.#summary(connection);
+        return summarize(this.#secrets, connection);
       });
   }
 
@@ -287,7 +281,7 @@ export class ConnectionsService {
           valid.headers !== undefined
         )
           this.#listeners.tell();
-        return this.#summary(connection);
+        return summarize(this.#secrets, connection);
       });
   }
 
@@ -377,7 +371,7 @@ export class ConnectionsService {
           await this.#store.write({ ...latest, activeId: connection.id });
         return connection;
       })
-      .then((connection) => this.#summary(connection));
+      .then((connection) => summarize(this.#secrets, connection));
   }
 
   /**
@@ -387,7 +381,7 @@ export class ConnectionsService {
   ensureDemo(): Promise<ConnectionSummary> {
     return this.#store
       .mutate((file) => this.#demo.ensure(file, file.connections.find((c) => c.isDemo)?.id))
-      .then((connection) => this.#summary(connection));
+      .then((connection) => summarize(this.#secrets, connection));
   }
 
   /** Stops the embedded demo relay; its connection stays saved and restarts it on next use. */
@@ -399,55 +393,4 @@ export class ConnectionsService {
   close(): Promise<void> {
     return this.stopDemo();
   }
-
-  /** What the page is told of a connection; `saved` holds secrets already read (`getAll`). */
-  async #summary(connection: Connection, saved?: SavedSecrets): Promise<ConnectionSummary> {
-    const { headers: stored = [], ...fields } = connection;
-    const summary: ConnectionSummary = {
-      ...fields,
-      hasKey: false,
-      unencrypted: keyInClear(connection.baseUrl),
-      allowUnencrypted: connection.allowUnencrypted === true,
-      headers: stored.map((h) =>
-        h.secret
-          ? { name: h.name, secret: true, hasValue: false }
-          : { name: h.name, secret: false, value: h.value ?? '', hasValue: true },
-      ),
-    };
-    const origin = originOf(connection.baseUrl);
-    if (stored.some((h) => h.secret)) {
-      try {
-        const secrets = await this.#secrets.headerSecrets(connection.id, origin, saved);
-        for (const header of summary.headers) {
-          if (header.secret) header.hasValue = secrets[header.name] !== undefined;
-        }
-      } catch (error) {
-        Object.assign(summary, keyErrorOf(keyStoreMessage(error, 'read')));
-      }
-    }
-    try {
-      const key = await this.#secrets.key(connection.id, origin, saved, {
-        storeErrors: 'as thrown',
-      });
-      if (key !== undefined) {
-        summary.hasKey = true;
-        const last4 = keyLast4(key);
-        if (last4 !== undefined) summary.keyLast4 = last4;
-      }
-    } catch (error) {
-      Object.assign(summary, keyErrorOf(keyStoreMessage(error, 'read')));
-    }
-    return summary;
-  }
-}
-
-/** A summary's `keyError`, in English with its key and values. */
-function keyErrorOf(
-  sentence: Said,
-): Pick<ConnectionSummary, 'keyError' | 'keyErrorId' | 'keyErrorValues'> {
-  return {
-    keyError: sentence.english,
-    keyErrorId: sentence.id,
-    ...(sentence.values ? { keyErrorValues: sentence.values } : {}),
-  };
 }
