@@ -49,9 +49,8 @@ import { BackupsService, type BackupsServiceOptions } from './services/backups/b
 import { completePendingRestore } from './services/backups/restore-files';
 import { openChat } from './services/chat';
 import { CHAT_MIGRATIONS } from './services/chat/migrations';
-import { ConnectionHealthTracker } from './services/connections/connection-health';
-import { ConnectionsService } from './services/connections/connections';
-import { unencryptedQuestion } from './services/connections/unencrypted-question';
+import { openConnections } from './services/connections';
+import type { ConnectionsService } from './services/connections/connections';
 import { databasePath, openDatabase, type Db, type Migration } from './services/database';
 import type { DesktopIntegration, DesktopService } from './services/desktop/desktop-service';
 import { EMBEDDINGS_MIGRATIONS } from './services/embeddings/run-store';
@@ -329,19 +328,20 @@ async function openServices(
   const log = options.log ?? createNullLog();
   const startedAt = new Date();
   const dialogs = options.dialogs ?? NO_DIALOGS;
-  const connections = new ConnectionsService({
-    dataDir: options.userDataDir,
+  const opened = openConnections({
+    userDataDir: options.userDataDir,
     secrets: watchSecrets(options.secretStore, log),
-    ...(options.fetch ? { fetch: options.fetch } : {}),
-    ...(options.directFetch ? { directFetch: options.directFetch } : {}),
-    confirmUnencrypted: async (origin) =>
-      (await dialogs.confirm?.(unencryptedQuestion(origin))) ?? false,
+    fetch: options.fetch,
+    directFetch: options.directFetch,
+    dialogs,
+    emit,
+    log,
   });
+  const { service: connections, health } = opened;
   const systemLocale = options.systemLocale ?? 'en';
   const base = { userDataDir: options.userDataDir, secretStore: options.secretStore, dialogs };
   const settingsDomain = await openSettings({ ...base, systemLocale, emit, log });
   const settings = settingsDomain.service;
-  const health = new ConnectionHealthTracker(emit);
 
   /** A client for a connection, with the person's timeouts and retry countdowns sent to the page. */
   async function clientFor(id: string, requestId: string = randomUUID()): Promise<RelayClient> {
@@ -375,6 +375,7 @@ async function openServices(
   }
 
   const models = openModels({ ...base, connections, clientFor: (id) => clientFor(id) });
+  opened.views.onDelete((id) => models.forget(id));
 
   const db = await openDatabase({ path: databasePath(options.userDataDir) });
   const cleanups: Array<() => Promise<void> | void> = [];
@@ -475,7 +476,7 @@ async function openServices(
   knowledgeOpened(knowledge.service);
   const handlers: Handlers<SessionRoutes> = {
     ...appHandlers(context),
-    ...connectionsHandlers(context),
+    ...connectionsHandlers(opened.views),
     ...modelsHandlers(models),
     ...settingsHandlers(settingsDomain),
     ...chatHandlers(chat, context),

@@ -27,8 +27,8 @@ export const connectionHeaderSchema = z.object({
  * under that name (when the address stays on the same origin).
  */
 export const connectionHeaderDraftSchema = z.strictObject({
-  name: text(100),
-  value: text(8192).optional(),
+  name: text(100).trim(),
+  value: text(8192).trim().optional(),
   secret: z.boolean().optional(),
 });
 const headerDraftsSchema = z.array(connectionHeaderDraftSchema).max(MAX_CONNECTION_HEADERS, {
@@ -62,20 +62,95 @@ export const connectionSummarySchema = z.object({
   headers: z.array(connectionHeaderSchema),
 });
 
+/** At most this many characters in a connection's name. */
+export const MAX_CONNECTION_NAME = 100;
+/** At most this many characters in an API key. */
+export const MAX_API_KEY = 4096;
+
+/**
+ * An API key as typed: trimmed, and printable ASCII without spaces, since an HTTP header carries
+ * it. The messages never quote the value: it is a key.
+ */
+export const apiKeySchema = z
+  .string()
+  .trim()
+  .min(1, {
+    error: worded(
+      'form.connections.keyEmpty',
+      'The API key is empty: paste the key, or leave the field out to keep no key.',
+    ),
+    abort: true,
+  })
+  .max(MAX_API_KEY, {
+    error: worded(
+      'form.connections.keyAtMost',
+      `The API key is too long: at most ${MAX_API_KEY} characters.`,
+      { max: MAX_API_KEY },
+    ),
+  })
+  .regex(/^[\x21-\x7e]+$/, {
+    error: worded(
+      'form.connections.keyCharacters',
+      'The API key contains spaces or characters that cannot be sent: paste it again.',
+    ),
+  });
+
+/** Where the person manages their account: a web address, or '' for none. */
+const consoleUrlSchema = z
+  .string()
+  .trim()
+  .max(2000, { error: worded('form.connections.consoleLong', 'The console address is too long.') })
+  .refine((value) => value === '' || isWebAddress(value), {
+    error: worded(
+      'form.connections.console',
+      'The console address must be a web address starting with https:// or http://.',
+    ),
+  });
+
+function isWebAddress(value: string): boolean {
+  try {
+    const { protocol } = new URL(value);
+    return protocol === 'http:' || protocol === 'https:';
+  } catch {
+    return false;
+  }
+}
+
 export const connectionDraftSchema = z.strictObject({
-  name: text(100)
+  name: z
+    .string()
     .trim()
-    .min(1, { error: worded('form.connections.name', 'Give the connection a name.') }),
+    .min(1, { error: worded('form.connections.name', 'Give the connection a name.'), abort: true })
+    .max(MAX_CONNECTION_NAME, {
+      error: worded(
+        'form.connections.nameAtMost',
+        `The name is too long: at most ${MAX_CONNECTION_NAME} characters.`,
+        { max: MAX_CONNECTION_NAME },
+      ),
+    }),
+  /** The relay's address; main checks it further (`relay/base-url.ts`). */
   baseUrl: text(2000)
     .trim()
     .min(1, { error: worded('form.connections.address', 'Give the address of the relay.') }),
   /** Typed by the person and sent once, to be saved; null removes a saved key. Never sent back. */
-  apiKey: text(4096).nullable().optional(),
+  apiKey: apiKeySchema.nullable().optional(),
   /** Where the person tops up their balance; null or '' removes it. */
-  consoleUrl: text(2000).nullable().optional(),
+  consoleUrl: consoleUrlSchema.nullable().optional(),
   /** Send the key over plain http outside the local network; main asks the person to confirm. */
   allowUnencrypted: z.boolean().optional(),
   /** Replaces the extra headers; absent keeps them. */
+  headers: headerDraftsSchema.optional(),
+});
+
+/** An edit of a saved connection: only the fields given change. */
+export const connectionChangesSchema = connectionDraftSchema.partial();
+
+/** An address and key to try before saving; `id` lets an edit form test with the saved key. */
+export const connectionTestDraftSchema = z.strictObject({
+  baseUrl: text(2000),
+  apiKey: apiKeySchema.optional(),
+  id: id.optional(),
+  allowUnencrypted: z.boolean().optional(),
   headers: headerDraftsSchema.optional(),
 });
 
@@ -127,22 +202,12 @@ export const CONNECTIONS_ROUTES = {
   createConnection: route('connections:create', connectionDraftSchema, connectionSummarySchema),
   updateConnection: route(
     'connections:update',
-    z.strictObject({ id, changes: connectionDraftSchema.partial() }),
+    z.strictObject({ id, changes: connectionChangesSchema }),
     connectionSummarySchema,
   ),
   deleteConnection: route('connections:delete', z.strictObject({ id }), z.null()),
   selectConnection: route('connections:select', z.strictObject({ id }), connectionSummarySchema),
-  testConnection: route(
-    'connections:test',
-    z.strictObject({
-      baseUrl: text(2000),
-      apiKey: text(4096).optional(),
-      id: id.optional(),
-      allowUnencrypted: z.boolean().optional(),
-      headers: headerDraftsSchema.optional(),
-    }),
-    connectionTestResultSchema,
-  ),
+  testConnection: route('connections:test', connectionTestDraftSchema, connectionTestResultSchema),
   startDemoRelay: route('connections:start-demo', z.undefined(), connectionSummarySchema),
   getKeyStorageStatus: route('connections:key-storage', z.undefined(), keyStorageStatusSchema),
   /** How the last request to each connection went (connections with none are absent). */
