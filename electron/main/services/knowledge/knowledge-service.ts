@@ -18,7 +18,7 @@ import type {
   KnowledgeHit,
 } from '../../../shared/ipc/routes/knowledge';
 import { AppError, refusal, type Refusal } from '../app-error';
-import { CHARS_PER_TOKEN } from '../chat/attachments';
+import { CHARS_PER_TOKEN } from '../chat/attachment-format';
 import { RelayError, type RelayClient } from '../relay/relay-client';
 import type { KnowledgeIndexer } from './knowledge-indexer';
 import type { FoundChunk, KnowledgeSearch } from './knowledge-search';
