@@ -18,7 +18,7 @@ import { performance } from 'node:perf_hooks';
 import { embedText } from '../../electron/demo-relay/models/embeddings';
 import { openDatabase } from '../../electron/main/services/database';
 import { vectorToBytes } from '../../electron/main/services/embeddings/run-store';
-import { KnowledgeService } from '../../electron/main/services/knowledge/knowledge-service';
+import { openKnowledgeService } from '../../electron/main/services/knowledge';
 import { PackedVectors } from '../../electron/main/services/knowledge/vector-search';
 import type { Benchmark } from './bench';
 import {
@@ -48,7 +48,7 @@ export const kbQuery: Benchmark = {
     const dir = await mkdtemp(join(tmpdir(), 'relay-desktop-bench-kb-query-'));
     const db = await openDatabase({ path: join(dir, 'bench.db') });
     try {
-      const knowledge = await KnowledgeService.open({
+      const knowledge = await openKnowledgeService({
         db,
         emit: () => undefined,
         client: () => Promise.reject(new Error('No relay in this benchmark.')),

@@ -5,9 +5,14 @@
  */
 import { basename } from 'node:path';
 import type { AppContext } from '../../app-context';
-import { AppError } from '../app-error';
+import { AppError, errorInfo } from '../app-error';
+import { migrate, type Db } from '../database';
 import { said } from '../words';
-import { KnowledgeService } from './knowledge-service';
+import { KnowledgeIndexer, type KnowledgeIndexerOptions } from './knowledge-indexer';
+import { KnowledgeSearch } from './knowledge-search';
+import { KnowledgeService, type KnowledgeServiceDeps } from './knowledge-service';
+import { KnowledgeStore } from './knowledge-store';
+import { KNOWLEDGE_DOMAIN, KNOWLEDGE_MIGRATIONS } from './migrations';
 import { KnowledgeRetrieval } from './retrieval';
 
 /** The demo knowledge base's name, and the demo relay's embeddings model it is built with. */
@@ -38,9 +43,37 @@ export interface Knowledge {
   revealRetrievedFile(messageId: string, chunkId: string, action: 'show' | 'open'): Promise<null>;
 }
 
+export type KnowledgeServiceOptions = KnowledgeServiceDeps &
+  Omit<KnowledgeIndexerOptions, 'store' | 'chunksChanged' | 'statusChanged'> & { db: Db };
+
+/**
+ * The knowledge service over its store, indexer and search, its tables migrated; bases left
+ * indexing when the app last closed are marked cancelled (their saved chunks and vectors stay;
+ * Index resumes).
+ */
+export async function openKnowledgeService(
+  options: KnowledgeServiceOptions,
+): Promise<KnowledgeService> {
+  const { db, emit, client } = options;
+  await migrate(db, KNOWLEDGE_DOMAIN, KNOWLEDGE_MIGRATIONS);
+  const store = new KnowledgeStore(db);
+  store.cancelInterrupted(
+    errorInfo(new AppError('aborted', said('knowledge.closedWhileIndexing'))),
+  );
+  const search = new KnowledgeSearch(store, client);
+  const indexer = new KnowledgeIndexer({
+    ...options,
+    store,
+    chunksChanged: (id) => search.invalidate(id),
+    // Indexing changes what the page shows of a base, never what syncs.
+    statusChanged: (id) => emit('knowledgeChanged', { kbId: id }),
+  });
+  return new KnowledgeService(options, { store, indexer, search });
+}
+
 export async function openKnowledge(deps: KnowledgeDeps): Promise<Knowledge> {
   const { connections, desktop, files, emit } = deps;
-  const service = await KnowledgeService.open({
+  const service = await openKnowledgeService({
     db: deps.db,
     emit,
     client: (connectionId, requestId) => deps.clientFor(connectionId, requestId),

@@ -10,7 +10,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { openDatabase, type Db } from '../../../../electron/main/services/database';
 import { DOCUMENT_LIMITS } from '../../../../electron/main/services/documents/document-text';
 import { readDocumentsInProcess } from '../../../../electron/main/services/documents/read-documents';
-import { KnowledgeService } from '../../../../electron/main/services/knowledge/knowledge-service';
+import { openKnowledgeService } from '../../../../electron/main/services/knowledge';
 import { KNOWLEDGE_LIMITS } from '../../../../electron/shared/limits';
 import { PackedVectors } from '../../../../electron/main/services/knowledge/vector-search';
 import type { RelayClient } from '../../../../electron/main/services/relay/relay-client';
@@ -37,7 +37,7 @@ async function service(
   maxBytes = DOCUMENT_LIMITS.maxBytes,
   progressIntervalMs?: number,
 ) {
-  return KnowledgeService.open({
+  return openKnowledgeService({
     ...(progressIntervalMs === undefined ? {} : { progressIntervalMs }),
     db,
     emit: emitEvents((channel, payload) =>
