@@ -132,6 +132,11 @@ export interface OpenAppOptions {
   /** Sync's timing and a new storage's key cost (a cheap one for tests). */
   syncSeams?: AppServicesOptions['syncSeams'];
   /**
+   * Runs once main's services are up, before the page loads: what a person did in an earlier
+   * session (a connection saved, conversations written) is there when the page first asks.
+   */
+  beforeLoad?(services: AppServices): void | Promise<void>;
+  /**
    * The platform pieces a spec stands in for: an updater, the desktop integration and shell
    * (`desktop`: show in folder, open a file), the proxy stack.
    */
@@ -257,6 +262,12 @@ export async function startE2e(): Promise<E2eSession> {
     });
     // As index.ts does once the window's router is up: the saved shortcut, tray and login item.
     await services.desktop.start();
+    try {
+      await options.beforeLoad?.(services);
+    } catch (error) {
+      await services.close();
+      throw error;
+    }
     gallery = (pathname) => services.gallery.servedFile(pathname);
     const router = createRouter(ROUTES, services.handlers, {
       isTrustedSender: trustedSender([server.origin], () =>
