@@ -80,6 +80,8 @@ describe('app services over the router', () => {
     expect(await relayApi.listConnections()).toEqual([]);
     expect((await relayApi.getSettings()).chatDefaults.temperature).toBe(1);
     await expect(relayApi.listModels()).rejects.toMatchObject({ kind: 'not_found' });
+    // A new data folder has nothing to copy before its tables are made.
+    expect((await readdir(dataDir)).filter((f) => f.endsWith('.bak'))).toEqual([]);
   });
 
   it('connects, lists models grouped by kind, and never sends the key back', async () => {

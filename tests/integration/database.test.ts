@@ -78,6 +78,29 @@ describe('the database', () => {
     db.close();
   });
 
+  it('keeps no copies on the first start, when one domain after another makes its tables', async () => {
+    const db = await openDatabase({ path: databasePath(dir) });
+    await migrate(db, 'notes', notes);
+    const later = await migrate(db, 'tags', [
+      { version: 1, name: 'tags table', up: (d) => d.exec('CREATE TABLE tags (name TEXT)') },
+    ]);
+    expect(later).toEqual({ applied: [1] });
+    expect((await readdir(dir)).filter((f) => f.endsWith('.bak'))).toEqual([]);
+    db.close();
+  });
+
+  it('copies a database that held data before a domain it never had makes its tables', async () => {
+    let db = await openDatabase({ path: databasePath(dir) });
+    await migrate(db, 'notes', notes);
+    db.close();
+    db = await openDatabase({ path: databasePath(dir) });
+    const result = await migrate(db, 'tags', [
+      { version: 1, name: 'tags table', up: (d) => d.exec('CREATE TABLE tags (name TEXT)') },
+    ]);
+    expect(result.backupPath).toMatch(/before-tags-1/);
+    db.close();
+  });
+
   it('opens a database of every earlier version with its data intact', async () => {
     let db = await openDatabase({ path: databasePath(dir) });
     await migrate(db, 'notes', notes.slice(0, 1));

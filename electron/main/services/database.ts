@@ -161,7 +161,27 @@ export async function openDatabase({ path }: OpenDatabaseOptions): Promise<Db> {
     applied_at TEXT NOT NULL,
     PRIMARY KEY (domain, version)
   )`);
+  emptiness.set(db, {
+    heldData: db.one('SELECT 1 AS found FROM schema_migrations LIMIT 1') !== undefined,
+    changesAfterMigrating: totalChanges(db),
+  });
   return db;
+}
+
+/**
+ * Whether each open database holds anything a migration could lose: data it held when it was
+ * opened, or rows written since, other than by migrations. A new file's first start makes every
+ * domain's tables one after another, and has nothing yet to copy before any of them.
+ */
+const emptiness = new WeakMap<Db, { heldData: boolean; changesAfterMigrating: number }>();
+
+function totalChanges(db: Db): number {
+  return db.one<{ n: number }>('SELECT total_changes() AS n')?.n ?? 0;
+}
+
+function holdsData(db: Db): boolean {
+  const known = emptiness.get(db);
+  return known === undefined || known.heldData || totalChanges(db) !== known.changesAfterMigrating;
 }
 
 export function databasePath(userDataDir: string): string {
@@ -199,9 +219,8 @@ export async function migrate(
 
   let backupPath: string | undefined;
   const first = pending[0] as Migration;
-  // A file that has never been migrated holds nothing to lose; any other is copied first.
-  const hasData = db.one('SELECT 1 AS found FROM schema_migrations LIMIT 1') !== undefined;
-  if (db.path !== ':memory:' && hasData && (await exists(db.path))) {
+  // A file that holds nothing yet has nothing to lose; any other is copied first.
+  if (db.path !== ':memory:' && holdsData(db) && (await exists(db.path))) {
     const stamp = now().toISOString().replace(/[:.]/g, '-');
     backupPath = `${db.path}.before-${domain}-${first.version}-${stamp}.bak`;
     await rm(backupPath, { force: true });
@@ -231,5 +250,8 @@ export async function migrate(
     }
     applied.push(migration.version);
   }
+  const known = emptiness.get(db);
+  if (known && !known.heldData && backupPath === undefined)
+    known.changesAfterMigrating = totalChanges(db);
   return backupPath === undefined ? { applied } : { applied, backupPath };
 }
