@@ -137,6 +137,11 @@ export interface OpenAppOptions {
    */
   beforeLoad?(services: AppServices): void | Promise<void>;
   /**
+   * The screen the page's own storage remembers from an earlier session, where the page opens
+   * (the app keeps it under `relay.screen`); a fresh browser context remembers none.
+   */
+  lastScreen?: string;
+  /**
    * The platform pieces a spec stands in for: an updater, the desktop integration and shell
    * (`desktop`: show in folder, open a file), the proxy stack.
    */
@@ -342,6 +347,13 @@ export async function startE2e(): Promise<E2eSession> {
     }
 
     deliverTo.main = await preparePage(page, WEB_CONTENTS_ID);
+    if (options.lastScreen !== undefined) {
+      await page.addInitScript((screen) => {
+        const { location, localStorage } = globalThis as unknown as PageWindow;
+        if (location.origin !== 'null' && localStorage.getItem('relay.screen') === null)
+          localStorage.setItem('relay.screen', screen);
+      }, options.lastScreen);
+    }
     await page.goto(server.origin);
 
     const app: AppUnderTest = {

@@ -189,6 +189,8 @@ export function e2eSuite(options: SuiteOptions = {}): E2eSuite {
     // connections (`connectApp`).
     async connect({ seed, name, baseUrl, apiKey, consoleUrl, beforeLoad, ...appOptions } = {}) {
       return suite.openApp({
+        // Left on the chat, where the first-run form lands.
+        lastScreen: 'chat',
         ...appOptions,
         async beforeLoad(services) {
           await services.connections.create({
