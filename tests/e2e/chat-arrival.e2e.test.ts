@@ -56,9 +56,10 @@ describe.each(SIZES)('arriving in the chat at $width×$height', (size) => {
   });
 
   it('after connecting a relay, New chat and Ctrl+N reuse the empty chat, and empty conversations kept from before stay', async () => {
-    const app = await suite.connect({
-      seed: (opened) => void new ChatStore(opened.services.db).create({ title: 'Kept empty' }),
-    });
+    // Connected from the first-run screen (the form, not a connection saved before).
+    const app = await suite.openApp();
+    await suite.connectApp(app);
+    new ChatStore(app.services.db).create({ title: 'Kept empty' });
     await app.page.setViewportSize(size);
     const page = new ChatPage(app.page);
     // Connected from the first-run screen: the chat waits, the message box focused.

@@ -132,6 +132,16 @@ export interface OpenAppOptions {
   /** Sync's timing and a new storage's key cost (a cheap one for tests). */
   syncSeams?: AppServicesOptions['syncSeams'];
   /**
+   * Runs once main's services are up, before the page loads: what a person did in an earlier
+   * session (a connection saved, conversations written) is there when the page first asks.
+   */
+  beforeLoad?(services: AppServices): void | Promise<void>;
+  /**
+   * The screen the page's own storage remembers from an earlier session, where the page opens
+   * (the app keeps it under `relay.screen`); a fresh browser context remembers none.
+   */
+  lastScreen?: string;
+  /**
    * The platform pieces a spec stands in for: an updater, the desktop integration and shell
    * (`desktop`: show in folder, open a file), the proxy stack.
    */
@@ -257,6 +267,12 @@ export async function startE2e(): Promise<E2eSession> {
     });
     // As index.ts does once the window's router is up: the saved shortcut, tray and login item.
     await services.desktop.start();
+    try {
+      await options.beforeLoad?.(services);
+    } catch (error) {
+      await services.close();
+      throw error;
+    }
     gallery = (pathname) => services.gallery.servedFile(pathname);
     const router = createRouter(ROUTES, services.handlers, {
       isTrustedSender: trustedSender([server.origin], () =>
@@ -331,6 +347,13 @@ export async function startE2e(): Promise<E2eSession> {
     }
 
     deliverTo.main = await preparePage(page, WEB_CONTENTS_ID);
+    if (options.lastScreen !== undefined) {
+      await page.addInitScript((screen) => {
+        const { location, localStorage } = globalThis as unknown as PageWindow;
+        if (location.origin !== 'null' && localStorage.getItem('relay.screen') === null)
+          localStorage.setItem('relay.screen', screen);
+      }, options.lastScreen);
+    }
     await page.goto(server.origin);
 
     const app: AppUnderTest = {
