@@ -184,6 +184,15 @@ function holdsData(db: Db): boolean {
   return known === undefined || known.heldData || totalChanges(db) !== known.changesAfterMigrating;
 }
 
+/** A JSON value read from a column, or undefined when it does not parse (a damaged row). */
+export function parseStoredJson(json: string): unknown {
+  try {
+    return JSON.parse(json);
+  } catch {
+    return undefined;
+  }
+}
+
 export function databasePath(userDataDir: string): string {
   return join(userDataDir, DATABASE_FILE);
 }

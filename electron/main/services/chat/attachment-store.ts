@@ -10,8 +10,9 @@ import type {
   AttachmentKind,
   ChatMessageRecord,
 } from '../../../shared/ipc/routes/chat';
-import type { Db } from '../database';
+import { parseStoredJson, type Db } from '../database';
 import type { DocumentPage } from '../documents/document-text';
+import { z } from 'zod';
 import { attachmentBlock, estimateTokens } from './attachment-format';
 import { IMAGE_TOKENS, thumbnailOf } from './attachment-images';
 
@@ -45,6 +46,19 @@ interface AttachmentRow {
   pages: string | null;
 }
 
+const pagesSchema = z.array(z.object({ page: z.number().int().positive(), text: z.string() }));
+
+/** A file's stored pages; a damaged value reads as none (the file's text is all it needs). */
+function storedPages(json: string | null): DocumentPage[] | undefined {
+  if (json === null) return undefined;
+  const parsed = pagesSchema.safeParse(parseStoredJson(json));
+  return parsed.success ? parsed.data : undefined;
+}
+
+function withPages(pages: DocumentPage[] | undefined): { pages?: DocumentPage[] } {
+  return pages ? { pages } : {};
+}
+
 function toStored(row: AttachmentRow): StoredAttachment {
   const stored: StoredAttachment = {
     id: row.id,
@@ -56,7 +70,8 @@ function toStored(row: AttachmentRow): StoredAttachment {
     tokens: 0,
     text: row.text,
   };
-  if (row.pages !== null) stored.pages = JSON.parse(row.pages) as DocumentPage[];
+  const pages = storedPages(row.pages);
+  if (pages) stored.pages = pages;
   stored.tokens = row.kind === 'image' ? IMAGE_TOKENS : estimateTokens(attachmentBlock(stored));
   return stored;
 }
@@ -273,7 +288,7 @@ export class AttachmentStore {
         bytes: row.bytes,
         sha256: row.sha256,
         text: row.text,
-        ...(row.pages === null ? {} : { pages: JSON.parse(row.pages) as DocumentPage[] }),
+        ...withPages(storedPages(row.pages)),
       };
       const list = out.get(row.message_id);
       if (list) list.push(file);

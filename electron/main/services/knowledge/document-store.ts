@@ -5,7 +5,7 @@
  */
 import { messageRefFields } from '../../../shared/ipc/define';
 import type { KnowledgeFile } from '../../../shared/ipc/routes/knowledge';
-import type { Db } from '../database';
+import { parseStoredJson, type Db } from '../database';
 import type { DocumentResult } from '../documents/document-text';
 import { vectorToBytes } from '../embeddings/run-store';
 import type { Chunk } from './chunking';
@@ -56,18 +56,10 @@ export function storedWords(
 ): Pick<KnowledgeFile, 'messageId' | 'values'> {
   if (row.message_id === null) return {};
   if (row.message_values === null) return { messageId: row.message_id };
-  const values = messageRefFields.values.safeParse(parseJson(row.message_values));
+  const values = messageRefFields.values.safeParse(parseStoredJson(row.message_values));
   return values.success && values.data !== undefined
     ? { messageId: row.message_id, values: values.data }
     : { messageId: row.message_id };
-}
-
-export function parseJson(json: string): unknown {
-  try {
-    return JSON.parse(json);
-  } catch {
-    return undefined;
-  }
 }
 
 export class KnowledgeDocumentStore {

@@ -10,6 +10,8 @@ import type { KnowledgeHit } from '../../../shared/ipc/routes/knowledge';
 import { AppError } from '../app-error';
 import { bytesToVector } from '../embeddings/run-store';
 import { RelayError, type RelayClient } from '../relay/relay-client';
+import { z } from 'zod';
+import { parseStoredJson } from '../database';
 import { isHeadingsOnly } from './chunking';
 import type { KnowledgeStore } from './knowledge-store';
 import { PackedVectors } from './vector-search';
@@ -19,6 +21,14 @@ import { said } from '../words';
 const HEADING_SPARES = 4;
 
 export type FoundChunk = Omit<KnowledgeHit, 'rank' | 'score'> & { vector: Float32Array | null };
+
+const headingsSchema = z.array(z.string());
+
+/** A chunk's stored headings; a damaged value reads as none, the chunk's text kept. */
+function storedHeadings(json: string): string[] {
+  const parsed = headingsSchema.safeParse(parseStoredJson(json));
+  return parsed.success ? parsed.data : [];
+}
 
 export class KnowledgeSearch {
   /** Each base's vectors, packed for search; dropped when its chunks change. */
@@ -83,7 +93,7 @@ export class KnowledgeSearch {
           path: row.path,
           position: {
             page: row.page === null ? null : Number(row.page),
-            headings: JSON.parse(row.headings) as string[],
+            headings: storedHeadings(row.headings),
             lineStart: Number(row.line_start),
             lineEnd: Number(row.line_end),
           },

@@ -10,8 +10,8 @@
 import type { IpcError } from '../../../shared/ipc/define';
 import type { KnowledgeBase, KnowledgeStatus } from '../../../shared/ipc/routes/knowledge';
 import { AppError } from '../app-error';
-import type { Db } from '../database';
-import { KnowledgeDocumentStore, parseJson } from './document-store';
+import { parseStoredJson, type Db } from '../database';
+import { KnowledgeDocumentStore } from './document-store';
 import { said } from '../words';
 
 export interface BaseRow {
@@ -32,7 +32,7 @@ export type SourceKind = 'file' | 'folder';
 /** A base's stored error; undefined when it has none or it does not read. */
 export function parseError(json: string | null): IpcError | undefined {
   if (json === null) return undefined;
-  return parseJson(json) as IpcError | undefined;
+  return parseStoredJson(json) as IpcError | undefined;
 }
 export class KnowledgeStore {
   /** The files read from the bases' sources, and their chunks and vectors. */

@@ -88,6 +88,21 @@ describe('AttachmentStore', () => {
     expect(store.forMessages([]).size).toBe(0);
   });
 
+  it('reads a file whose stored pages are damaged as one without pages, its text kept', () => {
+    store.add('m1', [paper]);
+    db.run('UPDATE chat_attachments SET pages = \'[{"page": 1, "te\'');
+    store.add('m2', [paper]);
+    db.run('UPDATE chat_attachments SET pages = \'[{"page": "one"}]\' WHERE message_id = \'m2\'');
+    for (const id of ['m1', 'm2']) {
+      const [read] = store.forMessages([id]).get(id) ?? [];
+      expect(read).toMatchObject({ name: 'paper.pdf', text: 'one\n\ntwo' });
+      expect(read).not.toHaveProperty('pages');
+      const [exported] = store.forExport([id]).get(id) ?? [];
+      expect(exported).toMatchObject({ name: 'paper.pdf', text: 'one\n\ntwo' });
+      expect(exported).not.toHaveProperty('pages');
+    }
+  });
+
   it('keeps one copy of the bytes for a copy to another message, and lets it go with the last', () => {
     store.add('m1', [note]);
     store.copy('m1', 'm2');

@@ -107,6 +107,19 @@ describe('KnowledgeSearch', () => {
     expect(Array.from(found[0]?.vector ?? [])).toEqual([1, 0]);
   });
 
+  it('reads a chunk whose stored headings are damaged as one without headings, its text kept', () => {
+    embedded();
+    const ids = store.documents.vectors('kb-1').map((v) => String(v.id));
+    db.run('UPDATE knowledge_chunks SET headings = ? WHERE id = ?', ['{"cut', Number(ids[0])]);
+    db.run('UPDATE knowledge_chunks SET headings = ? WHERE id = ?', ['[1, 2]', Number(ids[1])]);
+    const found = search().chunks('kb-1', ids);
+    expect(found.map((c) => [c.text, c.position.headings])).toEqual([
+      ['# Harbour', []],
+      ['The harbour opens at six.', []],
+      ['Unrelated.', ['Intro']],
+    ]);
+  });
+
   it('packs a base once, and packs it again only after being told it changed', () => {
     embedded();
     const knowledge = search();
