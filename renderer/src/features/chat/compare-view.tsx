@@ -21,7 +21,6 @@ import {
   type CompareTarget,
 } from './chat-actions';
 import { useChatStore } from './chat-store';
-import { followEnd } from './follow-end';
 import { priceOf, useCostStore } from './cost-store';
 import type { ChatMessage, ConversationSummary } from './chat-types';
 import { RetryCountdown } from './reply-error';
@@ -73,22 +72,41 @@ function CompareCost({ reply }: { reply: ChatMessage }) {
   );
 }
 
+/** How near its end (px) a column counts as read to the end: it follows the text from there. */
+const AT_END_PX = 24;
+
 /**
- * A column's scroll that follows the end of its text while it streams (see `followEnd`). Returns
- * the refs of the scroller and of what it holds.
+ * A column's scroll that follows the end of its text while it streams: whenever the text grows
+ * (a resize of what it holds, seen after layout and before paint, so following costs no layout
+ * of its own) the column is scrolled to its end, unless the person scrolled up; then it stays
+ * where they read until they scroll back to the end. Returns the refs of the scroller and of what
+ * it holds.
  */
 function useFollowedScroll(streaming: boolean) {
   const scroller = useRef<HTMLDivElement>(null);
   const content = useRef<HTMLDivElement>(null);
+  const following = useRef(true);
   useEffect(() => {
     const element = scroller.current;
     const inner = content.current;
     if (!element || !inner || !streaming) return;
-    return followEnd(element, inner, (target, grew) => {
-      const observer = new ResizeObserver(grew);
-      observer.observe(target);
-      return () => observer.disconnect();
+    let lastTop = element.scrollTop;
+    const onScroll = () => {
+      const distance = element.scrollHeight - element.scrollTop - element.clientHeight;
+      // Following only ever scrolls down: a scroll up is the person's.
+      if (distance <= AT_END_PX) following.current = true;
+      else if (element.scrollTop < lastTop - 1) following.current = false;
+      lastTop = element.scrollTop;
+    };
+    const grew = new ResizeObserver(() => {
+      if (following.current) element.scrollTop = element.scrollHeight;
     });
+    element.addEventListener('scroll', onScroll, { passive: true });
+    grew.observe(inner);
+    return () => {
+      element.removeEventListener('scroll', onScroll);
+      grew.disconnect();
+    };
   }, [streaming]);
   return { scroller, content };
 }
