@@ -7,7 +7,6 @@ import type { Locale } from '../shared/locales';
 import type { ReadDocuments } from './services/documents/read-documents';
 import type { StartImportWorker } from './services/chat/import-reader';
 import type { Db } from './services/database';
-import type { ConnectionHealthTracker } from './services/connections/connection-health';
 import type { ConnectionsService } from './services/connections/connections';
 import type { FileGrants } from './services/files/file-grants';
 import type { FileOpener } from './services/files/file-opener';
@@ -57,6 +56,14 @@ export interface Dialogs {
   confirm?(options: ConfirmOptions): Promise<boolean>;
 }
 
+/** The person's answer to `question` in main's own dialog: yes only if they said so. */
+export async function confirmed(
+  dialogs: Pick<Dialogs, 'confirm'> | undefined,
+  question: ConfirmOptions,
+): Promise<boolean> {
+  return (await dialogs?.confirm?.(question)) ?? false;
+}
+
 /** The operating system's file manager and trash; Electron's `shell` in the app. */
 export interface DesktopShell {
   showInFolder(path: string): void;
@@ -88,8 +95,6 @@ export interface AppContext {
   /** Sends an event of the contract to the page, by its name. */
   emit: Emit;
   connections: ConnectionsService;
-  /** How the last request to each connection went (its status dot). */
-  health: ConnectionHealthTracker;
   /** Where keys are kept (its status is shown; the key itself never leaves main). */
   secretStore: SecretStore;
   /** The support log. */

@@ -391,7 +391,6 @@ async function openServices(
     db,
     emit,
     connections,
-    health,
     secretStore: options.secretStore,
     log,
     settings,

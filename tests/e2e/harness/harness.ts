@@ -298,6 +298,20 @@ export async function startE2e(): Promise<E2eSession> {
     const context = await browser.newContext({
       viewport: { width: 1180, height: 780 },
       colorScheme: options.colorScheme ?? 'light',
+      // The page's own storage as an earlier session left it.
+      ...(options.lastScreen === undefined
+        ? {}
+        : {
+            storageState: {
+              cookies: [],
+              origins: [
+                {
+                  origin: server.origin,
+                  localStorage: [{ name: 'relay.screen', value: options.lastScreen }],
+                },
+              ],
+            },
+          }),
     });
     const page = await context.newPage();
     const permissions = await refuseEveryPermission(browser, context, page, server.origin);
@@ -347,13 +361,6 @@ export async function startE2e(): Promise<E2eSession> {
     }
 
     deliverTo.main = await preparePage(page, WEB_CONTENTS_ID);
-    if (options.lastScreen !== undefined) {
-      await page.addInitScript((screen) => {
-        const { location, localStorage } = globalThis as unknown as PageWindow;
-        if (location.origin !== 'null' && localStorage.getItem('relay.screen') === null)
-          localStorage.setItem('relay.screen', screen);
-      }, options.lastScreen);
-    }
     await page.goto(server.origin);
 
     const app: AppUnderTest = {

@@ -26,7 +26,5 @@ export interface PageWindow {
     addEventListener(type: 'securitypolicyviolation', listener: (e: PageViolation) => void): void;
   };
   getComputedStyle(element: PageElement): { backgroundColor: string; color: string };
-  location: { origin: string };
-  localStorage: { getItem(key: string): string | null; setItem(key: string, value: string): void };
   [name: string]: unknown;
 }

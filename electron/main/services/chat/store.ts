@@ -937,17 +937,8 @@ export class ChatStore {
           id,
         ],
       );
-      const usage = update.usage;
-      if (usage === undefined || update.status === 'streaming') return;
-      const prompt = usage.promptTokens ?? 0;
-      const completion =
-        usage.completionTokens ?? Math.max(0, (usage.totalTokens ?? prompt) - prompt);
-      this.db.run(
-        `INSERT OR REPLACE INTO chat_usage
-            (message_id, conversation_id, model, prompt_tokens, completion_tokens, created_at)
-          SELECT id, conversation_id, coalesce(model, ''), ?, ?, ? FROM chat_messages WHERE id = ?`,
-        [prompt, completion, this.#stamp(), id],
-      );
+      if (update.usage === undefined || update.status === 'streaming') return;
+      this.#countUsage('REPLACE', id, update.usage, this.#stamp());
     });
   }
 
@@ -956,11 +947,16 @@ export class ChatStore {
    * computer, arrived by sync. A reply counted already is left as it is.
    */
   addUsage(id: string, usage: ChatUsage, at: string): void {
+    this.#countUsage('IGNORE', id, usage, at);
+  }
+
+  /** Writes a reply's row of `chat_usage`, replacing one already there or leaving it. */
+  #countUsage(existing: 'REPLACE' | 'IGNORE', id: string, usage: ChatUsage, at: string): void {
     const prompt = usage.promptTokens ?? 0;
     const completion =
       usage.completionTokens ?? Math.max(0, (usage.totalTokens ?? prompt) - prompt);
     this.db.run(
-      `INSERT OR IGNORE INTO chat_usage
+      `INSERT OR ${existing} INTO chat_usage
           (message_id, conversation_id, model, prompt_tokens, completion_tokens, created_at)
         SELECT id, conversation_id, coalesce(model, ''), ?, ?, ? FROM chat_messages WHERE id = ?`,
       [prompt, completion, at, id],

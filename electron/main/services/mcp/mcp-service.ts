@@ -35,7 +35,7 @@ import type {
   McpTool,
 } from '../../../shared/ipc/routes/tools';
 import type { ToolDefinition } from '../../../shared/relay-requests';
-import type { Dialogs } from '../../app-context';
+import { confirmed, type Dialogs } from '../../app-context';
 import { AppError } from '../app-error';
 import type { Clock } from '../backups/schedule';
 import { systemClock } from '../backups/schedule';
@@ -826,7 +826,7 @@ export class McpService {
       args: target.args,
       envNames: server.env.map((pair) => pair.name),
     });
-    const allowed = (await this.#options.dialogs?.confirm?.(question)) ?? false;
+    const allowed = await confirmed(this.#options.dialogs, question);
     if (!allowed)
       throw new McpFailure('not_allowed', said('tools.start.notAllowed', { name: server.name }));
     await this.#mutate(async (file) => {

@@ -1,5 +1,5 @@
 /** Opens the network domain: the proxy setting applied to the app's requests. Composition root only. */
-import type { AppContext } from '../../app-context';
+import { confirmed, type AppContext } from '../../app-context';
 import { watchSecrets } from '../log';
 import { NetworkService, type ProxyStack } from './network-service';
 
@@ -13,7 +13,7 @@ export async function openNetwork(deps: NetworkDeps): Promise<NetworkService> {
   const { settings, dialogs, log } = deps;
   const network = new NetworkService(deps.stack, watchSecrets(deps.secretStore, log), {
     settings,
-    confirm: async (question) => (await dialogs.confirm?.(question)) ?? false,
+    confirm: (question) => confirmed(dialogs, question),
   });
   await network.apply((await settings.get()).proxy).catch((error: unknown) => {
     log.error('network.proxy-not-applied', error);

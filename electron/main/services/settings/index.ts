@@ -4,7 +4,7 @@
  * composition root only.
  */
 import type { Settings } from '../../../shared/ipc/routes/settings';
-import type { AppContext } from '../../app-context';
+import { confirmed, type AppContext, type ConfirmOptions } from '../../app-context';
 import type { Changes } from '../changes';
 import { localeFor, setMainLocale } from '../words';
 import { updateSettings } from './key-file-choice';
@@ -37,8 +37,7 @@ export async function openSettings(deps: SettingsDeps): Promise<SettingsDomain> 
     follow(changed);
     emit('settingsChanged', changed);
   });
-  const confirm = async (question: Parameters<NonNullable<typeof dialogs.confirm>>[0]) =>
-    (await dialogs.confirm?.(question)) ?? false;
+  const confirm = (question: ConfirmOptions) => confirmed(dialogs, question);
   return {
     service,
     change: (changes) =>

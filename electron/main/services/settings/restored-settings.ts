@@ -8,7 +8,7 @@
  *   (its keys stay in memory until the app quits), as when the person turns it off.
  */
 import type { Settings } from '../../../shared/ipc/routes/settings';
-import type { Dialogs } from '../../app-context';
+import { confirmed, type Dialogs } from '../../app-context';
 import type { Changes } from '../changes';
 import { proxyNeedsConsent, proxyQuestion } from '../network/proxy-question';
 import { stopKeepingKeysInFile, type SecretStore } from '../secret-store';
@@ -30,8 +30,8 @@ export async function keepRestoredSettingsSafe(
   const restored = await settings.get();
   const changes: Changes<Settings> = {};
   if (restored.proxy.mode === 'manual' && proxyNeedsConsent(before.proxy, restored.proxy)) {
-    const agreed = (await dialogs?.confirm?.(proxyQuestion(restored.proxy, 'restore'))) ?? false;
-    if (!agreed) changes.proxy = before.proxy;
+    if (!(await confirmed(dialogs, proxyQuestion(restored.proxy, 'restore'))))
+      changes.proxy = before.proxy;
   }
   if (restored.allowPlaintextKeys && !before.allowPlaintextKeys) changes.allowPlaintextKeys = false;
   if (Object.keys(changes).length > 0) await settings.update(changes);

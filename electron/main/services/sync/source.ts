@@ -45,9 +45,9 @@ export interface Change {
   activity?: string | undefined;
   /**
    * For an entity that belongs to another (a message, its conversation, as `activityOf` names
-   * it): that one's synced state here, if it has any.
+   * it): that one's synced state here, if it has any (read when asked).
    */
-  owner?: { state: EntityState; activity: string | undefined } | undefined;
+  owner?: (() => { state: EntityState; activity: string | undefined } | undefined) | undefined;
 }
 
 interface SourceBase {

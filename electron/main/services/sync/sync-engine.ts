@@ -837,7 +837,8 @@ export class SyncEngine {
       won,
       merged: state,
       activity: meta?.activity,
-      owner: owner === undefined ? undefined : this.#meta('conversation', owner),
+      // Read only by a source that needs it (a message whose conversation is not here).
+      owner: () => (owner === undefined ? undefined : this.#meta('conversation', owner)),
       known: meta !== undefined && Object.keys(meta.state).length > 0,
     } as Change);
     if (result === 'waiting') {
@@ -853,15 +854,14 @@ export class SyncEngine {
     for (const entry of Object.values(won)) this.#clock.receive(entry.h);
     if (result !== 'applied') return;
     this.#count(this.#report.applied, kind);
-    const conversation = owner;
     if (kind === 'conversation') this.#noteConversation(id);
-    if (conversation !== undefined) {
-      this.#noteConversation(conversation);
+    if (owner !== undefined) {
+      this.#noteConversation(owner);
       const stamp = Object.values(won).reduce<string | undefined>(
         (a, b) => laterStamp(a, b.h),
         undefined,
       )!;
-      this.#bumpActivity(source, 'conversation', conversation, stamp);
+      this.#bumpActivity(source, 'conversation', owner, stamp);
     }
   }
 

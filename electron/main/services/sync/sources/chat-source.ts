@@ -344,7 +344,7 @@ export class ChatSource implements DbSource {
     if (conversation === undefined) {
       // A conversation purged (here or on another computer) takes no more messages; one not
       // arrived yet is waited for.
-      const owner = change.owner;
+      const owner = change.owner?.();
       if (owner !== undefined && owner.state.deleted?.v === true) return 'dropped';
       return 'waiting';
     }

@@ -94,11 +94,17 @@ export class KnowledgeSource implements FileSource {
     this.#demo = options.demo;
   }
 
-  /** A connection's id as it syncs (its synced id when sync made it here). */
-  #connectionSyncId(localId: string): string {
-    return (
-      readLinks(this.db, CONNECTION_KIND).find((l) => l.localId === localId)?.syncId ?? localId
-    );
+  /**
+   * How a connection's id here syncs: its synced id when sync made it here, `DEMO_CONNECTION` for
+   * this computer's demo relay. Read once for all the bases.
+   */
+  async #connectionSyncIds(): Promise<(localId: string) => string> {
+    const synced = new Map<string, string>();
+    for (const link of readLinks(this.db, CONNECTION_KIND))
+      if (link.localId !== null && !synced.has(link.localId)) synced.set(link.localId, link.syncId);
+    const demo = await this.#demo?.id();
+    return (localId) =>
+      demo !== undefined && localId === demo ? DEMO_CONNECTION : (synced.get(localId) ?? localId);
   }
 
   /**
@@ -121,17 +127,14 @@ export class KnowledgeSource implements FileSource {
     const links = readLinks(this.db, KNOWLEDGE_KIND);
     const byLocal = new Map(links.filter((l) => l.localId !== null).map((l) => [l.localId, l]));
     const out: Array<{ kind: string; id: string; fields: Fields }> = [];
-    const demo = await this.#demo?.id();
+    const connectionSyncId = await this.#connectionSyncIds();
     for (const base of await service.list()) {
       const link = byLocal.get(base.id);
       const fields: Fields = {
         v: true,
         name: base.name,
         model: base.model,
-        connection:
-          demo !== undefined && base.connectionId === demo
-            ? DEMO_CONNECTION
-            : this.#connectionSyncId(base.connectionId),
+        connection: connectionSyncId(base.connectionId),
         // By path, so two computers that added them in another order agree.
         sources: (await service.get(base.id)).sources
           .map((s) => ({ path: portablePath(s.path, this.#home), kind: s.kind }))
