@@ -9,6 +9,7 @@
 import { mkdir, rm, stat } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import Database from 'libsql';
+import type { z } from 'zod';
 import { createPrivateFile } from './data-files';
 
 export const DATABASE_FILE = 'relay-desktop.db';
@@ -182,13 +183,22 @@ function holdsData(db: Db): boolean {
   return mark === undefined || totalChanges(db) !== mark;
 }
 
-/** A JSON value read from a column, or undefined when it does not parse (a damaged row). */
-export function parseStoredJson(json: string): unknown {
+/**
+ * A JSON value read from a column, or undefined when it does not parse (a damaged row) or, given
+ * a schema, has another shape.
+ */
+export function parseStoredJson(json: string): unknown;
+export function parseStoredJson<T>(json: string, schema: z.ZodType<T>): T | undefined;
+export function parseStoredJson<T>(json: string, schema?: z.ZodType<T>): unknown {
+  let value: unknown;
   try {
-    return JSON.parse(json);
+    value = JSON.parse(json);
   } catch {
     return undefined;
   }
+  if (schema === undefined) return value;
+  const parsed = schema.safeParse(value);
+  return parsed.success ? parsed.data : undefined;
 }
 
 export function databasePath(userDataDir: string): string {

@@ -26,8 +26,7 @@ const headingsSchema = z.array(z.string());
 
 /** A chunk's stored headings; a damaged value reads as none, the chunk's text kept. */
 function storedHeadings(json: string): string[] {
-  const parsed = headingsSchema.safeParse(parseStoredJson(json));
-  return parsed.success ? parsed.data : [];
+  return parseStoredJson(json, headingsSchema) ?? [];
 }
 
 export class KnowledgeSearch {
