@@ -9,6 +9,7 @@
 import { mkdir, rm, stat } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import Database from 'libsql';
+import type { z } from 'zod';
 import { createPrivateFile } from './data-files';
 
 export const DATABASE_FILE = 'relay-desktop.db';
@@ -161,36 +162,43 @@ export async function openDatabase({ path }: OpenDatabaseOptions): Promise<Db> {
     applied_at TEXT NOT NULL,
     PRIMARY KEY (domain, version)
   )`);
-  emptiness.set(db, {
-    heldData: db.one('SELECT 1 AS found FROM schema_migrations LIMIT 1') !== undefined,
-    changesAfterMigrating: totalChanges(db),
-  });
+  if (db.one('SELECT 1 AS found FROM schema_migrations LIMIT 1') === undefined)
+    onlyMigrated.set(db, totalChanges(db));
   return db;
 }
 
 /**
- * Whether each open database holds anything a migration could lose: data it held when it was
- * opened, or rows written since, other than by migrations. A new file's first start makes every
- * domain's tables one after another, and has nothing yet to copy before any of them.
+ * For a database that held nothing when it was opened: its total_changes() after the last
+ * migration. While that count stands, only migrations have written to it. A new file's first
+ * start makes every domain's tables one after another, and has nothing yet to copy before any.
  */
-const emptiness = new WeakMap<Db, { heldData: boolean; changesAfterMigrating: number }>();
+const onlyMigrated = new WeakMap<Db, number>();
 
 function totalChanges(db: Db): number {
   return db.one<{ n: number }>('SELECT total_changes() AS n')?.n ?? 0;
 }
 
 function holdsData(db: Db): boolean {
-  const known = emptiness.get(db);
-  return known === undefined || known.heldData || totalChanges(db) !== known.changesAfterMigrating;
+  const mark = onlyMigrated.get(db);
+  return mark === undefined || totalChanges(db) !== mark;
 }
 
-/** A JSON value read from a column, or undefined when it does not parse (a damaged row). */
-export function parseStoredJson(json: string): unknown {
+/**
+ * A JSON value read from a column, or undefined when it does not parse (a damaged row) or, given
+ * a schema, has another shape.
+ */
+export function parseStoredJson(json: string): unknown;
+export function parseStoredJson<T>(json: string, schema: z.ZodType<T>): T | undefined;
+export function parseStoredJson<T>(json: string, schema?: z.ZodType<T>): unknown {
+  let value: unknown;
   try {
-    return JSON.parse(json);
+    value = JSON.parse(json);
   } catch {
     return undefined;
   }
+  if (schema === undefined) return value;
+  const parsed = schema.safeParse(value);
+  return parsed.success ? parsed.data : undefined;
 }
 
 export function databasePath(userDataDir: string): string {
@@ -229,7 +237,8 @@ export async function migrate(
   let backupPath: string | undefined;
   const first = pending[0] as Migration;
   // A file that holds nothing yet has nothing to lose; any other is copied first.
-  if (db.path !== ':memory:' && holdsData(db) && (await exists(db.path))) {
+  const held = holdsData(db);
+  if (db.path !== ':memory:' && held && (await exists(db.path))) {
     const stamp = now().toISOString().replace(/[:.]/g, '-');
     backupPath = `${db.path}.before-${domain}-${first.version}-${stamp}.bak`;
     await rm(backupPath, { force: true });
@@ -259,8 +268,6 @@ export async function migrate(
     }
     applied.push(migration.version);
   }
-  const known = emptiness.get(db);
-  if (known && !known.heldData && backupPath === undefined)
-    known.changesAfterMigrating = totalChanges(db);
+  if (!held) onlyMigrated.set(db, totalChanges(db));
   return backupPath === undefined ? { applied } : { applied, backupPath };
 }

@@ -24,7 +24,7 @@ import {
   type DocumentResult,
   type DocumentText,
 } from '../documents/document-text';
-import type { ReadDocuments } from '../documents/read-documents';
+import { unreadRefusal, type ReadDocuments } from '../documents/read-documents';
 import { readRegularFile } from '../files/regular-file';
 import { attachmentBlock, estimateTokens } from './attachment-format';
 import {
@@ -314,25 +314,11 @@ async function readImageFile(path: string, limits: AttachmentLimits): Promise<Im
   const name = basename(path);
   const read = await readRegularFile(path, limits.maxBytes);
   if (read.ok) return checkImage(name, read.bytes, limits);
-  const refused = (reason: string, why: Said): ImageResult => ({
-    ok: false,
-    refusal: { name, reason, ...notAdded(name, why) },
-  });
-  switch (read.problem) {
-    case 'not_regular':
-      return refused('not_regular', said('documents.why.notRegular'));
-    case 'too_large':
-      return refused(
-        'too_large',
-        said('attachments.why.tooLarge', { size: megabyteCount(limits.maxBytes) }),
-      );
-    case 'changed':
-      return refused('unreadable', said('documents.why.changed'));
-    case 'missing':
-      return refused('missing', said('documents.why.missing'));
-    case 'unreadable':
-      return refused('unreadable', said('documents.why.unreadable', { code: read.code }));
-  }
+  return unreadRefusal(
+    name,
+    read,
+    said('attachments.why.tooLarge', { size: megabyteCount(limits.maxBytes) }),
+  );
 }
 
 /** Megabytes, whole or to a tenth, for a message ("… the {size} MB allowed …"). */

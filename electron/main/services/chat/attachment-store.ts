@@ -50,9 +50,7 @@ const pagesSchema = z.array(z.object({ page: z.number().int().positive(), text: 
 
 /** A file's stored pages; a damaged value reads as none (the file's text is all it needs). */
 function storedPages(json: string | null): DocumentPage[] | undefined {
-  if (json === null) return undefined;
-  const parsed = pagesSchema.safeParse(parseStoredJson(json));
-  return parsed.success ? parsed.data : undefined;
+  return json === null ? undefined : parseStoredJson(json, pagesSchema);
 }
 
 function withPages(pages: DocumentPage[] | undefined): { pages?: DocumentPage[] } {

@@ -20,23 +20,16 @@
  * The parts: the drafts (attachment-drafts.ts), the store (attachment-store.ts) and what a
  * request sends (attachment-format.ts); this module gives them under one name.
  */
-export {
-  AttachmentDrafts,
-  DEFAULT_ATTACHMENT_LIMITS,
-  type AttachmentLimits,
-} from './attachment-drafts';
+export { AttachmentDrafts } from './attachment-drafts';
 export {
   attachmentBlock,
-  CHARS_PER_TOKEN,
   estimateTokens,
   imagesRefusedFor,
   messageContent,
   messageWithAttachments,
-  type ContentPart,
 } from './attachment-format';
 export {
   AttachmentStore,
-  infoOf,
   type ReadAttachment,
   type StoredAttachment,
   type SyncedAttachment,

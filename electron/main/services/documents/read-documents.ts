@@ -5,12 +5,13 @@
  */
 import { basename } from 'node:path';
 import type { Worker } from 'node:worker_threads';
-import { readRegularFile } from '../files/regular-file';
+import { readRegularFile, type RegularFileRead } from '../files/regular-file';
 import {
   DOCUMENT_LIMITS,
   extractDocument,
   notAdded,
   type DocumentLimits,
+  type DocumentRefusalReason,
   type DocumentResult,
 } from './document-text';
 import { said, type Said } from '../words';
@@ -40,24 +41,35 @@ export async function readDocumentFile(
   const name = basename(path);
   const file = await readRegularFile(path, limits.maxBytes);
   if (file.ok) return extractDocument(name, file.bytes, limits);
-  const refused = (
-    reason: Extract<DocumentResult, { ok: false }>['refusal']['reason'],
-    why: Said,
-  ) => ({ ok: false, refusal: { name, reason, ...notAdded(name, why) } }) as const;
-  switch (file.problem) {
+  return unreadRefusal(
+    name,
+    file,
+    said('documents.why.tooLarge', { megabytes: Math.round(limits.maxBytes / (1024 * 1024)) }),
+  );
+}
+
+/**
+ * Why a file could not be read from disk, as a refusal naming it; `tooLarge` says the size
+ * allowed, which documents and attachments word each in their own way.
+ */
+export function unreadRefusal(
+  name: string,
+  read: Exclude<RegularFileRead, { ok: true }>,
+  tooLarge: Said,
+): Extract<DocumentResult, { ok: false }> {
+  const refused = (reason: DocumentRefusalReason, why: Said) =>
+    ({ ok: false, refusal: { name, reason, ...notAdded(name, why) } }) as const;
+  switch (read.problem) {
     case 'not_regular':
       return refused('not_regular', said('documents.why.notRegular'));
     case 'too_large':
-      return refused(
-        'too_large',
-        said('documents.why.tooLarge', { megabytes: Math.round(limits.maxBytes / (1024 * 1024)) }),
-      );
+      return refused('too_large', tooLarge);
     case 'changed':
       return refused('unreadable', said('documents.why.changed'));
     case 'missing':
       return refused('missing', said('documents.why.missing'));
     case 'unreadable':
-      return refused('unreadable', said('documents.why.unreadable', { code: file.code }));
+      return refused('unreadable', said('documents.why.unreadable', { code: read.code }));
   }
 }
 

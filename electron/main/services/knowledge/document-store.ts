@@ -56,10 +56,10 @@ export function storedWords(
 ): Pick<KnowledgeFile, 'messageId' | 'values'> {
   if (row.message_id === null) return {};
   if (row.message_values === null) return { messageId: row.message_id };
-  const values = messageRefFields.values.safeParse(parseStoredJson(row.message_values));
-  return values.success && values.data !== undefined
-    ? { messageId: row.message_id, values: values.data }
-    : { messageId: row.message_id };
+  const values = parseStoredJson(row.message_values, messageRefFields.values);
+  return values === undefined
+    ? { messageId: row.message_id }
+    : { messageId: row.message_id, values };
 }
 
 export class KnowledgeDocumentStore {

@@ -26,8 +26,7 @@ const headingsSchema = z.array(z.string());
 
 /** A chunk's stored headings; a damaged value reads as none, the chunk's text kept. */
 function storedHeadings(json: string): string[] {
-  const parsed = headingsSchema.safeParse(parseStoredJson(json));
-  return parsed.success ? parsed.data : [];
+  return parseStoredJson(json, headingsSchema) ?? [];
 }
 
 export class KnowledgeSearch {
@@ -143,8 +142,9 @@ export class KnowledgeSearch {
     topK = 5,
   ): Promise<{ hits: KnowledgeHit[]; tokens?: number }> {
     const { vector, tokens } = await this.questionVector(id, question);
+    // `nearest` ranks them; the page is sent them without their vectors.
     const hits = this.nearest(id, vector, Math.min(topK, KNOWLEDGE_LIMITS.topK)).map(
-      ({ vector: _vector, ...hit }, i) => ({ ...hit, rank: i + 1 }),
+      ({ vector: _vector, ...hit }) => hit,
     );
     return tokens === undefined ? { hits } : { hits, tokens };
   }

@@ -30,7 +30,7 @@ export interface BaseRow {
 export type SourceKind = 'file' | 'folder';
 
 /** A base's stored error; undefined when it has none or it does not read. */
-export function parseError(json: string | null): IpcError | undefined {
+function parseError(json: string | null): IpcError | undefined {
   if (json === null) return undefined;
   return parseStoredJson(json) as IpcError | undefined;
 }

@@ -26,6 +26,7 @@ import type { ChatMessageRecord, ReplyError } from '../../../../shared/ipc/route
 import type { DocumentPage } from '../../documents/document-text';
 import type { AttachmentStore, SyncedAttachment } from '../../chat/attachments';
 import { DEFAULT_TITLE, type ChatStore } from '../../chat/store';
+import { parseStoredJson } from '../../database';
 import type {
   ApplyResult,
   Change,
@@ -109,12 +110,7 @@ export interface MessageRecord {
 const JSON_IDS = 'SELECT value FROM json_each(?)';
 
 function parseJson<T>(text: string | null): T | null {
-  if (text === null) return null;
-  try {
-    return JSON.parse(text) as T;
-  } catch {
-    return null;
-  }
+  return text === null ? null : ((parseStoredJson(text) ?? null) as T | null);
 }
 
 export interface BlobWanted {
