@@ -17,7 +17,7 @@ import {
   type FetchLike,
   type RelayClient,
 } from '../relay/relay-client';
-import { said, type Said } from '../words';
+import { said, wordsOf } from '../words';
 import { checkTestDraft, originOf, splitHeaders } from './connection-input';
 import type { ConnectionSecrets } from './secrets';
 import type { Connection, ConnectionsStore } from './store';
@@ -101,7 +101,7 @@ export async function testConnection(
         );
       } catch (error) {
         if (!(error instanceof AppError) || error.kind !== 'invalid_request') throw error;
-        throw new RelayError('bad_request', said('relay.nothingSent', { reason: saidOf(error) }), {
+        throw new RelayError('bad_request', said('relay.nothingSent', { reason: wordsOf(error) }), {
           code: 'header_missing',
         });
       }
@@ -139,14 +139,10 @@ export async function testConnection(
   } catch (error) {
     const failure = testError(error);
     if (withheldFrom !== undefined && failure.kind === 'unauthorized') {
-      const reason: Said | string =
-        failure.messageId !== undefined
-          ? { id: failure.messageId, english: failure.message, values: failure.values ?? {} }
-          : failure.message;
       const withheld = said('connections.keyWithheld', {
         from: withheldFrom,
         to: draftOrigin,
-        reason,
+        reason: wordsOf(failure),
       });
       failure.message = withheld.english;
       failure.messageId = withheld.id;
@@ -154,13 +150,6 @@ export async function testConnection(
     }
     return { ok: false, requestUrl, error: failure };
   }
-}
-
-/** An error's words: by its key when it has one, else its English text. */
-function saidOf(error: AppError): Said | string {
-  return error.messageId !== undefined
-    ? { id: error.messageId, english: error.message, values: error.values ?? {} }
-    : error.message;
 }
 
 function testError(error: unknown): TestFailure {
