@@ -5,6 +5,8 @@
  * key field empty) goes only to the origin it was saved for, and over plain http only by the
  * owner's saved choice or their yes now in main's dialog.
  */
+import type { z } from 'zod';
+import type { connectionTestDraftSchema } from '../../../shared/ipc/routes/connections';
 import type { ErrorMessageKey, MessageValues } from '../../../shared/messages/keys';
 import type { RelayErrorKind } from '../../../shared/relay-errors';
 import { AppError } from '../app-error';
@@ -21,16 +23,9 @@ import { said, wordsOf } from '../words';
 import { checkTestDraft, originOf, splitHeaders } from './connection-input';
 import type { ConnectionSecrets } from './secrets';
 import type { Connection, ConnectionsStore } from './store';
-import type { HeaderDraft } from './types';
 
 /** An address and key to try before saving; `id` lets an edit form test with the saved key. */
-export interface ConnectionDraft {
-  baseUrl: string;
-  apiKey?: string | undefined;
-  id?: string | undefined;
-  allowUnencrypted?: boolean | undefined;
-  headers?: HeaderDraft[] | undefined;
-}
+export type ConnectionDraft = z.input<typeof connectionTestDraftSchema>;
 
 export type ConnectionTestResult =
   | { ok: true; requestUrl: string; modelCount: number }
