@@ -1,4 +1,4 @@
-import { readBoundSecret } from '../../electron/main/services/connections/connections';
+import { readBoundSecret } from '../../electron/main/services/connections/secrets';
 import { MemorySecretStore } from '../../electron/main/services/secret-store';
 import { describe, expect, it } from 'vitest';
 import {

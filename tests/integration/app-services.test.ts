@@ -2,7 +2,7 @@
  * The app's services behind the real router and bridge, against the demo relay: what the
  * renderer can do over IPC, with no Electron.
  */
-import { readBoundSecret } from '../../electron/main/services/connections/connections';
+import { readBoundSecret } from '../../electron/main/services/connections/secrets';
 import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';

@@ -4,17 +4,19 @@
  * applied to secret values too (bound to the origin, never after a redirect, never in clear
  * outside the local network, never in a message).
  */
-import { readBoundSecret } from '../../electron/main/services/connections/connections';
 import * as fs from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import {
-  CONNECTIONS_FILE,
   ConnectionsService,
-  headerSecretsAccount,
   type ConnectionsServiceOptions,
 } from '../../electron/main/services/connections/connections';
+import {
+  headerSecretsAccount,
+  readBoundSecret,
+} from '../../electron/main/services/connections/secrets';
+import { CONNECTIONS_FILE } from '../../electron/main/services/connections/store';
 import { createRelayClient, RelayError } from '../../electron/main/services/relay/relay-client';
 import { AppError } from '../../electron/main/services/app-error';
 import { MemorySecretStore } from '../../electron/main/services/secret-store';

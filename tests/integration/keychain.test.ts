@@ -16,10 +16,8 @@ import {
   openSecretStore,
   probeKeychain,
 } from '../../electron/main/platform/keychain';
-import {
-  ConnectionsService,
-  readBoundSecret,
-} from '../../electron/main/services/connections/connections';
+import { ConnectionsService } from '../../electron/main/services/connections/connections';
+import { readBoundSecret } from '../../electron/main/services/connections/secrets';
 import {
   MEMORY_REASON,
   PLAINTEXT_KEYS_FILE,

@@ -15,7 +15,7 @@ import {
 } from '../../electron/main/services/models/model-catalog';
 import { readModelList } from '../../electron/main/services/relay/models';
 import type { RelayClient } from '../../electron/main/services/relay/relay-client';
-import { readBoundSecret } from '../../electron/main/services/connections/connections';
+import { readBoundSecret } from '../../electron/main/services/connections/secrets';
 import { MemorySecretStore } from '../../electron/main/services/secret-store';
 import { openChatApp, type ChatApp } from '../fakes/chat-app';
 

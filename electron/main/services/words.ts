@@ -155,6 +155,20 @@ export function inMainLanguage(error: {
     : format(current, error.messageId, error.values);
 }
 
+/**
+ * An error's words as a value of another message (`said(…, { reason })`): by its key and values
+ * when it has a key, else its text as it came.
+ */
+export function wordsOf(error: {
+  message: string;
+  messageId?: ErrorMessageKey | undefined;
+  values?: MessageValues | undefined;
+}): Said | string {
+  return error.messageId === undefined
+    ? error.message
+    : { id: error.messageId, english: error.message, values: error.values ?? {} };
+}
+
 /** Main's language now: the language of the menus and dialogs it shows next. */
 export function mainLocale(): Locale {
   return current;

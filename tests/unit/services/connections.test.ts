@@ -2,7 +2,7 @@
  * Saved connections with the in-memory key store and a temp data folder: what a person does on
  * the connect screen, and what must hold for their key and their file whatever happens.
  */
-import { readBoundSecret } from '../../../electron/main/services/connections/connections';
+import { readBoundSecret } from '../../../electron/main/services/connections/secrets';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import * as fs from 'node:fs/promises';
@@ -11,10 +11,10 @@ import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { startDemoRelay, type DemoRelay } from '../../../electron/demo-relay/index';
 import {
-  CONNECTIONS_FILE,
   ConnectionsService,
   type ConnectionsServiceOptions,
 } from '../../../electron/main/services/connections/connections';
+import { CONNECTIONS_FILE } from '../../../electron/main/services/connections/store';
 import { AppError } from '../../../electron/main/services/app-error';
 import { writeFileAtomic } from '../../../electron/main/services/data-files';
 import { errorText } from '../../../electron/main/services/words';

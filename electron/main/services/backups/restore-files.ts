@@ -14,7 +14,7 @@ import { join } from 'node:path';
 import Database from 'libsql';
 import { z } from 'zod';
 import { writeFileAtomic } from '../data-files';
-import { CONNECTIONS_FILE } from '../connections/connections';
+import { CONNECTIONS_FILE } from '../connections/store';
 import { DATABASE_FILE } from '../database';
 import { MODEL_PREFERENCES_FILE } from '../models/model-catalog';
 import { SETTINGS_FILE } from '../settings/settings';

@@ -16,7 +16,7 @@ import { AppError, type FieldIssue } from '../app-error';
 import { sendsKeyInClear } from '../relay/base-url';
 import { headerListProblems } from '../relay/custom-headers';
 import { isRelayError, resolveBaseUrl } from '../relay/relay-client';
-import { issueSaid, said, type Said } from '../words';
+import { issueSaid, said, wordsOf, type Said } from '../words';
 import type { StoredHeader } from './store';
 
 export type ValidDraft = z.output<typeof connectionDraftSchema>;
@@ -56,18 +56,21 @@ export function newConnectionProblems(input: {
   baseUrl: string;
   consoleUrl?: string;
 }): FieldIssue[] {
-  return problemsOf(connectionDraftSchema.safeParse(input), input, { address: true }).map(
-    ({ field, words }) => ({ field, message: english(words) }),
-  );
+  return issuesOf(problemsOf(connectionDraftSchema.safeParse(input), input, { address: true }));
 }
 
 function checked<T>(schema: z.ZodType<T>, input: unknown, options: { address: boolean }): T {
   const parsed = schema.safeParse(input);
   const problems = problemsOf(parsed, input, options);
   if (parsed.success && problems.length === 0) return parsed.data;
-  const issues = problems.map(({ field, words }) => ({ field, message: english(words) }));
+  throw refusedFields(problems);
+}
+
+/** The refusal of every wrong field: one in its own words, several in English, joined. */
+function refusedFields(problems: readonly Problem[]): AppError {
+  const issues = issuesOf(problems);
   const [only] = problems;
-  throw new AppError(
+  return new AppError(
     'invalid_request',
     problems.length === 1 && only ? only.words : issues.map((i) => i.message).join(' '),
     { issues },
@@ -113,13 +116,7 @@ function baseUrlProblem(baseUrl: string): Problem | undefined {
     return undefined;
   } catch (error) {
     if (!isRelayError(error)) throw error;
-    return {
-      field: 'baseUrl',
-      words:
-        error.messageId === undefined
-          ? error.message
-          : { id: error.messageId, english: error.message, values: error.values ?? {} },
-    };
+    return { field: 'baseUrl', words: wordsOf(error) };
   }
 }
 
@@ -144,8 +141,12 @@ function headerProblems(fields: Record<string, unknown>): Problem[] {
   }));
 }
 
-function english(words: Said | string): string {
-  return typeof words === 'string' ? words : words.english;
+/** The problems as a form's issues, in English. */
+function issuesOf(problems: readonly Problem[]): FieldIssue[] {
+  return problems.map(({ field, words }) => ({
+    field,
+    message: typeof words === 'string' ? words : words.english,
+  }));
 }
 
 /**
@@ -159,11 +160,9 @@ export function splitHeaders(
 ): { stored: StoredHeader[]; secrets: Record<string, string> } {
   const stored: StoredHeader[] = [];
   const secrets: Record<string, string> = {};
-  const issues: FieldIssue[] = [];
-  const told: Said[] = [];
-  const refuse = (index: number, message: Said) => {
-    told.push(message);
-    issues.push({ field: `headers.${index}`, message: message.english });
+  const problems: Problem[] = [];
+  const refuse = (index: number, words: Said) => {
+    problems.push({ field: `headers.${index}`, words });
   };
   drafts.forEach((draft, index) => {
     const value = draft.value === '' ? undefined : draft.value;
@@ -188,14 +187,7 @@ export function splitHeaders(
       stored.push({ name: draft.name, secret: false, value });
     }
   });
-  if (issues.length > 0) {
-    const [only] = told;
-    throw new AppError(
-      'invalid_request',
-      told.length === 1 && only ? only : issues.map((i) => i.message).join(' '),
-      { issues },
-    );
-  }
+  if (problems.length > 0) throw refusedFields(problems);
   return { stored, secrets };
 }
 

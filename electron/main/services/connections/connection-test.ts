@@ -5,6 +5,8 @@
  * key field empty) goes only to the origin it was saved for, and over plain http only by the
  * owner's saved choice or their yes now in main's dialog.
  */
+import type { z } from 'zod';
+import type { connectionTestDraftSchema } from '../../../shared/ipc/routes/connections';
 import type { ErrorMessageKey, MessageValues } from '../../../shared/messages/keys';
 import type { RelayErrorKind } from '../../../shared/relay-errors';
 import { AppError } from '../app-error';
@@ -17,20 +19,13 @@ import {
   type FetchLike,
   type RelayClient,
 } from '../relay/relay-client';
-import { said, type Said } from '../words';
+import { said, wordsOf } from '../words';
 import { checkTestDraft, originOf, splitHeaders } from './connection-input';
 import type { ConnectionSecrets } from './secrets';
 import type { Connection, ConnectionsStore } from './store';
-import type { HeaderDraft } from './types';
 
 /** An address and key to try before saving; `id` lets an edit form test with the saved key. */
-export interface ConnectionDraft {
-  baseUrl: string;
-  apiKey?: string | undefined;
-  id?: string | undefined;
-  allowUnencrypted?: boolean | undefined;
-  headers?: HeaderDraft[] | undefined;
-}
+export type ConnectionDraft = z.input<typeof connectionTestDraftSchema>;
 
 export type ConnectionTestResult =
   | { ok: true; requestUrl: string; modelCount: number }
@@ -101,7 +96,7 @@ export async function testConnection(
         );
       } catch (error) {
         if (!(error instanceof AppError) || error.kind !== 'invalid_request') throw error;
-        throw new RelayError('bad_request', said('relay.nothingSent', { reason: saidOf(error) }), {
+        throw new RelayError('bad_request', said('relay.nothingSent', { reason: wordsOf(error) }), {
           code: 'header_missing',
         });
       }
@@ -139,14 +134,10 @@ export async function testConnection(
   } catch (error) {
     const failure = testError(error);
     if (withheldFrom !== undefined && failure.kind === 'unauthorized') {
-      const reason: Said | string =
-        failure.messageId !== undefined
-          ? { id: failure.messageId, english: failure.message, values: failure.values ?? {} }
-          : failure.message;
       const withheld = said('connections.keyWithheld', {
         from: withheldFrom,
         to: draftOrigin,
-        reason,
+        reason: wordsOf(failure),
       });
       failure.message = withheld.english;
       failure.messageId = withheld.id;
@@ -154,13 +145,6 @@ export async function testConnection(
     }
     return { ok: false, requestUrl, error: failure };
   }
-}
-
-/** An error's words: by its key when it has one, else its English text. */
-function saidOf(error: AppError): Said | string {
-  return error.messageId !== undefined
-    ? { id: error.messageId, english: error.message, values: error.values ?? {} }
-    : error.message;
 }
 
 function testError(error: unknown): TestFailure {

@@ -6,7 +6,8 @@
 import type { Emit } from '../../../shared/ipc/contract';
 import { logConnectionTest, type AppLog } from '../log';
 import type { ConnectionHealthTracker } from './connection-health';
-import type { ConnectionDraft, ConnectionsService } from './connections';
+import type { ConnectionDraft } from './connection-test';
+import type { ConnectionsService } from './connections';
 import type { ConnectionChanges, ConnectionSummary, NewConnection } from './types';
 
 export class ConnectionViews {

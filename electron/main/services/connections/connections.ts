@@ -49,12 +49,6 @@ import { ConnectionSecrets, headerSecretsAccount } from './secrets';
 import { ConnectionsStore, findConnection, type Connection, type ConnectionsFile } from './store';
 import type { ConnectionChanges, ConnectionSummary, NewConnection } from './types';
 
-export type { DataFileProblem } from '../data-files';
-export { newConnectionProblems } from './connection-input';
-export type { ConnectionDraft, ConnectionTestResult } from './connection-test';
-export { DEMO_CONNECTION_NAME } from './demo-host';
-export { bindSecret, headerSecretsAccount, readBoundSecret } from './secrets';
-export { CONNECTIONS_FILE, type Connection, type StoredHeader } from './store';
 export type * from './types';
 
 export interface ConnectionsServiceOptions {

@@ -1,13 +1,18 @@
-/** The shapes of saved connections the rest of main sees: never a key, only whether one is saved. */
+/**
+ * The shapes of saved connections the rest of main sees: never a key, only whether one is saved.
+ * What a form gives is the contract's (`shared/ipc/routes/connections.ts`), before it is checked.
+ */
+import type { z } from 'zod';
+import type {
+  connectionChangesSchema,
+  connectionDraftSchema,
+  connectionHeaderDraftSchema,
+} from '../../../shared/ipc/routes/connections';
 import type { ErrorMessageKey, MessageValues } from '../../../shared/messages/keys';
 import type { Connection } from './store';
 
 /** An extra header as a form gives it; a secret one without a value keeps the saved value. */
-export interface HeaderDraft {
-  name: string;
-  value?: string | undefined;
-  secret?: boolean | undefined;
-}
+export type HeaderDraft = z.input<typeof connectionHeaderDraftSchema>;
 
 /** An extra header in a summary: a secret one says only whether it has a value. */
 export interface HeaderSummary {
@@ -33,28 +38,11 @@ export interface ConnectionSummary extends Omit<Connection, 'headers'> {
   headers: HeaderSummary[];
 }
 
-export interface NewConnection {
-  name: string;
-  baseUrl: string;
-  consoleUrl?: string | null | undefined;
-  /** Optional: local services such as Ollama take no key. */
-  apiKey?: string | null | undefined;
-  /** Send the key even though the address is plain http outside the local network. */
-  allowUnencrypted?: boolean | undefined;
-  headers?: HeaderDraft[] | undefined;
-}
+/** A new connection as a form gives it (`createConnection`); local services take no key. */
+export type NewConnection = z.input<typeof connectionDraftSchema>;
 
-export interface ConnectionChanges {
-  name?: string | undefined;
-  baseUrl?: string | undefined;
-  /** A new console address; null or '' removes it. */
-  consoleUrl?: string | null | undefined;
-  /**
-   * A replacement key; absent keeps the saved key (unless the address moves to another origin,
-   * which removes it), null removes it.
-   */
-  apiKey?: string | null | undefined;
-  allowUnencrypted?: boolean | undefined;
-  /** Replaces the extra headers; absent keeps them. */
-  headers?: HeaderDraft[] | undefined;
-}
+/**
+ * An edit of a saved connection (`updateConnection`): absent fields are kept; a key absent keeps
+ * the saved one unless the address moves to another origin (which removes it), null removes it.
+ */
+export type ConnectionChanges = z.input<typeof connectionChangesSchema>;

@@ -5,7 +5,7 @@
  * passes through browsers, histories and chat messages: no place for a secret).
  */
 import type { ConnectLink } from '../../../shared/ipc/routes/desktop';
-import { newConnectionProblems } from '../connections/connections';
+import { newConnectionProblems } from '../connections/connection-input';
 import { displayAddress } from '../relay/base-url';
 
 export const LINK_SCHEME = 'relay-desktop';
