@@ -4,7 +4,7 @@
  * composition root (`app-services.ts`) only.
  */
 import type { Emit } from '../../../shared/ipc/contract';
-import type { Dialogs } from '../../app-context';
+import { confirmed, type Dialogs } from '../../app-context';
 import type { AppLog } from '../log';
 import type { FetchLike } from '../relay/relay-client';
 import type { SecretStore } from '../secret-store';
@@ -37,8 +37,7 @@ export function openConnections(deps: ConnectionsDeps): Connections {
     secrets: deps.secrets,
     ...(deps.fetch ? { fetch: deps.fetch } : {}),
     ...(deps.directFetch ? { directFetch: deps.directFetch } : {}),
-    confirmUnencrypted: async (origin) =>
-      (await deps.dialogs.confirm?.(unencryptedQuestion(origin))) ?? false,
+    confirmUnencrypted: (origin) => confirmed(deps.dialogs, unencryptedQuestion(origin)),
   });
   const health = new ConnectionHealthTracker(deps.emit);
   const views = new ConnectionViews(service, health, deps.emit, deps.log);

@@ -32,7 +32,7 @@ import type { KeptRetrieval, RetrievalRecords } from '../chat/transfer';
 import { bytesToVector, vectorToBytes } from '../embeddings/run-store';
 import { RelayError } from '../relay/relay-error';
 import type { KnowledgeService } from './knowledge-service';
-import { said } from '../words';
+import { said, wordsOf } from '../words';
 
 /** What the chat service asks of the retrieval step (chat-service.ts calls it from one place). */
 export interface ReplyRetrieval {
@@ -264,9 +264,7 @@ export class KnowledgeRetrieval implements ReplyRetrieval, RetrievalRecords {
               error.kind,
               said('knowledge.searchFailed', {
                 name: base.name,
-                reason: error.messageId
-                  ? { id: error.messageId, english: error.message, values: error.values ?? {} }
-                  : error.message,
+                reason: wordsOf(error),
               }),
               error.details(),
             );
